@@ -1,0 +1,40 @@
+// swift-tools-version: 6.0
+import PackageDescription
+
+// bmvault depends on the Swift toolchain and three system C libraries only.
+// Each C module has exactly one Swift importer, which imports it `internal`.
+let package = Package(
+    name: "bmvault",
+    products: [
+        .executable(name: "bmvault", targets: ["bmvault"]),
+    ],
+    targets: [
+        // C libraries, wrapped once.
+        .systemLibrary(name: "CSodium", pkgConfig: "libsodium", providers: [.apt(["libsodium-dev"])]),
+        .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
+        .systemLibrary(name: "CSecret", pkgConfig: "libsecret-1", providers: [.apt(["libsecret-1-dev"])]),
+
+        // The model: depends on nothing of ours.
+        .target(name: "Journal"),
+        // Keys, sealed fields, keyslots: the only importer of libsodium.
+        .target(name: "VaultCrypto", dependencies: ["CSodium"]),
+        // The vault key in the freedesktop Secret Service: the only importer of libsecret.
+        .target(name: "Keystore", dependencies: ["CSecret", "VaultCrypto"]),
+        // SQLite, migrations, the Store: the only importer of sqlite3.
+        .target(name: "Store", dependencies: ["CSQLite", "VaultCrypto", "Journal"]),
+        // The facade the CLI talks to.
+        .target(name: "VaultKit", dependencies: ["Store", "Keystore", "VaultCrypto", "Journal"]),
+        // Commands, parsing, help, terminal I/O.
+        .target(name: "BMCLI", dependencies: ["VaultKit", "Journal"]),
+        .executableTarget(name: "bmvault", dependencies: ["BMCLI"]),
+
+        .testTarget(name: "JournalTests", dependencies: ["Journal"]),
+        .testTarget(name: "VaultCryptoTests", dependencies: ["VaultCrypto"]),
+        .testTarget(name: "KeystoreTests", dependencies: ["Keystore", "VaultCrypto"]),
+        .testTarget(name: "StoreTests", dependencies: ["Store", "VaultCrypto", "Journal"]),
+        .testTarget(name: "VaultKitTests", dependencies: ["VaultKit", "Keystore", "VaultCrypto", "Journal"]),
+        .testTarget(name: "BMCLITests", dependencies: ["BMCLI"]),
+        .testTarget(name: "EndToEndTests", dependencies: ["bmvault"]),
+    ],
+    swiftLanguageModes: [.v6]
+)
