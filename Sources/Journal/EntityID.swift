@@ -1,0 +1,76 @@
+/// A record id made on this device: a UUIDv7 (RFC 9562), time-ordered, so a record is
+/// complete before any connection exists and ids sort by creation time.
+///
+/// Written as 36 lowercase characters, `0193f2a1-7c4e-7abc-8def-0123456789ab`.
+public struct EntityID: Hashable, Comparable, Sendable, CustomStringConvertible {
+    public let rawValue: String
+
+    /// Adopts an id read back from the store or typed in full by the reader.
+    public init(validating text: String) throws(JournalError) {
+        let lowered = text.lowercased()
+        let utf8 = Array(lowered.utf8)
+        guard utf8.count == 36 else { throw .invalidID }
+        for (index, character) in utf8.enumerated() {
+            if [8, 13, 18, 23].contains(index) {
+                guard character == UInt8(ascii: "-") else { throw .invalidID }
+            } else {
+                guard Self.isHexDigit(character) else { throw .invalidID }
+            }
+        }
+        self.rawValue = lowered
+    }
+
+    /// A new UUIDv7 for `timestamp`, with 74 random bits.
+    public static func generate(at timestamp: Timestamp) -> EntityID {
+        var generator = SystemRandomNumberGenerator()
+        return generate(at: timestamp, using: &generator)
+    }
+
+    /// A new UUIDv7 drawing its random bits from `generator` (seeded in tests and benchmarks).
+    public static func generate(at timestamp: Timestamp, using generator: inout some RandomNumberGenerator) -> EntityID {
+        var bytes = [UInt8](repeating: 0, count: 16)
+        let millis = UInt64(max(0, timestamp.millisecondsSince1970))
+        for index in 0..<6 {
+            bytes[index] = UInt8(truncatingIfNeeded: millis >> (8 * UInt64(5 - index)))
+        }
+        let random = generator.next() as UInt64
+        let more = generator.next() as UInt64
+        for index in 6..<16 {
+            let source = index < 14 ? random >> (8 * UInt64(index - 6)) : more >> (8 * UInt64(index - 14))
+            bytes[index] = UInt8(truncatingIfNeeded: source)
+        }
+        bytes[6] = 0x70 | (bytes[6] & 0x0f)   // version 7
+        bytes[8] = 0x80 | (bytes[8] & 0x3f)   // RFC 9562 variant
+        let hex = Array("0123456789abcdef".utf8)
+        var text = [UInt8]()
+        text.reserveCapacity(36)
+        for (index, byte) in bytes.enumerated() {
+            if [4, 6, 8, 10].contains(index) { text.append(UInt8(ascii: "-")) }
+            text.append(hex[Int(byte >> 4)])
+            text.append(hex[Int(byte & 0x0f)])
+        }
+        return EntityID(trusted: String(decoding: text, as: UTF8.self))
+    }
+
+    private init(trusted text: String) {
+        self.rawValue = text
+    }
+
+    /// True when the reader typed something that could be the start of an id.
+    public static func isPossiblePrefix(_ text: String) -> Bool {
+        !text.isEmpty && text.utf8.count <= 36
+            && text.lowercased().utf8.allSatisfy { isHexDigit($0) || $0 == UInt8(ascii: "-") }
+    }
+
+    public static func < (lhs: EntityID, rhs: EntityID) -> Bool { lhs.rawValue < rhs.rawValue }
+
+    public var description: String { rawValue }
+
+    /// The first eight characters, for file names and compact listings.
+    public var short: String { String(rawValue.prefix(8)) }
+
+    private static func isHexDigit(_ character: UInt8) -> Bool {
+        (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(character)
+            || (UInt8(ascii: "a")...UInt8(ascii: "f")).contains(character)
+    }
+}

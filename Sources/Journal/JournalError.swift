@@ -1,0 +1,19 @@
+/// Why a value cannot become part of the journal. Cases name the rule that was broken,
+/// never the text that broke it.
+public enum JournalError: Error, Equatable, Sendable {
+    /// The text is empty or only white space.
+    case emptyText(field: String)
+    /// The text is longer than the field allows.
+    case textTooLong(field: String, limit: Int)
+    /// A single-line field (a title, an author, a locator) contains a line break, a control
+    /// character or a bidirectional override.
+    case controlCharacters(field: String)
+    /// Progress outside 0...100.
+    case progressOutOfRange
+    /// Pages read below zero or implausibly large.
+    case pagesOutOfRange
+    /// A reading session that ends before it starts.
+    case sessionEndsBeforeStart
+    /// Text that is not a well-formed record id.
+    case invalidID
+}

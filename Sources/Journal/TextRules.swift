@@ -1,0 +1,44 @@
+/// The limits every piece of journal text must meet before it is sealed and stored.
+public enum TextRules {
+    /// Note and quote bodies: up to 1 MiB of UTF-8.
+    public static let maximumBodyBytes = 1 << 20
+    /// Titles, authors and locators: up to 1 KiB of UTF-8, on one line.
+    public static let maximumLineBytes = 1 << 10
+
+    /// A body: trailing line breaks are dropped (editors add one); anything else is kept
+    /// as typed, including leading indentation of a poem.
+    public static func body(_ text: String, field: String = "body") throws(JournalError) -> String {
+        var trimmed = Substring(text)
+        while let last = trimmed.last, last.isNewline || last == " " || last == "\t" { trimmed.removeLast() }
+        guard trimmed.contains(where: { !$0.isWhitespace }) else { throw .emptyText(field: field) }
+        guard trimmed.utf8.count <= maximumBodyBytes else { throw .textTooLong(field: field, limit: maximumBodyBytes) }
+        return String(trimmed)
+    }
+
+    /// A one-line value (title, author, locator): surrounding white space is dropped.
+    public static func line(_ text: String, field: String) throws(JournalError) -> String {
+        let trimmed = text.trimmingWhitespace()
+        guard !trimmed.isEmpty else { throw .emptyText(field: field) }
+        guard trimmed.utf8.count <= maximumLineBytes else { throw .textTooLong(field: field, limit: maximumLineBytes) }
+        guard !trimmed.unicodeScalars.contains(where: isForbiddenInLine) else { throw .controlCharacters(field: field) }
+        return trimmed
+    }
+}
+
+/// Control characters, line and paragraph separators, and bidirectional overrides (which
+/// can make a title display as something else) have no place in a one-line field.
+private func isForbiddenInLine(_ scalar: Unicode.Scalar) -> Bool {
+    switch scalar.properties.generalCategory {
+    case .control, .lineSeparator, .paragraphSeparator: return true
+    default: return (0x202A...0x202E).contains(scalar.value) || (0x2066...0x2069).contains(scalar.value)
+    }
+}
+
+extension String {
+    func trimmingWhitespace() -> String {
+        var slice = Substring(self)
+        while let first = slice.first, first.isWhitespace { slice.removeFirst() }
+        while let last = slice.last, last.isWhitespace { slice.removeLast() }
+        return String(slice)
+    }
+}
