@@ -1,0 +1,43 @@
+internal import VaultCrypto
+
+/// Everything that can go wrong talking to the keystore. Cases carry only GLib error
+/// domains and codes, never a GError message: a message may quote anything, including
+/// attribute values or paths, and would end up in logs and terminal output.
+public enum KeystoreError: Error, Equatable, Sendable {
+    /// There is no D-Bus session bus to connect to (a GError in `g-io-error-quark` while
+    /// connecting), as on a headless server or in a bare SSH login.
+    case noSessionBus
+    /// The bus is up but nobody owns `org.freedesktop.secrets` and it cannot be activated
+    /// (`g-dbus-error-quark` ServiceUnknown, or a related no-owner/activation failure).
+    case noProvider
+    /// The provider did not answer within the timeout (our GCancellable fired, or D-Bus
+    /// itself gave up), so bmvault stopped waiting instead of hanging.
+    case timedOut(milliseconds: Int)
+    /// The target collection is locked, or the provider wanted an unlock prompt that we do
+    /// not show, or the reader dismissed one.
+    case keyringLocked
+    /// An item under bmvault's schema holds a secret that is not bmvault's layout: written by
+    /// something else, by a newer bmvault, or damaged.
+    case malformedItem
+    /// Anything else: the GError domain string and code (never its message). Failures that
+    /// come from VaultCrypto rather than GLib use the domain `bmvault-crypto`.
+    case failure(domain: String, code: Int32)
+}
+
+extension KeystoreError {
+    /// Maps a VaultCrypto failure (in practice: no secure memory for the key buffer).
+    static func crypto(_ error: CryptoError) -> KeystoreError {
+        let code: Int32 = switch error {
+        case .libraryUnavailable: 1
+        case .outOfSecureMemory: 2
+        case .unsupportedFormat: 3
+        case .malformed: 4
+        case .keyMismatch: 5
+        case .authenticationFailed: 6
+        case .keyDerivationFailed: 7
+        case .invalidRecoveryKey: 8
+        case .invalidLength: 9
+        }
+        return .failure(domain: "bmvault-crypto", code: code)
+    }
+}
