@@ -1,0 +1,64 @@
+import Foundation
+import Journal
+import VaultCrypto
+
+/// The kind of record an outbox operation is about.
+public enum OutboxEntity: String, Sendable, CaseIterable {
+    case book
+    case session
+    case annotation
+}
+
+/// What an outbox operation did to its record.
+public enum OutboxAction: String, Sendable {
+    case create
+    case update
+    case delete
+}
+
+/// The life of an outbox operation: `pending` until a sync worker takes it, `done` once a
+/// remote has it, `failed` (kept, with its context) when it can never succeed.
+public enum OutboxState: String, Sendable, CaseIterable {
+    case pending
+    case inFlight = "in_flight"
+    case done
+    case failed
+}
+
+extension Store {
+    /// Appends the operation that records one change. Call it only inside the write
+    /// transaction that makes the change, so the two commit or vanish together.
+    ///
+    /// The payload is the record's state after the change, sealed under the vault key and
+    /// bound to the operation's idempotency key: the outbox never holds plaintext.
+    func enqueue(_ entity: OutboxEntity, _ action: OutboxAction, id: EntityID, baseVersion: Int64,
+                 payload: OutboxPayload, cipher: RecordCipher, at time: Timestamp) throws(StoreError) {
+        let idempotencyKey = EntityID.generate(at: time).rawValue
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        var json: [UInt8]
+        do { json = Array(try encoder.encode(payload)) } catch { throw .database(code: 0, message: "outbox payload could not be encoded") }
+        defer { wipe(&json) }
+        let sealed: [UInt8]
+        do {
+            sealed = try cipher.sealer.seal(json, table: "outbox", recordID: idempotencyKey, field: "payload")
+        } catch {
+            throw .crypto(error)
+        }
+        try database.run("""
+            INSERT INTO outbox (entity, entity_id, action, payload, base_version, attempt_count, idempotency_key, created_at, state)
+            VALUES (?, ?, ?, ?, ?, 0, ?, ?, 'pending')
+            """, [.text(entity.rawValue), .text(id.rawValue), .text(action.rawValue), .blob(sealed),
+                  .integer(baseVersion), .text(idempotencyKey), .integer(time.millisecondsSince1970)])
+    }
+
+    /// How many operations are in each state. Readable while locked: it holds no content.
+    public func outboxCounts() throws(StoreError) -> [OutboxState: Int] {
+        var counts: [OutboxState: Int] = [:]
+        for state in OutboxState.allCases { counts[state] = 0 }
+        try database.forEachRow("SELECT state, count(*) FROM outbox GROUP BY state") { row in
+            if let state = OutboxState(rawValue: row.text(0)) { counts[state] = Int(row.int64(1)) }
+        }
+        return counts
+    }
+}

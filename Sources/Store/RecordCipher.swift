@@ -1,0 +1,26 @@
+import Journal
+import VaultCrypto
+
+/// Seals and opens the encrypted columns of the store, naming each by table and field,
+/// so the associated data of a sealed value always matches where it is stored.
+struct RecordCipher {
+    let sealer: FieldSealer
+
+    func seal(_ text: String, table: String, id: String, field: String) throws(StoreError) -> [UInt8] {
+        do {
+            return try sealer.seal(Array(text.utf8), table: table, recordID: id, field: field)
+        } catch {
+            throw .crypto(error)
+        }
+    }
+
+    /// Opens a sealed column. Any failure, including invalid UTF-8 inside a valid
+    /// envelope, means the record cannot be trusted and is reported as unreadable.
+    func open(_ sealed: [UInt8], table: String, id: String, field: String) throws(UnreadableRecord) -> String {
+        guard let plain = try? sealer.open(sealed, table: table, recordID: id, field: field),
+              let text = String(validating: plain, as: UTF8.self) else {
+            throw UnreadableRecord(id: id, field: field)
+        }
+        return text
+    }
+}

@@ -1,0 +1,116 @@
+internal import CSQLite
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// One SQLite connection, used from one thread at a time.
+///
+/// Settings chosen for durability first: WAL with `synchronous=FULL`, so a committed note
+/// survives a power cut; foreign keys on; defensive mode on; a busy timeout so two bmvault
+/// processes writing at once wait for each other instead of failing.
+final class Database {
+    /// How long a writer waits for another process's transaction before giving up.
+    static let busyTimeoutMilliseconds: Int32 = 10_000
+
+    let path: String
+    private let handle: OpaquePointer
+    private var statements: [String: Statement] = [:]
+
+    /// Opens the database at `path`; with `create`, makes the file if it is missing.
+    init(path: String, create: Bool) throws(DatabaseError) {
+        var opened: OpaquePointer?
+        var flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_EXRESCODE
+        if create { flags |= SQLITE_OPEN_CREATE }
+        let status = sqlite3_open_v2(path, &opened, flags, nil)
+        guard let opened, status == SQLITE_OK else {
+            let message = opened.map { String(cString: sqlite3_errmsg($0)) } ?? "cannot open"
+            sqlite3_close_v2(opened)
+            throw DatabaseError(code: status & 0xff, extendedCode: status, message: message)
+        }
+        self.path = path
+        self.handle = opened
+        sqlite3_busy_timeout(handle, Self.busyTimeoutMilliseconds)
+        _ = bmv_sqlite3_enable_defensive(handle)
+        let pragmas = "PRAGMA foreign_keys = ON; PRAGMA synchronous = FULL; PRAGMA trusted_schema = OFF; PRAGMA temp_store = MEMORY;"
+        let pragmaStatus = sqlite3_exec(handle, pragmas, nil, nil, nil)
+        guard pragmaStatus == SQLITE_OK else {
+            let error = lastError(code: pragmaStatus)
+            sqlite3_close_v2(handle)
+            throw error
+        }
+    }
+
+    deinit {
+        statements.removeAll()
+        sqlite3_close_v2(handle)
+    }
+
+    /// Runs one or more statements that take no arguments (schema scripts, pragmas).
+    func execute(_ sql: String) throws(StoreError) {
+        let status = sqlite3_exec(handle, sql, nil, nil, nil)
+        guard status == SQLITE_OK else { throw StoreError(lastError(code: status)) }
+    }
+
+    /// Runs one statement that returns no rows, with `values` bound to `?1...?n`.
+    func run(_ sql: String, _ values: [SQLValue] = []) throws(StoreError) {
+        do { try statement(sql).run(values) } catch { throw StoreError(error) }
+    }
+
+    /// Runs a query, handing each row to `body`. Rows are read one at a time, so memory
+    /// does not grow with the size of the result.
+    func forEachRow(_ sql: String, _ values: [SQLValue] = [], _ body: (Row) throws(StoreError) -> Void) throws(StoreError) {
+        let prepared: Statement
+        do { prepared = try statement(sql) } catch { throw StoreError(error) }
+        try prepared.forEachRow(values, body)
+    }
+
+    /// A prepared statement for `sql`, compiled once per connection and reused.
+    private func statement(_ sql: String) throws(DatabaseError) -> Statement {
+        if let cached = statements[sql] { return cached }
+        var prepared: OpaquePointer?
+        let status = sqlite3_prepare_v3(handle, sql, -1, UInt32(SQLITE_PREPARE_PERSISTENT), &prepared, nil)
+        guard status == SQLITE_OK, let prepared else { throw lastError(code: status) }
+        let statement = Statement(handle: prepared, database: self)
+        statements[sql] = statement
+        return statement
+    }
+
+    /// Rows changed by the last INSERT, UPDATE or DELETE.
+    var changes: Int { Int(sqlite3_changes(handle)) }
+
+    /// True while a transaction is open. After `SQLITE_FULL` SQLite may leave one open.
+    var isInTransaction: Bool { sqlite3_get_autocommit(handle) == 0 }
+
+    /// Runs `body` in a transaction that takes the write lock at once (`BEGIN IMMEDIATE`),
+    /// so two processes never both read and then both try to write. Commits on return;
+    /// rolls back on any error, including a failed commit.
+    func writeTransaction<Result>(_ body: () throws(StoreError) -> Result) throws(StoreError) -> Result {
+        try execute("BEGIN IMMEDIATE")
+        do {
+            let result = try body()
+            try execute("COMMIT")
+            return result
+        } catch {
+            rollbackIfNeeded()
+            throw error
+        }
+    }
+
+    /// Runs `body` in a read transaction, so every row it reads comes from one snapshot.
+    func readTransaction<Result>(_ body: () throws(StoreError) -> Result) throws(StoreError) -> Result {
+        try execute("BEGIN DEFERRED")
+        defer { rollbackIfNeeded() }
+        return try body()
+    }
+
+    /// Rolls back whatever is open. Safe to call when nothing is.
+    func rollbackIfNeeded() {
+        if isInTransaction { sqlite3_exec(handle, "ROLLBACK", nil, nil, nil) }
+    }
+
+    func lastError(code: Int32) -> DatabaseError {
+        let extended = sqlite3_extended_errcode(handle)
+        return DatabaseError(code: code & 0xff, extendedCode: extended,
+                             message: String(cString: sqlite3_errmsg(handle)))
+    }
+}

@@ -1,0 +1,19 @@
+/// An SQLite failure. Like GRDB, it never carries bound values or SQL arguments, so a
+/// failing INSERT cannot print a quote: only the result codes and SQLite's own message,
+/// which names tables and constraints but not the values in them.
+struct DatabaseError: Error, Sendable, CustomStringConvertible {
+    let code: Int32
+    let extendedCode: Int32
+    let message: String
+
+    var description: String { "SQLite error \(extendedCode): \(message)" }
+
+    /// `SQLITE_FULL`, or an I/O error whose cause was a full disk.
+    var isDiskFull: Bool { code == 13 }
+    /// `SQLITE_BUSY` / `SQLITE_LOCKED`: another process held the lock past the busy timeout.
+    var isBusy: Bool { code == 5 || code == 6 }
+    /// `SQLITE_NOTADB`: the file is not an SQLite database (or is encrypted by something else).
+    var isNotADatabase: Bool { code == 26 }
+    /// `SQLITE_CONSTRAINT`.
+    var isConstraintViolation: Bool { code == 19 }
+}

@@ -1,0 +1,100 @@
+internal import CSQLite
+
+/// A prepared statement, reused across calls by ``Database``'s cache.
+final class Statement {
+    let handle: OpaquePointer
+    private unowned let database: Database
+
+    init(handle: OpaquePointer, database: Database) {
+        self.handle = handle
+        self.database = database
+    }
+
+    deinit {
+        sqlite3_finalize(handle)
+    }
+
+    /// Clears the previous run and binds `values` to `?1...?n`.
+    func bind(_ values: [SQLValue]) throws(DatabaseError) {
+        sqlite3_reset(handle)
+        sqlite3_clear_bindings(handle)
+        for (offset, value) in values.enumerated() {
+            let index = Int32(offset + 1)
+            let status: Int32
+            switch value {
+            case .integer(let number):
+                status = sqlite3_bind_int64(handle, index, number)
+            case .real(let number):
+                status = sqlite3_bind_double(handle, index, number)
+            case .text(let string):
+                var string = string
+                status = string.withUTF8 { utf8 in
+                    bmv_sqlite3_bind_text(handle, index, UnsafeRawPointer(utf8.baseAddress)?.assumingMemoryBound(to: CChar.self), Int32(utf8.count))
+                }
+            case .blob(let bytes):
+                // A zero-length blob must still be a blob, not NULL.
+                status = bytes.withUnsafeBytes { buffer in
+                    bmv_sqlite3_bind_blob(handle, index, buffer.baseAddress ?? UnsafeRawPointer(bitPattern: 1), Int32(buffer.count))
+                }
+            case .null:
+                status = sqlite3_bind_null(handle, index)
+            }
+            guard status == SQLITE_OK else { throw database.lastError(code: status) }
+        }
+    }
+
+    /// Advances to the next row; `false` when done.
+    func step() throws(DatabaseError) -> Bool {
+        let status = sqlite3_step(handle)
+        switch status {
+        case SQLITE_ROW: return true
+        case SQLITE_DONE: return false
+        default:
+            let error = database.lastError(code: status)
+            sqlite3_reset(handle)
+            throw error
+        }
+    }
+
+    /// Runs a statement that returns no rows.
+    func run(_ values: [SQLValue] = []) throws(DatabaseError) {
+        try bind(values)
+        while try step() {}
+        sqlite3_reset(handle)
+    }
+
+    /// Runs a query, handing each row to `body`.
+    func forEachRow(_ values: [SQLValue] = [], _ body: (Row) throws(StoreError) -> Void) throws(StoreError) {
+        do { try bind(values) } catch { throw StoreError(error) }
+        defer { sqlite3_reset(handle) }
+        while true {
+            let hasRow: Bool
+            do { hasRow = try step() } catch { throw StoreError(error) }
+            guard hasRow else { return }
+            try body(Row(handle: handle))
+        }
+    }
+}
+
+/// The current row of a running statement. Valid only inside the `forEachRow` closure.
+struct Row {
+    fileprivate let handle: OpaquePointer
+
+    func isNull(_ column: Int32) -> Bool { sqlite3_column_type(handle, column) == SQLITE_NULL }
+
+    func int64(_ column: Int32) -> Int64 { sqlite3_column_int64(handle, column) }
+
+    func double(_ column: Int32) -> Double { sqlite3_column_double(handle, column) }
+
+    func text(_ column: Int32) -> String {
+        guard let pointer = sqlite3_column_text(handle, column) else { return "" }
+        let count = Int(sqlite3_column_bytes(handle, column))
+        return String(decoding: UnsafeBufferPointer(start: pointer, count: count), as: UTF8.self)
+    }
+
+    func blob(_ column: Int32) -> [UInt8] {
+        let count = Int(sqlite3_column_bytes(handle, column))
+        guard count > 0, let pointer = sqlite3_column_blob(handle, column) else { return [] }
+        return Array(UnsafeRawBufferPointer(start: pointer, count: count))
+    }
+}

@@ -1,0 +1,147 @@
+public import Journal
+
+/// Which annotations a listing wants.
+public struct AnnotationFilter: Sendable {
+    public var bookID: EntityID?
+    public var kind: AnnotationKind?
+    public var includeDeleted: Bool
+
+    public init(bookID: EntityID? = nil, kind: AnnotationKind? = nil, includeDeleted: Bool = false) {
+        self.bookID = bookID
+        self.kind = kind
+        self.includeDeleted = includeDeleted
+    }
+}
+
+extension Store {
+    static let annotationColumns = "id, book_id, kind, body, locator, created_at, updated_at, deleted_at, version"
+
+    /// Saves a new note or quote and its `create` operation.
+    public func addAnnotation(_ annotation: Annotation) throws(StoreError) {
+        let cipher = try requireCipher()
+        try database.writeTransaction { () throws(StoreError) in
+            try requireLiveBook(annotation.bookID)
+            try database.run("INSERT INTO annotation (\(Self.annotationColumns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                             try annotationValues(annotation, cipher: cipher))
+            try enqueue(.annotation, .create, id: annotation.id, baseVersion: 0, payload: OutboxPayload(annotation),
+                        cipher: cipher, at: annotation.updatedAt)
+        }
+    }
+
+    /// Changes a note's or quote's body and/or locator. Reads and writes in one write
+    /// transaction, so an edit from another process in between is never overwritten unseen.
+    @discardableResult
+    public func editAnnotation(_ id: EntityID, body: String?, locator: Locator??) throws(StoreError) -> Annotation {
+        try changeAnnotation(id, action: .update) { annotation in
+            if let body { annotation.body = body }
+            if let locator { annotation.locator = locator }
+        }
+    }
+
+    /// Tombstones a note or quote: it disappears from listings but stays in the store,
+    /// so the deletion can propagate instead of an offline device resurrecting it.
+    @discardableResult
+    public func deleteAnnotation(_ id: EntityID) throws(StoreError) -> Annotation {
+        try changeAnnotation(id, action: .delete) { annotation in annotation.deletedAt = annotation.updatedAt }
+    }
+
+    /// One note or quote by id, tombstoned or not.
+    public func annotation(_ id: EntityID) throws(StoreError) -> Annotation {
+        let cipher = try requireCipher()
+        var found: Result<Annotation, UnreadableRecord>?
+        try database.forEachRow("SELECT \(Self.annotationColumns) FROM annotation WHERE id = ?", [.text(id.rawValue)]) { row in
+            found = decodeAnnotation(row, cipher: cipher)
+        }
+        switch found {
+        case .success(let annotation): return annotation
+        case .failure(let unreadable): throw .recordUnreadable(id: unreadable.id, field: unreadable.field)
+        case nil: throw .recordNotFound(id: id.rawValue)
+        }
+    }
+
+    /// Hands each matching annotation to `body`, in book order then creation order, one
+    /// row at a time: memory does not grow with the journal. An annotation whose sealed
+    /// fields do not open arrives as a failure naming its id; the rest still read.
+    public func forEachAnnotation(_ filter: AnnotationFilter = AnnotationFilter(),
+                                  _ body: (Result<Annotation, UnreadableRecord>) throws(StoreError) -> Void) throws(StoreError) {
+        let cipher = try requireCipher()
+        var conditions: [String] = []
+        var values: [SQLValue] = []
+        if let bookID = filter.bookID {
+            values.append(.text(bookID.rawValue))
+            conditions.append("book_id = ?\(values.count)")
+        }
+        if let kind = filter.kind {
+            values.append(.text(kind.rawValue))
+            conditions.append("kind = ?\(values.count)")
+        }
+        if !filter.includeDeleted { conditions.append("deleted_at IS NULL") }
+        let whereClause = conditions.isEmpty ? "" : "WHERE " + conditions.joined(separator: " AND ")
+        try database.readTransaction { () throws(StoreError) in
+            try database.forEachRow("""
+                SELECT \(Self.annotationColumns) FROM annotation \(whereClause) ORDER BY book_id, created_at, id
+                """, values) { (row) throws(StoreError) in
+                try body(decodeAnnotation(row, cipher: cipher))
+            }
+        }
+    }
+
+    // MARK: - Rows
+
+    private func changeAnnotation(_ id: EntityID, action: OutboxAction,
+                                  _ change: (inout Annotation) -> Void) throws(StoreError) -> Annotation {
+        let cipher = try requireCipher()
+        return try database.writeTransaction { () throws(StoreError) -> Annotation in
+            var annotation = try self.annotation(id)
+            guard annotation.deletedAt == nil else { throw .recordNotFound(id: id.rawValue) }
+            let baseVersion = annotation.version
+            annotation.updatedAt = max(clock.now(), annotation.updatedAt)
+            change(&annotation)
+            annotation.version = baseVersion + 1
+            try database.run("""
+                UPDATE annotation SET book_id = ?2, kind = ?3, body = ?4, locator = ?5, created_at = ?6,
+                                      updated_at = ?7, deleted_at = ?8, version = ?9
+                WHERE id = ?1
+                """, try annotationValues(annotation, cipher: cipher))
+            try enqueue(.annotation, action, id: id, baseVersion: baseVersion, payload: OutboxPayload(annotation),
+                        cipher: cipher, at: annotation.updatedAt)
+            return annotation
+        }
+    }
+
+    private func annotationValues(_ annotation: Annotation, cipher: RecordCipher) throws(StoreError) -> [SQLValue] {
+        let id = annotation.id.rawValue
+        let locator: [UInt8]?
+        if let text = annotation.locator?.text {
+            locator = try cipher.seal(text, table: "annotation", id: id, field: "locator")
+        } else {
+            locator = nil
+        }
+        return [.text(id), .text(annotation.bookID.rawValue), .text(annotation.kind.rawValue),
+                .blob(try cipher.seal(annotation.body, table: "annotation", id: id, field: "body")),
+                .blob(locator),
+                .integer(annotation.createdAt.millisecondsSince1970), .integer(annotation.updatedAt.millisecondsSince1970),
+                .integer(annotation.deletedAt?.millisecondsSince1970), .integer(annotation.version)]
+    }
+
+    private func decodeAnnotation(_ row: Row, cipher: RecordCipher) -> Result<Annotation, UnreadableRecord> {
+        let id = row.text(0)
+        return Result { () throws(UnreadableRecord) -> Annotation in
+            guard let entityID = try? EntityID(validating: id),
+                  let bookID = try? EntityID(validating: row.text(1)) else { throw UnreadableRecord(id: id, field: "id") }
+            guard let kind = AnnotationKind(rawValue: row.text(2)) else { throw UnreadableRecord(id: id, field: "kind") }
+            let body = try cipher.open(row.blob(3), table: "annotation", id: id, field: "body")
+            var locator: Locator?
+            if !row.isNull(4) {
+                let text = try cipher.open(row.blob(4), table: "annotation", id: id, field: "locator")
+                guard let checked = try? Locator(text) else { throw UnreadableRecord(id: id, field: "locator") }
+                locator = checked
+            }
+            return Annotation(id: entityID, bookID: bookID, kind: kind, body: body, locator: locator,
+                              createdAt: Timestamp(millisecondsSince1970: row.int64(5)),
+                              updatedAt: Timestamp(millisecondsSince1970: row.int64(6)),
+                              deletedAt: row.isNull(7) ? nil : Timestamp(millisecondsSince1970: row.int64(7)),
+                              version: row.int64(8))
+        }
+    }
+}

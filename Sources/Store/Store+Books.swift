@@ -1,0 +1,118 @@
+import Foundation
+public import Journal
+
+extension Store {
+    static let bookColumns = "id, title, authors, progress, created_at, updated_at, deleted_at, version"
+
+    /// Saves a new book and its `create` operation.
+    public func addBook(_ book: Book) throws(StoreError) {
+        let cipher = try requireCipher()
+        try database.writeTransaction { () throws(StoreError) in
+            try database.run("INSERT INTO book (\(Self.bookColumns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                             try bookValues(book, cipher: cipher))
+            try enqueue(.book, .create, id: book.id, baseVersion: 0, payload: OutboxPayload(book), cipher: cipher, at: book.updatedAt)
+        }
+    }
+
+    /// Sets a book's progress, reading and writing inside one write transaction, so a
+    /// concurrent change from another process is never overwritten unseen.
+    @discardableResult
+    public func setProgress(of id: EntityID, to percent: Double) throws(StoreError) -> Book {
+        try updateBook(id) { book in book.progress = percent }
+    }
+
+    /// Tombstones a book. Refused while it has live notes or quotes, which would
+    /// otherwise disappear from every listing with it.
+    public func deleteBook(_ id: EntityID) throws(StoreError) {
+        try database.writeTransaction { () throws(StoreError) in
+            var live = 0
+            try database.forEachRow("SELECT count(*) FROM annotation WHERE book_id = ? AND deleted_at IS NULL",
+                                    [.text(id.rawValue)]) { row in live = Int(row.int64(0)) }
+            guard live == 0 else { throw .bookHasAnnotations(id: id.rawValue, count: live) }
+            _ = try updateBookInTransaction(id, action: .delete) { book in book.deletedAt = book.updatedAt }
+        }
+    }
+
+    /// One book by id, tombstoned or not.
+    public func book(_ id: EntityID) throws(StoreError) -> Book {
+        let cipher = try requireCipher()
+        var found: Result<Book, UnreadableRecord>?
+        try database.forEachRow("SELECT \(Self.bookColumns) FROM book WHERE id = ?", [.text(id.rawValue)]) { row in
+            found = decodeBook(row, cipher: cipher)
+        }
+        switch found {
+        case .success(let book): return book
+        case .failure(let unreadable): throw .recordUnreadable(id: unreadable.id, field: unreadable.field)
+        case nil: throw .recordNotFound(id: id.rawValue)
+        }
+    }
+
+    /// Every book, oldest first. A book whose sealed fields do not open is reported in
+    /// place as a failure; the others still read.
+    public func books(includeDeleted: Bool = false) throws(StoreError) -> [Result<Book, UnreadableRecord>] {
+        let cipher = try requireCipher()
+        var books: [Result<Book, UnreadableRecord>] = []
+        let filter = includeDeleted ? "" : "WHERE deleted_at IS NULL"
+        try database.forEachRow("SELECT \(Self.bookColumns) FROM book \(filter) ORDER BY created_at, id") { row in
+            books.append(decodeBook(row, cipher: cipher))
+        }
+        return books
+    }
+
+    // MARK: - Rows
+
+    private func updateBook(_ id: EntityID, _ change: (inout Book) -> Void) throws(StoreError) -> Book {
+        try database.writeTransaction { () throws(StoreError) in
+            try updateBookInTransaction(id, action: .update, change)
+        }
+    }
+
+    private func updateBookInTransaction(_ id: EntityID, action: OutboxAction, _ change: (inout Book) -> Void) throws(StoreError) -> Book {
+        let cipher = try requireCipher()
+        var book = try self.book(id)
+        guard book.deletedAt == nil else { throw .recordNotFound(id: id.rawValue) }
+        let baseVersion = book.version
+        book.updatedAt = max(clock.now(), book.updatedAt)
+        change(&book)
+        book.version = baseVersion + 1
+        try database.run("""
+            UPDATE book SET title = ?2, authors = ?3, progress = ?4, created_at = ?5, updated_at = ?6,
+                            deleted_at = ?7, version = ?8
+            WHERE id = ?1
+            """, try bookValues(book, cipher: cipher))
+        try enqueue(.book, action, id: id, baseVersion: baseVersion, payload: OutboxPayload(book), cipher: cipher, at: book.updatedAt)
+        return book
+    }
+
+    private func bookValues(_ book: Book, cipher: RecordCipher) throws(StoreError) -> [SQLValue] {
+        let authors: String
+        do {
+            authors = String(decoding: try JSONEncoder().encode(book.authors), as: UTF8.self)
+        } catch {
+            throw .database(code: 0, message: "authors could not be encoded")
+        }
+        return [.text(book.id.rawValue),
+                .blob(try cipher.seal(book.title, table: "book", id: book.id.rawValue, field: "title")),
+                .blob(try cipher.seal(authors, table: "book", id: book.id.rawValue, field: "authors")),
+                .real(book.progress),
+                .integer(book.createdAt.millisecondsSince1970), .integer(book.updatedAt.millisecondsSince1970),
+                .integer(book.deletedAt?.millisecondsSince1970), .integer(book.version)]
+    }
+
+    private func decodeBook(_ row: Row, cipher: RecordCipher) -> Result<Book, UnreadableRecord> {
+        let id = row.text(0)
+        return Result { () throws(UnreadableRecord) -> Book in
+            guard let entityID = try? EntityID(validating: id) else { throw UnreadableRecord(id: id, field: "id") }
+            let title = try cipher.open(row.blob(1), table: "book", id: id, field: "title")
+            let authorsJSON = try cipher.open(row.blob(2), table: "book", id: id, field: "authors")
+            guard let authors = try? JSONDecoder().decode([String].self, from: Data(authorsJSON.utf8)) else {
+                throw UnreadableRecord(id: id, field: "authors")
+            }
+            return Book(id: entityID, title: title, authors: authors, progress: row.double(3),
+                        createdAt: Timestamp(millisecondsSince1970: row.int64(4)),
+                        updatedAt: Timestamp(millisecondsSince1970: row.int64(5)),
+                        deletedAt: row.isNull(6) ? nil : Timestamp(millisecondsSince1970: row.int64(6)),
+                        version: row.int64(7))
+        }
+    }
+}

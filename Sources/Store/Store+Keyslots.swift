@@ -1,0 +1,39 @@
+public import VaultCrypto
+import Journal
+
+extension Store {
+    /// The vault's keyslots. Readable while locked: they are what unlocks it.
+    public func keyslots() throws(StoreError) -> [Keyslot] {
+        var slots: [Keyslot] = []
+        try database.forEachRow("""
+            SELECT id, kind, kdf, ops_limit, mem_limit, salt, wrapped_key FROM keyslot ORDER BY kind
+            """) { row in
+            guard let kind = Keyslot.Kind(rawValue: row.text(1)) else { return }
+            // Clamped: a damaged negative value must fail derivation, not trap.
+            let kdf = KDFParameters(algorithm: row.text(2), opsLimit: UInt64(clamping: row.int64(3)),
+                                    memLimit: UInt64(clamping: row.int64(4)))
+            slots.append(Keyslot(id: row.text(0), kind: kind, kdf: kdf, salt: row.blob(5), wrappedKey: row.blob(6)))
+        }
+        return slots
+    }
+
+    /// Replaces the slot of the same kind with `slot`, in one transaction: if anything
+    /// fails, the old slot (and so the old passphrase) still opens the vault.
+    ///
+    /// Keyslots are device configuration, not journal records: no outbox operation.
+    public func replaceKeyslot(_ slot: Keyslot) throws(StoreError) {
+        try database.writeTransaction { () throws(StoreError) in
+            try database.run("DELETE FROM keyslot WHERE kind = ?", [.text(slot.kind.rawValue)])
+            try Self.insert(slot, into: database, at: clock.now())
+        }
+    }
+
+    static func insert(_ slot: Keyslot, into database: Database, at time: Timestamp) throws(StoreError) {
+        try database.run("""
+            INSERT INTO keyslot (id, kind, kdf, ops_limit, mem_limit, salt, wrapped_key, created_at)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+            """, [.text(slot.id), .text(slot.kind.rawValue), .text(slot.kdf.algorithm),
+                  .integer(Int64(slot.kdf.opsLimit)), .integer(Int64(slot.kdf.memLimit)),
+                  .blob(slot.salt), .blob(slot.wrappedKey), .integer(time.millisecondsSince1970)])
+    }
+}

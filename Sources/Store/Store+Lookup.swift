@@ -1,0 +1,66 @@
+public import Journal
+
+/// A record found by id or id prefix, before its sealed fields are opened.
+public struct RecordReference: Hashable, Sendable {
+    public enum Kind: String, Sendable {
+        case book
+        case session
+        case annotation
+    }
+
+    public let id: EntityID
+    public let kind: Kind
+}
+
+/// How many live records of each kind a vault holds. Readable while locked.
+public struct JournalCounts: Equatable, Sendable {
+    public let books: Int
+    public let sessions: Int
+    public let notes: Int
+    public let quotes: Int
+}
+
+extension Store {
+    /// Live records (not tombstoned) whose id starts with `prefix`, across kinds.
+    /// `prefix` must already be checked with ``EntityID/isPossiblePrefix(_:)``.
+    public func records(withIDPrefix prefix: String) throws(StoreError) -> [RecordReference] {
+        let pattern = prefix.lowercased() + "*"
+        var found: [RecordReference] = []
+        try database.forEachRow("""
+            SELECT id, 'book' FROM book WHERE id GLOB ?1 AND deleted_at IS NULL
+            UNION ALL SELECT id, 'session' FROM reading_session WHERE id GLOB ?1
+            UNION ALL SELECT id, 'annotation' FROM annotation WHERE id GLOB ?1 AND deleted_at IS NULL
+            LIMIT 50
+            """, [.text(pattern)]) { row in
+            if let id = try? EntityID(validating: row.text(0)), let kind = RecordReference.Kind(rawValue: row.text(1)) {
+                found.append(RecordReference(id: id, kind: kind))
+            }
+        }
+        return found
+    }
+
+    /// Counts of live records, in the whole vault or (with `bookID`) in one book.
+    public func counts(of bookID: EntityID? = nil) throws(StoreError) -> JournalCounts {
+        var books = 0, sessions = 0, notes = 0, quotes = 0
+        let values: [SQLValue] = [bookID.map { .text($0.rawValue) } ?? .null]
+        try database.readTransaction { () throws(StoreError) in
+            try database.forEachRow("SELECT count(*) FROM book WHERE deleted_at IS NULL AND (?1 IS NULL OR id = ?1)",
+                                    values) { row in books = Int(row.int64(0)) }
+            try database.forEachRow("""
+                SELECT count(*) FROM reading_session JOIN book ON book.id = reading_session.book_id
+                WHERE book.deleted_at IS NULL AND (?1 IS NULL OR book.id = ?1)
+                """, values) { row in sessions = Int(row.int64(0)) }
+            try database.forEachRow("""
+                SELECT kind, count(*) FROM annotation WHERE deleted_at IS NULL AND (?1 IS NULL OR book_id = ?1)
+                GROUP BY kind
+                """, values) { row in
+                switch row.text(0) {
+                case AnnotationKind.note.rawValue: notes = Int(row.int64(1))
+                case AnnotationKind.quote.rawValue: quotes = Int(row.int64(1))
+                default: break
+                }
+            }
+        }
+        return JournalCounts(books: books, sessions: sessions, notes: notes, quotes: quotes)
+    }
+}

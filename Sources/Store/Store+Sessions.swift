@@ -1,0 +1,57 @@
+public import Journal
+
+extension Store {
+    /// Saves a new reading session and its `create` operation. Sessions are append-only.
+    public func addSession(_ session: ReadingSession) throws(StoreError) {
+        let cipher = try requireCipher()
+        try database.writeTransaction { () throws(StoreError) in
+            try requireLiveBook(session.bookID)
+            try database.run("""
+                INSERT INTO reading_session (id, book_id, started_at, ended_at, pages_read) VALUES (?, ?, ?, ?, ?)
+                """, [.text(session.id.rawValue), .text(session.bookID.rawValue),
+                      .integer(session.startedAt.millisecondsSince1970), .integer(session.endedAt.millisecondsSince1970),
+                      .integer(Int64(session.pagesRead))])
+            try enqueue(.session, .create, id: session.id, baseVersion: 0, payload: OutboxPayload(session),
+                        cipher: cipher, at: clock.now())
+        }
+    }
+
+    /// A book's sessions, in the order they started.
+    public func sessions(of bookID: EntityID) throws(StoreError) -> [ReadingSession] {
+        try readSessions(where: "book_id = ?", .text(bookID.rawValue))
+    }
+
+    /// One reading session by id.
+    public func session(_ id: EntityID) throws(StoreError) -> ReadingSession {
+        guard let session = try readSessions(where: "id = ?", .text(id.rawValue)).first else {
+            throw .recordNotFound(id: id.rawValue)
+        }
+        return session
+    }
+
+    private func readSessions(where condition: String, _ value: SQLValue) throws(StoreError) -> [ReadingSession] {
+        _ = try requireCipher()
+        var sessions: [ReadingSession] = []
+        try database.forEachRow("""
+            SELECT id, book_id, started_at, ended_at, pages_read FROM reading_session
+            WHERE \(condition) ORDER BY started_at, id
+            """, [value]) { row in
+            guard let id = try? EntityID(validating: row.text(0)),
+                  let bookID = try? EntityID(validating: row.text(1)) else { return }
+            sessions.append(ReadingSession(id: id, bookID: bookID,
+                                           startedAt: Timestamp(millisecondsSince1970: row.int64(2)),
+                                           endedAt: Timestamp(millisecondsSince1970: row.int64(3)),
+                                           pagesRead: Int(row.int64(4))))
+        }
+        return sessions
+    }
+
+    /// Throws unless `id` names a book that is not deleted. Call inside a write transaction.
+    func requireLiveBook(_ id: EntityID) throws(StoreError) {
+        var deleted: Bool?
+        try database.forEachRow("SELECT deleted_at IS NOT NULL FROM book WHERE id = ?", [.text(id.rawValue)]) { row in
+            deleted = row.int64(0) != 0
+        }
+        guard deleted == false else { throw .recordNotFound(id: id.rawValue) }
+    }
+}

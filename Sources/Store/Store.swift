@@ -1,0 +1,138 @@
+public import Journal
+public import VaultCrypto
+
+/// The vault's SQLite database, and the only code that reads or writes it.
+///
+/// Every mutation writes the entity and its outbox operation in one transaction. Titles,
+/// authors, bodies, locators and outbox payloads are sealed before they reach SQLite; ids,
+/// kinds, timestamps, progress and page counts stay in the clear (see Docs/SECURITY.md).
+///
+/// A Store opens locked: metadata, keyslots and counts are readable at once, journal
+/// records only after ``attach(_:)`` has been given the vault key.
+public final class Store {
+    /// The bmvault version recorded with each migration this build applies.
+    public let generatorVersion: String
+    public let path: String
+    public let metadata: VaultMetadata
+    let database: Database
+    let clock: any Clock
+    private var cipher: RecordCipher?
+
+    private init(database: Database, metadata: VaultMetadata, clock: any Clock, generatorVersion: String) {
+        self.database = database
+        self.path = database.path
+        self.metadata = metadata
+        self.clock = clock
+        self.generatorVersion = generatorVersion
+    }
+
+    // MARK: - Opening
+
+    /// Opens the vault database at `path`, applying any pending migrations.
+    ///
+    /// A missing file is ``StoreError/vaultNotFound(path:)``; a vault from a newer bmvault is
+    /// refused with ``StoreError/newerSchema(found:supported:)`` and left untouched.
+    public static func open(at path: String, clock: any Clock = SystemClock(), generatorVersion: String) throws(StoreError) -> Store {
+        guard FileSystem.exists(path) else { throw .vaultNotFound(path: path) }
+        let database: Database
+        do {
+            database = try Database(path: path, create: false)
+        } catch {
+            throw error.isNotADatabase ? .notAVault(path: path) : StoreError(error)
+        }
+        // A vault is born with its metadata table (see `create`): any other database,
+        // whatever its user_version, is someone else's, and is not touched.
+        var isVault = false
+        do {
+            try database.forEachRow("SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'vault_meta'") { row in
+                isVault = row.int64(0) == 1
+            }
+        } catch .database(code: let code, message: _) where code & 0xff == 26 {
+            throw .notAVault(path: path)
+        }
+        guard isVault else { throw .notAVault(path: path) }
+        let version = try MigrationRunner.version(of: database)
+        guard version <= Migrations.latestVersion else {
+            throw .newerSchema(found: version, supported: Migrations.latestVersion)
+        }
+        let runner = MigrationRunner(migrations: Migrations.all, generatorVersion: generatorVersion, clock: clock)
+        try runner.verifyHistory(of: database, upTo: version)
+        try runner.migrate(database)
+        let metadata = try readMetadata(database, path: path)
+        return Store(database: database, metadata: metadata, clock: clock, generatorVersion: generatorVersion)
+    }
+
+    /// Creates a vault database at `path` holding `metadata` and `keyslots`, then opens it.
+    ///
+    /// The database is built under a temporary name, flushed, and only then linked to
+    /// `path`, so a crash never leaves a half-made vault, and an existing vault (even one
+    /// created by a racing process) is never replaced.
+    public static func create(at path: String, metadata: VaultMetadata, keyslots: [Keyslot],
+                              clock: any Clock = SystemClock(), generatorVersion: String) throws(StoreError) -> Store {
+        // A leftover -wal or -journal would be replayed into the new database by SQLite.
+        for existing in [path, path + "-wal", path + "-journal"] where FileSystem.exists(existing) {
+            throw .vaultExists(path: existing)
+        }
+        try FileSystem.makePrivateDirectory(FileSystem.directory(of: path))
+        let suffix: String
+        do { suffix = encodeHex(try randomBytes(count: 8)) } catch { throw .crypto(error) }
+        let temporaryPath = "\(path).creating-\(suffix)"
+        defer {
+            for leftover in ["", "-wal", "-shm", "-journal"] { FileSystem.remove(temporaryPath + leftover) }
+        }
+        try build(at: temporaryPath, metadata: metadata, keyslots: keyslots, clock: clock, generatorVersion: generatorVersion)
+        try FileSystem.restrictToOwner(temporaryPath)
+        try FileSystem.synchronize(temporaryPath)
+        try FileSystem.linkWithoutReplacing(temporaryPath, to: path)
+        try FileSystem.synchronize(FileSystem.directory(of: path))
+        return try open(at: path, clock: clock, generatorVersion: generatorVersion)
+    }
+
+    private static func build(at path: String, metadata: VaultMetadata, keyslots: [Keyslot],
+                              clock: any Clock, generatorVersion: String) throws(StoreError) {
+        let database: Database
+        do { database = try Database(path: path, create: true) } catch { throw StoreError(error) }
+        try database.execute("PRAGMA journal_mode = WAL")
+        try MigrationRunner(migrations: Migrations.all, generatorVersion: generatorVersion, clock: clock).migrate(database)
+        try database.writeTransaction { () throws(StoreError) in
+            for (key, value) in [("vault_id", metadata.vaultID), ("key_id", metadata.keyID.description),
+                                 ("created_at", String(metadata.createdAt.millisecondsSince1970))] {
+                try database.run("INSERT INTO vault_meta (key, value) VALUES (?, ?)", [.text(key), .text(value)])
+            }
+            for slot in keyslots { try insert(slot, into: database, at: metadata.createdAt) }
+        }
+        // Fold the WAL into the main file before it is flushed and linked into place.
+        try database.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    }
+
+    private static func readMetadata(_ database: Database, path: String) throws(StoreError) -> VaultMetadata {
+        var values: [String: String] = [:]
+        try database.forEachRow("SELECT key, value FROM vault_meta") { row in values[row.text(0)] = row.text(1) }
+        guard let vaultID = values["vault_id"], let keyHex = values["key_id"],
+              let keyID = try? KeyID(hex: keyHex),
+              let createdText = values["created_at"], let created = Int64(createdText) else {
+            throw .notAVault(path: path)
+        }
+        return VaultMetadata(vaultID: vaultID, keyID: keyID, createdAt: Timestamp(millisecondsSince1970: created))
+    }
+
+    // MARK: - The key
+
+    /// Lets journal records be read and written with `key`, after checking it is this
+    /// vault's key.
+    public func attach(_ key: VaultKey) throws(StoreError) {
+        guard key.id == metadata.keyID else { throw .keyMismatch }
+        cipher = RecordCipher(sealer: FieldSealer(key: key, vaultID: metadata.vaultID))
+    }
+
+    /// The cipher for journal records, or ``StoreError/locked``.
+    func requireCipher() throws(StoreError) -> RecordCipher {
+        guard let cipher else { throw .locked }
+        return cipher
+    }
+
+    /// The schema version the vault is at.
+    public func schemaVersion() throws(StoreError) -> Int {
+        try MigrationRunner.version(of: database)
+    }
+}

@@ -1,0 +1,52 @@
+public import VaultCrypto
+
+/// Everything the Store can report. No case carries record content: ids, field names,
+/// counts and SQLite result codes only.
+public enum StoreError: Error, Equatable, Sendable {
+    /// No vault database at this path.
+    case vaultNotFound(path: String)
+    /// A vault already exists at this path; it was left untouched.
+    case vaultExists(path: String)
+    /// The file is not a bmvault vault (not SQLite, or SQLite without vault metadata).
+    case notAVault(path: String)
+    /// Written by a newer bmvault: its schema version is above the newest this build knows.
+    /// The file is left exactly as it was.
+    case newerSchema(found: Int, supported: Int)
+    /// The vault records a migration whose text differs from this build's copy of it
+    /// (a shipped migration was edited). The vault is refused, and left as it was.
+    case migrationChanged(id: String)
+    /// A journal read or write needs the vault key, and none was attached.
+    case locked
+    /// The key offered does not belong to this vault (another vault's, or from before a rekey).
+    case keyMismatch
+    /// No record has this id.
+    case recordNotFound(id: String)
+    /// The record exists, but a sealed field does not open: it was altered or damaged.
+    case recordUnreadable(id: String, field: String)
+    /// A record of another kind has this id (e.g. a book id where a note was expected).
+    case wrongRecordKind(id: String, expected: String, found: String)
+    /// The book still has notes or quotes, which would be hidden with it.
+    case bookHasAnnotations(id: String, count: Int)
+    /// Another bmvault process held the vault's write lock for longer than the busy timeout.
+    case busy
+    /// The disk is full. The change was rolled back; nothing saved before was touched.
+    case diskFull
+    /// Any other SQLite failure: its result code and SQLite's own message (never a value).
+    case database(code: Int32, message: String)
+    /// A file-system call failed with `errno`.
+    case io(operation: String, errno: Int32)
+    /// Sealing failed (opening failures are ``recordUnreadable(id:field:)``).
+    case crypto(CryptoError)
+}
+
+extension StoreError {
+    init(_ error: DatabaseError) {
+        if error.isDiskFull {
+            self = .diskFull
+        } else if error.isBusy {
+            self = .busy
+        } else {
+            self = .database(code: error.extendedCode, message: error.message)
+        }
+    }
+}

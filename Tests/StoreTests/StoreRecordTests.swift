@@ -1,0 +1,246 @@
+import Foundation
+import Testing
+import Journal
+@testable import Store
+import VaultCrypto
+
+/// Reading back what was written, tombstones, lookups and counts.
+@Suite struct StoreRecordTests {
+    @Test func recordsRoundTripExactly() throws {
+        let fixture = try makeFixture()
+        defer { fixture.directory.remove() }
+        let book = try newBook("Пётр и «Ἰλιάς» 📚", authors: ["Α. Author", "B. Writer", "C. Third"], clock: fixture.clock)
+        fixture.clock.advance(milliseconds: 1)
+        let bare = try newBook("No Authors", authors: [], clock: fixture.clock)
+        try fixture.store.addBook(book)
+        try fixture.store.addBook(bare)
+        let body = "  Indented line\n\nsecond paragraph — with ünïcödé\tand tabs"
+        let note = try newNote(book, body, clock: fixture.clock)
+        let quote = try newQuote(book, clock: fixture.clock)
+        try fixture.store.addAnnotation(note)
+        try fixture.store.addAnnotation(quote)
+
+        let reopened = try fixture.reopen()
+        #expect(try reopened.book(book.id) == book)
+        #expect(try reopened.book(bare.id) == bare)
+        #expect(try reopened.annotation(note.id) == note)
+        #expect(try reopened.annotation(note.id).body == body)
+        #expect(try reopened.annotation(quote.id) == quote)
+        #expect(try reopened.books().map { try $0.get() } == [book, bare])
+    }
+
+    @Test func deletedAnnotationIsATombstone() throws {
+        let fixture = try makeFixture()
+        defer { fixture.directory.remove() }
+        let store = fixture.store
+        let book = try newBook(clock: fixture.clock)
+        try store.addBook(book)
+        let kept = try newNote(book, "kept", clock: fixture.clock)
+        let doomed = try newQuote(book, "doomed", clock: fixture.clock)
+        try store.addAnnotation(kept)
+        try store.addAnnotation(doomed)
+        #expect(try store.counts(of: book.id) == JournalCounts(books: 1, sessions: 0, notes: 1, quotes: 1))
+
+        fixture.clock.advance(seconds: 5)
+        let deleted = try store.deleteAnnotation(doomed.id)
+        #expect(deleted.deletedAt == fixture.clock.now())
+
+        // Still in the table, with deleted_at set.
+        #expect(try store.integer("SELECT count(*) FROM annotation") == 2)
+        #expect(try store.integer("SELECT deleted_at FROM annotation WHERE id = '\(doomed.id.rawValue)'")
+                == fixture.clock.now().millisecondsSince1970)
+        // Gone from listings and counts.
+        #expect(try store.liveAnnotations().map { try $0.get().id } == [kept.id])
+        #expect(try store.counts() == JournalCounts(books: 1, sessions: 0, notes: 1, quotes: 0))
+        #expect(try store.counts(of: book.id) == JournalCounts(books: 1, sessions: 0, notes: 1, quotes: 0))
+        #expect(try store.records(withIDPrefix: doomed.id.rawValue).isEmpty)
+        // Still readable by id, and in listings that ask for tombstones.
+        let tombstone = try store.annotation(doomed.id)
+        #expect(tombstone.deletedAt == fixture.clock.now())
+        #expect(tombstone.body == "doomed")
+        #expect(tombstone.version == 2)
+        #expect(try store.liveAnnotations(AnnotationFilter(includeDeleted: true)).count == 2)
+        // A tombstone cannot be edited or deleted again, and nothing is enqueued for trying.
+        let outbox = try store.outboxRows().count
+        #expect(storeError { () throws(StoreError) in try store.deleteAnnotation(doomed.id) } == .recordNotFound(id: doomed.id.rawValue))
+        #expect(storeError { () throws(StoreError) in try store.editAnnotation(doomed.id, body: "back", locator: nil) }
+                == .recordNotFound(id: doomed.id.rawValue))
+        #expect(try store.outboxRows().count == outbox)
+        #expect(try store.annotation(doomed.id) == tombstone)
+    }
+
+    @Test func deleteBookIsRefusedWhileItHasLiveAnnotations() throws {
+        let fixture = try makeFixture()
+        defer { fixture.directory.remove() }
+        let store = fixture.store
+        let book = try newBook(clock: fixture.clock)
+        try store.addBook(book)
+        let notes = [try newNote(book, "one", clock: fixture.clock), try newNote(book, "two", clock: fixture.clock),
+                     try newQuote(book, clock: fixture.clock)]
+        for note in notes { try store.addAnnotation(note) }
+        try store.addSession(try newSession(book, clock: fixture.clock))
+
+        #expect(storeError { () throws(StoreError) in try store.deleteBook(book.id) } == .bookHasAnnotations(id: book.id.rawValue, count: 3))
+        try store.deleteAnnotation(notes[0].id)
+        #expect(storeError { () throws(StoreError) in try store.deleteBook(book.id) } == .bookHasAnnotations(id: book.id.rawValue, count: 2))
+        try store.deleteAnnotation(notes[1].id)
+        try store.deleteAnnotation(notes[2].id)
+        #expect(try store.book(book.id).deletedAt == nil)
+
+        fixture.clock.advance(seconds: 1)
+        try store.deleteBook(book.id)
+        let tombstone = try store.book(book.id)
+        #expect(tombstone.deletedAt == fixture.clock.now())
+        #expect(tombstone.title == book.title)
+        #expect(try store.integer("SELECT count(*) FROM book") == 1)
+        #expect(try store.books().isEmpty)
+        #expect(try store.books(includeDeleted: true).map { try $0.get().id } == [book.id])
+        #expect(try store.counts() == JournalCounts(books: 0, sessions: 0, notes: 0, quotes: 0))
+        #expect(storeError { () throws(StoreError) in try store.deleteBook(book.id) } == .recordNotFound(id: book.id.rawValue))
+        #expect(storeError { () throws(StoreError) in try store.setProgress(of: book.id, to: 10) } == .recordNotFound(id: book.id.rawValue))
+    }
+
+    @Test func annotationsAndSessionsNeedALiveBook() throws {
+        let fixture = try makeFixture()
+        defer { fixture.directory.remove() }
+        let store = fixture.store
+        let ghost = try newBook("Never Added", clock: fixture.clock)
+        let gone = try newBook("Deleted", clock: fixture.clock)
+        try store.addBook(gone)
+        try store.deleteBook(gone.id)
+        let outbox = try store.outboxRows().count
+
+        for book in [ghost, gone] {
+            let note = try newNote(book, clock: fixture.clock)
+            #expect(storeError { () throws(StoreError) in try store.addAnnotation(note) } == .recordNotFound(id: book.id.rawValue))
+            let session = try newSession(book, clock: fixture.clock)
+            #expect(storeError { () throws(StoreError) in try store.addSession(session) } == .recordNotFound(id: book.id.rawValue))
+        }
+        #expect(try store.integer("SELECT count(*) FROM annotation") == 0)
+        #expect(try store.integer("SELECT count(*) FROM reading_session") == 0)
+        #expect(try store.outboxRows().count == outbox)
+    }
+
+    @Test func updatedAtNeverGoesBackWhenTheClockDoes() throws {
+        let fixture = try makeFixture()
+        defer { fixture.directory.remove() }
+        let book = try newBook(clock: fixture.clock)
+        try fixture.store.addBook(book)
+        let note = try newNote(book, clock: fixture.clock)
+        try fixture.store.addAnnotation(note)
+        fixture.clock.advance(seconds: -3600) // the system clock was set back an hour
+        let edited = try fixture.store.editAnnotation(note.id, body: "later words", locator: nil)
+        #expect(edited.updatedAt == note.updatedAt)
+        #expect(edited.version == 2)
+        let deleted = try fixture.store.deleteAnnotation(note.id)
+        #expect(deleted.deletedAt == note.updatedAt)
+        #expect(try fixture.store.setProgress(of: book.id, to: 5).updatedAt == book.updatedAt)
+    }
+
+    @Test func unknownIDsAreRecordNotFound() throws {
+        let fixture = try makeFixture()
+        defer { fixture.directory.remove() }
+        let unknown = EntityID.generate(at: fixture.clock.now())
+        #expect(storeError { () throws(StoreError) in try fixture.store.book(unknown) } == .recordNotFound(id: unknown.rawValue))
+        #expect(storeError { () throws(StoreError) in try fixture.store.annotation(unknown) } == .recordNotFound(id: unknown.rawValue))
+        #expect(storeError { () throws(StoreError) in try fixture.store.session(unknown) } == .recordNotFound(id: unknown.rawValue))
+        #expect(storeError { () throws(StoreError) in try fixture.store.deleteAnnotation(unknown) } == .recordNotFound(id: unknown.rawValue))
+    }
+
+    @Test func countsPerBookAndForTheWholeVault() throws {
+        let fixture = try makeFixture()
+        defer { fixture.directory.remove() }
+        let store = fixture.store
+        let a = try newBook("A", clock: fixture.clock)
+        let b = try newBook("B", clock: fixture.clock)
+        let empty = try newBook("Empty", clock: fixture.clock)
+        for book in [a, b, empty] { try store.addBook(book) }
+        for _ in 0..<3 { try store.addAnnotation(try newNote(a, clock: fixture.clock)) }
+        try store.addAnnotation(try newQuote(a, clock: fixture.clock))
+        for _ in 0..<2 { try store.addAnnotation(try newQuote(b, clock: fixture.clock)) }
+        for _ in 0..<4 { try store.addSession(try newSession(a, clock: fixture.clock)) }
+        try store.addSession(try newSession(b, clock: fixture.clock))
+
+        #expect(try store.counts(of: a.id) == JournalCounts(books: 1, sessions: 4, notes: 3, quotes: 1))
+        #expect(try store.counts(of: b.id) == JournalCounts(books: 1, sessions: 1, notes: 0, quotes: 2))
+        #expect(try store.counts(of: empty.id) == JournalCounts(books: 1, sessions: 0, notes: 0, quotes: 0))
+        #expect(try store.counts() == JournalCounts(books: 3, sessions: 5, notes: 3, quotes: 3))
+        #expect(try store.counts(of: EntityID.generate(at: fixture.clock.now())) == JournalCounts(books: 0, sessions: 0, notes: 0, quotes: 0))
+        #expect(try store.sessions(of: a.id).count == 4)
+
+        try store.deleteBook(empty.id)
+        #expect(try store.counts() == JournalCounts(books: 2, sessions: 5, notes: 3, quotes: 3))
+    }
+
+    @Test func listingFiltersAndOrders() throws {
+        let fixture = try makeFixture()
+        defer { fixture.directory.remove() }
+        let store = fixture.store
+        let a = try newBook("A", clock: fixture.clock)
+        let b = try newBook("B", clock: fixture.clock)
+        try store.addBook(a)
+        try store.addBook(b)
+        var added: [Annotation] = []
+        for (book, kind) in [(b, AnnotationKind.note), (a, .quote), (a, .note), (b, .quote), (a, .note)] {
+            fixture.clock.advance(seconds: 1)
+            let annotation = kind == .note ? try newNote(book, clock: fixture.clock) : try newQuote(book, clock: fixture.clock)
+            try store.addAnnotation(annotation)
+            added.append(annotation)
+        }
+        let expectedOrder = added.sorted { ($0.bookID.rawValue, $0.createdAt) < ($1.bookID.rawValue, $1.createdAt) }
+        #expect(try store.liveAnnotations().map { try $0.get() } == expectedOrder)
+        #expect(try store.liveAnnotations(AnnotationFilter(bookID: a.id)).map { try $0.get() } == expectedOrder.filter { $0.bookID == a.id })
+        #expect(try store.liveAnnotations(AnnotationFilter(kind: .quote)).map { try $0.get() } == expectedOrder.filter { $0.kind == .quote })
+        #expect(try store.liveAnnotations(AnnotationFilter(bookID: b.id, kind: .note)).map { try $0.get() }
+                == expectedOrder.filter { $0.bookID == b.id && $0.kind == .note })
+    }
+
+    @Test func recordsByIDPrefix() throws {
+        let fixture = try makeFixture()
+        defer { fixture.directory.remove() }
+        let store = fixture.store
+        // A fixed clock: every id shares its first 13 characters (the timestamp).
+        let book = try newBook(clock: fixture.clock)
+        try store.addBook(book)
+        let note = try newNote(book, clock: fixture.clock)
+        try store.addAnnotation(note)
+        let session = try newSession(book, clock: fixture.clock)
+        try store.addSession(session)
+        let deleted = try newNote(book, clock: fixture.clock)
+        try store.addAnnotation(deleted)
+        try store.deleteAnnotation(deleted.id)
+
+        let shared = String(book.id.rawValue.prefix(8))
+        let all = try store.records(withIDPrefix: shared)
+        #expect(Set(all) == [RecordReference(id: book.id, kind: .book), RecordReference(id: note.id, kind: .annotation),
+                             RecordReference(id: session.id, kind: .session)])
+        #expect(try store.records(withIDPrefix: note.id.rawValue) == [RecordReference(id: note.id, kind: .annotation)])
+        #expect(try store.records(withIDPrefix: session.id.rawValue) == [RecordReference(id: session.id, kind: .session)])
+        #expect(try store.records(withIDPrefix: book.id.rawValue.uppercased()) == [RecordReference(id: book.id, kind: .book)])
+        #expect(try store.records(withIDPrefix: deleted.id.rawValue).isEmpty)
+        let other = shared.first == "f" ? "0000" : "ffff"
+        #expect(try store.records(withIDPrefix: other).isEmpty)
+
+        // Readable while locked: ids only.
+        let locked = try fixture.reopen(attach: false)
+        #expect(Set(try locked.records(withIDPrefix: shared)) == Set(all))
+    }
+
+    @Test func sessionsAreReadInStartOrder() throws {
+        let fixture = try makeFixture()
+        defer { fixture.directory.remove() }
+        let book = try newBook(clock: fixture.clock)
+        try fixture.store.addBook(book)
+        let base = fixture.clock.now().millisecondsSince1970
+        var sessions: [ReadingSession] = []
+        for offset in [3, 1, 2] as [Int64] {
+            let start = Timestamp(millisecondsSince1970: base + offset * 60_000)
+            let session = try ReadingSession.new(bookID: book.id, startedAt: start,
+                                                 endedAt: Timestamp(millisecondsSince1970: start.millisecondsSince1970 + 1000),
+                                                 pagesRead: Int(offset), at: fixture.clock.now())
+            try fixture.store.addSession(session)
+            sessions.append(session)
+        }
+        #expect(try fixture.store.sessions(of: book.id) == sessions.sorted { $0.startedAt < $1.startedAt })
+    }
+}

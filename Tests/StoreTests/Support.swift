@@ -1,0 +1,239 @@
+import Foundation
+import Synchronization
+import Testing
+import Journal
+@testable import Store
+import VaultCrypto
+
+// MARK: - Clock
+
+/// A clock that says what the test tells it to, and moves only when told.
+final class TestClock: Journal.Clock {
+    static let start: Int64 = 1_767_225_600_000 // 2026-01-01T00:00:00Z
+
+    private let milliseconds: Mutex<Int64>
+
+    init(_ start: Int64 = TestClock.start) {
+        milliseconds = Mutex(start)
+    }
+
+    func now() -> Timestamp {
+        Timestamp(millisecondsSince1970: milliseconds.withLock { $0 })
+    }
+
+    func advance(milliseconds delta: Int64) {
+        milliseconds.withLock { $0 += delta }
+    }
+
+    func advance(seconds: Int64) {
+        advance(milliseconds: seconds * 1000)
+    }
+}
+
+// MARK: - Temporary directories
+
+/// A fresh directory under the system temporary directory, removed by ``remove()``.
+struct TemporaryDirectory {
+    let path: String
+
+    init() throws {
+        path = FileManager.default.temporaryDirectory
+            .appendingPathComponent("bmvault-storetests-\(UUID().uuidString)", isDirectory: true).path
+        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+    }
+
+    var databasePath: String { path + "/vault.db" }
+
+    func file(_ name: String) -> String { path + "/" + name }
+
+    /// Every regular file in the directory (the database, its -wal and -shm), by name.
+    func files() throws -> [String] {
+        try FileManager.default.contentsOfDirectory(atPath: path).sorted().map { path + "/" + $0 }
+    }
+
+    func remove() {
+        try? FileManager.default.removeItem(atPath: path)
+    }
+}
+
+// MARK: - Files
+
+func fileBytes(_ path: String) throws -> [UInt8] {
+    let data = try #require(FileManager.default.contents(atPath: path), "cannot read \(path)")
+    return Array(data)
+}
+
+func writeFile(_ bytes: [UInt8], to path: String) throws {
+    try Data(bytes).write(to: URL(fileURLWithPath: path))
+}
+
+/// True when `needle` occurs anywhere in `haystack`.
+func contains(_ haystack: [UInt8], _ needle: [UInt8]) -> Bool {
+    guard !needle.isEmpty, haystack.count >= needle.count else { return needle.isEmpty }
+    let first = needle[0]
+    var index = 0
+    let last = haystack.count - needle.count
+    while index <= last {
+        if haystack[index] == first && haystack[index..<(index + needle.count)].elementsEqual(needle) {
+            return true
+        }
+        index += 1
+    }
+    return false
+}
+
+// MARK: - Vault fixtures
+
+let testGeneratorVersion = "0.0.0-test"
+
+/// A store, its key, and where it lives.
+struct Fixture {
+    let directory: TemporaryDirectory
+    let store: Store
+    let key: VaultKey
+    let clock: TestClock
+    let metadata: VaultMetadata
+
+    var path: String { directory.databasePath }
+
+    /// A second connection to the same file.
+    func reopen(attach: Bool = true) throws -> Store {
+        let other = try Store.open(at: path, clock: clock, generatorVersion: testGeneratorVersion)
+        if attach { try other.attach(key) }
+        return other
+    }
+}
+
+/// Keyslots with the right shape but without a slow KDF, for tests that do not unwrap them.
+func placeholderKeyslots() throws -> [Keyslot] {
+    [Keyslot(id: "slot-passphrase", kind: .passphrase, kdf: KDFParameters(strength: .interactive),
+             salt: try randomBytes(count: 16), wrappedKey: try randomBytes(count: 73)),
+     Keyslot(id: "slot-recovery", kind: .recovery, kdf: KDFParameters(algorithm: Keyslot.recoveryKDF, opsLimit: 0, memLimit: 0),
+             salt: try randomBytes(count: 16), wrappedKey: try randomBytes(count: 73))]
+}
+
+/// Creates a vault in a fresh temporary directory; attaches its key unless told not to.
+func makeFixture(attach: Bool = true, keyslots: [Keyslot]? = nil, clock: TestClock = TestClock()) throws -> Fixture {
+    let directory = try TemporaryDirectory()
+    let key = try VaultKey.generate()
+    let metadata = VaultMetadata(vaultID: UUID().uuidString.lowercased(), keyID: key.id, createdAt: clock.now())
+    let store = try Store.create(at: directory.databasePath, metadata: metadata,
+                                 keyslots: try keyslots ?? placeholderKeyslots(),
+                                 clock: clock, generatorVersion: testGeneratorVersion)
+    if attach { try store.attach(key) }
+    return Fixture(directory: directory, store: store, key: key, clock: clock, metadata: metadata)
+}
+
+// MARK: - Records
+
+func newBook(_ title: String = "The Name of the Rose", authors: [String] = ["Umberto Eco"], clock: TestClock) throws -> Book {
+    try Book.new(title: title, authors: authors, at: clock.now())
+}
+
+func newNote(_ book: Book, _ body: String = "A labyrinth of a library.", locator: String? = nil, clock: TestClock) throws -> Annotation {
+    try Annotation.new(bookID: book.id, kind: .note, body: body, locator: try locator.map { try Locator($0) }, at: clock.now())
+}
+
+func newQuote(_ book: Book, _ body: String = "Stat rosa pristina nomine.", locator: String = "p. 502", clock: TestClock) throws -> Annotation {
+    try Annotation.new(bookID: book.id, kind: .quote, body: body, locator: try Locator(locator), at: clock.now())
+}
+
+func newSession(_ book: Book, pages: Int = 12, clock: TestClock) throws -> ReadingSession {
+    let now = clock.now()
+    return try ReadingSession.new(bookID: book.id, startedAt: Timestamp(millisecondsSince1970: now.millisecondsSince1970 - 3_600_000),
+                                  endedAt: now, pagesRead: pages, at: now)
+}
+
+// MARK: - Raw rows
+
+/// One row of the outbox, as stored.
+struct OutboxRow: Equatable {
+    let id: Int64
+    let entity: String
+    let entityID: String
+    let action: String
+    let payload: [UInt8]
+    let baseVersion: Int64
+    let attemptCount: Int64
+    let idempotencyKey: String
+    let createdAt: Int64
+    let state: String
+}
+
+extension Store {
+    func outboxRows() throws -> [OutboxRow] {
+        var rows: [OutboxRow] = []
+        try database.forEachRow("""
+            SELECT id, entity, entity_id, action, payload, base_version, attempt_count, idempotency_key, created_at, state
+            FROM outbox ORDER BY id
+            """) { row in
+            rows.append(OutboxRow(id: row.int64(0), entity: row.text(1), entityID: row.text(2), action: row.text(3),
+                                  payload: row.blob(4), baseVersion: row.int64(5), attemptCount: row.int64(6),
+                                  idempotencyKey: row.text(7), createdAt: row.int64(8), state: row.text(9)))
+        }
+        return rows
+    }
+
+    /// Every column of every annotation row, as text (blobs in hex), in id order.
+    func rawAnnotationRows() throws -> [[String]] {
+        try rawRows("SELECT id, book_id, kind, hex(body), hex(locator), created_at, updated_at, deleted_at, version FROM annotation ORDER BY id")
+    }
+
+    func rawRows(_ sql: String) throws -> [[String]] {
+        var rows: [[String]] = []
+        try database.forEachRow(sql) { row in
+            rows.append((0..<9).map { row.isNull(Int32($0)) ? "NULL" : row.text(Int32($0)) })
+        }
+        return rows
+    }
+
+    func blob(_ column: String, of table: String, id: String) throws -> [UInt8] {
+        var bytes: [UInt8]?
+        try database.forEachRow("SELECT \(column) FROM \(table) WHERE id = ?", [.text(id)]) { row in bytes = row.blob(0) }
+        return try #require(bytes)
+    }
+
+    func setBlob(_ column: String, of table: String, id: String, to bytes: [UInt8]) throws {
+        try database.run("UPDATE \(table) SET \(column) = ? WHERE id = ?", [.blob(bytes), .text(id)])
+        #expect(database.changes == 1)
+    }
+
+    func integer(_ sql: String) throws -> Int64 {
+        var value: Int64?
+        try database.forEachRow(sql) { row in value = row.int64(0) }
+        return try #require(value)
+    }
+
+    func liveAnnotations(_ filter: AnnotationFilter = AnnotationFilter()) throws -> [Result<Annotation, UnreadableRecord>] {
+        var results: [Result<Annotation, UnreadableRecord>] = []
+        try forEachAnnotation(filter) { results.append($0) }
+        return results
+    }
+}
+
+/// Opens an outbox payload with the vault key, as a sync worker would.
+func openPayload(_ row: OutboxRow, key: VaultKey, vaultID: String) throws -> [String: Any] {
+    let sealer = FieldSealer(key: key, vaultID: vaultID)
+    let json = try sealer.open(row.payload, table: "outbox", recordID: row.idempotencyKey, field: "payload")
+    return try #require(try JSONSerialization.jsonObject(with: Data(json)) as? [String: Any])
+}
+
+/// The error `body` throws, or nil when it does not throw.
+func storeError<T>(_ body: () throws(StoreError) -> T) -> StoreError? {
+    do {
+        _ = try body()
+        return nil
+    } catch {
+        return error
+    }
+}
+
+/// `text`'s UTF-8 bytes in secure memory, as a passphrase or recovery key is held.
+func secret(_ text: String) throws -> SecretBytes {
+    let bytes = Array(text.utf8)
+    let secret = try SecretBytes(count: bytes.count)
+    secret.withUnsafeMutableBytes { out in
+        for (index, byte) in bytes.enumerated() { out[index] = byte }
+    }
+    return secret
+}
