@@ -1,0 +1,22 @@
+public import Keystore
+public import VaultCrypto
+
+// The few lower-level types the CLI needs to call the facade, named here so the CLI
+// depends on VaultKit alone and never imports the crypto or keystore modules.
+
+/// Bytes in locked, wiped-on-release memory: passphrases, recovery keys.
+public typealias SecretBytes = VaultCrypto.SecretBytes
+/// Argon2id cost presets for a passphrase keyslot.
+public typealias KDFStrength = KDFParameters.Strength
+/// Argon2id parameters stored with a passphrase keyslot.
+public typealias KDFParameters = VaultCrypto.KDFParameters
+/// Where the unlocked key is kept: the session collection or the default (remembered) one.
+public typealias KeyPersistence = Keystore.KeyPersistence
+/// Why the Secret Service could not be used.
+public typealias KeystoreError = Keystore.KeystoreError
+/// The keystore a vault keeps its key in while unlocked.
+public typealias KeyStore = Keystore.KeyStore
+/// The freedesktop Secret Service keystore.
+public typealias SecretServiceKeyStore = Keystore.SecretServiceKeyStore
+/// Errors from opening sealed data.
+public typealias CryptoError = VaultCrypto.CryptoError

@@ -1,0 +1,67 @@
+import Foundation
+public import Journal
+import Store
+
+/// A note or quote with the title of its book, for listings and search results.
+public struct AnnotationListing: Sendable {
+    public let annotation: Annotation
+    /// `nil` when the book's own title cannot be read.
+    public let bookTitle: String?
+}
+
+extension Vault {
+    /// Adds a note or quote to the book a BOOK argument names; returns it with its new id.
+    public func addAnnotation(to reference: String, kind: AnnotationKind, body: String, locator: String?) throws(VaultError) -> Annotation {
+        let book = try book(named: reference)
+        let store = try unlockedStore()
+        let annotation = try journalCall { () throws(JournalError) in
+            try Annotation.new(bookID: book.id, kind: kind, body: body, locator: locator.map { text throws(JournalError) in try Locator(text) },
+                               at: clock.now())
+        }
+        try storeCall { () throws(StoreError) in try store.addAnnotation(annotation) }
+        return annotation
+    }
+
+    /// Hands each live note and quote (of one book and/or kind, if given) to `body`, one at
+    /// a time. Unreadable records arrive as failures naming their id.
+    public func forEachAnnotation(book reference: String?, kind: AnnotationKind?,
+                                  _ body: (Result<AnnotationListing, UnreadableRecord>) -> Void) throws(VaultError) {
+        let store = try unlockedStore()
+        let titles = try bookTitles()
+        let bookID = try reference.map { (text) throws(VaultError) in try book(named: text).id }
+        try storeCall { () throws(StoreError) in
+            try store.forEachAnnotation(AnnotationFilter(bookID: bookID, kind: kind)) { result in
+                body(result.map { AnnotationListing(annotation: $0, bookTitle: titles[$0.bookID]) })
+            }
+        }
+    }
+
+    /// Notes and quotes whose body, locator, or book title contains `query`, ignoring case.
+    public func search(_ query: String, _ body: (Result<AnnotationListing, UnreadableRecord>) -> Void) throws(VaultError) {
+        let needle = query.lowercased()
+        guard !needle.trimmingCharacters(in: .whitespaces).isEmpty else { throw .invalidInput(.emptyText(field: "query")) }
+        let store = try unlockedStore()
+        let titles = try bookTitles()
+        let matchingBooks = Set(titles.filter { $0.value.lowercased().contains(needle) }.keys)
+        try storeCall { () throws(StoreError) in
+            try store.forEachAnnotation { result in
+                switch result {
+                case .failure(let unreadable):
+                    body(.failure(unreadable))
+                case .success(let annotation):
+                    if matchingBooks.contains(annotation.bookID)
+                        || annotation.body.lowercased().contains(needle)
+                        || annotation.locator?.text.lowercased().contains(needle) == true {
+                        body(.success(AnnotationListing(annotation: annotation, bookTitle: titles[annotation.bookID])))
+                    }
+                }
+            }
+        }
+    }
+
+    private func bookTitles() throws(VaultError) -> [EntityID: String] {
+        var titles: [EntityID: String] = [:]
+        for case .success(let book) in try books() { titles[book.id] = book.title }
+        return titles
+    }
+}

@@ -1,0 +1,54 @@
+public import Journal
+import Store
+
+/// A book with what the reader did with it, for `show`.
+public struct BookDetails: Sendable {
+    public let book: Book
+    public let sessions: [ReadingSession]
+    public let counts: JournalCounts
+}
+
+extension Vault {
+    /// Adds a book; returns it with its new id.
+    public func addBook(title: String, authors: [String]) throws(VaultError) -> Book {
+        let store = try unlockedStore()
+        let book = try journalCall { () throws(JournalError) in try Book.new(title: title, authors: authors, at: clock.now()) }
+        try storeCall { () throws(StoreError) in try store.addBook(book) }
+        return book
+    }
+
+    /// Every live book, oldest first; unreadable ones in place as failures naming their id.
+    public func books() throws(VaultError) -> [Result<Book, UnreadableRecord>] {
+        let store = try unlockedStore()
+        return try storeCall { () throws(StoreError) in try store.books() }
+    }
+
+    /// The book a BOOK argument names (see ``BookReference``).
+    public func book(named reference: String) throws(VaultError) -> Book {
+        let readable = try books().compactMap { try? $0.get() }
+        return try BookReference.resolve(reference, in: readable)
+    }
+
+    /// Sets how far through a book the reader is, 0...100 percent.
+    public func setProgress(of reference: String, to percent: Double) throws(VaultError) -> Book {
+        let checked = try journalCall { () throws(JournalError) in try Book.checkedProgress(percent) }
+        let book = try book(named: reference)
+        let store = try unlockedStore()
+        return try storeCall { () throws(StoreError) in try store.setProgress(of: book.id, to: checked) }
+    }
+
+    /// Records a reading session with a book.
+    public func addSession(to reference: String, pagesRead: Int, startedAt: Timestamp, endedAt: Timestamp) throws(VaultError) -> ReadingSession {
+        let book = try book(named: reference)
+        let store = try unlockedStore()
+        let session = try journalCall { () throws(JournalError) in
+            try ReadingSession.new(bookID: book.id, startedAt: startedAt, endedAt: endedAt, pagesRead: pagesRead, at: clock.now())
+        }
+        try storeCall { () throws(StoreError) in try store.addSession(session) }
+        return session
+    }
+
+    func journalCall<Result>(_ body: () throws(JournalError) -> Result) throws(VaultError) -> Result {
+        do { return try body() } catch { throw .invalidInput(error) }
+    }
+}

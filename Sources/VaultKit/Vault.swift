@@ -1,0 +1,225 @@
+import Foundation
+public import Journal
+public import Keystore
+import Store
+public import VaultCrypto
+
+/// The facade the CLI talks to: one vault, its key in the keystore, and the journal in it.
+///
+/// A `Vault` opens locked. Journal operations fetch the key from the keystore on first
+/// use; without one they fail with ``VaultError/locked`` (or ``VaultError/sessionExpired``),
+/// and nothing is read or written.
+public final class Vault {
+    /// The shortest passphrase `init` and `passphrase change` accept, in characters.
+    public static let minimumPassphraseCharacters = 8
+    /// How long `unlock` keeps the key in the keystore unless told otherwise: 8 hours.
+    public static let defaultUnlockSeconds: Int64 = 8 * 3600
+
+    public let location: VaultLocation
+    let store: Store
+    let keyStore: any KeyStore
+    let clock: any Clock
+    private var isKeyAttached = false
+
+    private init(location: VaultLocation, store: Store, keyStore: any KeyStore, clock: any Clock) {
+        self.location = location
+        self.store = store
+        self.keyStore = keyStore
+        self.clock = clock
+    }
+
+    /// The vault's public id: how the keystore finds its key.
+    public var vaultID: String { store.metadata.vaultID }
+
+    // MARK: - Creating and opening
+
+    /// A vault that has just been created, with the recovery key to show the reader once.
+    public struct Created {
+        public let vault: Vault
+        /// The recovery key in display form, in secure memory. Show it once; it is not stored.
+        public let recoveryKey: SecretBytes
+    }
+
+    /// Creates a vault at `location`: a fresh vault key, wrapped by a passphrase keyslot
+    /// (Argon2id at `kdf`) and a recovery keyslot. The new vault is locked.
+    public static func create(at location: VaultLocation, passphrase: SecretBytes, kdf: KDFParameters,
+                              keyStore: any KeyStore, clock: any Clock = SystemClock()) throws(VaultError) -> Created {
+        try checkNewPassphrase(passphrase)
+        let now = clock.now()
+        let vaultID = UUID().uuidString.lowercased()
+        let key = try cryptoCall { () throws(CryptoError) in try VaultKey.generate() }
+        let recoveryKey = try cryptoCall { () throws(CryptoError) in try RecoveryKey.generate() }
+        let slots = try cryptoCall { () throws(CryptoError) in
+            [try Keyslot.wrapping(key, passphrase: passphrase, kdf: kdf, vaultID: vaultID,
+                                  slotID: EntityID.generate(at: now).rawValue),
+             try Keyslot.wrapping(key, recoveryKey: recoveryKey, vaultID: vaultID,
+                                  slotID: EntityID.generate(at: now).rawValue)]
+        }
+        let metadata = VaultMetadata(vaultID: vaultID, keyID: key.id, createdAt: now)
+        let store = try storeCall { () throws(StoreError) in
+            try Store.create(at: location.databasePath, metadata: metadata, keyslots: slots,
+                             clock: clock, generatorVersion: BuildInfo.version)
+        }
+        return Created(vault: Vault(location: location, store: store, keyStore: keyStore, clock: clock),
+                       recoveryKey: try cryptoCall { () throws(CryptoError) in try recoveryKey.formatted() })
+    }
+
+    /// Opens the vault at `location`, locked, applying pending schema migrations.
+    public static func open(at location: VaultLocation, keyStore: any KeyStore,
+                            clock: any Clock = SystemClock()) throws(VaultError) -> Vault {
+        let store = try storeCall { () throws(StoreError) in
+            try Store.open(at: location.databasePath, clock: clock, generatorVersion: BuildInfo.version)
+        }
+        return Vault(location: location, store: store, keyStore: keyStore, clock: clock)
+    }
+
+    // MARK: - The key
+
+    /// Checks the keystore answers, before the reader is asked for a passphrase.
+    public func checkKeystore() throws(VaultError) {
+        _ = try keystoreCall { () throws(KeystoreError) in try keyStore.lookup(vaultID: vaultID) }
+    }
+
+    /// Unwraps the vault key with the passphrase and puts it in the keystore until
+    /// `seconds` from now. A wrong passphrase changes nothing. Returns the expiry.
+    @discardableResult
+    public func unlock(passphrase: SecretBytes, forSeconds seconds: Int64 = defaultUnlockSeconds,
+                       persistence: KeyPersistence = .session) throws(VaultError) -> Timestamp {
+        let slot = try slot(.passphrase)
+        let key: VaultKey
+        do {
+            key = try slot.unwrap(passphrase: passphrase, vaultID: vaultID)
+        } catch .authenticationFailed {
+            throw .wrongPassphrase
+        } catch {
+            throw .crypto(error)
+        }
+        return try keep(key, forSeconds: seconds, persistence: persistence)
+    }
+
+    /// Unwraps the vault key with the recovery key (as typed) and keeps it like ``unlock(passphrase:forSeconds:persistence:)``.
+    @discardableResult
+    public func unlock(recoveryKey text: SecretBytes, forSeconds seconds: Int64 = defaultUnlockSeconds,
+                       persistence: KeyPersistence = .session) throws(VaultError) -> Timestamp {
+        let recoveryKey: RecoveryKey
+        do { recoveryKey = try RecoveryKey(parsing: text) } catch { throw .invalidRecoveryKey }
+        let slot = try slot(.recovery)
+        let key: VaultKey
+        do {
+            key = try slot.unwrap(recoveryKey: recoveryKey, vaultID: vaultID)
+        } catch .authenticationFailed {
+            throw .wrongRecoveryKey
+        } catch {
+            throw .crypto(error)
+        }
+        return try keep(key, forSeconds: seconds, persistence: persistence)
+    }
+
+    /// Removes the key from the keystore. Locking a locked vault is not an error.
+    public func lock() throws(VaultError) {
+        try keystoreCall { () throws(KeystoreError) in try keyStore.remove(vaultID: vaultID) }
+        isKeyAttached = false
+    }
+
+    /// Replaces the passphrase keyslot. Needs the vault unlocked (by passphrase or recovery
+    /// key); the vault key, and so every sealed field, is unchanged.
+    public func changePassphrase(to passphrase: SecretBytes, kdf: KDFParameters) throws(VaultError) {
+        try Self.checkNewPassphrase(passphrase)
+        let key = try currentKey()
+        let now = clock.now()
+        let slot = try Self.cryptoCall { () throws(CryptoError) in
+            try Keyslot.wrapping(key, passphrase: passphrase, kdf: kdf, vaultID: vaultID,
+                                 slotID: EntityID.generate(at: now).rawValue)
+        }
+        try Self.storeCall { () throws(StoreError) in try store.replaceKeyslot(slot) }
+    }
+
+    /// The Store with the key attached, fetching the key from the keystore on first use.
+    func unlockedStore() throws(VaultError) -> Store {
+        if !isKeyAttached { _ = try currentKey() }
+        return store
+    }
+
+    private func currentKey() throws(VaultError) -> VaultKey {
+        let lookup = try keystoreCall { () throws(KeystoreError) in try keyStore.lookup(vaultID: vaultID) }
+        switch lookup {
+        case .notFound:
+            throw .locked
+        case .keyringLocked:
+            throw .keyringLocked
+        case .found(let stored):
+            guard stored.expiresAtMilliseconds > clock.now().millisecondsSince1970 else {
+                try? keyStore.remove(vaultID: vaultID)
+                throw .sessionExpired
+            }
+            do {
+                try store.attach(stored.key)
+            } catch {
+                // A key from before this vault was re-created at the same place: useless, so drop it.
+                try? keyStore.remove(vaultID: vaultID)
+                throw .locked
+            }
+            isKeyAttached = true
+            return stored.key
+        }
+    }
+
+    private func keep(_ key: VaultKey, forSeconds seconds: Int64, persistence: KeyPersistence) throws(VaultError) -> Timestamp {
+        try Self.storeCall { () throws(StoreError) in try store.attach(key) }
+        let expiry = Timestamp(millisecondsSince1970: clock.now().millisecondsSince1970 + seconds * 1000)
+        try keystoreCall { () throws(KeystoreError) in
+            try keyStore.store(key, vaultID: vaultID, expiresAtMilliseconds: expiry.millisecondsSince1970,
+                               persistence: persistence)
+        }
+        isKeyAttached = true
+        return expiry
+    }
+
+    private func slot(_ kind: Keyslot.Kind) throws(VaultError) -> Keyslot {
+        let slots = try Self.storeCall { () throws(StoreError) in try store.keyslots() }
+        guard let slot = slots.first(where: { $0.kind == kind }) else { throw .notAVault(path: location.databasePath) }
+        return slot
+    }
+
+    private static func checkNewPassphrase(_ passphrase: SecretBytes) throws(VaultError) {
+        let (characters, hasNUL) = passphrase.withUnsafeBytes { bytes in
+            // Count UTF-8 lead bytes, so "ÿ" is one character, without making a String.
+            (bytes.reduce(0) { $0 + ($1 & 0xC0 == 0x80 ? 0 : 1) }, bytes.contains(0))
+        }
+        guard !hasNUL else { throw .passphraseInvalid }
+        guard characters >= minimumPassphraseCharacters else {
+            throw .passphraseTooShort(minimum: minimumPassphraseCharacters)
+        }
+    }
+
+    // MARK: - Error mapping
+
+    static func storeCall<Result>(_ body: () throws(StoreError) -> Result) throws(VaultError) -> Result {
+        do { return try body() } catch { throw VaultError(error) }
+    }
+
+    func storeCall<Result>(_ body: () throws(StoreError) -> Result) throws(VaultError) -> Result {
+        try Self.storeCall(body)
+    }
+
+    private static func cryptoCall<Result>(_ body: () throws(CryptoError) -> Result) throws(VaultError) -> Result {
+        do { return try body() } catch { throw .crypto(error) }
+    }
+
+    private func keystoreCall<Result>(_ body: () throws(KeystoreError) -> Result) throws(VaultError) -> Result {
+        do { return try body() } catch { throw .keystore(error) }
+    }
+}
+
+extension Vault {
+    /// Whether a vault exists at `location` (without opening it).
+    public static func exists(at location: VaultLocation) -> Bool {
+        FileManager.default.fileExists(atPath: location.databasePath)
+    }
+
+    /// Fails unless journal commands can run now: the key is in the keystore, not expired,
+    /// and belongs to this vault. Used before asking the reader for anything.
+    public func ensureUnlocked() throws(VaultError) {
+        _ = try unlockedStore()
+    }
+}

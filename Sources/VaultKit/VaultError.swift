@@ -1,0 +1,81 @@
+public import Journal
+public import Keystore
+public import Store
+public import VaultCrypto
+
+/// Everything a vault operation can report, in words the reader can act on. No case
+/// carries journal content or a passphrase: ids, paths, counts and codes only.
+public enum VaultError: Error, Equatable, Sendable {
+    /// No vault at this location.
+    case vaultNotFound(path: String)
+    /// `init` found a vault already there; it was left untouched.
+    case vaultExists(path: String)
+    /// The file at the location is not a bmvault vault.
+    case notAVault(path: String)
+    /// The vault was written by a newer bmvault; it was not modified.
+    case newerSchema(found: Int, supported: Int)
+    /// No key for this vault in the Secret Service: run `bmvault unlock`.
+    case locked
+    /// The unlock period ended; the key was removed from the Secret Service.
+    case sessionExpired
+    /// The keyring collection holding the key is locked (unlock it in the keyring first).
+    case keyringLocked
+    /// The Secret Service could not be reached or did not answer.
+    case keystore(KeystoreError)
+    /// The passphrase does not open the vault. Nothing was changed.
+    case wrongPassphrase
+    /// The recovery key is well-formed but does not open this vault.
+    case wrongRecoveryKey
+    /// The recovery key has a typo: wrong length, a character outside its alphabet, or a bad checksum.
+    case invalidRecoveryKey
+    /// A new passphrase is shorter than ``Vault/minimumPassphraseCharacters``.
+    case passphraseTooShort(minimum: Int)
+    /// A passphrase contains a NUL byte, which the KDF and terminals cannot carry.
+    case passphraseInvalid
+    /// The text or value given breaks a journal rule (empty, too long, out of range).
+    case invalidInput(JournalError)
+    /// No book matches the BOOK argument.
+    case bookNotFound
+    /// The BOOK argument matches several books; their ids are listed so one can be chosen.
+    case ambiguousBook(candidates: [String])
+    /// The ID argument is neither a record id nor a prefix of at least four id characters.
+    case malformedID
+    /// No live record has this id or id prefix.
+    case recordNotFound(id: String)
+    /// An id prefix matches several records.
+    case ambiguousID(candidates: [String])
+    /// The id names a record of another kind than the command works on.
+    case wrongRecordKind(id: String, expected: String, found: String)
+    /// A record's sealed fields do not open: it was altered or damaged. Other records still read.
+    case recordUnreadable(id: String, field: String)
+    /// A book still has notes or quotes.
+    case bookHasAnnotations(id: String, count: Int)
+    /// Another bmvault process held the vault for too long.
+    case busy
+    /// The disk is full; nothing was changed.
+    case diskFull
+    /// Any other storage failure.
+    case storage(StoreError)
+    /// A cryptographic failure other than a wrong passphrase or a damaged record.
+    case crypto(CryptoError)
+}
+
+extension VaultError {
+    init(_ error: StoreError) {
+        switch error {
+        case .vaultNotFound(let path): self = .vaultNotFound(path: path)
+        case .vaultExists(let path): self = .vaultExists(path: path)
+        case .notAVault(let path): self = .notAVault(path: path)
+        case .newerSchema(let found, let supported): self = .newerSchema(found: found, supported: supported)
+        case .locked, .keyMismatch: self = .locked
+        case .recordNotFound(let id): self = .recordNotFound(id: id)
+        case .recordUnreadable(let id, let field): self = .recordUnreadable(id: id, field: field)
+        case .wrongRecordKind(let id, let expected, let found): self = .wrongRecordKind(id: id, expected: expected, found: found)
+        case .bookHasAnnotations(let id, let count): self = .bookHasAnnotations(id: id, count: count)
+        case .busy: self = .busy
+        case .diskFull: self = .diskFull
+        case .crypto(let error): self = .crypto(error)
+        case .database, .io, .migrationChanged: self = .storage(error)
+        }
+    }
+}

@@ -1,0 +1,57 @@
+public import Journal
+public import Keystore
+public import Store
+
+/// What `bmvault status` reports: nothing in it is content, so it is readable while locked.
+public struct VaultStatus: Sendable {
+    /// Whether journal commands can run now, and if not, why.
+    public enum KeyState: Equatable, Sendable {
+        case unlocked(until: Timestamp, persistence: KeyPersistence?)
+        case notUnlocked
+        case expired
+        case keyringLocked
+        case keyringUnavailable(KeystoreError)
+    }
+
+    public let vaultID: String
+    public let schemaVersion: Int
+    public let keyState: KeyState
+    public let counts: JournalCounts
+    public let outbox: [OutboxState: Int]
+
+    public var isLocked: Bool {
+        if case .unlocked = keyState { return false }
+        return true
+    }
+}
+
+extension Vault {
+    /// The vault's state. An expired key found here is removed, as on any other command.
+    public func status() throws(VaultError) -> VaultStatus {
+        let keyState: VaultStatus.KeyState
+        do {
+            switch try keyStore.lookup(vaultID: vaultID) {
+            case .notFound:
+                keyState = .notUnlocked
+            case .keyringLocked:
+                keyState = .keyringLocked
+            case .found(let stored):
+                if stored.expiresAtMilliseconds <= clock.now().millisecondsSince1970 {
+                    try? keyStore.remove(vaultID: vaultID)
+                    keyState = .expired
+                } else if stored.key.id != store.metadata.keyID {
+                    keyState = .notUnlocked
+                } else {
+                    keyState = .unlocked(until: Timestamp(millisecondsSince1970: stored.expiresAtMilliseconds),
+                                         persistence: stored.persistence)
+                }
+            }
+        } catch {
+            keyState = .keyringUnavailable(error)
+        }
+        return try storeCall { () throws(StoreError) in
+            VaultStatus(vaultID: vaultID, schemaVersion: try store.schemaVersion(), keyState: keyState,
+                        counts: try store.counts(), outbox: try store.outboxCounts())
+        }
+    }
+}

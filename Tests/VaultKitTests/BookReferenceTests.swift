@@ -1,0 +1,117 @@
+import Foundation
+import Testing
+import Journal
+@testable import VaultKit
+
+/// How a BOOK argument names a book: full id, id prefix, exact title, unique title prefix.
+@Suite struct BookReferenceTests {
+    /// Books made about 100 days apart, so the first four characters of their ids (the top
+    /// of the UUIDv7 timestamp) differ and a four-character id prefix names one book.
+    static func library(_ titles: [String]) throws -> [Book] {
+        try titles.enumerated().map { index, title in
+            try Book.new(title: title, authors: [],
+                         at: Timestamp(millisecondsSince1970: TestClock.start + Int64(index) * (Int64(1) << 33)))
+        }
+    }
+
+    static let titles = ["Dune", "Dune Messiah", "Children of Dune", "Él", "ÉCOLE", "The Hobbit"]
+
+    func resolve(_ reference: String, in books: [Book]) -> Result<Book, VaultError> {
+        Result { () throws(VaultError) in try BookReference.resolve(reference, in: books) }
+    }
+
+    func title(_ result: Result<Book, VaultError>) -> String? {
+        try? result.get().title
+    }
+
+    @Test func exactTitleBeatsALongerTitleItPrefixes() throws {
+        let books = try Self.library(Self.titles)
+        #expect(title(resolve("Dune", in: books)) == "Dune")
+        // Order does not matter: the exact title still wins when the longer one comes first.
+        #expect(title(resolve("Dune", in: books.reversed())) == "Dune")
+        #expect(title(resolve("Dune Messiah", in: books)) == "Dune Messiah")
+    }
+
+    @Test func uniqueTitlePrefixNamesTheBook() throws {
+        let books = try Self.library(Self.titles)
+        #expect(title(resolve("Dune M", in: books)) == "Dune Messiah")
+        #expect(title(resolve("Child", in: books)) == "Children of Dune")
+        #expect(title(resolve("The Hob", in: books)) == "The Hobbit")
+        #expect(title(resolve("  the hobbit  ", in: books)) == "The Hobbit")
+    }
+
+    @Test func titlesMatchIgnoringCase() throws {
+        let books = try Self.library(Self.titles)
+        #expect(title(resolve("dune", in: books)) == "Dune")
+        #expect(title(resolve("DUNE", in: books)) == "Dune")
+        #expect(title(resolve("dUNE mESSIAH", in: books)) == "Dune Messiah")
+        #expect(title(resolve("children OF", in: books)) == "Children of Dune")
+    }
+
+    @Test func nonASCIITitlesMatchIgnoringCase() throws {
+        let books = try Self.library(Self.titles)
+        #expect(title(resolve("Él", in: books)) == "Él")
+        #expect(title(resolve("él", in: books)) == "Él")
+        #expect(title(resolve("ÉL", in: books)) == "Él")
+        #expect(title(resolve("école", in: books)) == "ÉCOLE")
+        #expect(title(resolve("éco", in: books)) == "ÉCOLE")
+        #expect(title(resolve("ÉCO", in: books)) == "ÉCOLE")
+        // Typed decomposed (E + combining acute), as some keyboards and file systems produce.
+        #expect(title(resolve("E\u{301}l", in: books)) == "Él")
+        #expect(title(resolve("e\u{301}co", in: books)) == "ÉCOLE")
+
+        let both = books.filter { $0.title.hasPrefix("É") }.map(\.id.rawValue).sorted()
+        #expect(throws: VaultError.ambiguousBook(candidates: both)) { try resolve("é", in: books).get() }
+    }
+
+    @Test func ambiguousPrefixListsEveryCandidate() throws {
+        let books = try Self.library(Self.titles)
+        let dunes = books.filter { $0.title.hasPrefix("Dune") }.map(\.id.rawValue).sorted()
+        #expect(dunes.count == 2)
+        #expect(throws: VaultError.ambiguousBook(candidates: dunes)) { try resolve("Du", in: books).get() }
+        #expect(throws: VaultError.ambiguousBook(candidates: dunes)) { try resolve("dUn", in: books.reversed()).get() }
+    }
+
+    @Test func twoBooksWithTheSameTitleAreAmbiguous() throws {
+        let books = try Self.library(["Dune", "Dune"])
+        #expect(throws: VaultError.ambiguousBook(candidates: books.map(\.id.rawValue).sorted())) { try resolve("dune", in: books).get() }
+    }
+
+    @Test func unknownOrEmptyIsBookNotFound() throws {
+        let books = try Self.library(Self.titles)
+        for reference in ["Neuromancer", "", "   ", "Dune Messiah II", "Hobbit"] {
+            #expect(throws: VaultError.bookNotFound, "\(reference)") { try resolve(reference, in: books).get() }
+        }
+        #expect(throws: VaultError.bookNotFound) { try resolve("Dune", in: []).get() }
+    }
+
+    @Test func idPrefixOfFourOrMoreCharactersNamesTheBook() throws {
+        let books = try Self.library(Self.titles)
+        #expect(Set(books.map { $0.id.rawValue.prefix(4) }).count == books.count, "fixture ids must differ in 4 characters")
+        for book in books {
+            let id = book.id.rawValue
+            #expect(try resolve(String(id.prefix(4)), in: books).get() == book)
+            #expect(try resolve(String(id.prefix(13)), in: books).get() == book)
+            #expect(try resolve(String(id.prefix(6)).uppercased(), in: books).get() == book)
+            // Three characters are too few to be taken as an id.
+            #expect(throws: VaultError.bookNotFound) { try resolve(String(id.prefix(3)), in: books).get() }
+        }
+    }
+
+    @Test func fullIDNamesTheBook() throws {
+        let books = try Self.library(Self.titles)
+        for book in books {
+            #expect(try resolve(book.id.rawValue, in: books).get() == book)
+            #expect(try resolve(book.id.rawValue.uppercased(), in: books).get() == book)
+            #expect(try resolve(" \(book.id.rawValue) ", in: books).get() == book)
+        }
+    }
+
+    @Test func sharedIDPrefixIsAmbiguous() throws {
+        // Made in the same millisecond: the ids share their first 13 characters.
+        let now = Timestamp(millisecondsSince1970: TestClock.start)
+        let books = [try Book.new(title: "One", authors: [], at: now), try Book.new(title: "Two", authors: [], at: now)]
+        let prefix = String(books[0].id.rawValue.prefix(8))
+        #expect(throws: VaultError.ambiguousBook(candidates: books.map(\.id.rawValue).sorted())) { try resolve(prefix, in: books).get() }
+    }
+}
