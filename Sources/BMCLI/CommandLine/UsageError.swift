@@ -1,0 +1,60 @@
+/// A command line the parser cannot accept, with what `HelpFormatter.render(_:)` needs
+/// to point the user at the right usage line and help page.
+///
+/// Messages never repeat values the user typed: a misplaced argument might be the text
+/// of a private note, so it is identified by position, and an unknown command by the
+/// names that would have been valid. Only option spellings are echoed, up to their `=`.
+struct UsageError: Error, Equatable {
+    let message: String
+    /// The full path including the root name, e.g. `["bmvault", "note", "add"]`, because
+    /// the rendered hint spells out the whole command.
+    let commandPath: [String]
+    /// The usage line without its `Usage: ` prefix.
+    let usage: String
+
+    init(message: String, commandPath: [String], usage: String) {
+        self.message = message
+        self.commandPath = commandPath
+        self.usage = usage
+    }
+
+    init(_ reason: Reason, commandPath: [String], usage: String) {
+        self.init(message: reason.message, commandPath: commandPath, usage: usage)
+    }
+}
+
+extension UsageError {
+    /// Every way parsing fails, so the wording (in swift-argument-parser's style, which
+    /// users of Swift tools already know) lives in one place.
+    enum Reason: Equatable, Sendable {
+        /// `label` is the usage form, e.g. `<book>` or `<authors> ...`.
+        case missingArgument(label: String)
+        /// `position` counts the command's positionals from 1.
+        case extraArgument(position: Int)
+        /// `spelling` is the option as typed, without any `=value`.
+        case unknownOption(spelling: String)
+        case missingValue(spelling: String, valueName: String)
+        case flagGivenValue(spelling: String)
+        /// `available` lists the valid subcommand names (empty under a leaf command).
+        case unknownCommand(available: [String])
+
+        var message: String {
+            switch self {
+            case .missingArgument(let label):
+                "Missing expected argument '\(label)'"
+            case .extraArgument(let position):
+                "Unexpected extra argument (argument \(position))"
+            case .unknownOption(let spelling):
+                "Unknown option '\(spelling)'"
+            case .missingValue(let spelling, let valueName):
+                "Missing value for '\(spelling) <\(valueName)>'"
+            case .flagGivenValue(let spelling):
+                "The option '\(spelling)' does not take a value"
+            case .unknownCommand(let available) where available.isEmpty:
+                "Unexpected command name: this command has no subcommands"
+            case .unknownCommand(let available):
+                "Unknown command; expected one of: \(available.joined(separator: ", "))"
+            }
+        }
+    }
+}
