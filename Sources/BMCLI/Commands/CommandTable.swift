@@ -1,0 +1,28 @@
+/// Every bmvault command, as one table: the parser, the help and Docs/CLI.md all follow it.
+enum CommandTable {
+    static let vaultOption = OptionSpec(
+        name: "vault", valueName: "dir",
+        help: "The vault directory (default: $BMVAULT_HOME, else $XDG_DATA_HOME/bmvault).")
+
+    static func root(_ context: CommandContext) -> CommandSpec {
+        CommandSpec(
+            name: "bmvault", abstract: "An encrypted, offline-first reading journal.",
+            discussion: "Books, reading sessions, notes and quotes, sealed with libsodium; the key stays in the Secret Service while the vault is unlocked. Start with `bmvault init`, then `bmvault unlock`.",
+            subcommands: [
+                VaultCommands.initCommand(context),
+                VaultCommands.unlock(context),
+                VaultCommands.lock(context),
+                VaultCommands.status(context),
+                VaultCommands.passphrase(context),
+                BookCommands.book(context),
+                BookCommands.session(context),
+                AnnotationCommands.note(context),
+                AnnotationCommands.quote(context),
+                ReadCommands.list(context),
+                ReadCommands.show(context),
+                AnnotationCommands.edit(context),
+                AnnotationCommands.delete(context),
+                ReadCommands.search(context),
+            ])
+    }
+}

@@ -1,0 +1,123 @@
+import Journal
+import VaultKit
+
+/// `list`, `show`, `search`: reading the journal back.
+enum ReadCommands {
+    static func list(_ context: CommandContext) -> CommandSpec {
+        CommandSpec(
+            name: "list", abstract: "List notes and quotes.",
+            options: [OptionSpec(name: "book", short: "b", valueName: "book", help: "Only this book: an id, id prefix or title prefix."),
+                      OptionSpec(name: "kind", short: "k", valueName: "kind", help: "Only notes or only quotes: note or quote."),
+                      SharedOptions.json]
+        ) { invocation in
+            let kind = try invocation.option("kind").map { (text) throws(CLIError) in try ValueParsing.kind(text) }
+            let printer = ListingPrinter(context: context, json: invocation.flag("json"))
+            try context.openVault().forEachAnnotation(book: invocation.option("book"), kind: kind, printer.print)
+            try printer.finish()
+        }
+    }
+
+    static func search(_ context: CommandContext) -> CommandSpec {
+        CommandSpec(
+            name: "search", abstract: "Find notes and quotes by their text, locator or book title.",
+            discussion: "Case-insensitive; searches the decrypted text in memory, so nothing about the query is stored.",
+            arguments: [ArgumentSpec(name: "query", help: "The text to look for.")],
+            options: [SharedOptions.json]
+        ) { invocation in
+            let printer = ListingPrinter(context: context, json: invocation.flag("json"))
+            try context.openVault().search(invocation.argument("query") ?? "", printer.print)
+            try printer.finish()
+        }
+    }
+
+    static func show(_ context: CommandContext) -> CommandSpec {
+        CommandSpec(
+            name: "show", abstract: "Show one note, quote, book or session in full.",
+            arguments: [SharedOptions.id], options: [SharedOptions.json]
+        ) { invocation in
+            let json = invocation.flag("json")
+            let console = context.console
+            switch try context.openVault().record(invocation.argument("id") ?? "") {
+            case .annotation(let listing):
+                let annotation = listing.annotation
+                if json {
+                    console.out(JSONDocuments.render(JSONDocuments.AnnotationDocument(annotation: annotation, bookTitle: listing.bookTitle)))
+                    return
+                }
+                console.out(HumanFormat.field("id", annotation.id.rawValue)
+                    + HumanFormat.field("kind", annotation.kind.rawValue)
+                    + HumanFormat.field("book", (listing.bookTitle.map { $0 + " " } ?? "") + "(\(annotation.bookID))")
+                    + (annotation.locator.map { HumanFormat.field("locator", $0.text) } ?? "")
+                    + HumanFormat.field("created", HumanFormat.localTime(annotation.createdAt))
+                    + HumanFormat.field("updated", HumanFormat.localTime(annotation.updatedAt) + " (version \(annotation.version))")
+                    + "\n" + HumanFormat.printable(annotation.body) + "\n")
+            case .book(let details):
+                let book = details.book
+                let counts = JSONDocuments.CountsDocument(books: details.counts.books, sessions: details.counts.sessions,
+                                                          notes: details.counts.notes, quotes: details.counts.quotes)
+                if json {
+                    console.out(JSONDocuments.render(JSONDocuments.BookDetailsDocument(
+                        book: JSONDocuments.BookDocument(book), sessions: details.sessions.map(JSONDocuments.SessionDocument.init),
+                        counts: counts)))
+                    return
+                }
+                var text = HumanFormat.field("id", book.id.rawValue) + HumanFormat.field("title", book.title)
+                if !book.authors.isEmpty { text += HumanFormat.field("authors", book.authors.joined(separator: ", ")) }
+                text += HumanFormat.field("progress", HumanFormat.percent(book.progress))
+                    + HumanFormat.field("added", HumanFormat.localTime(book.createdAt))
+                    + HumanFormat.field("journal", "\(counts.notes) notes, \(counts.quotes) quotes, \(counts.sessions) sessions")
+                for session in details.sessions {
+                    text += HumanFormat.field("session", "\(HumanFormat.localTime(session.startedAt)) to \(HumanFormat.localTime(session.endedAt)), \(session.pagesRead) pages")
+                }
+                console.out(text)
+            case .session(let session):
+                if json {
+                    console.out(JSONDocuments.render(JSONDocuments.SessionDocument(session)))
+                    return
+                }
+                console.out(HumanFormat.field("id", session.id.rawValue)
+                    + HumanFormat.field("book", session.bookID.rawValue)
+                    + HumanFormat.field("started", HumanFormat.localTime(session.startedAt))
+                    + HumanFormat.field("ended", HumanFormat.localTime(session.endedAt))
+                    + HumanFormat.field("pages", String(session.pagesRead)))
+            }
+        }
+    }
+}
+
+/// Prints a stream of listings as they arrive: blocks for people, or one JSON array
+/// written element by element, so memory does not grow with the journal.
+final class ListingPrinter {
+    private let context: CommandContext
+    private let json: Bool
+    private var count = 0
+
+    init(context: CommandContext, json: Bool) {
+        self.context = context
+        self.json = json
+    }
+
+    func print(_ result: Result<AnnotationListing, UnreadableRecord>) {
+        switch result {
+        case .failure(let unreadable):
+            context.reportUnreadable(unreadable)
+        case .success(let listing):
+            if json {
+                let document = JSONDocuments.render(JSONDocuments.AnnotationDocument(annotation: listing.annotation, bookTitle: listing.bookTitle))
+                context.console.out((count == 0 ? "[\n" : ",\n") + indented(document.dropLast()))
+            } else {
+                context.console.out(HumanFormat.annotationBlock(listing))
+            }
+            count += 1
+        }
+    }
+
+    func finish() throws(CLIError) {
+        if json { context.console.out(count == 0 ? "[]\n" : "\n]\n") }
+        try context.finishListing()
+    }
+
+    private func indented(_ text: Substring) -> String {
+        text.split(separator: "\n", omittingEmptySubsequences: false).map { "  " + $0 }.joined(separator: "\n")
+    }
+}

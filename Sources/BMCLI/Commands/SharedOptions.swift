@@ -1,0 +1,11 @@
+/// Options several commands share, spelled once.
+enum SharedOptions {
+    static let json = OptionSpec(name: "json", help: "Print JSON (see Docs/CLI.md for the shape).")
+    static let passphraseStdin = OptionSpec(name: "passphrase-stdin", help: "Read the passphrase from the first line of standard input.")
+    static let kdf = OptionSpec(name: "kdf", valueName: "strength",
+                                help: "Argon2id cost for the passphrase: interactive, moderate (default) or sensitive.")
+    static let locator = OptionSpec(name: "locator", short: "l", valueName: "locator",
+                                    help: "Where in the book: a page, chapter or location, such as \"p. 42\".")
+    static let book = ArgumentSpec(name: "book", help: "The book: an id, a unique id prefix, or a unique title prefix.")
+    static let id = ArgumentSpec(name: "id", help: "A record id, or a unique prefix of at least 4 characters.")
+}

@@ -1,0 +1,142 @@
+import Journal
+import VaultKit
+
+/// `init`, `unlock`, `lock`, `status`, `passphrase change`: the vault and its key.
+enum VaultCommands {
+    static func initCommand(_ context: CommandContext) -> CommandSpec {
+        CommandSpec(
+            name: "init", abstract: "Create a vault and print its recovery key once.",
+            discussion: "Asks for a new passphrase (twice) unless --passphrase-stdin is given. The recovery key goes to standard output, alone on its line; keep it somewhere safe: it is the only way in if the passphrase is lost.",
+            options: [SharedOptions.passphraseStdin, SharedOptions.kdf]
+        ) { invocation in
+            let location = context.location
+            let strength = try ValueParsing.kdfStrength(invocation.option("kdf"))
+            guard !Vault.exists(at: location) else { throw VaultError.vaultExists(path: location.databasePath) }
+            let passphrase = try context.newPassphrase(fromStandardInput: invocation.flag("passphrase-stdin"))
+            context.console.progress("Deriving the key (Argon2id, \(strength.rawValue))...\n")
+            let created = try Vault.create(at: location, passphrase: passphrase, kdf: KDFParameters(strength: strength),
+                                           keyStore: context.keyStore(), clock: context.clock)
+            context.console.err("""
+                Created a vault at \(location.directory).
+
+                Your recovery key is on the next line. It is shown only this once: write it down and
+                keep it away from this computer. It unlocks the vault if you forget your passphrase.
+
+                """)
+            created.recoveryKey.withUnsafeBytes { context.console.out(bytes: $0) }
+            context.console.out("\n")
+            context.console.err("\nNext: `bmvault unlock`.\n")
+        }
+    }
+
+    static func unlock(_ context: CommandContext) -> CommandSpec {
+        CommandSpec(
+            name: "unlock", abstract: "Unlock the vault: keep its key in the Secret Service for a while.",
+            discussion: "The key goes to the in-memory session keyring (gone at logout) unless --remember puts it in the default keyring. It expires after --timeout (default 8h); `bmvault lock` removes it at once.",
+            options: [
+                SharedOptions.passphraseStdin,
+                OptionSpec(name: "recovery-key-stdin", help: "Unlock with the recovery key, read from standard input."),
+                OptionSpec(name: "timeout", valueName: "duration", help: "How long to stay unlocked, such as 30m, 8h or 2d (default 8h)."),
+                OptionSpec(name: "remember", help: "Keep the key in the default keyring, which survives logout."),
+            ]
+        ) { invocation in
+            let useRecovery = invocation.flag("recovery-key-stdin")
+            if useRecovery && invocation.flag("passphrase-stdin") {
+                throw CLIError.invalidValue("use either --passphrase-stdin or --recovery-key-stdin, not both")
+            }
+            let seconds = try invocation.option("timeout").map { (text) throws(CLIError) in try ValueParsing.duration(text, option: "timeout") }
+                ?? Vault.defaultUnlockSeconds
+            let persistence: KeyPersistence = invocation.flag("remember") ? .remembered : .session
+            let vault = try context.openVault()
+            try vault.checkKeystore()
+            let expiry: Timestamp
+            if useRecovery {
+                let key = context.console.stdinIsTerminal ? try SecretInput.prompt("Recovery key: ") : try SecretInput.readLine()
+                context.console.progress("Unlocking...\n")
+                expiry = try vault.unlock(recoveryKey: key, forSeconds: seconds, persistence: persistence)
+            } else {
+                let passphrase = invocation.flag("passphrase-stdin") ? try SecretInput.readLine()
+                    : try SecretInput.prompt("Passphrase for \(vault.location.directory): ")
+                context.console.progress("Unlocking...\n")
+                expiry = try vault.unlock(passphrase: passphrase, forSeconds: seconds, persistence: persistence)
+            }
+            let keyring = persistence == .remembered ? "default keyring" : "session keyring"
+            context.console.err("Unlocked until \(HumanFormat.localTime(expiry)) (\(keyring)).\n")
+            if useRecovery {
+                context.console.err("Set a new passphrase now with `bmvault passphrase change`.\n")
+            }
+        }
+    }
+
+    static func lock(_ context: CommandContext) -> CommandSpec {
+        CommandSpec(name: "lock", abstract: "Lock the vault: remove its key from the Secret Service.") { _ in
+            try context.openVault().lock()
+            context.console.err("Locked.\n")
+        }
+    }
+
+    static func status(_ context: CommandContext) -> CommandSpec {
+        CommandSpec(
+            name: "status", abstract: "Show whether the vault is unlocked, and what it holds.",
+            discussion: "Works while locked: it shows counts and ids, never content.",
+            options: [SharedOptions.json]
+        ) { invocation in
+            let vault = try context.openVault()
+            let status = try vault.status()
+            let counts = JSONDocuments.CountsDocument(books: status.counts.books, sessions: status.counts.sessions,
+                                                      notes: status.counts.notes, quotes: status.counts.quotes)
+            let (state, until, sentence) = describe(status.keyState)
+            if invocation.flag("json") {
+                var outbox: [String: Int] = [:]
+                for (state, count) in status.outbox { outbox[state == .inFlight ? "inFlight" : state.rawValue] = count }
+                context.console.out(JSONDocuments.render(JSONDocuments.StatusDocument(
+                    locked: status.isLocked, keyState: state, unlockedUntil: until?.iso8601, vaultId: status.vaultID,
+                    vaultPath: vault.location.directory, schemaVersion: status.schemaVersion, counts: counts, outbox: outbox)))
+            } else {
+                let pending = status.outbox[.pending] ?? 0
+                let failed = status.outbox[.failed] ?? 0
+                context.console.out(HumanFormat.field("vault", vault.location.directory)
+                    + HumanFormat.field("id", status.vaultID)
+                    + HumanFormat.field("state", sentence)
+                    + HumanFormat.field("schema", "version \(status.schemaVersion)")
+                    + HumanFormat.field("journal", "\(counts.books) books, \(counts.sessions) sessions, \(counts.notes) notes, \(counts.quotes) quotes")
+                    + HumanFormat.field("outbox", "\(pending) pending" + (failed > 0 ? ", \(failed) failed" : "")))
+            }
+        }
+    }
+
+    private static func describe(_ state: VaultStatus.KeyState) -> (String, Timestamp?, String) {
+        switch state {
+        case .unlocked(let until, let persistence):
+            let keyring = persistence == .remembered ? "default keyring" : persistence == .session ? "session keyring" : "keyring"
+            return ("unlocked", until, "unlocked until \(HumanFormat.localTime(until)) (\(keyring))")
+        case .notUnlocked:
+            return ("locked", nil, "locked; run `bmvault unlock`")
+        case .expired:
+            return ("expired", nil, "locked (the unlock period ended); run `bmvault unlock`")
+        case .keyringLocked:
+            return ("keyring-locked", nil, "locked: the keyring holding the key is locked")
+        case .keyringUnavailable(let error):
+            return ("keyring-unavailable", nil, "locked: " + ErrorReport.report(error).message)
+        }
+    }
+
+    static func passphrase(_ context: CommandContext) -> CommandSpec {
+        CommandSpec(
+            name: "passphrase", abstract: "Manage the vault's passphrase.",
+            subcommands: [
+                CommandSpec(
+                    name: "change", abstract: "Replace the passphrase (the vault must be unlocked).",
+                    discussion: "Only the passphrase keyslot is rewritten; no note is re-encrypted and the recovery key keeps working. After unlocking with the recovery key, this is how to set a new passphrase.",
+                    options: [SharedOptions.passphraseStdin, SharedOptions.kdf]
+                ) { invocation in
+                    let strength = try ValueParsing.kdfStrength(invocation.option("kdf"))
+                    let vault = try context.openVault()
+                    try vault.ensureUnlocked()
+                    let passphrase = try context.newPassphrase(fromStandardInput: invocation.flag("passphrase-stdin"))
+                    try vault.changePassphrase(to: passphrase, kdf: KDFParameters(strength: strength))
+                    context.console.err("Passphrase changed; the old one no longer opens the vault.\n")
+                },
+            ])
+    }
+}

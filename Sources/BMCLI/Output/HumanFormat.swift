@@ -1,0 +1,70 @@
+import Foundation
+import Journal
+import VaultKit
+
+/// The plain-text forms of records, for people at a terminal.
+///
+/// Every piece of journal text passes through ``printable(_:)``: a note imported from
+/// elsewhere could hold terminal escape sequences, and printing them raw would let a
+/// note rewrite the screen. JSON output escapes them instead.
+enum HumanFormat {
+    /// `text` with control characters shown as their Unicode control pictures (ESC as ␛),
+    /// keeping line breaks and tabs.
+    static func printable(_ text: String) -> String {
+        guard text.unicodeScalars.contains(where: needsPicture) else { return text }
+        var scalars = String.UnicodeScalarView()
+        for scalar in text.unicodeScalars {
+            if !needsPicture(scalar) {
+                scalars.append(scalar)
+            } else if scalar.value < 0x20, let picture = Unicode.Scalar(0x2400 + scalar.value) {
+                scalars.append(picture)
+            } else if scalar.value == 0x7F {
+                scalars.append("\u{2421}")
+            } else {
+                scalars.append("\u{FFFD}")
+            }
+        }
+        return String(scalars)
+    }
+
+    private static func needsPicture(_ scalar: Unicode.Scalar) -> Bool {
+        scalar.properties.generalCategory == .control && scalar != "\n" && scalar != "\t"
+    }
+
+    /// `2026-12-02 10:07` in the local time zone.
+    static func localTime(_ timestamp: Timestamp) -> String {
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.timeZone = TimeZone.current
+        formatter.dateFormat = "yyyy-MM-dd HH:mm"
+        return formatter.string(from: Date(timeIntervalSince1970: Double(timestamp.millisecondsSince1970) / 1000))
+    }
+
+    /// `42%`, or `42.5%` when not whole.
+    static func percent(_ value: Double) -> String {
+        value.rounded() == value ? "\(Int(value))%" : "\(value)%"
+    }
+
+    /// One line per book: id, progress, title and authors.
+    static func bookLine(_ book: Book) -> String {
+        let authors = book.authors.isEmpty ? "" : " — " + printable(book.authors.joined(separator: ", "))
+        return "\(book.id)  \(percent(book.progress).padding(toLength: 6, withPad: " ", startingAt: 0)) \(printable(book.title))\(authors)\n"
+    }
+
+    /// A header line (id, kind, date, book, locator), then the body indented four spaces,
+    /// then a blank line.
+    static func annotationBlock(_ listing: AnnotationListing) -> String {
+        let annotation = listing.annotation
+        var header = "\(annotation.id)  \(annotation.kind.rawValue.padding(toLength: 5, withPad: " ", startingAt: 0))  \(localTime(annotation.updatedAt))"
+        if let title = listing.bookTitle { header += "  \(printable(title))" }
+        if let locator = annotation.locator { header += " · \(printable(locator.text))" }
+        let body = printable(annotation.body).split(separator: "\n", omittingEmptySubsequences: false)
+            .map { $0.isEmpty ? "" : "    " + $0 }.joined(separator: "\n")
+        return header + "\n" + body + "\n\n"
+    }
+
+    /// A labelled field for `show`; the value is made ``printable(_:)``.
+    static func field(_ label: String, _ value: String) -> String {
+        (label + ":").padding(toLength: 10, withPad: " ", startingAt: 0) + printable(value) + "\n"
+    }
+}

@@ -1,0 +1,118 @@
+import Foundation
+import Journal
+import VaultKit
+
+/// The shapes `--json` prints, documented in Docs/CLI.md. Keys are sorted and a field,
+/// once documented, keeps its name and type; new fields may be added.
+enum JSONDocuments {
+    struct BookDocument: Encodable {
+        let id: String, title: String, authors: [String], progress: Double
+        let createdAt: String, updatedAt: String, deletedAt: String?, version: Int64
+
+        init(_ book: Book) {
+            id = book.id.rawValue
+            title = book.title
+            authors = book.authors
+            progress = book.progress
+            createdAt = book.createdAt.iso8601
+            updatedAt = book.updatedAt.iso8601
+            deletedAt = book.deletedAt?.iso8601
+            version = book.version
+        }
+
+        func encode(to encoder: Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(id, forKey: .id)
+            try container.encode(title, forKey: .title)
+            try container.encode(authors, forKey: .authors)
+            try container.encode(progress, forKey: .progress)
+            try container.encode(createdAt, forKey: .createdAt)
+            try container.encode(updatedAt, forKey: .updatedAt)
+            try container.encode(deletedAt, forKey: .deletedAt)   // null, not absent
+            try container.encode(version, forKey: .version)
+        }
+
+        enum CodingKeys: String, CodingKey { case id, title, authors, progress, createdAt, updatedAt, deletedAt, version }
+    }
+
+    struct AnnotationDocument: Encodable {
+        let annotation: Annotation
+        let bookTitle: String?
+
+        func encode(to encoder: Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(annotation.id.rawValue, forKey: .id)
+            try container.encode(annotation.bookID.rawValue, forKey: .bookId)
+            try container.encode(bookTitle, forKey: .bookTitle)
+            try container.encode(annotation.kind.rawValue, forKey: .kind)
+            try container.encode(annotation.body, forKey: .body)
+            try container.encode(annotation.locator?.text, forKey: .locator)
+            try container.encode(annotation.createdAt.iso8601, forKey: .createdAt)
+            try container.encode(annotation.updatedAt.iso8601, forKey: .updatedAt)
+            try container.encode(annotation.deletedAt?.iso8601, forKey: .deletedAt)
+            try container.encode(annotation.version, forKey: .version)
+        }
+
+        enum CodingKeys: String, CodingKey { case id, bookId, bookTitle, kind, body, locator, createdAt, updatedAt, deletedAt, version }
+    }
+
+    struct SessionDocument: Encodable {
+        let id: String, bookId: String, startedAt: String, endedAt: String, pagesRead: Int
+
+        init(_ session: ReadingSession) {
+            id = session.id.rawValue
+            bookId = session.bookID.rawValue
+            startedAt = session.startedAt.iso8601
+            endedAt = session.endedAt.iso8601
+            pagesRead = session.pagesRead
+        }
+    }
+
+    struct CountsDocument: Encodable {
+        let books: Int, sessions: Int, notes: Int, quotes: Int
+    }
+
+    struct BookDetailsDocument: Encodable {
+        let book: BookDocument
+        let sessions: [SessionDocument]
+        let counts: CountsDocument
+    }
+
+    struct StatusDocument: Encodable {
+        let locked: Bool
+        /// `unlocked`, `locked`, `expired`, `keyring-locked` or `keyring-unavailable`.
+        let keyState: String
+        let unlockedUntil: String?
+        let vaultId: String
+        let vaultPath: String
+        let schemaVersion: Int
+        let counts: CountsDocument
+        let outbox: [String: Int]
+
+        func encode(to encoder: Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(locked, forKey: .locked)
+            try container.encode(keyState, forKey: .keyState)
+            try container.encode(unlockedUntil, forKey: .unlockedUntil)
+            try container.encode(vaultId, forKey: .vaultId)
+            try container.encode(vaultPath, forKey: .vaultPath)
+            try container.encode(schemaVersion, forKey: .schemaVersion)
+            try container.encode(counts, forKey: .counts)
+            try container.encode(outbox, forKey: .outbox)
+        }
+
+        enum CodingKeys: String, CodingKey { case locked, keyState, unlockedUntil, vaultId, vaultPath, schemaVersion, counts, outbox }
+    }
+
+    struct IDDocument: Encodable {
+        let id: String
+    }
+
+    /// Pretty-printed, sorted keys, one document, ending in a newline.
+    static func render(_ value: some Encodable) -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        guard let data = try? encoder.encode(value) else { return "null\n" }
+        return String(decoding: data, as: UTF8.self) + "\n"
+    }
+}

@@ -1,0 +1,73 @@
+import Foundation
+import Journal
+import VaultKit
+
+/// What every command runs with: the environment, the console, the clock, and the way
+/// to open the vault the global `--vault` option (or the environment) names.
+final class CommandContext {
+    /// Default bound on every Secret Service call; `BMVAULT_KEYRING_TIMEOUT_MS` overrides it.
+    static let defaultKeyringTimeoutMilliseconds = 5000
+
+    let environment: [String: String]
+    let console: Console
+    let clock: any Clock
+    var vaultOption: String?
+    /// Records that failed to read during a listing; turns a finished listing into exit 65.
+    private(set) var unreadableCount = 0
+
+    init(environment: [String: String], console: Console = Console(), clock: any Clock = SystemClock()) {
+        self.environment = environment
+        self.console = console
+        self.clock = clock
+    }
+
+    var location: VaultLocation { VaultLocation.resolve(option: vaultOption, environment: environment) }
+
+    func keyStore() -> any KeyStore {
+        let timeout = environment["BMVAULT_KEYRING_TIMEOUT_MS"].flatMap(Int.init).flatMap { $0 > 0 ? $0 : nil }
+        return SecretServiceKeyStore(timeoutMilliseconds: timeout ?? Self.defaultKeyringTimeoutMilliseconds)
+    }
+
+    func openVault() throws(VaultError) -> Vault {
+        try Vault.open(at: location, keyStore: keyStore(), clock: clock)
+    }
+
+    var editor: Editor { Editor(environment: environment) }
+
+    /// Reports a record that cannot be read, in place, and remembers it for the exit status.
+    func reportUnreadable(_ record: UnreadableRecord) {
+        unreadableCount += 1
+        console.err("Error: " + ErrorReport.unreadable(id: record.id, field: record.field) + "\n")
+    }
+
+    /// After a listing: fails with exit 65 if any record could not be read.
+    func finishListing() throws(CLIError) {
+        console.flush()
+        if unreadableCount > 0 { throw .unreadableRecords(count: unreadableCount) }
+    }
+
+    /// The text of a note or quote: TEXT if given, else standard input when it is not a
+    /// terminal, else the editor (starting from `initial`).
+    func text(argument: String?, initial: String = "") throws(CLIError) -> String {
+        if let argument { return argument }
+        if !console.stdinIsTerminal { return try readStandardInput() }
+        console.flush()
+        return try editor.edit(initial)
+    }
+
+    private func readStandardInput() throws(CLIError) -> String {
+        let data = FileHandle.standardInput.readDataToEndOfFile()
+        guard let text = String(validating: data, as: UTF8.self) else { throw .invalidUTF8 }
+        return text
+    }
+
+    /// A new passphrase: one line of stdin, or asked twice on the terminal.
+    func newPassphrase(fromStandardInput: Bool) throws(CLIError) -> SecretBytes {
+        if fromStandardInput { return try SecretInput.readLine() }
+        console.flush()
+        let first = try SecretInput.prompt("New passphrase: ")
+        let second = try SecretInput.prompt("Repeat passphrase: ")
+        guard first.constantTimeEquals(second) else { throw .passphraseMismatch }
+        return first
+    }
+}

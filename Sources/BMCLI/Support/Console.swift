@@ -1,0 +1,58 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Standard output and error. Output is buffered (a listing of 100,000 notes is one
+/// write per 64 KiB, not one per line) and flushed before any prompt and at exit.
+final class Console {
+    private var buffer: [UInt8] = []
+    private static let flushThreshold = 1 << 16
+
+    /// Data for the reader or a script: ids, listings, JSON.
+    func out(_ text: String) {
+        buffer.append(contentsOf: text.utf8)
+        if buffer.count >= Self.flushThreshold { flush() }
+    }
+
+    /// Raw bytes to standard output, bypassing Swift strings (a recovery key).
+    func out(bytes: UnsafeRawBufferPointer) {
+        flush()
+        Self.writeAll(1, bytes)
+    }
+
+    /// Messages, progress and prompts for the person at the terminal.
+    func err(_ text: String) {
+        flush()
+        var text = text
+        text.withUTF8 { utf8 in Self.writeAll(2, UnsafeRawBufferPointer(utf8)) }
+    }
+
+    /// A progress line ("Unlocking..."), shown only to a person watching a terminal, so
+    /// that a script reading standard error sees exactly one line on failure.
+    func progress(_ text: String) {
+        if stderrIsTerminal { err(text) }
+    }
+
+    func flush() {
+        guard !buffer.isEmpty else { return }
+        buffer.withUnsafeBytes { Self.writeAll(1, $0) }
+        buffer.removeAll(keepingCapacity: true)
+    }
+
+    var stdinIsTerminal: Bool { isatty(0) == 1 }
+    var stderrIsTerminal: Bool { isatty(2) == 1 }
+
+    private static func writeAll(_ descriptor: Int32, _ bytes: UnsafeRawBufferPointer) {
+        guard var base = bytes.baseAddress else { return }
+        var remaining = bytes.count
+        while remaining > 0 {
+            let written = write(descriptor, base, remaining)
+            if written < 0 {
+                if errno == EINTR { continue }
+                return
+            }
+            base += written
+            remaining -= written
+        }
+    }
+}

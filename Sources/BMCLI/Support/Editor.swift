@@ -1,0 +1,161 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Opens the reader's editor on a note, for `note add` / `quote add` without TEXT and
+/// `edit` without TEXT.
+///
+/// An editor needs a file, and a file is exactly where a note must not linger. So the
+/// buffer lives only in `$XDG_RUNTIME_DIR` (a per-user, memory-backed directory, mode 0700,
+/// emptied at logout), in a fresh 0700 directory, in a 0600 file; when the editor exits it
+/// is overwritten with zeros and removed together with anything the editor left beside it
+/// (swap and backup files). With no private runtime directory, bmvault refuses rather than
+/// fall back to /tmp.
+struct Editor {
+    let environment: [String: String]
+
+    /// The editor command: `$VISUAL`, else `$EDITOR`.
+    var command: String? {
+        for name in ["VISUAL", "EDITOR"] {
+            if let value = environment[name], !value.trimmingCharacters(in: .whitespaces).isEmpty { return value }
+        }
+        return nil
+    }
+
+    /// Runs the editor on `initialText` and returns what the reader saved.
+    func edit(_ initialText: String) throws(CLIError) -> String {
+        guard let command else { throw .noEditor }
+        let directory = try makeBufferDirectory()
+        defer { Self.shred(directory: directory) }
+        let path = directory + "/note.md"
+        try Self.write(initialText, to: path)
+
+        ignoreInterrupts(true)
+        defer { ignoreInterrupts(false) }
+        let status = try Self.run(command, on: path)
+        guard status == 0 else { throw .editorFailed(status: status) }
+        let bytes = try Self.read(path)
+        guard let text = String(validating: bytes, as: UTF8.self) else { throw .invalidUTF8 }
+        return text
+    }
+
+    // MARK: - The buffer directory
+
+    private func makeBufferDirectory() throws(CLIError) -> String {
+        guard let runtime = environment["XDG_RUNTIME_DIR"], runtime.hasPrefix("/") else {
+            throw .noPrivateRuntimeDirectory
+        }
+        var info = stat()
+        guard stat(runtime, &info) == 0, (info.st_mode & S_IFMT) == S_IFDIR,
+              info.st_uid == getuid(), info.st_mode & 0o077 == 0 else {
+            throw .noPrivateRuntimeDirectory
+        }
+        var template = Array((runtime + "/bmvault-edit-XXXXXX").utf8CString)
+        guard let created = template.withUnsafeMutableBufferPointer({ mkdtemp($0.baseAddress!) }) else {
+            throw .system(operation: "mkdtemp", errno: errno)
+        }
+        return String(cString: created)
+    }
+
+    private static func write(_ text: String, to path: String) throws(CLIError) {
+        let descriptor = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+        guard descriptor >= 0 else { throw .system(operation: "open", errno: errno) }
+        defer { close(descriptor) }
+        var text = text
+        let failed = text.withUTF8 { utf8 -> Bool in
+            var offset = 0
+            while offset < utf8.count {
+                let written = Glibc.write(descriptor, utf8.baseAddress! + offset, utf8.count - offset)
+                if written < 0 { if errno == EINTR { continue }; return true }
+                offset += written
+            }
+            return false
+        }
+        if failed { throw .system(operation: "write", errno: errno) }
+    }
+
+    private static func read(_ path: String) throws(CLIError) -> [UInt8] {
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { throw .system(operation: "open", errno: errno) }
+        defer { close(descriptor) }
+        var bytes: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 1 << 16)
+        while true {
+            let count = Glibc.read(descriptor, &chunk, chunk.count)
+            if count < 0 { if errno == EINTR { continue }; throw .system(operation: "read", errno: errno) }
+            if count == 0 { break }
+            bytes.append(contentsOf: chunk[0..<count])
+        }
+        return bytes
+    }
+
+    /// Overwrites every regular file in `directory` with zeros, then removes them and it.
+    private static func shred(directory: String) {
+        guard let stream = opendir(directory) else { return }
+        var names: [String] = []
+        while let entry = readdir(stream) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
+                String(cString: raw.baseAddress!.assumingMemoryBound(to: CChar.self))
+            }
+            if name != "." && name != ".." { names.append(name) }
+        }
+        closedir(stream)
+        for name in names {
+            let path = directory + "/" + name
+            var info = stat()
+            if lstat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG {
+                let descriptor = open(path, O_WRONLY | O_CLOEXEC)
+                if descriptor >= 0 {
+                    let zeros = [UInt8](repeating: 0, count: 1 << 16)
+                    var remaining = Int(info.st_size)
+                    while remaining > 0 {
+                        let written = Glibc.write(descriptor, zeros, min(remaining, zeros.count))
+                        if written <= 0 { break }
+                        remaining -= written
+                    }
+                    fsync(descriptor)
+                    close(descriptor)
+                }
+            }
+            unlink(path)
+        }
+        rmdir(directory)
+    }
+
+    // MARK: - Running the editor
+
+    /// Runs `command` through `/bin/sh`, so `EDITOR="code --wait"` works, with the file as
+    /// `$1` (never spliced into the command text). Returns its exit status.
+    private static func run(_ command: String, on path: String) throws(CLIError) -> Int32 {
+        let arguments = ["/bin/sh", "-c", command + " \"$1\"", "bmvault-editor", path]
+        var argv: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) } + [nil]
+        defer { for pointer in argv { free(pointer) } }
+        // bmvault ignores Ctrl-C while it waits; the editor must not inherit that.
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        var defaults = sigset_t()
+        sigemptyset(&defaults)
+        sigaddset(&defaults, SIGINT)
+        sigaddset(&defaults, SIGQUIT)
+        posix_spawnattr_setsigdefault(&attributes, &defaults)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGDEF))
+        var child: pid_t = 0
+        let spawned = posix_spawn(&child, "/bin/sh", nil, &attributes, &argv, environ)
+        guard spawned == 0 else { throw .editorFailed(status: 127) }
+        var status: Int32 = 0
+        while waitpid(child, &status, 0) < 0 {
+            guard errno == EINTR else { throw .system(operation: "waitpid", errno: errno) }
+        }
+        // WIFEXITED / WEXITSTATUS are macros Swift cannot import.
+        let signalled = status & 0x7f
+        return signalled == 0 ? (status >> 8) & 0xff : 128 + signalled
+    }
+
+    /// While the editor runs, Ctrl-C belongs to it; bmvault must survive to shred the buffer.
+    private func ignoreInterrupts(_ ignore: Bool) {
+        signal(SIGINT, ignore ? SIG_IGN : SIG_DFL)
+        signal(SIGQUIT, ignore ? SIG_IGN : SIG_DFL)
+    }
+}

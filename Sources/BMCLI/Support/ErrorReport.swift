@@ -1,0 +1,139 @@
+import Foundation
+import Journal
+import VaultKit
+
+/// The one-line message and exit status for every failure bmvault reports. Messages say
+/// what happened and what to do next; they name ids, paths and counts, never content.
+struct ErrorReport: Equatable {
+    let message: String
+    let exitCode: ExitCode
+
+    init(_ message: String, _ exitCode: ExitCode) {
+        self.message = message
+        self.exitCode = exitCode
+    }
+
+    init(_ error: any Error) {
+        switch error {
+        case let error as VaultError: self = Self.report(error)
+        case let error as CLIError: self = Self.report(error)
+        default: self = ErrorReport("unexpected failure (\(type(of: error)))", .failure)
+        }
+    }
+
+    static func report(_ error: VaultError) -> ErrorReport {
+        switch error {
+        case .vaultNotFound(let path):
+            return ErrorReport("no vault at \(path); create one with `bmvault init`", .notFound)
+        case .vaultExists(let path):
+            return ErrorReport("a vault already exists at \(path); it was left untouched", .failure)
+        case .notAVault(let path):
+            return ErrorReport("\(path) is not a bmvault vault", .dataError)
+        case .newerSchema(let found, let supported):
+            return ErrorReport("this vault has schema version \(found), newer than the \(supported) this bmvault \(BuildInfo.version) knows; upgrade bmvault (the vault was not changed)", .failure)
+        case .locked:
+            return ErrorReport("the vault is locked; run `bmvault unlock`", .noPermission)
+        case .sessionExpired:
+            return ErrorReport("the vault's unlock period has ended and its key was removed; run `bmvault unlock`", .noPermission)
+        case .keyringLocked, .keystore(.keyringLocked):
+            return ErrorReport("the keyring holding the vault key is locked; unlock it in your keyring (Seahorse, KeePassXC), or run `bmvault unlock` to use the session keyring", .noPermission)
+        case .keystore(let keystoreError):
+            return report(keystoreError)
+        case .wrongPassphrase:
+            return ErrorReport("wrong passphrase; nothing was changed", .noPermission)
+        case .wrongRecoveryKey:
+            return ErrorReport("that recovery key does not open this vault; nothing was changed", .noPermission)
+        case .invalidRecoveryKey:
+            return ErrorReport("that is not a valid recovery key: expected 36 characters in six groups (check for a typo)", .dataError)
+        case .passphraseTooShort(let minimum):
+            return ErrorReport("the passphrase must have at least \(minimum) characters", .dataError)
+        case .passphraseInvalid:
+            return ErrorReport("the passphrase must not contain a NUL character", .dataError)
+        case .invalidInput(let journalError):
+            return ErrorReport(describe(journalError), .dataError)
+        case .bookNotFound:
+            return ErrorReport("no book matches BOOK; see `bmvault book list`", .notFound)
+        case .ambiguousBook(let candidates):
+            return ErrorReport("BOOK matches \(candidates.count) books; name one by id: \(candidates.joined(separator: ", "))", .usage)
+        case .malformedID:
+            return ErrorReport("ID must be a record id or a unique prefix of at least 4 characters", .usage)
+        case .recordNotFound(let id):
+            return ErrorReport("no note, quote, book or session has id \(id)", .notFound)
+        case .ambiguousID(let candidates):
+            return ErrorReport("ID matches \(candidates.count) records; give more characters: \(candidates.joined(separator: ", "))", .usage)
+        case .wrongRecordKind(let id, let expected, let found):
+            return ErrorReport("\(id) is a \(found); this command works on a \(expected)", .dataError)
+        case .recordUnreadable(let id, let field):
+            return ErrorReport(unreadable(id: id, field: field), .dataError)
+        case .bookHasAnnotations(let id, let count):
+            return ErrorReport("book \(id) still has \(count) notes and quotes; delete them first", .dataError)
+        case .busy:
+            return ErrorReport("another bmvault process kept the vault busy; nothing was changed, try again", .failure)
+        case .diskFull:
+            return ErrorReport("the disk is full; nothing was changed", .failure)
+        case .storage(.migrationChanged(let id)):
+            return ErrorReport("this vault records migration \(id) differently from this bmvault \(BuildInfo.version); it was not opened or changed", .failure)
+        case .storage(let storeError):
+            return ErrorReport("storage failure: \(storeError)", .failure)
+        case .crypto(let cryptoError):
+            return ErrorReport("cryptographic failure: \(cryptoError)", .failure)
+        }
+    }
+
+    static func report(_ error: KeystoreError) -> ErrorReport {
+        switch error {
+        case .noSessionBus:
+            return ErrorReport("no D-Bus session bus: log in to a desktop session, or start one with `dbus-run-session` and a Secret Service provider", .unavailable)
+        case .noProvider:
+            return ErrorReport("no Secret Service on the session bus: start `gnome-keyring-daemon --start --components=secrets`, or enable KeePassXC's Secret Service integration", .unavailable)
+        case .timedOut(let milliseconds):
+            return ErrorReport("the Secret Service did not answer within \(Double(milliseconds) / 1000) s; check that your keyring (gnome-keyring, KeePassXC) is running and not waiting on a prompt", .unavailable)
+        case .keyringLocked:
+            return report(VaultError.keyringLocked)
+        case .malformedItem:
+            return ErrorReport("the keyring item for this vault was not written by bmvault; run `bmvault lock`, then `bmvault unlock`", .unavailable)
+        case .failure(let domain, let code):
+            return ErrorReport("the Secret Service failed (\(domain) \(code))", .unavailable)
+        }
+    }
+
+    static func report(_ error: CLIError) -> ErrorReport {
+        switch error {
+        case .invalidValue(let message):
+            return ErrorReport(message, .usage)
+        case .noTerminal:
+            return ErrorReport("no terminal to ask for the passphrase; pipe it in with --passphrase-stdin", .usage)
+        case .passphraseMismatch:
+            return ErrorReport("the passphrases do not match; nothing was changed", .dataError)
+        case .invalidUTF8:
+            return ErrorReport("the text is not valid UTF-8; nothing was saved", .dataError)
+        case .noEditor:
+            return ErrorReport("no TEXT given, nothing piped on stdin, and neither $VISUAL nor $EDITOR is set", .usage)
+        case .noPrivateRuntimeDirectory:
+            return ErrorReport("the editor needs a private $XDG_RUNTIME_DIR for its buffer (bmvault will not put a note in /tmp); pass TEXT or pipe it on stdin", .failure)
+        case .editorFailed(let status):
+            return ErrorReport("the editor exited with status \(status); nothing was saved", .failure)
+        case .unreadableRecords(let count):
+            return ErrorReport("\(count) record\(count == 1 ? "" : "s") could not be read (listed above); every other record was shown", .dataError)
+        case .system(let operation, let code):
+            return ErrorReport("\(operation) failed: \(String(cString: strerror(code)))", .failure)
+        }
+    }
+
+    /// The line printed for each record that fails authentication.
+    static func unreadable(id: String, field: String) -> String {
+        "record \(id) cannot be read: its \(field) failed authentication (altered or damaged)"
+    }
+
+    private static func describe(_ error: JournalError) -> String {
+        switch error {
+        case .emptyText(let field): return "the \(field) is empty; nothing was saved"
+        case .textTooLong(let field, let limit): return "the \(field) is longer than \(limit) bytes; nothing was saved"
+        case .controlCharacters(let field): return "the \(field) must be a single line without control characters"
+        case .progressOutOfRange: return "progress must be between 0 and 100"
+        case .pagesOutOfRange: return "pages must be between 0 and \(ReadingSession.maximumPages)"
+        case .sessionEndsBeforeStart: return "the session ends before it starts"
+        case .invalidID: return "that is not a record id"
+        }
+    }
+}

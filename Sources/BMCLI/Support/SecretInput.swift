@@ -1,0 +1,78 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import VaultKit
+
+/// Reads passphrases and recovery keys straight into secure memory, never into a Swift
+/// string: from standard input (`--passphrase-stdin`) or from the terminal with echo off.
+enum SecretInput {
+    /// Longest secret accepted, in bytes.
+    static let maximumBytes = 4096
+
+    /// One line from standard input, without its line ending.
+    static func readLine() throws(CLIError) -> SecretBytes {
+        try readLine(from: 0)
+    }
+
+    /// Asks on the controlling terminal with echo off. Ctrl-C restores the terminal.
+    static func prompt(_ message: String) throws(CLIError) -> SecretBytes {
+        let terminal = open("/dev/tty", O_RDWR | O_CLOEXEC)
+        guard terminal >= 0 else { throw .noTerminal }
+        defer { close(terminal) }
+        var original = termios()
+        guard tcgetattr(terminal, &original) == 0 else { throw .noTerminal }
+        var silent = original
+        silent.c_lflag &= ~tcflag_t(ECHO)
+        silent.c_lflag |= tcflag_t(ECHONL)
+        TerminalRestorer.arm(terminal: terminal, settings: original)
+        defer { TerminalRestorer.disarm() }
+        _ = message.withCString { write(terminal, $0, strlen($0)) }
+        guard tcsetattr(terminal, TCSAFLUSH, &silent) == 0 else { throw .system(operation: "tcsetattr", errno: errno) }
+        defer { tcsetattr(terminal, TCSAFLUSH, &original) }
+        return try readLine(from: terminal)
+    }
+
+    private static func readLine(from descriptor: Int32) throws(CLIError) -> SecretBytes {
+        let secret: SecretBytes
+        do { secret = try SecretBytes(count: maximumBytes) } catch { throw .system(operation: "sodium_malloc", errno: ENOMEM) }
+        var length = 0
+        var failure: Int32 = 0
+        secret.withUnsafeMutableBytes { buffer in
+            var byte: UInt8 = 0
+            while length < buffer.count {
+                let count = read(descriptor, &byte, 1)
+                if count < 0 && errno == EINTR { continue }
+                if count < 0 { failure = errno; break }
+                if count == 0 || byte == UInt8(ascii: "\n") { break }
+                buffer[length] = byte
+                length += 1
+            }
+            byte = 0
+            if length > 0 && buffer[length - 1] == UInt8(ascii: "\r") { length -= 1 }
+        }
+        guard failure == 0 else { throw .system(operation: "read", errno: failure) }
+        secret.truncate(to: length)
+        return secret
+    }
+}
+
+/// Puts the terminal back if the reader presses Ctrl-C at a silent prompt; a signal
+/// handler cannot capture context, so the saved settings live in process globals.
+private enum TerminalRestorer {
+    nonisolated(unsafe) static var terminal: Int32 = -1
+    nonisolated(unsafe) static var settings = termios()
+
+    static func arm(terminal: Int32, settings: termios) {
+        Self.terminal = terminal
+        Self.settings = settings
+        signal(SIGINT) { _ in
+            if TerminalRestorer.terminal >= 0 { tcsetattr(TerminalRestorer.terminal, TCSANOW, &TerminalRestorer.settings) }
+            _exit(130)
+        }
+    }
+
+    static func disarm() {
+        signal(SIGINT, SIG_DFL)
+        terminal = -1
+    }
+}
