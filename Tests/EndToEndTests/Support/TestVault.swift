@@ -1,0 +1,77 @@
+import Foundation
+import Testing
+
+/// A throwaway vault directory and the environment to run bmvault against it, using the
+/// private Secret Service that Scripts/test started (inherited D-Bus address).
+final class TestVault {
+    static let passphrase = "correct horse battery staple"
+
+    let root: URL
+    var directory: URL { root.appendingPathComponent("vault") }
+    var databasePath: String { directory.appendingPathComponent("vault.db").path }
+    var environment: [String: String]
+
+    init(environment overrides: [String: String] = [:]) throws {
+        root = FileManager.default.temporaryDirectory.appendingPathComponent("bmv-e2e-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
+        var environment = ProcessInfo.processInfo.environment
+        environment["BMVAULT_HOME"] = root.appendingPathComponent("vault").path
+        environment["BMVAULT_KEYRING_TIMEOUT_MS"] = "3000"
+        environment["EDITOR"] = nil
+        environment["VISUAL"] = nil
+        environment["TZ"] = "UTC"
+        for (name, value) in overrides { environment[name] = value }
+        self.environment = environment
+    }
+
+    deinit {
+        // Leave no key behind in the shared test keyring.
+        _ = try? Binary.run(Binary.path, ["lock"], environment: environment)
+        try? FileManager.default.removeItem(at: root)
+    }
+
+    /// Runs `bmvault ARGUMENTS`.
+    @discardableResult
+    func run(_ arguments: [String], stdin: String? = nil, environment extra: [String: String] = [:]) throws -> CommandResult {
+        var environment = self.environment
+        for (name, value) in extra { environment[name] = value }
+        return try Binary.run(Binary.path, arguments, stdin: stdin, environment: environment)
+    }
+
+    /// Runs a command that must succeed, and returns its result.
+    @discardableResult
+    func succeed(_ arguments: [String], stdin: String? = nil, sourceLocation: SourceLocation = #_sourceLocation) throws -> CommandResult {
+        let result = try run(arguments, stdin: stdin)
+        #expect(result.status == 0, "bmvault \(arguments.joined(separator: " ")) failed:\n\(result)", sourceLocation: sourceLocation)
+        return result
+    }
+
+    /// `init` with the test passphrase and the fast KDF; returns the recovery key line.
+    @discardableResult
+    func create() throws -> String {
+        try succeed(["init", "--passphrase-stdin", "--kdf", "interactive"], stdin: Self.passphrase + "\n").line
+    }
+
+    /// `init` then `unlock`.
+    func createUnlocked() throws {
+        try create()
+        try succeed(["unlock", "--passphrase-stdin"], stdin: Self.passphrase + "\n")
+    }
+
+    /// Every byte of every file in the vault directory (database, -wal, -shm, anything else).
+    func filesOnDisk() throws -> [(name: String, bytes: Data)] {
+        let names = try FileManager.default.contentsOfDirectory(atPath: directory.path)
+        return try names.map { ($0, try Data(contentsOf: directory.appendingPathComponent($0))) }
+    }
+
+    /// The database file's bytes, to prove an operation changed nothing.
+    func databaseBytes() throws -> Data {
+        try Data(contentsOf: URL(fileURLWithPath: databasePath))
+    }
+
+    /// Parses `stdout` of a `--json` command.
+    func json(_ arguments: [String], sourceLocation: SourceLocation = #_sourceLocation) throws -> Any {
+        let result = try succeed(arguments, sourceLocation: sourceLocation)
+        return try JSONSerialization.jsonObject(with: Data(result.stdout.utf8))
+    }
+}
