@@ -19,7 +19,7 @@ enum ReadCommands {
 
     static func search(_ context: CommandContext) -> CommandSpec {
         CommandSpec(
-            name: "search", abstract: "Find notes and quotes by their text, locator or book title.",
+            name: "search", abstract: "Find notes and quotes by text, locator or title.",
             discussion: "Case-insensitive; searches the decrypted text in memory, so nothing about the query is stored.",
             arguments: [ArgumentSpec(name: "query", help: "The text to look for.")],
             options: [SharedOptions.json]
@@ -65,7 +65,7 @@ enum ReadCommands {
                 if !book.authors.isEmpty { text += HumanFormat.field("authors", book.authors.joined(separator: ", ")) }
                 text += HumanFormat.field("progress", HumanFormat.percent(book.progress))
                     + HumanFormat.field("added", HumanFormat.localTime(book.createdAt))
-                    + HumanFormat.field("journal", "\(counts.notes) notes, \(counts.quotes) quotes, \(counts.sessions) sessions")
+                    + HumanFormat.field("journal", HumanFormat.counted([(counts.notes, "note"), (counts.quotes, "quote"), (counts.sessions, "session")]))
                 for session in details.sessions {
                     text += HumanFormat.field("session", "\(HumanFormat.localTime(session.startedAt)) to \(HumanFormat.localTime(session.endedAt)), \(session.pagesRead) pages")
                 }

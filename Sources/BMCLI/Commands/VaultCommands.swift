@@ -31,7 +31,7 @@ enum VaultCommands {
 
     static func unlock(_ context: CommandContext) -> CommandSpec {
         CommandSpec(
-            name: "unlock", abstract: "Unlock the vault: keep its key in the Secret Service for a while.",
+            name: "unlock", abstract: "Keep the vault key in the Secret Service for a while.",
             discussion: "The key goes to the in-memory session keyring (gone at logout) unless --remember puts it in the default keyring. It expires after --timeout (default 8h); `bmvault lock` removes it at once.",
             options: [
                 SharedOptions.passphraseStdin,
@@ -69,7 +69,7 @@ enum VaultCommands {
     }
 
     static func lock(_ context: CommandContext) -> CommandSpec {
-        CommandSpec(name: "lock", abstract: "Lock the vault: remove its key from the Secret Service.") { _ in
+        CommandSpec(name: "lock", abstract: "Remove the vault key from the Secret Service.") { _ in
             try context.openVault().lock()
             context.console.err("Locked.\n")
         }
@@ -77,7 +77,7 @@ enum VaultCommands {
 
     static func status(_ context: CommandContext) -> CommandSpec {
         CommandSpec(
-            name: "status", abstract: "Show whether the vault is unlocked, and what it holds.",
+            name: "status", abstract: "Show whether the vault is unlocked and what it holds.",
             discussion: "Works while locked: it shows counts and ids, never content.",
             options: [SharedOptions.json]
         ) { invocation in
@@ -99,7 +99,7 @@ enum VaultCommands {
                     + HumanFormat.field("id", status.vaultID)
                     + HumanFormat.field("state", sentence)
                     + HumanFormat.field("schema", "version \(status.schemaVersion)")
-                    + HumanFormat.field("journal", "\(counts.books) books, \(counts.sessions) sessions, \(counts.notes) notes, \(counts.quotes) quotes")
+                    + HumanFormat.field("journal", HumanFormat.counted([(counts.books, "book"), (counts.sessions, "session"), (counts.notes, "note"), (counts.quotes, "quote")]))
                     + HumanFormat.field("outbox", "\(pending) pending" + (failed > 0 ? ", \(failed) failed" : "")))
             }
         }

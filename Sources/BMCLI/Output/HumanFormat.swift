@@ -63,6 +63,11 @@ enum HumanFormat {
         return header + "\n" + body + "\n\n"
     }
 
+    /// `1 book, 2 notes`: counts with their nouns, singular where it is one.
+    static func counted(_ counts: [(Int, String)]) -> String {
+        counts.map { "\($0.0) \($0.1)\($0.0 == 1 ? "" : "s")" }.joined(separator: ", ")
+    }
+
     /// A labelled field for `show`; the value is made ``printable(_:)``.
     static func field(_ label: String, _ value: String) -> String {
         (label + ":").padding(toLength: 10, withPad: " ", startingAt: 0) + printable(value) + "\n"
