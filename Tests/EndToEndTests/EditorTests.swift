@@ -1,0 +1,93 @@
+import Foundation
+import Testing
+
+/// Writing in $EDITOR: the note is saved, and its buffer never outlives the editor nor
+/// leaves the private runtime directory.
+@Suite struct EditorTests {
+    /// A vault with a private XDG_RUNTIME_DIR and a scripted editor that records the buffer
+    /// path and what it was given, then writes `text` (or fails with `status`).
+    private func editorVault(writing text: String, status: Int = 0) throws -> (TestVault, URL) {
+        let vault = try TestVault()
+        let runtime = vault.root.appendingPathComponent("runtime")
+        try FileManager.default.createDirectory(at: runtime, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        let log = vault.root.appendingPathComponent("editor.log")
+        let editor = vault.root.appendingPathComponent("editor.sh")
+        try """
+            #!/bin/sh
+            echo "$1" > '\(log.path)'
+            cat "$1" > '\(log.path).given'
+            printf '%s\\n' '\(text)' > "$1"
+            exit \(status)
+            """.write(to: editor, atomically: true, encoding: .utf8)
+        try FileManager.default.setAttributes([.posixPermissions: 0o700], ofItemAtPath: editor.path)
+        vault.environment["XDG_RUNTIME_DIR"] = runtime.path
+        vault.environment["EDITOR"] = editor.path
+        return (vault, log)
+    }
+
+    /// Runs bmvault on a terminal (util-linux `script`), so it opens the editor rather than reading stdin.
+    private func onTerminal(_ vault: TestVault, _ arguments: [String]) throws -> CommandResult {
+        let command = ([Binary.path] + arguments).map { "'\($0)'" }.joined(separator: " ")
+        return try Binary.run("/usr/bin/script", ["-qec", command, "/dev/null"], environment: vault.environment)
+    }
+
+    @Test func noteFromTheEditorIsSavedAndItsBufferShredded() throws {
+        let (vault, log) = try editorVault(writing: "Written in the editor")
+        try vault.createUnlocked()
+        try vault.succeed(["book", "add", "Emma"])
+        let result = try onTerminal(vault, ["note", "add", "emma", "--locator", "p. 5"])
+        #expect(result.status == 0, "\(result)")
+
+        let bodies = try #require(try vault.json(["list", "--json"]) as? [[String: Any]])
+        #expect(bodies.first?["body"] as? String == "Written in the editor")
+        #expect(bodies.first?["locator"] as? String == "p. 5")
+
+        let buffer = try String(contentsOf: log, encoding: .utf8).trimmingCharacters(in: .newlines)
+        let runtime = try #require(vault.environment["XDG_RUNTIME_DIR"])
+        #expect(buffer.hasPrefix(runtime + "/bmvault-edit-"), "buffer at \(buffer)")
+        #expect(!FileManager.default.fileExists(atPath: buffer), "the buffer outlived the editor")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: runtime).isEmpty, "something was left in the runtime dir")
+    }
+
+    @Test func editStartsFromTheCurrentText() throws {
+        let (vault, log) = try editorVault(writing: "Second thoughts")
+        try vault.createUnlocked()
+        try vault.succeed(["book", "add", "Emma"])
+        let id = try vault.succeed(["note", "add", "emma", "First thoughts"]).line
+        let result = try onTerminal(vault, ["edit", id])
+        #expect(result.status == 0, "\(result)")
+        #expect(try String(contentsOf: URL(fileURLWithPath: log.path + ".given"), encoding: .utf8) == "First thoughts\n")
+        #expect((try vault.json(["show", id, "--json"]) as? [String: Any])?["body"] as? String == "Second thoughts")
+    }
+
+    @Test func anEditorThatFailsSavesNothing() throws {
+        let (vault, _) = try editorVault(writing: "half a thought", status: 3)
+        try vault.createUnlocked()
+        try vault.succeed(["book", "add", "Emma"])
+        let result = try onTerminal(vault, ["note", "add", "emma"])
+        #expect(result.status == 1, "\(result)")
+        #expect(result.stdout.contains("the editor exited with status 3; nothing was saved"))
+        #expect((try vault.json(["list", "--json"]) as? [[String: Any]])?.isEmpty == true)
+    }
+
+    @Test func withoutAPrivateRuntimeDirectoryTheEditorIsRefused() throws {
+        let (vault, log) = try editorVault(writing: "never written")
+        vault.environment["XDG_RUNTIME_DIR"] = "/tmp"   // shared and world-writable: refused
+        try vault.createUnlocked()
+        try vault.succeed(["book", "add", "Emma"])
+        let result = try onTerminal(vault, ["note", "add", "emma"])
+        #expect(result.status == 1, "\(result)")
+        #expect(result.stdout.contains("private $XDG_RUNTIME_DIR"))
+        #expect(!FileManager.default.fileExists(atPath: log.path), "the editor ran")
+    }
+
+    @Test func noEditorSetIsAUsageError() throws {
+        let (vault, _) = try editorVault(writing: "x")
+        vault.environment["EDITOR"] = nil
+        try vault.createUnlocked()
+        try vault.succeed(["book", "add", "Emma"])
+        let result = try onTerminal(vault, ["note", "add", "emma"])
+        #expect(result.status == 64, "\(result)")
+        #expect(result.stdout.contains("neither $VISUAL nor $EDITOR is set"))
+    }
+}

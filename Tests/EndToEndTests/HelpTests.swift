@@ -1,0 +1,104 @@
+import Foundation
+import Testing
+
+/// Help text is part of the interface: checked verbatim against the built binary, so a
+/// change to it is a deliberate change to this file.
+@Suite struct HelpTests {
+    static let rootHelp = """
+        OVERVIEW: An encrypted, offline-first reading journal.
+
+        Books, reading sessions, notes and quotes, sealed with libsodium; the key stays
+        in the Secret Service while the vault is unlocked. Start with `bmvault init`,
+        then `bmvault unlock`.
+
+        USAGE: bmvault [--vault <dir>] <subcommand>
+
+        OPTIONS:
+          --vault <dir>           The vault directory (default: $BMVAULT_HOME, else
+                                  $XDG_DATA_HOME/bmvault).
+          --version               Show the version.
+          -h, --help              Show help information.
+
+        SUBCOMMANDS:
+          init                    Create a vault and print its recovery key once.
+          unlock                  Keep the vault key in the Secret Service for a while.
+          lock                    Remove the vault key from the Secret Service.
+          status                  Show whether the vault is unlocked and what it holds.
+          passphrase              Manage the vault's passphrase.
+          book                    Add and list books, and record progress.
+          session                 Record reading sessions.
+          note                    Add notes: your own thoughts about a book.
+          quote                   Add quotes: the book's words, with where they are.
+          list                    List notes and quotes.
+          show                    Show one note, quote, book or session in full.
+          edit                    Change a note's or quote's text or locator.
+          delete                  Delete a note, a quote, or a book with no notes left.
+          search                  Find notes and quotes by text, locator or title.
+          help                    Show subcommand help information.
+
+          See 'bmvault help <subcommand>' for detailed help.
+        """
+
+    static let noteAddHelp = """
+        OVERVIEW: Add a note to a book and print its id.
+
+        USAGE: bmvault note add <book> [<text>] [--locator <locator>] [--json]
+
+        ARGUMENTS:
+          <book>                  The book: an id, a unique id prefix, or a unique
+                                  title prefix.
+          <text>                  The note. Omitted: read standard input if piped, else
+                                  open $EDITOR.
+
+        OPTIONS:
+          -l, --locator <locator> Where in the book: a page, chapter or location, such
+                                  as "p. 42".
+          --json                  Print JSON (see Docs/CLI.md for the shape).
+          -h, --help              Show help information.
+        """
+
+    @Test func rootHelpIsVerbatimInEveryForm() throws {
+        let vault = try TestVault()
+        for arguments in [["--help"], ["-h"], ["help"]] {
+            let result = try vault.run(arguments)
+            #expect(result.status == 0)
+            #expect(result.stdout == Self.rootHelp + "\n", "\(arguments)")
+            #expect(result.stderr.isEmpty)
+        }
+    }
+
+    @Test func leafHelpIsVerbatimInEveryForm() throws {
+        let vault = try TestVault()
+        for arguments in [["note", "add", "--help"], ["help", "note", "add"], ["note", "add", "-h"], ["--vault", "/x", "note", "add", "--help"]] {
+            let result = try vault.run(arguments)
+            #expect(result.status == 0)
+            #expect(result.stdout == Self.noteAddHelp + "\n", "\(arguments)")
+        }
+    }
+
+    @Test func everyCommandHasHelpThatNamesItsUsage() throws {
+        let vault = try TestVault()
+        let commands = [["init"], ["unlock"], ["lock"], ["status"], ["passphrase", "change"], ["book", "add"], ["book", "list"],
+                        ["book", "progress"], ["session", "add"], ["note", "add"], ["quote", "add"], ["list"], ["show"],
+                        ["edit"], ["delete"], ["search"]]
+        for command in commands {
+            let result = try vault.run(["help"] + command)
+            #expect(result.status == 0, "\(command)")
+            #expect(result.stdout.hasPrefix("OVERVIEW: "), "\(command)")
+            #expect(result.stdout.contains("USAGE: bmvault \(command.joined(separator: " "))"), "\(command)")
+            for line in result.stdout.split(separator: "\n") where !line.hasPrefix("USAGE: ") {
+                #expect(line.count <= 79, "\(command): \(line)")
+            }
+        }
+    }
+
+    @Test func versionAndAGroupWithoutSubcommand() throws {
+        let vault = try TestVault()
+        let version = try vault.run(["--version"])
+        #expect(version.status == 0)
+        #expect(version.stdout == "bmvault 0.1.0\n")
+        let group = try vault.run(["book"])
+        #expect(group.status == 0)
+        #expect(group.stdout.hasPrefix("OVERVIEW: Add and list books, and record progress.\n"))
+    }
+}
