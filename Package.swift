@@ -21,9 +21,9 @@ let package = Package(
         // The vault key in the freedesktop Secret Service: the only importer of libsecret.
         .target(name: "Keystore", dependencies: ["CSecret", "VaultCrypto"]),
         // SQLite, migrations, the Store: the only importer of sqlite3.
-        .target(name: "Store", dependencies: ["CSQLite", "VaultCrypto", "Journal"]),
+        .target(name: "VaultStore", dependencies: ["CSQLite", "VaultCrypto", "Journal"]),
         // The facade the CLI talks to.
-        .target(name: "VaultKit", dependencies: ["Store", "Keystore", "VaultCrypto", "Journal"]),
+        .target(name: "VaultKit", dependencies: ["VaultStore", "Keystore", "VaultCrypto", "Journal"]),
         // Commands, parsing, help, terminal I/O.
         .target(name: "BMCLI", dependencies: ["VaultKit", "Journal"]),
         .executableTarget(name: "bmvault", dependencies: ["BMCLI"]),
@@ -31,7 +31,7 @@ let package = Package(
         .testTarget(name: "JournalTests", dependencies: ["Journal"]),
         .testTarget(name: "VaultCryptoTests", dependencies: ["VaultCrypto"]),
         .testTarget(name: "KeystoreTests", dependencies: ["Keystore", "VaultCrypto"]),
-        .testTarget(name: "StoreTests", dependencies: ["Store", "VaultCrypto", "Journal"]),
+        .testTarget(name: "VaultStoreTests", dependencies: ["VaultStore", "VaultCrypto", "Journal"]),
         .testTarget(name: "VaultKitTests", dependencies: ["VaultKit", "Keystore", "VaultCrypto", "Journal"]),
         .testTarget(name: "BMCLITests", dependencies: ["BMCLI"]),
         .testTarget(name: "EndToEndTests", dependencies: ["bmvault"]),

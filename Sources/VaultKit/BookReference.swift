@@ -1,6 +1,6 @@
 import Foundation
 import Journal
-import Store
+import VaultStore
 
 /// How a reader names a book on the command line: a full id, a unique id prefix (at least
 /// ``minimumPrefix`` characters), or a unique case-insensitive title prefix. An exact

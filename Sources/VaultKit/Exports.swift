@@ -1,4 +1,5 @@
 public import Keystore
+public import VaultStore
 public import VaultCrypto
 
 // The few lower-level types the CLI needs to call the facade, named here so the CLI
@@ -20,3 +21,7 @@ public typealias KeyStore = Keystore.KeyStore
 public typealias SecretServiceKeyStore = Keystore.SecretServiceKeyStore
 /// Errors from opening sealed data.
 public typealias CryptoError = VaultCrypto.CryptoError
+/// Where a vault's schema stands: its version, history and pending migrations.
+public typealias SchemaState = VaultStore.SchemaState
+/// What upgrading a vault would change, found on a throwaway copy.
+public typealias UpgradeRehearsal = VaultStore.UpgradeRehearsal

@@ -1,6 +1,6 @@
 import Foundation
 public import Journal
-import Store
+import VaultStore
 
 /// A note or quote with the title of its book, for listings and search results.
 public struct AnnotationListing: Sendable {

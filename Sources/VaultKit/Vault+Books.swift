@@ -1,5 +1,5 @@
 public import Journal
-import Store
+import VaultStore
 
 /// A book with what the reader did with it, for `show`.
 public struct BookDetails: Sendable {

@@ -1,6 +1,6 @@
 import Foundation
 public import Journal
-import Store
+import VaultStore
 
 /// Any record `show` can display.
 public enum JournalRecord: Sendable {

@@ -1,7 +1,7 @@
 import Foundation
 public import Journal
 public import Keystore
-import Store
+import VaultStore
 public import VaultCrypto
 
 /// The facade the CLI talks to: one vault, its key in the keystore, and the journal in it.
@@ -65,10 +65,11 @@ public final class Vault {
     }
 
     /// Opens the vault at `location`, locked, applying pending schema migrations.
-    public static func open(at location: VaultLocation, keyStore: any KeyStore,
-                            clock: any Clock = SystemClock()) throws(VaultError) -> Vault {
+    /// `events` hears about an automatic schema upgrade, for a notice and progress.
+    public static func open(at location: VaultLocation, keyStore: any KeyStore, clock: any Clock = SystemClock(),
+                            events: (MigrationEvent) -> Void = { _ in }) throws(VaultError) -> Vault {
         let store = try storeCall { () throws(StoreError) in
-            try Store.open(at: location.databasePath, clock: clock, generatorVersion: BuildInfo.version)
+            try Store.open(at: location.databasePath, clock: clock, generatorVersion: BuildInfo.version, events: events)
         }
         return Vault(location: location, store: store, keyStore: keyStore, clock: clock)
     }

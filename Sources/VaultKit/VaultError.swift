@@ -1,6 +1,6 @@
 public import Journal
 public import Keystore
-public import Store
+public import VaultStore
 public import VaultCrypto
 
 /// Everything a vault operation can report, in words the reader can act on. No case
@@ -54,6 +54,11 @@ public enum VaultError: Error, Equatable, Sendable {
     case busy
     /// The disk is full; nothing was changed.
     case diskFull
+    /// Not enough free space to upgrade the vault safely; nothing was touched.
+    case insufficientSpace(needed: Int64, available: Int64)
+    /// An upgrade failed and was rolled back; the vault is at schema `from`, and the
+    /// copy taken before the upgrade is at `snapshot`.
+    case upgradeFailed(from: Int, to: Int, snapshot: String, reason: String)
     /// Any other storage failure.
     case storage(StoreError)
     /// A cryptographic failure other than a wrong passphrase or a damaged record.
@@ -75,7 +80,10 @@ extension VaultError {
         case .busy: self = .busy
         case .diskFull: self = .diskFull
         case .crypto(let error): self = .crypto(error)
-        case .database, .io, .migrationChanged: self = .storage(error)
+        case .insufficientSpace(let needed, let available): self = .insufficientSpace(needed: needed, available: available)
+        case .upgradeFailed(let from, let to, let snapshot, let reason):
+            self = .upgradeFailed(from: from, to: to, snapshot: snapshot, reason: reason)
+        case .database, .io, .migrationChanged, .upgradeCheckFailed: self = .storage(error)
         }
     }
 }

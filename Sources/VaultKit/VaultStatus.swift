@@ -1,6 +1,6 @@
 public import Journal
 public import Keystore
-public import Store
+public import VaultStore
 
 /// What `bmvault status` reports: nothing in it is content, so it is readable while locked.
 public struct VaultStatus: Sendable {

@@ -25,6 +25,7 @@ import Testing
           lock                    Remove the vault key from the Secret Service.
           status                  Show whether the vault is unlocked and what it holds.
           passphrase              Manage the vault's passphrase.
+          migrate                 Show, rehearse or run the vault's schema upgrades.
           book                    Add and list books, and record progress.
           session                 Record reading sessions.
           note                    Add notes: your own thoughts about a book.
@@ -79,7 +80,7 @@ import Testing
     @Test func everyCommandHasHelpThatNamesItsUsage() throws {
         let vault = try TestVault()
         let commands = [["init"], ["unlock"], ["lock"], ["status"], ["passphrase", "change"], ["book", "add"], ["book", "list"],
-                        ["book", "progress"], ["session", "add"], ["note", "add"], ["quote", "add"], ["list"], ["show"],
+                        ["book", "progress"], ["migrate"], ["session", "add"], ["note", "add"], ["quote", "add"], ["list"], ["show"],
                         ["edit"], ["delete"], ["search"]]
         for command in commands {
             let result = try vault.run(["help"] + command)
@@ -96,7 +97,7 @@ import Testing
         let vault = try TestVault()
         let version = try vault.run(["--version"])
         #expect(version.status == 0)
-        #expect(version.stdout == "bmvault 0.1.0\n")
+        #expect(version.stdout == "bmvault 0.2.0\n")
         let group = try vault.run(["book"])
         #expect(group.status == 0)
         #expect(group.stdout.hasPrefix("OVERVIEW: Add and list books, and record progress.\n"))

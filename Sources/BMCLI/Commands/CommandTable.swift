@@ -14,6 +14,7 @@ enum CommandTable {
                 VaultCommands.lock(context),
                 VaultCommands.status(context),
                 VaultCommands.passphrase(context),
+                MigrateCommand.migrate(context),
                 BookCommands.book(context),
                 BookCommands.session(context),
                 AnnotationCommands.note(context),

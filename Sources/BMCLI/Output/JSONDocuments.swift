@@ -104,6 +104,35 @@ enum JSONDocuments {
         enum CodingKeys: String, CodingKey { case locked, keyState, unlockedUntil, vaultId, vaultPath, schemaVersion, counts, outbox }
     }
 
+    struct SchemaStateDocument: Encodable {
+        struct Record: Encodable { let id: String, checksum: String, appliedAt: String, durationMs: Int64, bmvaultVersion: String }
+        struct Pending: Encodable { let id: String, summary: String }
+        let version: Int, latestVersion: Int, history: [Record], pending: [Pending]
+
+        init(_ state: SchemaState) {
+            version = state.version
+            latestVersion = state.latestVersion
+            history = state.history.map { Record(id: $0.id, checksum: $0.checksum, appliedAt: $0.appliedAt.iso8601,
+                                                 durationMs: $0.durationMilliseconds, bmvaultVersion: $0.bmvaultVersion) }
+            pending = state.pending.map { Pending(id: $0.id, summary: $0.summary) }
+        }
+    }
+
+    struct RehearsalDocument: Encodable {
+        let from: Int, to: Int, pending: [SchemaStateDocument.Pending], added: [String], removed: [String]
+        let milliseconds: Int64, changed: Bool
+
+        init(_ rehearsal: UpgradeRehearsal) {
+            from = rehearsal.from
+            to = rehearsal.to
+            pending = rehearsal.pending.map { SchemaStateDocument.Pending(id: $0.id, summary: $0.summary) }
+            added = rehearsal.added
+            removed = rehearsal.removed
+            milliseconds = rehearsal.milliseconds
+            changed = false
+        }
+    }
+
     struct IDDocument: Encodable {
         let id: String
     }

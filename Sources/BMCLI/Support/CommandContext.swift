@@ -28,8 +28,19 @@ final class CommandContext {
         return SecretServiceKeyStore(timeoutMilliseconds: timeout ?? Self.defaultKeyringTimeoutMilliseconds)
     }
 
+    /// Opens the vault, upgrading an older one with a one-line notice on standard error
+    /// (and, on a terminal, a line per migration).
     func openVault() throws(VaultError) -> Vault {
-        try Vault.open(at: location, keyStore: keyStore(), clock: clock)
+        try Vault.open(at: location, keyStore: keyStore(), clock: clock) { event in
+            switch event {
+            case .upgrading(let from, let to, let snapshot):
+                console.err("Upgrading the vault from schema \(from) to \(to); its original is kept at \(snapshot) until this succeeds.\n")
+            case .applying(let id, let index, let count):
+                console.progress("  migration \(index)/\(count): \(id)\n")
+            case .upgraded(_, let to, let milliseconds):
+                console.progress("Upgraded to schema \(to) in \(milliseconds) ms.\n")
+            }
+        }
     }
 
     var editor: Editor { Editor(environment: environment) }

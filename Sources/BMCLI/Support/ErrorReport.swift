@@ -71,6 +71,10 @@ struct ErrorReport: Equatable {
             return ErrorReport("another bmvault process kept the vault busy; nothing was changed, try again", .failure)
         case .diskFull:
             return ErrorReport("the disk is full; nothing was changed", .failure)
+        case .insufficientSpace(let needed, let available):
+            return ErrorReport("not enough free space to upgrade the vault safely: it needs \(bytes(needed)), \(bytes(available)) are free; nothing was changed", .failure)
+        case .upgradeFailed(let from, let to, let snapshot, let reason):
+            return ErrorReport("upgrading the vault from schema \(from) to \(to) failed (\(reason)); it is still at schema \(from), and its original is kept at \(snapshot)", .failure)
         case .storage(.migrationChanged(let id)):
             return ErrorReport("this vault records migration \(id) differently from this bmvault \(BuildInfo.version); it was not opened or changed", .failure)
         case .storage(let storeError):
@@ -118,6 +122,18 @@ struct ErrorReport: Equatable {
         case .system(let operation, let code):
             return ErrorReport("\(operation) failed: \(String(cString: strerror(code)))", .failure)
         }
+    }
+
+    /// `12.5 MiB`: a byte count for people.
+    static func bytes(_ count: Int64) -> String {
+        let units = ["bytes", "KiB", "MiB", "GiB", "TiB"]
+        var value = Double(count)
+        var unit = 0
+        while value >= 1024 && unit < units.count - 1 {
+            value /= 1024
+            unit += 1
+        }
+        return unit == 0 ? "\(count) bytes" : String(format: "%.1f %@", value, units[unit])
     }
 
     /// The line printed for each record that fails authentication.

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 import Journal
-@testable import Store
+@testable import VaultStore
 import VaultCrypto
 
 /// Atomicity, tamper evidence, no plaintext at rest, a full disk, and two connections.

@@ -32,32 +32,20 @@ public final class Store {
     ///
     /// A missing file is ``StoreError/vaultNotFound(path:)``; a vault from a newer bmvault is
     /// refused with ``StoreError/newerSchema(found:supported:)`` and left untouched.
-    public static func open(at path: String, clock: any Clock = SystemClock(), generatorVersion: String) throws(StoreError) -> Store {
-        guard FileSystem.exists(path) else { throw .vaultNotFound(path: path) }
-        let database: Database
-        do {
-            database = try Database(path: path, create: false)
-        } catch {
-            throw error.isNotADatabase ? .notAVault(path: path) : StoreError(error)
-        }
-        // A vault is born with its metadata table (see `create`): any other database,
-        // whatever its user_version, is someone else's, and is not touched.
-        var isVault = false
-        do {
-            try database.forEachRow("SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'vault_meta'") { row in
-                isVault = row.int64(0) == 1
-            }
-        } catch .database(code: let code, message: _) where code & 0xff == 26 {
-            throw .notAVault(path: path)
-        }
-        guard isVault else { throw .notAVault(path: path) }
+    public static func open(at path: String, clock: any Clock = SystemClock(), generatorVersion: String,
+                            events: (MigrationEvent) -> Void = { _ in }) throws(StoreError) -> Store {
+        let database = try openExisting(path)
         let version = try MigrationRunner.version(of: database)
         guard version <= Migrations.latestVersion else {
             throw .newerSchema(found: version, supported: Migrations.latestVersion)
         }
         let runner = MigrationRunner(migrations: Migrations.all, generatorVersion: generatorVersion, clock: clock)
         try runner.verifyHistory(of: database, upTo: version)
-        try runner.migrate(database)
+        if version < Migrations.latestVersion {
+            try VaultUpgrade(path: path, runner: runner).run(database, events: events)
+        } else {
+            VaultUpgrade.removeLeftoverSnapshots(of: path)
+        }
         let metadata = try readMetadata(database, path: path)
         return Store(database: database, metadata: metadata, clock: clock, generatorVersion: generatorVersion)
     }
@@ -74,9 +62,7 @@ public final class Store {
             throw .vaultExists(path: existing)
         }
         try FileSystem.makePrivateDirectory(FileSystem.directory(of: path))
-        let suffix: String
-        do { suffix = encodeHex(try randomBytes(count: 8)) } catch { throw .crypto(error) }
-        let temporaryPath = "\(path).creating-\(suffix)"
+        let temporaryPath = "\(path).creating-\(try FileSystem.uniqueSuffix())"
         defer {
             for leftover in ["", "-wal", "-shm", "-journal"] { FileSystem.remove(temporaryPath + leftover) }
         }

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 import Journal
-@testable import Store
+@testable import VaultStore
 import VaultCrypto
 
 /// Every mutation writes its entity and exactly one outbox operation, sealed.

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 import Journal
-@testable import Store
+@testable import VaultStore
 import VaultCrypto
 
 /// Reading back what was written, tombstones, lookups and counts.

@@ -15,6 +15,13 @@ public enum StoreError: Error, Equatable, Sendable {
     /// The vault records a migration whose text differs from this build's copy of it
     /// (a shipped migration was edited). The vault is refused, and left as it was.
     case migrationChanged(id: String)
+    /// There is not enough free space to keep a snapshot and upgrade the vault. Nothing was touched.
+    case insufficientSpace(needed: Int64, available: Int64)
+    /// An upgrade failed and was rolled back: the vault is at schema `from`, as it was,
+    /// and the copy taken before the upgrade is at `snapshot`.
+    case upgradeFailed(from: Int, to: Int, snapshot: String, reason: String)
+    /// A migrated vault failed a check (foreign keys, the frozen schema, integrity).
+    case upgradeCheckFailed(check: String)
     /// A journal read or write needs the vault key, and none was attached.
     case locked
     /// The key offered does not belong to this vault (another vault's, or from before a rekey).

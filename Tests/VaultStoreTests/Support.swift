@@ -2,7 +2,7 @@ import Foundation
 import Synchronization
 import Testing
 import Journal
-@testable import Store
+@testable import VaultStore
 import VaultCrypto
 
 // MARK: - Clock

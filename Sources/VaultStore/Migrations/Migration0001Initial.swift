@@ -1,7 +1,9 @@
 /// Schema v1: the journal (books, reading sessions, notes and quotes), keyslots, vault
 /// metadata and the outbox. FROZEN: shipped in bmvault 0.1.0; never edit this text.
 enum Migration0001Initial {
-    static let migration = Migration(id: "0001_initial", sql: """
+    static let migration = Migration(id: "0001_initial", summary: "books, sessions, notes and quotes, keyslots, outbox",
+                                     schemaChecksum: "7b32e5ec65ac92a35626bfba8f4e87c394ad41b8241d7db09c9391e93f422610",
+                                     sql: """
         CREATE TABLE vault_meta (
             key   TEXT PRIMARY KEY NOT NULL,
             value TEXT NOT NULL

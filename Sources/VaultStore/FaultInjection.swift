@@ -1,0 +1,18 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Named points where a test can make bmvault die at once, as `kill -9` would, to prove
+/// that an upgrade or a rekey interrupted exactly there loses nothing.
+///
+/// Armed only by the environment variable `BMVAULT_TEST_CRASH_AT=<point>` (documented in
+/// Docs/MIGRATIONS.md); a process without it never stops here.
+enum FaultInjection {
+    private static let armedPoint: String? = getenv("BMVAULT_TEST_CRASH_AT").map { String(cString: $0) }
+
+    /// Dies with SIGKILL if `point` is the armed one.
+    static func reach(_ point: @autoclosure () -> String) {
+        guard let armedPoint, armedPoint == point() else { return }
+        kill(getpid(), SIGKILL)
+    }
+}

@@ -1,0 +1,98 @@
+import Journal
+
+/// Applies pending migrations to one database connection.
+///
+/// All pending migrations run in ONE write transaction, each inside its own savepoint
+/// with its `schema_migration` record and `user_version`; the result is verified (foreign
+/// keys, the frozen schema, `integrity_check`) before the transaction commits. So a crash,
+/// a full disk or a failed check at any instant leaves the vault at its old version, and
+/// the next open starts again from there: never a mix of two versions.
+struct MigrationRunner {
+    let migrations: [Migration]
+    /// The bmvault version recorded with each applied migration.
+    let generatorVersion: String
+    let clock: any Clock
+
+    /// The schema version the database is at now (`PRAGMA user_version`).
+    static func version(of database: Database) throws(StoreError) -> Int {
+        var version = 0
+        try database.forEachRow("PRAGMA user_version") { row in version = Int(row.int64(0)) }
+        return version
+    }
+
+    /// Refuses a vault whose record of its first `version` migrations does not match this
+    /// build's: a shipped migration must never change, or two builds would disagree on
+    /// what a schema version means.
+    func verifyHistory(of database: Database, upTo version: Int) throws(StoreError) {
+        guard version > 0 else { return }
+        var recorded: [(id: String, checksum: String)] = []
+        try database.forEachRow("SELECT id, checksum FROM schema_migration ORDER BY id") { row in
+            recorded.append((row.text(0), row.text(1)))
+        }
+        for (index, migration) in migrations.prefix(version).enumerated() {
+            guard index < recorded.count, recorded[index].id == migration.id,
+                  recorded[index].checksum == migration.checksum else {
+                throw .migrationChanged(id: migration.id)
+            }
+        }
+    }
+
+    /// Applies every migration after the database's current version, atomically.
+    func migrate(_ database: Database, events: (MigrationEvent) -> Void = { _ in }) throws(StoreError) {
+        // Table rebuilds need foreign keys off; they are checked explicitly before commit.
+        try database.execute("PRAGMA foreign_keys = OFF")
+        defer { try? database.execute("PRAGMA foreign_keys = ON") }
+        try database.writeTransaction { () throws(StoreError) in
+            // Another process may have migrated while this one waited for the write lock.
+            let current = try Self.version(of: database)
+            guard current < migrations.count else { return }
+            try verifyHistory(of: database, upTo: current)
+            let pending = migrations.count - current
+            for (index, migration) in migrations.enumerated() where index >= current {
+                events(.applying(id: migration.id, index: index - current + 1, count: pending))
+                try apply(migration, toVersion: index + 1, in: database)
+                FaultInjection.reach("upgrade:applied:\(migration.id)")
+            }
+            try verify(database, against: migrations[migrations.count - 1])
+            FaultInjection.reach("upgrade:verified")
+        }
+    }
+
+    private func apply(_ migration: Migration, toVersion version: Int, in database: Database) throws(StoreError) {
+        let started = clock.now()
+        try database.execute("SAVEPOINT migration")
+        try database.execute("""
+            CREATE TABLE IF NOT EXISTS schema_migration (
+                id              TEXT PRIMARY KEY NOT NULL,
+                checksum        TEXT NOT NULL,
+                applied_at      INTEGER NOT NULL,
+                duration_ms     INTEGER NOT NULL,
+                bmvault_version TEXT NOT NULL
+            );
+            """)
+        try database.execute(migration.sql)
+        let finished = clock.now()
+        try database.run("""
+            INSERT INTO schema_migration (id, checksum, applied_at, duration_ms, bmvault_version)
+            VALUES (?, ?, ?, ?, ?)
+            """, [.text(migration.id), .text(migration.checksum),
+                  .integer(finished.millisecondsSince1970),
+                  .integer(finished.millisecondsSince1970 - started.millisecondsSince1970),
+                  .text(generatorVersion)])
+        try database.execute("PRAGMA user_version = \(version)")
+        try database.execute("RELEASE migration")
+    }
+
+    /// The checks an upgrade must pass before it commits.
+    private func verify(_ database: Database, against last: Migration) throws(StoreError) {
+        var violations = 0
+        try database.forEachRow("PRAGMA foreign_key_check") { _ in violations += 1 }
+        guard violations == 0 else { throw .upgradeCheckFailed(check: "foreign_key_check") }
+        guard try SchemaText.checksum(of: database) == last.schemaChecksum else {
+            throw .upgradeCheckFailed(check: "schema (Schemas/sqlite/v\(migrations.count).sql)")
+        }
+        var integrity: [String] = []
+        try database.forEachRow("PRAGMA integrity_check") { row in integrity.append(row.text(0)) }
+        guard integrity == ["ok"] else { throw .upgradeCheckFailed(check: "integrity_check") }
+    }
+}

@@ -1,0 +1,18 @@
+import VaultCrypto
+
+/// The schema of a database as text, in the form `Schemas/sqlite/vN.sql` keeps it (after
+/// its header line): each object's SQL, then `;` and a blank line, ordered by type then
+/// name. Comparing this text is how a migrated vault is checked against the frozen schema.
+enum SchemaText {
+    static func of(_ database: Database) throws(StoreError) -> String {
+        var text = ""
+        try database.forEachRow("SELECT sql FROM sqlite_master WHERE sql IS NOT NULL ORDER BY type, name") { row in
+            text += row.text(0) + ";\n\n"
+        }
+        return text
+    }
+
+    static func checksum(of database: Database) throws(StoreError) -> String {
+        SHA256.hex(of: Array(try of(database).utf8))
+    }
+}

@@ -1,0 +1,115 @@
+public import Journal
+
+/// A migration this build knows, by id and summary.
+public struct MigrationInfo: Sendable, Equatable {
+    public let id: String
+    public let summary: String
+}
+
+/// One row of a vault's migration history.
+public struct MigrationRecord: Sendable, Equatable {
+    public let id: String
+    public let checksum: String
+    public let appliedAt: Timestamp
+    public let durationMilliseconds: Int64
+    /// The bmvault version that applied it.
+    public let bmvaultVersion: String
+}
+
+/// Where a vault's schema stands, read without changing anything.
+public struct SchemaState: Sendable {
+    public let version: Int
+    public let latestVersion: Int
+    public let history: [MigrationRecord]
+    public let pending: [MigrationInfo]
+}
+
+/// What upgrading a vault would do, found by upgrading a throwaway copy of it.
+public struct UpgradeRehearsal: Sendable {
+    public let from: Int
+    public let to: Int
+    public let pending: [MigrationInfo]
+    /// Tables, indexes and triggers the upgrade adds or removes, as `table name`.
+    public let added: [String]
+    public let removed: [String]
+    /// How long the migrations took on the copy.
+    public let milliseconds: Int64
+}
+
+extension Store {
+    /// The schema version and migration history of the vault at `path`. Never migrates.
+    public static func schemaState(at path: String) throws(StoreError) -> SchemaState {
+        let database = try openExisting(path)
+        let version = try MigrationRunner.version(of: database)
+        var history: [MigrationRecord] = []
+        try database.forEachRow("""
+            SELECT id, checksum, applied_at, duration_ms, bmvault_version FROM schema_migration ORDER BY id
+            """) { row in
+            history.append(MigrationRecord(id: row.text(0), checksum: row.text(1),
+                                           appliedAt: Timestamp(millisecondsSince1970: row.int64(2)),
+                                           durationMilliseconds: row.int64(3), bmvaultVersion: row.text(4)))
+        }
+        let pending = Migrations.all.dropFirst(min(version, Migrations.latestVersion)).map { MigrationInfo(id: $0.id, summary: $0.summary) }
+        return SchemaState(version: version, latestVersion: Migrations.latestVersion, history: history, pending: pending)
+    }
+
+    /// Upgrades a copy of the vault at `path` (beside it, so it stays on the same disk
+    /// with the same permissions), verifies it, reports what changed and how long it
+    /// took, and deletes the copy. The vault itself is not touched.
+    public static func rehearseUpgrade(at path: String, clock: any Clock = SystemClock(),
+                                       generatorVersion: String) throws(StoreError) -> UpgradeRehearsal {
+        let original = try openExisting(path)
+        let from = try MigrationRunner.version(of: original)
+        guard from <= Migrations.latestVersion else {
+            throw .newerSchema(found: from, supported: Migrations.latestVersion)
+        }
+        let runner = MigrationRunner(migrations: Migrations.all, generatorVersion: generatorVersion, clock: clock)
+        try runner.verifyHistory(of: original, upTo: from)
+
+        let copyPath = "\(path).rehearsal-\(try FileSystem.uniqueSuffix())"
+        defer { for leftover in ["", "-wal", "-shm", "-journal"] { FileSystem.remove(copyPath + leftover) } }
+        let databaseBytes = FileSystem.size(path) + FileSystem.size(path + "-wal")
+        let needed = databaseBytes + VaultUpgrade.growthAllowance(forDatabaseBytes: databaseBytes)
+        let available = try FileSystem.availableBytes(at: FileSystem.directory(of: path))
+        guard available >= needed else { throw .insufficientSpace(needed: needed, available: available) }
+        try original.run("VACUUM INTO ?", [.text(copyPath)])
+
+        let copy: Database
+        do { copy = try Database(path: copyPath, create: false) } catch { throw StoreError(error) }
+        let before = try objectNames(copy)
+        let started = clock.now()
+        try runner.migrate(copy)
+        let elapsed = clock.now().millisecondsSince1970 - started.millisecondsSince1970
+        let after = try objectNames(copy)
+        return UpgradeRehearsal(from: from, to: Migrations.latestVersion,
+                                pending: Migrations.all.dropFirst(from).map { MigrationInfo(id: $0.id, summary: $0.summary) },
+                                added: after.subtracting(before).sorted(), removed: before.subtracting(after).sorted(),
+                                milliseconds: elapsed)
+    }
+
+    /// Opens the database at `path` if it is a bmvault vault; any other file, whatever its
+    /// `user_version`, is refused as ``StoreError/notAVault(path:)`` and not touched.
+    static func openExisting(_ path: String) throws(StoreError) -> Database {
+        guard FileSystem.exists(path) else { throw .vaultNotFound(path: path) }
+        let database: Database
+        do { database = try Database(path: path, create: false) } catch {
+            throw error.isNotADatabase ? .notAVault(path: path) : StoreError(error)
+        }
+        var isVault = false
+        do {
+            try database.forEachRow("SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'vault_meta'") { row in
+                isVault = row.int64(0) == 1
+            }
+        } catch .database(code: let code, message: _) where code & 0xff == 26 {
+            throw .notAVault(path: path)
+        }
+        guard isVault else { throw .notAVault(path: path) }
+        return database
+    }
+
+    private static func objectNames(_ database: Database) throws(StoreError) -> Set<String> {
+        var names = Set<String>()
+        try database.forEachRow("SELECT type || ' ' || name FROM sqlite_master WHERE sql IS NOT NULL") { row in names.insert(row.text(0)) }
+        return names
+    }
+}

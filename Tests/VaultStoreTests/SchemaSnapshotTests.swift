@@ -1,0 +1,120 @@
+import Foundation
+import Testing
+import Journal
+@testable import VaultStore
+import VaultCrypto
+
+/// Pins every schema version to its frozen file `Schemas/sqlite/vN.sql`, and every shipped
+/// migration to its text. If one of these fails, a shipped migration (or the schema it
+/// produces) changed: never edit a snapshot or a checksum to make it pass; add a new
+/// migration, with a new snapshot and fixture, instead (Docs/MIGRATIONS.md).
+@Suite struct SchemaSnapshotTests {
+    /// The SHA-256 of each migration's SQL as it shipped.
+    static let shippedChecksums: [(id: String, checksum: String)] = [
+        ("0001_initial", "9038ba9a14fa66bff1c5e327d3fc767b0bdc77792d23b843c7c7f5b5b711e7fa"),
+        ("0002_rekey_job", "3c1c8946668c9f146daf05c41862329398b2f923768916783568e12b2d086a0d"),
+    ]
+
+    /// `<package>/Schemas/sqlite`, found from this file's own path.
+    static var schemasDirectory: URL {
+        URL(fileURLWithPath: #filePath)
+            .deletingLastPathComponent() // VaultStoreTests
+            .deletingLastPathComponent() // Tests
+            .deletingLastPathComponent() // package root
+            .appendingPathComponent("Schemas/sqlite")
+    }
+
+    static func header(version: Int) -> String {
+        "-- bmvault schema v\(version) (frozen; generated from migration \(Migrations.all[version - 1].id); never edit)"
+    }
+
+    /// A new database brought to `version` by the first `version` migrations only.
+    static func database(atVersion version: Int, in directory: TemporaryDirectory) throws -> Database {
+        let database = try Database(path: directory.file("v\(version).db"), create: true)
+        try MigrationRunner(migrations: Array(Migrations.all.prefix(version)), generatorVersion: testGeneratorVersion,
+                            clock: TestClock()).migrate(database)
+        return database
+    }
+
+    @Test(arguments: 1...Migrations.latestVersion)
+    func schemaAfterEachMigrationMatchesItsFrozenFile(version: Int) throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let database = try Self.database(atVersion: version, in: directory)
+        let frozen = try String(contentsOf: Self.schemasDirectory.appendingPathComponent("v\(version).sql"), encoding: .utf8)
+        let actual = try SchemaText.of(database)
+        #expect(frozen == Self.header(version: version) + "\n" + actual, "schema v\(version) differs from Schemas/sqlite/v\(version).sql")
+        #expect(SHA256.hex(of: Array(actual.utf8)) == Migrations.all[version - 1].schemaChecksum,
+                "migration \(Migrations.all[version - 1].id) declares a schema checksum that is not its schema's")
+        #expect(try MigrationRunner.version(of: database) == version)
+    }
+
+    @Test func thereIsOneFrozenFilePerVersionAndNoOther() throws {
+        let names = try FileManager.default.contentsOfDirectory(atPath: Self.schemasDirectory.path).sorted()
+        #expect(names == (1...Migrations.latestVersion).map { "v\($0).sql" }.sorted())
+    }
+
+    @Test func shippedMigrationsNeverChange() {
+        #expect(Migrations.all.map(\.id) == Self.shippedChecksums.map(\.id), "a migration was added without pinning its checksum here")
+        for (migration, shipped) in zip(Migrations.all, Self.shippedChecksums) {
+            #expect(migration.checksum == shipped.checksum, "migration \(migration.id) was edited after it shipped")
+        }
+        let ids = Migrations.all.map(\.id)
+        #expect(ids == ids.sorted() && Set(ids).count == ids.count, "migration ids must be unique and ordered")
+        for (index, id) in ids.enumerated() {
+            #expect(id.hasPrefix(String(format: "%04d_", index + 1)), "\(id) is out of sequence")
+        }
+    }
+
+    @Test func freshVaultIsAtTheNewestVersionWithEveryMigrationRecordedOnce() throws {
+        let clock = TestClock()
+        let fixture = try makeFixture(attach: false, clock: clock)
+        defer { fixture.directory.remove() }
+        var rows: [(id: String, checksum: String, appliedAt: Int64, duration: Int64, version: String)] = []
+        try fixture.store.database.forEachRow("SELECT id, checksum, applied_at, duration_ms, bmvault_version FROM schema_migration ORDER BY id") { row in
+            rows.append((row.text(0), row.text(1), row.int64(2), row.int64(3), row.text(4)))
+        }
+        #expect(rows.map(\.id) == Migrations.all.map(\.id))
+        #expect(rows.map(\.checksum) == Migrations.all.map(\.checksum))
+        #expect(rows.allSatisfy { $0.appliedAt == clock.now().millisecondsSince1970 && $0.duration == 0 && $0.version == testGeneratorVersion })
+        #expect(try fixture.store.integer("PRAGMA user_version") == Int64(Migrations.latestVersion))
+        #expect(try fixture.store.schemaVersion() == Migrations.latestVersion)
+        let frozen = try String(contentsOf: Self.schemasDirectory.appendingPathComponent("v\(Migrations.latestVersion).sql"), encoding: .utf8)
+        #expect(frozen == Self.header(version: Migrations.latestVersion) + "\n" + (try SchemaText.of(fixture.store.database)))
+    }
+
+    @Test func reopeningAppliesNothingTwice() throws {
+        let fixture = try makeFixture(attach: false)
+        defer { fixture.directory.remove() }
+        let before = try SchemaText.of(fixture.store.database)
+        fixture.clock.advance(seconds: 60)
+
+        let again = try fixture.reopen(attach: false)
+        #expect(try SchemaText.of(again.database) == before)
+        #expect(try again.integer("SELECT count(*) FROM schema_migration") == Int64(Migrations.latestVersion))
+        #expect(try again.integer("SELECT max(applied_at) FROM schema_migration") == TestClock.start)
+    }
+
+    @Test func vaultDatabaseIsInWALMode() throws {
+        let fixture = try makeFixture(attach: false)
+        defer { fixture.directory.remove() }
+        var mode = ""
+        try fixture.store.database.forEachRow("PRAGMA journal_mode") { row in mode = row.text(0) }
+        #expect(mode == "wal")
+        #expect(try fixture.store.integer("PRAGMA foreign_keys") == 1)
+    }
+
+    /// Migration.swift promises "a vault whose record differs from this build's text is refused".
+    @Test func openRefusesAVaultWhoseRecordedMigrationChecksumDiffers() throws {
+        let fixture = try makeFixture(attach: false)
+        defer { fixture.directory.remove() }
+        try fixture.store.database.run("UPDATE schema_migration SET checksum = ? WHERE id = '0001_initial'",
+                                       [.text(String(repeating: "0", count: 64))])
+
+        let before = try fileBytes(fixture.path)
+        #expect(throws: StoreError.migrationChanged(id: "0001_initial")) {
+            _ = try Store.open(at: fixture.path, clock: fixture.clock, generatorVersion: testGeneratorVersion)
+        }
+        #expect(try fileBytes(fixture.path) == before)
+    }
+}
