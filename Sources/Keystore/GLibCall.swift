@@ -80,13 +80,6 @@ final class OperationBudget {
         return mapError(domain: domain, code: code, stage: stage)
     }
 
-    /// What the provider answers for a collection that does not exist: libsecret's
-    /// SECRET_ERROR_NO_SUCH_OBJECT, as `.failure(domain: "secret-error", code: 3)`.
-    static var noSuchCollection: KeystoreError {
-        let name = g_quark_to_string(bmv_secret_error_quark()).map { String(cString: $0) } ?? "secret-error"
-        return .failure(domain: name, code: Int32(SECRET_ERROR_NO_SUCH_OBJECT.rawValue))
-    }
-
     /// The same mapping by domain name, so tests can exercise it without importing CSecret.
     func mapError(domainName: String, code: Int32, stage: CallStage) -> KeystoreError {
         mapError(domain: g_quark_from_string(domainName), code: code, stage: stage)

@@ -16,6 +16,9 @@ public enum KeystoreError: Error, Equatable, Sendable {
     /// The target collection is locked, or the provider wanted an unlock prompt that we do
     /// not show, or the reader dismissed one.
     case keyringLocked
+    /// The provider has no collection under this alias: `session` (KeePassXC keeps none) or
+    /// `default` (no login keyring yet). libsecret would create one behind a password prompt.
+    case noSuchCollection(alias: String)
     /// An item under bmvault's schema holds a secret that is not bmvault's layout: written by
     /// something else, by a newer bmvault, or damaged.
     case malformedItem

@@ -113,9 +113,8 @@ public final class SecretServiceKeyStore: KeyStore, Sendable {
             // "session" is SECRET_COLLECTION_SESSION; "default" is what collection NULL means.
             let alias = persistence == .session ? "session" : "default"
             guard let target = try connection.collection(alias: alias) else {
-                // No such collection (e.g. no login keyring yet). libsecret would create one
-                // behind a password prompt; we report it as the provider would.
-                throw OperationBudget.noSuchCollection
+                // libsecret would create the collection behind a password prompt; we say so instead.
+                throw .noSuchCollection(alias: alias)
             }
             // Refuse before touching anything, so a failed store leaves the old key in place.
             if target.isLocked { throw .keyringLocked }

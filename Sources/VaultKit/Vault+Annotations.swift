@@ -10,9 +10,8 @@ public struct AnnotationListing: Sendable {
 }
 
 extension Vault {
-    /// Adds a note or quote to the book a BOOK argument names; returns it with its new id.
-    public func addAnnotation(to reference: String, kind: AnnotationKind, body: String, locator: String?) throws(VaultError) -> Annotation {
-        let book = try book(named: reference)
+    /// Adds a note or quote to `book` (found with ``book(named:)``); returns it with its new id.
+    public func addAnnotation(to book: Book, kind: AnnotationKind, body: String, locator: String?) throws(VaultError) -> Annotation {
         let store = try unlockedStore()
         let annotation = try journalCall { () throws(JournalError) in
             try Annotation.new(bookID: book.id, kind: kind, body: body, locator: locator.map { text throws(JournalError) in try Locator(text) },

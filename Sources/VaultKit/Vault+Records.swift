@@ -48,17 +48,21 @@ extension Vault {
         }
     }
 
-    /// Tombstones a note, quote or (empty) book. Reading sessions are append-only.
-    public func delete(_ id: String) throws(VaultError) -> RecordReference {
+    /// Tombstones a note, quote or (empty) book, and says which it was. Reading sessions
+    /// are append-only.
+    public func delete(_ id: String) throws(VaultError) -> (kind: String, id: EntityID) {
         let reference = try resolveID(id)
         let store = try unlockedStore()
         switch reference.kind {
-        case .annotation: _ = try storeCall { () throws(StoreError) in try store.deleteAnnotation(reference.id) }
-        case .book: try storeCall { () throws(StoreError) in try store.deleteBook(reference.id) }
+        case .annotation:
+            let deleted = try storeCall { () throws(StoreError) in try store.deleteAnnotation(reference.id) }
+            return (deleted.kind.rawValue, deleted.id)
+        case .book:
+            try storeCall { () throws(StoreError) in try store.deleteBook(reference.id) }
+            return ("book", reference.id)
         case .session:
             throw .wrongRecordKind(id: reference.id.rawValue, expected: "note, quote or book", found: "session")
         }
-        return reference
     }
 
     private func resolveID(_ text: String) throws(VaultError) -> RecordReference {

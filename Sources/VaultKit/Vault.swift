@@ -10,7 +10,7 @@ public import VaultCrypto
 /// use; without one they fail with ``VaultError/locked`` (or ``VaultError/sessionExpired``),
 /// and nothing is read or written.
 public final class Vault {
-    /// The shortest passphrase `init` and `passphrase change` accept, in characters.
+    /// The shortest passphrase `init` and `passphrase change` accept, in Unicode scalars.
     public static let minimumPassphraseCharacters = 8
     /// How long `unlock` keeps the key in the keystore unless told otherwise: 8 hours.
     public static let defaultUnlockSeconds: Int64 = 8 * 3600

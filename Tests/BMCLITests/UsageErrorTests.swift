@@ -141,3 +141,18 @@ struct UsageErrorTests {
         #expect(error.message == "Unknown command; expected one of: add")
     }
 }
+
+@Suite struct UnknownOptionPrivacyTests {
+    @Test func textThatStartsWithADashIsNotEchoed() throws {
+        let error = try #require(Sample.failure(["note", "add", "Dune", "-my private thought"]))
+        #expect(error.message == "Unknown option; to give text that starts with '-', put it after '--'")
+        #expect(!HelpFormatter.render(error).contains("private"))
+        let dashes = try #require(Sample.failure(["note", "add", "Dune", "--- a line of dashes"]))
+        #expect(!HelpFormatter.render(dashes).contains("dashes"))
+    }
+
+    @Test func plainOptionNamesAreStillNamed() throws {
+        #expect(Sample.failure(["note", "add", "Dune", "--colour=secret"])?.message == "Unknown option '--colour'")
+        #expect(Sample.failure(["note", "add", "Dune", "-x"])?.message == "Unknown option '-x'")
+    }
+}

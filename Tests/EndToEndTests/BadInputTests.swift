@@ -188,4 +188,49 @@ import Testing
         expectOneLineError(try vault.run(["status"]), status: 65, containing: "is not a bmvault vault")
         #expect(try vault.databaseBytes() == before)
     }
+
+    @Test func textThatLooksLikeAnOptionIsNeverEchoed() throws {
+        let vault = try TestVault()
+        try vault.createUnlocked()
+        try vault.succeed(["book", "add", "Emma"])
+        let result = try vault.run(["note", "add", "emma", "-my secret thought"])
+        #expect(result.status == 64)
+        #expect(!result.stderr.contains("secret"), "\(result)")
+        #expect(result.stderr.hasPrefix("Error: Unknown option; to give text that starts with '-', put it after '--'\n"))
+        // And `--` is the way to write it.
+        try vault.succeed(["note", "add", "emma", "--", "-my secret thought"])
+        #expect((try vault.json(["list", "--json"]) as? [[String: Any]])?.first?["body"] as? String == "-my secret thought")
+    }
+
+    @Test func controlCharactersNeverReachTheTerminalRaw() throws {
+        let vault = try TestVault()
+        try vault.createUnlocked()
+        try vault.succeed(["book", "add", "Emma"])
+        let hostile = "before\u{1B}[2Jafter\u{7F}\u{9B}31m"
+        let id = try vault.succeed(["note", "add", "emma", hostile]).line
+        for arguments in [["list"], ["show", id], ["search", "before"], ["list", "--json"], ["show", id, "--json"]] {
+            let output = try vault.succeed(arguments).stdout
+            #expect(!output.unicodeScalars.contains { $0 == "\u{1B}" || $0 == "\u{7F}" || $0 == "\u{9B}" }, "\(arguments)")
+        }
+        // JSON still carries the exact text, escaped.
+        let body = (try vault.json(["show", id, "--json"]) as? [String: Any])?["body"] as? String
+        #expect(body == hostile)
+    }
+
+    @Test func deleteSaysWhatItDeleted() throws {
+        let vault = try TestVault()
+        try vault.createUnlocked()
+        try vault.succeed(["book", "add", "Emma"])
+        let quote = try vault.succeed(["quote", "add", "emma", "words", "--locator", "p. 1"]).line
+        #expect(try vault.succeed(["delete", quote]).stderr == "Deleted quote \(quote).\n")
+    }
+
+    @Test func anOverlongPassphraseIsRefusedNotCut() throws {
+        let vault = try TestVault()
+        let long = String(repeating: "x", count: 5000)
+        let result = try vault.run(["init", "--passphrase-stdin", "--kdf", "interactive"], stdin: long + "\n")
+        #expect(result.status == 65)
+        #expect(result.stderr == "Error: the passphrase is longer than 4096 bytes; nothing was changed\n")
+        #expect(!FileManager.default.fileExists(atPath: vault.databasePath))
+    }
 }

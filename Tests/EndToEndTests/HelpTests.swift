@@ -15,7 +15,7 @@ import Testing
 
         OPTIONS:
           --vault <dir>           The vault directory (default: $BMVAULT_HOME, else
-                                  $XDG_DATA_HOME/bmvault).
+                                  $XDG_DATA_HOME/bmvault, else ~/.local/share/bmvault).
           --version               Show the version.
           -h, --help              Show help information.
 

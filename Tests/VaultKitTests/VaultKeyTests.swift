@@ -44,7 +44,7 @@ import VaultCrypto
         let fixture = try makeVault()
         defer { fixture.directory.remove() }
         let book = try fixture.vault.addBook(title: "Kept", authors: ["Someone"])
-        _ = try fixture.vault.addAnnotation(to: "Kept", kind: .note, body: "still here", locator: nil)
+        _ = try fixture.vault.addAnnotation(to: try fixture.vault.book(named: "Kept"), kind: .note, body: "still here", locator: nil)
 
         let error = vaultError { () throws(VaultError) in
             try Vault.create(at: fixture.location, passphrase: try secretOrFail("another passphrase"), kdf: interactive,
@@ -226,8 +226,8 @@ import VaultCrypto
         let fixture = try makeVault()
         defer { fixture.directory.remove() }
         let book = try fixture.vault.addBook(title: "Persistent", authors: ["A"])
-        let note = try fixture.vault.addAnnotation(to: book.id.rawValue, kind: .note, body: "sealed before the change", locator: nil)
-        let quote = try fixture.vault.addAnnotation(to: "persistent", kind: .quote, body: "quoted", locator: "p. 4")
+        let note = try fixture.vault.addAnnotation(to: try fixture.vault.book(named: book.id.rawValue), kind: .note, body: "sealed before the change", locator: nil)
+        let quote = try fixture.vault.addAnnotation(to: try fixture.vault.book(named: "persistent"), kind: .quote, body: "quoted", locator: "p. 4")
 
         #expect(vaultError { () throws(VaultError) in try fixture.vault.changePassphrase(to: try secretOrFail("short"), kdf: interactive) }
                 == .passphraseTooShort(minimum: 8))

@@ -3,7 +3,8 @@
 ///
 /// Messages never repeat values the user typed: a misplaced argument might be the text
 /// of a private note, so it is identified by position, and an unknown command by the
-/// names that would have been valid. Only option spellings are echoed, up to their `=`.
+/// names that would have been valid. Only option spellings are echoed, up to their `=`,
+/// and only when they look like an option name: `"-my private words"` is not repeated.
 struct UsageError: Error, Equatable {
     let message: String
     /// The full path including the root name, e.g. `["bmvault", "note", "add"]`, because
@@ -24,6 +25,13 @@ struct UsageError: Error, Equatable {
 }
 
 extension UsageError {
+    /// `-x` or `--some-name`: short enough and plain enough to be an option, not prose.
+    static func isOptionName(_ spelling: String) -> Bool {
+        let name = spelling.drop { $0 == "-" }
+        return spelling.count <= 40 && !name.isEmpty && spelling.count - name.count <= 2
+            && name.allSatisfy { ($0.isASCII && ($0.isLetter || $0.isNumber)) || $0 == "-" }
+    }
+
     /// Every way parsing fails, so the wording (in swift-argument-parser's style, which
     /// users of Swift tools already know) lives in one place.
     enum Reason: Equatable, Sendable {
@@ -44,8 +52,10 @@ extension UsageError {
                 "Missing expected argument '\(label)'"
             case .extraArgument(let position):
                 "Unexpected extra argument (argument \(position))"
-            case .unknownOption(let spelling):
+            case .unknownOption(let spelling) where UsageError.isOptionName(spelling):
                 "Unknown option '\(spelling)'"
+            case .unknownOption:
+                "Unknown option; to give text that starts with '-', put it after '--'"
             case .missingValue(let spelling, let valueName):
                 "Missing value for '\(spelling) <\(valueName)>'"
             case .flagGivenValue(let spelling):

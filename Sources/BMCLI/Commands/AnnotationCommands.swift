@@ -26,9 +26,8 @@ enum AnnotationCommands {
             let locator = invocation.option("locator")
             if kind == .quote && locator == nil { throw CLIError.invalidValue("quote add needs --locator L (where the quote is)") }
             let vault = try context.openVault()
-            let book = invocation.argument("book") ?? ""
             // Fail on a locked vault or an unknown book before the reader types anything.
-            _ = try vault.book(named: book)
+            let book = try vault.book(named: invocation.argument("book") ?? "")
             let text = try context.text(argument: invocation.argument("text"))
             let annotation = try vault.addAnnotation(to: book, kind: kind, body: text, locator: locator)
             BookCommands.printID(annotation.id.rawValue, json: invocation.flag("json"), context: context)
@@ -68,8 +67,8 @@ enum AnnotationCommands {
             discussion: "Deletion leaves a tombstone, so the deletion can reach other devices; the record disappears from every listing.",
             arguments: [SharedOptions.id]
         ) { invocation in
-            let reference = try context.openVault().delete(invocation.argument("id") ?? "")
-            context.console.err("Deleted \(reference.kind.rawValue) \(reference.id).\n")
+            let deleted = try context.openVault().delete(invocation.argument("id") ?? "")
+            context.console.err("Deleted \(deleted.kind) \(deleted.id).\n")
         }
     }
 }

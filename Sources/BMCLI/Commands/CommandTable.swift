@@ -2,7 +2,7 @@
 enum CommandTable {
     static let vaultOption = OptionSpec(
         name: "vault", valueName: "dir",
-        help: "The vault directory (default: $BMVAULT_HOME, else $XDG_DATA_HOME/bmvault).")
+        help: "The vault directory (default: $BMVAULT_HOME, else $XDG_DATA_HOME/bmvault, else ~/.local/share/bmvault).")
 
     static func root(_ context: CommandContext) -> CommandSpec {
         CommandSpec(

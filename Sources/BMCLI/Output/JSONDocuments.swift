@@ -137,11 +137,23 @@ enum JSONDocuments {
         let id: String
     }
 
-    /// Pretty-printed, sorted keys, one document, ending in a newline.
+    /// Pretty-printed, sorted keys, one document, ending in a newline. DEL and the C1
+    /// controls (which JSON allows raw, and some terminals obey) are written as `\u` escapes,
+    /// like the C0 controls, so printing JSON cannot drive the terminal either.
     static func render(_ value: some Encodable) -> String {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
         guard let data = try? encoder.encode(value) else { return "null\n" }
-        return String(decoding: data, as: UTF8.self) + "\n"
+        let json = String(decoding: data, as: UTF8.self)
+        guard json.unicodeScalars.contains(where: { (0x7F...0x9F).contains($0.value) }) else { return json + "\n" }
+        var escaped = ""
+        for scalar in json.unicodeScalars {
+            if (0x7F...0x9F).contains(scalar.value) {
+                escaped += "\\u00" + String(scalar.value, radix: 16)
+            } else {
+                escaped.unicodeScalars.append(scalar)
+            }
+        }
+        return escaped + "\n"
     }
 }

@@ -8,6 +8,8 @@ enum CLIError: Error, Equatable {
     case noTerminal
     /// The two passphrases typed at `init` or `passphrase change` differ.
     case passphraseMismatch
+    /// A passphrase or recovery key is longer than ``SecretInput/maximumBytes``.
+    case secretTooLong(limit: Int)
     /// Text on standard input or from the editor is not valid UTF-8.
     case invalidUTF8
     /// No TEXT, no piped standard input, and neither `$VISUAL` nor `$EDITOR` is set.

@@ -90,7 +90,8 @@ struct Editor {
         return bytes
     }
 
-    /// Overwrites every regular file in `directory` with zeros, then removes them and it.
+    /// Overwrites every regular file in `directory` (and below it: an editor may leave a
+    /// backup folder) with zeros, then removes them and it.
     private static func shred(directory: String) {
         guard let stream = opendir(directory) else { return }
         var names: [String] = []
@@ -104,6 +105,10 @@ struct Editor {
         for name in names {
             let path = directory + "/" + name
             var info = stat()
+            if lstat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFDIR {
+                shred(directory: path)
+                continue
+            }
             if lstat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG {
                 let descriptor = open(path, O_WRONLY | O_CLOEXEC)
                 if descriptor >= 0 {

@@ -94,6 +94,10 @@ struct ErrorReport: Equatable {
             return ErrorReport("the Secret Service did not answer within \(Double(milliseconds) / 1000) s; check that your keyring (gnome-keyring, KeePassXC) is running and not waiting on a prompt", .unavailable)
         case .keyringLocked:
             return report(VaultError.keyringLocked)
+        case .noSuchCollection(let alias) where alias == "session":
+            return ErrorReport("this keyring has no session collection (KeePassXC keeps none); run `bmvault unlock --remember` to keep the key in the default collection", .unavailable)
+        case .noSuchCollection:
+            return ErrorReport("this keyring has no default collection; create one in your keyring app (such as Seahorse), or unlock without --remember", .unavailable)
         case .malformedItem:
             return ErrorReport("the keyring item for this vault was not written by bmvault; run `bmvault lock`, then `bmvault unlock`", .unavailable)
         case .failure(let domain, let code):
@@ -109,6 +113,8 @@ struct ErrorReport: Equatable {
             return ErrorReport("no terminal to ask for the passphrase; pipe it in with --passphrase-stdin", .usage)
         case .passphraseMismatch:
             return ErrorReport("the passphrases do not match; nothing was changed", .dataError)
+        case .secretTooLong(let limit):
+            return ErrorReport("the passphrase is longer than \(limit) bytes; nothing was changed", .dataError)
         case .invalidUTF8:
             return ErrorReport("the text is not valid UTF-8; nothing was saved", .dataError)
         case .noEditor:
@@ -143,6 +149,7 @@ struct ErrorReport: Equatable {
 
     private static func describe(_ error: JournalError) -> String {
         switch error {
+        case .emptyText(let field) where field == "query": return "the search query is empty"
         case .emptyText(let field): return "the \(field) is empty; nothing was saved"
         case .textTooLong(let field, let limit): return "the \(field) is longer than \(limit) bytes; nothing was saved"
         case .controlCharacters(let field): return "the \(field) must be a single line without control characters"

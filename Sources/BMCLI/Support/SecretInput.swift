@@ -37,13 +37,16 @@ enum SecretInput {
         do { secret = try SecretBytes(count: maximumBytes) } catch { throw .system(operation: "sodium_malloc", errno: ENOMEM) }
         var length = 0
         var failure: Int32 = 0
+        var tooLong = false
         secret.withUnsafeMutableBytes { buffer in
             var byte: UInt8 = 0
-            while length < buffer.count {
+            while true {
                 let count = read(descriptor, &byte, 1)
                 if count < 0 && errno == EINTR { continue }
                 if count < 0 { failure = errno; break }
                 if count == 0 || byte == UInt8(ascii: "\n") { break }
+                // Never cut a secret silently: a longer one is refused.
+                guard length < buffer.count else { tooLong = true; break }
                 buffer[length] = byte
                 length += 1
             }
@@ -51,6 +54,7 @@ enum SecretInput {
             if length > 0 && buffer[length - 1] == UInt8(ascii: "\r") { length -= 1 }
         }
         guard failure == 0 else { throw .system(operation: "read", errno: failure) }
+        guard !tooLong else { throw .secretTooLong(limit: maximumBytes) }
         secret.truncate(to: length)
         return secret
     }
