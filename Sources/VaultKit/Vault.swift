@@ -155,8 +155,10 @@ public final class Vault {
             }
             do {
                 try store.attach(stored.key)
+            } catch .rekeyInProgress {
+                throw .rekeyInProgress
             } catch {
-                // A key from before this vault was re-created at the same place: useless, so drop it.
+                // A key from before a rekey, or from a vault once at this place: useless, so drop it.
                 try? keyStore.remove(vaultID: vaultID)
                 throw .locked
             }
@@ -176,7 +178,7 @@ public final class Vault {
         return expiry
     }
 
-    private func slot(_ kind: Keyslot.Kind) throws(VaultError) -> Keyslot {
+    func slot(_ kind: Keyslot.Kind) throws(VaultError) -> Keyslot {
         let slots = try Self.storeCall { () throws(StoreError) in try store.keyslots() }
         guard let slot = slots.first(where: { $0.kind == kind }) else { throw .notAVault(path: location.databasePath) }
         return slot
@@ -203,7 +205,7 @@ public final class Vault {
         try Self.storeCall(body)
     }
 
-    private static func cryptoCall<Result>(_ body: () throws(CryptoError) -> Result) throws(VaultError) -> Result {
+    static func cryptoCall<Result>(_ body: () throws(CryptoError) -> Result) throws(VaultError) -> Result {
         do { return try body() } catch { throw .crypto(error) }
     }
 

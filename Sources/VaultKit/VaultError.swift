@@ -16,6 +16,8 @@ public enum VaultError: Error, Equatable, Sendable {
     case newerSchema(found: Int, supported: Int)
     /// No key for this vault in the Secret Service: run `bmvault unlock`.
     case locked
+    /// A rekey was interrupted; `bmvault rekey` must finish it before the journal opens.
+    case rekeyInProgress
     /// The unlock period ended; the key was removed from the Secret Service.
     case sessionExpired
     /// The keyring collection holding the key is locked (unlock it in the keyring first).
@@ -73,6 +75,7 @@ extension VaultError {
         case .notAVault(let path): self = .notAVault(path: path)
         case .newerSchema(let found, let supported): self = .newerSchema(found: found, supported: supported)
         case .locked, .keyMismatch: self = .locked
+        case .rekeyInProgress: self = .rekeyInProgress
         case .recordNotFound(let id): self = .recordNotFound(id: id)
         case .recordUnreadable(let id, let field): self = .recordUnreadable(id: id, field: field)
         case .wrongRecordKind(let id, let expected, let found): self = .wrongRecordKind(id: id, expected: expected, found: found)

@@ -18,6 +18,8 @@ public struct VaultStatus: Sendable {
     public let keyState: KeyState
     public let counts: JournalCounts
     public let outbox: [OutboxState: Int]
+    /// A rekey began and has not finished: the journal is closed until `rekey` runs again.
+    public let rekeyInProgress: Bool
 
     public var isLocked: Bool {
         if case .unlocked = keyState { return false }
@@ -51,7 +53,8 @@ extension Vault {
         }
         return try storeCall { () throws(StoreError) in
             VaultStatus(vaultID: vaultID, schemaVersion: try store.schemaVersion(), keyState: keyState,
-                        counts: try store.counts(), outbox: try store.outboxCounts())
+                        counts: try store.counts(), outbox: try store.outboxCounts(),
+                        rekeyInProgress: try store.pendingRekey() != nil)
         }
     }
 }

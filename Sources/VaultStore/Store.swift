@@ -13,10 +13,10 @@ public final class Store {
     /// The bmvault version recorded with each migration this build applies.
     public let generatorVersion: String
     public let path: String
-    public let metadata: VaultMetadata
+    public internal(set) var metadata: VaultMetadata
     let database: Database
     let clock: any Clock
-    private var cipher: RecordCipher?
+    var cipher: RecordCipher?
 
     private init(database: Database, metadata: VaultMetadata, clock: any Clock, generatorVersion: String) {
         self.database = database
@@ -107,6 +107,8 @@ public final class Store {
     /// Lets journal records be read and written with `key`, after checking it is this
     /// vault's key.
     public func attach(_ key: VaultKey) throws(StoreError) {
+        // Mid-rekey, fields are under two keys: the journal waits until `rekey` finishes.
+        guard try pendingRekey() == nil else { throw .rekeyInProgress }
         guard key.id == metadata.keyID else { throw .keyMismatch }
         cipher = RecordCipher(sealer: FieldSealer(key: key, vaultID: metadata.vaultID))
     }

@@ -22,6 +22,9 @@ public enum StoreError: Error, Equatable, Sendable {
     case upgradeFailed(from: Int, to: Int, snapshot: String, reason: String)
     /// A migrated vault failed a check (foreign keys, the frozen schema, integrity).
     case upgradeCheckFailed(check: String)
+    /// A rekey began and has not finished; `rekey` must run again to finish it before the
+    /// journal can be read or written.
+    case rekeyInProgress
     /// A journal read or write needs the vault key, and none was attached.
     case locked
     /// The key offered does not belong to this vault (another vault's, or from before a rekey).

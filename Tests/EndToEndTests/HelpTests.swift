@@ -26,6 +26,7 @@ import Testing
           status                  Show whether the vault is unlocked and what it holds.
           passphrase              Manage the vault's passphrase.
           migrate                 Show, rehearse or run the vault's schema upgrades.
+          rekey                   Re-encrypt everything under a new vault key.
           book                    Add and list books, and record progress.
           session                 Record reading sessions.
           note                    Add notes: your own thoughts about a book.
@@ -80,7 +81,7 @@ import Testing
     @Test func everyCommandHasHelpThatNamesItsUsage() throws {
         let vault = try TestVault()
         let commands = [["init"], ["unlock"], ["lock"], ["status"], ["passphrase", "change"], ["book", "add"], ["book", "list"],
-                        ["book", "progress"], ["migrate"], ["session", "add"], ["note", "add"], ["quote", "add"], ["list"], ["show"],
+                        ["book", "progress"], ["migrate"], ["rekey"], ["session", "add"], ["note", "add"], ["quote", "add"], ["list"], ["show"],
                         ["edit"], ["delete"], ["search"]]
         for command in commands {
             let result = try vault.run(["help"] + command)

@@ -15,6 +15,7 @@ enum CommandTable {
                 VaultCommands.status(context),
                 VaultCommands.passphrase(context),
                 MigrateCommand.migrate(context),
+                RekeyCommand.rekey(context),
                 BookCommands.book(context),
                 BookCommands.session(context),
                 AnnotationCommands.note(context),

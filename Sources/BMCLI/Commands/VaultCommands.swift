@@ -91,13 +91,15 @@ enum VaultCommands {
                 for (state, count) in status.outbox { outbox[state == .inFlight ? "inFlight" : state.rawValue] = count }
                 context.console.out(JSONDocuments.render(JSONDocuments.StatusDocument(
                     locked: status.isLocked, keyState: state, unlockedUntil: until?.iso8601, vaultId: status.vaultID,
-                    vaultPath: vault.location.directory, schemaVersion: status.schemaVersion, counts: counts, outbox: outbox)))
+                    vaultPath: vault.location.directory, schemaVersion: status.schemaVersion, counts: counts, outbox: outbox,
+                    rekeyInProgress: status.rekeyInProgress)))
             } else {
                 let pending = status.outbox[.pending] ?? 0
                 let failed = status.outbox[.failed] ?? 0
                 context.console.out(HumanFormat.field("vault", vault.location.directory)
                     + HumanFormat.field("id", status.vaultID)
                     + HumanFormat.field("state", sentence)
+                    + (status.rekeyInProgress ? HumanFormat.field("rekey", "interrupted; run `bmvault rekey` to finish it") : "")
                     + HumanFormat.field("schema", "version \(status.schemaVersion)")
                     + HumanFormat.field("journal", HumanFormat.counted([(counts.books, "book"), (counts.sessions, "session"), (counts.notes, "note"), (counts.quotes, "quote")]))
                     + HumanFormat.field("outbox", "\(pending) pending" + (failed > 0 ? ", \(failed) failed" : "")))

@@ -88,6 +88,7 @@ enum JSONDocuments {
         let schemaVersion: Int
         let counts: CountsDocument
         let outbox: [String: Int]
+        let rekeyInProgress: Bool
 
         func encode(to encoder: Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
@@ -99,9 +100,10 @@ enum JSONDocuments {
             try container.encode(schemaVersion, forKey: .schemaVersion)
             try container.encode(counts, forKey: .counts)
             try container.encode(outbox, forKey: .outbox)
+            try container.encode(rekeyInProgress, forKey: .rekeyInProgress)
         }
 
-        enum CodingKeys: String, CodingKey { case locked, keyState, unlockedUntil, vaultId, vaultPath, schemaVersion, counts, outbox }
+        enum CodingKeys: String, CodingKey { case locked, keyState, unlockedUntil, vaultId, vaultPath, schemaVersion, counts, outbox, rekeyInProgress }
     }
 
     struct SchemaStateDocument: Encodable {

@@ -33,6 +33,8 @@ struct ErrorReport: Equatable {
             return ErrorReport("this vault has schema version \(found), newer than the \(supported) this bmvault \(BuildInfo.version) knows; upgrade bmvault (the vault was not changed)", .failure)
         case .locked:
             return ErrorReport("the vault is locked; run `bmvault unlock`", .noPermission)
+        case .rekeyInProgress:
+            return ErrorReport("a rekey was interrupted before it finished; run `bmvault rekey` to finish it (nothing is lost)", .failure)
         case .sessionExpired:
             return ErrorReport("the vault's unlock period has ended and its key was removed; run `bmvault unlock`", .noPermission)
         case .keyringLocked, .keystore(.keyringLocked):

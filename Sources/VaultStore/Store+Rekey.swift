@@ -1,0 +1,171 @@
+public import Journal
+public import VaultCrypto
+
+/// A `bmvault rekey` that has begun and not yet finished.
+public struct RekeyJob: Sendable {
+    public let oldKeyID: KeyID
+    public let newKeyID: KeyID
+    /// Records converted so far, of `total`.
+    public let done: Int
+    public let total: Int
+    /// The keyslots of the new key, which replace the current ones when the job finishes.
+    public let pendingKeyslots: [Keyslot]
+}
+
+/// How far a rekey has got, in records (rows holding sealed fields).
+public struct RekeyProgress: Sendable, Equatable {
+    public let done: Int
+    public let total: Int
+    /// Fields that could not be opened with the old key (damaged records): left as they
+    /// were, and reported.
+    public let damaged: Int
+}
+
+/// Re-encrypts every sealed field under a new vault key, in batches.
+///
+/// Each batch re-seals up to `batchSize` rows of one table and moves the job's cursor in
+/// the same transaction, so a crash loses at most the batch in flight and the next run
+/// resumes after the last committed one. The journal is closed to other commands while a
+/// job exists (``StoreError/rekeyInProgress``): its fields are under two keys at once.
+/// The last transaction swaps the keyslots and the vault's key id, and deletes the job.
+extension Store {
+    /// The tables and sealed fields a rekey converts, in order.
+    static let rekeyPhases: [(table: String, fields: [String])] = [
+        ("book", ["title", "authors"]),
+        ("annotation", ["body", "locator"]),
+        ("outbox", ["payload"]),
+    ]
+
+    /// The unfinished rekey, if there is one.
+    public func pendingRekey() throws(StoreError) -> RekeyJob? {
+        var row: (old: String, new: String, done: Int, total: Int)?
+        try database.forEachRow("SELECT old_key_id, new_key_id, done, total FROM rekey_job WHERE id = 1") { result in
+            row = (result.text(0), result.text(1), Int(result.int64(2)), Int(result.int64(3)))
+        }
+        guard let row else { return nil }
+        var slots: [Keyslot] = []
+        try database.forEachRow("""
+            SELECT id, kind, kdf, ops_limit, mem_limit, salt, wrapped_key FROM rekey_keyslot ORDER BY kind
+            """) { result in
+            guard let kind = Keyslot.Kind(rawValue: result.text(1)) else { return }
+            let kdf = KDFParameters(algorithm: result.text(2), opsLimit: UInt64(clamping: result.int64(3)),
+                                    memLimit: UInt64(clamping: result.int64(4)))
+            slots.append(Keyslot(id: result.text(0), kind: kind, kdf: kdf, salt: result.blob(5), wrappedKey: result.blob(6)))
+        }
+        do {
+            return RekeyJob(oldKeyID: try KeyID(hex: row.old), newKeyID: try KeyID(hex: row.new),
+                            done: row.done, total: row.total, pendingKeyslots: slots)
+        } catch {
+            throw .crypto(error)
+        }
+    }
+
+    /// Records a new rekey: the job and the new key's keyslots, in one transaction.
+    public func beginRekey(from oldKey: VaultKey, to newKey: VaultKey, keyslots: [Keyslot]) throws(StoreError) {
+        guard oldKey.id == metadata.keyID else { throw .keyMismatch }
+        try database.writeTransaction { () throws(StoreError) in
+            var total = 0
+            for phase in Self.rekeyPhases {
+                try database.forEachRow("SELECT count(*) FROM \(phase.table)") { row in total += Int(row.int64(0)) }
+            }
+            let now = clock.now().millisecondsSince1970
+            try database.run("""
+                INSERT INTO rekey_job (id, old_key_id, new_key_id, phase, cursor, done, total, started_at, updated_at)
+                VALUES (1, ?, ?, ?, 0, 0, ?, ?, ?)
+                """, [.text(oldKey.id.description), .text(newKey.id.description), .text(Self.rekeyPhases[0].table),
+                      .integer(Int64(total)), .integer(now), .integer(now)])
+            for slot in keyslots {
+                try database.run("""
+                    INSERT INTO rekey_keyslot (id, kind, kdf, ops_limit, mem_limit, salt, wrapped_key, created_at)
+                    VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+                    """, [.text(slot.id), .text(slot.kind.rawValue), .text(slot.kdf.algorithm),
+                          .integer(Int64(slot.kdf.opsLimit)), .integer(Int64(slot.kdf.memLimit)),
+                          .blob(slot.salt), .blob(slot.wrappedKey), .integer(now)])
+            }
+        }
+    }
+
+    /// Converts the remaining fields, batch by batch, then finishes the job.
+    public func continueRekey(from oldKey: VaultKey, to newKey: VaultKey, batchSize: Int = 500,
+                              progress: (RekeyProgress) -> Void) throws(StoreError) {
+        guard let job = try pendingRekey() else { return }
+        guard oldKey.id == job.oldKeyID, newKey.id == job.newKeyID else { throw .keyMismatch }
+        let old = FieldSealer(key: oldKey, vaultID: metadata.vaultID)
+        let new = FieldSealer(key: newKey, vaultID: metadata.vaultID)
+        var damaged = 0
+        var batch = 0
+        while true {
+            let (done, total, finished) = try database.writeTransaction { () throws(StoreError) -> (Int, Int, Bool) in
+                try rekeyBatch(old: old, new: new, batchSize: max(1, batchSize), damaged: &damaged)
+            }
+            batch += 1
+            FaultInjection.reach("rekey:batch:\(batch)")
+            progress(RekeyProgress(done: done, total: total, damaged: damaged))
+            if finished { break }
+        }
+        try database.writeTransaction { () throws(StoreError) in
+            try database.execute("""
+                DELETE FROM keyslot;
+                INSERT INTO keyslot (id, kind, kdf, ops_limit, mem_limit, salt, wrapped_key, created_at)
+                    SELECT id, kind, kdf, ops_limit, mem_limit, salt, wrapped_key, created_at FROM rekey_keyslot;
+                DELETE FROM rekey_keyslot;
+                DELETE FROM rekey_job;
+                """)
+            try database.run("UPDATE vault_meta SET value = ? WHERE key = 'key_id'", [.text(newKey.id.description)])
+        }
+        metadata = VaultMetadata(vaultID: metadata.vaultID, keyID: newKey.id, createdAt: metadata.createdAt)
+        cipher = nil
+    }
+
+    /// One batch of the current phase: re-seal up to `batchSize` rows after the cursor and
+    /// move the cursor, or move to the next phase when the table is done.
+    private func rekeyBatch(old: FieldSealer, new: FieldSealer, batchSize: Int,
+                            damaged: inout Int) throws(StoreError) -> (done: Int, total: Int, finished: Bool) {
+        var phaseName = "", cursor: Int64 = 0, done = 0, total = 0
+        try database.forEachRow("SELECT phase, cursor, done, total FROM rekey_job WHERE id = 1") { row in
+            (phaseName, cursor, done, total) = (row.text(0), row.int64(1), Int(row.int64(2)), Int(row.int64(3)))
+        }
+        guard let phaseIndex = Self.rekeyPhases.firstIndex(where: { $0.table == phaseName }) else {
+            return (done, total, true)
+        }
+        let phase = Self.rekeyPhases[phaseIndex]
+        // The outbox binds its payload to the idempotency key, the other tables to the row id.
+        let idColumn = phase.table == "outbox" ? "idempotency_key" : "id"
+        var rows: [(rowid: Int64, id: String, fields: [[UInt8]?])] = []
+        try database.forEachRow("""
+            SELECT rowid, \(idColumn), \(phase.fields.joined(separator: ", ")) FROM \(phase.table)
+            WHERE rowid > ? ORDER BY rowid LIMIT ?
+            """, [.integer(cursor), .integer(Int64(batchSize))]) { row in
+            let fields = phase.fields.indices.map { index in row.isNull(Int32(index + 2)) ? nil : row.blob(Int32(index + 2)) }
+            rows.append((row.int64(0), row.text(1), fields))
+        }
+        for row in rows {
+            var resealed: [SQLValue] = []
+            for (field, sealed) in zip(phase.fields, row.fields) {
+                guard let sealed else { resealed.append(.null); continue }
+                let binding = Binding(vaultID: metadata.vaultID, table: phase.table, recordID: row.id, field: field)
+                do {
+                    var plain = try old.open(sealed, binding: binding)
+                    defer { wipe(&plain) }
+                    resealed.append(.blob(try new.seal(plain, binding: binding)))
+                } catch {
+                    // Damaged before the rekey: unreadable under either key, so left as it was.
+                    damaged += 1
+                    resealed.append(.blob(sealed))
+                }
+            }
+            let assignments = phase.fields.enumerated().map { "\($0.element) = ?\($0.offset + 2)" }.joined(separator: ", ")
+            try database.run("UPDATE \(phase.table) SET \(assignments) WHERE rowid = ?1", [.integer(row.rowid)] + resealed)
+        }
+        let now = clock.now().millisecondsSince1970
+        if rows.count < batchSize {
+            let next = phaseIndex + 1 < Self.rekeyPhases.count ? Self.rekeyPhases[phaseIndex + 1].table : "finish"
+            try database.run("UPDATE rekey_job SET phase = ?, cursor = 0, done = done + ?, updated_at = ? WHERE id = 1",
+                             [.text(next), .integer(Int64(rows.count)), .integer(now)])
+            return (done + rows.count, total, next == "finish")
+        }
+        try database.run("UPDATE rekey_job SET cursor = ?, done = done + ?, updated_at = ? WHERE id = 1",
+                         [.integer(rows.last?.rowid ?? cursor), .integer(Int64(rows.count)), .integer(now)])
+        return (done + rows.count, total, false)
+    }
+}
