@@ -27,6 +27,9 @@ let package = Package(
         // Commands, parsing, help, terminal I/O.
         .target(name: "BMCLI", dependencies: ["VaultKit", "Journal"]),
         .executableTarget(name: "bmvault", dependencies: ["BMCLI"]),
+        // Writes a large, seeded journal for Scripts/bench (not shipped).
+        .executableTarget(name: "bmvault-bench-journal",
+                          dependencies: ["VaultKit", "VaultStore", "VaultCrypto", "Keystore", "Journal"]),
 
         .testTarget(name: "JournalTests", dependencies: ["Journal"]),
         .testTarget(name: "VaultCryptoTests", dependencies: ["VaultCrypto"]),

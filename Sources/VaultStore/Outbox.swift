@@ -32,7 +32,8 @@ extension Store {
     /// The payload is the record's state after the change, sealed under the vault key and
     /// bound to the operation's idempotency key: the outbox never holds plaintext.
     func enqueue(_ entity: OutboxEntity, _ action: OutboxAction, id: EntityID, baseVersion: Int64,
-                 payload: OutboxPayload, cipher: RecordCipher, at time: Timestamp) throws(StoreError) {
+                 payload: OutboxPayload, cipher: RecordCipher, at time: Timestamp,
+                 state: OutboxState = .pending) throws(StoreError) {
         let idempotencyKey = EntityID.generate(at: time).rawValue
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
@@ -47,9 +48,9 @@ extension Store {
         }
         try database.run("""
             INSERT INTO outbox (entity, entity_id, action, payload, base_version, attempt_count, idempotency_key, created_at, state)
-            VALUES (?, ?, ?, ?, ?, 0, ?, ?, 'pending')
+            VALUES (?, ?, ?, ?, ?, 0, ?, ?, ?)
             """, [.text(entity.rawValue), .text(id.rawValue), .text(action.rawValue), .blob(sealed),
-                  .integer(baseVersion), .text(idempotencyKey), .integer(time.millisecondsSince1970)])
+                  .integer(baseVersion), .text(idempotencyKey), .integer(time.millisecondsSince1970), .text(state.rawValue)])
     }
 
     /// How many operations are in each state. Readable while locked: it holds no content.

@@ -21,11 +21,18 @@ extension Store {
         let cipher = try requireCipher()
         try database.writeTransaction { () throws(StoreError) in
             try requireLiveBook(annotation.bookID)
-            try database.run("INSERT INTO annotation (\(Self.annotationColumns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                             try annotationValues(annotation, cipher: cipher))
-            try enqueue(.annotation, .create, id: annotation.id, baseVersion: 0, payload: OutboxPayload(annotation),
-                        cipher: cipher, at: annotation.updatedAt)
+            try insertAnnotation(annotation, cipher: cipher, outboxState: .pending)
         }
+    }
+
+    /// Inserts an annotation row and its `create` operation. Call inside a write
+    /// transaction; the book must exist (a foreign key), and callers adding a new note
+    /// check first that it is not deleted.
+    func insertAnnotation(_ annotation: Annotation, cipher: RecordCipher, outboxState: OutboxState) throws(StoreError) {
+        try database.run("INSERT INTO annotation (\(Self.annotationColumns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                         try annotationValues(annotation, cipher: cipher))
+        try enqueue(.annotation, .create, id: annotation.id, baseVersion: 0, payload: OutboxPayload(annotation),
+                    cipher: cipher, at: annotation.updatedAt, state: outboxState)
     }
 
     /// Changes a note's or quote's body and/or locator. Reads and writes in one write

@@ -7,11 +7,15 @@ extension Store {
     /// Saves a new book and its `create` operation.
     public func addBook(_ book: Book) throws(StoreError) {
         let cipher = try requireCipher()
-        try database.writeTransaction { () throws(StoreError) in
-            try database.run("INSERT INTO book (\(Self.bookColumns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-                             try bookValues(book, cipher: cipher))
-            try enqueue(.book, .create, id: book.id, baseVersion: 0, payload: OutboxPayload(book), cipher: cipher, at: book.updatedAt)
-        }
+        try database.writeTransaction { () throws(StoreError) in try insertBook(book, cipher: cipher, outboxState: .pending) }
+    }
+
+    /// Inserts a book row and its `create` operation. Call inside a write transaction.
+    func insertBook(_ book: Book, cipher: RecordCipher, outboxState: OutboxState) throws(StoreError) {
+        try database.run("INSERT INTO book (\(Self.bookColumns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                         try bookValues(book, cipher: cipher))
+        try enqueue(.book, .create, id: book.id, baseVersion: 0, payload: OutboxPayload(book), cipher: cipher,
+                    at: book.updatedAt, state: outboxState)
     }
 
     /// Sets a book's progress, reading and writing inside one write transaction, so a

@@ -6,14 +6,21 @@ extension Store {
         let cipher = try requireCipher()
         try database.writeTransaction { () throws(StoreError) in
             try requireLiveBook(session.bookID)
-            try database.run("""
-                INSERT INTO reading_session (id, book_id, started_at, ended_at, pages_read) VALUES (?, ?, ?, ?, ?)
-                """, [.text(session.id.rawValue), .text(session.bookID.rawValue),
-                      .integer(session.startedAt.millisecondsSince1970), .integer(session.endedAt.millisecondsSince1970),
-                      .integer(Int64(session.pagesRead))])
-            try enqueue(.session, .create, id: session.id, baseVersion: 0, payload: OutboxPayload(session),
-                        cipher: cipher, at: clock.now())
+            try insertSession(session, cipher: cipher, outboxState: .pending)
         }
+    }
+
+    /// Inserts a session row and its `create` operation. Call inside a write transaction;
+    /// the book must exist (a foreign key), and callers adding a new session check first
+    /// that it is not deleted.
+    func insertSession(_ session: ReadingSession, cipher: RecordCipher, outboxState: OutboxState) throws(StoreError) {
+        try database.run("""
+            INSERT INTO reading_session (id, book_id, started_at, ended_at, pages_read) VALUES (?, ?, ?, ?, ?)
+            """, [.text(session.id.rawValue), .text(session.bookID.rawValue),
+                  .integer(session.startedAt.millisecondsSince1970), .integer(session.endedAt.millisecondsSince1970),
+                  .integer(Int64(session.pagesRead))])
+        try enqueue(.session, .create, id: session.id, baseVersion: 0, payload: OutboxPayload(session),
+                    cipher: cipher, at: clock.now(), state: outboxState)
     }
 
     /// A book's sessions, in the order they started.

@@ -1,0 +1,2 @@
+// Placeholder: the benchmark journal generator is being written (issue 7).
+print("bmvault-bench-journal: not written yet")
