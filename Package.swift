@@ -16,22 +16,25 @@ let package = Package(
 
         // The model: depends on nothing of ours.
         .target(name: "Journal"),
+        // Logging, redaction and reports: depends on nothing of ours.
+        .target(name: "Telemetry"),
         // Keys, sealed fields, keyslots: the only importer of libsodium.
         .target(name: "VaultCrypto", dependencies: ["CSodium"]),
         // The vault key in the freedesktop Secret Service: the only importer of libsecret.
-        .target(name: "Keystore", dependencies: ["CSecret", "VaultCrypto"]),
+        .target(name: "Keystore", dependencies: ["CSecret", "VaultCrypto", "Telemetry"]),
         // SQLite, migrations, the Store: the only importer of sqlite3.
-        .target(name: "VaultStore", dependencies: ["CSQLite", "VaultCrypto", "Journal"]),
+        .target(name: "VaultStore", dependencies: ["CSQLite", "VaultCrypto", "Journal", "Telemetry"]),
         // The facade the CLI talks to.
-        .target(name: "VaultKit", dependencies: ["VaultStore", "Keystore", "VaultCrypto", "Journal"]),
+        .target(name: "VaultKit", dependencies: ["VaultStore", "Keystore", "VaultCrypto", "Journal", "Telemetry"]),
         // Commands, parsing, help, terminal I/O.
-        .target(name: "BMCLI", dependencies: ["VaultKit", "Journal"]),
+        .target(name: "BMCLI", dependencies: ["VaultKit", "Journal", "Telemetry"]),
         .executableTarget(name: "bmvault", dependencies: ["BMCLI"]),
         // Writes a large, seeded journal for Scripts/bench (not shipped).
         .executableTarget(name: "bmvault-bench-journal",
                           dependencies: ["VaultKit", "VaultStore", "VaultCrypto", "Keystore", "Journal"]),
 
         .testTarget(name: "JournalTests", dependencies: ["Journal"]),
+        .testTarget(name: "TelemetryTests", dependencies: ["Telemetry"]),
         .testTarget(name: "VaultCryptoTests", dependencies: ["VaultCrypto"]),
         .testTarget(name: "KeystoreTests", dependencies: ["Keystore", "VaultCrypto"]),
         .testTarget(name: "VaultStoreTests", dependencies: ["VaultStore", "VaultCrypto", "Journal"]),

@@ -2,6 +2,7 @@ import Foundation
 #if canImport(Glibc)
 import Glibc
 #endif
+import Telemetry
 import VaultKit
 
 /// The bmvault command line: parses, runs one command, and turns every outcome into an
@@ -9,11 +10,15 @@ import VaultKit
 public enum BMCLIMain {
     /// Runs bmvault with `arguments` (without the program name) and returns the exit status.
     public static func run(arguments: [String], environment: [String: String] = ProcessInfo.processInfo.environment) -> Int32 {
-        // Whatever bmvault creates (vault files, SQLite's -wal and -shm) is private to the reader.
+        // Whatever bmvault creates (vault files, SQLite's -wal and -shm, logs) is private to the reader.
         umask(0o077)
         let context = CommandContext(environment: environment)
         defer { context.console.flush() }
-        let parser = CommandLineParser(root: CommandTable.root(context), globalOptions: [CommandTable.vaultOption])
+        context.startLogging(threshold: .notice)
+        let parser = CommandLineParser(root: CommandTable.root(context),
+                                       globalOptions: [CommandTable.vaultOption, CommandTable.verboseOption, CommandTable.debugOption])
+        var commandName = "bmvault"
+        let started = Date()
         do {
             switch try parser.parse(arguments) {
             case .help(let text):
@@ -21,17 +26,35 @@ public enum BMCLIMain {
             case .version:
                 context.console.out("bmvault \(BuildInfo.version)\n")
             case .run(let command, let invocation):
+                commandName = invocation.commandPath.joined(separator: " ")
                 context.vaultOption = invocation.globalOptions[CommandTable.vaultOption.name]
+                let threshold: LogLevel = invocation.globalOptions[CommandTable.debugOption.name] != nil ? .debug
+                    : invocation.globalOptions[CommandTable.verboseOption.name] != nil ? .info : .notice
+                context.startLogging(threshold: threshold, command: commandName)
+                log.info("cli.command.started", ["command": .public(commandName)])
                 try command.run?(invocation)
+                log.info("cli.command.finished", ["command": .public(commandName), "status": 0, "ms": .integer(milliseconds(since: started))])
             }
             return ExitCode.success.rawValue
         } catch let error as UsageError {
             context.console.err(HelpFormatter.render(error))
+            log.info("cli.command.failed", ["command": .public(commandName), "error": .public("usage"), "status": .integer(Int64(ExitCode.usage.rawValue))])
             return ExitCode.usage.rawValue
         } catch {
             let report = ErrorReport(error)
             context.console.err("Error: \(report.message)\n")
+            let errorClass = ErrorReport.errorClass(error)
+            log.log(report.exitCode == .failure ? .error : .warning, "cli.command.failed",
+                    ["command": .public(commandName), "error": .public(errorClass), "status": .integer(Int64(report.exitCode.rawValue)),
+                     "ms": .integer(milliseconds(since: started))])
+            if ErrorReport.deservesFailureReport(error) {
+                context.writeFailureReport(command: commandName, errorClass: errorClass, status: report.exitCode)
+            }
             return report.exitCode.rawValue
         }
+    }
+
+    private static func milliseconds(since start: Date) -> Int64 {
+        Int64(Date().timeIntervalSince(start) * 1000)
     }
 }

@@ -44,3 +44,18 @@ extension KeystoreError {
         return .failure(domain: "bmvault-crypto", code: code)
     }
 }
+
+extension KeystoreError {
+    /// The case name alone (`timedOut`), for logs.
+    public var caseName: String {
+        switch self {
+        case .noSessionBus: "noSessionBus"
+        case .noProvider: "noProvider"
+        case .timedOut: "timedOut"
+        case .keyringLocked: "keyringLocked"
+        case .noSuchCollection: "noSuchCollection"
+        case .malformedItem: "malformedItem"
+        case .failure: "failure"
+        }
+    }
+}

@@ -1,6 +1,8 @@
 internal import CSecret
 public import VaultCrypto
 internal import Synchronization
+import Foundation
+import Telemetry
 
 /// The real keystore: the freedesktop Secret Service (gnome-keyring, KeePassXC, ...) over
 /// D-Bus, through libsecret. Items use the schema "org.bmvault.VaultKey", found by their
@@ -39,7 +41,7 @@ public final class SecretServiceKeyStore: KeyStore, Sendable {
     /// `.malformedItem` (unless a good item was also found): something else wrote under our
     /// schema, and the next `store` replaces it.
     public func lookup(vaultID: String) throws(KeystoreError) -> KeyLookup {
-        try serialized { () throws(KeystoreError) -> KeyLookup in
+        try serialized("lookup") { () throws(KeystoreError) -> KeyLookup in
             let connection = try ServiceConnection(timeoutMilliseconds: timeoutMilliseconds)
             let list = try connection.items(vaultID: vaultID)
             if list.items.isEmpty { return .notFound }
@@ -95,7 +97,7 @@ public final class SecretServiceKeyStore: KeyStore, Sendable {
     /// without an unlock prompt, so they are left and the call fails with `.keyringLocked`
     /// after removing the rest.
     public func remove(vaultID: String) throws(KeystoreError) {
-        try serialized { () throws(KeystoreError) in
+        try serialized("remove") { () throws(KeystoreError) in
             let connection = try ServiceConnection(timeoutMilliseconds: timeoutMilliseconds)
             let lockedLeft = try Self.deleteUnlockedItems(vaultID: vaultID, connection: connection)
             if lockedLeft { throw .keyringLocked }
@@ -108,7 +110,7 @@ public final class SecretServiceKeyStore: KeyStore, Sendable {
     /// ``store(_:vaultID:expiresAtMilliseconds:persistence:)``. Tests use it to plant items
     /// that are not bmvault's layout.
     func storeSecret(_ secret: UnsafeRawBufferPointer, vaultID: String, persistence: KeyPersistence) throws(KeystoreError) {
-        try serialized { () throws(KeystoreError) in
+        try serialized("store") { () throws(KeystoreError) in
             let connection = try ServiceConnection(timeoutMilliseconds: timeoutMilliseconds)
             // "session" is SECRET_COLLECTION_SESSION; "default" is what collection NULL means.
             let alias = persistence == .session ? "session" : "default"
@@ -128,7 +130,7 @@ public final class SecretServiceKeyStore: KeyStore, Sendable {
 
     /// How many items exist for the vault, locked or not (for tests).
     func itemCount(vaultID: String) throws(KeystoreError) -> Int {
-        try serialized { () throws(KeystoreError) -> Int in
+        try serialized("count") { () throws(KeystoreError) -> Int in
             let connection = try ServiceConnection(timeoutMilliseconds: timeoutMilliseconds)
             return try connection.items(vaultID: vaultID).items.count
         }
@@ -141,8 +143,20 @@ public final class SecretServiceKeyStore: KeyStore, Sendable {
 
     // MARK: - Private
 
-    private func serialized<Result>(_ body: () throws(KeystoreError) -> Result) throws(KeystoreError) -> Result {
-        try Self.gate.withLock { (_) throws(KeystoreError) -> Result in try body() }
+    /// Runs one operation under the process-wide gate, logging its duration and outcome
+    /// (the error case only: never an attribute, a label or a secret).
+    private func serialized<Result>(_ operation: String, _ body: () throws(KeystoreError) -> Result) throws(KeystoreError) -> Result {
+        let started = Date()
+        do {
+            let result = try Self.gate.withLock { (_) throws(KeystoreError) -> Result in try body() }
+            log.debug("keystore.call", ["operation": .public(operation), "outcome": .public("ok"),
+                                        "ms": .integer(Int64(Date().timeIntervalSince(started) * 1000))])
+            return result
+        } catch {
+            log.warning("keystore.call", ["operation": .public(operation), "outcome": .public(error.caseName),
+                                          "ms": .integer(Int64(Date().timeIntervalSince(started) * 1000))])
+            throw error
+        }
     }
 
     /// Deletes the vault's unlocked items; reports whether locked ones remain.
@@ -191,4 +205,9 @@ public final class SecretServiceKeyStore: KeyStore, Sendable {
         if remembered?.contains(itemPath: itemPath) == true { return .remembered }
         return nil
     }
+}
+
+extension SecretServiceKeyStore {
+    /// The libsecret version bmvault was built with, for diagnostics.
+    public static var libraryVersion: String { "\(SECRET_MAJOR_VERSION).\(SECRET_MINOR_VERSION).\(SECRET_MICRO_VERSION)" }
 }

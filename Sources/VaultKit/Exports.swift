@@ -25,3 +25,5 @@ public typealias CryptoError = VaultCrypto.CryptoError
 public typealias SchemaState = VaultStore.SchemaState
 /// What upgrading a vault would change, found on a throwaway copy.
 public typealias UpgradeRehearsal = VaultStore.UpgradeRehearsal
+/// What `diagnostics` may say about a vault.
+public typealias VaultInspection = VaultStore.VaultInspection

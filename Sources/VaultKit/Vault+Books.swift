@@ -1,4 +1,5 @@
 public import Journal
+import Telemetry
 import VaultStore
 
 /// A book with what the reader did with it, for `show`.
@@ -26,7 +27,9 @@ extension Vault {
     /// The book a BOOK argument names (see ``BookReference``).
     public func book(named reference: String) throws(VaultError) -> Book {
         let readable = try books().compactMap { try? $0.get() }
-        return try BookReference.resolve(reference, in: readable)
+        let book = try BookReference.resolve(reference, in: readable)
+        log.debug("journal.book.resolved", ["book": .text(book.title), "candidates": .integer(readable.count)])
+        return book
     }
 
     /// Sets how far through a book the reader is, 0...100 percent.

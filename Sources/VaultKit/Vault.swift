@@ -1,5 +1,6 @@
 import Foundation
 public import Journal
+import Telemetry
 public import Keystore
 import VaultStore
 public import VaultCrypto
@@ -91,6 +92,7 @@ public final class Vault {
         do {
             key = try slot.unwrap(passphrase: passphrase, vaultID: vaultID)
         } catch .authenticationFailed {
+            log.warning("vault.unlock.refused", ["reason": .public("wrongPassphrase")])
             throw .wrongPassphrase
         } catch {
             throw .crypto(error)
@@ -109,6 +111,7 @@ public final class Vault {
         do {
             key = try slot.unwrap(recoveryKey: recoveryKey, vaultID: vaultID)
         } catch .authenticationFailed {
+            log.warning("vault.unlock.refused", ["reason": .public("wrongRecoveryKey")])
             throw .wrongRecoveryKey
         } catch {
             throw .crypto(error)
@@ -120,6 +123,7 @@ public final class Vault {
     public func lock() throws(VaultError) {
         try keystoreCall { () throws(KeystoreError) in try keyStore.remove(vaultID: vaultID) }
         isKeyAttached = false
+        log.notice("vault.locked")
     }
 
     /// Replaces the passphrase keyslot. Needs the vault unlocked (by passphrase or recovery
@@ -133,6 +137,7 @@ public final class Vault {
                                  slotID: EntityID.generate(at: now).rawValue)
         }
         try Self.storeCall { () throws(StoreError) in try store.replaceKeyslot(slot) }
+        log.notice("vault.passphrase.changed", ["opsLimit": .integer(Int64(kdf.opsLimit)), "memLimit": .integer(Int64(kdf.memLimit))])
     }
 
     /// The Store with the key attached, fetching the key from the keystore on first use.
@@ -151,6 +156,7 @@ public final class Vault {
         case .found(let stored):
             guard stored.expiresAtMilliseconds > clock.now().millisecondsSince1970 else {
                 try? keyStore.remove(vaultID: vaultID)
+                log.notice("vault.key.expired")
                 throw .sessionExpired
             }
             do {
@@ -162,8 +168,16 @@ public final class Vault {
                 try? keyStore.remove(vaultID: vaultID)
                 throw .locked
             }
-            isKeyAttached = true
+            didAttach(stored.key)
             return stored.key
+        }
+    }
+
+    /// The key is attached: journal operations may run, and log lines may tag private values.
+    private func didAttach(_ key: VaultKey) {
+        isKeyAttached = true
+        if let tagger = try? LogTagger(vaultKey: key) {
+            Logger.shared.setTagger { tagger.tag($0) }
         }
     }
 
@@ -174,7 +188,8 @@ public final class Vault {
             try keyStore.store(key, vaultID: vaultID, expiresAtMilliseconds: expiry.millisecondsSince1970,
                                persistence: persistence)
         }
-        isKeyAttached = true
+        didAttach(key)
+        log.notice("vault.unlocked", ["persistence": .public(persistence.rawValue), "seconds": .integer(seconds)])
         return expiry
     }
 

@@ -55,6 +55,10 @@ extension Store {
 
     /// How many operations are in each state. Readable while locked: it holds no content.
     public func outboxCounts() throws(StoreError) -> [OutboxState: Int] {
+        try Self.outboxCounts(in: database)
+    }
+
+    static func outboxCounts(in database: Database) throws(StoreError) -> [OutboxState: Int] {
         var counts: [OutboxState: Int] = [:]
         for state in OutboxState.allCases { counts[state] = 0 }
         try database.forEachRow("SELECT state, count(*) FROM outbox GROUP BY state") { row in

@@ -1,4 +1,5 @@
 import Journal
+import Telemetry
 import VaultCrypto
 
 /// Seals and opens the encrypted columns of the store, naming each by table and field,
@@ -21,6 +22,7 @@ struct RecordCipher {
               let text = String(validating: plain, as: UTF8.self) else {
             throw UnreadableRecord(id: id, field: field)
         }
+        RecentContent.shared.remember(text)
         return text
     }
 }

@@ -41,6 +41,10 @@ extension Store {
 
     /// Counts of live records, in the whole vault or (with `bookID`) in one book.
     public func counts(of bookID: EntityID? = nil) throws(StoreError) -> JournalCounts {
+        try Self.counts(in: database, of: bookID)
+    }
+
+    static func counts(in database: Database, of bookID: EntityID? = nil) throws(StoreError) -> JournalCounts {
         var books = 0, sessions = 0, notes = 0, quotes = 0
         let values: [SQLValue] = [bookID.map { .text($0.rawValue) } ?? .null]
         try database.readTransaction { () throws(StoreError) in

@@ -91,7 +91,7 @@ public final class Store {
         try database.execute("PRAGMA wal_checkpoint(TRUNCATE)")
     }
 
-    private static func readMetadata(_ database: Database, path: String) throws(StoreError) -> VaultMetadata {
+    static func readMetadata(_ database: Database, path: String) throws(StoreError) -> VaultMetadata {
         var values: [String: String] = [:]
         try database.forEachRow("SELECT key, value FROM vault_meta") { row in values[row.text(0)] = row.text(1) }
         guard let vaultID = values["vault_id"], let keyHex = values["key_id"],

@@ -11,11 +11,15 @@ import Testing
         in the Secret Service while the vault is unlocked. Start with `bmvault init`,
         then `bmvault unlock`.
 
-        USAGE: bmvault [--vault <dir>] <subcommand>
+        USAGE: bmvault [--vault <dir>] [--verbose] [--debug] <subcommand>
 
         OPTIONS:
           --vault <dir>           The vault directory (default: $BMVAULT_HOME, else
                                   $XDG_DATA_HOME/bmvault, else ~/.local/share/bmvault).
+          --verbose               Log more events (never more content) to the log file
+                                  and standard error.
+          --debug                 Log every event, with timings (never content), to the
+                                  log file and standard error.
           --version               Show the version.
           -h, --help              Show help information.
 
@@ -27,6 +31,8 @@ import Testing
           passphrase              Manage the vault's passphrase.
           migrate                 Show, rehearse or run the vault's schema upgrades.
           rekey                   Re-encrypt everything under a new vault key.
+          diagnostics             Show versions, vault health and recent log lines,
+                                  without content.
           book                    Add and list books, and record progress.
           session                 Record reading sessions.
           note                    Add notes: your own thoughts about a book.
@@ -81,7 +87,7 @@ import Testing
     @Test func everyCommandHasHelpThatNamesItsUsage() throws {
         let vault = try TestVault()
         let commands = [["init"], ["unlock"], ["lock"], ["status"], ["passphrase", "change"], ["book", "add"], ["book", "list"],
-                        ["book", "progress"], ["migrate"], ["rekey"], ["session", "add"], ["note", "add"], ["quote", "add"], ["list"], ["show"],
+                        ["book", "progress"], ["migrate"], ["rekey"], ["diagnostics"], ["session", "add"], ["note", "add"], ["quote", "add"], ["list"], ["show"],
                         ["edit"], ["delete"], ["search"]]
         for command in commands {
             let result = try vault.run(["help"] + command)

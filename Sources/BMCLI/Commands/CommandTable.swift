@@ -4,6 +4,9 @@ enum CommandTable {
         name: "vault", valueName: "dir",
         help: "The vault directory (default: $BMVAULT_HOME, else $XDG_DATA_HOME/bmvault, else ~/.local/share/bmvault).")
 
+    static let verboseOption = OptionSpec(name: "verbose", help: "Log more events (never more content) to the log file and standard error.")
+    static let debugOption = OptionSpec(name: "debug", help: "Log every event, with timings (never content), to the log file and standard error.")
+
     static func root(_ context: CommandContext) -> CommandSpec {
         CommandSpec(
             name: "bmvault", abstract: "An encrypted, offline-first reading journal.",
@@ -16,6 +19,7 @@ enum CommandTable {
                 VaultCommands.passphrase(context),
                 MigrateCommand.migrate(context),
                 RekeyCommand.rekey(context),
+                DiagnosticsCommand.diagnostics(context),
                 BookCommands.book(context),
                 BookCommands.session(context),
                 AnnotationCommands.note(context),

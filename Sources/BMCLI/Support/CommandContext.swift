@@ -1,5 +1,6 @@
 import Foundation
 import Journal
+import Telemetry
 import VaultKit
 
 /// What every command runs with: the environment, the console, the clock, and the way
@@ -22,6 +23,32 @@ final class CommandContext {
     }
 
     var location: VaultLocation { VaultLocation.resolve(option: vaultOption, environment: environment) }
+
+    /// Where logs and failure reports go: `$XDG_STATE_HOME/bmvault`, else `~/.local/state/bmvault`.
+    var stateDirectory: String {
+        if let state = environment["XDG_STATE_HOME"], state.hasPrefix("/") { return state + "/bmvault" }
+        let home = environment["HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? "."
+        return home + "/.local/state/bmvault"
+    }
+
+    /// Sends log events at `threshold` and above to the log file, and (below `notice`) to
+    /// standard error too; arms the crash reporter for `command`.
+    func startLogging(threshold: LogLevel, command: String = "bmvault") {
+        let bypassed = environment["BMVAULT_TEST_UNSCRUBBED"] == "1"
+        var sinks: [any LogSink] = [FileSink(directory: stateDirectory)]
+        if threshold < .notice { sinks.append(StandardErrorSink()) }
+        Logger.shared.configure(threshold: threshold, sinks: sinks, scrubber: Scrubber(bypassed: bypassed))
+        CrashReporter.install(stateDirectory: stateDirectory, command: command, version: BuildInfo.version)
+    }
+
+    /// A report of an unexpected failure, beside the log, with only what diagnostics may show.
+    func writeFailureReport(command: String, errorClass: String, status: ExitCode) {
+        let path = FailureReport.write(stateDirectory: stateDirectory, event: "cli.command.failed",
+                                       fields: ["command": .public(command), "error": .public(errorClass),
+                                                "status": .integer(Int64(status.rawValue)), "version": .public(BuildInfo.version)],
+                                       recentLines: FileSink(directory: stateDirectory).recentLines(30))
+        if let path { console.err("A failure report (no journal content) was written to \(path).\n") }
+    }
 
     func keyStore() -> any KeyStore {
         let timeout = environment["BMVAULT_KEYRING_TIMEOUT_MS"].flatMap(Int.init).flatMap { $0 > 0 ? $0 : nil }

@@ -132,6 +132,31 @@ struct ErrorReport: Equatable {
         }
     }
 
+    /// `VaultError.recordUnreadable`: the error's type and case, never its associated values.
+    static func errorClass(_ error: any Error) -> String {
+        // Only bmvault's own error enums are described; any other error's text is unknown.
+        guard error is VaultError || error is CLIError else { return "\(type(of: error))" }
+        let caseName = String(describing: error).prefix { $0 != "(" }
+        return "\(type(of: error)).\(caseName)"
+    }
+
+    /// Failures that are not the reader's doing deserve a report file: a failed upgrade, a
+    /// storage or cryptographic failure, or anything unexpected.
+    static func deservesFailureReport(_ error: any Error) -> Bool {
+        switch error {
+        case let error as VaultError:
+            switch error {
+            case .upgradeFailed, .storage, .crypto: return true
+            default: return false
+            }
+        case let error as CLIError:
+            if case .system = error { return true }
+            return false
+        default:
+            return true
+        }
+    }
+
     /// `12.5 MiB`: a byte count for people.
     static func bytes(_ count: Int64) -> String {
         let units = ["bytes", "KiB", "MiB", "GiB", "TiB"]

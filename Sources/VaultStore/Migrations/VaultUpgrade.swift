@@ -1,4 +1,5 @@
 import Journal
+import Telemetry
 
 /// The whole procedure that brings an older vault up to date, around ``MigrationRunner``:
 ///
@@ -40,23 +41,31 @@ struct VaultUpgrade {
             try checkFreeSpace(includingSnapshot: false)
         }
         events(.upgrading(from: from, to: to, snapshot: snapshot))
+        log.notice("store.upgrade.started", ["from": .integer(from), "to": .integer(to)])
 
         do {
             try runner.migrate(database, events: events)
         } catch {
+            log.error("store.upgrade.failed", ["from": .integer(from), "to": .integer(to), "reason": .public(Self.describe(error))])
             throw .upgradeFailed(from: from, to: to, snapshot: snapshot, reason: Self.describe(error))
         }
         FaultInjection.reach("upgrade:committed")
         FileSystem.remove(snapshot)
         try? FileSystem.synchronize(FileSystem.directory(of: path))
-        events(.upgraded(from: from, to: to, milliseconds: runner.clock.now().millisecondsSince1970 - started.millisecondsSince1970))
+        let elapsed = runner.clock.now().millisecondsSince1970 - started.millisecondsSince1970
+        log.notice("store.upgrade.finished", ["from": .integer(from), "to": .integer(to), "ms": .integer(elapsed)])
+        events(.upgraded(from: from, to: to, milliseconds: elapsed))
     }
 
     private func checkFreeSpace(includingSnapshot: Bool) throws(StoreError) {
         let databaseBytes = FileSystem.size(path) + FileSystem.size(path + "-wal")
         let needed = (includingSnapshot ? databaseBytes : 0) + Self.growthAllowance(forDatabaseBytes: databaseBytes)
         let available = try FileSystem.availableBytes(at: FileSystem.directory(of: path))
-        guard available >= needed else { throw .insufficientSpace(needed: needed, available: available) }
+        guard available >= needed else {
+            log.error("store.upgrade.refused", ["reason": .public("insufficientSpace"), "neededBytes": .integer(needed),
+                                                "availableBytes": .integer(available)])
+            throw .insufficientSpace(needed: needed, available: available)
+        }
     }
 
     /// Copies the database, consistent and compacted, to `snapshot`: written as

@@ -1,0 +1,86 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Reports of failures that deserve a file of their own (a failed migration, an unexpected
+/// error, a crash), in `$XDG_STATE_HOME/bmvault/reports/`, apart from the vault.
+///
+/// A report carries only what the diagnostics bundle may: versions, the command, the error
+/// case, and the most recent (already scrubbed) log lines. Never content, never key material.
+public enum FailureReport {
+    public static let directoryName = "reports"
+
+    /// Writes a report and returns its path (nil only means it could not be written; a
+    /// report is a courtesy and never turns one failure into two).
+    @discardableResult
+    public static func write(stateDirectory: String, event: String, fields: KeyValuePairs<String, LogValue>,
+                             recentLines: [String], scrubber: Scrubber = Scrubber()) -> String? {
+        let directory = stateDirectory + "/" + directoryName
+        guard FileSink.makePrivateDirectory(directory) else { return nil }
+        let now = Int64((Date().timeIntervalSince1970 * 1000).rounded())
+        let stamp = Scrubber.iso8601(now).replacingAll(":", with: "-")
+        let path = "\(directory)/\(stamp)-\(Scrubber.safeName(event)).txt"
+        var text = "bmvault failure report\n"
+        text += scrubber.line(for: LogEvent(millisecondsSince1970: now, level: .error, name: event,
+                                            fields: fields.map { (key: $0.key, value: $0.value) })) + "\n"
+        text += "\nrecent log lines:\n" + recentLines.map { "  " + $0 + "\n" }.joined()
+        guard FileManager.default.createFile(atPath: path, contents: Data(text.utf8), attributes: [.posixPermissions: 0o600]) else {
+            return nil
+        }
+        return path
+    }
+}
+
+/// On a fatal signal (a crash, a Swift runtime trap), writes a short report with the signal
+/// and the command, then lets the process die as it would have.
+///
+/// A signal handler may only call async-signal-safe functions, so everything it writes is
+/// prepared at ``install(stateDirectory:command:)`` as C strings.
+public enum CrashReporter {
+    nonisolated(unsafe) private static var reportPath: UnsafeMutablePointer<CChar>?
+    nonisolated(unsafe) private static var header: UnsafeMutablePointer<CChar>?
+    nonisolated(unsafe) private static var headerLength = 0
+
+    /// Arms the handler for this process.
+    public static func install(stateDirectory: String, command: String, version: String) {
+        let directory = stateDirectory + "/" + FailureReport.directoryName
+        guard FileSink.makePrivateDirectory(directory) else { return }
+        let stamp = Scrubber.iso8601(Int64((Date().timeIntervalSince1970 * 1000).rounded())).replacingAll(":", with: "-")
+        reportPath = strdup("\(directory)/\(stamp)-crash-\(getpid()).txt")
+        let text = "bmvault crash report\nversion=\(version) command=\(Scrubber.quoted(command))\nsignal="
+        header = strdup(text)
+        headerLength = text.utf8.count
+        for signalNumber in [SIGSEGV, SIGBUS, SIGILL, SIGTRAP, SIGABRT, SIGFPE] {
+            var action = sigaction()
+            action.__sigaction_handler.sa_handler = crashHandler
+            action.sa_flags = Int32(truncatingIfNeeded: SA_RESETHAND)
+            sigemptyset(&action.sa_mask)
+            sigaction(signalNumber, &action, nil)
+        }
+    }
+
+    private static let crashHandler: @convention(c) (Int32) -> Void = { signalNumber in
+        if let path = CrashReporter.reportPath, let header = CrashReporter.header {
+            let descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
+            if descriptor >= 0 {
+                _ = Glibc.write(descriptor, header, CrashReporter.headerLength)
+                // The signal number, in decimal, without allocating.
+                var digits: (CChar, CChar, CChar, CChar) = (0, 0, 0, 10)
+                var value = signalNumber
+                withUnsafeMutableBytes(of: &digits) { buffer in
+                    var index = 2
+                    repeat {
+                        buffer[index] = UInt8(48 + value % 10)
+                        value /= 10
+                        index -= 1
+                    } while value > 0 && index >= 0
+                    let start = index + 1
+                    _ = Glibc.write(descriptor, buffer.baseAddress! + start, 4 - start)
+                }
+                close(descriptor)
+            }
+        }
+        raise(signalNumber)
+    }
+}

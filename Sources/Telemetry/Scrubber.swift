@@ -1,0 +1,71 @@
+import Foundation
+
+/// Turns an event into one line of text, letting through only what may be written:
+/// numbers, booleans and public text as they are, private text as `<redacted>` (or a short
+/// keyed tag), and then, as a backstop, removing any text this process decrypted lately.
+public struct Scrubber: Sendable {
+    /// Makes a short tag for a private value, keyed per vault, so two log lines can be seen
+    /// to be about the same record without saying what it is. `nil`: plain `<redacted>`.
+    public var tagger: (@Sendable (String) -> String)?
+    let recentContent: RecentContent
+    /// Test-only (`BMVAULT_TEST_UNSCRUBBED=1`): writes private text as it is and skips the
+    /// backstop, so the canary sweep can prove it would catch a leak. Never set in normal use.
+    let bypassed: Bool
+
+    public init(tagger: (@Sendable (String) -> String)? = nil, recentContent: RecentContent = .shared, bypassed: Bool = false) {
+        self.tagger = tagger
+        self.recentContent = recentContent
+        self.bypassed = bypassed
+    }
+
+    /// `2026-12-02T10:07:46.123Z notice store.opened schemaVersion=2 path=<redacted>`.
+    public func line(for event: LogEvent) -> String {
+        var line = Self.iso8601(event.millisecondsSince1970) + " " + event.level.description + " " + Self.safeName(event.name)
+        for (key, value) in event.fields {
+            line += " " + Self.safeName(key) + "=" + render(value)
+        }
+        return bypassed ? line : recentContent.scrub(line)
+    }
+
+    func render(_ value: LogValue) -> String {
+        switch value {
+        case .integer(let number): String(number)
+        case .number(let number): number.isFinite ? String(number) : "null"
+        case .boolean(let flag): flag ? "true" : "false"
+        case .public(let text): Self.quoted(text)
+        case .text(let sensitive) where bypassed: Self.quoted(sensitive.value)
+        case .text(let sensitive): tagger.map { "<redacted:\($0(sensitive.value))>" } ?? "<redacted>"
+        }
+    }
+
+    /// Event and field names are code, but are still kept to `[a-zA-Z0-9._-]`.
+    static func safeName(_ name: String) -> String {
+        String(name.unicodeScalars.map { scalar -> Character in
+            scalar.properties.isAlphabetic && scalar.isASCII || ("0"..."9").contains(scalar) || ".-_".unicodeScalars.contains(scalar)
+                ? Character(scalar) : "_"
+        })
+    }
+
+    /// Public text as one token: quoted when it has spaces, with control characters escaped.
+    static func quoted(_ text: String) -> String {
+        let needsQuotes = text.isEmpty || text.contains(where: { $0 == " " || $0 == "\"" || $0 == "=" })
+        var escaped = ""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\"": escaped += "\\\""
+            case "\\": escaped += "\\\\"
+            case _ where scalar.properties.generalCategory == .control:
+                escaped += "\\u{" + String(scalar.value, radix: 16) + "}"
+            default: escaped.unicodeScalars.append(scalar)
+            }
+        }
+        return needsQuotes ? "\"" + escaped + "\"" : escaped
+    }
+
+    static func iso8601(_ milliseconds: Int64) -> String {
+        // A new formatter per call: lines are few, and the formatter is not Sendable.
+        let formatter = ISO8601DateFormatter()
+        formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+        return formatter.string(from: Date(timeIntervalSince1970: Double(milliseconds) / 1000))
+    }
+}

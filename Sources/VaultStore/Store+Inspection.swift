@@ -1,0 +1,70 @@
+public import Journal
+
+/// What `bmvault diagnostics` may say about a vault: structure and counts, never content.
+public struct VaultInspection: Sendable {
+    public let schema: SchemaState
+    public let counts: JournalCounts
+    /// Tombstoned books and annotations, kept so deletions can propagate.
+    public let tombstones: Int
+    public let outbox: OutboxInspection
+    public let rekeyInProgress: Bool
+    /// Snapshots left beside the vault (by an upgrade that did not finish).
+    public let snapshots: Int
+    public let databaseBytes: Int64
+    public let walBytes: Int64
+    /// The SQLite library this build runs with.
+    public let sqliteVersion: String
+}
+
+/// The outbox as numbers: depth by state and by attempts, and the age of the oldest
+/// operation not yet done. No payloads, no ids.
+public struct OutboxInspection: Sendable {
+    public let byState: [OutboxState: Int]
+    /// Operations not done, by how many times they were attempted.
+    public let byAttempts: [Int: Int]
+    public let oldestWaiting: Timestamp?
+}
+
+extension Store {
+    /// Looks at the vault at `path` without changing it: no migration, no key needed.
+    public static func inspect(at path: String) throws(StoreError) -> VaultInspection {
+        let schema = try schemaState(at: path)
+        let database = try openExisting(path)
+        var tombstones = 0
+        try database.forEachRow("""
+            SELECT (SELECT count(*) FROM book WHERE deleted_at IS NOT NULL)
+                 + (SELECT count(*) FROM annotation WHERE deleted_at IS NOT NULL)
+            """) { row in tombstones = Int(row.int64(0)) }
+        var byAttempts: [Int: Int] = [:]
+        try database.forEachRow("SELECT attempt_count, count(*) FROM outbox WHERE state <> 'done' GROUP BY attempt_count") { row in
+            byAttempts[Int(row.int64(0))] = Int(row.int64(1))
+        }
+        var oldest: Timestamp?
+        try database.forEachRow("SELECT min(created_at) FROM outbox WHERE state <> 'done'") { row in
+            if !row.isNull(0) { oldest = Timestamp(millisecondsSince1970: row.int64(0)) }
+        }
+        var rekeyInProgress = false
+        var hasRekeyTable = false
+        try database.forEachRow("SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'rekey_job'") { row in
+            hasRekeyTable = row.int64(0) == 1
+        }
+        if hasRekeyTable {
+            try database.forEachRow("SELECT count(*) FROM rekey_job") { row in rekeyInProgress = row.int64(0) > 0 }
+        }
+        var sqliteVersion = ""
+        try database.forEachRow("SELECT sqlite_version()") { row in sqliteVersion = row.text(0) }
+        return VaultInspection(schema: schema, counts: try counts(in: database), tombstones: tombstones,
+                               outbox: OutboxInspection(byState: try outboxCounts(in: database), byAttempts: byAttempts,
+                                                        oldestWaiting: oldest),
+                               rekeyInProgress: rekeyInProgress, snapshots: VaultUpgrade.snapshots(of: path).count,
+                               databaseBytes: FileSystem.size(path), walBytes: FileSystem.size(path + "-wal"),
+                               sqliteVersion: sqliteVersion)
+    }
+}
+
+extension Store {
+    /// The vault's metadata alone, read without migrating or unlocking.
+    public static func open(readOnlyMetadataAt path: String) throws(StoreError) -> VaultMetadata {
+        try readMetadata(try openExisting(path), path: path)
+    }
+}
