@@ -16,4 +16,6 @@ public enum JournalError: Error, Equatable, Sendable {
     case sessionEndsBeforeStart
     /// Text that is not a well-formed record id.
     case invalidID
+    /// Text that is not a well-formed hybrid logical clock reading.
+    case invalidClock
 }

@@ -184,6 +184,7 @@ struct ErrorReport: Equatable {
         case .pagesOutOfRange: return "pages must be between 0 and \(ReadingSession.maximumPages)"
         case .sessionEndsBeforeStart: return "the session ends before it starts"
         case .invalidID: return "that is not a record id"
+        case .invalidClock: return "a record carries a malformed clock reading"
         }
     }
 }

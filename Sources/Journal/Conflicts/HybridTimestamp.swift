@@ -1,0 +1,45 @@
+/// A hybrid logical clock reading (Kulkarni et al.): wall-clock milliseconds, a counter for
+/// events in the same millisecond or behind a clock that ran ahead, and the device id as the
+/// final tie-break. Two readings from different devices are never equal, so "last writer
+/// wins" always names exactly one writer, even when the devices' clocks disagree.
+public struct HybridTimestamp: Hashable, Comparable, Sendable, CustomStringConvertible {
+    public let wallMilliseconds: Int64
+    public let counter: UInt32
+    public let deviceID: String
+
+    public init(wallMilliseconds: Int64, counter: UInt32, deviceID: String) {
+        self.wallMilliseconds = wallMilliseconds
+        self.counter = counter
+        self.deviceID = deviceID
+    }
+
+    public static func < (lhs: HybridTimestamp, rhs: HybridTimestamp) -> Bool {
+        (lhs.wallMilliseconds, lhs.counter, lhs.deviceID) < (rhs.wallMilliseconds, rhs.counter, rhs.deviceID)
+    }
+
+    /// The reading for a local event: after both the wall clock and every reading seen so far.
+    public static func next(after last: HybridTimestamp?, now: Timestamp, deviceID: String) -> HybridTimestamp {
+        guard let last, last.wallMilliseconds >= now.millisecondsSince1970 else {
+            return HybridTimestamp(wallMilliseconds: now.millisecondsSince1970, counter: 0, deviceID: deviceID)
+        }
+        return HybridTimestamp(wallMilliseconds: last.wallMilliseconds, counter: last.counter + 1, deviceID: deviceID)
+    }
+
+    /// `0000019a2b3c4d5e-00000003-<device>`: sorts as text in the same order as the value,
+    /// so it can be stored in a TEXT column and compared by SQLite.
+    public var description: String {
+        let wall = String(UInt64(bitPattern: wallMilliseconds), radix: 16)
+        let count = String(counter, radix: 16)
+        return String(repeating: "0", count: 16 - wall.count) + wall + "-" + String(repeating: "0", count: 8 - count.count) + count + "-" + deviceID
+    }
+
+    /// Parses ``description``.
+    public init(parsing text: String) throws(JournalError) {
+        let parts = text.split(separator: "-", maxSplits: 2)
+        guard parts.count == 3, parts[0].count == 16, parts[1].count == 8,
+              let wall = UInt64(parts[0], radix: 16), let counter = UInt32(parts[1], radix: 16), !parts[2].isEmpty else {
+            throw .invalidClock
+        }
+        self.init(wallMilliseconds: Int64(bitPattern: wall), counter: counter, deviceID: String(parts[2]))
+    }
+}

@@ -1,0 +1,150 @@
+import Testing
+@testable import Journal
+
+/// The conflict policies, one per kind of data, including the seed's four-row table.
+@Suite struct ConflictPolicyTests {
+    static let book = EntityID.generate(at: Timestamp(millisecondsSince1970: 0))
+
+    static func clock(_ wall: Int64, _ device: String = "local") -> HybridTimestamp {
+        HybridTimestamp(wallMilliseconds: wall, counter: 0, deviceID: device)
+    }
+
+    static func note(_ body: String, id: EntityID = EntityID.generate(at: Timestamp(millisecondsSince1970: 1)), updated: Int64) -> Annotation {
+        Annotation(id: id, bookID: book, kind: .note, body: body, locator: nil,
+                   createdAt: Timestamp(millisecondsSince1970: 1), updatedAt: Timestamp(millisecondsSince1970: updated),
+                   deletedAt: nil, version: 2)
+    }
+
+    /// The seed's table: one note in four states, resolved against the server copy.
+    /// "Newer" means the remote changed since the last sync; "dirty" means unsynced local edits.
+    @Test func theSeedsFourRowsComeOutAsItsTableSays() {
+        let policy = NoteAndQuoteTextPolicy()
+        let id = EntityID.generate(at: Timestamp(millisecondsSince1970: 5))
+        func run(localBody: String, localAt: Int64, dirty: Bool, remoteAt: Int64, lastSync: Int64) -> Resolution<Annotation> {
+            policy.resolve(local: Side(Self.note(localBody, id: id, updated: localAt), clock: Self.clock(localAt)),
+                           remote: Side(Self.note("from server", id: id, updated: remoteAt), clock: Self.clock(remoteAt, "server")),
+                           divergence: Divergence(localChanged: dirty, remoteChanged: remoteAt > lastSync))
+        }
+        // a: local dirty, remote older → local wins.
+        guard case .winner(let a, let whyA) = run(localBody: "typed offline", localAt: 1700, dirty: true, remoteAt: 1600, lastSync: 1650) else {
+            Issue.record("a: expected a winner"); return
+        }
+        #expect(a.body == "typed offline")
+        #expect(whyA == "local has unsynced edits, remote is older")
+        // b: local dirty, remote newer → needs the user; nothing lost.
+        guard case .needsUser(let local, let remote, let whyB) = run(localBody: "typed offline", localAt: 1700, dirty: true, remoteAt: 1900, lastSync: 1650) else {
+            Issue.record("b: expected needsUser"); return
+        }
+        #expect(local.body == "typed offline")
+        #expect(remote.body == "from server")
+        #expect(whyB == "both changed since the last sync")
+        // c: local clean, remote newer → remote wins.
+        guard case .winner(let c, let whyC) = run(localBody: "synced", localAt: 1700, dirty: false, remoteAt: 1900, lastSync: 1700) else {
+            Issue.record("c: expected a winner"); return
+        }
+        #expect(c.body == "from server")
+        #expect(whyC == "remote is newer, local is clean")
+        // d: local clean and current → local.
+        guard case .winner(let d, let whyD) = run(localBody: "synced", localAt: 1900, dirty: false, remoteAt: 1700, lastSync: 1900) else {
+            Issue.record("d: expected a winner"); return
+        }
+        #expect(d.body == "synced")
+        #expect(whyD == "local is current")
+    }
+
+    /// The case a clock comparison alone gets wrong: the remote edit is older than the local
+    /// one, but both happened after the last sync. Both texts must survive.
+    @Test func twoEditsSinceTheLastSyncNeedTheUserWhateverTheirClocks() {
+        let id = EntityID.generate(at: Timestamp(millisecondsSince1970: 5))
+        let resolution = NoteAndQuoteTextPolicy().resolve(
+            local: Side(Self.note("mine", id: id, updated: 1800), clock: Self.clock(1800)),
+            remote: Side(Self.note("theirs", id: id, updated: 1750), clock: Self.clock(1750, "other")),
+            divergence: Divergence(localChanged: true, remoteChanged: true))
+        guard case .needsUser(let local, let remote, _) = resolution else {
+            Issue.record("expected needsUser"); return
+        }
+        #expect(local.body == "mine" && remote.body == "theirs")
+    }
+
+    @Test func deleteAgainstEditKeepsTheEditAndTellsTheReader() {
+        let id = EntityID.generate(at: Timestamp(millisecondsSince1970: 5))
+        var deleted = Self.note("gone", id: id, updated: 1800)
+        deleted.deletedAt = Timestamp(millisecondsSince1970: 1800)
+        let policy = NoteAndQuoteTextPolicy()
+        let deletedHere = policy.resolve(local: Side(deleted, clock: Self.clock(1800), isDeleted: true),
+                                         remote: Side(Self.note("edited there", id: id, updated: 1700), clock: Self.clock(1700, "other")),
+                                         divergence: Divergence(localChanged: true, remoteChanged: true))
+        guard case .needsUser(_, let remote, let why) = deletedHere else { Issue.record("expected needsUser"); return }
+        #expect(remote.body == "edited there")
+        #expect(why == "deleted here, edited on another device")
+        let deletedThere = policy.resolve(local: Side(Self.note("edited here", id: id, updated: 1700), clock: Self.clock(1700)),
+                                          remote: Side(deleted, clock: Self.clock(1800, "other"), isDeleted: true),
+                                          divergence: Divergence(localChanged: true, remoteChanged: true))
+        guard case .needsUser(let local, _, let whyThere) = deletedThere else { Issue.record("expected needsUser"); return }
+        #expect(local.body == "edited here")
+        #expect(whyThere == "edited here, deleted on another device")
+        // A deletion alone, with no local edit, propagates.
+        let clean = policy.resolve(local: Side(Self.note("old", id: id, updated: 1000), clock: Self.clock(1000)),
+                                   remote: Side(deleted, clock: Self.clock(1800, "other"), isDeleted: true),
+                                   divergence: Divergence(localChanged: false, remoteChanged: true))
+        guard case .winner(let winner, _) = clean else { Issue.record("expected a winner"); return }
+        #expect(winner.deletedAt != nil)
+    }
+
+    @Test func identicalEditsOnBothSidesAreNotAConflict() {
+        let id = EntityID.generate(at: Timestamp(millisecondsSince1970: 5))
+        let resolution = NoteAndQuoteTextPolicy().resolve(
+            local: Side(Self.note("same", id: id, updated: 1800), clock: Self.clock(1800)),
+            remote: Side(Self.note("same", id: id, updated: 1900), clock: Self.clock(1900, "other")),
+            divergence: Divergence(localChanged: true, remoteChanged: true))
+        guard case .winner(let winner, _) = resolution else { Issue.record("expected a winner"); return }
+        #expect(winner.body == "same")
+    }
+
+    @Test func bookMetadataIsLastWriterWinsWithTheDeviceAsTieBreak() throws {
+        func book(_ title: String) throws -> Book { try Book.new(title: title, authors: [], at: Timestamp(millisecondsSince1970: 1)) }
+        let policy = BookMetadataPolicy()
+        let divergence = Divergence(localChanged: true, remoteChanged: true)
+        guard case .winner(let later, _) = policy.resolve(local: Side(try book("Local"), clock: Self.clock(10)),
+                                                          remote: Side(try book("Remote"), clock: Self.clock(20, "b")),
+                                                          divergence: divergence) else { Issue.record("winner"); return }
+        #expect(later.title == "Remote")
+        // Same millisecond, same counter: the device id decides, the same way on both devices.
+        let onA = policy.resolve(local: Side(try book("From A"), clock: Self.clock(10, "device-a")),
+                                 remote: Side(try book("From B"), clock: Self.clock(10, "device-b")), divergence: divergence)
+        let onB = policy.resolve(local: Side(try book("From B"), clock: Self.clock(10, "device-b")),
+                                 remote: Side(try book("From A"), clock: Self.clock(10, "device-a")), divergence: divergence)
+        guard case .winner(let a, _) = onA, case .winner(let b, _) = onB else { Issue.record("winners"); return }
+        #expect(a.title == "From B" && b.title == "From B")
+    }
+
+    @Test func progressTakesTheFurthestUnlessANewerRewind() {
+        let policy = ProgressPolicy()
+        let divergence = Divergence(localChanged: true, remoteChanged: true)
+        func resolve(_ local: (Double, Bool, Int64), _ remote: (Double, Bool, Int64)) -> Double? {
+            guard case .winner(let position, _) = policy.resolve(
+                local: Side(.init(percent: local.0, isRewind: local.1), clock: Self.clock(local.2)),
+                remote: Side(.init(percent: remote.0, isRewind: remote.1), clock: Self.clock(remote.2, "other")),
+                divergence: divergence) else { return nil }
+            return position.percent
+        }
+        #expect(resolve((40, false, 10), (60, false, 5)) == 60)   // furthest, whatever the clock
+        #expect(resolve((60, false, 10), (40, false, 20)) == 60)
+        #expect(resolve((80, false, 10), (20, true, 20)) == 20)   // a newer rewind wins
+        #expect(resolve((20, true, 10), (80, false, 20)) == 80)   // a position after the rewind wins again
+        #expect(resolve((90, false, 30), (20, true, 20)) == 90)   // a rewind loses to a newer position
+    }
+
+    @Test func hybridClockIsMonotonicAndItsTextSortsLikeIt() throws {
+        let first = HybridTimestamp.next(after: nil, now: Timestamp(millisecondsSince1970: 1000), deviceID: "d")
+        let second = HybridTimestamp.next(after: first, now: Timestamp(millisecondsSince1970: 1000), deviceID: "d")
+        let behind = HybridTimestamp.next(after: second, now: Timestamp(millisecondsSince1970: 900), deviceID: "d")
+        let ahead = HybridTimestamp.next(after: behind, now: Timestamp(millisecondsSince1970: 2000), deviceID: "d")
+        #expect(first < second && second < behind && behind < ahead)
+        #expect(behind.wallMilliseconds == 1000 && behind.counter == 2)
+        let readings = [first, second, behind, ahead, Self.clock(1000, "e")]
+        #expect(readings.map(\.description).sorted() == readings.sorted().map(\.description))
+        for reading in readings { #expect(try HybridTimestamp(parsing: reading.description) == reading) }
+        #expect(throws: JournalError.invalidClock) { try HybridTimestamp(parsing: "nonsense") }
+    }
+}
