@@ -10,6 +10,8 @@ import Glibc
 /// case, and the most recent (already scrubbed) log lines. Never content, never key material.
 public enum FailureReport {
     public static let directoryName = "reports"
+    /// Reports kept; older ones are deleted when a new one is written.
+    static let keptReports = 20
 
     /// Writes a report and returns its path (nil only means it could not be written; a
     /// report is a courtesy and never turns one failure into two).
@@ -20,15 +22,27 @@ public enum FailureReport {
         guard FileSink.makePrivateDirectory(directory) else { return nil }
         let now = Int64((Date().timeIntervalSince1970 * 1000).rounded())
         let stamp = Scrubber.iso8601(now).replacingAll(":", with: "-")
-        let path = "\(directory)/\(stamp)-\(Scrubber.safeName(event)).txt"
+        // The pid and a random suffix: two reports in one millisecond never share a name.
+        let path = "\(directory)/\(stamp)-\(Scrubber.safeName(event))-\(getpid())-\(UInt32.random(in: 0...UInt32.max)).txt"
         var text = "bmvault failure report\n"
         text += scrubber.line(for: LogEvent(millisecondsSince1970: now, level: .error, name: event,
                                             fields: fields.map { (key: $0.key, value: $0.value) })) + "\n"
         text += "\nrecent log lines:\n" + recentLines.map { "  " + $0 + "\n" }.joined()
-        guard FileManager.default.createFile(atPath: path, contents: Data(text.utf8), attributes: [.posixPermissions: 0o600]) else {
-            return nil
-        }
+        let descriptor = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+        guard descriptor >= 0 else { return nil }
+        let written = text.withCString { Glibc.write(descriptor, $0, strlen($0)) }
+        close(descriptor)
+        guard written == text.utf8.count else { return nil }
+        removeOldReports(in: directory)
         return path
+    }
+
+    /// Keeps the newest ``keptReports`` reports (their names start with a UTC timestamp).
+    private static func removeOldReports(in directory: String) {
+        guard let names = try? FileManager.default.contentsOfDirectory(atPath: directory) else { return }
+        for name in names.filter({ $0.hasSuffix(".txt") }).sorted().dropLast(keptReports) {
+            unlink(directory + "/" + name)
+        }
     }
 }
 
@@ -38,15 +52,27 @@ public enum FailureReport {
 /// A signal handler may only call async-signal-safe functions, so everything it writes is
 /// prepared at ``install(stateDirectory:command:)`` as C strings.
 public enum CrashReporter {
+    nonisolated(unsafe) private static var stateDirectory: UnsafeMutablePointer<CChar>?
+    nonisolated(unsafe) private static var reportsDirectory: UnsafeMutablePointer<CChar>?
     nonisolated(unsafe) private static var reportPath: UnsafeMutablePointer<CChar>?
     nonisolated(unsafe) private static var header: UnsafeMutablePointer<CChar>?
     nonisolated(unsafe) private static var headerLength = 0
+    nonisolated(unsafe) private static var removeOnCrashPath: UnsafeMutablePointer<CChar>?
 
-    /// Arms the handler for this process.
+    /// Arms the handler for this process, and turns core dumps off: a core file would hold
+    /// whatever journal text the process had decrypted.
     public static func install(stateDirectory: String, command: String, version: String) {
+        var noCore = rlimit(rlim_cur: 0, rlim_max: 0)
+        setrlimit(Int32(RLIMIT_CORE.rawValue), &noCore)
         let directory = stateDirectory + "/" + FailureReport.directoryName
-        guard FileSink.makePrivateDirectory(directory) else { return }
         let stamp = Scrubber.iso8601(Int64((Date().timeIntervalSince1970 * 1000).rounded())).replacingAll(":", with: "-")
+        free(Self.stateDirectory)
+        free(reportsDirectory)
+        free(reportPath)
+        free(header)
+        // The directories are made only if a crash happens (mkdir is async-signal-safe).
+        Self.stateDirectory = strdup(stateDirectory)
+        reportsDirectory = strdup(directory)
         reportPath = strdup("\(directory)/\(stamp)-crash-\(getpid()).txt")
         let text = "bmvault crash report\nversion=\(version) command=\(Scrubber.quoted(command))\nsignal="
         header = strdup(text)
@@ -60,7 +86,17 @@ public enum CrashReporter {
         }
     }
 
+    /// A file to delete if the process crashes (the editor buffer), or nil for none.
+    public static func removeOnCrash(_ path: String?) {
+        let previous = removeOnCrashPath
+        removeOnCrashPath = path.map { strdup($0) }
+        free(previous)
+    }
+
     private static let crashHandler: @convention(c) (Int32) -> Void = { signalNumber in
+        if let path = CrashReporter.removeOnCrashPath { unlink(path) }
+        if let directory = CrashReporter.stateDirectory { mkdir(directory, 0o700) }
+        if let directory = CrashReporter.reportsDirectory { mkdir(directory, 0o700) }
         if let path = CrashReporter.reportPath, let header = CrashReporter.header {
             let descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
             if descriptor >= 0 {

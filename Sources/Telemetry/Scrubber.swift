@@ -32,7 +32,9 @@ public struct Scrubber: Sendable {
         case .integer(let number): String(number)
         case .number(let number): number.isFinite ? String(number) : "null"
         case .boolean(let flag): flag ? "true" : "false"
-        case .public(let text): Self.quoted(text)
+        // The backstop runs before quoting too: escaping would hide a line break or quote
+        // inside decrypted text from the whole-line pass.
+        case .public(let text): Self.quoted(bypassed ? text : recentContent.scrub(text))
         case .text(let sensitive) where bypassed: Self.quoted(sensitive.value)
         case .text(let sensitive): tagger.map { "<redacted:\($0(sensitive.value))>" } ?? "<redacted>"
         }

@@ -27,3 +27,5 @@ public typealias SchemaState = VaultStore.SchemaState
 public typealias UpgradeRehearsal = VaultStore.UpgradeRehearsal
 /// What `diagnostics` may say about a vault.
 public typealias VaultInspection = VaultStore.VaultInspection
+/// The life of an outbox operation.
+public typealias OutboxState = VaultStore.OutboxState

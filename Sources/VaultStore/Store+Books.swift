@@ -1,5 +1,6 @@
 import Foundation
 public import Journal
+import Telemetry
 
 extension Store {
     static let bookColumns = "id, title, authors, progress, created_at, updated_at, deleted_at, version"
@@ -112,6 +113,8 @@ extension Store {
             guard let authors = try? JSONDecoder().decode([String].self, from: Data(authorsJSON.utf8)) else {
                 throw UnreadableRecord(id: id, field: "authors")
             }
+            // The sealed field is a JSON list; the log backstop must know each name on its own.
+            authors.forEach(RecentContent.shared.remember)
             return Book(id: entityID, title: title, authors: authors, progress: row.double(3),
                         createdAt: Timestamp(millisecondsSince1970: row.int64(4)),
                         updatedAt: Timestamp(millisecondsSince1970: row.int64(5)),

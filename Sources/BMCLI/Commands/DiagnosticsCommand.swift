@@ -100,7 +100,7 @@ struct DiagnosticsDocument: Encodable {
             leftoverSnapshots: inspection?.snapshots, databaseBytes: inspection?.databaseBytes, walBytes: inspection?.walBytes)
         outbox = inspection.map { inspection in
             var byState: [String: Int] = [:]
-            for (state, count) in inspection.outbox.byState { byState[state.rawValue] = count }
+            for (state, count) in inspection.outbox.byState { byState[JSONDocuments.outboxKey(state)] = count }
             var byAttempts: [String: Int] = [:]
             for (attempts, count) in inspection.outbox.byAttempts { byAttempts[String(attempts)] = count }
             let age = inspection.outbox.oldestWaiting.map { Int64(now.timeIntervalSince1970) - $0.millisecondsSince1970 / 1000 }

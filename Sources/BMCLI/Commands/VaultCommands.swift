@@ -88,7 +88,7 @@ enum VaultCommands {
             let (state, until, sentence) = describe(status.keyState)
             if invocation.flag("json") {
                 var outbox: [String: Int] = [:]
-                for (state, count) in status.outbox { outbox[state == .inFlight ? "inFlight" : state.rawValue] = count }
+                for (state, count) in status.outbox { outbox[JSONDocuments.outboxKey(state)] = count }
                 context.console.out(JSONDocuments.render(JSONDocuments.StatusDocument(
                     locked: status.isLocked, keyState: state, unlockedUntil: until?.iso8601, vaultId: status.vaultID,
                     vaultPath: vault.location.directory, schemaVersion: status.schemaVersion, counts: counts, outbox: outbox,

@@ -139,6 +139,11 @@ enum JSONDocuments {
         let id: String
     }
 
+    /// The JSON key for an outbox state: `pending`, `inFlight`, `done`, `failed`.
+    static func outboxKey(_ state: OutboxState) -> String {
+        state == .inFlight ? "inFlight" : state.rawValue
+    }
+
     /// Pretty-printed, sorted keys, one document, ending in a newline. DEL and the C1
     /// controls (which JSON allows raw, and some terminals obey) are written as `\u` escapes,
     /// like the C0 controls, so printing JSON cannot drive the terminal either.

@@ -16,6 +16,8 @@ enum CLIError: Error, Equatable {
     case noEditor
     /// The editor buffer needs a private `$XDG_RUNTIME_DIR` (0700, ours), and there is none.
     case noPrivateRuntimeDirectory
+    /// bmvault was told to stop (SIGTERM, SIGHUP) while the editor was open.
+    case interrupted(signal: Int32)
     /// The editor could not be started, or exited with a non-zero status.
     case editorFailed(status: Int32)
     /// Some records could not be read; the rest were shown.

@@ -34,7 +34,12 @@ final class CommandContext {
     /// Sends log events at `threshold` and above to the log file, and (below `notice`) to
     /// standard error too; arms the crash reporter for `command`.
     func startLogging(threshold: LogLevel, command: String = "bmvault") {
+        #if DEBUG
+        // Test-only: the canary sweep's positive control. Release builds cannot bypass the scrubber.
         let bypassed = environment["BMVAULT_TEST_UNSCRUBBED"] == "1"
+        #else
+        let bypassed = false
+        #endif
         var sinks: [any LogSink] = [FileSink(directory: stateDirectory)]
         if threshold < .notice { sinks.append(StandardErrorSink()) }
         Logger.shared.configure(threshold: threshold, sinks: sinks, scrubber: Scrubber(bypassed: bypassed))

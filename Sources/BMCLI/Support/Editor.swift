@@ -1,4 +1,5 @@
 import Foundation
+import Telemetry
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -29,11 +30,14 @@ struct Editor {
         let directory = try makeBufferDirectory()
         defer { Self.shred(directory: directory) }
         let path = directory + "/note.md"
+        CrashReporter.removeOnCrash(path)
+        defer { CrashReporter.removeOnCrash(nil) }
         try Self.write(initialText, to: path)
 
-        ignoreInterrupts(true)
-        defer { ignoreInterrupts(false) }
+        EditorSignals.arm()
+        defer { EditorSignals.disarm() }
         let status = try Self.run(command, on: path)
+        if EditorSignals.received != 0 { throw .interrupted(signal: EditorSignals.received) }
         guard status == 0 else { throw .editorFailed(status: status) }
         let bytes = try Self.read(path)
         guard let text = String(validating: bytes, as: UTF8.self) else { throw .invalidUTF8 }
@@ -142,13 +146,13 @@ struct Editor {
         defer { posix_spawnattr_destroy(&attributes) }
         var defaults = sigset_t()
         sigemptyset(&defaults)
-        sigaddset(&defaults, SIGINT)
-        sigaddset(&defaults, SIGQUIT)
+        for signalNumber in [SIGINT, SIGQUIT, SIGTERM, SIGHUP] { sigaddset(&defaults, signalNumber) }
         posix_spawnattr_setsigdefault(&attributes, &defaults)
         posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGDEF))
         var child: pid_t = 0
         let spawned = posix_spawn(&child, "/bin/sh", nil, &attributes, &argv, environ)
         guard spawned == 0 else { throw .editorFailed(status: 127) }
+        EditorSignals.child = child
         var status: Int32 = 0
         while waitpid(child, &status, 0) < 0 {
             guard errno == EINTR else { throw .system(operation: "waitpid", errno: errno) }
@@ -157,10 +161,32 @@ struct Editor {
         let signalled = status & 0x7f
         return signalled == 0 ? (status >> 8) & 0xff : 128 + signalled
     }
+}
 
-    /// While the editor runs, Ctrl-C belongs to it; bmvault must survive to shred the buffer.
-    private func ignoreInterrupts(_ ignore: Bool) {
-        signal(SIGINT, ignore ? SIG_IGN : SIG_DFL)
-        signal(SIGQUIT, ignore ? SIG_IGN : SIG_DFL)
+/// What bmvault does with signals while the editor runs. Ctrl-C and Ctrl-\ belong to the
+/// editor and are ignored. A closed terminal (SIGHUP) or a `kill` (SIGTERM) is passed on to
+/// the editor and remembered: bmvault then waits for the editor to end, shreds the buffer,
+/// and saves nothing. A signal handler may only set flags and call `kill`.
+private enum EditorSignals {
+    nonisolated(unsafe) static var child: pid_t = 0
+    nonisolated(unsafe) static var received: Int32 = 0
+
+    private static let forward: @convention(c) (Int32) -> Void = { signalNumber in
+        EditorSignals.received = signalNumber
+        if EditorSignals.child > 0 { kill(EditorSignals.child, signalNumber) }
+    }
+
+    static func arm() {
+        child = 0
+        received = 0
+        signal(SIGINT, SIG_IGN)
+        signal(SIGQUIT, SIG_IGN)
+        signal(SIGTERM, forward)
+        signal(SIGHUP, forward)
+    }
+
+    static func disarm() {
+        for signalNumber in [SIGINT, SIGQUIT, SIGTERM, SIGHUP] { signal(signalNumber, SIG_DFL) }
+        child = 0
     }
 }

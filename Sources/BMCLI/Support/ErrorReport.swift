@@ -123,6 +123,8 @@ struct ErrorReport: Equatable {
             return ErrorReport("no TEXT given, nothing piped on stdin, and neither $VISUAL nor $EDITOR is set", .usage)
         case .noPrivateRuntimeDirectory:
             return ErrorReport("the editor needs a private $XDG_RUNTIME_DIR for its buffer (bmvault will not put a note in /tmp); pass TEXT or pipe it on stdin", .failure)
+        case .interrupted(let signal):
+            return ErrorReport("stopped by signal \(signal) while the editor was open; nothing was saved", .failure)
         case .editorFailed(let status):
             return ErrorReport("the editor exited with status \(status); nothing was saved", .failure)
         case .unreadableRecords(let count):
