@@ -66,6 +66,9 @@ extension Store {
         let runner = MigrationRunner(migrations: Migrations.all, generatorVersion: generatorVersion, clock: clock)
         try runner.verifyHistory(of: original, upTo: from)
 
+        // The upgrade lock keeps a real upgrade, or a cleanup, away from the copy meanwhile.
+        let lock = try FileLock.acquire(path: path + ".lock")
+        defer { withExtendedLifetime(lock) {} }
         let copyPath = "\(path).rehearsal-\(try FileSystem.uniqueSuffix())"
         defer { for leftover in ["", "-wal", "-shm", "-journal"] { FileSystem.remove(copyPath + leftover) } }
         let databaseBytes = FileSystem.size(path) + FileSystem.size(path + "-wal")

@@ -44,7 +44,7 @@ public final class Store {
         if version < Migrations.latestVersion {
             try VaultUpgrade(path: path, runner: runner).run(database, events: events)
         } else {
-            VaultUpgrade.removeLeftoverSnapshots(of: path)
+            VaultUpgrade.removeLeftoversIfIdle(of: path, version: version)
         }
         let metadata = try readMetadata(database, path: path)
         return Store(database: database, metadata: metadata, clock: clock, generatorVersion: generatorVersion)

@@ -25,15 +25,17 @@ struct VaultUpgrade {
     }
 
     func run(_ database: Database, events: (MigrationEvent) -> Void) throws(StoreError) {
-        let lock = try FileLock(path: path + ".lock")
+        let lock = try FileLock.acquire(path: path + ".lock")
         defer { withExtendedLifetime(lock) {} }
         let from = try MigrationRunner.version(of: database)
         let to = runner.migrations.count
         guard from < to else { return }
         let started = runner.clock.now()
 
-        removeUnfinishedSnapshots()
-        let snapshot = existingSnapshot() ?? Self.snapshotPath(for: path, version: from)
+        Self.removeLeftovers(of: path, olderThan: from)
+        // A snapshot of this very version, from an upgrade that was interrupted, is the
+        // original: keep it. (Upgrades are atomic, so the vault is still at `from`.)
+        let snapshot = Self.snapshotPath(for: path, version: from)
         if !FileSystem.exists(snapshot) {
             try checkFreeSpace(includingSnapshot: true)
             try takeSnapshot(database, to: snapshot)
@@ -88,14 +90,8 @@ struct VaultUpgrade {
         FaultInjection.reach("upgrade:snapshot-taken")
     }
 
-    /// A snapshot left by an interrupted upgrade: the vault is still at that version
-    /// (upgrades are atomic), so the oldest one is the original worth keeping.
-    private func existingSnapshot() -> String? {
-        Self.snapshots(of: path).first
-    }
-
-    /// Snapshots beside the vault at `path`, oldest version first.
-    static func snapshots(of path: String) -> [String] {
+    /// Snapshots beside the vault at `path`, as (version, path), oldest first.
+    static func snapshots(of path: String) -> [(version: Int, path: String)] {
         let directory = FileSystem.directory(of: path)
         let prefix = FileSystem.fileName(of: path) + ".v"
         let suffix = ".snapshot"
@@ -106,24 +102,36 @@ struct VaultUpgrade {
                 return (version, directory + "/" + name)
             }
             .sorted { $0.0 < $1.0 }
-            .map(\.1)
     }
 
-    /// Removes snapshots of a vault that is already at the newest version: their upgrade
-    /// committed and was verified, and only the removal was interrupted.
-    static func removeLeftoverSnapshots(of path: String) {
-        let leftovers = snapshots(of: path)
-        guard !leftovers.isEmpty else { return }
-        leftovers.forEach(FileSystem.remove)
-        try? FileSystem.synchronize(FileSystem.directory(of: path))
-    }
-
-    private func removeUnfinishedSnapshots() {
+    /// Removes what finished or abandoned work left beside the vault: snapshots of versions
+    /// below `version` (their upgrade committed; only the removal was interrupted), partial
+    /// snapshots, and copies from an interrupted `migrate --dry-run`. Call with the lock held.
+    static func removeLeftovers(of path: String, olderThan version: Int) {
         let directory = FileSystem.directory(of: path)
-        let prefix = FileSystem.fileName(of: path) + ".v"
-        for name in FileSystem.entries(of: directory) where name.hasPrefix(prefix) && name.hasSuffix(".snapshot.partial") {
-            FileSystem.remove(directory + "/" + name)
+        let name = FileSystem.fileName(of: path)
+        var removed = false
+        for snapshot in snapshots(of: path) where snapshot.version < version {
+            FileSystem.remove(snapshot.path)
+            removed = true
         }
+        for entry in FileSystem.entries(of: directory)
+        where (entry.hasPrefix(name + ".v") && entry.hasSuffix(".snapshot.partial")) || entry.hasPrefix(name + ".rehearsal-") {
+            FileSystem.remove(directory + "/" + entry)
+            removed = true
+        }
+        if removed { try? FileSystem.synchronize(directory) }
+    }
+
+    /// At the newest version: clean up after earlier upgrades, unless another process holds
+    /// the lock (it may be upgrading, or rehearsing, right now).
+    static func removeLeftoversIfIdle(of path: String, version: Int) {
+        let directory = FileSystem.directory(of: path)
+        let name = FileSystem.fileName(of: path)
+        // The common case costs one directory read and takes no lock.
+        guard FileSystem.entries(of: directory).contains(where: { $0.hasPrefix(name + ".v") || $0.hasPrefix(name + ".rehearsal-") }),
+              let lock = try? FileLock.acquireIfFree(path: path + ".lock") else { return }
+        withExtendedLifetime(lock) { removeLeftovers(of: path, olderThan: version + 1) }
     }
 
     private static func describe(_ error: StoreError) -> String {
