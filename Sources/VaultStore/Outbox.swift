@@ -33,7 +33,7 @@ extension Store {
     /// bound to the operation's idempotency key: the outbox never holds plaintext.
     func enqueue(_ entity: OutboxEntity, _ action: OutboxAction, id: EntityID, baseVersion: Int64,
                  payload: OutboxPayload, cipher: RecordCipher, at time: Timestamp,
-                 state: OutboxState = .pending) throws(StoreError) {
+                 clock: HybridTimestamp, base: HybridTimestamp?, state: OutboxState = .pending) throws(StoreError) {
         let idempotencyKey = EntityID.generate(at: time).rawValue
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
@@ -47,10 +47,12 @@ extension Store {
             throw .crypto(error)
         }
         try database.run("""
-            INSERT INTO outbox (entity, entity_id, action, payload, base_version, attempt_count, idempotency_key, created_at, state)
-            VALUES (?, ?, ?, ?, ?, 0, ?, ?, ?)
+            INSERT INTO outbox (entity, entity_id, action, payload, base_version, attempt_count, idempotency_key, created_at,
+                                state, hlc, base_hlc)
+            VALUES (?, ?, ?, ?, ?, 0, ?, ?, ?, ?, ?)
             """, [.text(entity.rawValue), .text(id.rawValue), .text(action.rawValue), .blob(sealed),
-                  .integer(baseVersion), .text(idempotencyKey), .integer(time.millisecondsSince1970), .text(state.rawValue)])
+                  .integer(baseVersion), .text(idempotencyKey), .integer(time.millisecondsSince1970), .text(state.rawValue),
+                  .text(clock.description), base.map { .text($0.description) } ?? .null])
     }
 
     /// How many operations are in each state. Readable while locked: it holds no content.

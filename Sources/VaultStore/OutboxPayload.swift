@@ -11,6 +11,8 @@ struct OutboxPayload: Encodable {
     struct BookSnapshot: Encodable {
         let id: String, title: String, authors: [String], progress: Double
         let createdAt: Int64, updatedAt: Int64, deletedAt: Int64?, version: Int64
+        /// Added with sync (v1, additive): the progress was set as an explicit rewind.
+        let progressRewind: Bool?
     }
 
     struct SessionSnapshot: Encodable {
@@ -22,10 +24,11 @@ struct OutboxPayload: Encodable {
         let createdAt: Int64, updatedAt: Int64, deletedAt: Int64?, version: Int64
     }
 
-    init(_ book: Book) {
+    init(_ book: Book, progressRewind: Bool) {
         self.book = BookSnapshot(id: book.id.rawValue, title: book.title, authors: book.authors, progress: book.progress,
                                  createdAt: book.createdAt.millisecondsSince1970, updatedAt: book.updatedAt.millisecondsSince1970,
-                                 deletedAt: book.deletedAt?.millisecondsSince1970, version: book.version)
+                                 deletedAt: book.deletedAt?.millisecondsSince1970, version: book.version,
+                                 progressRewind: progressRewind)
     }
 
     init(_ session: ReadingSession) {

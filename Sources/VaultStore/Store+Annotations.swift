@@ -29,10 +29,11 @@ extension Store {
     /// transaction; the book must exist (a foreign key), and callers adding a new note
     /// check first that it is not deleted.
     func insertAnnotation(_ annotation: Annotation, cipher: RecordCipher, outboxState: OutboxState) throws(StoreError) {
-        try database.run("INSERT INTO annotation (\(Self.annotationColumns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                         try annotationValues(annotation, cipher: cipher))
+        let stamp = try tick()
+        try database.run("INSERT INTO annotation (\(Self.annotationColumns), hlc) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                         try annotationValues(annotation, cipher: cipher) + [.text(stamp.description)])
         try enqueue(.annotation, .create, id: annotation.id, baseVersion: 0, payload: OutboxPayload(annotation),
-                    cipher: cipher, at: annotation.updatedAt, state: outboxState)
+                    cipher: cipher, at: annotation.updatedAt, clock: stamp, base: nil, state: outboxState)
     }
 
     /// Changes a note's or quote's body and/or locator. Reads and writes in one write
@@ -101,17 +102,19 @@ extension Store {
         return try database.writeTransaction { () throws(StoreError) -> Annotation in
             var annotation = try self.annotation(id)
             guard annotation.deletedAt == nil else { throw .recordNotFound(id: id.rawValue) }
+            let base = try recordClock(table: "annotation", id: id)
+            let stamp = try tick()
             let baseVersion = annotation.version
             annotation.updatedAt = max(clock.now(), annotation.updatedAt)
             change(&annotation)
             annotation.version = baseVersion + 1
             try database.run("""
                 UPDATE annotation SET book_id = ?2, kind = ?3, body = ?4, locator = ?5, created_at = ?6,
-                                      updated_at = ?7, deleted_at = ?8, version = ?9
+                                      updated_at = ?7, deleted_at = ?8, version = ?9, hlc = ?10
                 WHERE id = ?1
-                """, try annotationValues(annotation, cipher: cipher))
+                """, try annotationValues(annotation, cipher: cipher) + [.text(stamp.description)])
             try enqueue(.annotation, action, id: id, baseVersion: baseVersion, payload: OutboxPayload(annotation),
-                        cipher: cipher, at: annotation.updatedAt)
+                        cipher: cipher, at: annotation.updatedAt, clock: stamp, base: base)
             return annotation
         }
     }

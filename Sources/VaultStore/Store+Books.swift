@@ -13,17 +13,21 @@ extension Store {
 
     /// Inserts a book row and its `create` operation. Call inside a write transaction.
     func insertBook(_ book: Book, cipher: RecordCipher, outboxState: OutboxState) throws(StoreError) {
-        try database.run("INSERT INTO book (\(Self.bookColumns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-                         try bookValues(book, cipher: cipher))
-        try enqueue(.book, .create, id: book.id, baseVersion: 0, payload: OutboxPayload(book), cipher: cipher,
-                    at: book.updatedAt, state: outboxState)
+        let stamp = try tick()
+        try database.run("INSERT INTO book (\(Self.bookColumns), hlc, progress_hlc) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?9, ?9)",
+                         try bookValues(book, cipher: cipher) + [.text(stamp.description)])
+        try enqueue(.book, .create, id: book.id, baseVersion: 0, payload: OutboxPayload(book, progressRewind: false), cipher: cipher,
+                    at: book.updatedAt, clock: stamp, base: nil, state: outboxState)
     }
 
     /// Sets a book's progress, reading and writing inside one write transaction, so a
-    /// concurrent change from another process is never overwritten unseen.
+    /// concurrent change from another process is never overwritten unseen. A `rewind` is an
+    /// explicit move backwards, which sync lets win over positions recorded before it.
     @discardableResult
-    public func setProgress(of id: EntityID, to percent: Double) throws(StoreError) -> Book {
-        try updateBook(id) { book in book.progress = percent }
+    public func setProgress(of id: EntityID, to percent: Double, rewind: Bool = false) throws(StoreError) -> Book {
+        try database.writeTransaction { () throws(StoreError) in
+            try updateBookInTransaction(id, action: .update, progressRewind: rewind) { book in book.progress = percent }
+        }
     }
 
     /// Tombstones a book. Refused while it has live notes or quotes, which would
@@ -34,7 +38,7 @@ extension Store {
             try database.forEachRow("SELECT count(*) FROM annotation WHERE book_id = ? AND deleted_at IS NULL",
                                     [.text(id.rawValue)]) { row in live = Int(row.int64(0)) }
             guard live == 0 else { throw .bookHasAnnotations(id: id.rawValue, count: live) }
-            _ = try updateBookInTransaction(id, action: .delete) { book in book.deletedAt = book.updatedAt }
+            _ = try updateBookInTransaction(id, action: .delete, progressRewind: nil) { book in book.deletedAt = book.updatedAt }
         }
     }
 
@@ -66,26 +70,30 @@ extension Store {
 
     // MARK: - Rows
 
-    private func updateBook(_ id: EntityID, _ change: (inout Book) -> Void) throws(StoreError) -> Book {
-        try database.writeTransaction { () throws(StoreError) in
-            try updateBookInTransaction(id, action: .update, change)
-        }
-    }
-
-    private func updateBookInTransaction(_ id: EntityID, action: OutboxAction, _ change: (inout Book) -> Void) throws(StoreError) -> Book {
+    /// Changes a book and records the operation. `progressRewind` non-nil means the
+    /// progress changed (and whether as a rewind), which moves the progress clock too.
+    private func updateBookInTransaction(_ id: EntityID, action: OutboxAction, progressRewind: Bool?,
+                                         _ change: (inout Book) -> Void) throws(StoreError) -> Book {
         let cipher = try requireCipher()
         var book = try self.book(id)
         guard book.deletedAt == nil else { throw .recordNotFound(id: id.rawValue) }
+        let base = try recordClock(table: "book", id: id)
+        let stamp = try tick()
         let baseVersion = book.version
         book.updatedAt = max(clock.now(), book.updatedAt)
         change(&book)
         book.version = baseVersion + 1
         try database.run("""
             UPDATE book SET title = ?2, authors = ?3, progress = ?4, created_at = ?5, updated_at = ?6,
-                            deleted_at = ?7, version = ?8
+                            deleted_at = ?7, version = ?8, hlc = ?9,
+                            progress_hlc = CASE WHEN ?10 IS NULL THEN progress_hlc ELSE ?9 END,
+                            progress_rewind = coalesce(?10, progress_rewind)
             WHERE id = ?1
-            """, try bookValues(book, cipher: cipher))
-        try enqueue(.book, action, id: id, baseVersion: baseVersion, payload: OutboxPayload(book), cipher: cipher, at: book.updatedAt)
+            """, try bookValues(book, cipher: cipher) + [.text(stamp.description), progressRewind.map { .integer($0 ? 1 : 0) } ?? .null])
+        var rewind = progressRewind ?? false
+        try database.forEachRow("SELECT progress_rewind FROM book WHERE id = ?", [.text(id.rawValue)]) { row in rewind = row.int64(0) == 1 }
+        try enqueue(.book, action, id: id, baseVersion: baseVersion, payload: OutboxPayload(book, progressRewind: rewind),
+                    cipher: cipher, at: book.updatedAt, clock: stamp, base: base)
         return book
     }
 

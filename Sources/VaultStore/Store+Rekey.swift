@@ -113,7 +113,7 @@ extension Store {
                 """)
             try database.run("UPDATE vault_meta SET value = ? WHERE key = 'key_id'", [.text(newKey.id.description)])
         }
-        metadata = VaultMetadata(vaultID: metadata.vaultID, keyID: newKey.id, createdAt: metadata.createdAt)
+        metadata = VaultMetadata(vaultID: metadata.vaultID, keyID: newKey.id, createdAt: metadata.createdAt, deviceID: metadata.deviceID)
         cipher = nil
     }
 

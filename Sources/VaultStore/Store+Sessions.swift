@@ -20,7 +20,7 @@ extension Store {
                   .integer(session.startedAt.millisecondsSince1970), .integer(session.endedAt.millisecondsSince1970),
                   .integer(Int64(session.pagesRead))])
         try enqueue(.session, .create, id: session.id, baseVersion: 0, payload: OutboxPayload(session),
-                    cipher: cipher, at: clock.now(), state: outboxState)
+                    cipher: cipher, at: clock.now(), clock: try tick(), base: nil, state: outboxState)
     }
 
     /// A book's sessions, in the order they started.

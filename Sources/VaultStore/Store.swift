@@ -99,7 +99,8 @@ public final class Store {
               let createdText = values["created_at"], let created = Int64(createdText) else {
             throw .notAVault(path: path)
         }
-        return VaultMetadata(vaultID: vaultID, keyID: keyID, createdAt: Timestamp(millisecondsSince1970: created))
+        return VaultMetadata(vaultID: vaultID, keyID: keyID, createdAt: Timestamp(millisecondsSince1970: created),
+                             deviceID: values["device_id"] ?? "")
     }
 
     // MARK: - The key

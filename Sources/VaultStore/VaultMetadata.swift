@@ -9,10 +9,14 @@ public struct VaultMetadata: Sendable, Equatable {
     /// The fingerprint of the vault key that seals the data.
     public let keyID: KeyID
     public let createdAt: Timestamp
+    /// This device's random id (a vault synced to three devices has three vault files, each
+    /// with its own device id). Empty only while a new vault is being built.
+    public let deviceID: String
 
-    public init(vaultID: String, keyID: KeyID, createdAt: Timestamp) {
+    public init(vaultID: String, keyID: KeyID, createdAt: Timestamp, deviceID: String = "") {
         self.vaultID = vaultID
         self.keyID = keyID
         self.createdAt = createdAt
+        self.deviceID = deviceID
     }
 }

@@ -320,11 +320,11 @@ final class SweepWorld {
         return recoveryKey
     }
 
-    /// Turns a schema-v2 vault back into a v1 one, as bmvault 0.1.0 left it. `keepRekeyJob`
-    /// leaves the `rekey_job` table in place, so that migration 0002 fails on it.
-    func downgradeToV1(_ name: String, keepRekeyJob: Bool = false) throws {
-        try sqlite(name, (keepRekeyJob ? "" : "DROP TABLE rekey_job; ")
-                   + "DROP TABLE rekey_keyslot; DELETE FROM schema_migration WHERE id <> '0001_initial'; PRAGMA user_version = 1;")
+    /// Rewrites the vault as schema v1 with the same content, as bmvault 0.1.0 left it. With
+    /// `keepRekeyJob`, a stray `rekey_job` table is left in the way, so migration 0002 fails.
+    func downgradeToV1(_ name: String, keepRekeyJob blockingMigration2: Bool = false) throws {
+        try Schema.downgradeToVersionOne(databasePath(name), environment: ProcessInfo.processInfo.environment)
+        if blockingMigration2 { try sqlite(name, "CREATE TABLE rekey_job (id INTEGER PRIMARY KEY);") }
     }
 
     /// An editor script in `tools`: `body` runs with the buffer as `$1`.
@@ -673,7 +673,7 @@ final class SweepWorld {
         }
         #expect(lines.contains { $0.contains(" warning vault.unlock.refused reason=wrongPassphrase") }, sourceLocation: sourceLocation)
         #expect(lines.contains { $0.contains(" warning keystore.call operation=lookup outcome=noSessionBus ") }, sourceLocation: sourceLocation)
-        #expect(lines.contains { $0.contains(#" error store.upgrade.failed from=1 to=2 reason="SQLite error 1: table rekey_job already exists""#) },
+        #expect(lines.contains { $0.contains(#" error store.upgrade.failed from=1 to=\#(Schema.latest) reason="SQLite error 1: table rekey_job already exists""#) },
                 sourceLocation: sourceLocation)
         // Rotation happened within the sweep: bmvault's own events are in the rotated file.
         let rotated = (try? String(contentsOf: world.stateDirectory.appendingPathComponent("bmvault.log.1"), encoding: .utf8)) ?? ""

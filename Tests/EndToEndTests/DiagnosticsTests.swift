@@ -58,10 +58,10 @@ import Glibc
         let vault = try #require(locked["vault"] as? [String: Any])
         #expect(vault["location"] as? String == "BMVAULT_HOME")
         #expect(vault["problem"] == nil)
-        #expect(vault["schemaVersion"] as? Int == 2)
-        #expect(vault["newestSchemaVersion"] as? Int == 2)
+        #expect(vault["schemaVersion"] as? Int == Schema.latest)
+        #expect(vault["newestSchemaVersion"] as? Int == Schema.latest)
         #expect(vault["pendingMigrations"] as? [String] == [])
-        #expect((vault["migrations"] as? [[String: Any]])?.compactMap { $0["id"] as? String } == ["0001_initial", "0002_rekey_job"])
+        #expect((vault["migrations"] as? [[String: Any]])?.compactMap { $0["id"] as? String } == Schema.migrationIDs)
         #expect(vault["counts"] as? [String: Int] == ["books": 0, "sessions": 0, "notes": 0, "quotes": 0])
         #expect(vault["rekeyInProgress"] as? Bool == false)
         #expect(vault["leftoverSnapshots"] as? Int == 0)
@@ -123,14 +123,14 @@ import Glibc
         let report = try diagnostics(world)
         let vault = try #require(report["vault"] as? [String: Any])
         #expect(vault["schemaVersion"] as? Int == 1)
-        #expect(vault["newestSchemaVersion"] as? Int == 2)
-        #expect(vault["pendingMigrations"] as? [String] == ["0002_rekey_job"])
+        #expect(vault["newestSchemaVersion"] as? Int == Schema.latest)
+        #expect(vault["pendingMigrations"] as? [String] == Array(Schema.migrationIDs.dropFirst()))
         #expect((vault["migrations"] as? [[String: Any]])?.compactMap { $0["id"] as? String } == ["0001_initial"])
         #expect(vault["counts"] as? [String: Int] == ["books": 1, "sessions": 1, "notes": 1, "quotes": 1])
         #expect(vault["rekeyInProgress"] as? Bool == false, "a v1 vault has no rekey_job table, and no rekey")
         #expect(service(report) == "true no key (locked)")
         let human = try world.run(["diagnostics"], status: 0).stdout
-        #expect(human.contains("  schema 1 of 2; pending: 0002_rekey_job\n"), "\(human)")
+        #expect(human.contains("  schema 1 of \(Schema.latest); pending: \(Schema.migrationIDs.dropFirst().joined(separator: ", "))\n"), "\(human)")
         try world.run(["diagnostics", "--out", world.outputs.appendingPathComponent("v1.txt").path], status: 0)
 
         // Diagnostics changed nothing: no upgrade, no snapshot, the same bytes.
@@ -157,7 +157,7 @@ import Glibc
         let report = try diagnostics(world, vault: "fixture")
         let vault = try #require(report["vault"] as? [String: Any])
         #expect(vault["schemaVersion"] as? Int == 1)
-        #expect(vault["pendingMigrations"] as? [String] == ["0002_rekey_job"])
+        #expect(vault["pendingMigrations"] as? [String] == Array(Schema.migrationIDs.dropFirst()))
         #expect(vault["counts"] as? [String: Int] == live)
         let depth = try #require(report["outbox"] as? [String: Any])
         #expect((depth["byState"] as? [String: Int])?["pending"] == outbox["pending"])
@@ -192,7 +192,7 @@ import Glibc
         try world.downgradeToV1("main", keepRekeyJob: true)
         let failed = try world.run(["list"], showsContent: true, status: 1)
         let snapshot = world.databasePath("main") + ".v1.snapshot"
-        #expect(failed.stderr.contains("Error: upgrading the vault from schema 1 to 2 failed (SQLite error 1: table rekey_job already exists); it is still at schema 1, and its original is kept at \(snapshot)\n"),
+        #expect(failed.stderr.contains("Error: upgrading the vault from schema 1 to \(Schema.latest) failed (SQLite error 1: table rekey_job already exists); it is still at schema 1, and its original is kept at \(snapshot)\n"),
                 "\(failed)")
         let report = try #require(reportPath(in: failed, world: world), "\(failed)")
         #expect(mode(report) == 0o600)
@@ -200,17 +200,17 @@ import Glibc
         let text = try String(contentsOfFile: report, encoding: .utf8)
         #expect(text.hasPrefix("bmvault failure report\n"))
         #expect(text.contains(" error cli.command.failed command=list error=VaultError.upgradeFailed status=1 version=\(try SweepWorld.bmvaultVersion())\n"), "\(text)")
-        #expect(text.contains(#" error store.upgrade.failed from=1 to=2 reason="SQLite error 1: table rekey_job already exists""#), "\(text)")
+        #expect(text.contains(#" error store.upgrade.failed from=1 to=\#(Schema.latest) reason="SQLite error 1: table rekey_job already exists""#), "\(text)")
         #expect(!text.contains(world.vaultDirectory("main").path), "the report names the vault's path")
         #expect(try userVersion(world) == "1")
 
         // "Why did it not migrate?"
         let vault = try #require(try diagnostics(world)["vault"] as? [String: Any])
         #expect(vault["schemaVersion"] as? Int == 1)
-        #expect(vault["pendingMigrations"] as? [String] == ["0002_rekey_job"])
+        #expect(vault["pendingMigrations"] as? [String] == Array(Schema.migrationIDs.dropFirst()))
         #expect(vault["leftoverSnapshots"] as? Int == 1)
         let recent = try #require(try diagnostics(world)["recentLog"] as? [String])
-        #expect(recent.contains { $0.contains(" error store.upgrade.failed from=1 to=2 reason=") })
+        #expect(recent.contains { $0.contains(" error store.upgrade.failed from=1 to=\(Schema.latest) reason=") })
         expectNoCanary(world)
     }
 

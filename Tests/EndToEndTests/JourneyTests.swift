@@ -13,7 +13,7 @@ import Testing
 
         let lockedStatus = try #require(try vault.json(["status", "--json"]) as? [String: Any])
         #expect(lockedStatus["locked"] as? Bool == true)
-        #expect(lockedStatus["schemaVersion"] as? Int == 2)
+        #expect(lockedStatus["schemaVersion"] as? Int == Schema.latest)
         #expect((lockedStatus["vaultId"] as? String)?.count == 36)
 
         try vault.succeed(["unlock", "--passphrase-stdin"], stdin: TestVault.passphrase + "\n")

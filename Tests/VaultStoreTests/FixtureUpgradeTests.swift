@@ -86,7 +86,7 @@ import VaultCrypto
         let fixture = try UpgradeFixtures.load(version)
         let directory = try fixture.materialized()
         defer { directory.remove() }
-        let before = try journalContents(Database(path: directory.databasePath, create: false))
+        let before = try DataBeforeUpgrade(Database(path: directory.databasePath, create: false))
         let history = try migrationHistory(Database(path: directory.databasePath, create: false))
 
         var events: [MigrationEvent] = []
@@ -107,7 +107,7 @@ import VaultCrypto
         #expect(try schemaMigrationIDs(store.database) == Migrations.all.map(\.id))
         // The records of the migrations applied before are kept as they were.
         #expect(Array(try migrationHistory(store.database).prefix(version)) == history)
-        #expect(try journalContents(store.database) == before, "an upgrade changed the reader's data")
+        #expect(try before.isPreserved(in: store.database), "an upgrade changed the reader's data")
         #expect(try snapshotFiles(in: directory).isEmpty, "the snapshot outlived a successful upgrade")
         try expectEveryRecord(in: store, of: fixture)
         try expectIntegrity(store.database)
@@ -122,7 +122,7 @@ import VaultCrypto
         defer { directory.remove() }
         do {
             let database = try Database(path: directory.databasePath, create: false)
-            let before = try journalContents(database)
+            let before = try DataBeforeUpgrade(database)
             for step in stride(from: version + 1, through: Migrations.latestVersion, by: 1) {
                 let runner = MigrationRunner(migrations: Array(Migrations.all.prefix(step)), generatorVersion: testGeneratorVersion,
                                              clock: TestClock())
@@ -130,7 +130,7 @@ import VaultCrypto
                 #expect(try MigrationRunner.version(of: database) == step)
                 #expect(try SchemaText.of(database) == frozenSchema(version: step), "after step to v\(step)")
                 #expect(try schemaMigrationIDs(database) == Migrations.all.prefix(step).map(\.id))
-                #expect(try journalContents(database) == before, "step to v\(step) changed the reader's data")
+                #expect(try before.isPreserved(in: database), "step to v\(step) changed the reader's data")
                 try expectIntegrity(database)
             }
         }

@@ -13,6 +13,7 @@ import VaultCrypto
     static let shippedChecksums: [(id: String, checksum: String)] = [
         ("0001_initial", "9038ba9a14fa66bff1c5e327d3fc767b0bdc77792d23b843c7c7f5b5b711e7fa"),
         ("0002_rekey_job", "3c1c8946668c9f146daf05c41862329398b2f923768916783568e12b2d086a0d"),
+        ("0003_sync_state", "6333ac15e4c051c543af2b61ed919a91854488015e56576b8735d5caaeb72e3b"),
     ]
 
     /// `<package>/Schemas/sqlite`, found from this file's own path.

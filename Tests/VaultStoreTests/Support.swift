@@ -237,3 +237,10 @@ func secret(_ text: String) throws -> SecretBytes {
     }
     return secret
 }
+
+extension VaultMetadata {
+    /// The vault's identity without this device's id, which a new vault draws at random.
+    var ignoringDevice: VaultMetadata {
+        VaultMetadata(vaultID: vaultID, keyID: keyID, createdAt: createdAt)
+    }
+}

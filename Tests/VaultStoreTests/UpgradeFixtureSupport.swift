@@ -115,12 +115,19 @@ struct ExpectedVault: Decodable {
 /// never change a byte of these.
 let journalTables = ["vault_meta", "keyslot", "book", "reading_session", "annotation", "outbox", "sqlite_sequence"]
 
-/// Every row of `table` as SQL literals (blobs in hex), in rowid order.
-func tableRows(_ database: Database, _ table: String) throws -> [String] {
+/// The columns of `table`, in order.
+func tableColumns(_ database: Database, _ table: String) throws -> [String] {
     var columns: [String] = []
     try database.forEachRow("SELECT name FROM pragma_table_info(?) ORDER BY cid", [.text(table)]) { row in
         columns.append(row.text(0))
     }
+    return columns
+}
+
+/// Every row of `table` as SQL literals (blobs in hex), in rowid order: all columns, or
+/// only `only` (the columns a table had before an upgrade added some).
+func tableRows(_ database: Database, _ table: String, only: [String]? = nil) throws -> [String] {
+    let columns = try only ?? tableColumns(database, table)
     try #require(!columns.isEmpty, "no table \(table)")
     let select = columns.map { "quote(\"\($0)\")" }.joined(separator: " || ',' || ")
     var rows: [String] = []
@@ -133,6 +140,35 @@ func journalContents(_ database: Database) throws -> [String: [String]] {
     var contents: [String: [String]] = [:]
     for table in journalTables { contents[table] = try tableRows(database, table) }
     return contents
+}
+
+/// The reader's data as it was before an upgrade, to check that the upgrade changed none
+/// of it: migrations may add columns (with their values) and vault_meta keys, never alter
+/// or drop what was there.
+struct DataBeforeUpgrade: Equatable {
+    let columns: [String: [String]]
+    let rows: [String: [String]]
+
+    init(_ database: Database) throws {
+        var columns: [String: [String]] = [:]
+        for table in journalTables { columns[table] = try tableColumns(database, table) }
+        self.columns = columns
+        self.rows = try journalContents(database)
+    }
+
+    /// Whether every row and value that existed is still there, unchanged.
+    func isPreserved(in database: Database) throws -> Bool {
+        for table in journalTables {
+            let now = try tableRows(database, table, only: columns[table])
+            let then = rows[table] ?? []
+            if table == "vault_meta" {
+                guard Set(then).isSubset(of: Set(now)) else { return false }
+            } else if now != then {
+                return false
+            }
+        }
+        return true
+    }
 }
 
 /// The journal tables of the database file at `path`, read through a private copy so the

@@ -26,6 +26,7 @@ enum Migrations {
     static let all: [Migration] = [
         Migration0001Initial.migration,
         Migration0002RekeyJob.migration,
+        Migration0003SyncState.migration,
     ]
 
     static var latestVersion: Int { all.count }

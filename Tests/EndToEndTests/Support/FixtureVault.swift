@@ -91,8 +91,24 @@ extension TestVault {
 
     /// The rows of the tables that hold the reader's data and keys, as sqlite3 dumps them:
     /// an upgrade must not change a byte of them.
+    /// The reader's data as schema v1 defined it (upgrades may add columns and metadata,
+    /// never change these), one row per line, values quoted, blobs in hex.
     func journalDump(at path: String? = nil) throws -> String {
-        try sqlite(".dump vault_meta keyslot book reading_session annotation outbox sqlite_sequence", at: path)
+        let tables: [(String, String, String)] = [
+            ("vault_meta", "key, value", "WHERE key IN ('vault_id', 'key_id', 'created_at') ORDER BY key"),
+            ("keyslot", "id, kind, kdf, ops_limit, mem_limit, salt, wrapped_key, created_at", "ORDER BY id"),
+            ("book", "id, title, authors, progress, created_at, updated_at, deleted_at, version", "ORDER BY rowid"),
+            ("reading_session", "id, book_id, started_at, ended_at, pages_read", "ORDER BY rowid"),
+            ("annotation", "id, book_id, kind, body, locator, created_at, updated_at, deleted_at, version", "ORDER BY rowid"),
+            ("outbox", "id, entity, entity_id, action, payload, base_version, attempt_count, idempotency_key, created_at, state",
+             "ORDER BY id"),
+            ("sqlite_sequence", "name, seq", "ORDER BY name"),
+        ]
+        let sql = tables.map { table, columns, order in
+            let quoted = columns.split(separator: ",").map { "quote(\($0.trimmingCharacters(in: .whitespaces)))" }.joined(separator: " || '|' || ")
+            return "SELECT '\(table)|' || \(quoted) FROM \(table) \(order);"
+        }.joined(separator: "\n")
+        return try sqlite(sql, at: path)
     }
 
     /// Each row of schema_migration: `id|count`.
