@@ -24,8 +24,10 @@ let package = Package(
         .target(name: "Keystore", dependencies: ["CSecret", "VaultCrypto", "Telemetry"]),
         // SQLite, migrations, the Store: the only importer of sqlite3.
         .target(name: "VaultStore", dependencies: ["CSQLite", "VaultCrypto", "Journal", "Telemetry"]),
+        // Remotes and the sync engine that drains the outbox and applies other devices' changes.
+        .target(name: "Sync", dependencies: ["VaultStore", "Journal", "Telemetry"]),
         // The facade the CLI talks to.
-        .target(name: "VaultKit", dependencies: ["VaultStore", "Keystore", "VaultCrypto", "Journal", "Telemetry"]),
+        .target(name: "VaultKit", dependencies: ["VaultStore", "Sync", "Keystore", "VaultCrypto", "Journal", "Telemetry"]),
         // Commands, parsing, help, terminal I/O.
         .target(name: "BMCLI", dependencies: ["VaultKit", "Journal", "Telemetry"]),
         .executableTarget(name: "bmvault", dependencies: ["BMCLI"]),
@@ -38,6 +40,7 @@ let package = Package(
         .testTarget(name: "VaultCryptoTests", dependencies: ["VaultCrypto"]),
         .testTarget(name: "KeystoreTests", dependencies: ["Keystore", "VaultCrypto"]),
         .testTarget(name: "VaultStoreTests", dependencies: ["VaultStore", "VaultCrypto", "Journal"]),
+        .testTarget(name: "SyncTests", dependencies: ["Sync", "VaultStore", "VaultCrypto", "Journal"]),
         .testTarget(name: "VaultKitTests", dependencies: ["VaultKit", "Keystore", "VaultCrypto", "Journal"]),
         .testTarget(name: "BMCLITests", dependencies: ["BMCLI"]),
         .testTarget(name: "EndToEndTests", dependencies: ["bmvault"]),

@@ -4,6 +4,15 @@ public enum AnnotationKind: String, CaseIterable, Hashable, Sendable {
     case quote
 }
 
+/// Why an annotation needs the reader's attention after a sync or an import.
+public enum ConflictReason: String, Hashable, Sendable {
+    /// Two devices changed the same note since they last synced: the newer text stays in
+    /// the note, the other is kept as this conflict copy.
+    case bothEdited = "both-edited"
+    /// The note was deleted on one device and edited on another: the edit brought it back.
+    case editedAfterDelete = "edited-after-delete"
+}
+
 /// A note or quote about a book, optionally tied to a place in it. Body and locator are
 /// sealed at rest; kind and dates stay in the clear.
 public struct Annotation: Hashable, Sendable {
@@ -18,9 +27,14 @@ public struct Annotation: Hashable, Sendable {
     public var deletedAt: Timestamp?
     /// Incremented on every change; the outbox records the version each change was based on.
     public var version: Int64
+    /// For a conflict copy: the note it is a copy of.
+    public var conflictOf: EntityID?
+    /// Set while the reader has not yet resolved a conflict about this note.
+    public var conflictReason: ConflictReason?
 
     public init(id: EntityID, bookID: EntityID, kind: AnnotationKind, body: String, locator: Locator?,
-                createdAt: Timestamp, updatedAt: Timestamp, deletedAt: Timestamp?, version: Int64) {
+                createdAt: Timestamp, updatedAt: Timestamp, deletedAt: Timestamp?, version: Int64,
+                conflictOf: EntityID? = nil, conflictReason: ConflictReason? = nil) {
         self.id = id
         self.bookID = bookID
         self.kind = kind
@@ -30,6 +44,8 @@ public struct Annotation: Hashable, Sendable {
         self.updatedAt = updatedAt
         self.deletedAt = deletedAt
         self.version = version
+        self.conflictOf = conflictOf
+        self.conflictReason = conflictReason
     }
 
     /// A new note or quote, checked against ``TextRules``. A quote needs a locator.

@@ -1,5 +1,6 @@
 public import Keystore
 public import VaultStore
+public import Sync
 public import VaultCrypto
 
 // The few lower-level types the CLI needs to call the facade, named here so the CLI
@@ -29,3 +30,11 @@ public typealias UpgradeRehearsal = VaultStore.UpgradeRehearsal
 public typealias VaultInspection = VaultStore.VaultInspection
 /// The life of an outbox operation.
 public typealias OutboxState = VaultStore.OutboxState
+/// A place the vault syncs with.
+public typealias RemoteRecord = VaultStore.RemoteRecord
+/// What one sync did.
+public typealias SyncSummary = Sync.SyncSummary
+/// Which version to keep when resolving a conflict.
+public typealias ConflictChoice = VaultStore.ConflictChoice
+/// An operation waiting in the outbox, without its payload.
+public typealias OutboxEntry = VaultStore.OutboxEntry

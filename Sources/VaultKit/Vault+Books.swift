@@ -33,11 +33,12 @@ extension Vault {
     }
 
     /// Sets how far through a book the reader is, 0...100 percent.
-    public func setProgress(of reference: String, to percent: Double) throws(VaultError) -> Book {
+    /// `rewind`: an explicit move backwards, which wins over older positions when syncing.
+    public func setProgress(of reference: String, to percent: Double, rewind: Bool = false) throws(VaultError) -> Book {
         let checked = try journalCall { () throws(JournalError) in try Book.checkedProgress(percent) }
         let book = try book(named: reference)
         let store = try unlockedStore()
-        return try storeCall { () throws(StoreError) in try store.setProgress(of: book.id, to: checked) }
+        return try storeCall { () throws(StoreError) in try store.setProgress(of: book.id, to: checked, rewind: rewind) }
     }
 
     /// Records a reading session with a book.

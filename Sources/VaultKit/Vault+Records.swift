@@ -65,7 +65,7 @@ extension Vault {
         }
     }
 
-    private func resolveID(_ text: String) throws(VaultError) -> RecordReference {
+    func resolveID(_ text: String) throws(VaultError) -> RecordReference {
         let typed = text.trimmingCharacters(in: .whitespaces).lowercased()
         guard typed.count >= BookReference.minimumPrefix, EntityID.isPossiblePrefix(typed) else { throw .malformedID }
         let store = try unlockedStore()

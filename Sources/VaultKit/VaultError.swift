@@ -16,6 +16,21 @@ public enum VaultError: Error, Equatable, Sendable {
     case newerSchema(found: Int, supported: Int)
     /// No key for this vault in the Secret Service: run `bmvault unlock`.
     case locked
+    /// The record is not (or no longer) in conflict.
+    case noConflict(id: String)
+    /// A remote with this name is already set up.
+    case remoteExists(name: String)
+    /// A remote name may use letters, digits, `-`, `_` and `.` only.
+    case invalidRemoteName
+    /// No remote is set up, so there is nothing to sync with.
+    case noRemote
+    /// A remote could not be used (`errorClass` says why: unreachable, otherVault, ...).
+    case remote(name: String, errorClass: String)
+    /// This sync would delete `count` of the vault's `total` live books and notes; nothing
+    /// was changed (`--allow-mass-delete` lets it).
+    case massDelete(count: Int, total: Int)
+    /// No remote has this name.
+    case remoteNotFound(name: String)
     /// A rekey was interrupted; `bmvault rekey` must finish it before the journal opens.
     case rekeyInProgress
     /// The unlock period ended; the key was removed from the Secret Service.
@@ -76,6 +91,9 @@ extension VaultError {
         case .newerSchema(let found, let supported): self = .newerSchema(found: found, supported: supported)
         case .locked, .keyMismatch: self = .locked
         case .rekeyInProgress: self = .rekeyInProgress
+        case .noConflict(let id): self = .noConflict(id: id)
+        case .remoteExists(let name): self = .remoteExists(name: name)
+        case .remoteNotFound(let name): self = .remoteNotFound(name: name)
         case .recordNotFound(let id): self = .recordNotFound(id: id)
         case .recordUnreadable(let id, let field): self = .recordUnreadable(id: id, field: field)
         case .wrongRecordKind(let id, let expected, let found): self = .wrongRecordKind(id: id, expected: expected, found: found)

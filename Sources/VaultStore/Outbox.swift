@@ -69,3 +69,34 @@ extension Store {
         return counts
     }
 }
+
+/// One operation in the outbox, as `bmvault outbox` shows it: never its payload.
+public struct OutboxEntry: Sendable, Equatable {
+    public let id: Int64
+    public let entity: OutboxEntity
+    public let action: OutboxAction
+    public let state: OutboxState
+    public let attempts: Int
+    public let createdAt: Timestamp
+    public let nextAttemptAt: Timestamp?
+    public let lastErrorClass: String?
+}
+
+extension Store {
+    /// Operations not yet done (pending, in flight, failed), oldest first.
+    public func outboxEntries(limit: Int = 1000) throws(StoreError) -> [OutboxEntry] {
+        var entries: [OutboxEntry] = []
+        try database.forEachRow("""
+            SELECT id, entity, action, state, attempt_count, created_at, next_attempt_at, last_error_class
+            FROM outbox WHERE state <> 'done' ORDER BY id LIMIT ?
+            """, [.integer(Int64(limit))]) { row in
+            guard let entity = OutboxEntity(rawValue: row.text(1)), let action = OutboxAction(rawValue: row.text(2)),
+                  let state = OutboxState(rawValue: row.text(3)) else { return }
+            entries.append(OutboxEntry(id: row.int64(0), entity: entity, action: action, state: state,
+                                       attempts: Int(row.int64(4)), createdAt: Timestamp(millisecondsSince1970: row.int64(5)),
+                                       nextAttemptAt: row.isNull(6) ? nil : Timestamp(millisecondsSince1970: row.int64(6)),
+                                       lastErrorClass: row.isNull(7) ? nil : row.text(7)))
+        }
+        return entries
+    }
+}

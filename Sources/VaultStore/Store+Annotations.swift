@@ -14,7 +14,7 @@ public struct AnnotationFilter: Sendable {
 }
 
 extension Store {
-    static let annotationColumns = "id, book_id, kind, body, locator, created_at, updated_at, deleted_at, version"
+    static let annotationColumns = "id, book_id, kind, body, locator, created_at, updated_at, deleted_at, version, conflict_of, conflict_reason"
 
     /// Saves a new note or quote and its `create` operation.
     public func addAnnotation(_ annotation: Annotation) throws(StoreError) {
@@ -30,7 +30,7 @@ extension Store {
     /// check first that it is not deleted.
     func insertAnnotation(_ annotation: Annotation, cipher: RecordCipher, outboxState: OutboxState) throws(StoreError) {
         let stamp = try tick()
-        try database.run("INSERT INTO annotation (\(Self.annotationColumns), hlc) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        try database.run("INSERT INTO annotation (\(Self.annotationColumns), hlc) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                          try annotationValues(annotation, cipher: cipher) + [.text(stamp.description)])
         try enqueue(.annotation, .create, id: annotation.id, baseVersion: 0, payload: OutboxPayload(annotation),
                     cipher: cipher, at: annotation.updatedAt, clock: stamp, base: nil, state: outboxState)
@@ -96,30 +96,39 @@ extension Store {
 
     // MARK: - Rows
 
-    private func changeAnnotation(_ id: EntityID, action: OutboxAction,
-                                  _ change: (inout Annotation) -> Void) throws(StoreError) -> Annotation {
-        let cipher = try requireCipher()
-        return try database.writeTransaction { () throws(StoreError) -> Annotation in
-            var annotation = try self.annotation(id)
-            guard annotation.deletedAt == nil else { throw .recordNotFound(id: id.rawValue) }
-            let base = try recordClock(table: "annotation", id: id)
-            let stamp = try tick()
-            let baseVersion = annotation.version
-            annotation.updatedAt = max(clock.now(), annotation.updatedAt)
-            change(&annotation)
-            annotation.version = baseVersion + 1
-            try database.run("""
-                UPDATE annotation SET book_id = ?2, kind = ?3, body = ?4, locator = ?5, created_at = ?6,
-                                      updated_at = ?7, deleted_at = ?8, version = ?9, hlc = ?10
-                WHERE id = ?1
-                """, try annotationValues(annotation, cipher: cipher) + [.text(stamp.description)])
-            try enqueue(.annotation, action, id: id, baseVersion: baseVersion, payload: OutboxPayload(annotation),
-                        cipher: cipher, at: annotation.updatedAt, clock: stamp, base: base)
-            return annotation
+    @discardableResult
+    func changeAnnotation(_ id: EntityID, action: OutboxAction,
+                          _ change: (inout Annotation) -> Void) throws(StoreError) -> Annotation {
+        try database.writeTransaction { () throws(StoreError) -> Annotation in
+            try changeAnnotationInTransaction(id, action: action, change)
         }
     }
 
-    private func annotationValues(_ annotation: Annotation, cipher: RecordCipher) throws(StoreError) -> [SQLValue] {
+    /// Changes a live note or quote and records the operation. Call inside a write transaction.
+    @discardableResult
+    func changeAnnotationInTransaction(_ id: EntityID, action: OutboxAction,
+                                       _ change: (inout Annotation) -> Void) throws(StoreError) -> Annotation {
+        let cipher = try requireCipher()
+        var annotation = try self.annotation(id)
+        guard annotation.deletedAt == nil else { throw .recordNotFound(id: id.rawValue) }
+        let base = try recordClock(table: "annotation", id: id)
+        let stamp = try tick()
+        let baseVersion = annotation.version
+        annotation.updatedAt = max(clock.now(), annotation.updatedAt)
+        change(&annotation)
+        annotation.version = baseVersion + 1
+        try database.run("""
+            UPDATE annotation SET book_id = ?2, kind = ?3, body = ?4, locator = ?5, created_at = ?6,
+                                  updated_at = ?7, deleted_at = ?8, version = ?9, conflict_of = ?10,
+                                  conflict_reason = ?11, hlc = ?12
+            WHERE id = ?1
+            """, try annotationValues(annotation, cipher: cipher) + [.text(stamp.description)])
+        try enqueue(.annotation, action, id: id, baseVersion: baseVersion, payload: OutboxPayload(annotation),
+                    cipher: cipher, at: annotation.updatedAt, clock: stamp, base: base)
+        return annotation
+    }
+
+    func annotationValues(_ annotation: Annotation, cipher: RecordCipher) throws(StoreError) -> [SQLValue] {
         let id = annotation.id.rawValue
         let locator: [UInt8]?
         if let text = annotation.locator?.text {
@@ -131,7 +140,9 @@ extension Store {
                 .blob(try cipher.seal(annotation.body, table: "annotation", id: id, field: "body")),
                 .blob(locator),
                 .integer(annotation.createdAt.millisecondsSince1970), .integer(annotation.updatedAt.millisecondsSince1970),
-                .integer(annotation.deletedAt?.millisecondsSince1970), .integer(annotation.version)]
+                .integer(annotation.deletedAt?.millisecondsSince1970), .integer(annotation.version),
+                annotation.conflictOf.map { .text($0.rawValue) } ?? .null,
+                annotation.conflictReason.map { .text($0.rawValue) } ?? .null]
     }
 
     private func decodeAnnotation(_ row: Row, cipher: RecordCipher) -> Result<Annotation, UnreadableRecord> {
@@ -151,7 +162,9 @@ extension Store {
                               createdAt: Timestamp(millisecondsSince1970: row.int64(5)),
                               updatedAt: Timestamp(millisecondsSince1970: row.int64(6)),
                               deletedAt: row.isNull(7) ? nil : Timestamp(millisecondsSince1970: row.int64(7)),
-                              version: row.int64(8))
+                              version: row.int64(8),
+                              conflictOf: row.isNull(9) ? nil : try? EntityID(validating: row.text(9)),
+                              conflictReason: row.isNull(10) ? nil : ConflictReason(rawValue: row.text(10)))
         }
     }
 }

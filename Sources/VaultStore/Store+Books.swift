@@ -16,7 +16,8 @@ extension Store {
         let stamp = try tick()
         try database.run("INSERT INTO book (\(Self.bookColumns), hlc, progress_hlc) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?9, ?9)",
                          try bookValues(book, cipher: cipher) + [.text(stamp.description)])
-        try enqueue(.book, .create, id: book.id, baseVersion: 0, payload: OutboxPayload(book, progressRewind: false), cipher: cipher,
+        try enqueue(.book, .create, id: book.id, baseVersion: 0,
+                    payload: OutboxPayload(book, progressRewind: false, progressClock: stamp), cipher: cipher,
                     at: book.updatedAt, clock: stamp, base: nil, state: outboxState)
     }
 
@@ -91,13 +92,18 @@ extension Store {
             WHERE id = ?1
             """, try bookValues(book, cipher: cipher) + [.text(stamp.description), progressRewind.map { .integer($0 ? 1 : 0) } ?? .null])
         var rewind = progressRewind ?? false
-        try database.forEachRow("SELECT progress_rewind FROM book WHERE id = ?", [.text(id.rawValue)]) { row in rewind = row.int64(0) == 1 }
-        try enqueue(.book, action, id: id, baseVersion: baseVersion, payload: OutboxPayload(book, progressRewind: rewind),
+        var progressClock: HybridTimestamp?
+        try database.forEachRow("SELECT progress_rewind, progress_hlc FROM book WHERE id = ?", [.text(id.rawValue)]) { row in
+            rewind = row.int64(0) == 1
+            progressClock = try? HybridTimestamp(parsing: row.text(1))
+        }
+        try enqueue(.book, action, id: id, baseVersion: baseVersion,
+                    payload: OutboxPayload(book, progressRewind: rewind, progressClock: progressClock),
                     cipher: cipher, at: book.updatedAt, clock: stamp, base: base)
         return book
     }
 
-    private func bookValues(_ book: Book, cipher: RecordCipher) throws(StoreError) -> [SQLValue] {
+    func bookValues(_ book: Book, cipher: RecordCipher) throws(StoreError) -> [SQLValue] {
         let authors: String
         do {
             authors = String(decoding: try JSONEncoder().encode(book.authors), as: UTF8.self)

@@ -22,6 +22,12 @@ public enum StoreError: Error, Equatable, Sendable {
     case upgradeFailed(from: Int, to: Int, snapshot: String, reason: String)
     /// A migrated vault failed a check (foreign keys, the frozen schema, integrity).
     case upgradeCheckFailed(check: String)
+    /// The note is not (or no longer) in conflict.
+    case noConflict(id: String)
+    /// A remote with this name is already set up.
+    case remoteExists(name: String)
+    /// No remote has this name.
+    case remoteNotFound(name: String)
     /// A rekey began and has not finished; `rekey` must run again to finish it before the
     /// journal can be read or written.
     case rekeyInProgress

@@ -494,6 +494,46 @@ final class SweepWorld {
         try world.run(["delete", book], status: 65)                                   // still has notes
         try world.run(["delete", c], status: 64)
 
+        // MARK: Sync: a remote folder, a second device, a conflict, failures and the outbox
+        let remoteFolder = world.vaults.appendingPathComponent("remote-folder").path
+        try FileManager.default.createDirectory(atPath: remoteFolder, withIntermediateDirectories: true)
+        try world.run(["sync"], status: 66)                                            // no remote yet
+        try world.run(["remote", "add", "usb", remoteFolder], status: 0)
+        try world.run(["remote", "add", "usb", remoteFolder], status: 64)
+        try world.run(["remote", "add", "bad name \(c)", remoteFolder], status: 64)
+        try world.run(["remote", "add", "gone", remoteFolder + "/missing \(c)"], status: 69)
+        try world.run(["remote", "list"], status: 0)
+        try world.run(["remote", "list", "--json"], status: 0)
+        try world.run(["sync"], status: 0)
+        try world.run(["init", "--join", remoteFolder, "--passphrase-stdin"], vault: "second", stdin: "wrong \(c)\n", status: 77)
+        try world.run(["init", "--join", remoteFolder, "--passphrase-stdin"], vault: "second", stdin: passphrase + "\n", status: 0)
+        try world.run(["unlock", "--passphrase-stdin"], vault: "second", stdin: passphrase + "\n", status: 0)
+        try world.run(["sync", "--json"], vault: "second", status: 0)
+        let shared = try world.run(["note", "add", book, "shared \(c)"], status: 0).line
+        try world.run(["sync"], status: 0)
+        try world.run(["sync"], vault: "second", status: 0)
+        try world.run(["edit", shared, "edited here \(c)"], status: 0)
+        try world.run(["edit", shared, "edited there \(c)"], vault: "second", status: 0)
+        try world.run(["sync"], status: 0)
+        try world.run(["sync"], vault: "second", status: 0)
+        try world.run(["sync"], status: 0)
+        try world.run(["conflicts"], showsContent: true, status: 0)
+        let conflicts = try world.run(["conflicts", "--json"], showsContent: true, status: 0)
+        let copy = ((try? JSONSerialization.jsonObject(with: Data(conflicts.stdout.utf8))) as? [[String: Any]])?.first?["id"] as? String ?? ""
+        #expect(!copy.isEmpty, "a conflict was listed")
+        try world.run(["conflicts", "resolve", copy, "--keep", c], status: 64)
+        try world.run(["conflicts", "resolve", "ffffffff-ffff-7fff-bfff-ffffffffffff", "--keep", "local"], status: 66)
+        try world.run(["conflicts", "resolve", copy, "--keep", "both"], status: 0)
+        try world.run(["note", "add", book, "unsent \(c)"], status: 0)
+        try world.run(["sync"], environment: ["BMVAULT_TEST_REMOTE_FAULTS": "fail-write:1"], status: 0)
+        try world.run(["outbox"], status: 0)
+        try world.run(["outbox", "--json"], status: 0)
+        try world.run(["sync"], environment: ["BMVAULT_TEST_REMOTE_FAULTS": "unreachable"], status: 69)
+        try world.run(["sync", "--retry-failed"], status: 0)
+        try world.run(["list", "--fresh"], vault: "second", showsContent: true, status: 0)
+        try world.run(["remote", "remove", "nowhere"], vault: "second", status: 66)
+        try world.run(["remote", "remove", "origin"], vault: "second", status: 0)
+
         // MARK: The editor: saved, failed, and its buffer never left behind
         let writes = "printf '%s\\n' \"$SWEEP_TEXT\" > \"$1\"; printf 'swap %s\\n' \"$SWEEP_TEXT\" > \"$1.swp\"; mkdir -p \"$(dirname \"$1\")/backup\"; printf '%s\\n' \"$SWEEP_TEXT\" > \"$(dirname \"$1\")/backup/note.md~\""
         let saving = try world.editor("saving.sh", "\(writes)\nexit 0")

@@ -42,6 +42,11 @@ import Testing
           edit                    Change a note's or quote's text or locator.
           delete                  Delete a note, a quote, or a book with no notes left.
           search                  Find notes and quotes by text, locator or title.
+          remote                  Set up the folders this vault syncs through.
+          sync                    Send the outbox and take in other devices' changes.
+          outbox                  Show the operations waiting to be synced (never their
+                                  content).
+          conflicts               List conflicts from syncing, and resolve them.
           help                    Show subcommand help information.
 
           See 'bmvault help <subcommand>' for detailed help.
@@ -87,7 +92,8 @@ import Testing
     @Test func everyCommandHasHelpThatNamesItsUsage() throws {
         let vault = try TestVault()
         let commands = [["init"], ["unlock"], ["lock"], ["status"], ["passphrase", "change"], ["book", "add"], ["book", "list"],
-                        ["book", "progress"], ["migrate"], ["rekey"], ["diagnostics"], ["session", "add"], ["note", "add"], ["quote", "add"], ["list"], ["show"],
+                        ["book", "progress"], ["migrate"], ["rekey"], ["diagnostics"], ["remote", "add"], ["remote", "list"],
+                        ["remote", "remove"], ["sync"], ["outbox"], ["conflicts"], ["conflicts", "resolve"], ["session", "add"], ["note", "add"], ["quote", "add"], ["list"], ["show"],
                         ["edit"], ["delete"], ["search"]]
         for command in commands {
             let result = try vault.run(["help"] + command)

@@ -38,10 +38,11 @@ enum BookCommands {
     static func progress(_ context: CommandContext) -> CommandSpec {
         CommandSpec(
             name: "progress", abstract: "Set how far through a book you are.",
-            arguments: [SharedOptions.book, ArgumentSpec(name: "percent", help: "Percent read, 0 to 100, such as 42 or 42.5%.")]
+            arguments: [SharedOptions.book, ArgumentSpec(name: "percent", help: "Percent read, 0 to 100, such as 42 or 42.5%.")],
+            options: [OptionSpec(name: "rewind", help: "A deliberate move backwards: sync lets it win over positions set before it.")]
         ) { invocation in
             let percent = try ValueParsing.percent(invocation.argument("percent") ?? "")
-            let book = try context.openVault().setProgress(of: invocation.argument("book") ?? "", to: percent)
+            let book = try context.openVault().setProgress(of: invocation.argument("book") ?? "", to: percent, rewind: invocation.flag("rewind"))
             context.console.err("Progress of \(book.id) set to \(HumanFormat.percent(book.progress)).\n")
         }
     }

@@ -29,6 +29,10 @@ enum CommandTable {
                 AnnotationCommands.edit(context),
                 AnnotationCommands.delete(context),
                 ReadCommands.search(context),
+                SyncCommands.remote(context),
+                SyncCommands.sync(context),
+                SyncCommands.outbox(context),
+                SyncCommands.conflicts(context),
             ])
     }
 }

@@ -8,11 +8,11 @@ enum ReadCommands {
             name: "list", abstract: "List notes and quotes.",
             options: [OptionSpec(name: "book", short: "b", valueName: "book", help: "Only this book: an id, id prefix or title prefix."),
                       OptionSpec(name: "kind", short: "k", valueName: "kind", help: "Only notes or only quotes: note or quote."),
-                      SharedOptions.json]
+                      SharedOptions.json, SharedOptions.fresh]
         ) { invocation in
             let kind = try invocation.option("kind").map { (text) throws(CLIError) in try ValueParsing.kind(text) }
             let printer = ListingPrinter(context: context, json: invocation.flag("json"))
-            try context.openVault().forEachAnnotation(book: invocation.option("book"), kind: kind, printer.print)
+            try context.openVaultForReading(fresh: invocation.flag("fresh")).forEachAnnotation(book: invocation.option("book"), kind: kind, printer.print)
             try printer.finish()
         }
     }
@@ -22,10 +22,10 @@ enum ReadCommands {
             name: "search", abstract: "Find notes and quotes by text, locator or title.",
             discussion: "Case-insensitive; searches the decrypted text in memory, so nothing about the query is stored.",
             arguments: [ArgumentSpec(name: "query", help: "The text to look for.")],
-            options: [SharedOptions.json]
+            options: [SharedOptions.json, SharedOptions.fresh]
         ) { invocation in
             let printer = ListingPrinter(context: context, json: invocation.flag("json"))
-            try context.openVault().search(invocation.argument("query") ?? "", printer.print)
+            try context.openVaultForReading(fresh: invocation.flag("fresh")).search(invocation.argument("query") ?? "", printer.print)
             try printer.finish()
         }
     }
@@ -33,11 +33,11 @@ enum ReadCommands {
     static func show(_ context: CommandContext) -> CommandSpec {
         CommandSpec(
             name: "show", abstract: "Show one note, quote, book or session in full.",
-            arguments: [SharedOptions.id], options: [SharedOptions.json]
+            arguments: [SharedOptions.id], options: [SharedOptions.json, SharedOptions.fresh]
         ) { invocation in
             let json = invocation.flag("json")
             let console = context.console
-            switch try context.openVault().record(invocation.argument("id") ?? "") {
+            switch try context.openVaultForReading(fresh: invocation.flag("fresh")).record(invocation.argument("id") ?? "") {
             case .annotation(let listing):
                 let annotation = listing.annotation
                 if json {

@@ -6,6 +6,7 @@ enum SharedOptions {
                                 help: "Argon2id cost for the passphrase: interactive, moderate (default) or sensitive.")
     static let locator = OptionSpec(name: "locator", short: "l", valueName: "locator",
                                     help: "Where in the book: a page, chapter or location, such as \"p. 42\".")
+    static let fresh = OptionSpec(name: "fresh", help: "Sync first, so what is shown includes other devices' changes (fails if no remote can be reached).")
     static let book = ArgumentSpec(name: "book", help: "The book: an id, a unique id prefix, or a unique title prefix.")
     static let id = ArgumentSpec(name: "id", help: "A record id, or a unique prefix of at least 4 characters.")
 }

@@ -7,11 +7,18 @@ enum VaultCommands {
         CommandSpec(
             name: "init", abstract: "Create a vault and print its recovery key once.",
             discussion: "Asks for a new passphrase (twice) unless --passphrase-stdin is given. The recovery key goes to standard output, alone on its line; keep it somewhere safe: it is the only way in if the passphrase is lost.",
-            options: [SharedOptions.passphraseStdin, SharedOptions.kdf]
+            options: [SharedOptions.passphraseStdin, SharedOptions.kdf,
+                      OptionSpec(name: "join", valueName: "path",
+                                 help: "Join a vault another device syncs through this folder, instead of creating one."),
+                      OptionSpec(name: "recovery-key-stdin", help: "With --join: prove access with the recovery key, read from standard input.")]
         ) { invocation in
             let location = context.location
             let strength = try ValueParsing.kdfStrength(invocation.option("kdf"))
             guard !Vault.exists(at: location) else { throw VaultError.vaultExists(path: location.databasePath) }
+            if let remotePath = invocation.option("join") {
+                try join(remotePath, recovery: invocation.flag("recovery-key-stdin"), passphraseFromStdin: invocation.flag("passphrase-stdin"), context: context)
+                return
+            }
             let passphrase = try context.newPassphrase(fromStandardInput: invocation.flag("passphrase-stdin"))
             context.console.progress("Deriving the key (Argon2id, \(strength.rawValue))...\n")
             let created = try Vault.create(at: location, passphrase: passphrase, kdf: KDFParameters(strength: strength),
@@ -27,6 +34,21 @@ enum VaultCommands {
             context.console.out("\n")
             context.console.err("\nNext: `bmvault unlock`.\n")
         }
+    }
+
+    /// `init --join PATH`: this device's copy of a vault that syncs through PATH.
+    private static func join(_ remotePath: String, recovery: Bool, passphraseFromStdin: Bool, context: CommandContext) throws {
+        let secret: SecretBytes
+        if recovery {
+            secret = context.console.stdinIsTerminal ? try SecretInput.prompt("Recovery key: ") : try SecretInput.readLine()
+        } else {
+            secret = passphraseFromStdin ? try SecretInput.readLine() : try SecretInput.prompt("Passphrase of the vault to join: ")
+        }
+        context.console.progress("Checking the key...\n")
+        let vault = try Vault.join(at: context.location, remotePath: remotePath, secret: secret, usingRecoveryKey: recovery,
+                                   keyStore: context.keyStore(), clock: context.clock)
+        context.console.err("Joined vault \(vault.vaultID) at \(vault.location.directory), syncing through remote origin.\n")
+        context.console.err("Next: `bmvault unlock`, then `bmvault sync`.\n")
     }
 
     static func unlock(_ context: CommandContext) -> CommandSpec {

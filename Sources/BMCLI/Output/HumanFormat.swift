@@ -58,6 +58,11 @@ enum HumanFormat {
         var header = "\(annotation.id)  \(annotation.kind.rawValue.padding(toLength: 5, withPad: " ", startingAt: 0))  \(localTime(annotation.updatedAt))"
         if let title = listing.bookTitle { header += "  \(printable(title))" }
         if let locator = annotation.locator { header += " · \(printable(locator.text))" }
+        switch annotation.conflictReason {
+        case .bothEdited?: header += "  [conflict copy of \(annotation.conflictOf?.rawValue ?? "?")]"
+        case .editedAfterDelete?: header += "  [edited after it was deleted elsewhere]"
+        case nil: break
+        }
         let body = printable(annotation.body).split(separator: "\n", omittingEmptySubsequences: false)
             .map { $0.isEmpty ? "" : "    " + $0 }.joined(separator: "\n")
         return header + "\n" + body + "\n\n"

@@ -51,9 +51,13 @@ enum JSONDocuments {
             try container.encode(annotation.updatedAt.iso8601, forKey: .updatedAt)
             try container.encode(annotation.deletedAt?.iso8601, forKey: .deletedAt)
             try container.encode(annotation.version, forKey: .version)
+            try container.encode(annotation.conflictOf?.rawValue, forKey: .conflictOf)
+            try container.encode(annotation.conflictReason?.rawValue, forKey: .conflictReason)
         }
 
-        enum CodingKeys: String, CodingKey { case id, bookId, bookTitle, kind, body, locator, createdAt, updatedAt, deletedAt, version }
+        enum CodingKeys: String, CodingKey {
+            case id, bookId, bookTitle, kind, body, locator, createdAt, updatedAt, deletedAt, version, conflictOf, conflictReason
+        }
     }
 
     struct SessionDocument: Encodable {
@@ -133,6 +137,45 @@ enum JSONDocuments {
             milliseconds = rehearsal.milliseconds
             changed = false
         }
+    }
+
+    struct RemoteDocument: Encodable {
+        let name: String, kind: String, location: String, addedAt: String
+    }
+
+    struct SyncDocument: Encodable {
+        let pushed: Int, pulled: Int, conflicts: Int, failures: Int, deferred: Int, rejected: Int
+        let skippedRemotes: [String: String]
+    }
+
+    struct OutboxEntryDocument: Encodable {
+        let id: Int64, entity: String, action: String, state: String, attempts: Int, createdAt: String
+        let nextAttemptAt: String?, lastErrorClass: String?
+
+        init(_ entry: OutboxEntry) {
+            id = entry.id
+            entity = entry.entity.rawValue
+            action = entry.action.rawValue
+            state = JSONDocuments.outboxKey(entry.state)
+            attempts = entry.attempts
+            createdAt = entry.createdAt.iso8601
+            nextAttemptAt = entry.nextAttemptAt?.iso8601
+            lastErrorClass = entry.lastErrorClass
+        }
+
+        func encode(to encoder: Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(id, forKey: .id)
+            try container.encode(entity, forKey: .entity)
+            try container.encode(action, forKey: .action)
+            try container.encode(state, forKey: .state)
+            try container.encode(attempts, forKey: .attempts)
+            try container.encode(createdAt, forKey: .createdAt)
+            try container.encode(nextAttemptAt, forKey: .nextAttemptAt)
+            try container.encode(lastErrorClass, forKey: .lastErrorClass)
+        }
+
+        enum CodingKeys: String, CodingKey { case id, entity, action, state, attempts, createdAt, nextAttemptAt, lastErrorClass }
     }
 
     struct IDDocument: Encodable {

@@ -77,6 +77,17 @@ final class CommandContext {
 
     var editor: Editor { Editor(environment: environment) }
 
+    /// Opens the vault for reading: as it is here by default, or after a sync with `--fresh`
+    /// (the call site says which, as the seed's `stream()` / `streamFresh()` do).
+    func openVaultForReading(fresh: Bool) throws -> Vault {
+        let vault = try openVault()
+        if fresh {
+            let summary = try vault.sync()
+            console.err("Synced first: \(summary.pushed) pushed, \(summary.pulled) pulled, \(summary.conflicts) conflicts.\n")
+        }
+        return vault
+    }
+
     /// Reports a record that cannot be read, in place, and remembers it for the exit status.
     func reportUnreadable(_ record: UnreadableRecord) {
         unreadableCount += 1

@@ -33,6 +33,20 @@ struct ErrorReport: Equatable {
             return ErrorReport("this vault has schema version \(found), newer than the \(supported) this bmvault \(BuildInfo.version) knows; upgrade bmvault (the vault was not changed)", .failure)
         case .locked:
             return ErrorReport("the vault is locked; run `bmvault unlock`", .noPermission)
+        case .noConflict(let id):
+            return ErrorReport("\(id) is not in conflict; see `bmvault conflicts`", .notFound)
+        case .invalidRemoteName:
+            return ErrorReport("a remote name may use letters, digits, '-', '_' and '.' only", .usage)
+        case .noRemote:
+            return ErrorReport("no remote is set up; add one with `bmvault remote add NAME PATH`", .notFound)
+        case .remote(let name, let errorClass):
+            return ErrorReport(remoteMessage(name: name, errorClass: errorClass), .unavailable)
+        case .massDelete(let count, let total):
+            return ErrorReport("this sync would delete \(count) of your \(total) books, notes and quotes, so it stopped; nothing was changed. If the deletions are intended, run `bmvault sync --allow-mass-delete`", .failure)
+        case .remoteExists(let name):
+            return ErrorReport("a remote named \(name) exists already", .usage)
+        case .remoteNotFound(let name):
+            return ErrorReport("no remote is named \(name); see `bmvault remote list`", .notFound)
         case .rekeyInProgress:
             return ErrorReport("a rekey was interrupted before it finished; run `bmvault rekey` to finish it (nothing is lost)", .failure)
         case .sessionExpired:
@@ -156,6 +170,16 @@ struct ErrorReport: Equatable {
             return false
         default:
             return true
+        }
+    }
+
+    static func remoteMessage(name: String, errorClass: String) -> String {
+        switch errorClass {
+        case "unreachable": return "the remote \(name) cannot be reached (is the drive mounted, the folder there?); nothing was synced"
+        case "otherVault": return "the remote \(name) holds another vault; use another folder"
+        case "noVault": return "that folder holds no bmvault vault to join"
+        case "severalVaults": return "that folder holds several bmvault vaults; join from a folder with one"
+        default: return "the remote \(name) could not be used (\(errorClass)); nothing was synced"
         }
     }
 

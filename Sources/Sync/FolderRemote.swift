@@ -1,0 +1,146 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A remote that is a directory: a USB stick, a NAS mount, a folder Syncthing or Nextcloud
+/// keeps in step. It needs no locks: each device writes only its own files, each file is
+/// created once (written under a temporary name, flushed, then linked to its final name,
+/// which fails if it exists) and never changed.
+///
+///     <location>/bmvault-<vault id>/vault.json                  the descriptor
+///     <location>/bmvault-<vault id>/devices/<device id>/<clock>.<idempotency key>.op
+public final class FolderRemote: Remote {
+    public let name: String
+    public let location: String
+    let vaultID: String
+    var root: String { location + "/bmvault-" + vaultID }
+
+    public init(name: String, location: String, vaultID: String) {
+        self.name = name
+        self.location = location
+        self.vaultID = vaultID
+    }
+
+    public func checkReachable() throws(RemoteError) {
+        var info = stat()
+        guard stat(location, &info) == 0 else { throw .unreachable(errno: errno) }
+        guard (info.st_mode & S_IFMT) == S_IFDIR else { throw .unreachable(errno: ENOTDIR) }
+        guard access(location, R_OK | W_OK | X_OK) == 0 else { throw .unreachable(errno: errno) }
+    }
+
+    public func readDescriptor() throws(RemoteError) -> [UInt8]? {
+        let path = root + "/vault.json"
+        guard FileManager.default.fileExists(atPath: path) else { return nil }
+        return try read(path)
+    }
+
+    public func writeDescriptor(_ bytes: [UInt8]) throws(RemoteError) {
+        try makeDirectory(root)
+        try replaceAtomically(root + "/vault.json", with: bytes)
+    }
+
+    public func devices() throws(RemoteError) -> [String] {
+        let directory = root + "/devices"
+        guard FileManager.default.fileExists(atPath: directory) else { return [] }
+        return try entries(of: directory).filter { !$0.hasPrefix(".") }
+    }
+
+    public func operationNames(of device: String) throws(RemoteError) -> [String] {
+        let directory = root + "/devices/" + device
+        guard FileManager.default.fileExists(atPath: directory) else { return [] }
+        return try entries(of: directory).filter { $0.hasSuffix(".op") }
+    }
+
+    public func readOperation(_ name: String, of device: String) throws(RemoteError) -> [UInt8] {
+        try read(root + "/devices/" + device + "/" + name)
+    }
+
+    @discardableResult
+    public func writeOperation(_ name: String, of device: String, bytes: [UInt8]) throws(RemoteError) -> Bool {
+        let directory = root + "/devices/" + device
+        try makeDirectory(directory)
+        let final = directory + "/" + name
+        let temporary = directory + "/.tmp-" + UUID().uuidString
+        try writeFlushed(temporary, bytes)
+        defer { unlink(temporary) }
+        guard link(temporary, final) == 0 else {
+            if errno == EEXIST { return false }
+            throw .io(operation: "link", errno: errno)
+        }
+        syncDirectory(directory)
+        return true
+    }
+
+    // MARK: - Files
+
+    private func entries(of directory: String) throws(RemoteError) -> [String] {
+        do {
+            return try FileManager.default.contentsOfDirectory(atPath: directory).sorted()
+        } catch {
+            throw .io(operation: "list", errno: EIO)
+        }
+    }
+
+    private func read(_ path: String) throws(RemoteError) -> [UInt8] {
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { throw .io(operation: "open", errno: errno) }
+        defer { close(descriptor) }
+        var bytes: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 1 << 16)
+        while true {
+            let count = Glibc.read(descriptor, &chunk, chunk.count)
+            if count < 0 { if errno == EINTR { continue }; throw .io(operation: "read", errno: errno) }
+            if count == 0 { return bytes }
+            bytes.append(contentsOf: chunk[0..<count])
+        }
+    }
+
+    private func writeFlushed(_ path: String, _ bytes: [UInt8]) throws(RemoteError) {
+        let descriptor = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+        guard descriptor >= 0 else { throw .io(operation: "create", errno: errno) }
+        defer { close(descriptor) }
+        var offset = 0
+        while offset < bytes.count {
+            let written = bytes.withUnsafeBytes { Glibc.write(descriptor, $0.baseAddress! + offset, bytes.count - offset) }
+            if written < 0 {
+                if errno == EINTR { continue }
+                let code = errno
+                unlink(path)
+                throw .io(operation: "write", errno: code)
+            }
+            offset += written
+        }
+        guard fsync(descriptor) == 0 else {
+            let code = errno
+            unlink(path)
+            throw .io(operation: "fsync", errno: code)
+        }
+    }
+
+    private func replaceAtomically(_ path: String, with bytes: [UInt8]) throws(RemoteError) {
+        let temporary = path + ".tmp-" + UUID().uuidString
+        try writeFlushed(temporary, bytes)
+        guard rename(temporary, path) == 0 else {
+            let code = errno
+            unlink(temporary)
+            throw .io(operation: "rename", errno: code)
+        }
+        syncDirectory((path as NSString).deletingLastPathComponent)
+    }
+
+    private func makeDirectory(_ path: String) throws(RemoteError) {
+        var prefix = path.hasPrefix("/") ? "" : "."
+        for component in path.split(separator: "/") {
+            prefix += "/" + component
+            if mkdir(prefix, 0o700) != 0 && errno != EEXIST { throw .io(operation: "mkdir", errno: errno) }
+        }
+    }
+
+    private func syncDirectory(_ path: String) {
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { return }
+        fsync(descriptor)
+        close(descriptor)
+    }
+}

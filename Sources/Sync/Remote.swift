@@ -1,0 +1,57 @@
+/// A place where devices leave sealed operations for each other. The engine never
+/// depends on what kind of place it is, so an HTTP or WebDAV remote can follow the folder
+/// one without changing it.
+///
+/// A remote only ever holds ciphertext: operation files sealed with the vault key, and a
+/// descriptor with the vault id and the (already wrapped) keyslots a new device needs.
+public protocol Remote: AnyObject {
+    /// The reader's name for it.
+    var name: String { get }
+    /// Fails unless the remote can be read and written now: checked before any draining.
+    func checkReachable() throws(RemoteError)
+    /// The descriptor, or nil when the remote holds no vault yet.
+    func readDescriptor() throws(RemoteError) -> [UInt8]?
+    func writeDescriptor(_ bytes: [UInt8]) throws(RemoteError)
+    /// The ids of the devices that have left operations.
+    func devices() throws(RemoteError) -> [String]
+    /// The names of `device`'s operation files, in name order (which is clock order).
+    func operationNames(of device: String) throws(RemoteError) -> [String]
+    func readOperation(_ name: String, of device: String) throws(RemoteError) -> [UInt8]
+    /// Creates the file atomically; if one with this name exists it is the same operation
+    /// (names hold the idempotency key), so it is left alone. Returns whether it was new.
+    @discardableResult
+    func writeOperation(_ name: String, of device: String, bytes: [UInt8]) throws(RemoteError) -> Bool
+}
+
+/// Why a remote could not be used. Cases carry error numbers, never file contents.
+public enum RemoteError: Error, Equatable, Sendable {
+    /// Not there, or not usable now (an unmounted drive, a missing folder): try again later.
+    case unreachable(errno: Int32)
+    /// The remote did not answer in time; what was sent may or may not have arrived.
+    case timedOut
+    /// Reading or writing failed with this errno; usually temporary (a full disk, a lost mount).
+    case io(operation: String, errno: Int32)
+    /// The remote holds another vault.
+    case otherVault
+    /// A file on the remote is not what bmvault writes (or was made by a newer bmvault).
+    case malformed(what: String)
+
+    /// Whether trying again later may succeed.
+    public var isTemporary: Bool {
+        switch self {
+        case .unreachable, .timedOut, .io: true
+        case .otherVault, .malformed: false
+        }
+    }
+
+    /// The case name, for logs and the outbox's last error class.
+    public var errorClass: String {
+        switch self {
+        case .unreachable: "unreachable"
+        case .timedOut: "timedOut"
+        case .io(let operation, _): "io.\(operation)"
+        case .otherVault: "otherVault"
+        case .malformed: "malformed"
+        }
+    }
+}

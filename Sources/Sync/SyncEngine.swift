@@ -1,0 +1,203 @@
+import Foundation
+import Journal
+import Telemetry
+import VaultStore
+
+/// What one sync did, for the summary line and `--json`.
+public struct SyncSummary: Sendable, Equatable {
+    public var pushed = 0
+    public var pulled = 0
+    public var conflicts = 0
+    public var deferred = 0
+    public var rejected = 0
+    /// Uploads that failed this time (they stay in the outbox, with their next retry).
+    public var failures = 0
+    /// Remotes that could not be used, with why (error class).
+    public var skipped: [String: String] = [:]
+
+    public init() {}
+}
+
+/// Why a sync stopped before doing anything.
+public enum SyncError: Error, Equatable, Sendable {
+    /// Applying what the remotes hold would delete `count` of this vault's `total` live books
+    /// and notes: more than the fail-safe allows without `--allow-mass-delete`.
+    case massDelete(count: Int, total: Int)
+    case store(StoreError)
+}
+
+/// Drains the outbox to remotes and applies what other devices left there.
+///
+/// The orchestration the seed asks for: each remote is checked for reachability before
+/// anything is sent; pulled operations are checked by the mass-delete fail-safe and then
+/// applied in transactional batches; the outbox is drained oldest first, each failure is
+/// recorded with its class and a backoff (full jitter), permanent failures are kept as
+/// `failed`, and a retry of an upload whose answer was lost finds the file already there.
+public final class SyncEngine {
+    public static let batchSize = 500
+    /// The fail-safe: a sync may not delete more than this share of the live records...
+    public static let massDeleteShare = 0.5
+    /// ...counting only when it deletes at least this many.
+    public static let massDeleteMinimum = 10
+
+    let store: Store
+    let remotes: [any Remote]
+    let backoff: Backoff
+
+    public init(store: Store, remotes: [any Remote], backoff: Backoff = Backoff()) {
+        self.store = store
+        #if DEBUG
+        self.remotes = remotes.map(FaultInjectingRemote.wrapIfRequested)
+        #else
+        self.remotes = remotes
+        #endif
+        self.backoff = backoff
+    }
+
+    public func run(allowMassDelete: Bool, progress: (String) -> Void = { _ in }) throws(SyncError) -> SyncSummary {
+        var summary = SyncSummary()
+        var reachable: [any Remote] = []
+        for remote in remotes {
+            do {
+                try remote.checkReachable()
+                try checkDescriptor(of: remote)
+                reachable.append(remote)
+            } catch {
+                summary.skipped[remote.name] = error.errorClass
+                log.warning("sync.remote.skipped", ["error": .public(error.errorClass)])
+            }
+        }
+
+        // Pull: gather every new operation first, so the fail-safe sees the whole change.
+        var incoming: [IncomingOperation] = []
+        var seen = Set<String>()
+        for remote in reachable {
+            do {
+                for operation in try newOperations(on: remote, summary: &summary) where seen.insert(operation.idempotencyKey).inserted {
+                    incoming.append(operation)
+                }
+            } catch {
+                summary.skipped[remote.name] = error.errorClass
+            }
+        }
+        let deleted = store.deletions(in: incoming)
+        let live = try storeCall { () throws(StoreError) in try store.liveRecords(among: deleted) }
+        if !allowMassDelete, live.matching >= Self.massDeleteMinimum,
+           Double(live.matching) > Self.massDeleteShare * Double(live.total) {
+            log.warning("sync.massDelete.blocked", ["count": .integer(live.matching), "total": .integer(live.total)])
+            throw .massDelete(count: live.matching, total: live.total)
+        }
+        incoming.sort { $0.clock < $1.clock }
+        var start = 0
+        while start < incoming.count {
+            let batch = Array(incoming[start..<min(start + Self.batchSize, incoming.count)])
+            let report = try storeCall { () throws(StoreError) in try store.apply(batch) }
+            summary.pulled += report.applied
+            summary.conflicts += report.conflicts
+            summary.deferred += report.deferred
+            summary.rejected += report.rejected
+            start += batch.count
+            progress("pulled \(min(start, incoming.count)) of \(incoming.count)")
+        }
+
+        // Push.
+        for remote in reachable where summary.skipped[remote.name] == nil {
+            try push(to: remote, summary: &summary, progress: progress)
+        }
+        log.notice("sync.finished", ["pushed": .integer(summary.pushed), "pulled": .integer(summary.pulled),
+                                     "conflicts": .integer(summary.conflicts), "failures": .integer(summary.failures),
+                                     "skipped": .integer(summary.skipped.count)])
+        return summary
+    }
+
+    /// Writes the descriptor to a new remote; refuses a remote holding another vault.
+    private func checkDescriptor(of remote: any Remote) throws(RemoteError) {
+        let ours = descriptor()
+        guard let bytes = try remote.readDescriptor() else {
+            try remote.writeDescriptor(ours.encoded())
+            return
+        }
+        let theirs = try RemoteDescriptor.decode(bytes)
+        guard theirs.vaultId == ours.vaultId else { throw .otherVault }
+        // After a passphrase change or a rekey here, a new device joins with what is current here.
+        if theirs != ours { try remote.writeDescriptor(ours.encoded()) }
+    }
+
+    private func descriptor() -> RemoteDescriptor {
+        let slots = ((try? store.keyslots()) ?? []).map {
+            RemoteDescriptor.Slot(id: $0.id, kind: $0.kind.rawValue, kdf: $0.kdf.algorithm, opsLimit: $0.kdf.opsLimit,
+                                  memLimit: $0.kdf.memLimit, salt: $0.salt, wrappedKey: $0.wrappedKey)
+        }
+        return RemoteDescriptor(vaultID: store.metadata.vaultID, keyID: store.metadata.keyID.description, keyslots: slots)
+    }
+
+    /// Every operation other devices left on `remote` that this vault has not applied.
+    private func newOperations(on remote: any Remote, summary: inout SyncSummary) throws(RemoteError) -> [IncomingOperation] {
+        var operations: [IncomingOperation] = []
+        for device in try remote.devices() where device != store.deviceID {
+            let applied = (try? store.appliedOperationKeys(from: device)) ?? []
+            for name in try remote.operationNames(of: device) {
+                guard let key = OperationFile.idempotencyKey(inName: name), !applied.contains(key) else { continue }
+                let sealed = try remote.readOperation(name, of: device)
+                // A file that does not open under this vault's key and binding, or is not an
+                // operation, is counted and logged (by class), and read again next time.
+                guard let plain = try? store.openRemoteOperation(sealed, idempotencyKey: key),
+                      let operation = try? OperationFile.decode(plain, expectedKey: key, device: device) else {
+                    summary.rejected += 1
+                    log.warning("sync.operation.unreadable", ["remote": .public(remote.name)])
+                    continue
+                }
+                operations.append(operation)
+            }
+        }
+        return operations
+    }
+
+    private func push(to remote: any Remote, summary: inout SyncSummary, progress: (String) -> Void) throws(SyncError) {
+        var blockedRecords = Set<String>()
+        var generator = SystemRandomNumberGenerator()
+        while true {
+            let operations = try storeCall { () throws(StoreError) in try store.operationsToPush(to: remote.name, limit: Self.batchSize) }
+                .filter { !blockedRecords.contains($0.entityID) }
+            guard !operations.isEmpty else { return }
+            var delivered: [Int64] = []
+            var remoteDown = false
+            for operation in operations where !blockedRecords.contains(operation.entityID) {
+                do {
+                    let sealed = try storeCall { () throws(StoreError) in
+                        try store.sealRemoteOperation(OperationFile(operation, device: store.deviceID).encoded(),
+                                                      idempotencyKey: operation.idempotencyKey)
+                    }
+                    try remote.writeOperation(OperationFile.name(clock: operation.clock, idempotencyKey: operation.idempotencyKey),
+                                              of: store.deviceID, bytes: sealed)
+                    delivered.append(operation.outboxID)
+                } catch let error as RemoteError {
+                    summary.failures += 1
+                    // Later changes to the same record wait, so devices see them in order.
+                    blockedRecords.insert(operation.entityID)
+                    let retryAt = error.isTemporary
+                        ? Timestamp(millisecondsSince1970: Int64(Date().timeIntervalSince1970 * 1000)
+                                    + backoff.delay(afterAttempt: operation.attempts, using: &generator))
+                        : nil
+                    try storeCall { () throws(StoreError) in
+                        try store.recordPushFailure(operation.outboxID, errorClass: error.errorClass, permanent: !error.isTemporary, retryAt: retryAt)
+                    }
+                    log.warning("sync.push.failed", ["error": .public(error.errorClass), "attempts": .integer(operation.attempts + 1)])
+                    if case .unreachable = error { remoteDown = true; break }
+                } catch let error as SyncError {
+                    throw error
+                } catch {
+                    throw .store(.database(code: 0, message: "unexpected error while pushing"))
+                }
+            }
+            try storeCall { () throws(StoreError) in try store.markDelivered(delivered, to: remote.name) }
+            summary.pushed += delivered.count
+            progress("pushed \(summary.pushed)")
+            if remoteDown || delivered.isEmpty { return }
+        }
+    }
+
+    private func storeCall<Result>(_ body: () throws(StoreError) -> Result) throws(SyncError) -> Result {
+        do { return try body() } catch { throw .store(error) }
+    }
+}

@@ -1,0 +1,171 @@
+import Foundation
+public import Journal
+import Keystore
+public import Sync
+import Telemetry
+public import VaultStore
+import VaultCrypto
+
+extension Vault {
+    // MARK: - Remotes
+
+    /// Sets up a folder remote: checks it can be used, claims it for this vault (a folder
+    /// holding another vault is refused), and records it.
+    @discardableResult
+    public func addRemote(name: String, path: String) throws(VaultError) -> RemoteRecord {
+        let store = try unlockedStore()
+        guard !name.isEmpty, name.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" || $0 == "." }) else {
+            throw .invalidRemoteName
+        }
+        let location = URL(fileURLWithPath: path).standardizedFileURL.path
+        let remote = FolderRemote(name: name, location: location, vaultID: vaultID)
+        do throws(RemoteError) {
+            try remote.checkReachable()
+            if let bytes = try remote.readDescriptor(), try RemoteDescriptor.decode(bytes).vaultId != vaultID {
+                throw RemoteError.otherVault
+            }
+        } catch {
+            throw .remote(name: name, errorClass: error.errorClass)
+        }
+        try storeCall { () throws(StoreError) in try store.addRemote(name: name, kind: .folder, location: location) }
+        log.notice("sync.remote.added", ["kind": .public("folder")])
+        guard let record = try storeCall({ () throws(StoreError) in try store.remotes() }).first(where: { $0.name == name }) else {
+            throw .remoteNotFound(name: name)
+        }
+        return record
+    }
+
+    public func remotes() throws(VaultError) -> [RemoteRecord] {
+        let store = try unlockedStore()
+        return try storeCall { () throws(StoreError) in try store.remotes() }
+    }
+
+    public func removeRemote(name: String) throws(VaultError) {
+        let store = try unlockedStore()
+        try storeCall { () throws(StoreError) in try store.removeRemote(name: name) }
+    }
+
+    // MARK: - Sync
+
+    /// Pushes the outbox to the remotes (or one), pulls what other devices left there and
+    /// applies it through the conflict policies. See ``SyncEngine``.
+    public func sync(remote name: String? = nil, retryFailed: Bool = false, allowMassDelete: Bool = false,
+                     progress: (String) -> Void = { _ in }) throws(VaultError) -> SyncSummary {
+        let store = try unlockedStore()
+        var records = try storeCall { () throws(StoreError) in try store.remotes() }
+        if let name {
+            records = records.filter { $0.name == name }
+            guard !records.isEmpty else { throw .remoteNotFound(name: name) }
+        }
+        guard !records.isEmpty else { throw .noRemote }
+        if retryFailed { try storeCall { () throws(StoreError) in try store.retryFailedOperations() } }
+        let remotes: [any Remote] = records.map { FolderRemote(name: $0.name, location: $0.location, vaultID: vaultID) }
+        let summary: SyncSummary
+        do {
+            summary = try SyncEngine(store: store, remotes: remotes).run(allowMassDelete: allowMassDelete, progress: progress)
+        } catch {
+            switch error {
+            case .massDelete(let count, let total): throw .massDelete(count: count, total: total)
+            case .store(let storeError): throw VaultError(storeError)
+            }
+        }
+        if summary.skipped.count == records.count, let first = summary.skipped.sorted(by: { $0.key < $1.key }).first {
+            throw .remote(name: first.key, errorClass: first.value)
+        }
+        return summary
+    }
+
+    /// The outbox's waiting operations, without payloads.
+    public func outbox() throws(VaultError) -> [OutboxEntry] {
+        try Self.storeCall { () throws(StoreError) in try store.outboxEntries() }
+    }
+
+    // MARK: - Conflicts
+
+    /// Conflict copies, and notes an edit brought back after a deletion, with the title of
+    /// their book.
+    public func conflicts() throws(VaultError) -> [Result<AnnotationListing, UnreadableRecord>] {
+        let store = try unlockedStore()
+        var titles: [EntityID: String] = [:]
+        for case .success(let book) in try storeCall({ () throws(StoreError) in try store.books(includeDeleted: true) }) {
+            titles[book.id] = book.title
+        }
+        return try storeCall { () throws(StoreError) in try store.conflicts() }.map { result in
+            result.map { AnnotationListing(annotation: $0, bookTitle: titles[$0.bookID]) }
+        }
+    }
+
+    public func resolveConflict(_ id: String, keep choice: ConflictChoice) throws(VaultError) {
+        let reference = try resolveID(id)
+        guard reference.kind == .annotation else { throw .noConflict(id: reference.id.rawValue) }
+        let store = try unlockedStore()
+        try storeCall { () throws(StoreError) in try store.resolveConflict(reference.id, keep: choice) }
+    }
+
+    // MARK: - Joining
+
+    /// Creates this device's copy of a vault that already syncs through the folder at
+    /// `remotePath`: the vault id and keyslots come from the remote, and the passphrase
+    /// (or the recovery key, `usingRecoveryKey`) must open them before anything is written.
+    /// The remote is recorded as `origin`; the new vault is locked.
+    public static func join(at location: VaultLocation, remotePath: String, secret: SecretBytes, usingRecoveryKey: Bool,
+                            keyStore: any KeyStore, clock: any Clock = SystemClock()) throws(VaultError) -> Vault {
+        guard !exists(at: location) else { throw .vaultExists(path: location.databasePath) }
+        let remoteLocation = URL(fileURLWithPath: remotePath).standardizedFileURL.path
+        let descriptor = try findDescriptor(in: remoteLocation)
+        let slots = descriptor.keyslots.compactMap { slot -> Keyslot? in
+            guard let kind = Keyslot.Kind(rawValue: slot.kind), let salt = Data(base64Encoded: slot.salt),
+                  let wrapped = Data(base64Encoded: slot.wrappedKey) else { return nil }
+            return Keyslot(id: slot.id, kind: kind, kdf: KDFParameters(algorithm: slot.kdf, opsLimit: slot.opsLimit, memLimit: slot.memLimit),
+                           salt: Array(salt), wrappedKey: Array(wrapped))
+        }
+        guard let keyID = try? KeyID(hex: descriptor.keyId), slots.count == descriptor.keyslots.count else {
+            throw .remote(name: "origin", errorClass: "malformed")
+        }
+        // Prove the secret opens the vault before creating anything.
+        let key: VaultKey
+        do throws(CryptoError) {
+            if usingRecoveryKey {
+                let recoveryKey = try RecoveryKey(parsing: secret)
+                guard let slot = slots.first(where: { $0.kind == .recovery }) else { throw CryptoError.malformed }
+                key = try slot.unwrap(recoveryKey: recoveryKey, vaultID: descriptor.vaultId)
+            } else {
+                guard let slot = slots.first(where: { $0.kind == .passphrase }) else { throw CryptoError.malformed }
+                key = try slot.unwrap(passphrase: secret, vaultID: descriptor.vaultId)
+            }
+        } catch .invalidRecoveryKey {
+            throw .invalidRecoveryKey
+        } catch .authenticationFailed {
+            throw usingRecoveryKey ? .wrongRecoveryKey : .wrongPassphrase
+        } catch {
+            throw .crypto(error)
+        }
+        guard key.id == keyID else { throw .remote(name: "origin", errorClass: "malformed") }
+        let metadata = VaultMetadata(vaultID: descriptor.vaultId, keyID: keyID, createdAt: clock.now())
+        let store = try storeCall { () throws(StoreError) in
+            try Store.create(at: location.databasePath, metadata: metadata, keyslots: slots, clock: clock, generatorVersion: BuildInfo.version)
+        }
+        try storeCall { () throws(StoreError) in try store.addRemote(name: "origin", kind: .folder, location: remoteLocation) }
+        log.notice("vault.joined")
+        return try open(at: location, keyStore: keyStore, clock: clock)
+    }
+
+    /// The descriptor of the one vault in a remote folder.
+    private static func findDescriptor(in location: String) throws(VaultError) -> RemoteDescriptor {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: location)) ?? []
+        let vaults = names.filter { $0.hasPrefix("bmvault-") }.map { String($0.dropFirst("bmvault-".count)) }
+        guard vaults.count == 1, let vaultID = vaults.first else {
+            throw .remote(name: "origin", errorClass: vaults.isEmpty ? "noVault" : "severalVaults")
+        }
+        do throws(RemoteError) {
+            let remote = FolderRemote(name: "origin", location: location, vaultID: vaultID)
+            try remote.checkReachable()
+            guard let bytes = try remote.readDescriptor() else { throw RemoteError.malformed(what: "descriptor") }
+            let descriptor = try RemoteDescriptor.decode(bytes)
+            guard descriptor.vaultId == vaultID else { throw RemoteError.malformed(what: "descriptor") }
+            return descriptor
+        } catch {
+            throw .remote(name: "origin", errorClass: error.errorClass)
+        }
+    }
+}

@@ -1,0 +1,62 @@
+public import Journal
+
+/// Which version a reader keeps when resolving a conflict.
+public enum ConflictChoice: String, Sendable, CaseIterable {
+    /// The text in the note now (for a note brought back by an edit: keep it).
+    case local
+    /// The other text: the conflict copy's (for a note brought back: let the deletion stand).
+    case remote
+    /// Both: the conflict copy becomes a note of its own.
+    case both
+}
+
+extension Store {
+    /// Notes and quotes that need the reader: conflict copies, and deleted notes an edit
+    /// brought back. Each stays listed until resolved.
+    public func conflicts() throws(StoreError) -> [Result<Annotation, UnreadableRecord>] {
+        var results: [Result<Annotation, UnreadableRecord>] = []
+        var ids: [EntityID] = []
+        try database.forEachRow("""
+            SELECT id FROM annotation WHERE conflict_reason IS NOT NULL AND deleted_at IS NULL ORDER BY created_at, id
+            """) { row in
+            if let id = try? EntityID(validating: row.text(0)) { ids.append(id) }
+        }
+        for id in ids {
+            do { results.append(.success(try annotation(id))) } catch .recordUnreadable(let id, let field) {
+                results.append(.failure(UnreadableRecord(id: id, field: field)))
+            }
+        }
+        return results
+    }
+
+    /// Resolves one conflict, through ordinary edits and deletions (so the resolution syncs
+    /// like any change). `id` is a conflict copy, or a note an edit brought back.
+    public func resolveConflict(_ id: EntityID, keep choice: ConflictChoice) throws(StoreError) {
+        let flagged = try annotation(id)
+        guard flagged.deletedAt == nil, let reason = flagged.conflictReason else {
+            throw .noConflict(id: id.rawValue)
+        }
+        switch (reason, choice) {
+        case (.editedAfterDelete, .local), (.editedAfterDelete, .both):
+            try changeAnnotation(id, action: .update) { $0.conflictReason = nil }
+        case (.editedAfterDelete, .remote):
+            try changeAnnotation(id, action: .delete) { $0.conflictReason = nil; $0.deletedAt = $0.updatedAt }
+        case (.bothEdited, .local):
+            try changeAnnotation(id, action: .delete) { $0.deletedAt = $0.updatedAt }
+        case (.bothEdited, .remote):
+            guard let original = flagged.conflictOf else { throw .noConflict(id: id.rawValue) }
+            try database.writeTransaction { () throws(StoreError) in
+                try changeAnnotationInTransaction(original, action: .update) { note in
+                    note.body = flagged.body
+                    note.locator = flagged.locator
+                }
+                try changeAnnotationInTransaction(id, action: .delete) { $0.deletedAt = $0.updatedAt }
+            }
+        case (.bothEdited, .both):
+            try changeAnnotation(id, action: .update) { note in
+                note.conflictOf = nil
+                note.conflictReason = nil
+            }
+        }
+    }
+}

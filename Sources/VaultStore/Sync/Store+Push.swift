@@ -1,0 +1,125 @@
+public import Journal
+import VaultCrypto
+
+/// An operation on its way to a remote: its clear parts, and its payload opened from the
+/// outbox, to be sealed again for the remote. The payload is journal content: memory only.
+public struct OutgoingOperation: Sendable {
+    public let outboxID: Int64
+    public let idempotencyKey: String
+    public let entity: OutboxEntity
+    public let action: OutboxAction
+    public let entityID: String
+    public let clock: HybridTimestamp
+    /// The clock of the version this operation changed; nil for a creation.
+    public let base: HybridTimestamp?
+    public let attempts: Int
+    /// The record after the change, as JSON (``OutboxPayload``).
+    public let payload: [UInt8]
+}
+
+extension Store {
+    /// Operations `remote` does not have yet and that may be tried now, oldest first.
+    ///
+    /// An operation waits while an earlier one on the same record has failed, so every
+    /// device receives a record's changes in the order they were made.
+    public func operationsToPush(to remote: String, limit: Int) throws(StoreError) -> [OutgoingOperation] {
+        let cipher = try requireCipher()
+        var operations: [OutgoingOperation] = []
+        var unreadable: [Int64] = []
+        try database.forEachRow("""
+            SELECT o.id, o.idempotency_key, o.entity, o.action, o.entity_id, o.hlc, o.base_hlc, o.attempt_count, o.payload
+            FROM outbox o
+            WHERE o.state IN ('pending', 'in_flight')
+              AND (o.next_attempt_at IS NULL OR o.next_attempt_at <= ?2)
+              AND NOT EXISTS (SELECT 1 FROM outbox_delivery d WHERE d.operation_id = o.id AND d.remote = ?1)
+              AND NOT EXISTS (SELECT 1 FROM outbox e WHERE e.entity_id = o.entity_id AND e.id < o.id AND e.state = 'failed')
+            ORDER BY o.id LIMIT ?3
+            """, [.text(remote), .integer(clock.now().millisecondsSince1970), .integer(Int64(limit))]) { row in
+            let key = row.text(1)
+            guard let entity = OutboxEntity(rawValue: row.text(2)), let action = OutboxAction(rawValue: row.text(3)),
+                  let clock = try? HybridTimestamp(parsing: row.text(5)),
+                  let payload = try? cipher.sealer.open(row.blob(8), table: "outbox", recordID: key, field: "payload") else {
+                unreadable.append(row.int64(0))
+                return
+            }
+            operations.append(OutgoingOperation(
+                outboxID: row.int64(0), idempotencyKey: key, entity: entity, action: action, entityID: row.text(4),
+                clock: clock, base: row.isNull(6) ? nil : try? HybridTimestamp(parsing: row.text(6)),
+                attempts: Int(row.int64(7)), payload: payload))
+        }
+        // An operation that cannot be read can never be sent: failed, kept, and reported.
+        for id in unreadable {
+            try recordPushFailure(id, errorClass: "unreadable", permanent: true, retryAt: nil)
+        }
+        return operations
+    }
+
+    /// Records that `remote` has these operations; each one every remote has is done.
+    public func markDelivered(_ ids: [Int64], to remote: String) throws(StoreError) {
+        guard !ids.isEmpty else { return }
+        try database.writeTransaction { () throws(StoreError) in
+            let now = clock.now().millisecondsSince1970
+            for id in ids {
+                try database.run("INSERT OR IGNORE INTO outbox_delivery (operation_id, remote, delivered_at) VALUES (?, ?, ?)",
+                                 [.integer(id), .text(remote), .integer(now)])
+                // The record's version is now known outside this device.
+                try database.run("""
+                    UPDATE annotation SET synced_hlc = (SELECT hlc FROM outbox WHERE id = ?1)
+                    WHERE id = (SELECT entity_id FROM outbox WHERE id = ?1)
+                      AND (synced_hlc IS NULL OR synced_hlc < (SELECT hlc FROM outbox WHERE id = ?1))
+                    """, [.integer(id)])
+                try database.run("""
+                    UPDATE book SET synced_hlc = (SELECT hlc FROM outbox WHERE id = ?1)
+                    WHERE id = (SELECT entity_id FROM outbox WHERE id = ?1)
+                      AND (synced_hlc IS NULL OR synced_hlc < (SELECT hlc FROM outbox WHERE id = ?1))
+                    """, [.integer(id)])
+            }
+            try completeDeliveredOperations()
+        }
+    }
+
+    /// Records a failed attempt: a temporary failure waits until `retryAt`; a permanent one
+    /// moves the operation to `failed`, kept with its error class, until `retry-failed`.
+    public func recordPushFailure(_ id: Int64, errorClass: String, permanent: Bool, retryAt: Timestamp?) throws(StoreError) {
+        try database.writeTransaction { () throws(StoreError) in
+            try database.run("""
+                UPDATE outbox SET attempt_count = attempt_count + 1, last_attempt_at = ?2, last_error_class = ?3,
+                                  next_attempt_at = ?4, state = CASE WHEN ?5 THEN 'failed' ELSE 'pending' END
+                WHERE id = ?1
+                """, [.integer(id), .integer(clock.now().millisecondsSince1970), .text(errorClass),
+                      .integer(retryAt?.millisecondsSince1970), .integer(permanent ? 1 : 0)])
+        }
+    }
+
+    /// Puts every failed operation back in line, to be tried at the next sync.
+    @discardableResult
+    public func retryFailedOperations() throws(StoreError) -> Int {
+        try database.writeTransaction { () throws(StoreError) -> Int in
+            try database.run("UPDATE outbox SET state = 'pending', next_attempt_at = NULL WHERE state = 'failed'")
+            return database.changes
+        }
+    }
+}
+
+extension Store {
+    /// Seals an operation for a remote, bound to this vault and its idempotency key: a file
+    /// renamed, moved to another vault's folder, or altered does not open.
+    public func sealRemoteOperation(_ plaintext: [UInt8], idempotencyKey: String) throws(StoreError) -> [UInt8] {
+        let cipher = try requireCipher()
+        do {
+            return try cipher.sealer.seal(plaintext, table: "remote-operation", recordID: idempotencyKey, field: "operation")
+        } catch {
+            throw .crypto(error)
+        }
+    }
+
+    /// Opens an operation file from a remote (see ``sealRemoteOperation(_:idempotencyKey:)``).
+    public func openRemoteOperation(_ sealed: [UInt8], idempotencyKey: String) throws(StoreError) -> [UInt8] {
+        let cipher = try requireCipher()
+        do {
+            return try cipher.sealer.open(sealed, table: "remote-operation", recordID: idempotencyKey, field: "operation")
+        } catch {
+            throw .crypto(error)
+        }
+    }
+}
