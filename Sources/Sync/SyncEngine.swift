@@ -97,6 +97,7 @@ public final class SyncEngine {
             summary.deferred += report.deferred
             summary.rejected += report.rejected
             start += batch.count
+            FaultInjection.reach("sync:applied-batch")
             progress("pulled \(min(start, incoming.count)) of \(incoming.count)")
         }
 
@@ -171,6 +172,7 @@ public final class SyncEngine {
                     try remote.writeOperation(OperationFile.name(clock: operation.clock, idempotencyKey: operation.idempotencyKey),
                                               of: store.deviceID, bytes: sealed)
                     delivered.append(operation.outboxID)
+                    FaultInjection.reach("sync:wrote-operation:\(summary.pushed + delivered.count)")
                 } catch let error as RemoteError {
                     summary.failures += 1
                     // Later changes to the same record wait, so devices see them in order.

@@ -8,7 +8,7 @@ import Glibc
 /// Armed only by the environment variable `BMVAULT_TEST_CRASH_AT=<point>` (documented in
 /// Docs/MIGRATIONS.md), and only in debug builds (what `Scripts/test` runs): a release
 /// build never stops here.
-enum FaultInjection {
+public enum FaultInjection {
     #if DEBUG
     private static let armedPoint: String? = getenv("BMVAULT_TEST_CRASH_AT").map { String(cString: $0) }
     #else
@@ -16,7 +16,7 @@ enum FaultInjection {
     #endif
 
     /// Dies with SIGKILL if `point` is the armed one.
-    static func reach(_ point: @autoclosure () -> String) {
+    public static func reach(_ point: @autoclosure () -> String) {
         guard let armedPoint, armedPoint == point() else { return }
         kill(getpid(), SIGKILL)
     }
