@@ -20,6 +20,10 @@ public struct VaultStatus: Sendable {
     public let outbox: [OutboxState: Int]
     /// A rekey began and has not finished: the journal is closed until `rekey` runs again.
     public let rekeyInProgress: Bool
+    /// Conflicts from syncing that wait for the reader (`bmvault conflicts`).
+    public let conflicts: Int
+    /// The names of the remotes this vault syncs with.
+    public let remotes: [String]
 
     public var isLocked: Bool {
         if case .unlocked = keyState { return false }
@@ -54,7 +58,8 @@ extension Vault {
         return try storeCall { () throws(StoreError) in
             VaultStatus(vaultID: vaultID, schemaVersion: try store.schemaVersion(), keyState: keyState,
                         counts: try store.counts(), outbox: try store.outboxCounts(),
-                        rekeyInProgress: try store.pendingRekey() != nil)
+                        rekeyInProgress: try store.pendingRekey() != nil, conflicts: try store.conflictCount(),
+                        remotes: try store.remotes().map(\.name))
         }
     }
 }

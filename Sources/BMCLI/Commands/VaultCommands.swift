@@ -114,7 +114,7 @@ enum VaultCommands {
                 context.console.out(JSONDocuments.render(JSONDocuments.StatusDocument(
                     locked: status.isLocked, keyState: state, unlockedUntil: until?.iso8601, vaultId: status.vaultID,
                     vaultPath: vault.location.directory, schemaVersion: status.schemaVersion, counts: counts, outbox: outbox,
-                    rekeyInProgress: status.rekeyInProgress)))
+                    rekeyInProgress: status.rekeyInProgress, conflicts: status.conflicts, remotes: status.remotes)))
             } else {
                 let pending = status.outbox[.pending] ?? 0
                 let failed = status.outbox[.failed] ?? 0
@@ -124,7 +124,9 @@ enum VaultCommands {
                     + (status.rekeyInProgress ? HumanFormat.field("rekey", "interrupted; run `bmvault rekey` to finish it") : "")
                     + HumanFormat.field("schema", "version \(status.schemaVersion)")
                     + HumanFormat.field("journal", HumanFormat.counted([(counts.books, "book"), (counts.sessions, "session"), (counts.notes, "note"), (counts.quotes, "quote")]))
-                    + HumanFormat.field("outbox", "\(pending) pending" + (failed > 0 ? ", \(failed) failed" : "")))
+                    + HumanFormat.field("outbox", "\(pending) pending" + (failed > 0 ? ", \(failed) failed" : ""))
+                    + HumanFormat.field("sync", status.remotes.isEmpty ? "no remote" : "remotes: " + status.remotes.joined(separator: ", ")
+                                        + (status.conflicts > 0 ? "; \(status.conflicts) conflicts, see `bmvault conflicts`" : "")))
             }
         }
     }

@@ -93,6 +93,8 @@ enum JSONDocuments {
         let counts: CountsDocument
         let outbox: [String: Int]
         let rekeyInProgress: Bool
+        let conflicts: Int
+        let remotes: [String]
 
         func encode(to encoder: Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
@@ -105,9 +107,13 @@ enum JSONDocuments {
             try container.encode(counts, forKey: .counts)
             try container.encode(outbox, forKey: .outbox)
             try container.encode(rekeyInProgress, forKey: .rekeyInProgress)
+            try container.encode(conflicts, forKey: .conflicts)
+            try container.encode(remotes, forKey: .remotes)
         }
 
-        enum CodingKeys: String, CodingKey { case locked, keyState, unlockedUntil, vaultId, vaultPath, schemaVersion, counts, outbox, rekeyInProgress }
+        enum CodingKeys: String, CodingKey {
+            case locked, keyState, unlockedUntil, vaultId, vaultPath, schemaVersion, counts, outbox, rekeyInProgress, conflicts, remotes
+        }
     }
 
     struct SchemaStateDocument: Encodable {

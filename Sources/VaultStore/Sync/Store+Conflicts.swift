@@ -11,6 +11,15 @@ public enum ConflictChoice: String, Sendable, CaseIterable {
 }
 
 extension Store {
+    /// How many conflicts wait for the reader. Readable while locked: a count, no content.
+    public func conflictCount() throws(StoreError) -> Int {
+        var count = 0
+        try database.forEachRow("SELECT count(*) FROM annotation WHERE conflict_reason IS NOT NULL AND deleted_at IS NULL") { row in
+            count = Int(row.int64(0))
+        }
+        return count
+    }
+
     /// Notes and quotes that need the reader: conflict copies, and deleted notes an edit
     /// brought back. Each stays listed until resolved.
     public func conflicts() throws(StoreError) -> [Result<Annotation, UnreadableRecord>] {
