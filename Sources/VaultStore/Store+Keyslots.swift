@@ -4,9 +4,14 @@ import Journal
 extension Store {
     /// The vault's keyslots. Readable while locked: they are what unlocks it.
     public func keyslots() throws(StoreError) -> [Keyslot] {
+        try keyslots(in: "keyslot")
+    }
+
+    /// The slots in `table` (`keyslot`, or `rekey_keyslot` for a rekey's new key).
+    func keyslots(in table: String) throws(StoreError) -> [Keyslot] {
         var slots: [Keyslot] = []
         try database.forEachRow("""
-            SELECT id, kind, kdf, ops_limit, mem_limit, salt, wrapped_key FROM keyslot ORDER BY kind
+            SELECT id, kind, kdf, ops_limit, mem_limit, salt, wrapped_key FROM \(table) ORDER BY kind
             """) { row in
             guard let kind = Keyslot.Kind(rawValue: row.text(1)) else { return }
             // Clamped: a damaged negative value must fail derivation, not trap.

@@ -43,15 +43,7 @@ extension Store {
             row = (result.text(0), result.text(1), Int(result.int64(2)), Int(result.int64(3)))
         }
         guard let row else { return nil }
-        var slots: [Keyslot] = []
-        try database.forEachRow("""
-            SELECT id, kind, kdf, ops_limit, mem_limit, salt, wrapped_key FROM rekey_keyslot ORDER BY kind
-            """) { result in
-            guard let kind = Keyslot.Kind(rawValue: result.text(1)) else { return }
-            let kdf = KDFParameters(algorithm: result.text(2), opsLimit: UInt64(clamping: result.int64(3)),
-                                    memLimit: UInt64(clamping: result.int64(4)))
-            slots.append(Keyslot(id: result.text(0), kind: kind, kdf: kdf, salt: result.blob(5), wrappedKey: result.blob(6)))
-        }
+        let slots = try keyslots(in: "rekey_keyslot")
         do {
             return RekeyJob(oldKeyID: try KeyID(hex: row.old), newKeyID: try KeyID(hex: row.new),
                             done: row.done, total: row.total, pendingKeyslots: slots)
