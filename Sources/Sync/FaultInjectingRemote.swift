@@ -47,6 +47,8 @@ final class FaultInjectingRemote: Remote {
     func operationNames(of device: String) throws(RemoteError) -> [String] { try wrapped.operationNames(of: device) }
     func readOperation(_ name: String, of device: String) throws(RemoteError) -> [UInt8] { try wrapped.readOperation(name, of: device) }
 
+    func commitWrites() throws(RemoteError) { try wrapped.commitWrites() }
+
     func writeOperation(_ name: String, of device: String, bytes: [UInt8]) throws(RemoteError) -> Bool {
         writes += 1
         if has("fail-write", writes) { throw .io(operation: "write", errno: EIO) }

@@ -15,6 +15,8 @@ public final class FolderRemote: Remote {
     public let location: String
     let vaultID: String
     var root: String { location + "/bmvault-" + vaultID }
+    /// Directories known to exist, so a push of thousands of operations makes each once.
+    private var madeDirectories = Set<String>()
 
     public init(name: String, location: String, vaultID: String) {
         self.name = name
@@ -59,17 +61,27 @@ public final class FolderRemote: Remote {
     @discardableResult
     public func writeOperation(_ name: String, of device: String, bytes: [UInt8]) throws(RemoteError) -> Bool {
         let directory = root + "/devices/" + device
-        try makeDirectory(directory)
+        if !madeDirectories.contains(directory) {
+            try makeDirectory(directory)
+            madeDirectories.insert(directory)
+        }
         let final = directory + "/" + name
         let temporary = directory + "/.tmp-" + UUID().uuidString
-        try writeFlushed(temporary, bytes)
+        try write(temporary, bytes, flush: false)
         defer { unlink(temporary) }
         guard link(temporary, final) == 0 else {
             if errno == EEXIST { return false }
             throw .io(operation: "link", errno: errno)
         }
-        syncDirectory(directory)
         return true
+    }
+
+    /// One `syncfs` for a whole batch of operation files, instead of two `fsync`s per file.
+    public func commitWrites() throws(RemoteError) {
+        let descriptor = open(root, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { throw .io(operation: "open", errno: errno) }
+        defer { close(descriptor) }
+        guard linuxSyncfs(descriptor) == 0 else { throw .io(operation: "syncfs", errno: errno) }
     }
 
     // MARK: - Files
@@ -96,7 +108,7 @@ public final class FolderRemote: Remote {
         }
     }
 
-    private func writeFlushed(_ path: String, _ bytes: [UInt8]) throws(RemoteError) {
+    private func write(_ path: String, _ bytes: [UInt8], flush: Bool = true) throws(RemoteError) {
         let descriptor = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
         guard descriptor >= 0 else { throw .io(operation: "create", errno: errno) }
         defer { close(descriptor) }
@@ -111,7 +123,7 @@ public final class FolderRemote: Remote {
             }
             offset += written
         }
-        guard fsync(descriptor) == 0 else {
+        guard !flush || fsync(descriptor) == 0 else {
             let code = errno
             unlink(path)
             throw .io(operation: "fsync", errno: code)
@@ -120,7 +132,7 @@ public final class FolderRemote: Remote {
 
     private func replaceAtomically(_ path: String, with bytes: [UInt8]) throws(RemoteError) {
         let temporary = path + ".tmp-" + UUID().uuidString
-        try writeFlushed(temporary, bytes)
+        try write(temporary, bytes)
         guard rename(temporary, path) == 0 else {
             let code = errno
             unlink(temporary)
@@ -144,3 +156,8 @@ public final class FolderRemote: Remote {
         close(descriptor)
     }
 }
+
+/// glibc's `syncfs(2)` (flush one file system), which Swift's Glibc module hides behind
+/// `_GNU_SOURCE`.
+@_silgen_name("syncfs")
+private func linuxSyncfs(_ descriptor: Int32) -> Int32

@@ -19,8 +19,11 @@ public protocol Remote: AnyObject {
     func readOperation(_ name: String, of device: String) throws(RemoteError) -> [UInt8]
     /// Creates the file atomically; if one with this name exists it is the same operation
     /// (names hold the idempotency key), so it is left alone. Returns whether it was new.
+    /// Not yet durable: see ``commitWrites()``.
     @discardableResult
     func writeOperation(_ name: String, of device: String, bytes: [UInt8]) throws(RemoteError) -> Bool
+    /// Makes every operation written so far durable, so the outbox may mark them delivered.
+    func commitWrites() throws(RemoteError)
 }
 
 /// Why a remote could not be used. Cases carry error numbers, never file contents.

@@ -192,6 +192,15 @@ public final class SyncEngine {
                     throw .store(.database(code: 0, message: "unexpected error while pushing"))
                 }
             }
+            // Durable on the remote first, then marked delivered: a crash in between only
+            // means the same files are offered again, and land on the names they have.
+            if !delivered.isEmpty {
+                do { try remote.commitWrites() } catch {
+                    summary.failures += delivered.count
+                    log.warning("sync.push.failed", ["error": .public(error.errorClass), "attempts": .integer(0)])
+                    return
+                }
+            }
             try storeCall { () throws(StoreError) in try store.markDelivered(delivered, to: remote.name) }
             summary.pushed += delivered.count
             progress("pushed \(summary.pushed)")

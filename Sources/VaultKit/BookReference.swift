@@ -8,25 +8,28 @@ import VaultStore
 enum BookReference {
     static let minimumPrefix = 4
 
-    static func resolve(_ reference: String, in books: [Book]) throws(VaultError) -> Book {
+    /// The id of the book `reference` names among `titles` (live books).
+    static func resolve(_ reference: String, in titles: [BookTitle]) throws(VaultError) -> EntityID {
         let typed = reference.trimmingCharacters(in: .whitespaces)
         guard !typed.isEmpty else { throw .bookNotFound }
         let lowered = typed.lowercased()
-        if let exact = books.first(where: { $0.id.rawValue == lowered }) { return exact }
+        if let exact = titles.first(where: { $0.id.rawValue == lowered }) { return exact.id }
 
-        let exactTitles = books.filter { $0.title.lowercased() == lowered }
+        // Lowercased once per title: this runs over every book for every BOOK argument.
+        let folded = titles.map { (id: $0.id, title: $0.title.lowercased()) }
+        let exactTitles = folded.filter { $0.title == lowered }.map(\.id)
         if exactTitles.count == 1 { return exactTitles[0] }
 
-        var candidates = exactTitles.isEmpty ? books.filter { $0.title.lowercased().hasPrefix(lowered) } : exactTitles
+        var candidates = exactTitles.isEmpty ? folded.filter { $0.title.hasPrefix(lowered) }.map(\.id) : exactTitles
         if typed.count >= minimumPrefix, EntityID.isPossiblePrefix(typed) {
-            for book in books where book.id.rawValue.hasPrefix(lowered) && !candidates.contains(book) {
-                candidates.append(book)
+            for title in folded where title.id.rawValue.hasPrefix(lowered) && !candidates.contains(title.id) {
+                candidates.append(title.id)
             }
         }
         switch candidates.count {
         case 0: throw .bookNotFound
         case 1: return candidates[0]
-        default: throw .ambiguousBook(candidates: candidates.map(\.id.rawValue).sorted())
+        default: throw .ambiguousBook(candidates: candidates.map(\.rawValue).sorted())
         }
     }
 }

@@ -38,3 +38,5 @@ public typealias SyncSummary = Sync.SyncSummary
 public typealias ConflictChoice = VaultStore.ConflictChoice
 /// An operation waiting in the outbox, without its payload.
 public typealias OutboxEntry = VaultStore.OutboxEntry
+/// A book's id and title alone, for naming books cheaply.
+public typealias BookTitle = VaultStore.BookTitle

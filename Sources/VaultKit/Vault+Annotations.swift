@@ -37,30 +37,18 @@ extension Vault {
 
     /// Notes and quotes whose body, locator, or book title contains `query`, ignoring case.
     public func search(_ query: String, _ body: (Result<AnnotationListing, UnreadableRecord>) -> Void) throws(VaultError) {
-        let needle = query.lowercased()
-        guard !needle.trimmingCharacters(in: .whitespaces).isEmpty else { throw .invalidInput(.emptyText(field: "query")) }
+        let search = try journalCall { () throws(JournalError) in try SearchQuery(query) }
         let store = try unlockedStore()
         let titles = try bookTitles()
-        let matchingBooks = Set(titles.filter { $0.value.lowercased().contains(needle) }.keys)
+        let matchingBooks = Set(titles.filter { search.matches($0.value) }.keys)
         try storeCall { () throws(StoreError) in
-            try store.forEachAnnotation { result in
-                switch result {
-                case .failure(let unreadable):
-                    body(.failure(unreadable))
-                case .success(let annotation):
-                    if matchingBooks.contains(annotation.bookID)
-                        || annotation.body.lowercased().contains(needle)
-                        || annotation.locator?.text.lowercased().contains(needle) == true {
-                        body(.success(AnnotationListing(annotation: annotation, bookTitle: titles[annotation.bookID])))
-                    }
-                }
+            try store.forEachAnnotation(matching: search, orInBooks: matchingBooks) { result in
+                body(result.map { AnnotationListing(annotation: $0, bookTitle: titles[$0.bookID]) })
             }
         }
     }
 
     private func bookTitles() throws(VaultError) -> [EntityID: String] {
-        var titles: [EntityID: String] = [:]
-        for case .success(let book) in try books() { titles[book.id] = book.title }
-        return titles
+        Dictionary(try liveBookTitles().map { ($0.id, $0.title) }, uniquingKeysWith: { first, _ in first })
     }
 }

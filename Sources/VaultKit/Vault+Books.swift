@@ -15,6 +15,7 @@ extension Vault {
         let store = try unlockedStore()
         let book = try journalCall { () throws(JournalError) in try Book.new(title: title, authors: authors, at: clock.now()) }
         try storeCall { () throws(StoreError) in try store.addBook(book) }
+        cachedTitles = nil
         return book
     }
 
@@ -26,10 +27,28 @@ extension Vault {
 
     /// The book a BOOK argument names (see ``BookReference``).
     public func book(named reference: String) throws(VaultError) -> Book {
-        let readable = try books().compactMap { try? $0.get() }
-        let book = try BookReference.resolve(reference, in: readable)
-        log.debug("journal.book.resolved", ["book": .text(book.title), "candidates": .integer(readable.count)])
+        let store = try unlockedStore()
+        // A full id needs no title at all: one row, whatever the size of the library.
+        if let id = try? EntityID(validating: reference.trimmingCharacters(in: .whitespaces)),
+           let book = try? storeCall({ () throws(StoreError) in try store.book(id) }), book.deletedAt == nil {
+            log.debug("journal.book.resolved", ["book": .text(book.title), "candidates": 1])
+            return book
+        }
+        let titles = try liveBookTitles()
+        let id = try BookReference.resolve(reference, in: titles)
+        let book = try storeCall { () throws(StoreError) in try store.book(id) }
+        log.debug("journal.book.resolved", ["book": .text(book.title), "candidates": .integer(titles.count)])
         return book
+    }
+
+    /// The live books' titles, decrypted once per process (a command that names a book and
+    /// then lists notes with their titles reads them once).
+    func liveBookTitles() throws(VaultError) -> [BookTitle] {
+        if let cachedTitles { return cachedTitles }
+        let store = try unlockedStore()
+        let titles = try storeCall { () throws(StoreError) in try store.bookTitles() }
+        cachedTitles = titles
+        return titles
     }
 
     /// Sets how far through a book the reader is, 0...100 percent.

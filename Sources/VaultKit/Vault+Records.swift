@@ -59,6 +59,7 @@ extension Vault {
             return (deleted.kind.rawValue, deleted.id)
         case .book:
             try storeCall { () throws(StoreError) in try store.deleteBook(reference.id) }
+            cachedTitles = nil
             return ("book", reference.id)
         case .session:
             throw .wrongRecordKind(id: reference.id.rawValue, expected: "note, quote or book", found: "session")

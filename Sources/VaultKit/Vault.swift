@@ -21,6 +21,8 @@ public final class Vault {
     let keyStore: any KeyStore
     let clock: any Clock
     private var isKeyAttached = false
+    /// Live book titles, once decrypted in this process (see `liveBookTitles()`).
+    var cachedTitles: [BookTitle]?
 
     private init(location: VaultLocation, store: Store, keyStore: any KeyStore, clock: any Clock) {
         self.location = location

@@ -145,7 +145,7 @@ extension Store {
                 annotation.conflictReason.map { .text($0.rawValue) } ?? .null]
     }
 
-    private func decodeAnnotation(_ row: Row, cipher: RecordCipher) -> Result<Annotation, UnreadableRecord> {
+    func decodeAnnotation(_ row: Row, cipher: RecordCipher) -> Result<Annotation, UnreadableRecord> {
         let id = row.text(0)
         return Result { () throws(UnreadableRecord) -> Annotation in
             guard let entityID = try? EntityID(validating: id),

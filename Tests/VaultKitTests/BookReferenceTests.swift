@@ -17,7 +17,11 @@ import Journal
     static let titles = ["Dune", "Dune Messiah", "Children of Dune", "Él", "ÉCOLE", "The Hobbit"]
 
     func resolve(_ reference: String, in books: [Book]) -> Result<Book, VaultError> {
-        Result { () throws(VaultError) in try BookReference.resolve(reference, in: books) }
+        Result { () throws(VaultError) -> Book in
+            let id = try BookReference.resolve(reference, in: books.map { BookTitle(id: $0.id, title: $0.title) })
+            guard let book = books.first(where: { $0.id == id }) else { throw .bookNotFound }
+            return book
+        }
     }
 
     func title(_ result: Result<Book, VaultError>) -> String? {

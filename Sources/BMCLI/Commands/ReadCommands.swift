@@ -86,11 +86,14 @@ enum ReadCommands {
 }
 
 /// Prints a stream of listings as they arrive: blocks for people, or one JSON array
-/// written element by element, so memory does not grow with the journal.
+/// written element by element (one compact object per line, which also suits `grep` and
+/// line-by-line tools), so memory does not grow with the journal.
 final class ListingPrinter {
     private let context: CommandContext
     private let json: Bool
     private var count = 0
+    /// One encoder for the whole listing: making one per record was most of the cost.
+    private let encoder = JSONDocuments.compactEncoder()
 
     init(context: CommandContext, json: Bool) {
         self.context = context
@@ -103,8 +106,9 @@ final class ListingPrinter {
             context.reportUnreadable(unreadable)
         case .success(let listing):
             if json {
-                let document = JSONDocuments.render(JSONDocuments.AnnotationDocument(annotation: listing.annotation, bookTitle: listing.bookTitle))
-                context.console.out((count == 0 ? "[\n" : ",\n") + indented(document.dropLast()))
+                let document = JSONDocuments.renderCompact(
+                    JSONDocuments.AnnotationDocument(annotation: listing.annotation, bookTitle: listing.bookTitle), encoder: encoder)
+                context.console.out((count == 0 ? "[\n  " : ",\n  ") + document)
             } else {
                 context.console.out(HumanFormat.annotationBlock(listing))
             }
@@ -117,7 +121,4 @@ final class ListingPrinter {
         try context.finishListing()
     }
 
-    private func indented(_ text: Substring) -> String {
-        text.split(separator: "\n", omittingEmptySubsequences: false).map { "  " + $0 }.joined(separator: "\n")
-    }
 }

@@ -193,6 +193,19 @@ enum JSONDocuments {
         state == .inFlight ? "inFlight" : state.rawValue
     }
 
+    /// An encoder for one-line documents with sorted keys, to reuse across many records.
+    static func compactEncoder() -> JSONEncoder {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return encoder
+    }
+
+    /// One line, sorted keys, no trailing newline, controls escaped as in ``render(_:)``.
+    static func renderCompact(_ value: some Encodable, encoder: JSONEncoder) -> String {
+        guard let data = try? encoder.encode(value) else { return "null" }
+        return escapingControls(String(decoding: data, as: UTF8.self))
+    }
+
     /// Pretty-printed, sorted keys, one document, ending in a newline. DEL and the C1
     /// controls (which JSON allows raw, and some terminals obey) are written as `\u` escapes,
     /// like the C0 controls, so printing JSON cannot drive the terminal either.
@@ -200,8 +213,12 @@ enum JSONDocuments {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
         guard let data = try? encoder.encode(value) else { return "null\n" }
-        let json = String(decoding: data, as: UTF8.self)
-        guard json.unicodeScalars.contains(where: { (0x7F...0x9F).contains($0.value) }) else { return json + "\n" }
+        return escapingControls(String(decoding: data, as: UTF8.self)) + "\n"
+    }
+
+    /// DEL and C1 controls as `\u` escapes (JSON allows them raw; terminals obey some).
+    private static func escapingControls(_ json: String) -> String {
+        guard json.unicodeScalars.contains(where: { (0x7F...0x9F).contains($0.value) }) else { return json }
         var escaped = ""
         for scalar in json.unicodeScalars {
             if (0x7F...0x9F).contains(scalar.value) {
@@ -210,6 +227,6 @@ enum JSONDocuments {
                 escaped.unicodeScalars.append(scalar)
             }
         }
-        return escaped + "\n"
+        return escaped
     }
 }

@@ -59,20 +59,21 @@ extension Store {
         guard !ids.isEmpty else { return }
         try database.writeTransaction { () throws(StoreError) in
             let now = clock.now().millisecondsSince1970
+            try database.execute("CREATE TEMP TABLE IF NOT EXISTS delivered_now (id INTEGER PRIMARY KEY); DELETE FROM delivered_now;")
             for id in ids {
-                try database.run("INSERT OR IGNORE INTO outbox_delivery (operation_id, remote, delivered_at) VALUES (?, ?, ?)",
-                                 [.integer(id), .text(remote), .integer(now)])
-                // The record's version is now known outside this device.
-                try database.run("""
-                    UPDATE annotation SET synced_hlc = (SELECT hlc FROM outbox WHERE id = ?1)
-                    WHERE id = (SELECT entity_id FROM outbox WHERE id = ?1)
-                      AND (synced_hlc IS NULL OR synced_hlc < (SELECT hlc FROM outbox WHERE id = ?1))
-                    """, [.integer(id)])
-                try database.run("""
-                    UPDATE book SET synced_hlc = (SELECT hlc FROM outbox WHERE id = ?1)
-                    WHERE id = (SELECT entity_id FROM outbox WHERE id = ?1)
-                      AND (synced_hlc IS NULL OR synced_hlc < (SELECT hlc FROM outbox WHERE id = ?1))
-                    """, [.integer(id)])
+                try database.run("INSERT OR IGNORE INTO delivered_now (id) VALUES (?)", [.integer(id)])
+            }
+            try database.run("""
+                INSERT OR IGNORE INTO outbox_delivery (operation_id, remote, delivered_at) SELECT id, ?, ? FROM delivered_now
+                """, [.text(remote), .integer(now)])
+            // Each record's newest delivered version is now known outside this device.
+            for table in ["annotation", "book"] {
+                try database.execute("""
+                    UPDATE \(table) SET synced_hlc = delivered.hlc
+                    FROM (SELECT o.entity_id, max(o.hlc) AS hlc FROM outbox o JOIN delivered_now d ON d.id = o.id
+                          GROUP BY o.entity_id) AS delivered
+                    WHERE \(table).id = delivered.entity_id AND (\(table).synced_hlc IS NULL OR \(table).synced_hlc < delivered.hlc)
+                    """)
             }
             try completeDeliveredOperations()
         }
