@@ -56,8 +56,24 @@ final class PrivateBus {
 
     deinit {
         for child in children where child.isRunning { child.terminate() }
+        stopKeyringDaemons()
         busProcess.terminate()
         try? FileManager.default.removeItem(at: home)
+    }
+
+    /// gnome-keyring-daemon daemonizes, so it is not one of `children`: find the ones
+    /// started on this bus by the private runtime directory in their environment.
+    private func stopKeyringDaemons() {
+        let marker = Data("XDG_RUNTIME_DIR=\(home.appendingPathComponent("run").path)\u{0}".utf8)
+        let processes = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
+        for name in processes {
+            guard let pid = Int32(name),
+                  let command = try? String(contentsOfFile: "/proc/\(name)/comm", encoding: .utf8),
+                  command.hasPrefix("gnome-keyring-d"),
+                  let environ = FileManager.default.contents(atPath: "/proc/\(name)/environ"),
+                  environ.range(of: marker) != nil else { continue }
+            kill(pid, SIGTERM)
+        }
     }
 
     /// The environment of a process on this bus, with a private runtime and data home.
