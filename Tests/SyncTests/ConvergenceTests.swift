@@ -1,0 +1,488 @@
+import Foundation
+import Testing
+import Journal
+@testable import Sync
+@testable import VaultStore
+import VaultCrypto
+
+/// Two or three devices sharing one folder remote: every scenario ends with the same
+/// journal on every device, read back through the Store.
+@Suite struct ConvergenceTests {
+    /// Two devices that already share a book and a note.
+    static func pair(note body: String = "first text") throws -> (Cluster, Device, Device, Book, Annotation) {
+        let cluster = try Cluster()
+        let a = try cluster.addDevice("a", deviceID: deviceID("a"))
+        let b = try cluster.addDevice("b", deviceID: deviceID("b"))
+        let book = try a.addBook("Shared Book")
+        let note = try a.addNote(body, to: book)
+        try a.sync()
+        try b.sync()
+        try expectConverged([a, b], "after the first sync")
+        return (cluster, a, b, book, note)
+    }
+
+    @Test func createsOnBothDevicesBothSurvive() throws {
+        let (_, a, b, book, _) = try Self.pair()
+        let fromA = try a.addNote("written on A", to: book)
+        let fromB = try b.addNote("written on B", to: book)
+        let quoteB = try b.addQuote("a quote from B", at: "p. 4", toBook: book.id)
+        let bookB = try b.addBook("Only on B")
+        try a.sync(); try b.sync(); try a.sync()
+        try expectConverged([a, b])
+        let ids = Set(try a.liveAnnotations().map(\.id))
+        #expect(ids.isSuperset(of: [fromA.id, fromB.id, quoteB.id]))
+        #expect(try a.store.book(bookB.id).title == "Only on B")
+        #expect(try a.waitingOperations().isEmpty && b.waitingOperations().isEmpty)
+        #expect(try a.conflictIDs().isEmpty && b.conflictIDs().isEmpty)
+    }
+
+    /// The seed's row (b): both changed since the last sync. Exactly one conflict copy, with
+    /// the same id on both devices; the later edit (by clock) in the note; both texts kept;
+    /// listed by conflicts() on both.
+    @Test(arguments: [false, true])
+    func editEditMakesExactlyOneConflictCopy(bSyncsFirst: Bool) throws {
+        let (_, a, b, _, note) = try Self.pair()
+        a.clock.advance(seconds: 5)
+        try a.edit(note.id, "A's edit")
+        b.clock.advance(seconds: 10)            // B's edit is later by clock
+        try b.edit(note.id, "B's edit")
+        if bSyncsFirst { try b.sync(); try a.sync(); try b.sync() } else { try a.sync(); try b.sync(); try a.sync() }
+        try expectConverged([a, b])
+
+        for device in [a, b] {
+            #expect(try device.note(note.id).body == "B's edit", "\(device.name): the later edit stays in the note")
+            let copies = try device.liveAnnotations().filter { $0.conflictOf == note.id }
+            #expect(copies.count == 1, "\(device.name): exactly one conflict copy")
+            #expect(copies.first?.body == "A's edit")
+            #expect(copies.first?.conflictReason == .bothEdited)
+            #expect(try device.conflictIDs() == copies.map(\.id), "\(device.name): conflicts() lists the copy")
+        }
+        #expect(try a.conflictIDs() == b.conflictIDs())
+        #expect(try a.waitingOperations().isEmpty && b.waitingOperations().isEmpty)
+        // Syncing again changes nothing.
+        let before = try a.state()
+        try a.sync(); try b.sync()
+        #expect(try a.state() == before)
+        try expectConverged([a, b])
+    }
+
+    /// The decision SYNC.md states plainly: on the device whose edit was OLDER, its own
+    /// text leaves the note and becomes the conflict copy (for convergence), instead of the
+    /// seed's "local stays on screen". Nothing is lost either way.
+    @Test func onTheDeviceWithTheOlderEditItsOwnTextMovesToTheCopy() throws {
+        let (_, a, b, _, note) = try Self.pair()
+        b.clock.advance(seconds: 10)
+        try b.edit(note.id, "B, later by clock")
+        try b.sync()
+        a.clock.advance(seconds: 5)            // A has not synced: its edit's clock is earlier
+        try a.edit(note.id, "A, typed here, earlier by clock")
+        #expect(try #require(try a.store.recordClock(table: "annotation", id: note.id))
+                < (try #require(try b.store.recordClock(table: "annotation", id: note.id))))
+        try a.sync()
+        // On A, the note now shows B's text; A's own words are in the conflict copy.
+        #expect(try a.note(note.id).body == "B, later by clock")
+        let copy = try #require(try a.liveAnnotations().first { $0.conflictOf == note.id })
+        #expect(copy.body == "A, typed here, earlier by clock")
+        #expect(try a.conflictIDs() == [copy.id])
+        try b.sync()
+        try expectConverged([a, b])
+    }
+
+    @Test func bothChangedToTheSameTextIsNoConflict() throws {
+        let (_, a, b, _, note) = try Self.pair()
+        try a.edit(note.id, "the same words")
+        b.clock.advance(seconds: 1)
+        try b.edit(note.id, "the same words")
+        try a.sync(); try b.sync(); try a.sync()
+        try expectConverged([a, b])
+        #expect(try a.conflictIDs().isEmpty)
+        #expect(try a.liveAnnotations().count == 1)
+    }
+
+    /// Delete here, edit there (both orders of syncing, both orders of clocks): the edit
+    /// survives, flagged editedAfterDelete on both devices.
+    @Test(arguments: [(deleteOnA: true, deleteIsLater: false), (true, true), (false, false), (false, true)])
+    func deleteAgainstEditKeepsTheEdit(deleteOnA: Bool, deleteIsLater: Bool) throws {
+        let (_, a, b, _, note) = try Self.pair()
+        let (deleter, editor) = deleteOnA ? (a, b) : (b, a)
+        if deleteIsLater {
+            editor.clock.advance(seconds: 1); try editor.edit(note.id, "edited while deleted elsewhere")
+            deleter.clock.advance(seconds: 5); try deleter.delete(note.id)
+        } else {
+            deleter.clock.advance(seconds: 1); try deleter.delete(note.id)
+            editor.clock.advance(seconds: 5); try editor.edit(note.id, "edited while deleted elsewhere")
+        }
+        try deleter.sync(); try editor.sync(); try deleter.sync()
+        try expectConverged([a, b])
+        for device in [a, b] {
+            let survivor = try device.note(note.id)
+            #expect(survivor.deletedAt == nil, "\(device.name): the edit survives")
+            #expect(survivor.body == "edited while deleted elsewhere")
+            #expect(survivor.conflictReason == .editedAfterDelete, "\(device.name): flagged")
+            #expect(try device.conflictIDs() == [note.id])
+        }
+    }
+
+    /// Deleted on both devices: no conflict, and the tombstones converge too.
+    @Test func deletedOnBothConverges() throws {
+        let (_, a, b, _, note) = try Self.pair()
+        a.clock.advance(seconds: 1); try a.delete(note.id)
+        b.clock.advance(seconds: 2); try b.delete(note.id)
+        try a.sync(); try b.sync(); try a.sync()
+        #expect(try a.note(note.id).deletedAt != nil && b.note(note.id).deletedAt != nil)
+        #expect(try a.conflictIDs().isEmpty && b.conflictIDs().isEmpty)
+        withKnownIssue("BUG: deleted on both keeps each device's own tombstone (deletedAt, updatedAt, clock): Store+Pull.swift NoteAndQuoteTextPolicy 'deleted on both' → winner(local) is never written") {
+            try expectConverged([a, b])
+        }
+    }
+
+    // MARK: - Progress
+
+    static func progressPair() throws -> (Cluster, Device, Device, Book) {
+        let cluster = try Cluster()
+        let a = try cluster.addDevice("a", deviceID: deviceID("a"))
+        let b = try cluster.addDevice("b", deviceID: deviceID("b"))
+        let book = try a.addBook("Progress Book")
+        try a.sync(); try b.sync()
+        return (cluster, a, b, book)
+    }
+
+    @Test func progressMovedOnBothFurthestWins() throws {
+        let (_, a, b, book) = try Self.progressPair()
+        a.clock.advance(seconds: 1); try a.store.setProgress(of: book.id, to: 60)
+        b.clock.advance(seconds: 2); try b.store.setProgress(of: book.id, to: 35)   // later, but behind
+        try a.sync(); try b.sync(); try a.sync()
+        try expectConverged([a, b])
+        #expect(try a.store.book(book.id).progress == 60)
+        #expect(try b.store.book(book.id).progress == 60)
+    }
+
+    @Test func aNewerRewindWinsThenALaterPositionWinsAgain() throws {
+        let (_, a, b, book) = try Self.progressPair()
+        a.clock.advance(seconds: 1); try a.store.setProgress(of: book.id, to: 80)
+        b.clock.advance(seconds: 2); try b.store.setProgress(of: book.id, to: 20, rewind: true)
+        try a.sync(); try b.sync(); try a.sync()
+        try expectConverged([a, b])
+        #expect(try a.store.book(book.id).progress == 20, "the newer rewind wins over the older, further position")
+
+        // An older rewind does not beat a newer position.
+        a.clock.advance(seconds: 10); try a.store.setProgress(of: book.id, to: 30)
+        try a.sync(); try b.sync()
+        try expectConverged([a, b])
+        #expect(try b.store.book(book.id).progress == 30, "a position after the rewind wins again")
+
+        // Concurrent: a rewind older than a concurrent further position loses.
+        b.clock.advance(seconds: 20); try b.store.setProgress(of: book.id, to: 10, rewind: true)
+        a.clock.advance(seconds: 30); try a.store.setProgress(of: book.id, to: 50)
+        try b.sync(); try a.sync(); try b.sync()
+        try expectConverged([a, b])
+        #expect(try a.store.book(book.id).progress == 50)
+    }
+
+    /// A reader moves back on one device WITHOUT --rewind, after having synced the further
+    /// position. "Furthest wins" is applied only on the receiving device, so the two
+    /// devices disagree forever.
+    @Test func aPlainMoveBackwardsAfterSyncingConverges() throws {
+        let (_, a, b, book) = try Self.progressPair()
+        a.clock.advance(seconds: 1); try a.store.setProgress(of: book.id, to: 50)
+        try a.sync(); try b.sync()
+        #expect(try b.store.book(book.id).progress == 50)
+        b.clock.advance(seconds: 5); try b.store.setProgress(of: book.id, to: 45)   // a correction, not --rewind
+        try b.sync(); try a.sync(); try b.sync()
+        withKnownIssue("BUG: ProgressPolicy ignores causality; A keeps 50, B keeps 45 (Store+Pull.swift applyBook)") {
+            try expectConverged([a, b])
+        }
+    }
+
+    /// After a rewind has synced, a later plain position BELOW the rewound one.
+    @Test func aPlainPositionBelowASyncedRewindConverges() throws {
+        let (_, a, b, book) = try Self.progressPair()
+        a.clock.advance(seconds: 1); try a.store.setProgress(of: book.id, to: 80)
+        a.clock.advance(seconds: 1); try a.store.setProgress(of: book.id, to: 30, rewind: true)
+        try a.sync(); try b.sync()
+        b.clock.advance(seconds: 5); try b.store.setProgress(of: book.id, to: 25)
+        try b.sync(); try a.sync(); try b.sync()
+        withKnownIssue("BUG: A keeps the rewound 30, B keeps 25 (ProgressPolicy compares a plain position with the rewind's percent)") {
+            try expectConverged([a, b])
+        }
+    }
+
+    // MARK: - Sessions and books
+
+    @Test func sessionsOnBothAreAUnion() throws {
+        let (_, a, b, book) = try Self.progressPair()
+        let sa1 = try a.addSession(to: book.id, pages: 10)
+        let sa2 = try a.addSession(to: book.id, pages: 11)
+        let sb1 = try b.addSession(to: book.id, pages: 20)
+        try a.sync(); try b.sync(); try a.sync()
+        try expectConverged([a, b])
+        #expect(Set(try a.store.sessions(of: book.id).map(\.id)) == [sa1.id, sa2.id, sb1.id])
+        #expect(try b.store.sessions(of: book.id).count == 3)
+    }
+
+    @Test(arguments: [false, true])
+    func bookTitleChangedOnBothLastWriterWins(aIsLater: Bool) throws {
+        let (_, a, b, book) = try Self.progressPair()
+        if aIsLater {
+            b.clock.advance(seconds: 1); try b.store.retitleBookForTest(book.id, to: "Title from B")
+            a.clock.advance(seconds: 5); try a.store.retitleBookForTest(book.id, to: "Title from A")
+        } else {
+            a.clock.advance(seconds: 1); try a.store.retitleBookForTest(book.id, to: "Title from A")
+            b.clock.advance(seconds: 5); try b.store.retitleBookForTest(book.id, to: "Title from B")
+        }
+        try a.sync(); try b.sync(); try a.sync()
+        try expectConverged([a, b])
+        #expect(try a.store.book(book.id).title == (aIsLater ? "Title from A" : "Title from B"))
+    }
+
+    /// The title and the progress are merged by one clock for the whole book: a later
+    /// progress change on B that never touched the title undoes A's retitle.
+    @Test func aRetitleSurvivesALaterProgressChangeElsewhere() throws {
+        let (_, a, b, book) = try Self.progressPair()
+        a.clock.advance(seconds: 1); try a.store.retitleBookForTest(book.id, to: "The Corrected Title")
+        b.clock.advance(seconds: 5); try b.store.setProgress(of: book.id, to: 40)
+        try a.sync(); try b.sync(); try a.sync()
+        try expectConverged([a, b])
+        #expect(try a.store.book(book.id).progress == 40)
+        withKnownIssue("DESIGN: BookMetadataPolicy compares the whole book's clock, so B's progress-only change (newer) brings back the old title") {
+            let title = try a.store.book(book.id).title
+            #expect(title == "The Corrected Title")
+        }
+    }
+
+    /// A deletes a book (after deleting its only note); B adds a note to it meanwhile.
+    @Test func aBookDeletedHereWhileANoteIsAddedThereConverges() throws {
+        let cluster = try Cluster()
+        let a = try cluster.addDevice("a", deviceID: deviceID("a"))
+        let b = try cluster.addDevice("b", deviceID: deviceID("b"))
+        let book = try a.addBook("Book")
+        try a.sync(); try b.sync()
+        a.clock.advance(seconds: 1); try a.store.deleteBook(book.id)
+        b.clock.advance(seconds: 2); let late = try b.addNote("a note added while the book was deleted elsewhere", to: book)
+        try a.sync(); try b.sync(); try a.sync()
+        // No text lost: the note is live on both.
+        #expect(try a.note(late.id).deletedAt == nil && b.note(late.id).deletedAt == nil)
+        withKnownIssue("BUG: A keeps the book deleted (the note lives under a deleted book), B brings the book back (Store+Pull.swift applyBook/applyAnnotation)") {
+            try expectConverged([a, b])
+            #expect(try a.store.book(book.id).deletedAt == nil)
+        }
+    }
+
+    // MARK: - Three devices
+
+    @Test(arguments: 0..<6)
+    func threeDevicesInAnyOrderConverge(order: Int) throws {
+        let cluster = try Cluster()
+        let a = try cluster.addDevice("a", deviceID: deviceID("a"))
+        let b = try cluster.addDevice("b", deviceID: deviceID("b"))
+        let c = try cluster.addDevice("c", deviceID: deviceID("c"))
+        let book = try a.addBook("Three")
+        let note = try a.addNote("base", to: book)
+        let other = try a.addNote("other", to: book)
+        try syncUntilQuiet([a, b, c])
+        try expectConverged([a, b, c], "setup")
+
+        a.clock.advance(seconds: 1); try a.edit(note.id, "from A")
+        b.clock.advance(seconds: 2); try b.edit(note.id, "from B")
+        c.clock.advance(seconds: 3); try c.edit(note.id, "from C")
+        c.clock.advance(seconds: 1); try c.delete(other.id)
+        a.clock.advance(seconds: 4); try a.edit(other.id, "other, edited on A")
+        b.clock.advance(seconds: 4); try b.store.setProgress(of: book.id, to: 70)
+        c.clock.advance(seconds: 4); try c.store.setProgress(of: book.id, to: 40)
+        try a.addSession(to: book.id, pages: 3); try c.addSession(to: book.id, pages: 4)
+
+        let permutations = [[a, b, c], [a, c, b], [b, a, c], [b, c, a], [c, a, b], [c, b, a]]
+        for device in permutations[order] { try device.sync() }
+        try syncUntilQuiet(permutations[order])
+        try expectConverged([a, b, c], "order \(permutations[order].map(\.name))")
+        for device in [a, b, c] {
+            #expect(try device.note(note.id).body == "from C")
+            let copies = try device.liveAnnotations().filter { $0.conflictOf == note.id }.map(\.body).sorted()
+            #expect(copies == ["from A", "from B"], "\(device.name)")
+            #expect(try device.note(other.id).body == "other, edited on A")
+            #expect(try device.note(other.id).conflictReason == .editedAfterDelete)
+            #expect(try device.store.book(book.id).progress == 70)
+            #expect(try device.store.sessions(of: book.id).count == 2)
+        }
+    }
+
+    /// A device edits the same note twice between syncs while another device edits it
+    /// once, with the other edit's clock between the two.
+    @Test func twoEditsHereAgainstOneThereWithTheClockBetweenConverge() throws {
+        let (_, a, b, _, note) = try Self.pair()
+        a.clock.advance(seconds: 1); try a.edit(note.id, "A first")
+        b.clock.advance(seconds: 2); try b.edit(note.id, "B only")
+        a.clock.advance(seconds: 3); try a.edit(note.id, "A second")
+        try a.sync(); try b.sync(); try a.sync()
+        // Nothing typed and kept is lost: B's text and A's last text are on both.
+        for device in [a, b] {
+            let bodies = Set(try device.liveAnnotations().map(\.body))
+            #expect(bodies.isSuperset(of: ["A second", "B only"]), "\(device.name): \(bodies)")
+        }
+        withKnownIssue("BUG: B applies A's two edits one by one and keeps a conflict copy of 'A first' (A's superseded text) that A never makes") {
+            try expectConverged([a, b])
+        }
+    }
+
+    /// DATA LOSS (found by the random schedules, seed 1010 with 2 devices). A's offline
+    /// edit loses a conflict to B's later edit and becomes a copy on A; A edits the note
+    /// again. Meanwhile B deleted the note. When B takes A's first edit, the survivor is
+    /// written with A's (older) clock, so A's second edit looks "not concurrent" and
+    /// overwrites it: on B, A's first text is gone, with no copy.
+    @Test func anEditThatLostAConflictIsNotOverwrittenOnTheDeviceThatDeleted() throws {
+        let (_, a, b, _, note) = try Self.pair(note: "v1")
+        a.clock.advance(seconds: 1); try a.edit(note.id, "A's first words")          // a1, not synced yet
+        b.clock.advance(seconds: 2); try b.edit(note.id, "B's words")                // b1 > a1
+        try b.sync()
+        try a.sync()                                                                  // conflict: B's words win, A's first words → copy
+        #expect(try a.note(note.id).body == "B's words")
+        #expect(try a.liveAnnotations().contains { $0.body == "A's first words" })
+        b.clock.advance(seconds: 3); try b.delete(note.id)                           // b2, not synced yet
+        a.clock.advance(seconds: 4); try a.edit(note.id, "A's second words")         // a3, based on b1
+        try a.sync()
+        try b.sync()
+        try a.sync()
+        for device in [a, b] {
+            #expect(try device.note(note.id).body == "A's second words", "\(device.name)")
+        }
+        #expect(try a.liveAnnotations().contains { $0.body == "A's first words" }, "A keeps its first words")
+        withKnownIssue("DATA LOSS: Store+Pull.swift materializeConflict (line 183) writes the edit-after-delete survivor with the remote (older) clock; the next op then passes localChanged = false and overwrites it") {
+            let bodies = try b.liveAnnotations().map(\.body)
+            #expect(bodies.contains("A's first words"), "B lost A's first words: \(bodies)")
+            try expectConverged([a, b])
+        }
+    }
+
+    /// Delete on A, two edits on B: the survivor's editedAfterDelete flag must be the same on both.
+    @Test func deleteHereTwoEditsThereKeepTheFlagOnBoth() throws {
+        let (_, a, b, _, note) = try Self.pair()
+        a.clock.advance(seconds: 1); try a.delete(note.id)
+        b.clock.advance(seconds: 2); try b.edit(note.id, "B one")
+        b.clock.advance(seconds: 2); try b.edit(note.id, "B two")
+        try a.sync(); try b.sync(); try a.sync()
+        for device in [a, b] {
+            #expect(try device.note(note.id).body == "B two")
+            #expect(try device.note(note.id).deletedAt == nil)
+        }
+        withKnownIssue("BUG: on A the second edit (not flagged, B never saw the delete) replaces the flagged survivor; B keeps the flag") {
+            try expectConverged([a, b])
+            #expect(try a.note(note.id).conflictReason == .editedAfterDelete)
+        }
+    }
+
+    // MARK: - Resolving
+
+    @Test(arguments: [ConflictChoice.local, .remote, .both])
+    func resolvingAConflictThenSyncingGivesTheSameResultEverywhere(choice: ConflictChoice) throws {
+        let (_, a, b, _, note) = try Self.pair()
+        a.clock.advance(seconds: 1); try a.edit(note.id, "older edit")
+        b.clock.advance(seconds: 2); try b.edit(note.id, "newer edit")
+        try a.sync(); try b.sync(); try a.sync()
+        let copyID = try #require(try a.conflictIDs().first)
+        #expect(try b.conflictIDs() == [copyID])
+
+        try b.store.resolveConflict(copyID, keep: choice)
+        #expect(try b.conflictIDs().isEmpty)
+        try b.sync(); try a.sync()
+        try expectConverged([a, b], "after resolving with \(choice)")
+        #expect(try a.conflictIDs().isEmpty)
+        let bodies = try a.liveAnnotations().map(\.body).sorted()
+        switch choice {
+        case .local: #expect(bodies == ["newer edit"])
+        case .remote: #expect(bodies == ["older edit"])
+        case .both: #expect(bodies == ["newer edit", "older edit"])
+        }
+        #expect(try a.waitingOperations().isEmpty && b.waitingOperations().isEmpty)
+    }
+
+    @Test(arguments: [ConflictChoice.local, .remote, .both])
+    func resolvingADeleteEditConflictConverges(choice: ConflictChoice) throws {
+        let (_, a, b, _, note) = try Self.pair()
+        a.clock.advance(seconds: 1); try a.delete(note.id)
+        b.clock.advance(seconds: 2); try b.edit(note.id, "edited")
+        try a.sync(); try b.sync(); try a.sync()
+        #expect(try a.conflictIDs() == [note.id])
+        try a.store.resolveConflict(note.id, keep: choice)
+        try a.sync(); try b.sync()
+        try expectConverged([a, b], "after resolving with \(choice)")
+        #expect(try b.conflictIDs().isEmpty)
+        #expect((try b.note(note.id).deletedAt != nil) == (choice == .remote))
+    }
+
+    /// Found by the random schedules (seed 1207, 2 devices): a conflict copy whose note was
+    /// deleted afterwards cannot be resolved with --keep remote ("put the copy's text in the
+    /// note"): the Store throws recordNotFound for the NOTE's id, which is not the id the
+    /// reader typed. --keep local and --keep both still work.
+    @Test func keepRemoteWhenTheNoteWasDeletedSinceIsResolvable() throws {
+        let (_, a, b, _, note) = try Self.pair()
+        a.clock.advance(seconds: 1); try a.edit(note.id, "older edit")
+        b.clock.advance(seconds: 2); try b.edit(note.id, "newer edit")
+        try a.sync(); try b.sync(); try a.sync()
+        let copyID = try #require(try a.conflictIDs().first)
+        a.clock.advance(seconds: 1); try a.delete(note.id)
+        withKnownIssue("BUG: Store+Conflicts.swift resolveConflict (.bothEdited, .remote) edits the deleted original and throws recordNotFound(original id)") {
+            try a.store.resolveConflict(copyID, keep: .remote)
+            #expect(try a.liveAnnotations().map(\.body) == ["older edit"])
+        }
+        // The other choices work.
+        try a.store.resolveConflict(copyID, keep: .both)
+        #expect(try a.conflictIDs().isEmpty)
+    }
+
+    /// Resolved differently on the two devices at once: still one answer everywhere, no text lost.
+    @Test func resolvedDifferentlyOnBothDevicesConverges() throws {
+        let (_, a, b, _, note) = try Self.pair()
+        a.clock.advance(seconds: 1); try a.edit(note.id, "older edit")
+        b.clock.advance(seconds: 2); try b.edit(note.id, "newer edit")
+        try a.sync(); try b.sync(); try a.sync()
+        let copyID = try #require(try a.conflictIDs().first)
+        a.clock.advance(seconds: 1); try a.store.resolveConflict(copyID, keep: .both)
+        b.clock.advance(seconds: 2); try b.store.resolveConflict(copyID, keep: .local)
+        try syncUntilQuiet([a, b])
+        try expectConverged([a, b])
+        // B deleted the copy after A kept it: A's "both" is an edit that the deletion meets.
+        let bodies = Set(try a.liveAnnotations().map(\.body))
+        #expect(bodies.contains("newer edit"))
+    }
+
+    /// The seed's four rows, through real syncs between two devices.
+    @Test func theSeedsFourRowsThroughSync() throws {
+        // (a) local dirty, remote older (nothing new about the note on the remote): local wins.
+        do {
+            let (_, a, b, _, note) = try Self.pair(note: "synced")
+            try b.edit(note.id, "typed offline")
+            try b.sync()                       // the remote holds only the version B started from
+            #expect(try b.note(note.id).body == "typed offline")
+            try a.sync()
+            try expectConverged([a, b])
+            #expect(try a.note(note.id).body == "typed offline")
+        }
+        // (b) local dirty, remote newer: needs the user, nothing lost.
+        do {
+            let (_, a, b, _, note) = try Self.pair(note: "synced")
+            a.clock.advance(seconds: 1); try a.edit(note.id, "from server")
+            try a.sync()
+            b.clock.advance(seconds: 2); try b.edit(note.id, "typed offline")
+            try b.sync(); try a.sync()
+            try expectConverged([a, b])
+            #expect(Set(try b.liveAnnotations().map(\.body)) == ["typed offline", "from server"])
+            #expect(try b.conflictIDs().count == 1)
+        }
+        // (c) local clean, remote newer: remote wins.
+        do {
+            let (_, a, b, _, note) = try Self.pair(note: "synced")
+            try a.edit(note.id, "from server")
+            try a.sync(); try b.sync()
+            #expect(try b.note(note.id).body == "from server")
+            #expect(try b.conflictIDs().isEmpty)
+        }
+        // (d) local clean and current: local, untouched.
+        do {
+            let (_, a, b, _, note) = try Self.pair(note: "synced")
+            let before = try b.state()
+            try a.sync(); try b.sync()
+            #expect(try b.state() == before)
+            #expect(try b.note(note.id).body == "synced")
+        }
+    }
+}

@@ -1,0 +1,349 @@
+import Foundation
+import Testing
+import Journal
+@testable import Sync
+@testable import VaultStore
+import VaultCrypto
+
+/// A small, seedable generator (SplitMix64), so a schedule replays from its seed.
+struct SeededGenerator: RandomNumberGenerator {
+    private var state: UInt64
+    init(seed: UInt64) { state = seed &+ 0x9E37_79B9_7F4A_7C15 }
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}
+
+/// What went wrong in one schedule, by kind, so a failing seed says exactly what broke.
+struct ScheduleOutcome: CustomStringConvertible {
+    var seed: UInt64
+    var log: [String] = []
+    var lostText: [String] = []
+    var outboxNotEmpty: [String] = []
+    var visibleDivergence: [String] = []
+    var fullDivergence: [String] = []
+    var unexpectedErrors: [String] = []
+    var massDeleteChangedSomething: [String] = []
+    var notExactlyOnceOnRemote: [String] = []
+
+    var description: String {
+        var text = "seed \(seed):"
+        for (name, items) in [("unexpected errors", unexpectedErrors), ("LOST TEXT", lostText), ("outbox not empty", outboxNotEmpty),
+                              ("visible divergence", visibleDivergence), ("full divergence", fullDivergence),
+                              ("mass-delete refusal changed state", massDeleteChangedSomething),
+                              ("operations not exactly once on the remote", notExactlyOnceOnRemote)] where !items.isEmpty {
+            text += "\n  \(name):\n    " + items.joined(separator: "\n    ")
+        }
+        return text + "\n  last steps:\n    " + log.suffix(40).joined(separator: "\n    ")
+    }
+}
+
+/// Random schedules of journal changes, syncs with injected faults, and kills, on two or
+/// three devices; at the end every device syncs until nothing moves, then: the devices are
+/// identical, no typed text is lost, and the outboxes are empty.
+final class ScheduleRunner {
+    struct Options {
+        var devices = 3
+        var steps = 60
+        /// A real backoff (default Backoff, computed from the real time) instead of none.
+        var realBackoff = false
+        /// Include book deletions (a known divergence, see ConvergenceTests).
+        var bookDeletions = false
+        /// Include plain (non-rewind) moves backwards of progress (a known divergence).
+        var plainBackwardProgress = true
+    }
+
+    let options: Options
+    var random: SeededGenerator
+    let cluster: Cluster
+    var devices: [Device] = []
+    var outcome: ScheduleOutcome
+    /// Every body ever typed (each is unique).
+    var written = Set<String>()
+    /// Bodies the reader deliberately removed: the text an edit replaced, a deleted note's
+    /// text, the text a conflict resolution let go.
+    var discarded = Set<String>()
+    var counter = 0
+
+    init(seed: UInt64, options: Options) throws {
+        self.options = options
+        random = SeededGenerator(seed: seed)
+        outcome = ScheduleOutcome(seed: seed)
+        cluster = try Cluster(label: "random")
+        // Clocks a day ahead of the real time when there is no backoff, so the engine's
+        // "retry at real now + 0" is always due; skewed by up to 3 s between devices.
+        let start = realNowMilliseconds() + (options.realBackoff ? 0 : 86_400_000)
+        for index in 0..<options.devices {
+            let letter = Character(UnicodeScalar(UInt8(ascii: "a") + UInt8(index)))
+            let skew = Int64.random(in: -3_000...3_000, using: &random)
+            devices.append(try cluster.addDevice(String(letter), deviceID: deviceID(letter), clock: ManualClock(start + skew)))
+        }
+    }
+
+    var backoff: Backoff { options.realBackoff ? Backoff() : Backoff(baseMilliseconds: 0, capMilliseconds: 0) }
+
+    func pick<T>(_ items: [T]) -> T? {
+        items.isEmpty ? nil : items[Int.random(in: 0..<items.count, using: &random)]
+    }
+
+    func chance(_ percent: Int) -> Bool { Int.random(in: 0..<100, using: &random) < percent }
+
+    func newBody(_ device: Device) -> String {
+        counter += 1
+        let body = "text \(counter) typed on \(device.name)"
+        written.insert(body)
+        return body
+    }
+
+    func liveBooks(_ device: Device) throws -> [Book] {
+        try device.store.books().compactMap { try? $0.get() }
+    }
+
+    func run() throws -> ScheduleOutcome {
+        for step in 0..<options.steps {
+            for device in devices { device.clock.advance(milliseconds: Int64.random(in: 0...4_000, using: &random)) }
+            let device = pick(devices)!
+            do {
+                try self.step(step, on: device)
+            } catch {
+                outcome.unexpectedErrors.append("step \(step) on \(device.name): \(error)")
+            }
+        }
+        try settle()
+        return outcome
+    }
+
+    func step(_ step: Int, on device: Device) throws {
+        let roll = Int.random(in: 0..<100, using: &random)
+        let books = try liveBooks(device)
+        let live = try device.liveAnnotations()
+        switch roll {
+        case 0..<6:
+            guard books.count < 4 else { return }
+            let book = try device.addBook("Book \(step) from \(device.name)")
+            outcome.log.append("\(step) \(device.name): add book \(book.id.rawValue.suffix(6))")
+        case 6..<24:
+            guard let book = pick(books) else {
+                let book = try device.addBook("Book \(step) from \(device.name)")
+                outcome.log.append("\(step) \(device.name): add book \(book.id.rawValue.suffix(6))")
+                return
+            }
+            let body = newBody(device)
+            let added = chance(30)
+                ? try device.addQuote(body, at: "p. \(step)", toBook: book.id)
+                : try device.addNote(body, toBook: book.id)
+            outcome.log.append("\(step) \(device.name): add \(added.kind) \(added.id.rawValue.suffix(6)) \"\(body)\"")
+        case 24..<42:
+            guard let target = pick(live) else { return }
+            let body = newBody(device)
+            discarded.insert(target.body)
+            try device.edit(target.id, body)
+            outcome.log.append("\(step) \(device.name): edit \(target.id.rawValue.suffix(6)) \"\(target.body)\" → \"\(body)\"")
+        case 42..<50:
+            guard let target = pick(live) else { return }
+            discarded.insert(target.body)
+            try device.delete(target.id)
+            outcome.log.append("\(step) \(device.name): delete \(target.id.rawValue.suffix(6)) \"\(target.body)\"")
+        case 50..<57:
+            guard let book = pick(books) else { return }
+            let current = book.progress
+            let rewind = chance(20)
+            var percent = Double(Int.random(in: 0...100, using: &random))
+            if !rewind && !options.plainBackwardProgress { percent = max(percent, current) }
+            try device.store.setProgress(of: book.id, to: percent, rewind: rewind)
+            outcome.log.append("\(step) \(device.name): progress \(book.id.rawValue.suffix(6)) \(current) → \(percent)\(rewind ? " --rewind" : "")")
+        case 57..<62:
+            guard let book = pick(books) else { return }
+            let session = try device.addSession(to: book.id, pages: Int.random(in: 1...40, using: &random))
+            outcome.log.append("\(step) \(device.name): session \(session.id.rawValue.suffix(6)) on \(book.id.rawValue.suffix(6))")
+        case 62..<65:
+            guard let book = pick(books) else { return }
+            try device.store.retitleBookForTest(book.id, to: "Retitled \(step) on \(device.name)")
+            outcome.log.append("\(step) \(device.name): retitle \(book.id.rawValue.suffix(6))")
+        case 65..<69:
+            let flagged = try device.store.conflicts().compactMap { try? $0.get() }
+            guard let conflict = pick(flagged) else { return }
+            let choice = pick(ConflictChoice.allCases)!
+            switch (conflict.conflictReason, choice) {
+            case (.bothEdited?, .local): discarded.insert(conflict.body)
+            case (.bothEdited?, .remote):
+                if let original = conflict.conflictOf, let note = try? device.note(original) { discarded.insert(note.body) }
+            case (.editedAfterDelete?, .remote): discarded.insert(conflict.body)
+            default: break
+            }
+            try device.store.resolveConflict(conflict.id, keep: choice)
+            outcome.log.append("\(step) \(device.name): resolve \(conflict.id.rawValue.suffix(6)) (\(conflict.conflictReason?.rawValue ?? "?")) keep \(choice)")
+        case 69..<70 where options.bookDeletions:
+            guard let book = pick(books.filter { book in !live.contains { $0.bookID == book.id } }) else { return }
+            try device.store.deleteBook(book.id)
+            outcome.log.append("\(step) \(device.name): delete book \(book.id.rawValue.suffix(6))")
+        case 70..<94:
+            try sync(device, step: step)
+        default:
+            try device.restart()
+            outcome.log.append("\(step) \(device.name): killed and relaunched")
+        }
+    }
+
+    func sync(_ device: Device, step: Int) throws {
+        let remote = ScriptedRemote(wrapping: cluster.folderRemote())
+        var fault = "no fault"
+        let roll = Int.random(in: 0..<100, using: &random)
+        let at = Int.random(in: 1...3, using: &random)
+        switch roll {
+        case 0..<50: break
+        case 50..<65: remote.writeFaults[at] = .loseReply; fault = "lose-reply:\(at)"
+        case 65..<80: remote.writeFaults[at] = .fail(.io(operation: "write", errno: EIO)); fault = "fail-write:\(at)"
+        case 80..<88: remote.unreachable = true; fault = "unreachable"
+        case 88..<93: remote.writeFaults[at] = .fail(.malformed(what: "operation")); fault = "permanent:\(at)"
+        default: remote.failAllWritesFrom = (at, .timedOut); fault = "fail-writes-from:\(at)"
+        }
+        let allow = chance(70)
+        let before = allow ? nil : try device.state()
+        do {
+            let summary = try device.sync(through: [remote], allowMassDelete: allow, backoff: backoff)
+            outcome.log.append("\(step) \(device.name): sync (\(fault)) pushed \(summary.pushed) pulled \(summary.pulled) conflicts \(summary.conflicts) failures \(summary.failures) deferred \(summary.deferred)")
+        } catch .massDelete(let count, let total) {
+            outcome.log.append("\(step) \(device.name): sync refused, mass delete \(count)/\(total)")
+            if let before, try device.state() != before {
+                outcome.massDeleteChangedSomething.append("step \(step) on \(device.name)")
+            }
+        }
+    }
+
+    /// The network heals: failed operations are put back, every backoff has passed, and
+    /// every device syncs until nothing moves.
+    func settle() throws {
+        for device in devices {
+            try device.restart()
+            try device.store.retryFailedOperations()
+            device.clock.advance(hours: 24 * 100)
+        }
+        do {
+            try syncUntilQuiet(devices, maxRounds: 10, allowMassDelete: true)
+        } catch {
+            outcome.unexpectedErrors.append("settling: \(error)")
+            return
+        }
+        let files = try cluster.remoteOperationFiles()
+        for device in devices {
+            let keys = try device.store.outboxIdempotencyKeys()
+            let onRemote = (files[device.deviceID] ?? []).compactMap(OperationFile.idempotencyKey(inName:))
+            if onRemote.sorted() != keys.sorted() {
+                outcome.notExactlyOnceOnRemote.append("\(device.name): \(keys.count) operations, \(onRemote.count) files, \(Set(onRemote).count) distinct")
+            }
+        }
+        let states = try devices.map { try $0.state() }
+        for (device, state) in zip(devices, states) {
+            let waiting = try device.waitingOperations()
+            if !waiting.isEmpty { outcome.outboxNotEmpty.append("\(device.name): \(waiting.map { "\($0.entity) \($0.action) \($0.state)" })") }
+            let live = Set(state.annotations.filter { $0.deletedAt == nil }.map(\.body))
+            for body in written.subtracting(discarded).sorted() where !live.contains(body) {
+                outcome.lostText.append("\(device.name) lost \"\(body)\"")
+            }
+        }
+        for (device, state) in zip(devices, states).dropFirst() {
+            if state.visible != states[0].visible {
+                outcome.visibleDivergence.append("\(devices[0].name) vs \(device.name):\n" + states[0].difference(from: state))
+            } else if state != states[0] {
+                outcome.fullDivergence.append("\(devices[0].name) vs \(device.name):\n" + states[0].difference(from: state))
+            }
+        }
+    }
+}
+
+@Suite(.serialized) struct RandomScheduleTests {
+    static let seeds: [UInt64] = Array(1...20)
+
+    /// Runs every seed, reports each failing one with its seed and last steps.
+    static func runAll(_ options: ScheduleRunner.Options, seeds: [UInt64] = seeds) throws -> [ScheduleOutcome] {
+        var outcomes: [ScheduleOutcome] = []
+        for seed in seeds {
+            outcomes.append(try ScheduleRunner(seed: seed, options: options).run())
+        }
+        return outcomes
+    }
+
+    /// The promises that hold: no typed text is lost, every outbox drains, no unexpected
+    /// error, a refused mass delete changes nothing.
+    @Test(arguments: [2, 3])
+    func noTextIsLostAndEveryOutboxDrains(devices: Int) throws {
+        let outcomes = try Self.runAll(.init(devices: devices, steps: 60))
+        for outcome in outcomes {
+            #expect(outcome.lostText.isEmpty, "\(outcome)")
+            #expect(outcome.outboxNotEmpty.isEmpty, "\(outcome)")
+            #expect(outcome.unexpectedErrors.isEmpty, "\(outcome)")
+            #expect(outcome.massDeleteChangedSomething.isEmpty, "\(outcome)")
+            #expect(outcome.notExactlyOnceOnRemote.isEmpty, "\(outcome)")
+        }
+    }
+
+    /// Every device ends with the same journal.
+    @Test(arguments: [2, 3])
+    func everyDeviceConverges(devices: Int) throws {
+        let outcomes = try Self.runAll(.init(devices: devices, steps: 60))
+        let diverged = outcomes.filter { !$0.visibleDivergence.isEmpty || !$0.fullDivergence.isEmpty }
+        print("random schedules, \(devices) devices: \(diverged.count) of \(outcomes.count) seeds diverged: \(diverged.map(\.seed))")
+        withKnownIssue("BUGS: see ConvergenceTests' known issues (superseded-edit copies, lost flags, progress, tombstones)", isIntermittent: true) {
+            for outcome in diverged { Issue.record("\(outcome)") }
+        }
+    }
+
+    /// Seeds found by sweeping (BMVAULT_SYNC_SWEEP) that lose typed text on one device: both
+    /// are the edit-after-delete survivor written with an older clock (see
+    /// ConvergenceTests.anEditThatLostAConflictIsNotOverwrittenOnTheDeviceThatDeleted).
+    @Test(arguments: [(seed: UInt64(1010), devices: 2), (seed: UInt64(1423), devices: 3)])
+    func seedsThatLostText(seed: UInt64, devices: Int) throws {
+        let outcome = try ScheduleRunner(seed: seed, options: .init(devices: devices, steps: 60)).run()
+        withKnownIssue("DATA LOSS: Store+Pull.swift materializeConflict, line 183 (edit-after-delete survivor written with the remote's older clock)") {
+            #expect(outcome.lostText.isEmpty, "\(outcome)")
+        }
+        #expect(outcome.outboxNotEmpty.isEmpty, "\(outcome)")
+    }
+
+    /// The same, with the real backoff (so operations wait while later ones are tried).
+    @Test func withTheRealBackoff() throws {
+        let outcomes = try Self.runAll(.init(devices: 3, steps: 60, realBackoff: true), seeds: Array(101...110))
+        for outcome in outcomes {
+            #expect(outcome.lostText.isEmpty, "\(outcome)")
+            #expect(outcome.outboxNotEmpty.isEmpty, "\(outcome)")
+            #expect(outcome.unexpectedErrors.isEmpty, "\(outcome)")
+            #expect(outcome.notExactlyOnceOnRemote.isEmpty, "\(outcome)")
+        }
+        let diverged = outcomes.filter { !$0.visibleDivergence.isEmpty || !$0.fullDivergence.isEmpty }
+        print("random schedules with real backoff: \(diverged.count) of \(outcomes.count) diverged: \(diverged.map(\.seed))")
+        withKnownIssue("BUGS: see ConvergenceTests' and HostileNetworkTests' known issues", isIntermittent: true) {
+            for outcome in diverged { Issue.record("\(outcome)") }
+        }
+    }
+
+    /// Sweeps many seeds with the known triggers left out, printing what still diverges:
+    /// BMVAULT_SYNC_SWEEP=N (off by default; a tool for finding new bugs).
+    @Test func sweep() throws {
+        guard let text = ProcessInfo.processInfo.environment["BMVAULT_SYNC_SWEEP"], let count = UInt64(text) else { return }
+        var options = ScheduleRunner.Options(devices: Int(ProcessInfo.processInfo.environment["BMVAULT_SYNC_DEVICES"] ?? "3") ?? 3, steps: 60)
+        options.plainBackwardProgress = ProcessInfo.processInfo.environment["BMVAULT_SYNC_PLAIN_BACKWARD"] != "0"
+        options.realBackoff = ProcessInfo.processInfo.environment["BMVAULT_SYNC_REAL_BACKOFF"] == "1"
+        for outcome in try Self.runAll(options, seeds: Array(1000...(1000 + count - 1))) {
+            if !outcome.visibleDivergence.isEmpty || !outcome.lostText.isEmpty || !outcome.outboxNotEmpty.isEmpty || !outcome.unexpectedErrors.isEmpty
+                || !outcome.notExactlyOnceOnRemote.isEmpty {
+                print("SWEEP " + outcome.description)
+            }
+        }
+    }
+
+    /// A single seed, for replaying one from a failure message: BMVAULT_SYNC_SEED=N.
+    @Test func replayOneSeed() throws {
+        guard let text = ProcessInfo.processInfo.environment["BMVAULT_SYNC_SEED"], let seed = UInt64(text) else { return }
+        let devices = Int(ProcessInfo.processInfo.environment["BMVAULT_SYNC_DEVICES"] ?? "3") ?? 3
+        var options = ScheduleRunner.Options(devices: devices, steps: 60)
+        options.plainBackwardProgress = ProcessInfo.processInfo.environment["BMVAULT_SYNC_PLAIN_BACKWARD"] != "0"
+        options.realBackoff = ProcessInfo.processInfo.environment["BMVAULT_SYNC_REAL_BACKOFF"] == "1"
+        let outcome = try ScheduleRunner(seed: seed, options: options).run()
+        print(outcome.description + "\n  full log:\n    " + outcome.log.joined(separator: "\n    "))
+    }
+}
