@@ -26,8 +26,10 @@ let package = Package(
         .target(name: "VaultStore", dependencies: ["CSQLite", "VaultCrypto", "Journal", "Telemetry"]),
         // Remotes and the sync engine that drains the outbox and applies other devices' changes.
         .target(name: "Sync", dependencies: ["VaultStore", "Journal", "Telemetry"]),
+        // The export archive: versioned JSON + Markdown writers, and a reader for every version ever written.
+        .target(name: "Archive", dependencies: ["Journal", "VaultCrypto"]),
         // The facade the CLI talks to.
-        .target(name: "VaultKit", dependencies: ["VaultStore", "Sync", "Keystore", "VaultCrypto", "Journal", "Telemetry"]),
+        .target(name: "VaultKit", dependencies: ["VaultStore", "Sync", "Archive", "Keystore", "VaultCrypto", "Journal", "Telemetry"]),
         // Commands, parsing, help, terminal I/O.
         .target(name: "BMCLI", dependencies: ["VaultKit", "Journal", "Telemetry"]),
         .executableTarget(name: "bmvault", dependencies: ["BMCLI"]),
@@ -40,6 +42,7 @@ let package = Package(
         .testTarget(name: "VaultCryptoTests", dependencies: ["VaultCrypto"]),
         .testTarget(name: "KeystoreTests", dependencies: ["Keystore", "VaultCrypto"]),
         .testTarget(name: "VaultStoreTests", dependencies: ["VaultStore", "VaultCrypto", "Journal"]),
+        .testTarget(name: "ArchiveTests", dependencies: ["Archive", "Journal", "VaultCrypto"]),
         .testTarget(name: "SyncTests", dependencies: ["Sync", "VaultStore", "VaultCrypto", "Journal"]),
         .testTarget(name: "VaultKitTests", dependencies: ["VaultKit", "Keystore", "VaultCrypto", "Journal"]),
         .testTarget(name: "BMCLITests", dependencies: ["BMCLI"]),

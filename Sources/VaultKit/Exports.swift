@@ -1,3 +1,4 @@
+public import Archive
 public import Keystore
 public import VaultStore
 public import Sync
@@ -38,5 +39,11 @@ public typealias SyncSummary = Sync.SyncSummary
 public typealias ConflictChoice = VaultStore.ConflictChoice
 /// An operation waiting in the outbox, without its payload.
 public typealias OutboxEntry = VaultStore.OutboxEntry
+/// Why an export or an import of an archive failed.
+public typealias ArchiveError = Archive.ArchiveError
+/// What an export wrote.
+public typealias ArchiveSummary = Archive.ArchiveSummary
+/// What an import did, or (a dry run) would do.
+public typealias ImportSummary = VaultStore.ImportSummary
 /// A book's id and title alone, for naming books cheaply.
 public typealias BookTitle = VaultStore.BookTitle

@@ -1,3 +1,4 @@
+public import Archive
 public import Journal
 public import Keystore
 public import VaultStore
@@ -80,6 +81,9 @@ public enum VaultError: Error, Equatable, Sendable {
     case storage(StoreError)
     /// A cryptographic failure other than a wrong passphrase or a damaged record.
     case crypto(CryptoError)
+    /// An export or import failed: a malformed, damaged or newer archive, or a file-system
+    /// failure. An import that fails changes nothing in the vault.
+    case archive(ArchiveError)
 }
 
 extension VaultError {

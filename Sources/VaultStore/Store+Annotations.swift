@@ -105,12 +105,13 @@ extension Store {
     }
 
     /// Changes a live note or quote and records the operation. Call inside a write transaction.
+    /// Only an import (`requireLive: false`) may change a deleted one: to bring it back.
     @discardableResult
-    func changeAnnotationInTransaction(_ id: EntityID, action: OutboxAction,
+    func changeAnnotationInTransaction(_ id: EntityID, action: OutboxAction, requireLive: Bool = true,
                                        _ change: (inout Annotation) -> Void) throws(StoreError) -> Annotation {
         let cipher = try requireCipher()
         var annotation = try self.annotation(id)
-        guard annotation.deletedAt == nil else { throw .recordNotFound(id: id.rawValue) }
+        guard annotation.deletedAt == nil || !requireLive else { throw .recordNotFound(id: id.rawValue) }
         let base = try recordClock(table: "annotation", id: id)
         let stamp = try tick()
         let baseVersion = annotation.version

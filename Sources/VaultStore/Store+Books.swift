@@ -73,11 +73,13 @@ extension Store {
 
     /// Changes a book and records the operation. `progressRewind` non-nil means the
     /// progress changed (and whether as a rewind), which moves the progress clock too.
-    private func updateBookInTransaction(_ id: EntityID, action: OutboxAction, progressRewind: Bool?,
-                                         _ change: (inout Book) -> Void) throws(StoreError) -> Book {
+    /// Only an import (`requireLive: false`) may change a deleted book: to bring it back.
+    @discardableResult
+    func updateBookInTransaction(_ id: EntityID, action: OutboxAction, progressRewind: Bool?, requireLive: Bool = true,
+                                 _ change: (inout Book) -> Void) throws(StoreError) -> Book {
         let cipher = try requireCipher()
         var book = try self.book(id)
-        guard book.deletedAt == nil else { throw .recordNotFound(id: id.rawValue) }
+        guard book.deletedAt == nil || !requireLive else { throw .recordNotFound(id: id.rawValue) }
         let base = try recordClock(table: "book", id: id)
         let stamp = try tick()
         let baseVersion = book.version

@@ -534,6 +534,60 @@ final class SweepWorld {
         try world.run(["remote", "remove", "nowhere"], vault: "second", status: 66)
         try world.run(["remote", "remove", "origin"], vault: "second", status: 0)
 
+        // MARK: Export and import. An archive is the journal itself, in plain text, by design: it
+        // is written to `archives`, outside the searched directories; everything else is searched.
+        let archives = world.root.appendingPathComponent("archives")
+        try FileManager.default.createDirectory(at: archives, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        let archive = archives.appendingPathComponent("export")
+        try world.run(["export", "--out", archive.path], status: 0)
+        try world.run(["export", "--out", archive.path], status: 1)                         // exists already
+        try world.run(["export", "--out", archives.appendingPathComponent("with-deleted").path, "--include-deleted"], status: 0)
+        try world.run(["export"], status: 64)
+        try world.createUnlocked("imported", passphrase: passphrase)
+        try world.run(["import", archive.path, "--dry-run"], vault: "imported", status: 0)
+        try world.run(["import", archive.path], vault: "imported", status: 0)
+        try world.run(["import", archive.path, "--json"], vault: "imported", status: 0)   // nothing new
+        try world.run(["list"], vault: "imported", showsContent: true, status: 0)
+        func spoiled(_ name: String, _ spoil: (URL) throws -> Void) throws -> String {
+            let copy = archives.appendingPathComponent(name)
+            try FileManager.default.copyItem(at: archive, to: copy)
+            try spoil(copy)
+            return copy.path
+        }
+        func rewrite(_ file: URL, _ change: (String) -> String) throws {
+            try change(try String(contentsOf: file, encoding: .utf8)).write(to: file, atomically: true, encoding: .utf8)
+        }
+        let journalFile = "journal.json"
+        let altered = try spoiled("altered") { try rewrite($0.appendingPathComponent(journalFile)) { $0.replacingOccurrences(of: "edited \(c)", with: "altered \(c)") } }
+        try world.run(["import", altered], vault: "imported", status: 65)                  // checksum mismatch
+        try world.run(["import", altered, "--force", "--dry-run"], vault: "imported", status: 0)
+        let truncated = try spoiled("truncated") { copy in
+            let file = copy.appendingPathComponent(journalFile)
+            let bytes = try Data(contentsOf: file)
+            try bytes.prefix(bytes.count / 2).write(to: file)
+        }
+        try world.run(["import", truncated, "--force"], vault: "imported", status: 65)      // malformed: cut short
+        let malformed = try spoiled("malformed") { try rewrite($0.appendingPathComponent(journalFile)) { $0.replacingOccurrences(of: "\"body\" : \"", with: "\"body\" : \"\\x") } }
+        try world.run(["import", malformed, "--force"], vault: "imported", status: 65)      // malformed: bad escape
+        let emptied = try spoiled("emptied") { try rewrite($0.appendingPathComponent(journalFile)) { $0.replacingOccurrences(of: "\"title\" : \"title \(c)", with: "\"title\" : \"\\n\\u0007 \(c)") } }
+        try world.run(["import", emptied, "--force"], vault: "imported", status: 65)        // a title that breaks the rules
+        let edited = try spoiled("edited") { copy in
+            let books = copy.appendingPathComponent("books")
+            for name in try FileManager.default.contentsOfDirectory(atPath: books.path) {
+                try rewrite(books.appendingPathComponent(name)) { $0 + "\nA paragraph added in the Markdown \(c).\n" }
+            }
+        }
+        try world.run(["import", edited], vault: "imported", status: 0)
+        let unended = try spoiled("unended") { copy in
+            try FileManager.default.removeItem(at: copy.appendingPathComponent(journalFile))
+            let books = copy.appendingPathComponent("books")
+            for name in try FileManager.default.contentsOfDirectory(atPath: books.path) {
+                try rewrite(books.appendingPathComponent(name)) { $0.replacingOccurrences(of: "<!-- /bmvault:note -->", with: "") }
+            }
+        }
+        try world.run(["import", unended], vault: "imported", status: 65)                   // a Markdown note without its end marker
+        try world.run(["import", archives.appendingPathComponent("nothing \(c)").path], vault: "imported", status: 66)
+
         // MARK: The editor: saved, failed, and its buffer never left behind
         let writes = "printf '%s\\n' \"$SWEEP_TEXT\" > \"$1\"; printf 'swap %s\\n' \"$SWEEP_TEXT\" > \"$1.swp\"; mkdir -p \"$(dirname \"$1\")/backup\"; printf '%s\\n' \"$SWEEP_TEXT\" > \"$(dirname \"$1\")/backup/note.md~\""
         let saving = try world.editor("saving.sh", "\(writes)\nexit 0")
@@ -702,7 +756,8 @@ final class SweepWorld {
         let events = Set(lines.compactMap { $0.split(separator: " ").dropFirst(2).first.map(String.init) })
         var expected: Set = ["cli.command.started", "cli.command.finished", "cli.command.failed", "keystore.call",
                              "journal.book.resolved", "vault.unlocked", "vault.unlock.refused", "vault.locked",
-                             "vault.passphrase.changed", "store.upgrade.started", "store.upgrade.finished", "store.upgrade.failed"]
+                             "vault.passphrase.changed", "store.upgrade.started", "store.upgrade.finished", "store.upgrade.failed",
+                             "archive.exported", "archive.imported"]
         if world.files(in: world.vaultDirectory("small")).contains("vault.db") { expected.insert("store.upgrade.refused") }
         #expect(expected.subtracting(events).isEmpty, "never logged: \(expected.subtracting(events).sorted())", sourceLocation: sourceLocation)
         let resolved = lines.filter { $0.contains(" journal.book.resolved ") }

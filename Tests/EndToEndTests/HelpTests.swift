@@ -47,6 +47,8 @@ import Testing
           outbox                  Show the operations waiting to be synced (never their
                                   content).
           conflicts               List conflicts from syncing, and resolve them.
+          export                  Write a plain-text archive of the journal.
+          import                  Merge an archive made by `bmvault export`.
           help                    Show subcommand help information.
 
           See 'bmvault help <subcommand>' for detailed help.

@@ -33,6 +33,8 @@ enum CommandTable {
                 SyncCommands.sync(context),
                 SyncCommands.outbox(context),
                 SyncCommands.conflicts(context),
+                ArchiveCommands.export(context),
+                ArchiveCommands.importCommand(context),
             ])
     }
 }

@@ -97,6 +97,44 @@ struct ErrorReport: Equatable {
             return ErrorReport("storage failure: \(storeError)", .failure)
         case .crypto(let cryptoError):
             return ErrorReport("cryptographic failure: \(cryptoError)", .failure)
+        case .archive(let archiveError):
+            return report(archiveError)
+        }
+    }
+
+    /// Archive errors name the file (relative to the archive), the line and the record id,
+    /// never text from it, nor the PATH or --out value the reader typed.
+    static func report(_ error: ArchiveError) -> ErrorReport {
+        func place(_ file: String, _ line: Int?) -> String { line.map { "\(file) line \($0)" } ?? file }
+        func record(_ id: String?) -> String { id.map { "record \($0): " } ?? "" }
+        let unchanged = "; nothing was imported"
+        switch error {
+        case .newerFormat(let found, let supported):
+            return ErrorReport("this archive has format version \(found), newer than the \(supported) this bmvault \(BuildInfo.version) reads; upgrade bmvault\(unchanged)", .dataError)
+        case .notFound:
+            return ErrorReport("PATH does not exist; give an archive directory or its journal.json", .notFound)
+        case .notAnArchive:
+            return ErrorReport("PATH is not a bmvault archive (no manifest.json, journal.json or book Markdown of bmvault)\(unchanged)", .dataError)
+        case .checksumMismatch(let file):
+            return ErrorReport("\(file) is missing or differs from manifest.json (size or SHA-256): the archive was changed or damaged\(unchanged); --force imports it anyway", .dataError)
+        case .malformed(let file, let line, let reason):
+            return ErrorReport("\(place(file, line)): \(reason)\(unchanged)", .dataError)
+        case .invalidUTF8(let file, let line):
+            return ErrorReport("\(place(file, line)): the text is not valid UTF-8\(unchanged)", .dataError)
+        case .truncated(let file, let line):
+            return ErrorReport("\(place(file, line)): the file ends too early (was it cut short?)\(unchanged)", .dataError)
+        case .missingField(let file, let line, let id, let field):
+            return ErrorReport("\(place(file, line)): \(record(id))\(field) is missing\(unchanged)", .dataError)
+        case .invalidField(let file, let line, let id, let field, let reason):
+            return ErrorReport("\(place(file, line)): \(record(id))\(field) is \(reason)\(unchanged)", .dataError)
+        case .duplicateRecord(let file, let line, let id):
+            return ErrorReport("\(place(file, line)): a second record with id \(id)\(unchanged)", .dataError)
+        case .unknownBook(let file, let line, let id, let book):
+            return ErrorReport("\(place(file, line)): record \(id) belongs to book \(book), which is neither in the archive nor in the vault\(unchanged)", .dataError)
+        case .destinationExists:
+            return ErrorReport("the --out directory already exists; export writes a new directory (nothing was written)", .failure)
+        case .io(let operation, let path, let code):
+            return ErrorReport("\(operation) of \(path) failed: \(String(cString: strerror(code)))", .failure)
         }
     }
 

@@ -97,7 +97,9 @@ final class Database {
     }
 
     /// Runs `body` in a read transaction, so every row it reads comes from one snapshot.
+    /// Inside a transaction already (an export's snapshot), `body` simply shares it.
     func readTransaction<Result>(_ body: () throws(StoreError) -> Result) throws(StoreError) -> Result {
+        if isInTransaction { return try body() }
         try execute("BEGIN DEFERRED")
         defer { rollbackIfNeeded() }
         return try body()

@@ -1,0 +1,93 @@
+public import Journal
+
+/// How many records an archive holds, by kind. `books`, `notes` and `quotes` include the
+/// tombstones counted again under `deleted…` (only with `--include-deleted`).
+public struct ArchiveCounts: Equatable, Sendable {
+    public var books = 0
+    public var sessions = 0
+    public var notes = 0
+    public var quotes = 0
+    public var deletedBooks = 0
+    public var deletedNotes = 0
+    public var deletedQuotes = 0
+
+    public init() {}
+}
+
+/// manifest.json: what the archive is, who wrote it when, what it holds, and the size and
+/// SHA-256 of every other file, so an import can tell a damaged or edited archive from the
+/// one that was written.
+public struct ArchiveManifest: Equatable, Sendable {
+    public var formatVersion: Int
+    public var generatorVersion: String
+    public var exportedAt: Timestamp
+    public var includesDeleted: Bool
+    public var counts: ArchiveCounts
+    /// Every file but the manifest, by path.
+    public var files: [ArchiveFileEntry]
+
+    /// The manifest as written: keys sorted, files by path in byte order.
+    func jsonText() -> String {
+        func count(_ key: String, _ value: Int, last: Bool = false) -> String {
+            "    \(JSONText.string(key)) : \(value)" + (last ? "\n" : ",\n")
+        }
+        var text = "{\n  \"counts\" : {\n"
+        text += count("books", counts.books) + count("notes", counts.notes) + count("quotes", counts.quotes)
+            + count("sessions", counts.sessions, last: true)
+        text += "  },\n  \"deleted\" : {\n"
+        text += count("books", counts.deletedBooks) + count("notes", counts.deletedNotes) + count("quotes", counts.deletedQuotes, last: true)
+        text += "  },\n  \"exportedAt\" : \(JSONText.string(exportedAt.iso8601)),\n  \"files\" : {"
+        let sorted = files.sorted { $0.path.utf8.lexicographicallyPrecedes($1.path.utf8) }
+        for (index, file) in sorted.enumerated() {
+            text += (index == 0 ? "\n" : ",\n") + "    \(JSONText.string(file.path)) : {\n"
+            text += "      \"bytes\" : \(file.bytes),\n      \"sha256\" : \(JSONText.string(file.sha256))\n    }"
+        }
+        text += sorted.isEmpty ? "},\n" : "\n  },\n"
+        text += "  \"format\" : \(JSONText.string(ArchiveFormat.name)),\n  \"formatVersion\" : \(formatVersion),\n"
+        text += "  \"generator\" : {\n    \"name\" : \"bmvault\",\n    \"version\" : \(JSONText.string(generatorVersion))\n  },\n"
+        text += "  \"includesDeleted\" : \(includesDeleted)\n}\n"
+        return text
+    }
+
+    /// Reads a manifest of any version this build reads; a newer one is refused naming both
+    /// versions, before anything else in it is trusted.
+    static func read(path: String) throws(ArchiveError) -> ArchiveManifest {
+        let file = ArchiveFormat.manifestFile
+        let reader = try JSONStreamReader(path: path, displayName: file)
+        let value = try reader.readValue()
+        try reader.finish()
+        guard value["format"]?.stringValue == ArchiveFormat.name else { throw .notAnArchive(path: file) }
+        guard let version = value["formatVersion"]?.integerValue.flatMap({ Int(exactly: $0) }) else {
+            throw .missingField(file: file, line: nil, record: nil, field: "formatVersion")
+        }
+        try ArchiveFormat.checkReadable(version, file: file)
+        guard case .object(let listed) = value["files"] else { throw .missingField(file: file, line: nil, record: nil, field: "files") }
+        var files: [ArchiveFileEntry] = []
+        for (path, entry) in listed {
+            guard let bytes = entry["bytes"]?.integerValue, let sha256 = entry["sha256"]?.stringValue,
+                  sha256.utf8.count == 64, isSafeRelativePath(path) else {
+                throw .invalidField(file: file, line: nil, record: nil, field: "files", reason: "an entry without a safe path, bytes and sha256")
+            }
+            files.append(ArchiveFileEntry(path: path, bytes: bytes, sha256: sha256.lowercased()))
+        }
+        var counts = ArchiveCounts()
+        counts.books = Int(value["counts"]?["books"]?.integerValue ?? 0)
+        counts.sessions = Int(value["counts"]?["sessions"]?.integerValue ?? 0)
+        counts.notes = Int(value["counts"]?["notes"]?.integerValue ?? 0)
+        counts.quotes = Int(value["counts"]?["quotes"]?.integerValue ?? 0)
+        counts.deletedBooks = Int(value["deleted"]?["books"]?.integerValue ?? 0)
+        counts.deletedNotes = Int(value["deleted"]?["notes"]?.integerValue ?? 0)
+        counts.deletedQuotes = Int(value["deleted"]?["quotes"]?.integerValue ?? 0)
+        return ArchiveManifest(formatVersion: version, generatorVersion: value["generator"]?["version"]?.stringValue ?? "",
+                               exportedAt: value["exportedAt"]?.stringValue.flatMap(ISO8601.parse) ?? Timestamp(millisecondsSince1970: 0),
+                               includesDeleted: value["includesDeleted"]?.boolValue ?? false, counts: counts,
+                               files: files.sorted { $0.path.utf8.lexicographicallyPrecedes($1.path.utf8) })
+    }
+
+    /// A path inside the archive: relative, no `..`, no empty component. A manifest can
+    /// never make an import read a file outside the archive.
+    static func isSafeRelativePath(_ path: String) -> Bool {
+        guard !path.isEmpty, !path.hasPrefix("/"), !path.contains("\0") else { return false }
+        return path.split(separator: "/", omittingEmptySubsequences: false).allSatisfy { !$0.isEmpty && $0 != "." && $0 != ".." }
+    }
+}

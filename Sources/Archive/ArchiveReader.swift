@@ -1,0 +1,309 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+public import Journal
+import VaultCrypto
+
+/// Opens an archive for import and hands out its records one at a time.
+///
+/// `init` does every check that needs no vault, before anything is merged: the format and
+/// version (a newer one is refused, naming both), and every file against the manifest's
+/// size and SHA-256. A differing book Markdown file is an edit; any other difference is an
+/// error unless `force`. It also decides where records come from: journal.json (with the
+/// books whose Markdown was edited read from their Markdown), or, without journal.json,
+/// the Markdown files alone.
+public final class ArchiveReader {
+    public enum Source: String, Sendable {
+        case journal
+        case markdown
+    }
+
+    /// The format version of what is read.
+    public let formatVersion: Int
+    public let source: Source
+    /// Book Markdown files read because they differ from the manifest (or are not in it).
+    public var editedMarkdownFiles: Int { source == .journal ? markdownFiles.count : 0 }
+    /// Files in books/ that are not a bmvault book (no `bmvault-archive` front matter): skipped.
+    public private(set) var ignoredFiles = 0
+
+    private let journalPath: String?
+    /// Full path and display name of each Markdown file to read, in name order.
+    private var markdownFiles: [(path: String, name: String)] = []
+
+    public init(path: String, force: Bool) throws(ArchiveError) {
+        var info = stat()
+        guard stat(path, &info) == 0 else { throw .notFound(path: path) }
+        guard info.st_mode & S_IFMT == S_IFDIR else {
+            journalPath = path
+            source = .journal
+            formatVersion = try Self.journalVersion(path: path, file: ArchiveFormat.journalFile)
+            return
+        }
+        let directory = path.hasSuffix("/") && path.count > 1 ? String(path.dropLast()) : path
+        let journal = directory + "/" + ArchiveFormat.journalFile
+        let manifestPath = directory + "/" + ArchiveFormat.manifestFile
+        var edited = Set<String>()
+        var listed = Set<String>()
+        var manifestVersion: Int?
+        if Self.exists(manifestPath) {
+            let manifest = try ArchiveManifest.read(path: manifestPath)
+            manifestVersion = manifest.formatVersion
+            for entry in manifest.files {
+                listed.insert(entry.path)
+                let matches = try Self.matches(directory + "/" + entry.path, entry)
+                if entry.path.hasPrefix(ArchiveFormat.booksDirectory + "/") && entry.path.hasSuffix(".md") {
+                    if matches == false { edited.insert(entry.path) }
+                } else if entry.path == ArchiveFormat.journalFile && matches == nil {
+                    continue   // no journal.json: the Markdown is the archive
+                } else if matches != true && !force {
+                    throw .checksumMismatch(file: entry.path)
+                }
+            }
+        }
+        let books = directory + "/" + ArchiveFormat.booksDirectory
+        var bookFiles: [(path: String, name: String)] = []
+        for name in Self.entries(of: books) where name.hasSuffix(".md") {
+            let relative = ArchiveFormat.booksDirectory + "/" + name
+            let full = books + "/" + name
+            guard Self.isBookFile(full) else {
+                ignoredFiles += 1
+                continue
+            }
+            bookFiles.append((full, BookFileName.displayName(ofFile: name)))
+            if !listed.contains(relative) { edited.insert(relative) }
+        }
+        if Self.exists(journal) {
+            journalPath = journal
+            source = .journal
+            formatVersion = try Self.journalVersion(path: journal, file: ArchiveFormat.journalFile)
+            markdownFiles = bookFiles.filter { file in edited.contains { directory + "/" + $0 == file.path } }
+        } else {
+            guard !bookFiles.isEmpty else { throw .notAnArchive(path: path) }
+            journalPath = nil
+            source = .markdown
+            formatVersion = manifestVersion ?? ArchiveFormat.currentVersion
+            markdownFiles = bookFiles
+        }
+    }
+
+    // MARK: - Records
+
+    /// Hands every record to `body`, books before what belongs to them where the archive
+    /// allows. Throws ``ArchiveError`` for what is malformed, or what `body` throws.
+    /// `now` dates the notes a reader added to a Markdown file.
+    public func forEachRecord(now: Timestamp, _ body: (ArchiveRecord, ArchiveRecordOrigin) throws -> Void) throws {
+        // Edited books: read first, to take the place of their records in journal.json.
+        var edits: [MarkdownBook] = []
+        var editedAnnotations: [EntityID: (annotation: MarkdownAnnotation, file: String, used: Bool)] = [:]
+        var editedBooks: [EntityID: Int] = [:]
+        if source == .journal {
+            for file in markdownFiles {
+                let book = try BookMarkdownReaderV1.read(path: file.path, displayName: file.name)
+                guard editedBooks[book.book.id] == nil else {
+                    throw ArchiveError.duplicateRecord(file: book.file, line: 1, record: book.book.id.rawValue)
+                }
+                editedBooks[book.book.id] = edits.count
+                for annotation in book.annotations {
+                    guard let id = annotation.id, editedAnnotations[id] == nil else {
+                        throw ArchiveError.duplicateRecord(file: book.file, line: annotation.line, record: annotation.id?.rawValue ?? "")
+                    }
+                    editedAnnotations[id] = (annotation, book.file, false)
+                }
+                edits.append(book)
+            }
+        }
+        var booksSeen = Set<EntityID>()
+        var sessionsSeen = Set<EntityID>()
+        if let journalPath {
+            try readJournal(journalPath) { record, origin in
+                switch record {
+                case .book(var book):
+                    if let index = editedBooks[book.id] {
+                        let edited = edits[index].book
+                        book.title = edited.title
+                        book.authors = edited.authors
+                        book.progress = edited.progress
+                        booksSeen.insert(book.id)
+                        try body(.book(book), ArchiveRecordOrigin(file: edits[index].file, line: 1))
+                        return
+                    }
+                    try body(record, origin)
+                case .annotation(var annotation):
+                    guard let edit = editedAnnotations[annotation.id] else { return try body(record, origin) }
+                    editedAnnotations[annotation.id]?.used = true
+                    annotation.body = edit.annotation.body
+                    annotation.locator = edit.annotation.locator
+                    if annotation.kind == .quote, annotation.locator == nil {
+                        throw ArchiveError.missingField(file: edit.file, line: edit.annotation.line, record: annotation.id.rawValue, field: "locator")
+                    }
+                    try body(.annotation(annotation), ArchiveRecordOrigin(file: edit.file, line: edit.annotation.line))
+                case .session(let session):
+                    if !edits.isEmpty { sessionsSeen.insert(session.id) }
+                    try body(record, origin)
+                case .addition:
+                    try body(record, origin)
+                }
+            }
+        }
+        if source == .journal {
+            for book in edits {
+                try emit(book, skipBook: booksSeen.contains(book.book.id), skipSessions: sessionsSeen,
+                         skipAnnotations: { editedAnnotations[$0]?.used == true }, now: now, body)
+            }
+        } else {
+            for file in markdownFiles {
+                let book = try BookMarkdownReaderV1.read(path: file.path, displayName: file.name)
+                try emit(book, skipBook: false, skipSessions: [], skipAnnotations: { _ in false }, now: now, body)
+            }
+        }
+    }
+
+    /// The records of one book's Markdown file that journal.json did not already give.
+    private func emit(_ book: MarkdownBook, skipBook: Bool, skipSessions: Set<EntityID>, skipAnnotations: (EntityID) -> Bool,
+                      now: Timestamp, _ body: (ArchiveRecord, ArchiveRecordOrigin) throws -> Void) throws {
+        let file = book.file
+        if !skipBook { try body(.book(book.book), ArchiveRecordOrigin(file: file, line: 1)) }
+        for (session, line) in book.sessions where !skipSessions.contains(session.id) {
+            try body(.session(session), ArchiveRecordOrigin(file: file, line: line))
+        }
+        for annotation in book.annotations {
+            guard let id = annotation.id, !skipAnnotations(id) else { continue }
+            let record = id.rawValue
+            guard let created = annotation.createdAt else { throw ArchiveError.missingField(file: file, line: annotation.line, record: record, field: "created") }
+            guard let updated = annotation.updatedAt else { throw ArchiveError.missingField(file: file, line: annotation.line, record: record, field: "updated") }
+            guard let version = annotation.version else { throw ArchiveError.missingField(file: file, line: annotation.line, record: record, field: "version") }
+            try body(.annotation(Annotation(id: id, bookID: book.book.id, kind: annotation.kind, body: annotation.body, locator: annotation.locator,
+                                            createdAt: created, updatedAt: updated, deletedAt: nil, version: version,
+                                            conflictOf: annotation.conflictOf, conflictReason: annotation.conflictReason)),
+                     ArchiveRecordOrigin(file: file, line: annotation.line))
+        }
+        for addition in book.additions {
+            try body(.addition(Annotation(id: .generate(at: now), bookID: book.book.id, kind: addition.kind, body: addition.body,
+                                          locator: addition.locator, createdAt: now, updatedAt: now, deletedAt: nil, version: 1)),
+                     ArchiveRecordOrigin(file: file, line: addition.line))
+        }
+    }
+
+    // MARK: - journal.json
+
+    /// Streams journal.json's records (version 1) to `body`, in file order.
+    private func readJournal(_ path: String, _ body: (ArchiveRecord, ArchiveRecordOrigin) throws -> Void) throws {
+        let file = ArchiveFormat.journalFile
+        let reader = try JSONStreamReader(path: path, displayName: file)
+        let records = JournalReaderV1(file: file)
+        try reader.beginObject()
+        while let key = try reader.nextKey() {
+            let kind: AnnotationKind?
+            switch key {
+            case "books", "sessions": kind = nil
+            case "notes": kind = .note
+            case "quotes": kind = .quote
+            default:
+                try reader.skipValue()   // `archive` (read before) or a member a newer bmvault added
+                continue
+            }
+            try reader.beginArray()
+            while try reader.nextElement() {
+                let line = try reader.lineOfNextValue()
+                let value = try reader.readValue()
+                let origin = ArchiveRecordOrigin(file: file, line: line)
+                if let kind {
+                    try body(.annotation(try records.annotation(value, kind: kind, line: line)), origin)
+                } else if key == "books" {
+                    try body(.book(try records.book(value, line: line)), origin)
+                } else {
+                    try body(.session(try records.session(value, line: line)), origin)
+                }
+            }
+        }
+        try reader.finish()
+    }
+
+    /// The format version in journal.json's `archive` header, wherever in the object it is
+    /// (first, as bmvault writes it; a tool may have moved it).
+    private static func journalVersion(path: String, file: String) throws(ArchiveError) -> Int {
+        let reader = try JSONStreamReader(path: path, displayName: file)
+        try reader.beginObject()
+        while let key = try reader.nextKey() {
+            guard key == "archive" else {
+                try reader.skipValue()
+                continue
+            }
+            let line = try reader.lineOfNextValue()
+            let header = try reader.readValue()
+            guard header["format"]?.stringValue == ArchiveFormat.name else { throw .notAnArchive(path: file) }
+            guard let version = header["formatVersion"]?.integerValue.flatMap({ Int(exactly: $0) }) else {
+                throw .missingField(file: file, line: line, record: nil, field: "archive.formatVersion")
+            }
+            try ArchiveFormat.checkReadable(version, file: file)
+            return version
+        }
+        throw .notAnArchive(path: file)
+    }
+
+    // MARK: - Files
+
+    /// Whether a file matches its manifest entry: nil when it is missing.
+    private static func matches(_ path: String, _ entry: ArchiveFileEntry) throws(ArchiveError) -> Bool? {
+        var info = stat()
+        guard lstat(path, &info) == 0 else { return nil }
+        guard info.st_mode & S_IFMT == S_IFREG, Int64(info.st_size) == entry.bytes else { return false }
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { throw .io(operation: "open", path: entry.path, errno: errno) }
+        defer { close(descriptor) }
+        var hasher = SHA256()
+        var buffer = [UInt8](repeating: 0, count: 1 << 16)
+        while true {
+            let count = buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
+            if count < 0 {
+                if errno == EINTR { continue }
+                throw .io(operation: "read", path: entry.path, errno: errno)
+            }
+            if count == 0 { break }
+            hasher.update(buffer[0..<count])
+        }
+        return hasher.finalizeHex() == entry.sha256
+    }
+
+    /// A Markdown file that starts with a front matter holding `bmvault-archive:`.
+    private static func isBookFile(_ path: String) -> Bool {
+        guard let bytes = try? FileBytes(path: path, displayName: path) else { return false }
+        guard let first = try? bytes.nextLine(), String(decoding: first, as: UTF8.self).trimmingCharacters(in: " \u{FEFF}\t\r") == "---" else {
+            return false
+        }
+        for _ in 0..<64 {
+            guard let line = try? bytes.nextLine() else { return false }
+            let text = String(decoding: line, as: UTF8.self)
+            if text.hasPrefix("---") { return false }
+            if text.hasPrefix(ArchiveFormat.markdownVersionKey + ":") { return true }
+        }
+        return false
+    }
+
+    private static func exists(_ path: String) -> Bool {
+        var info = stat()
+        return stat(path, &info) == 0
+    }
+
+    private static func entries(of directory: String) -> [String] {
+        guard let stream = opendir(directory) else { return [] }
+        defer { closedir(stream) }
+        var names: [String] = []
+        while let entry = readdir(stream) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
+                String(cString: raw.baseAddress!.assumingMemoryBound(to: CChar.self))
+            }
+            if name != "." && name != ".." { names.append(name) }
+        }
+        return names.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
+    }
+}
+
+extension String {
+    fileprivate func trimmingCharacters(in set: String) -> String {
+        var slice = Substring(self)
+        while let first = slice.first, set.contains(first) { slice.removeFirst() }
+        while let last = slice.last, set.contains(last) { slice.removeLast() }
+        return String(slice)
+    }
+}

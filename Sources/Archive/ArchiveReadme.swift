@@ -1,0 +1,238 @@
+/// The text of every archive's README.md, and the body of Docs/EXPORT-FORMAT.md (a test
+/// keeps the two identical): the format explained to a person who has nothing but this
+/// directory and a text editor, years from now. It holds nothing about one export (counts
+/// and dates are in manifest.json), so two exports of one vault have the same README.
+public enum ArchiveReadme {
+    public static let text = ##"""
+        # bmvault archive, format version 1
+
+        This directory is an export of a bmvault reading journal: books, reading sessions,
+        notes and quotes. It is plain text (UTF-8): read it with `less`, a text editor, a
+        Markdown note tool, or `jq`. It is **not encrypted**: anyone who can read these files
+        can read your journal. Keep it somewhere private, or encrypt it yourself.
+
+        bmvault reads it back with `bmvault import DIR`, and every later bmvault reads every
+        archive format version that was ever written.
+
+        ## Files
+
+        | file | what it is |
+        | --- | --- |
+        | `README.md` | this explanation (it says nothing about your journal: counts and dates are in manifest.json) |
+        | `manifest.json` | what the archive is, which bmvault wrote it and when, how many records it holds, and the size and SHA-256 of every other file |
+        | `journal.json` | the journal itself: every book, note, quote and session with its id and dates; this is what `bmvault import` reads first |
+        | `books/<title>-<id>.md` | one Markdown file per book (deleted books have none): its details, its sessions, and its notes and quotes, for reading and for note tools |
+        | `archive.schema.json` | a JSON Schema (draft 2020-12) of `journal.json` (and, under `$defs/manifest`, of `manifest.json`) |
+
+        The file names in `books/` are the book's title in lowercase letters and digits,
+        then the first 8 characters of its id (all 36 if two books would share a name).
+
+        ## Reading it without bmvault
+
+        ```sh
+        less books/*.md                                     # the journal, book by book
+        jq '.books[] | {title, authors, progress}' journal.json
+        jq -r '.notes[] | .body' journal.json               # every note
+        jq -r '.quotes[] | "\(.body)\n  — \(.locator)\n"' journal.json
+        jq '[.sessions[] | .pagesRead] | add' journal.json  # pages read in all
+        jq --arg id BOOK-ID '.notes[] | select(.bookId == $id)' journal.json
+        sha256sum journal.json                              # compare with manifest.json
+        ```
+
+        ## journal.json
+
+        One JSON object (RFC 8259, UTF-8, no byte order mark). Keys are sorted; records keep a
+        stable order (below); indentation is two spaces. Two exports of the same journal are
+        identical files: only `exportedAt` in manifest.json differs.
+
+        ```
+        {
+          "archive" : { "format" : "bmvault-archive", "formatVersion" : 1, "includesDeleted" : false },
+          "books" : [ ... ],
+          "notes" : [ ... ],
+          "quotes" : [ ... ],
+          "sessions" : [ ... ]
+        }
+        ```
+
+        - `archive.format` is always `bmvault-archive`; `archive.formatVersion` is `1` for this
+          format; `archive.includesDeleted` is `true` when the export was made with
+          `--include-deleted`, which adds deleted books, notes and quotes (tombstones, with
+          `deletedAt` set) and the sessions of deleted books.
+        - Every time is ISO 8601 in UTC with milliseconds, such as `2026-12-02T10:07:46.123Z`.
+          bmvault keeps times to the millisecond.
+        - Every id is a UUID (version 7, so it starts with its creation time), written as 36
+          lowercase characters. Ids never change, also across devices and archives.
+        - Members that can be empty are `null`, never missing.
+
+        **books**, oldest first (by creation time, then id):
+
+        | key | type | meaning |
+        | --- | --- | --- |
+        | `id` | string | the book's id |
+        | `title` | string | one line, at most 1 KiB of UTF-8 |
+        | `authors` | array of strings | in the order entered; may be empty |
+        | `progress` | number | percent read, 0 to 100 |
+        | `createdAt`, `updatedAt` | string | when added, when last changed |
+        | `deletedAt` | string or null | when deleted (only with `includesDeleted`) |
+        | `version` | integer | 1, plus one per change |
+
+        **notes** and **quotes** (a quote is the book's words, a note the reader's own), by
+        book id, then creation time, then id:
+
+        | key | type | meaning |
+        | --- | --- | --- |
+        | `id` | string | the note's or quote's id |
+        | `bookId` | string | the id of its book |
+        | `body` | string | the text, exactly as written (line breaks included), at most 1 MiB of UTF-8 |
+        | `locator` | string or null | where in the book (`p. 42`, `ch. 3`, `loc 1234`); every quote has one |
+        | `createdAt`, `updatedAt` | string | when written, when last changed |
+        | `deletedAt` | string or null | when deleted (only with `includesDeleted`) |
+        | `version` | integer | 1, plus one per change |
+        | `conflictOf` | string or null | for a conflict copy: the id of the note it is a copy of |
+        | `conflictReason` | string or null | `both-edited` (two versions of one note: this copy holds the other) or `edited-after-delete` (edited on one device after being deleted on another); null once resolved |
+
+        **sessions**, by book id, then start, then id. Sessions are never changed:
+
+        | key | type | meaning |
+        | --- | --- | --- |
+        | `id` | string | the session's id |
+        | `bookId` | string | the id of its book |
+        | `startedAt`, `endedAt` | string | when the reading began and ended |
+        | `pagesRead` | integer | 0 to 100000 |
+
+        Strings escape `"`, `\`, control characters, DEL, U+0080–U+009F and U+2028/U+2029 as
+        JSON escapes; everything else (accents, other scripts, emoji) is written as it is.
+
+        ## manifest.json
+
+        | key | meaning |
+        | --- | --- |
+        | `format`, `formatVersion` | `bmvault-archive`, `1` |
+        | `generator.name`, `generator.version` | `bmvault` and its version |
+        | `exportedAt` | when the export was made |
+        | `includesDeleted` | as in journal.json |
+        | `counts.books`, `.notes`, `.quotes`, `.sessions` | records in journal.json, tombstones included |
+        | `deleted.books`, `.notes`, `.quotes` | how many of those are tombstones |
+        | `files.<path>.bytes`, `files.<path>.sha256` | size and SHA-256 (lowercase hex) of every other file, by its path in the archive |
+
+        ## books/*.md
+
+        Each file begins with a YAML front matter, then the title as a heading, the sessions,
+        and the notes and quotes in the order they were written (for a book read from front
+        to back, that is reading order; locators are free text, so bmvault does not sort by
+        them):
+
+        ```markdown
+        ---
+        bmvault-archive: 1
+        id: 0193f2a1-7c4e-7abc-8def-0123456789ab
+        title: "The Name of the Rose"
+        authors:
+          - "Umberto Eco"
+        progress: 42.5
+        created: 2026-01-03T19:20:00.000Z
+        updated: 2026-01-09T21:05:12.345Z
+        version: 3
+        ---
+
+        # The Name of the Rose
+
+        by Umberto Eco · 42.5% read
+
+        ## Sessions
+
+        - 2026-01-09T20:00:00.000Z to 2026-01-09T21:00:00.000Z, 30 pages <!-- bmvault:session 0193f2a1-... started=... ended=... pages=30 -->
+
+        ## Notes and quotes
+
+        <!-- bmvault:note 0193f2a2-... created=2026-01-09T20:30:00.000Z updated=2026-01-09T20:30:00.000Z version=1 -->
+        The library is a labyrinth, and so is the book.
+
+        — ch. 2
+        <!-- /bmvault:note -->
+
+        <!-- bmvault:quote 0193f2a3-... created=... updated=... version=1 -->
+        > Stat rosa pristina nomine, nomina nuda tenemus.
+        >
+        > — p. 502
+        <!-- /bmvault:quote -->
+        ```
+
+        - The front matter: `bmvault-archive` (the format version), the book's `id`, `title`
+          and `authors` (double-quoted YAML strings), `progress`, `created`, `updated`,
+          `version`.
+        - Every session, note and quote carries its id in an HTML comment (`<!-- bmvault:...
+          -->`), which Markdown tools keep and do not show. A note or quote runs from its
+          marker to its end marker (`<!-- /bmvault:note -->`), so its text may have several
+          paragraphs. The marker also holds its dates and version, and for a conflict copy
+          `conflict-of=<id> conflict=<reason>`.
+        - A quote is a blockquote. A last line `— <locator>` (an em dash and a space), after
+          a blank line, is the locator of a note or quote.
+        - The text is escaped so that Markdown shows it as written and it reads back
+          exactly: a backslash before punctuation that Markdown would take as formatting
+          (`` \` \* \_ \[ \< \# \$ \| \~ ``; `\>`, `\-`, `\+`, `\=` and `1\.` at the start of a
+          line; `\&` before a letter, digit or `#`); a backslash of the text itself is doubled
+          where it comes before punctuation or ends a line. Numeric character references keep
+          what an editor or Markdown would change: `&#32;` and `&#9;` for a space or tab at
+          the start or end of a line, `&#10;` for each line break before the first line with
+          text, `&#8212;` for an em dash starting a line, and `&#N;` for control characters,
+          U+2028, U+2029 and U+FEFF.
+
+        ## Editing the Markdown
+
+        You may edit a book's Markdown file and import the archive again:
+
+        - bmvault sees that a file was edited because it no longer matches its SHA-256 in
+          manifest.json. It then reads that book's notes and quotes from the Markdown (its
+          title, authors and progress from the front matter), matched by id, instead of from
+          journal.json. Files that match the manifest are not read: journal.json has the same.
+        - Changing the text between a marker and its end marker changes that note or quote.
+          If the note in the vault has not changed since the export, the import updates it;
+          if it has, both texts are kept (see below).
+        - A paragraph you add in `## Notes and quotes`, outside any marker, becomes a new
+          note (a blockquote whose last line is `— <locator>` becomes a new quote). Each
+          paragraph (text between blank lines) is one note. Importing the same file again
+          does not add it twice: a new note whose text the book already has is skipped.
+        - Headings you add in `## Notes and quotes`, and anything outside the two sections,
+          are not imported. Deleting a note from the file does not delete it from the vault.
+        - Keep the markers as they are. A marker without its end marker is an error (the file
+          was cut short or the end marker removed).
+        - Without journal.json, bmvault imports everything from the Markdown files (deleted
+          records, which only journal.json holds, are then not imported).
+
+        ## Importing
+
+        `bmvault import DIR` (or `bmvault import DIR/journal.json`) adds the archive to the
+        vault in one transaction: all of it, or on any error nothing.
+
+        - It first checks manifest.json: a newer format version is refused, and a file that is
+          missing or differs from the manifest is an error (`--force` imports anyway), except
+          a book's Markdown file, which is an edit.
+        - A record whose id is not in the vault is added as it is (dates, versions, deletions
+          and conflict marks included). A record whose id is there already and is the same is
+          left alone, so importing an archive twice changes nothing.
+        - A record that differs is merged by the rules bmvault uses to sync: for a note or
+          quote, both texts survive (the vault's stays in the note, the archive's becomes a
+          conflict copy listed by `bmvault conflicts`), unless the vault's note is still the
+          version the archive was made from, in which case the archive's text is an edit and
+          replaces it; a note deleted on one side and with another text on the other is
+          kept (brought back if need be), marked `edited-after-delete`; an archive's older
+          copy of a note deleted since does not bring it back. For a book: the later change
+          (by `updatedAt`) of title and authors, and the furthest progress. Sessions are kept
+          from both sides.
+        - `--dry-run` reports what would be added, updated and marked as a conflict, and
+          changes nothing.
+
+        ## Compatibility
+
+        - A new **optional** member of a record, of the manifest or of the front matter, a
+          new attribute of a marker, or a new file, is not a new format version: readers
+          ignore what they do not know.
+        - Anything an older reader would misread is a new format version: a member renamed,
+          removed, retyped or given a new meaning, a new required member, another layout of
+          journal.json or of the Markdown markers, another escaping.
+        - bmvault refuses an archive whose format version is newer than it knows, naming both
+          versions, and reads every older version with the reader written for it.
+        """##
+}

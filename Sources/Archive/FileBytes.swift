@@ -1,0 +1,104 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A file read front to back in 64 KiB chunks, counting lines: archives are read without
+/// holding them in memory, and every problem can name its line.
+final class FileBytes {
+    private static let chunkSize = 1 << 16
+
+    /// How the file is named in errors (relative to the archive).
+    let displayName: String
+    /// The line of the next byte, from 1.
+    private(set) var line = 1
+    private let descriptor: Int32
+    private var buffer: [UInt8]
+    private var index = 0
+    private var count = 0
+    private var reachedEnd = false
+
+    init(path: String, displayName: String) throws(ArchiveError) {
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { throw .io(operation: "open", path: displayName, errno: errno) }
+        self.descriptor = descriptor
+        self.displayName = displayName
+        buffer = [UInt8](repeating: 0, count: Self.chunkSize)
+    }
+
+    deinit {
+        close(descriptor)
+    }
+
+    /// The next byte without consuming it; nil at the end of the file.
+    @inline(__always)
+    func peek() throws(ArchiveError) -> UInt8? {
+        if index < count { return buffer[index] }
+        return try refill() ? buffer[index] : nil
+    }
+
+    /// Consumes the byte `peek()` returned.
+    @inline(__always)
+    func advance() {
+        if buffer[index] == 0x0A { line += 1 }
+        index += 1
+    }
+
+    /// The next byte, consumed; nil at the end of the file.
+    @inline(__always)
+    func next() throws(ArchiveError) -> UInt8? {
+        guard let byte = try peek() else { return nil }
+        advance()
+        return byte
+    }
+
+    /// Copies the bytes up to the first `"`, `\\` or control character into `out`, and
+    /// returns that byte, not consumed; nil at the end of the file. The plain run of a JSON
+    /// string is copied a chunk at a time rather than byte by byte. (No line break can be
+    /// in such a run, so the line count stays right.)
+    func copyStringRun(into out: inout [UInt8]) throws(ArchiveError) -> UInt8? {
+        while true {
+            if index >= count {
+                guard try refill() else { return nil }
+            }
+            let start = index
+            while index < count {
+                let byte = buffer[index]
+                if byte == 0x22 || byte == 0x5C || byte < 0x20 { break }
+                index += 1
+            }
+            out.append(contentsOf: buffer[start..<index])
+            if index < count { return buffer[index] }
+        }
+    }
+
+    /// The next line without its line break (and without a `\r` before it, which an editor
+    /// on another system may have added); nil at the end of the file.
+    func nextLine() throws(ArchiveError) -> [UInt8]? {
+        var bytes: [UInt8] = []
+        while let byte = try peek() {
+            advance()
+            if byte == 0x0A {
+                if bytes.last == 0x0D { bytes.removeLast() }
+                return bytes
+            }
+            bytes.append(byte)
+        }
+        if bytes.last == 0x0D { bytes.removeLast() }
+        return bytes.isEmpty && reachedEnd ? nil : bytes
+    }
+
+    private func refill() throws(ArchiveError) -> Bool {
+        guard !reachedEnd else { return false }
+        while true {
+            let read = buffer.withUnsafeMutableBytes { Glibc.read(descriptor, $0.baseAddress, Self.chunkSize) }
+            if read < 0 {
+                if errno == EINTR { continue }
+                throw .io(operation: "read", path: displayName, errno: errno)
+            }
+            index = 0
+            count = read
+            if read == 0 { reachedEnd = true }
+            return read > 0
+        }
+    }
+}

@@ -1,0 +1,114 @@
+import Journal
+
+/// Turns the records of a version 1 journal.json into journal values, checked against the
+/// journal's rules. Members it does not know are ignored (a newer bmvault may add optional
+/// ones without a new version); nullable members may be missing. This reader is frozen:
+/// a future format version gets a reader of its own, and this one keeps reading v1.
+struct JournalReaderV1 {
+    let file: String
+
+    func book(_ value: JSONValue, line: Int) throws(ArchiveError) -> Book {
+        let fields = try Fields(value, file: file, line: line)
+        let id = try fields.id("id")
+        var authors: [String] = []
+        guard case .array(let list) = try fields.required("authors") else { throw fields.invalid("authors", "not a list of names") }
+        for author in list {
+            guard let name = author.stringValue else { throw fields.invalid("authors", "not a list of names") }
+            authors.append(try RecordFields.line(name, file: file, line: line, record: fields.record, field: "authors"))
+        }
+        return Book(id: id, title: try RecordFields.line(try fields.string("title"), file: file, line: line, record: fields.record, field: "title"),
+                    authors: authors,
+                    progress: try RecordFields.progress(try fields.required("progress").doubleValue, file: file, line: line, record: fields.record),
+                    createdAt: try fields.timestamp("createdAt"), updatedAt: try fields.timestamp("updatedAt"),
+                    deletedAt: try fields.optionalTimestamp("deletedAt"),
+                    version: try RecordFields.version(try fields.required("version").integerValue, file: file, line: line, record: fields.record))
+    }
+
+    func annotation(_ value: JSONValue, kind: AnnotationKind, line: Int) throws(ArchiveError) -> Annotation {
+        let fields = try Fields(value, file: file, line: line)
+        let id = try fields.id("id")
+        let locator = try fields.optionalString("locator").map { (text) throws(ArchiveError) in
+            try RecordFields.locator(text, file: file, line: line, record: fields.record)
+        }
+        if kind == .quote, locator == nil { throw ArchiveError.missingField(file: file, line: line, record: fields.record, field: "locator") }
+        let reason = try fields.optionalString("conflictReason").map { (text) throws(ArchiveError) in
+            guard let reason = ConflictReason(rawValue: text) else { throw fields.invalid("conflictReason", "not a known conflict reason") }
+            return reason
+        }
+        return Annotation(id: id, bookID: try fields.id("bookId"), kind: kind,
+                          body: try RecordFields.body(try fields.string("body"), kind: kind, file: file, line: line, record: fields.record),
+                          locator: locator, createdAt: try fields.timestamp("createdAt"), updatedAt: try fields.timestamp("updatedAt"),
+                          deletedAt: try fields.optionalTimestamp("deletedAt"),
+                          version: try RecordFields.version(try fields.required("version").integerValue, file: file, line: line, record: fields.record),
+                          conflictOf: try fields.optionalString("conflictOf").map { (text) throws(ArchiveError) in
+                              try RecordFields.id(text, file: file, line: line, record: fields.record, field: "conflictOf")
+                          },
+                          conflictReason: reason)
+    }
+
+    func session(_ value: JSONValue, line: Int) throws(ArchiveError) -> ReadingSession {
+        let fields = try Fields(value, file: file, line: line)
+        let id = try fields.id("id")
+        let started = try fields.timestamp("startedAt")
+        let ended = try fields.timestamp("endedAt")
+        guard ended >= started else { throw fields.invalid("endedAt", "the session ends before it starts") }
+        let pages = try fields.required("pagesRead").integerValue.flatMap { Int(exactly: $0) }
+        return ReadingSession(id: id, bookID: try fields.id("bookId"), startedAt: started, endedAt: ended,
+                              pagesRead: try RecordFields.pages(pages, file: file, line: line, record: fields.record))
+    }
+
+    /// The members of one record object, with its id (when readable) for error messages.
+    private struct Fields {
+        let members: [String: JSONValue]
+        let file: String
+        let line: Int
+        let record: String?
+
+        init(_ value: JSONValue, file: String, line: Int) throws(ArchiveError) {
+            guard case .object(let members) = value else {
+                throw .malformed(file: file, line: line, reason: "a record must be a JSON object")
+            }
+            self.members = members
+            self.file = file
+            self.line = line
+            // Only a well-formed id is repeated in messages: anything else could be text.
+            record = members["id"]?.stringValue.flatMap { try? EntityID(validating: $0) }?.rawValue
+        }
+
+        func required(_ key: String) throws(ArchiveError) -> JSONValue {
+            guard let value = members[key], !value.isNull else {
+                throw .missingField(file: file, line: line, record: record, field: key)
+            }
+            return value
+        }
+
+        func string(_ key: String) throws(ArchiveError) -> String {
+            guard let text = try required(key).stringValue else { throw invalid(key, "not a string") }
+            return text
+        }
+
+        func optionalString(_ key: String) throws(ArchiveError) -> String? {
+            guard let value = members[key], !value.isNull else { return nil }
+            guard let text = value.stringValue else { throw invalid(key, "not a string or null") }
+            return text
+        }
+
+        func id(_ key: String) throws(ArchiveError) -> EntityID {
+            try RecordFields.id(try string(key), file: file, line: line, record: record, field: key)
+        }
+
+        func timestamp(_ key: String) throws(ArchiveError) -> Timestamp {
+            try RecordFields.timestamp(try string(key), file: file, line: line, record: record, field: key)
+        }
+
+        func optionalTimestamp(_ key: String) throws(ArchiveError) -> Timestamp? {
+            try optionalString(key).map { (text) throws(ArchiveError) in
+                try RecordFields.timestamp(text, file: file, line: line, record: record, field: key)
+            }
+        }
+
+        func invalid(_ key: String, _ reason: String) -> ArchiveError {
+            .invalidField(file: file, line: line, record: record, field: key, reason: reason)
+        }
+    }
+}

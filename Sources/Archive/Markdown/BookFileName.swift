@@ -1,0 +1,55 @@
+import Journal
+
+/// The name of a book's Markdown file: `books/<slug>-<short id>.md`, readable in a file
+/// list and unique in the archive. Import finds books by the id in the front matter, never
+/// by the name, so a reader may rename the files.
+enum BookFileName {
+    static let maximumSlugCharacters = 60
+
+    /// `the-name-of-the-rose-0193f2a1.md`; the full id instead of the short one when two
+    /// books would get the same name (same title, ids alike in their first 8 characters).
+    static func name(for book: Book, taken: Set<String>) -> String {
+        let short = "\(slug(book.title))-\(book.id.short).md"
+        return taken.contains(short) ? "\(slug(book.title))-\(book.id.rawValue).md" : short
+    }
+
+    /// Lowercase letters and digits of any script; every other run of characters becomes
+    /// one `-`. Never empty (`book`), at most 60 characters.
+    static func slug(_ title: String) -> String {
+        var slug = ""
+        var count = 0
+        var pendingHyphen = false
+        for character in title {
+            guard count < maximumSlugCharacters else { break }
+            if character.isLetter || character.isNumber {
+                if pendingHyphen && !slug.isEmpty {
+                    slug.append("-")
+                    count += 1
+                }
+                pendingHyphen = false
+                slug += character.lowercased()
+                count += 1
+            } else {
+                pendingHyphen = true
+            }
+        }
+        while slug.hasSuffix("-") { slug.removeLast() }
+        return slug.isEmpty ? "book" : slug
+    }
+
+    /// How errors name a book's file without its title-derived part: `books/…-0193f2a1.md`.
+    static func displayName(ofFile name: String) -> String {
+        guard name.hasSuffix(".md") else { return "a file in \(ArchiveFormat.booksDirectory)/" }
+        let stem = name.dropLast(3)
+        if stem.count >= 36, (try? EntityID(validating: String(stem.suffix(36)))) != nil {
+            return "\(ArchiveFormat.booksDirectory)/…-\(stem.suffix(36)).md"
+        }
+        if let hyphen = stem.lastIndex(of: "-") {
+            let suffix = stem[stem.index(after: hyphen)...]
+            if suffix.count == 8, suffix.allSatisfy({ $0.isHexDigit && !$0.isUppercase }) {
+                return "\(ArchiveFormat.booksDirectory)/…-\(suffix).md"
+            }
+        }
+        return "a Markdown file in \(ArchiveFormat.booksDirectory)/ not named by bmvault"
+    }
+}

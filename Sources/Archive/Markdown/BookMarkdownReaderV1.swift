@@ -1,0 +1,296 @@
+import Journal
+
+/// A note or quote as one book's Markdown file has it: the text is the reader's (perhaps
+/// edited); the dates and version come from its marker and may be absent if the reader
+/// removed them.
+struct MarkdownAnnotation {
+    let id: EntityID?
+    let kind: AnnotationKind
+    let body: String
+    let locator: Locator?
+    let createdAt: Timestamp?
+    let updatedAt: Timestamp?
+    let version: Int64?
+    let conflictOf: EntityID?
+    let conflictReason: ConflictReason?
+    let line: Int
+}
+
+/// Everything one book's Markdown file holds.
+struct MarkdownBook {
+    let file: String
+    let book: Book
+    let sessions: [(session: ReadingSession, line: Int)]
+    /// Notes and quotes with a marker, in file order.
+    let annotations: [MarkdownAnnotation]
+    /// Paragraphs the reader added outside any marker: new notes (or quotes, when written
+    /// as a blockquote ending in a `— locator` line). Their `id` is nil.
+    let additions: [MarkdownAnnotation]
+}
+
+/// Reads a book's Markdown file of format version 1 (see ``BookMarkdownWriter``).
+///
+/// Only the front matter, the `## Sessions` list items with a session marker, and the
+/// `## Notes and quotes` section are read. In that section, text between a marker and its
+/// end marker is that note's or quote's text; paragraphs outside any marker are additions;
+/// headings the reader adds there are ignored. A marker without its end marker is a file
+/// cut short, and an error.
+enum BookMarkdownReaderV1 {
+    static func read(path: String, displayName file: String) throws(ArchiveError) -> MarkdownBook {
+        let bytes = try FileBytes(path: path, displayName: file)
+        var raw: [[UInt8]] = []
+        while let line = try bytes.nextLine() { raw.append(line) }
+        var lines: [Substring] = []
+        lines.reserveCapacity(raw.count)
+        for (index, line) in raw.enumerated() {
+            guard let text = String(validating: line, as: UTF8.self) else { throw .invalidUTF8(file: file, line: index + 1) }
+            lines.append(Substring(index == 0 && text.hasPrefix("\u{FEFF}") ? String(text.dropFirst()) : text))
+        }
+        let front = try FrontMatter(lines: lines, file: file)
+        let book = try makeBook(front, file: file)
+
+        enum Section { case other, sessions, notes }
+        var section = Section.other
+        var sessions: [(session: ReadingSession, line: Int)] = []
+        var annotations: [MarkdownAnnotation] = []
+        var additions: [MarkdownAnnotation] = []
+        var open: (marker: Marker, lines: [Substring])?
+        var paragraph: [Substring] = []
+        var paragraphLine = 0
+
+        func flushParagraph() throws(ArchiveError) {
+            defer { paragraph.removeAll() }
+            guard !paragraph.isEmpty else { return }
+            additions.append(try addition(paragraph, line: paragraphLine, file: file))
+        }
+
+        for index in (front.endLine - 1)..<lines.count {
+            let line = lines[index]
+            let number = index + 1
+            if let block = open {
+                if Marker.isEnd(line, kind: block.marker.kind) {
+                    annotations.append(try annotation(block.marker, block.lines, file: file))
+                    open = nil
+                } else if Marker(line) != nil {
+                    throw .malformed(file: file, line: block.marker.line, reason: "this \((block.marker.kind ?? .note).rawValue) has no end marker before the next one")
+                } else {
+                    open?.lines.append(line)
+                }
+                continue
+            }
+            let trimmed = line.trimmingTrailingSpaces()
+            if trimmed == "## Sessions" || trimmed == "## Notes and quotes"
+                || (section != .notes && (trimmed.hasPrefix("# ") || trimmed.hasPrefix("## "))) {
+                try flushParagraph()
+                section = trimmed == "## Sessions" ? .sessions : trimmed == "## Notes and quotes" ? .notes : .other
+                continue
+            }
+            switch section {
+            case .other:
+                continue
+            case .sessions:
+                if let marker = Marker(line, within: true), marker.kind == nil {
+                    sessions.append((try session(marker, bookID: book.id, file: file), number))
+                }
+            case .notes:
+                if var marker = Marker(line) {
+                    try flushParagraph()
+                    guard marker.kind != nil else {
+                        throw .malformed(file: file, line: number, reason: "a session marker among the notes and quotes")
+                    }
+                    marker.line = number
+                    open = (marker, [])
+                } else if Marker.isAnyEnd(line) {
+                    throw .malformed(file: file, line: number, reason: "an end marker without its start")
+                } else if trimmed.allSatisfy({ $0 == " " || $0 == "\t" }) {
+                    try flushParagraph()
+                } else if trimmed.hasPrefix("#"), paragraph.isEmpty {
+                    continue   // a heading the reader added
+                } else {
+                    if paragraph.isEmpty { paragraphLine = number }
+                    paragraph.append(line)
+                }
+            }
+        }
+        if let block = open {
+            throw .truncated(file: file, line: block.marker.line)
+        }
+        try flushParagraph()
+        return MarkdownBook(file: file, book: book, sessions: sessions, annotations: annotations, additions: additions)
+    }
+
+    // MARK: - The book
+
+    private static func makeBook(_ front: FrontMatter, file: String) throws(ArchiveError) -> Book {
+        func scalar(_ key: String) throws(ArchiveError) -> (value: String, line: Int) {
+            guard let found = front.scalars[key] else { throw .missingField(file: file, line: 1, record: nil, field: key) }
+            return found
+        }
+        let version = try scalar(ArchiveFormat.markdownVersionKey)
+        guard let formatVersion = Int(version.value) else {
+            throw .invalidField(file: file, line: version.line, record: nil, field: ArchiveFormat.markdownVersionKey, reason: "not a number")
+        }
+        try ArchiveFormat.checkReadable(formatVersion, file: file)
+        let idField = try scalar("id")
+        let id = try RecordFields.id(idField.value, file: file, line: idField.line, record: nil, field: "id")
+        let record = id.rawValue
+        let titleField = try scalar("title")
+        let title = try RecordFields.line(titleField.value, file: file, line: titleField.line, record: record, field: "title")
+        var authors: [String] = []
+        if let list = front.lists["authors"] {
+            for author in list.values {
+                authors.append(try RecordFields.line(author, file: file, line: list.line, record: record, field: "authors"))
+            }
+        } else if let single = front.scalars["authors"] {
+            authors = [try RecordFields.line(single.value, file: file, line: single.line, record: record, field: "authors")]
+        }
+        var progress = 0.0
+        if let field = front.scalars["progress"] {
+            progress = try RecordFields.progress(Double(field.value.hasSuffix("%") ? String(field.value.dropLast()) : field.value),
+                                                 file: file, line: field.line, record: record)
+        }
+        let created = try scalar("created")
+        let updated = try scalar("updated")
+        var bookVersion: Int64 = 1
+        if let field = front.scalars["version"] {
+            bookVersion = try RecordFields.version(Int64(field.value), file: file, line: field.line, record: record)
+        }
+        return Book(id: id, title: title, authors: authors, progress: progress,
+                    createdAt: try RecordFields.timestamp(created.value, file: file, line: created.line, record: record, field: "created"),
+                    updatedAt: try RecordFields.timestamp(updated.value, file: file, line: updated.line, record: record, field: "updated"),
+                    deletedAt: nil, version: bookVersion)
+    }
+
+    // MARK: - Sessions
+
+    private static func session(_ marker: Marker, bookID: EntityID, file: String) throws(ArchiveError) -> ReadingSession {
+        let record = marker.id.rawValue
+        func attribute(_ key: String) throws(ArchiveError) -> String {
+            guard let value = marker.attributes[key] else { throw .missingField(file: file, line: marker.line, record: record, field: key) }
+            return value
+        }
+        let started = try RecordFields.timestamp(try attribute("started"), file: file, line: marker.line, record: record, field: "started")
+        let ended = try RecordFields.timestamp(try attribute("ended"), file: file, line: marker.line, record: record, field: "ended")
+        let pages = try RecordFields.pages(Int(try attribute("pages")), file: file, line: marker.line, record: record)
+        guard ended >= started else {
+            throw .invalidField(file: file, line: marker.line, record: record, field: "ended", reason: "the session ends before it starts")
+        }
+        return ReadingSession(id: marker.id, bookID: bookID, startedAt: started, endedAt: ended, pagesRead: pages)
+    }
+
+    // MARK: - Notes and quotes
+
+    private static func annotation(_ marker: Marker, _ lines: [Substring], file: String) throws(ArchiveError) -> MarkdownAnnotation {
+        let record = marker.id.rawValue
+        let kind = marker.kind ?? .note
+        let content = kind == .quote ? lines.map(stripQuote) : lines
+        let (body, locator) = try text(content, kind: kind, file: file, line: marker.line, record: record)
+        guard kind == .note || locator != nil else {
+            throw .missingField(file: file, line: marker.line, record: record, field: "locator")
+        }
+        func timestamp(_ key: String) throws(ArchiveError) -> Timestamp? {
+            try marker.attributes[key].map { (text) throws(ArchiveError) in
+                try RecordFields.timestamp(text, file: file, line: marker.line, record: record, field: key)
+            }
+        }
+        let version = try marker.attributes["version"].map { (text) throws(ArchiveError) in
+            try RecordFields.version(Int64(text), file: file, line: marker.line, record: record)
+        }
+        let conflictOf = try marker.attributes["conflict-of"].map { (text) throws(ArchiveError) in
+            try RecordFields.id(text, file: file, line: marker.line, record: record, field: "conflict-of")
+        }
+        let reason = try marker.attributes["conflict"].map { (text) throws(ArchiveError) in
+            guard let reason = ConflictReason(rawValue: text) else {
+                throw .invalidField(file: file, line: marker.line, record: record, field: "conflict", reason: "not a known conflict reason")
+            }
+            return reason
+        }
+        return MarkdownAnnotation(id: marker.id, kind: kind, body: body, locator: locator,
+                                  createdAt: try timestamp("created"), updatedAt: try timestamp("updated"), version: version,
+                                  conflictOf: conflictOf, conflictReason: reason, line: marker.line)
+    }
+
+    /// A paragraph the reader added: a quote if every line is quoted and it ends with a
+    /// locator line, else a note.
+    private static func addition(_ lines: [Substring], line: Int, file: String) throws(ArchiveError) -> MarkdownAnnotation {
+        var kind = AnnotationKind.note
+        var content = lines
+        if lines.allSatisfy({ $0.hasPrefix(">") }) {
+            let stripped = lines.map(stripQuote)
+            if let last = stripped.last(where: { !$0.allSatisfy { $0 == " " } }), last.hasPrefix("— ") {
+                kind = .quote
+                content = stripped
+            }
+        }
+        let (body, locator) = try text(content, kind: kind, file: file, line: line, record: nil)
+        return MarkdownAnnotation(id: nil, kind: kind, body: body, locator: locator, createdAt: nil, updatedAt: nil,
+                                  version: nil, conflictOf: nil, conflictReason: nil, line: line)
+    }
+
+    /// The text and locator of a block's lines (quote markers already stripped).
+    private static func text(_ lines: [Substring], kind: AnnotationKind, file: String, line: Int,
+                             record: String?) throws(ArchiveError) -> (String, Locator?) {
+        func isBlank(_ line: Substring) -> Bool { line.allSatisfy { $0 == " " || $0 == "\t" } }
+        var lines = lines
+        while let first = lines.first, isBlank(first) { lines.removeFirst() }
+        while let last = lines.last, isBlank(last) { lines.removeLast() }
+        var locator: Locator?
+        if let last = lines.last, last.hasPrefix("— ") {
+            let text = MarkdownText.unescape(last.dropFirst(2))
+            do { locator = try Locator(text) } catch {
+                throw .invalidField(file: file, line: line, record: record, field: "locator", reason: RecordFields.reason(error))
+            }
+            lines.removeLast()
+            while let last = lines.last, isBlank(last) { lines.removeLast() }
+        }
+        let body: String
+        do { body = try TextRules.body(MarkdownText.body(lines), field: kind.rawValue) } catch {
+            throw .invalidField(file: file, line: line, record: record, field: "body", reason: RecordFields.reason(error))
+        }
+        return (body, locator)
+    }
+
+    private static func stripQuote(_ line: Substring) -> Substring {
+        if line.hasPrefix("> ") { return line.dropFirst(2) }
+        if line.hasPrefix(">") { return line.dropFirst() }
+        return line
+    }
+}
+
+/// A `<!-- bmvault:KIND ID key=value ... -->` marker line. `kind` is nil for a session.
+struct Marker {
+    let kind: AnnotationKind?
+    let id: EntityID
+    let attributes: [String: String]
+    var line = 0
+
+    /// The marker on `line`: the whole line, or (`within`) at its end, as in a session item.
+    init?(_ line: Substring, within: Bool = false) {
+        let trimmed = line.trimmingTrailingSpaces()
+        guard trimmed.hasSuffix("-->"), let start = trimmed.range(of: "<!-- bmvault:"),
+              within || start.lowerBound == trimmed.startIndex else { return nil }
+        let words = trimmed[start.upperBound..<trimmed.index(trimmed.endIndex, offsetBy: -3)].split(separator: " ")
+        guard words.count >= 2, let id = try? EntityID(validating: String(words[1])) else { return nil }
+        switch words[0] {
+        case "note": kind = .note
+        case "quote": kind = .quote
+        case "session": kind = nil
+        default: return nil
+        }
+        self.id = id
+        var attributes: [String: String] = [:]
+        for word in words.dropFirst(2) {
+            guard let equals = word.firstIndex(of: "=") else { continue }
+            attributes[String(word[..<equals])] = String(word[word.index(after: equals)...])
+        }
+        self.attributes = attributes
+    }
+
+    static func isEnd(_ line: Substring, kind: AnnotationKind?) -> Bool {
+        line.trimmingTrailingSpaces() == "<!-- /bmvault:\(kind?.rawValue ?? "session") -->"
+    }
+
+    static func isAnyEnd(_ line: Substring) -> Bool {
+        isEnd(line, kind: .note) || isEnd(line, kind: .quote)
+    }
+}

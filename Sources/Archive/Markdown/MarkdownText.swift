@@ -1,0 +1,223 @@
+/// How journal text is written into Markdown so that it reads (and renders) as the reader
+/// wrote it, and reads back exactly: the escaping of archive format version 1.
+///
+/// - A backslash before ASCII punctuation is an escape (CommonMark's rule), so the writer
+///   may put one before any punctuation it needs to neutralise: `` ` * _ [ < # $ | ~ `` always;
+///   `> - + =` and the `.` or `)` after leading digits at the start of a line; `&` before a
+///   letter, digit or `#`; `%%` and `==`. A backslash of the text itself is doubled where it
+///   stands before punctuation or at the end of a line.
+/// - Numeric character references (`&#32;`) carry what Markdown or an editor would change:
+///   a space or tab at the start or end of a line, control characters, U+2028/U+2029,
+///   U+FEFF, an em dash starting a line (it marks a locator line), and each line break
+///   before the first line with text.
+/// - Reading back undoes both, and also `&amp; &lt; &gt; &quot; &apos; &nbsp;` a reader
+///   may type.
+enum MarkdownText {
+    /// A body as Markdown lines, never empty and never with a blank first or last line.
+    static func bodyLines(_ body: String) -> [String] {
+        var utf8 = Array(body.utf8)
+        var leadingBreaks = 0
+        while leadingBreaks < utf8.count - 1, utf8[leadingBreaks] == 0x0A { leadingBreaks += 1 }
+        if leadingBreaks == utf8.count - 1 && utf8.last == 0x0A { leadingBreaks = 0 }
+        utf8.removeFirst(leadingBreaks)
+        var lines: [String] = []
+        var out: [UInt8] = []
+        for _ in 0..<leadingBreaks { out.append(contentsOf: Array("&#10;".utf8)) }
+        for line in utf8.split(separator: 0x0A, omittingEmptySubsequences: false) {
+            escapeLine(line, atLineStart: true, into: &out)
+            lines.append(String(decoding: out, as: UTF8.self))
+            out.removeAll(keepingCapacity: true)
+        }
+        return lines
+    }
+
+    /// One line of text (a locator, a title in a heading) placed after other text on a line.
+    static func inline(_ text: String) -> String {
+        escapeLine(text, atLineStart: false)
+    }
+
+    /// The text of lines written by ``bodyLines(_:)`` (or typed by the reader).
+    static func body(_ lines: [Substring]) -> String {
+        lines.map(unescape).joined(separator: "\n")
+    }
+
+    static func escapeLine(_ line: String, atLineStart: Bool) -> String {
+        var out: [UInt8] = []
+        escapeLine(Array(line.utf8)[...], atLineStart: atLineStart, into: &out)
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    /// Escapes one line's UTF-8 (no line break in it) onto `out`. Works on bytes: every rule
+    /// is about ASCII characters or a few fixed multi-byte sequences, and a journal of
+    /// 100,000 notes must export in seconds.
+    static func escapeLine(_ line: ArraySlice<UInt8>, atLineStart: Bool, into out: inout [UInt8]) {
+        let bytes = Array(line)
+        let count = bytes.count
+        // Digits then `.` or `)` at the start of a line would begin an ordered list.
+        var listMarker = -1
+        if atLineStart {
+            var index = 0
+            while index < count, index < 9, isDigit(bytes[index]) { index += 1 }
+            if index > 0, index < count, bytes[index] == UInt8(ascii: ".") || bytes[index] == UInt8(ascii: ")") { listMarker = index }
+        }
+        var index = 0
+        while index < count {
+            let byte = bytes[index]
+            let isFirst = atLineStart && index == 0
+            let next: UInt8? = index + 1 < count ? bytes[index + 1] : nil
+            if (byte == 0x20 || byte == 0x09) && (isFirst || index == count - 1) {
+                reference(UInt32(byte), &out)
+                index += 1
+                continue
+            }
+            if isFirst, byte == 0xE2, next == 0x80, index + 2 < count, bytes[index + 2] == 0x94 {
+                reference(0x2014, &out)   // an em dash starting a line marks a locator line
+                index += 3
+                continue
+            }
+            if let (value, length) = referenced(bytes, at: index) {
+                reference(value, &out)
+                index += length
+                continue
+            }
+            var escape = false
+            switch byte {
+            case UInt8(ascii: "\\"):
+                // Before punctuation or a reference (`&#...;`) a backslash would read as an escape.
+                escape = next.map { isASCIIPunctuation($0) || referenced(bytes, at: index + 1) != nil
+                    || (index + 1 == count - 1 && ($0 == 0x20 || $0 == 0x09)) } ?? true
+            case UInt8(ascii: "`"), UInt8(ascii: "*"), UInt8(ascii: "_"), UInt8(ascii: "["), UInt8(ascii: "<"),
+                 UInt8(ascii: "#"), UInt8(ascii: "$"), UInt8(ascii: "|"), UInt8(ascii: "~"):
+                escape = true
+            case UInt8(ascii: ">"), UInt8(ascii: "-"), UInt8(ascii: "+"):
+                escape = isFirst
+            case UInt8(ascii: "="):
+                escape = isFirst || next == UInt8(ascii: "=")
+            case UInt8(ascii: "%"):
+                escape = next == UInt8(ascii: "%")
+            case UInt8(ascii: "&"):
+                escape = next.map { isDigit($0) || isASCIILetter($0) || $0 == UInt8(ascii: "#") } ?? false
+            case UInt8(ascii: "."), UInt8(ascii: ")"):
+                escape = listMarker == index
+            default:
+                break
+            }
+            if escape { out.append(UInt8(ascii: "\\")) }
+            out.append(byte)
+            index += 1
+        }
+    }
+
+    /// A scalar at `index` that is written as a numeric reference, and its UTF-8 length:
+    /// control characters but tab, U+2028, U+2029, U+FEFF.
+    private static func referenced(_ bytes: [UInt8], at index: Int) -> (UInt32, Int)? {
+        guard index < bytes.count else { return nil }
+        let byte = bytes[index]
+        if (byte < 0x20 && byte != 0x09) || byte == 0x7F { return (UInt32(byte), 1) }
+        guard byte >= 0xC2, index + 1 < bytes.count else { return nil }
+        let second = bytes[index + 1]
+        if byte == 0xC2, (0x80...0x9F).contains(second) { return (UInt32(second), 2) }
+        guard index + 2 < bytes.count else { return nil }
+        let third = bytes[index + 2]
+        if byte == 0xE2, second == 0x80, third == 0xA8 || third == 0xA9 { return (third == 0xA8 ? 0x2028 : 0x2029, 3) }
+        if byte == 0xEF, second == 0xBB, third == 0xBF { return (0xFEFF, 3) }
+        return nil
+    }
+
+    private static func isDigit(_ byte: UInt8) -> Bool { (0x30...0x39).contains(byte) }
+    private static func isASCIILetter(_ byte: UInt8) -> Bool { (0x41...0x5A).contains(byte) || (0x61...0x7A).contains(byte) }
+
+    /// Undoes the escaping of one line.
+    static func unescape(_ line: Substring) -> String {
+        let scalars = Array(line.unicodeScalars)
+        var out = String.UnicodeScalarView()
+        var index = 0
+        while index < scalars.count {
+            let scalar = scalars[index]
+            if scalar == "\\", index + 1 < scalars.count, isASCIIPunctuation(scalars[index + 1]) {
+                out.append(scalars[index + 1])
+                index += 2
+                continue
+            }
+            if scalar == "&", let (decoded, length) = characterReference(scalars, at: index) {
+                out.append(decoded)
+                index += length
+                continue
+            }
+            out.append(scalar)
+            index += 1
+        }
+        return String(out)
+    }
+
+    // MARK: - YAML
+
+    /// A YAML double-quoted scalar: `"` and `\` escaped, and anything YAML does not allow
+    /// raw as `\u`/`\U` (one-line fields hold no control characters, but the format does not
+    /// depend on that).
+    static func yamlString(_ text: String) -> String {
+        var out = "\""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\"": out += "\\\""
+            case "\\": out += "\\\\"
+            default:
+                if isYAMLPrintable(scalar) {
+                    out.unicodeScalars.append(scalar)
+                } else {
+                    let hex = String(scalar.value, radix: 16, uppercase: true)
+                    out += scalar.value > 0xFFFF ? "\\U" + String(repeating: "0", count: 8 - hex.count) + hex
+                        : "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+                }
+            }
+        }
+        return out + "\""
+    }
+
+    // MARK: - Helpers
+
+    static func isASCIIPunctuation(_ scalar: Unicode.Scalar) -> Bool {
+        scalar.isASCII && isASCIIPunctuation(UInt8(scalar.value))
+    }
+
+    static func isASCIIPunctuation(_ byte: UInt8) -> Bool {
+        switch byte {
+        case 0x21...0x2F, 0x3A...0x40, 0x5B...0x60, 0x7B...0x7E: return true
+        default: return false
+        }
+    }
+
+    private static func reference(_ value: UInt32, _ out: inout [UInt8]) {
+        out.append(contentsOf: Array("&#\(value);".utf8))
+    }
+
+    private static let namedReferences: [String: Unicode.Scalar] = [
+        "amp": "&", "lt": "<", "gt": ">", "quot": "\"", "apos": "'", "nbsp": "\u{A0}",
+    ]
+
+    /// A character reference starting at `index` (`&#32;`, `&#x20;`, `&amp;`): the scalar it
+    /// stands for and its length.
+    private static func characterReference(_ scalars: [Unicode.Scalar], at index: Int) -> (Unicode.Scalar, Int)? {
+        var end = index + 1
+        while end < scalars.count, end - index <= 12, scalars[end] != ";" { end += 1 }
+        guard end < scalars.count, scalars[end] == ";" else { return nil }
+        let name = String(String.UnicodeScalarView(scalars[(index + 1)..<end]))
+        let length = end - index + 1
+        if name.hasPrefix("#x") || name.hasPrefix("#X") {
+            guard let value = UInt32(name.dropFirst(2), radix: 16), let scalar = Unicode.Scalar(value) else { return nil }
+            return (scalar, length)
+        }
+        if name.hasPrefix("#") {
+            guard let value = UInt32(name.dropFirst()), let scalar = Unicode.Scalar(value) else { return nil }
+            return (scalar, length)
+        }
+        return namedReferences[name].map { ($0, length) }
+    }
+
+    private static func isYAMLPrintable(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar.value {
+        case 0x20...0x7E, 0x85, 0xA0...0xD7FF, 0xE000...0xFFFD, 0x10000...0x10FFFF: return scalar.value != 0xFEFF
+        default: return false
+        }
+    }
+}

@@ -1,0 +1,74 @@
+import Journal
+
+/// Checks for the fields of archive records, shared by the JSON and Markdown readers: every
+/// value is held to the journal's own rules (``TextRules``, ids, ranges) before it can reach
+/// a vault, and a value that breaks one is reported by file, line, record id and field.
+enum RecordFields {
+    static func id(_ text: String, file: String, line: Int?, record: String?, field: String) throws(ArchiveError) -> EntityID {
+        do { return try EntityID(validating: text) } catch {
+            throw .invalidField(file: file, line: line, record: record, field: field, reason: "not a record id")
+        }
+    }
+
+    static func line(_ text: String, file: String, line: Int?, record: String?, field: String) throws(ArchiveError) -> String {
+        do { return try TextRules.line(text, field: field) } catch {
+            throw .invalidField(file: file, line: line, record: record, field: field, reason: reason(error))
+        }
+    }
+
+    static func body(_ text: String, kind: AnnotationKind, file: String, line: Int?, record: String?) throws(ArchiveError) -> String {
+        do { return try TextRules.body(text, field: kind.rawValue) } catch {
+            throw .invalidField(file: file, line: line, record: record, field: "body", reason: reason(error))
+        }
+    }
+
+    static func locator(_ text: String, file: String, line: Int?, record: String?) throws(ArchiveError) -> Locator {
+        do { return try Locator(text) } catch {
+            throw .invalidField(file: file, line: line, record: record, field: "locator", reason: reason(error))
+        }
+    }
+
+    static func timestamp(_ text: String, file: String, line: Int?, record: String?, field: String) throws(ArchiveError) -> Timestamp {
+        guard let timestamp = ISO8601.parse(text) else {
+            throw .invalidField(file: file, line: line, record: record, field: field,
+                                reason: "not an ISO 8601 time with an offset, such as 2026-12-02T10:07:46.123Z")
+        }
+        return timestamp
+    }
+
+    static func progress(_ value: Double?, file: String, line: Int?, record: String?) throws(ArchiveError) -> Double {
+        guard let value, let checked = try? Book.checkedProgress(value) else {
+            throw .invalidField(file: file, line: line, record: record, field: "progress", reason: "not a number from 0 to 100")
+        }
+        return checked
+    }
+
+    static func version(_ value: Int64?, file: String, line: Int?, record: String?) throws(ArchiveError) -> Int64 {
+        guard let value, value >= 1 else {
+            throw .invalidField(file: file, line: line, record: record, field: "version", reason: "not a whole number from 1")
+        }
+        return value
+    }
+
+    static func pages(_ value: Int?, file: String, line: Int?, record: String?) throws(ArchiveError) -> Int {
+        guard let value, (0...ReadingSession.maximumPages).contains(value) else {
+            throw .invalidField(file: file, line: line, record: record, field: "pagesRead",
+                                reason: "not a whole number from 0 to \(ReadingSession.maximumPages)")
+        }
+        return value
+    }
+
+    /// The rule a value broke, as a fixed phrase.
+    static func reason(_ error: JournalError) -> String {
+        switch error {
+        case .emptyText: return "empty"
+        case .textTooLong(_, let limit): return "longer than \(limit) bytes"
+        case .controlCharacters: return "not one line without control characters"
+        case .progressOutOfRange: return "not a number from 0 to 100"
+        case .pagesOutOfRange: return "not a whole number from 0 to \(ReadingSession.maximumPages)"
+        case .sessionEndsBeforeStart: return "the session ends before it starts"
+        case .invalidID: return "not a record id"
+        case .invalidClock: return "not valid"
+        }
+    }
+}

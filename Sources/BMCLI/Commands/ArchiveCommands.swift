@@ -1,0 +1,105 @@
+import Foundation
+import Journal
+import VaultKit
+
+/// `export` and `import`: the journal as a plain-text archive a person can read without
+/// bmvault, and back (Docs/EXPORT-FORMAT.md).
+enum ArchiveCommands {
+    static func export(_ context: CommandContext) -> CommandSpec {
+        CommandSpec(
+            name: "export", abstract: "Write a plain-text archive of the journal.",
+            discussion: "DIR must not exist: it is created (0700) with README.md, manifest.json, journal.json, books/<title>-<id>.md and archive.schema.json (files 0600), and appears only once complete. The archive is NOT encrypted. Read it with less or jq; import it with `bmvault import DIR`.",
+            options: [OptionSpec(name: "out", valueName: "dir", help: "The directory to create (required)."),
+                      OptionSpec(name: "include-deleted", help: "Also write deleted books, notes and quotes (tombstones) to journal.json.")]
+        ) { invocation in
+            guard let destination = invocation.option("out"), !destination.isEmpty else {
+                throw CLIError.invalidValue("export needs --out DIR, a directory that does not exist yet")
+            }
+            let vault = try context.openVault()
+            var showedProgress = false
+            let report = try vault.exportArchive(to: destination, includeDeleted: invocation.flag("include-deleted")) { written in
+                context.console.progress("\rExporting: \(written) notes and quotes")
+                showedProgress = true
+            }
+            if showedProgress { context.console.progress("\n") }
+            for record in report.unreadable { context.reportUnreadable(record) }
+            let counts = report.archive.counts
+            context.console.err("Exported \(plural(counts.books, "book")), \(plural(counts.sessions, "session")), "
+                + "\(plural(counts.notes, "note")) and \(plural(counts.quotes, "quote")) to \(report.archive.path).\n")
+            if report.leftOut > 0 {
+                context.console.err("\(plural(report.leftOut, "note, quote or session", "notes, quotes or sessions")) of deleted books were left out; --include-deleted keeps them.\n")
+            }
+            context.console.err("Warning: the archive is not encrypted; anyone who can read \(report.archive.path) can read your journal.\n")
+            try context.finishListing()
+        }
+    }
+
+    static func importCommand(_ context: CommandContext) -> CommandSpec {
+        CommandSpec(
+            name: "import", abstract: "Merge an archive made by `bmvault export`.",
+            discussion: "PATH is an archive directory or its journal.json. All or nothing, in one transaction. Records the vault has are left alone, so importing twice changes nothing; a note that differs keeps both texts (see `bmvault conflicts`). Edited Markdown files are read in place of journal.json for their book.",
+            arguments: [ArgumentSpec(name: "path", help: "The archive directory, or its journal.json.")],
+            options: [OptionSpec(name: "dry-run", help: "Report what would be added, updated and marked as a conflict; change nothing."),
+                      OptionSpec(name: "force", help: "Import even if files differ from the manifest (a damaged or altered archive)."),
+                      SharedOptions.json]
+        ) { invocation in
+            let report = try context.openVault().importArchive(from: invocation.argument("path") ?? "", dryRun: invocation.flag("dry-run"),
+                                                               force: invocation.flag("force"))
+            if invocation.flag("json") {
+                context.console.out(JSONDocuments.render(ImportDocument(report)))
+            } else {
+                context.console.out(humanSummary(report))
+            }
+            if report.fromMarkdown { context.console.err("There was no journal.json: everything was read from the Markdown files.\n") }
+            if report.editedMarkdownFiles > 0 {
+                context.console.err("Read \(plural(report.editedMarkdownFiles, "edited Markdown file")) in place of journal.json for "
+                    + (report.editedMarkdownFiles == 1 ? "its book.\n" : "their books.\n"))
+            }
+            if report.ignoredFiles > 0 {
+                context.console.err("Skipped \(plural(report.ignoredFiles, "file")) in books/ that \(report.ignoredFiles == 1 ? "is" : "are") not a bmvault book.\n")
+            }
+            if report.summary.conflicts > 0 && !report.dryRun { context.console.err("See the conflicts with `bmvault conflicts`.\n") }
+        }
+    }
+
+    private static func humanSummary(_ report: ImportReport) -> String {
+        let summary = report.summary
+        let rows = [
+            (report.dryRun ? "Would add:" : "Added:", "\(plural(summary.added.books, "book")), \(plural(summary.added.sessions, "session")), "
+                + "\(plural(summary.added.notes, "note")), \(plural(summary.added.quotes, "quote"))"),
+            (report.dryRun ? "Would update:" : "Updated:", "\(plural(summary.updated.books, "book")), "
+                + "\(plural(summary.updated.notes, "note")), \(plural(summary.updated.quotes, "quote"))"),
+            ("Unchanged:", plural(summary.unchanged, "record")),
+            (report.dryRun ? "Would conflict:" : "Conflicts:", "\(summary.conflicts)"),
+        ]
+        let width = rows.map(\.0.count).max() ?? 0
+        var text = report.dryRun ? "Dry run: nothing was changed.\n" : ""
+        for (label, value) in rows { text += label.padding(toLength: width + 2, withPad: " ", startingAt: 0) + value + "\n" }
+        return text
+    }
+
+    private static func plural(_ count: Int, _ singular: String, _ plural: String? = nil) -> String {
+        "\(count) \(count == 1 ? singular : plural ?? singular + "s")"
+    }
+
+    /// `import --json`, documented in Docs/CLI.md.
+    struct ImportDocument: Encodable {
+        struct Kinds: Encodable { let books: Int, sessions: Int, notes: Int, quotes: Int }
+        let added: Kinds, updated: Kinds, unchanged: Int, conflicts: Int
+        let dryRun: Bool, formatVersion: Int, fromMarkdown: Bool, editedMarkdownFiles: Int, ignoredFiles: Int
+
+        init(_ report: ImportReport) {
+            let summary = report.summary
+            added = Kinds(books: summary.added.books, sessions: summary.added.sessions, notes: summary.added.notes, quotes: summary.added.quotes)
+            updated = Kinds(books: summary.updated.books, sessions: summary.updated.sessions, notes: summary.updated.notes,
+                            quotes: summary.updated.quotes)
+            unchanged = summary.unchanged
+            conflicts = summary.conflicts
+            dryRun = report.dryRun
+            formatVersion = report.formatVersion
+            fromMarkdown = report.fromMarkdown
+            editedMarkdownFiles = report.editedMarkdownFiles
+            ignoredFiles = report.ignoredFiles
+        }
+    }
+}

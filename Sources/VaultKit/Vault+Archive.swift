@@ -1,0 +1,169 @@
+public import Archive
+public import Journal
+import Telemetry
+public import VaultStore
+
+/// What `bmvault export` did.
+public struct ExportReport: Sendable {
+    public let archive: ArchiveSummary
+    /// Records whose sealed fields did not open: reported by id, left out of the archive.
+    public let unreadable: [UnreadableRecord]
+    /// Live notes, quotes and sessions of deleted books, left out without `--include-deleted`
+    /// (their book is not in the archive).
+    public let leftOut: Int
+}
+
+/// What `bmvault import` did, or (a dry run) would do.
+public struct ImportReport: Sendable {
+    public let summary: ImportSummary
+    public let dryRun: Bool
+    public let formatVersion: Int
+    /// True when there was no journal.json and everything came from the Markdown files.
+    public let fromMarkdown: Bool
+    /// Book Markdown files read because the reader edited them (or added them).
+    public let editedMarkdownFiles: Int
+    /// Files in books/ that are not a bmvault book, skipped.
+    public let ignoredFiles: Int
+}
+
+extension Vault {
+    /// Writes the journal as a plain-text archive at `destination` (which must not exist):
+    /// journal.json, a Markdown file per live book, a README, the JSON Schema and a manifest
+    /// (Docs/EXPORT-FORMAT.md). Everything is read in one snapshot and streamed, record by
+    /// record, into a staging directory that becomes `destination` only when complete.
+    /// `progress` hears how many notes and quotes were written so far.
+    public func exportArchive(to destination: String, includeDeleted: Bool,
+                              progress: (Int) -> Void = { _ in }) throws(VaultError) -> ExportReport {
+        let store = try unlockedStore()
+        let writer = try Self.archiveCall { () throws(ArchiveError) in
+            try ArchiveWriter(destination: destination, includesDeleted: includeDeleted, generatorVersion: BuildInfo.version)
+        }
+        var unreadable: [UnreadableRecord] = []
+        var leftOut = 0
+        let summary = try Self.archiveOrStoreCall {
+            try store.withReadSnapshot {
+                var exported = Set<EntityID>()
+                var live: [Book] = []
+                writer.begin(.books)
+                for result in try store.books(includeDeleted: includeDeleted) {
+                    switch result {
+                    case .success(let book):
+                        writer.write(book)
+                        exported.insert(book.id)
+                        if book.deletedAt == nil { live.append(book) }
+                    case .failure(let record):
+                        unreadable.append(record)
+                    }
+                }
+                var written = 0
+                for (section, kind) in [(ArchiveWriter.Section.notes, AnnotationKind.note), (.quotes, .quote)] {
+                    writer.begin(section)
+                    try store.forEachAnnotation(AnnotationFilter(kind: kind, includeDeleted: includeDeleted)) { result in
+                        switch result {
+                        case .success(let annotation) where exported.contains(annotation.bookID):
+                            writer.write(annotation)
+                            written += 1
+                            if written % 1000 == 0 { progress(written) }
+                        case .success:
+                            leftOut += 1
+                        case .failure(let record):
+                            unreadable.append(record)
+                        }
+                    }
+                }
+                writer.begin(.sessions)
+                try store.forEachSession { session in
+                    if exported.contains(session.bookID) { writer.write(session) } else { leftOut += 1 }
+                }
+                try writer.finishJournal()
+                for book in live {
+                    try writer.beginBook(book, sessions: try store.sessions(of: book.id))
+                    try store.forEachAnnotation(AnnotationFilter(bookID: book.id)) { result in
+                        if case .success(let annotation) = result { writer.addToBook(annotation) }
+                    }
+                    try writer.finishBook()
+                }
+            }
+            return try writer.commit(exportedAt: clock.now())
+        }
+        log.notice("archive.exported", ["formatVersion": .integer(ArchiveFormat.currentVersion), "books": .integer(summary.counts.books),
+                                        "sessions": .integer(summary.counts.sessions), "notes": .integer(summary.counts.notes),
+                                        "quotes": .integer(summary.counts.quotes), "includesDeleted": .boolean(includeDeleted),
+                                        "unreadable": .integer(unreadable.count)])
+        return ExportReport(archive: summary, unreadable: unreadable, leftOut: leftOut)
+    }
+
+    /// Merges the archive at `path` (a directory, or a journal.json) into the vault in one
+    /// transaction: all of it, or on any error nothing. Checks the format version and the
+    /// manifest first (a differing file is an error unless `force`, except an edited book
+    /// Markdown file); merges each record through the conflict policies sync uses (see
+    /// ``ArchiveImport``); a record the vault already has as it is changes nothing. With
+    /// `dryRun`, does everything and rolls it back.
+    public func importArchive(from path: String, dryRun: Bool, force: Bool) throws(VaultError) -> ImportReport {
+        let store = try unlockedStore()
+        let reader = try Self.archiveCall { () throws(ArchiveError) in try ArchiveReader(path: path, force: force) }
+        let now = clock.now()
+        let summary = try Self.archiveOrStoreCall {
+            try store.importArchive(dryRun: dryRun) { importer in
+                // Books named before they appear (or never): the first record naming each.
+                var missingBooks: [EntityID: (record: EntityID, origin: ArchiveRecordOrigin)] = [:]
+                try reader.forEachRecord(now: now) { record, origin in
+                    let id: EntityID
+                    let bookID: EntityID?
+                    let result: (outcome: ImportOutcome, bookKnown: Bool)
+                    switch record {
+                    case .book(let book):
+                        (id, bookID) = (book.id, nil)
+                        result = (try importer.add(book), true)
+                        missingBooks[book.id] = nil
+                    case .session(let session):
+                        (id, bookID) = (session.id, session.bookID)
+                        result = try importer.add(session)
+                    case .annotation(let annotation):
+                        (id, bookID) = (annotation.id, annotation.bookID)
+                        result = try importer.add(annotation)
+                    case .addition(let annotation):
+                        (id, bookID) = (annotation.id, annotation.bookID)
+                        result = try importer.addIfNew(annotation)
+                    }
+                    if result.outcome == .duplicate {
+                        throw ArchiveError.duplicateRecord(file: origin.file, line: origin.line, record: id.rawValue)
+                    }
+                    if !result.bookKnown, let bookID, missingBooks[bookID] == nil { missingBooks[bookID] = (id, origin) }
+                }
+                let first = missingBooks.min { ($0.value.origin.file, $0.value.origin.line) < ($1.value.origin.file, $1.value.origin.line) }
+                if let (book, reference) = first, !(try importer.bookExists(book)) {
+                    throw ArchiveError.unknownBook(file: reference.origin.file, line: reference.origin.line,
+                                                   record: reference.record.rawValue, book: book.rawValue)
+                }
+            }
+        }
+        if !dryRun { cachedTitles = nil }   // books may have been added or renamed
+        log.notice("archive.imported", ["formatVersion": .integer(reader.formatVersion), "source": .public(reader.source.rawValue),
+                                        "dryRun": .boolean(dryRun), "added": .integer(summary.added.total),
+                                        "updated": .integer(summary.updated.total), "unchanged": .integer(summary.unchanged),
+                                        "conflicts": .integer(summary.conflicts)])
+        return ImportReport(summary: summary, dryRun: dryRun, formatVersion: reader.formatVersion,
+                            fromMarkdown: reader.source == .markdown, editedMarkdownFiles: reader.editedMarkdownFiles,
+                            ignoredFiles: reader.ignoredFiles)
+    }
+
+    static func archiveCall<Result>(_ body: () throws(ArchiveError) -> Result) throws(VaultError) -> Result {
+        do { return try body() } catch { throw .archive(error) }
+    }
+
+    /// For work that mixes the Store's and the archive's errors (and rethrows them as they are).
+    static func archiveOrStoreCall<Result>(_ body: () throws -> Result) throws(VaultError) -> Result {
+        do {
+            return try body()
+        } catch let error as ArchiveError {
+            throw .archive(error)
+        } catch let error as StoreError {
+            throw VaultError(error)
+        } catch let error as VaultError {
+            throw error
+        } catch {
+            throw .storage(.database(code: 0, message: "unexpected \(type(of: error))"))
+        }
+    }
+}

@@ -1,0 +1,365 @@
+import Foundation
+import Testing
+
+/// `bmvault export` and `bmvault import` as a reader runs them: archives a person can read
+/// with `less` and `jq`, that a well-kept JSON Schema validator accepts, that round-trip
+/// exactly, and that never change the vault when they are malformed.
+@Suite struct ArchiveTests {
+    /// Content that is hard to carry: Markdown-significant characters, other scripts, emoji,
+    /// indentation, a long quote.
+    static let trickyNote = "\n\n# not a heading\n> not a quote\n---\n  two spaces, `code`, *stars*, _under_, [link](x), <b>, &amp;, \\\\, $5, a | b\n\n1. not a list\n— not a locator\ntrailing \nend"
+    static let longQuote = String(repeating: "Le désert est beau parce qu'il cache un puits quelque part. 🐑 ", count: 300)
+
+    /// A vault with a bit of everything, unlocked; returns it and its ids.
+    static func populated() throws -> (vault: TestVault, book: String, note: String) {
+        let vault = try TestVault()
+        try vault.createUnlocked()
+        let book = try vault.succeed(["book", "add", "# Title > with --- `marks` and Война и мир 📚", "--author", "שלום \"Shalom\"", "--author", "Léon"]).line
+        let other = try vault.succeed(["book", "add", "Солярис"]).line
+        try vault.succeed(["book", "progress", book, "42.5"])
+        try vault.succeed(["session", "add", book, "--pages", "12", "--start", "2026-01-02T21:00:00Z", "--end", "2026-01-02T22:10:00Z"])
+        let note = try vault.succeed(["note", "add", book, "--locator", "p. 1 #2"], stdin: trickyNote).line
+        try vault.succeed(["quote", "add", other, "--locator", "гл. 6"], stdin: longQuote)
+        try vault.succeed(["note", "add", other, "RTL مرحبا بالعالم and emoji 👩🏽‍💻🇫🇷"])
+        let doomed = try vault.succeed(["note", "add", other, "deleted afterwards"]).line
+        try vault.succeed(["delete", doomed])
+        let edited = try vault.succeed(["note", "add", other, "first draft"]).line
+        try vault.succeed(["edit", edited, "second draft"])
+        return (vault, book, note)
+    }
+
+    /// Every file of an archive by path, manifest.json without its exportedAt line.
+    static func contents(_ archive: URL) throws -> [String: String] {
+        var files: [String: String] = [:]
+        for path in try FileManager.default.subpathsOfDirectory(atPath: archive.path) where path != "books" {
+            var text = try String(contentsOf: archive.appendingPathComponent(path), encoding: .utf8)
+            if path == "manifest.json" { text = text.split(separator: "\n").filter { !$0.contains("\"exportedAt\"") }.joined(separator: "\n") }
+            files[path] = text
+        }
+        return files
+    }
+
+    static func mode(_ path: String) -> Int {
+        ((try? FileManager.default.attributesOfItem(atPath: path))?[.posixPermissions] as? Int) ?? -1
+    }
+
+    @Test(arguments: [true, false])
+    func exportThenImportThenExportIsIdentical(includeDeleted: Bool) throws {
+        let (vault, _, _) = try Self.populated()
+        let first = vault.root.appendingPathComponent("first")
+        let flag = includeDeleted ? ["--include-deleted"] : []
+        let exported = try vault.succeed(["export", "--out", first.path] + flag)
+        #expect(exported.stdout.isEmpty)
+        let lines = exported.stderr.split(separator: "\n")
+        #expect(lines.count == 2, "\(exported)")
+        #expect(lines.last == "Warning: the archive is not encrypted; anyone who can read \(first.path) can read your journal.")
+        #expect(lines.first == "Exported 2 books, 1 session, \(includeDeleted ? 4 : 3) notes and 1 quote to \(first.path).")
+
+        let fresh = try TestVault()
+        try fresh.createUnlocked()
+        let imported = try fresh.succeed(["import", first.path])
+        #expect(imported.stdout.contains("Added:      2 books, 1 session, \(includeDeleted ? 4 : 3) notes, 1 quote\n"), "\(imported)")
+        let second = fresh.root.appendingPathComponent("second")
+        try fresh.succeed(["export", "--out", second.path] + flag)
+        #expect(try Self.contents(first) == Self.contents(second))
+        #expect(try Self.contents(first).keys.filter { $0.hasPrefix("books/") }.count == 2)
+    }
+
+    @Test func theArchiveIsPrivateAndReadsWithLessAndJq() throws {
+        let (vault, _, note) = try Self.populated()
+        let archive = vault.root.appendingPathComponent("archive")
+        try vault.succeed(["export", "--out", archive.path])
+        #expect(Self.mode(archive.path) == 0o700 && Self.mode(archive.appendingPathComponent("books").path) == 0o700)
+        for path in try FileManager.default.subpathsOfDirectory(atPath: archive.path) where path != "books" {
+            #expect(Self.mode(archive.appendingPathComponent(path).path) == 0o600, "\(path)")
+        }
+        #expect(try FileManager.default.contentsOfDirectory(atPath: vault.root.path).sorted() == ["archive", "vault"], "no staging directory left")
+        let journal = archive.appendingPathComponent("journal.json").path
+        let body = try Binary.run("/usr/bin/jq", ["-r", "--arg", "id", note, ".notes[] | select(.id == $id) | .body", journal], environment: vault.environment)
+        #expect(body.status == 0 && body.stdout == Self.trickyNote + "\n")
+        let titles = try Binary.run("/usr/bin/jq", ["-r", ".books[].title", journal], environment: vault.environment)
+        #expect(titles.stdout == "# Title > with --- `marks` and Война и мир 📚\nСолярис\n")
+        let pages = try Binary.run("/usr/bin/jq", ["[.sessions[] | .pagesRead] | add", journal], environment: vault.environment)
+        #expect(pages.stdout == "12\n")
+        let markdown = try FileManager.default.contentsOfDirectory(atPath: archive.appendingPathComponent("books").path).sorted()
+        let page = try Binary.run("/usr/bin/less", ["-FX", archive.appendingPathComponent("books/" + markdown[0]).path],
+                                  environment: vault.environment.merging(["LESSSECURE": "1"]) { $1 })
+        #expect(page.status == 0)
+        #expect(page.stdout.contains("## Notes and quotes") && page.stdout.contains("<!-- bmvault:note \(note) "), "\(page)")
+        #expect(page.stdout.contains("\\# not a heading\n\\> not a quote\n\\---\n&#32; two spaces"))
+    }
+
+    @Test func realExportsAndTheGoldenFixturesMatchTheSchema() throws {
+        guard let python = SchemaValidator.python else {
+            Issue.record("no .build/test-venv with jsonschema: run Scripts/test, which makes it, to validate archives against Schemas/archive")
+            return
+        }
+        let (vault, _, _) = try Self.populated()
+        let archive = vault.root.appendingPathComponent("archive")
+        try vault.succeed(["export", "--out", archive.path, "--include-deleted"])
+        var archives = [archive]
+        for version in GoldenArchive.versions { archives.append(GoldenArchive.directory(version)) }
+        for directory in archives {
+            let result = try SchemaValidator.validate(directory, python: python, environment: vault.environment)
+            #expect(result.status == 0 && result.stdout == "valid\n", "\(directory.path): \(result)")
+        }
+        // The validator does reject what breaks the schema.
+        let broken = vault.root.appendingPathComponent("broken")
+        try FileManager.default.copyItem(at: archive, to: broken)
+        let journal = broken.appendingPathComponent("journal.json")
+        let text = try String(contentsOf: journal, encoding: .utf8)
+        try text.replacingOccurrences(of: "\"pagesRead\" : 12", with: "\"pagesRead\" : -12").write(to: journal, atomically: true, encoding: .utf8)
+        #expect(try SchemaValidator.validate(broken, python: python, environment: vault.environment).status != 0)
+    }
+
+    @Test func aDryRunReportsAndChangesNothing() throws {
+        let (vault, _, _) = try Self.populated()
+        let archive = vault.root.appendingPathComponent("archive")
+        try vault.succeed(["export", "--out", archive.path])
+        let fresh = try TestVault()
+        try fresh.createUnlocked()
+        let before = try fresh.databaseBytes()
+        let dry = try fresh.succeed(["import", archive.path, "--dry-run"])
+        #expect(dry.stdout == """
+            Dry run: nothing was changed.
+            Would add:       2 books, 1 session, 3 notes, 1 quote
+            Would update:    0 books, 0 notes, 0 quotes
+            Unchanged:       0 records
+            Would conflict:  0
+
+            """, "\(dry)")
+        #expect(try fresh.databaseBytes() == before)
+        let json = try fresh.json(["import", archive.path, "--dry-run", "--json"]) as? [String: Any]
+        #expect((json?["added"] as? [String: Int])?["notes"] == 3 && json?["dryRun"] as? Bool == true)
+        #expect(try fresh.databaseBytes() == before)
+        let status = try fresh.json(["status", "--json"]) as? [String: Any]
+        #expect((status?["counts"] as? [String: Int])?["books"] == 0)
+    }
+
+    @Test func importingTwiceAddsNothingAndWritesNoOperation() throws {
+        let (vault, _, _) = try Self.populated()
+        let archive = vault.root.appendingPathComponent("archive")
+        try vault.succeed(["export", "--out", archive.path, "--include-deleted"])
+        func pending() throws -> Int {
+            ((try vault.json(["status", "--json"]) as? [String: Any])?["outbox"] as? [String: Int])?["pending"] ?? -1
+        }
+        let before = try pending()
+        let again = try vault.succeed(["import", archive.path])
+        #expect(again.stdout.contains("Added:      0 books, 0 sessions, 0 notes, 0 quotes\nUpdated:    0 books, 0 notes, 0 quotes\nUnchanged:  8 records\nConflicts:  0\n"), "\(again)")
+        #expect(try pending() == before)
+    }
+
+    @Test func anEditedMarkdownFileUpdatesItsNoteAndAddsNewParagraphs() throws {
+        let (vault, book, note) = try Self.populated()
+        let archive = vault.root.appendingPathComponent("archive")
+        try vault.succeed(["export", "--out", archive.path])
+        let books = archive.appendingPathComponent("books")
+        // Two books made in the same minute share the first 8 characters of their ids: find the note's file by its marker.
+        let name = try #require(try FileManager.default.contentsOfDirectory(atPath: books.path).first { name in
+            (try? String(contentsOf: books.appendingPathComponent(name), encoding: .utf8))?.contains("<!-- bmvault:note \(note) ") == true
+        })
+        #expect(name.hasSuffix("-\(book.prefix(8)).md"))
+        let file = books.appendingPathComponent(name)
+        var text = try String(contentsOf: file, encoding: .utf8)
+        text = text.replacingOccurrences(of: "trailing&#32;\nend", with: "trailing&#32;\nend, edited in the Markdown")
+        text += "\nA paragraph I added.\n"
+        try text.write(to: file, atomically: true, encoding: .utf8)
+        let result = try vault.succeed(["import", archive.path])
+        #expect(result.stdout.contains("Added:      0 books, 0 sessions, 1 note, 0 quotes\nUpdated:    0 books, 1 note, 0 quotes\n"), "\(result)")
+        #expect(result.stderr.contains("Read 1 edited Markdown file in place of journal.json for its book."))
+        let shown = try vault.json(["show", note, "--json"]) as? [String: Any]
+        #expect(shown?["body"] as? String == Self.trickyNote + ", edited in the Markdown")
+        let again = try vault.succeed(["import", archive.path])
+        #expect(again.stdout.contains("Added:      0 books, 0 sessions, 0 notes, 0 quotes\nUpdated:    0 books, 0 notes, 0 quotes\n"), "\(again)")
+    }
+
+    /// What is done to a good archive to spoil it, and what the one error line must name.
+    struct Spoiler: CustomTestStringConvertible, Sendable {
+        let name: String
+        let force: Bool
+        let spoil: @Sendable (URL) throws -> Void
+        let expected: String
+        var testDescription: String { name }
+    }
+
+    static func rewrite(_ file: URL, _ change: (String) -> String) throws {
+        try change(try String(contentsOf: file, encoding: .utf8)).write(to: file, atomically: true, encoding: .utf8)
+    }
+
+    static let spoilers: [Spoiler] = [
+        Spoiler(name: "bad JSON", force: true, spoil: { archive in
+            try rewrite(archive.appendingPathComponent("journal.json")) { $0.replacingOccurrences(of: "\"version\" : 1\n    }", with: "\"version\" : 1,\n    }") }
+        }, expected: #"^Error: journal\.json line \d+: expected a string key; nothing was imported$"#),
+        Spoiler(name: "bad UTF-8", force: true, spoil: { archive in
+            let file = archive.appendingPathComponent("journal.json")
+            var bytes = [UInt8](try Data(contentsOf: file))
+            let needle = Array("second draft".utf8)
+            let at = try #require((0...(bytes.count - needle.count)).first { Array(bytes[$0..<($0 + needle.count)]) == needle })
+            bytes[at] = 0xFF
+            try Data(bytes).write(to: file)
+        }, expected: #"^Error: journal\.json line \d+: the text is not valid UTF-8; nothing was imported$"#),
+        Spoiler(name: "a missing field", force: true, spoil: { archive in
+            try rewrite(archive.appendingPathComponent("journal.json")) { $0.replacingOccurrences(of: "      \"body\" : \"second draft\",\n", with: "") }
+        }, expected: #"^Error: journal\.json line \d+: record [0-9a-f-]{36}: body is missing; nothing was imported$"#),
+        Spoiler(name: "a note for an unknown book", force: true, spoil: { archive in
+            try rewrite(archive.appendingPathComponent("journal.json")) { text in
+                var lines = text.components(separatedBy: "\n")
+                let index = try! #require(lines.lastIndex { $0.contains("\"bookId\"") })
+                lines[index] = "      \"bookId\" : \"0193f2a1-7c4e-7abc-8def-0123456789ab\","
+                return lines.joined(separator: "\n")
+            }
+        }, expected: #"^Error: journal\.json line \d+: record [0-9a-f-]{36} belongs to book 0193f2a1-7c4e-7abc-8def-0123456789ab, which is neither in the archive nor in the vault; nothing was imported$"#),
+        Spoiler(name: "a truncated file", force: true, spoil: { archive in
+            let file = archive.appendingPathComponent("journal.json")
+            let bytes = try Data(contentsOf: file)
+            try bytes.prefix(bytes.count * 2 / 3).write(to: file)
+        }, expected: #"^Error: journal\.json line \d+: the file ends too early \(was it cut short\?\); nothing was imported$"#),
+        Spoiler(name: "a checksum mismatch", force: false, spoil: { archive in
+            try rewrite(archive.appendingPathComponent("journal.json")) { $0.replacingOccurrences(of: "second draft", with: "second draft!") }
+        }, expected: #"^Error: journal\.json is missing or differs from manifest\.json \(size or SHA-256\): the archive was changed or damaged; nothing was imported; --force imports it anyway$"#),
+        Spoiler(name: "a newer format version", force: true, spoil: { archive in
+            try rewrite(archive.appendingPathComponent("manifest.json")) { $0.replacingOccurrences(of: "\"formatVersion\" : 1", with: "\"formatVersion\" : 9") }
+        }, expected: #"^Error: this archive has format version 9, newer than the 1 this bmvault [0-9.]+ reads; upgrade bmvault; nothing was imported$"#),
+        Spoiler(name: "a Markdown note without its end marker", force: false, spoil: { archive in
+            let books = archive.appendingPathComponent("books")
+            for name in try FileManager.default.contentsOfDirectory(atPath: books.path) {
+                try rewrite(books.appendingPathComponent(name)) { $0.replacingOccurrences(of: "<!-- /bmvault:note -->\n", with: "") }
+            }
+        }, expected: #"^Error: books/…-[0-9a-f]{8}\.md line \d+: this note has no end marker before the next one; nothing was imported$|^Error: books/…-[0-9a-f]{8}\.md line \d+: the file ends too early \(was it cut short\?\); nothing was imported$"#),
+    ]
+
+    @Test(arguments: spoilers)
+    func aMalformedArchiveIsOneLineExit65AndTheVaultIsUnchanged(_ spoiler: Spoiler) throws {
+        let (vault, _, _) = try Self.populated()
+        let archive = vault.root.appendingPathComponent("archive")
+        try vault.succeed(["export", "--out", archive.path])
+        try spoiler.spoil(archive)
+        let target = try TestVault()
+        try target.createUnlocked()
+        try target.succeed(["book", "add", "Already here"])
+        let before = try target.databaseBytes()
+        for arguments in [["import", archive.path] + (spoiler.force ? ["--force"] : []), ["import", archive.path, "--dry-run"] + (spoiler.force ? ["--force"] : [])] {
+            let result = try target.run(arguments)
+            #expect(result.status == 65, "\(result)")
+            #expect(result.stdout.isEmpty)
+            #expect(result.stderr.split(separator: "\n").count == 1 && result.stderr.range(of: spoiler.expected, options: .regularExpression) != nil,
+                    "\(result.stderr)")
+            #expect(try target.databaseBytes() == before)
+        }
+    }
+
+    @Test func forceImportsAnArchiveThatDiffersFromItsManifest() throws {
+        let (vault, _, _) = try Self.populated()
+        let archive = vault.root.appendingPathComponent("archive")
+        try vault.succeed(["export", "--out", archive.path])
+        try Self.rewrite(archive.appendingPathComponent("README.md")) { $0 + "\nMy own remark.\n" }
+        let fresh = try TestVault()
+        try fresh.createUnlocked()
+        #expect(try fresh.run(["import", archive.path]).status == 65)
+        try fresh.succeed(["import", archive.path, "--force"])
+    }
+
+    @Test func exportRefusesAnExistingDirectoryAndALockedVault() throws {
+        let (vault, _, _) = try Self.populated()
+        let archive = vault.root.appendingPathComponent("archive")
+        try FileManager.default.createDirectory(at: archive, withIntermediateDirectories: true)
+        let exists = try vault.run(["export", "--out", archive.path])
+        #expect(exists.status == 1 && exists.stderr == "Error: the --out directory already exists; export writes a new directory (nothing was written)\n")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: archive.path).isEmpty)
+        let missing = try vault.run(["export"])
+        #expect(missing.status == 64 && missing.stderr.hasPrefix("Error: export needs --out DIR"))
+        try vault.succeed(["lock"])
+        #expect(try vault.run(["export", "--out", vault.root.appendingPathComponent("other").path]).status == 77)
+        #expect(try vault.run(["import", archive.path]).status == 77)
+        #expect(!FileManager.default.fileExists(atPath: vault.root.appendingPathComponent("other").path))
+    }
+
+    @Test func theGoldenArchiveOfEveryFormatVersionImportsEveryRecord() throws {
+        #expect(GoldenArchive.versions.contains(1))
+        for version in GoldenArchive.versions {
+            let fixture = GoldenArchive.directory(version)
+            let vault = try TestVault()
+            try vault.createUnlocked()
+            try vault.succeed(["import", fixture.path])
+            let again = try vault.succeed(["import", fixture.path])
+            #expect(again.stdout.contains("Added:      0 books, 0 sessions, 0 notes, 0 quotes\nUpdated:    0 books, 0 notes, 0 quotes\n"))
+            let exported = vault.root.appendingPathComponent("exported")
+            try vault.succeed(["export", "--out", exported.path, "--include-deleted"])
+            let original = try GoldenArchive.journal(fixture)
+            let now = try GoldenArchive.journal(exported)
+            for section in ["books", "notes", "quotes", "sessions"] {
+                let before = try #require(original[section] as? [[String: Any]])
+                let after = try #require(now[section] as? [[String: Any]])
+                #expect(before.count == after.count, "v\(version) \(section)")
+                let byID = Dictionary(uniqueKeysWithValues: after.map { ($0["id"] as? String ?? "", $0) })
+                for record in before {
+                    let id = record["id"] as? String ?? ""
+                    let imported = try #require(byID[id], "v\(version): \(section) record \(id) was not imported")
+                    for (key, value) in record {
+                        #expect(String(describing: imported[key] ?? "missing") == String(describing: value), "v\(version) \(section) \(id) \(key)")
+                    }
+                }
+            }
+            let conflicts = try vault.json(["conflicts", "--json"]) as? [[String: Any]]
+            #expect(conflicts?.count == 2)
+            // An archive this build writes in the same format is the same text.
+            if (original["archive"] as? [String: Any])?["formatVersion"] as? Int == 1 {
+                let unchanging = { (files: [String: String]) in files.filter { $0.key != "manifest.json" && $0.key != "README.md" } }
+                #expect(try unchanging(Self.contents(fixture)) == unchanging(Self.contents(exported)))
+            }
+        }
+    }
+}
+
+/// The golden archives in Tests/Fixtures/archives (one per format version, each made once
+/// by the bmvault that first wrote that version; never regenerated).
+enum GoldenArchive {
+    static var root: URL {
+        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("Fixtures/archives")
+    }
+
+    static let versions: [Int] = {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: root.path)) ?? []
+        return names.compactMap { $0.hasPrefix("v") ? Int($0.dropFirst()) : nil }.sorted()
+    }()
+
+    static func directory(_ version: Int) -> URL { root.appendingPathComponent("v\(version)/archive") }
+
+    static func journal(_ archive: URL) throws -> [String: Any] {
+        try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: archive.appendingPathComponent("journal.json"))) as? [String: Any])
+    }
+}
+
+/// Python's `jsonschema`, from the venv Scripts/test makes.
+enum SchemaValidator {
+    static var python: String? {
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        let path = root.appendingPathComponent(".build/test-venv/bin/python").path
+        return FileManager.default.isExecutableFile(atPath: path) ? path : nil
+    }
+
+    static var schema: String {
+        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("Schemas/archive/v1.schema.json").path
+    }
+
+    /// Validates journal.json (the schema's root) and manifest.json (`$defs/manifest`) of an
+    /// archive, and that the archive carries the schema file unchanged.
+    static func validate(_ archive: URL, python: String, environment: [String: String]) throws -> CommandResult {
+        let script = """
+            import json, sys
+            from jsonschema import Draft202012Validator
+            schema = json.load(open(sys.argv[1], encoding="utf-8"))
+            Draft202012Validator.check_schema(schema)
+            archive = sys.argv[2]
+            assert json.load(open(archive + "/archive.schema.json", encoding="utf-8")) == schema, "the archive's schema differs"
+            Draft202012Validator(schema).validate(json.load(open(archive + "/journal.json", encoding="utf-8")))
+            manifest = dict(schema, **{"$ref": "#/$defs/manifest"})
+            for key in ("required", "properties", "type", "title", "description"):
+                manifest.pop(key, None)
+            Draft202012Validator(manifest).validate(json.load(open(archive + "/manifest.json", encoding="utf-8")))
+            print("valid")
+            """
+        return try Binary.run(python, ["-c", script, schema, archive.path], environment: environment)
+    }
+}

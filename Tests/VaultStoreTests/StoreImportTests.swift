@@ -1,0 +1,247 @@
+import Foundation
+import Testing
+import Journal
+@testable import VaultStore
+
+/// `Store.importArchive`: one transaction, idempotent by id, merged through the sync
+/// policies, with an outbox operation for every change and none for what is unchanged.
+@Suite struct StoreImportTests {
+    struct InjectedFailure: Error {}
+
+    private func snapshot(_ fixture: Fixture) throws -> [String] {
+        try fixture.store.rawAnnotationRows().map { $0.joined(separator: "|") }
+            + [String(try fixture.store.outboxRows().count)]
+            + (try fixture.store.rawRows("SELECT id, hex(title), progress, deleted_at, version, 0, 0, 0, 0 FROM book ORDER BY id").map { $0.joined(separator: "|") })
+            + (try fixture.store.rawRows("SELECT id, book_id, started_at, ended_at, pages_read, 0, 0, 0, 0 FROM reading_session ORDER BY id").map { $0.joined(separator: "|") })
+    }
+
+    @Test func newRecordsAreAddedAsTheyAreWithTheirOperations() throws {
+        let fixture = try makeFixture()
+        defer { fixture.directory.remove() }
+        let book = try newBook(clock: fixture.clock)
+        var note = try newNote(book, clock: fixture.clock)
+        note.version = 3
+        note.deletedAt = Timestamp(millisecondsSince1970: note.updatedAt.millisecondsSince1970 + 5)
+        let quote = try newQuote(book, clock: fixture.clock)
+        let session = try newSession(book, clock: fixture.clock)
+        // The notes come before their book: foreign keys are checked at commit.
+        let summary = try fixture.store.importArchive(dryRun: false) { importer in
+            let result1 = try importer.add(note)
+            #expect(result1 == (.added, false))
+            let result2 = try importer.add(quote).outcome
+            #expect(result2 == .added)
+            let result3 = try importer.add(session).outcome
+            #expect(result3 == .added)
+            let result4 = try importer.add(book)
+            #expect(result4 == .added)
+        }
+        #expect(summary.added == ImportSummary.Kinds(books: 1, sessions: 1, notes: 1, quotes: 1))
+        #expect(try fixture.store.annotation(note.id) == note)
+        #expect(try fixture.store.book(book.id) == book)
+        #expect(try fixture.store.outboxRows().count == 4)
+        #expect(try fixture.store.outboxRows().allSatisfy { $0.action == "create" && $0.state == "pending" })
+    }
+
+    @Test func importingTheSameRecordsAgainChangesNothing() throws {
+        let fixture = try makeFixture()
+        defer { fixture.directory.remove() }
+        let book = try newBook(clock: fixture.clock)
+        let records = (book, try newNote(book, clock: fixture.clock), try newQuote(book, clock: fixture.clock), try newSession(book, clock: fixture.clock))
+        for _ in 0..<2 {
+            _ = try fixture.store.importArchive(dryRun: false) { importer in
+                _ = try importer.add(records.0)
+                _ = try importer.add(records.1)
+                _ = try importer.add(records.2)
+                _ = try importer.add(records.3)
+            }
+        }
+        let before = try snapshot(fixture)
+        let again = try fixture.store.importArchive(dryRun: false) { importer in
+            let result5 = try importer.add(records.0)
+            #expect(result5 == .unchanged)
+            let result6 = try importer.add(records.1).outcome
+            #expect(result6 == .unchanged)
+            let result7 = try importer.add(records.2).outcome
+            #expect(result7 == .unchanged)
+            let result8 = try importer.add(records.3).outcome
+            #expect(result8 == .unchanged)
+        }
+        #expect(again.unchanged == 4 && again.added.total == 0 && again.updated.total == 0 && again.conflicts == 0)
+        #expect(try snapshot(fixture) == before)
+    }
+
+    @Test func aFailureMidImportLeavesTheVaultExactlyAsItWas() throws {
+        let fixture = try makeFixture()
+        defer { fixture.directory.remove() }
+        let existing = try newBook("Already here", clock: fixture.clock)
+        try fixture.store.addBook(existing)
+        try fixture.store.addAnnotation(try newNote(existing, clock: fixture.clock))
+        let before = try snapshot(fixture)
+        let databaseBefore = try fileBytes(fixture.path)
+        let book = try newBook(clock: fixture.clock)
+        #expect(throws: InjectedFailure.self) {
+            _ = try fixture.store.importArchive(dryRun: false) { importer in
+                _ = try importer.add(book)
+                for index in 0..<50 { _ = try importer.add(try newNote(book, "note \(index)", clock: fixture.clock)) }
+                var edited = try fixture.store.book(existing.id)
+                edited.progress = 90
+                _ = try importer.add(edited)
+                throw InjectedFailure()
+            }
+        }
+        #expect(try snapshot(fixture) == before)
+        #expect(try fixture.reopen().counts().notes == 1)
+        #expect(try fileBytes(fixture.path) == databaseBefore)
+    }
+
+    @Test func aDryRunReportsEverythingAndKeepsNothing() throws {
+        let fixture = try makeFixture()
+        defer { fixture.directory.remove() }
+        let book = try newBook(clock: fixture.clock)
+        let before = try snapshot(fixture)
+        let summary = try fixture.store.importArchive(dryRun: true) { importer in
+            _ = try importer.add(book)
+            _ = try importer.add(try newNote(book, clock: fixture.clock))
+        }
+        #expect(summary.added.books == 1 && summary.added.notes == 1)
+        #expect(try snapshot(fixture) == before)
+    }
+
+    @Test func aDifferentTextKeepsBothAndIsCountedAsAConflictOnce() throws {
+        let fixture = try makeFixture()
+        defer { fixture.directory.remove() }
+        let book = try newBook(clock: fixture.clock)
+        try fixture.store.addBook(book)
+        let note = try newNote(book, "the original", clock: fixture.clock)
+        try fixture.store.addAnnotation(note)
+        fixture.clock.advance(seconds: 60)
+        try fixture.store.editAnnotation(note.id, body: "edited in the vault", locator: nil)
+        var archived = note
+        archived.body = "edited in the archive"
+        for round in 0..<2 {
+            let summary = try fixture.store.importArchive(dryRun: false) { importer in
+                let result9 = try importer.add(archived).outcome
+                #expect(result9 == (round == 0 ? .conflict : .unchanged))
+            }
+            #expect(summary.conflicts == (round == 0 ? 1 : 0))
+        }
+        #expect(try fixture.store.annotation(note.id).body == "edited in the vault")
+        let copies = try fixture.store.conflicts().compactMap { try? $0.get() }
+        #expect(copies.count == 1)
+        #expect(copies.first?.body == "edited in the archive" && copies.first?.conflictOf == note.id && copies.first?.conflictReason == .bothEdited)
+    }
+
+    @Test func anEditOfTheVaultsOwnVersionIsAnUpdate() throws {
+        let fixture = try makeFixture()
+        defer { fixture.directory.remove() }
+        let book = try newBook(clock: fixture.clock)
+        try fixture.store.addBook(book)
+        let quote = try newQuote(book, "as exported", clock: fixture.clock)
+        try fixture.store.addAnnotation(quote)
+        var edited = quote
+        edited.body = "edited in the Markdown"
+        edited.locator = try Locator("p. 503")
+        let operations = try fixture.store.outboxRows().count
+        let summary = try fixture.store.importArchive(dryRun: false) { importer in
+            let result10 = try importer.add(edited).outcome
+            #expect(result10 == .updated)
+        }
+        #expect(summary.updated.quotes == 1 && summary.conflicts == 0)
+        let stored = try fixture.store.annotation(quote.id)
+        #expect(stored.body == "edited in the Markdown" && stored.locator?.text == "p. 503" && stored.version == 2)
+        let rows = try fixture.store.outboxRows()
+        #expect(rows.count == operations + 1 && rows.last?.action == "update" && rows.last?.baseVersion == 1)
+    }
+
+    @Test func deletionsFollowTheNoteAndQuotePolicy() throws {
+        let fixture = try makeFixture()
+        defer { fixture.directory.remove() }
+        let book = try newBook(clock: fixture.clock)
+        try fixture.store.addBook(book)
+        let stale = try newNote(book, "deleted since the export", clock: fixture.clock)
+        let changed = try newNote(book, "deleted here, changed in the archive", clock: fixture.clock)
+        let tombstoned = try newNote(book, "deleted in the archive", clock: fixture.clock)
+        for note in [stale, changed, tombstoned] { try fixture.store.addAnnotation(note) }
+        fixture.clock.advance(seconds: 5)
+        try fixture.store.deleteAnnotation(stale.id)
+        try fixture.store.deleteAnnotation(changed.id)
+        var changedInArchive = changed
+        changedInArchive.body = "deleted here, changed in the archive (and edited)"
+        var deletedInArchive = tombstoned
+        deletedInArchive.version = 2
+        deletedInArchive.deletedAt = fixture.clock.now()
+        let summary = try fixture.store.importArchive(dryRun: false) { importer in
+            let result11 = try importer.add(stale).outcome              // an older live copy does not undelete
+            #expect(result11 == .unchanged)
+            let result12 = try importer.add(changedInArchive).outcome    // a different text comes back, marked
+            #expect(result12 == .conflict)
+            let result13 = try importer.add(deletedInArchive).outcome     // a later tombstone deletes
+            #expect(result13 == .updated)
+        }
+        #expect(summary.conflicts == 1)
+        #expect(try fixture.store.annotation(stale.id).deletedAt != nil)
+        let revived = try fixture.store.annotation(changed.id)
+        #expect(revived.deletedAt == nil && revived.conflictReason == .editedAfterDelete && revived.body == changedInArchive.body)
+        #expect(try fixture.store.annotation(tombstoned.id).deletedAt != nil)
+    }
+
+    @Test func booksTakeTheLaterMetadataAndTheFurthestProgress() throws {
+        let fixture = try makeFixture()
+        defer { fixture.directory.remove() }
+        let book = try newBook("Old title", clock: fixture.clock)
+        try fixture.store.addBook(book)
+        fixture.clock.advance(seconds: 10)
+        try fixture.store.setProgress(of: book.id, to: 60)
+        var older = book
+        older.title = "Older archive title"
+        older.progress = 80
+        var newer = book
+        newer.title = "Newer archive title"
+        newer.progress = 10
+        newer.updatedAt = Timestamp(millisecondsSince1970: fixture.clock.now().millisecondsSince1970 + 60_000)
+        newer.version = 5
+        _ = try fixture.store.importArchive(dryRun: false) { importer in
+            let result14 = try importer.add(older)
+            #expect(result14 == .updated)
+        }
+        var stored = try fixture.store.book(book.id)
+        #expect(stored.title == "Old title" && stored.progress == 80)
+        _ = try fixture.store.importArchive(dryRun: false) { importer in
+            let result15 = try importer.add(newer)
+            #expect(result15 == .updated)
+        }
+        stored = try fixture.store.book(book.id)
+        #expect(stored.title == "Newer archive title" && stored.progress == 80)
+    }
+
+    @Test func anArchiveHoldingOneIdTwiceIsCaught() throws {
+        let fixture = try makeFixture()
+        defer { fixture.directory.remove() }
+        let book = try newBook(clock: fixture.clock)
+        let note = try newNote(book, clock: fixture.clock)
+        _ = try fixture.store.importArchive(dryRun: true) { importer in
+            _ = try importer.add(book)
+            let result16 = try importer.add(note).outcome
+            #expect(result16 == .added)
+            let result17 = try importer.add(note).outcome
+            #expect(result17 == .duplicate)
+            let result18 = try importer.add(book)
+            #expect(result18 == .duplicate)
+        }
+    }
+
+    @Test func additionsAreAddedOnceByText() throws {
+        let fixture = try makeFixture()
+        defer { fixture.directory.remove() }
+        let book = try newBook(clock: fixture.clock)
+        try fixture.store.addBook(book)
+        for round in 0..<2 {
+            let fresh = try newNote(book, "a paragraph written in the Markdown", clock: fixture.clock)
+            _ = try fixture.store.importArchive(dryRun: false) { importer in
+                let result19 = try importer.addIfNew(fresh).outcome
+                #expect(result19 == (round == 0 ? .added : .unchanged))
+            }
+        }
+        #expect(try fixture.store.counts().notes == 1)
+    }
+}
