@@ -81,11 +81,8 @@ import Testing
             #expect(declared.contains("public struct \(policy): ConflictPolicy"), "\(kind): \(policy) is declared")
         }
         let pull = try Self.source("Sources/VaultStore/Sync/Store+Pull.swift")
-        for (policy, kind) in policies where policy != "SessionUnionPolicy" {
+        for (policy, kind) in policies {
             #expect(pull.contains("\(policy)().resolve("), "\(kind): Store+Pull applies \(policy)")
-        }
-        withKnownIssue("GATE: applySession merges sessions as a union by id by hand and never calls SessionUnionPolicy") {
-            #expect(pull.contains("SessionUnionPolicy().resolve("), "sessions: Store+Pull applies SessionUnionPolicy")
         }
         // Every entity the outbox knows has an apply path.
         for entity in ["applyBook(", "applySession(", "applyAnnotation("] {
@@ -102,9 +99,11 @@ import Testing
         #expect(reach.lowerBound < push.lowerBound, "reachability is checked before pushing")
         #expect(run.contains("for remote in reachable"), "only reachable remotes are drained")
         let pushBody = try #require(Self.body(of: "private func push(to remote: any Remote", in: engine))
-        #expect(pushBody.contains("backoff.delay(afterAttempt:"), "failures back off")
-        #expect(pushBody.contains("recordPushFailure("), "failures are recorded")
-        #expect(pushBody.contains("permanent: !error.isTemporary"), "permanent failures are told apart")
+        #expect(pushBody.contains("recordFailure(of:"), "every failed upload is recorded")
+        let recordBody = try #require(Self.body(of: "private func recordFailure(of operation: OutgoingOperation", in: engine))
+        #expect(recordBody.contains("backoff.delay(afterAttempt:"), "failures back off")
+        #expect(recordBody.contains("recordPushFailure("), "failures are recorded")
+        #expect(recordBody.contains("error.isTemporary ?"), "permanent failures are told apart")
         #expect(engine.contains("let backoff: Backoff"))
 
         let store = try Self.source("Sources/VaultStore/Sync/Store+Push.swift")

@@ -15,7 +15,8 @@ public struct NoteAndQuoteTextPolicy: ConflictPolicy {
         switch (divergence.localChanged, divergence.remoteChanged) {
         case (true, true):
             if local.isDeleted && remote.isDeleted {
-                return .winner(local.value, why: "deleted on both devices")
+                // The later tombstone, on every device, so both keep the same one.
+                return .winner(local.clock >= remote.clock ? local.value : remote.value, why: "deleted on both devices")
             }
             if local.isDeleted {
                 return .needsUser(local: local.value, remote: remote.value, why: "deleted here, edited on another device")

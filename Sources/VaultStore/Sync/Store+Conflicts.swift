@@ -55,9 +55,11 @@ extension Store {
         case (.bothEdited, .remote):
             guard let original = flagged.conflictOf else { throw .noConflict(id: id.rawValue) }
             try database.writeTransaction { () throws(StoreError) in
-                try changeAnnotationInTransaction(original, action: .update) { note in
+                // The reader chose this text for the note: it comes back if it was deleted since.
+                try changeAnnotationInTransaction(original, action: .update, requireLive: false) { note in
                     note.body = flagged.body
                     note.locator = flagged.locator
+                    note.deletedAt = nil
                 }
                 try changeAnnotationInTransaction(id, action: .delete) { $0.deletedAt = $0.updatedAt }
             }

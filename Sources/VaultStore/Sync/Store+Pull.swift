@@ -180,7 +180,9 @@ extension Store {
         if localDeleted != remoteDeleted {
             var survivor = localDeleted ? remote : local
             survivor.conflictReason = .editedAfterDelete
-            try writeAnnotation(survivor, clock: localDeleted ? remoteClock : localClock, cipher: cipher, insert: false)
+            // The newer of the two clocks, never an older one: a record's clock that went
+            // backwards would let the next change overwrite the survivor as if it were clean.
+            try writeAnnotation(survivor, clock: max(localClock, remoteClock), cipher: cipher, insert: false)
             try markSynced("annotation", local.id, remoteClock)
             return
         }
@@ -215,6 +217,12 @@ extension Store {
     /// operation, since the other devices have it or will derive it themselves.
     private func writeAnnotation(_ annotation: Annotation, clock: HybridTimestamp, cipher: RecordCipher, insert: Bool) throws(StoreError) {
         let values = try annotationValues(annotation, cipher: cipher) + [.text(clock.description)]
+        if annotation.deletedAt == nil {
+            // A live note needs a live book: one deleted on another device comes back, as
+            // that device's own copy of the book does when the note reaches it.
+            try database.run("UPDATE book SET deleted_at = NULL WHERE id = ? AND deleted_at IS NOT NULL",
+                             [.text(annotation.bookID.rawValue)])
+        }
         if insert {
             try database.run("""
                 INSERT INTO annotation (\(Self.annotationColumns), hlc, synced_hlc) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?12, ?12)
@@ -278,7 +286,18 @@ extension Store {
     private func applySession(_ incoming: ReadingSession, _ operation: IncomingOperation, cipher: RecordCipher) throws(StoreError) -> ApplyOutcome {
         var exists = false
         try database.forEachRow("SELECT 1 FROM reading_session WHERE id = ?", [.text(incoming.id.rawValue)]) { _ in exists = true }
-        if exists { return .applied }   // sessions are a union by id
+        if exists {
+            let local = try session(incoming.id)
+            guard case .winner(let kept, _) = SessionUnionPolicy().resolve(
+                local: Side(local, clock: operation.clock), remote: Side(incoming, clock: operation.clock),
+                divergence: Divergence(localChanged: false, remoteChanged: true)) else { return .rejected }
+            if kept != local {
+                try database.run("UPDATE reading_session SET started_at = ?2, ended_at = ?3, pages_read = ?4 WHERE id = ?1",
+                                 [.text(kept.id.rawValue), .integer(kept.startedAt.millisecondsSince1970),
+                                  .integer(kept.endedAt.millisecondsSince1970), .integer(Int64(kept.pagesRead))])
+            }
+            return .applied
+        }
         guard try bookExists(incoming.bookID) else { return .deferred }
         try database.run("INSERT INTO reading_session (id, book_id, started_at, ended_at, pages_read) VALUES (?, ?, ?, ?, ?)",
                          [.text(incoming.id.rawValue), .text(incoming.bookID.rawValue),
