@@ -48,6 +48,9 @@ final class FaultInjectingRemote: Remote {
     func readOperation(_ name: String, of device: String) throws(RemoteError) -> [UInt8] { try wrapped.readOperation(name, of: device) }
 
     func commitWrites() throws(RemoteError) { try wrapped.commitWrites() }
+    func replaceOperation(_ name: String, of device: String, bytes: [UInt8]) throws(RemoteError) {
+        try wrapped.replaceOperation(name, of: device, bytes: bytes)
+    }
 
     func writeOperation(_ name: String, of device: String, bytes: [UInt8]) throws(RemoteError) -> Bool {
         writes += 1

@@ -76,6 +76,17 @@ public final class FolderRemote: Remote {
         return true
     }
 
+    public func replaceOperation(_ name: String, of device: String, bytes: [UInt8]) throws(RemoteError) {
+        let directory = root + "/devices/" + device
+        let temporary = directory + "/.tmp-" + UUID().uuidString
+        try write(temporary, bytes, flush: false)
+        guard rename(temporary, directory + "/" + name) == 0 else {
+            let code = errno
+            unlink(temporary)
+            throw .io(operation: "rename", errno: code)
+        }
+    }
+
     /// One `syncfs` for a whole batch of operation files, instead of two `fsync`s per file.
     public func commitWrites() throws(RemoteError) {
         let descriptor = open(root, O_RDONLY | O_CLOEXEC)

@@ -22,6 +22,10 @@ public protocol Remote: AnyObject {
     /// Not yet durable: see ``commitWrites()``.
     @discardableResult
     func writeOperation(_ name: String, of device: String, bytes: [UInt8]) throws(RemoteError) -> Bool
+    /// Replaces a file under this name that does not hold the operation (damaged, or a
+    /// partial copy), atomically. The only time a file on a remote is ever changed.
+    /// Not yet durable: see ``commitWrites()``.
+    func replaceOperation(_ name: String, of device: String, bytes: [UInt8]) throws(RemoteError)
     /// Makes every operation written so far durable, so the outbox may mark them delivered.
     func commitWrites() throws(RemoteError)
 }

@@ -32,13 +32,17 @@ public struct RemoteDescriptor: Codable, Sendable, Equatable {
     public let vaultId: String
     public let keyId: String
     public let keyslots: [Slot]
+    /// How many times the slots were replaced (passphrase changes, rekeys); absent (0) in
+    /// descriptors written before it existed. Only a higher generation overwrites.
+    public let keyslotGeneration: Int?
 
-    public init(vaultID: String, keyID: String, keyslots: [Slot]) {
+    public init(vaultID: String, keyID: String, keyslots: [Slot], keyslotGeneration: Int) {
         format = Self.format
         formatVersion = Self.formatVersion
         vaultId = vaultID
         keyId = keyID
         self.keyslots = keyslots
+        self.keyslotGeneration = keyslotGeneration
     }
 
     public func encoded() -> [UInt8] {

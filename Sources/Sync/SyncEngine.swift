@@ -112,6 +112,8 @@ public final class SyncEngine {
     }
 
     /// Writes the descriptor to a new remote; refuses a remote holding another vault.
+    /// An existing descriptor is replaced only by newer keyslots (a passphrase change or a
+    /// rekey made here), never by a device that has not caught up with one made elsewhere.
     private func checkDescriptor(of remote: any Remote) throws(RemoteError) {
         let ours = descriptor()
         guard let bytes = try remote.readDescriptor() else {
@@ -120,8 +122,7 @@ public final class SyncEngine {
         }
         let theirs = try RemoteDescriptor.decode(bytes)
         guard theirs.vaultId == ours.vaultId else { throw .otherVault }
-        // After a passphrase change or a rekey here, a new device joins with what is current here.
-        if theirs != ours { try remote.writeDescriptor(ours.encoded()) }
+        if (ours.keyslotGeneration ?? 0) > (theirs.keyslotGeneration ?? 0) { try remote.writeDescriptor(ours.encoded()) }
     }
 
     private func descriptor() -> RemoteDescriptor {
@@ -129,7 +130,8 @@ public final class SyncEngine {
             RemoteDescriptor.Slot(id: $0.id, kind: $0.kind.rawValue, kdf: $0.kdf.algorithm, opsLimit: $0.kdf.opsLimit,
                                   memLimit: $0.kdf.memLimit, salt: $0.salt, wrappedKey: $0.wrappedKey)
         }
-        return RemoteDescriptor(vaultID: store.metadata.vaultID, keyID: store.metadata.keyID.description, keyslots: slots)
+        return RemoteDescriptor(vaultID: store.metadata.vaultID, keyID: store.metadata.keyID.description, keyslots: slots,
+                                keyslotGeneration: (try? store.keyslotGeneration()) ?? 0)
     }
 
     /// Every operation other devices left on `remote` that this vault has not applied.
@@ -161,30 +163,18 @@ public final class SyncEngine {
             let operations = try storeCall { () throws(StoreError) in try store.operationsToPush(to: remote.name, limit: Self.batchSize) }
                 .filter { !blockedRecords.contains($0.entityID) }
             guard !operations.isEmpty else { return }
-            var delivered: [Int64] = []
+            var written: [OutgoingOperation] = []
             var remoteDown = false
             for operation in operations where !blockedRecords.contains(operation.entityID) {
                 do {
-                    let sealed = try storeCall { () throws(StoreError) in
-                        try store.sealRemoteOperation(OperationFile(operation, device: store.deviceID).encoded(),
-                                                      idempotencyKey: operation.idempotencyKey)
-                    }
-                    try remote.writeOperation(OperationFile.name(clock: operation.clock, idempotencyKey: operation.idempotencyKey),
-                                              of: store.deviceID, bytes: sealed)
-                    delivered.append(operation.outboxID)
-                    FaultInjection.reach("sync:wrote-operation:\(summary.pushed + delivered.count)")
+                    try upload(operation, to: remote)
+                    written.append(operation)
+                    FaultInjection.reach("sync:wrote-operation:\(summary.pushed + written.count)")
                 } catch let error as RemoteError {
                     summary.failures += 1
                     // Later changes to the same record wait, so devices see them in order.
                     blockedRecords.insert(operation.entityID)
-                    let retryAt = error.isTemporary
-                        ? Timestamp(millisecondsSince1970: Int64(Date().timeIntervalSince1970 * 1000)
-                                    + backoff.delay(afterAttempt: operation.attempts, using: &generator))
-                        : nil
-                    try storeCall { () throws(StoreError) in
-                        try store.recordPushFailure(operation.outboxID, errorClass: error.errorClass, permanent: !error.isTemporary, retryAt: retryAt)
-                    }
-                    log.warning("sync.push.failed", ["error": .public(error.errorClass), "attempts": .integer(operation.attempts + 1)])
+                    try recordFailure(of: operation, error, using: &generator)
                     if case .unreachable = error { remoteDown = true; break }
                 } catch let error as SyncError {
                     throw error
@@ -194,18 +184,51 @@ public final class SyncEngine {
             }
             // Durable on the remote first, then marked delivered: a crash in between only
             // means the same files are offered again, and land on the names they have.
-            if !delivered.isEmpty {
+            if !written.isEmpty {
                 do { try remote.commitWrites() } catch {
-                    summary.failures += delivered.count
-                    log.warning("sync.push.failed", ["error": .public(error.errorClass), "attempts": .integer(0)])
+                    summary.failures += written.count
+                    for operation in written { try recordFailure(of: operation, error, using: &generator) }
                     return
                 }
             }
+            let delivered = written.map(\.outboxID)
             try storeCall { () throws(StoreError) in try store.markDelivered(delivered, to: remote.name) }
             summary.pushed += delivered.count
             progress("pushed \(summary.pushed)")
             if remoteDown || delivered.isEmpty { return }
         }
+    }
+
+    /// Writes one operation's file. A file already under its name is normally this
+    /// operation's own earlier upload whose answer was lost; one that does not open as this
+    /// operation is a damaged leftover (a partial copy, a file linked before its data was
+    /// flushed) and is replaced, or no other device would ever receive the change.
+    private func upload(_ operation: OutgoingOperation, to remote: any Remote) throws {
+        let device = store.deviceID
+        let key = operation.idempotencyKey
+        let sealed = try storeCall { () throws(StoreError) in
+            try store.sealRemoteOperation(OperationFile(operation, device: device).encoded(), idempotencyKey: key)
+        }
+        let name = OperationFile.name(clock: operation.clock, idempotencyKey: key)
+        if try remote.writeOperation(name, of: device, bytes: sealed) { return }
+        let existing = try remote.readOperation(name, of: device)
+        if let plain = try? store.openRemoteOperation(existing, idempotencyKey: key),
+           (try? OperationFile.decode(plain, expectedKey: key, device: device)) != nil {
+            return
+        }
+        log.warning("sync.push.replacedDamagedFile", ["remote": .public(remote.name)])
+        try remote.replaceOperation(name, of: device, bytes: sealed)
+    }
+
+    /// Records a failed upload: a temporary failure waits out a backoff, a permanent one
+    /// moves the operation to `failed`.
+    private func recordFailure(of operation: OutgoingOperation, _ error: RemoteError,
+                               using generator: inout SystemRandomNumberGenerator) throws(SyncError) {
+        let retryAfter = error.isTemporary ? backoff.delay(afterAttempt: operation.attempts, using: &generator) : nil
+        try storeCall { () throws(StoreError) in
+            try store.recordPushFailure(operation.outboxID, errorClass: error.errorClass, retryAfterMilliseconds: retryAfter)
+        }
+        log.warning("sync.push.failed", ["error": .public(error.errorClass), "attempts": .integer(operation.attempts + 1)])
     }
 
     private func storeCall<Result>(_ body: () throws(StoreError) -> Result) throws(SyncError) -> Result {

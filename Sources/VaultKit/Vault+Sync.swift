@@ -145,7 +145,10 @@ extension Vault {
         let store = try storeCall { () throws(StoreError) in
             try Store.create(at: location.databasePath, metadata: metadata, keyslots: slots, clock: clock, generatorVersion: BuildInfo.version)
         }
-        try storeCall { () throws(StoreError) in try store.addRemote(name: "origin", kind: .folder, location: remoteLocation) }
+        try storeCall { () throws(StoreError) in
+            try store.adoptKeyslotGeneration(descriptor.keyslotGeneration ?? 0)
+            try store.addRemote(name: "origin", kind: .folder, location: remoteLocation)
+        }
         log.notice("vault.joined")
         return try open(at: location, keyStore: keyStore, clock: clock)
     }

@@ -30,7 +30,37 @@ extension Store {
         try database.writeTransaction { () throws(StoreError) in
             try database.run("DELETE FROM keyslot WHERE kind = ?", [.text(slot.kind.rawValue)])
             try Self.insert(slot, into: database, at: clock.now())
+            try advanceKeyslotGeneration()
         }
+    }
+
+    /// How many times this vault's keyslots have been replaced (passphrase changes, rekeys),
+    /// as far as this device knows. A remote's descriptor is only overwritten by a higher
+    /// generation, so devices never put back each other's older slots.
+    public func keyslotGeneration() throws(StoreError) -> Int {
+        var generation = 0
+        try database.forEachRow("SELECT value FROM vault_meta WHERE key = 'keyslot_generation'") { row in
+            generation = Int(row.text(0)) ?? 0
+        }
+        return generation
+    }
+
+    /// Takes the generation of the slots this vault was joined with.
+    public func adoptKeyslotGeneration(_ generation: Int) throws(StoreError) {
+        try database.writeTransaction { () throws(StoreError) in
+            try database.run("""
+                INSERT INTO vault_meta (key, value) VALUES ('keyslot_generation', ?1)
+                ON CONFLICT (key) DO UPDATE SET value = ?1
+                """, [.text(String(generation))])
+        }
+    }
+
+    /// Inside the transaction that replaces slots.
+    func advanceKeyslotGeneration() throws(StoreError) {
+        try database.run("""
+            INSERT INTO vault_meta (key, value) VALUES ('keyslot_generation', '1')
+            ON CONFLICT (key) DO UPDATE SET value = CAST(CAST(value AS INTEGER) + 1 AS TEXT)
+            """)
     }
 
     static func insert(_ slot: Keyslot, into database: Database, at time: Timestamp) throws(StoreError) {

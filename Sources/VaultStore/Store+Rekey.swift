@@ -104,6 +104,7 @@ extension Store {
                 DELETE FROM rekey_job;
                 """)
             try database.run("UPDATE vault_meta SET value = ? WHERE key = 'key_id'", [.text(newKey.id.description)])
+            try advanceKeyslotGeneration()
         }
         metadata = VaultMetadata(vaultID: metadata.vaultID, keyID: newKey.id, createdAt: metadata.createdAt, deviceID: metadata.deviceID)
         cipher = nil

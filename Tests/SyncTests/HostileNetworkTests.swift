@@ -127,24 +127,20 @@ import VaultCrypto
 
         // A second sync before the backoff has passed.
         try a.sync(backoff: Self.slowBackoff)
-        withKnownIssue("BUG: Store+Push.swift operationsToPush only holds back ops behind a 'failed' one, not behind one pending in backoff; v3 is sent before v2") {
-            let files = try cluster.remoteOperations(about: note.id, openedBy: a)
-            #expect(files.count == 1, "v3 must wait for v2")
-        }
+        let files = try cluster.remoteOperations(about: note.id, openedBy: a)
+        #expect(files.count == 1, "v3 must wait for v2")
         try b.sync()
         Self.waitOutBackoff(a)
         try a.sync(backoff: Self.slowBackoff)
         try b.sync()
         #expect(try b.note(note.id).body == "v3")
-        withKnownIssue("BUG (consequence): B applied v3 then v2 and made a conflict copy of A's own older text that A never has") {
-            #expect(try b.conflictIDs().isEmpty)
-            try expectConverged([a, b])
-        }
+        #expect(try b.conflictIDs().isEmpty)
+        try expectConverged([a, b])
     }
 
-    /// A file already under an operation's name is trusted as that operation. If it is
-    /// damaged (a crash or power loss between link and flush, a sync tool that left a
-    /// partial file), the upload counts as done and the other devices never get the change.
+    /// A file already under an operation's name is not trusted blindly: if it is damaged (a
+    /// crash or power loss between link and flush, a sync tool that left a partial file),
+    /// the retry replaces it, so the other devices do get the change.
     @Test func aDamagedFileUnderAnOperationsNameIsNotTakenAsDelivered() throws {
         let cluster = try Cluster()
         let a = try cluster.addDevice("a")
@@ -164,11 +160,9 @@ import VaultCrypto
         a.clock.advance(hours: 48)
         try a.sync()
         let summary = try b.sync()
-        withKnownIssue("ROBUSTNESS: FolderRemote.writeOperation returns 'already there' on EEXIST without checking the file opens; the op is marked done and B never receives it") {
-            #expect(summary.rejected == 0)
-            let onB = try b.liveAnnotations().map(\.id)
-            #expect(onB == [note.id])
-        }
+        #expect(summary.rejected == 0)
+        let onB = try b.liveAnnotations().map(\.id)
+        #expect(onB == [note.id])
     }
 
     @Test func anUnreachableRemoteIsNotAttempted() throws {
@@ -196,7 +190,7 @@ import VaultCrypto
         let a = try cluster.addDevice("a")
         try a.addBook("Book")
         try FileManager.default.createDirectory(atPath: cluster.remoteRoot, withIntermediateDirectories: true)
-        let foreign = RemoteDescriptor(vaultID: "someone-else", keyID: "00112233aabbccdd", keyslots: [])
+        let foreign = RemoteDescriptor(vaultID: "someone-else", keyID: "00112233aabbccdd", keyslots: [], keyslotGeneration: 0)
         try Data(foreign.encoded()).write(to: URL(fileURLWithPath: cluster.remoteRoot + "/vault.json"))
         let summary = try a.sync()
         #expect(summary.skipped == [remoteName: "otherVault"])
@@ -216,8 +210,8 @@ import VaultCrypto
     }
 
     /// A passphrase change on one device rewrites the descriptor (so a new device joins with
-    /// the new passphrase). Keyslots are device configuration and do not sync, so the next
-    /// sync of a device that still has the OLD slots writes its descriptor back.
+    /// the new passphrase). Keyslots are device configuration and do not sync; a device that
+    /// still has the OLD slots has an older keyslot generation and leaves the descriptor alone.
     @Test func aChangedPassphraseSlotIsNotRevertedOnTheRemoteByAnotherDevice() throws {
         let cluster = try Cluster()
         let a = try cluster.addDevice("a")
@@ -233,10 +227,8 @@ import VaultCrypto
         }
         #expect(try remoteSlotIDs().contains("slot-passphrase-2"))
         try b.sync()
-        withKnownIssue("DESIGN BUG: SyncEngine.checkDescriptor writes this device's descriptor whenever it differs, so devices with different keyslots overwrite each other; a new device may then only join with the OLD passphrase") {
-            let slots = try remoteSlotIDs()
-            #expect(slots.contains("slot-passphrase-2"), "\(slots)")
-        }
+        let slots = try remoteSlotIDs()
+        #expect(slots.contains("slot-passphrase-2"), "\(slots)")
     }
 
     // MARK: - Permanent failures

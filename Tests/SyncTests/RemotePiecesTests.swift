@@ -120,7 +120,7 @@ import VaultCrypto
                                             memLimit: 67_108_864, salt: [1, 2, 3], wrappedKey: [4, 5, 6])
 
     @Test func roundTripsAndRefusesForeignOrNewer() throws {
-        let descriptor = RemoteDescriptor(vaultID: "v-1", keyID: "00112233aabbccdd", keyslots: [Self.slot])
+        let descriptor = RemoteDescriptor(vaultID: "v-1", keyID: "00112233aabbccdd", keyslots: [Self.slot], keyslotGeneration: 0)
         #expect(try RemoteDescriptor.decode(descriptor.encoded()) == descriptor)
         #expect(descriptor.format == "bmvault-remote" && descriptor.formatVersion == 1)
 
@@ -138,12 +138,22 @@ import VaultCrypto
         #expect(throws: RemoteError.self) { try RemoteDescriptor.decode([]) }
     }
 
+    /// Descriptors written before the keyslot generation existed still read, as generation 0.
+    @Test func aDescriptorWithoutAGenerationReadsAsZero() throws {
+        let descriptor = RemoteDescriptor(vaultID: "v-1", keyID: "00112233aabbccdd", keyslots: [Self.slot], keyslotGeneration: 3)
+        var json = try #require(try JSONSerialization.jsonObject(with: Data(descriptor.encoded())) as? [String: Any])
+        #expect(json["keyslotGeneration"] as? Int == 3)
+        json["keyslotGeneration"] = nil
+        let older = try RemoteDescriptor.decode(Array(try JSONSerialization.data(withJSONObject: json)))
+        #expect(older.keyslotGeneration == nil && older.keyslots == [Self.slot])
+    }
+
     /// What the descriptor holds in the clear: ids, KDF parameters, salts and wrapped keys —
     /// nothing else (SYNC.md's "what a remote can see").
     @Test func holdsOnlyIdsKDFParametersAndWrappedKeys() throws {
-        let descriptor = RemoteDescriptor(vaultID: "v-1", keyID: "00112233aabbccdd", keyslots: [Self.slot])
+        let descriptor = RemoteDescriptor(vaultID: "v-1", keyID: "00112233aabbccdd", keyslots: [Self.slot], keyslotGeneration: 0)
         let json = try #require(try JSONSerialization.jsonObject(with: Data(descriptor.encoded())) as? [String: Any])
-        #expect(Set(json.keys) == ["format", "formatVersion", "vaultId", "keyId", "keyslots"])
+        #expect(Set(json.keys) == ["format", "formatVersion", "vaultId", "keyId", "keyslots", "keyslotGeneration"])
         let slot = try #require((json["keyslots"] as? [[String: Any]])?.first)
         #expect(Set(slot.keys) == ["id", "kind", "kdf", "opsLimit", "memLimit", "salt", "wrappedKey"])
     }

@@ -371,6 +371,9 @@ final class ScriptedRemote: Remote {
 
     func writeDescriptor(_ bytes: [UInt8]) throws(RemoteError) { try wrapped.writeDescriptor(bytes) }
     func commitWrites() throws(RemoteError) { try wrapped.commitWrites() }
+    func replaceOperation(_ name: String, of device: String, bytes: [UInt8]) throws(RemoteError) {
+        try wrapped.replaceOperation(name, of: device, bytes: bytes)
+    }
     func devices() throws(RemoteError) -> [String] { try wrapped.devices() }
     func operationNames(of device: String) throws(RemoteError) -> [String] { try wrapped.operationNames(of: device) }
     func readOperation(_ name: String, of device: String) throws(RemoteError) -> [UInt8] { try wrapped.readOperation(name, of: device) }

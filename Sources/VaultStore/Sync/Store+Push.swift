@@ -20,8 +20,9 @@ public struct OutgoingOperation: Sendable {
 extension Store {
     /// Operations `remote` does not have yet and that may be tried now, oldest first.
     ///
-    /// An operation waits while an earlier one on the same record has failed, so every
-    /// device receives a record's changes in the order they were made.
+    /// An operation waits while an earlier one on the same record has not reached this
+    /// remote yet (it failed, or waits out its backoff), so every device receives a record's
+    /// changes in the order they were made.
     public func operationsToPush(to remote: String, limit: Int) throws(StoreError) -> [OutgoingOperation] {
         let cipher = try requireCipher()
         var operations: [OutgoingOperation] = []
@@ -32,7 +33,10 @@ extension Store {
             WHERE o.state IN ('pending', 'in_flight')
               AND (o.next_attempt_at IS NULL OR o.next_attempt_at <= ?2)
               AND NOT EXISTS (SELECT 1 FROM outbox_delivery d WHERE d.operation_id = o.id AND d.remote = ?1)
-              AND NOT EXISTS (SELECT 1 FROM outbox e WHERE e.entity_id = o.entity_id AND e.id < o.id AND e.state = 'failed')
+              AND NOT EXISTS (SELECT 1 FROM outbox e
+                              WHERE e.entity_id = o.entity_id AND e.id < o.id
+                                AND (e.state = 'failed' OR (e.state != 'done' AND e.next_attempt_at > ?2))
+                                AND NOT EXISTS (SELECT 1 FROM outbox_delivery d WHERE d.operation_id = e.id AND d.remote = ?1))
             ORDER BY o.id LIMIT ?3
             """, [.text(remote), .integer(clock.now().millisecondsSince1970), .integer(Int64(limit))]) { row in
             let key = row.text(1)
@@ -49,7 +53,7 @@ extension Store {
         }
         // An operation that cannot be read can never be sent: failed, kept, and reported.
         for id in unreadable {
-            try recordPushFailure(id, errorClass: "unreadable", permanent: true, retryAt: nil)
+            try recordPushFailure(id, errorClass: "unreadable", retryAfterMilliseconds: nil)
         }
         return operations
     }
@@ -79,16 +83,17 @@ extension Store {
         }
     }
 
-    /// Records a failed attempt: a temporary failure waits until `retryAt`; a permanent one
-    /// moves the operation to `failed`, kept with its error class, until `retry-failed`.
-    public func recordPushFailure(_ id: Int64, errorClass: String, permanent: Bool, retryAt: Timestamp?) throws(StoreError) {
+    /// Records a failed attempt: a temporary failure waits `retryAfterMilliseconds` (by this
+    /// store's clock); a permanent one (nil) moves the operation to `failed`, kept with its
+    /// error class, until `retry-failed`.
+    public func recordPushFailure(_ id: Int64, errorClass: String, retryAfterMilliseconds: Int64?) throws(StoreError) {
         try database.writeTransaction { () throws(StoreError) in
+            let now = clock.now().millisecondsSince1970
             try database.run("""
                 UPDATE outbox SET attempt_count = attempt_count + 1, last_attempt_at = ?2, last_error_class = ?3,
-                                  next_attempt_at = ?4, state = CASE WHEN ?5 THEN 'failed' ELSE 'pending' END
+                                  next_attempt_at = ?4, state = CASE WHEN ?4 IS NULL THEN 'failed' ELSE 'pending' END
                 WHERE id = ?1
-                """, [.integer(id), .integer(clock.now().millisecondsSince1970), .text(errorClass),
-                      .integer(retryAt?.millisecondsSince1970), .integer(permanent ? 1 : 0)])
+                """, [.integer(id), .integer(now), .text(errorClass), .integer(retryAfterMilliseconds.map { now + $0 })])
         }
     }
 
