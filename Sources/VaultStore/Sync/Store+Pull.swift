@@ -144,6 +144,9 @@ extension Store {
             return .applied
         }
         if localClock == operation.clock { return .applied }   // the same version, already here
+        // A conflict copy another device made too: it is here already, in whatever state the
+        // reader has left it since (a resolution travels as its own operation).
+        if operation.base == nil, incoming.conflictOf != nil { return .applied }
         let local: Annotation
         do { local = try annotation(incoming.id) } catch .recordUnreadable {
             // What is here cannot be read; the other device's version can: take it.
@@ -169,10 +172,10 @@ extension Store {
         }
     }
 
-    /// Writes a conflict the same way on every device, so all of them converge without
-    /// talking to each other: an edit beats a deletion (the note comes back, flagged); of two
-    /// edits, the later one (by clock) stays in the note and the other becomes a conflict
-    /// copy whose id is derived from the note and the losing clock.
+    /// Writes a conflict the same way on every device: an edit beats a deletion (the note
+    /// comes back, flagged); of two edits, the later one (by clock) stays in the note and the
+    /// other becomes a conflict copy whose id is derived from the note and the losing clock.
+    /// The copy is also sent on, for devices that meet the versions in another order.
     private func materializeConflict(local: Annotation, localClock: HybridTimestamp, remote: Annotation,
                                      remoteClock: HybridTimestamp, cipher: RecordCipher) throws(StoreError) {
         let localDeleted = local.deletedAt != nil
@@ -197,6 +200,10 @@ extension Store {
                               conflictOf: local.id, conflictReason: .bothEdited)
         if try recordClock(table: "annotation", id: copy.id) == nil {
             try writeAnnotation(copy, clock: loserClock, cipher: cipher, insert: true)
+            // A device that meets the versions in another order may not make this copy, so it
+            // travels too: the same id and clock everywhere, so the copies merge as one.
+            try enqueue(.annotation, .create, id: copy.id, baseVersion: 0, payload: OutboxPayload(copy), cipher: cipher,
+                        at: clock.now(), clock: loserClock, base: nil)
         }
         try markSynced("annotation", local.id, remoteClock)
     }
