@@ -10,6 +10,7 @@ import Glibc
 ///
 ///     <location>/bmvault-<vault id>/vault.json                  the descriptor
 ///     <location>/bmvault-<vault id>/devices/<device id>/<clock>.<idempotency key>.op
+///     <location>/bmvault-<vault id>/devices/<device id>/acknowledgement   replaced at each sync
 public final class FolderRemote: Remote {
     public let name: String
     public let location: String
@@ -85,6 +86,18 @@ public final class FolderRemote: Remote {
             unlink(temporary)
             throw .io(operation: "rename", errno: code)
         }
+    }
+
+    public func readAcknowledgement(of device: String) throws(RemoteError) -> [UInt8]? {
+        let path = root + "/devices/" + device + "/acknowledgement"
+        guard FileManager.default.fileExists(atPath: path) else { return nil }
+        return try read(path)
+    }
+
+    public func writeAcknowledgement(_ bytes: [UInt8], of device: String) throws(RemoteError) {
+        let directory = root + "/devices/" + device
+        try makeDirectory(directory)
+        try replaceAtomically(directory + "/acknowledgement", with: bytes)
     }
 
     /// One `syncfs` for a whole batch of operation files, instead of two `fsync`s per file.

@@ -31,6 +31,13 @@ struct OperationFile: Codable {
         return String(parts[1])
     }
 
+    /// The clock in a file name, without reading the file.
+    static func clock(inName name: String) -> HybridTimestamp? {
+        let parts = name.split(separator: ".")
+        guard parts.count == 3, parts[2] == "op" else { return nil }
+        return try? HybridTimestamp(parsing: String(parts[0]))
+    }
+
     init(_ operation: OutgoingOperation, device: String) {
         v = Self.version
         key = operation.idempotencyKey

@@ -26,6 +26,10 @@ public protocol Remote: AnyObject {
     /// partial copy), atomically. The only time a file on a remote is ever changed.
     /// Not yet durable: see ``commitWrites()``.
     func replaceOperation(_ name: String, of device: String, bytes: [UInt8]) throws(RemoteError)
+    /// `device`'s acknowledgement (see `Acknowledgement`), or nil when it has left none.
+    func readAcknowledgement(of device: String) throws(RemoteError) -> [UInt8]?
+    /// Replaces this device's acknowledgement, atomically and durably.
+    func writeAcknowledgement(_ bytes: [UInt8], of device: String) throws(RemoteError)
     /// Makes every operation written so far durable, so the outbox may mark them delivered.
     func commitWrites() throws(RemoteError)
 }

@@ -12,6 +12,8 @@ public struct SyncSummary: Sendable, Equatable {
     public var rejected = 0
     /// Uploads that failed this time (they stay in the outbox, with their next retry).
     public var failures = 0
+    /// Tombstones whose content was purged (see `Store.purgeTombstones`).
+    public var purged = 0
     /// Remotes that could not be used, with why (error class).
     public var skipped: [String: String] = [:]
 
@@ -33,6 +35,8 @@ public enum SyncError: Error, Equatable, Sendable {
 /// applied in transactional batches; the outbox is drained oldest first, each failure is
 /// recorded with its class and a backoff (full jitter), permanent failures are kept as
 /// `failed`, and a retry of an upload whose answer was lost finds the file already there.
+/// Last, each remote gets this device's acknowledgement of what it has applied, and the
+/// tombstones every device has acknowledged (or older than the retention) lose their content.
 public final class SyncEngine {
     public static let batchSize = 500
     /// The fail-safe: a sync may not delete more than this share of the live records...
@@ -44,8 +48,13 @@ public final class SyncEngine {
     let remotes: [any Remote]
     let backoff: Backoff
 
-    public init(store: Store, remotes: [any Remote], backoff: Backoff = Backoff()) {
+    /// Whether `remotes` are all the vault's remotes, so that the devices they list are all
+    /// the devices that could still need a tombstone (otherwise only the retention purges).
+    let remotesAreComplete: Bool
+
+    public init(store: Store, remotes: [any Remote], remotesAreComplete: Bool = true, backoff: Backoff = Backoff()) {
         self.store = store
+        self.remotesAreComplete = remotesAreComplete
         #if DEBUG
         self.remotes = remotes.map(FaultInjectingRemote.wrapIfRequested)
         #else
@@ -68,12 +77,24 @@ public final class SyncEngine {
             }
         }
 
+        // Acknowledgements first: every operation a device sent before acknowledging is then
+        // in the listing below.
+        var acknowledgements = Acknowledgements(ownDevice: store.deviceID)
+        for remote in reachable {
+            do { try acknowledgements.read(from: remote, opening: store) } catch {
+                summary.skipped[remote.name] = error.errorClass
+            }
+        }
+
         // Pull: gather every new operation first, so the fail-safe sees the whole change.
         var incoming: [IncomingOperation] = []
+        var listed: [String: [String: [String]]] = [:]
         var seen = Set<String>()
-        for remote in reachable {
+        for remote in reachable where summary.skipped[remote.name] == nil {
             do {
-                for operation in try newOperations(on: remote, summary: &summary) where seen.insert(operation.idempotencyKey).inserted {
+                let (operations, names) = try newOperations(on: remote, summary: &summary)
+                listed[remote.name] = names
+                for operation in operations where seen.insert(operation.idempotencyKey).inserted {
                     incoming.append(operation)
                 }
             } catch {
@@ -105,8 +126,18 @@ public final class SyncEngine {
         for remote in reachable where summary.skipped[remote.name] == nil {
             try push(to: remote, summary: &summary, progress: progress)
         }
+
+        // Acknowledge, then purge what every device has acknowledged or the retention allows.
+        for remote in reachable where summary.skipped[remote.name] == nil {
+            acknowledge(on: remote, listed: listed[remote.name] ?? [:])
+        }
+        let everyDeviceIsKnown = remotesAreComplete && summary.skipped.isEmpty
+        summary.purged = try storeCall { () throws(StoreError) in
+            try store.purgeTombstones { tombstone in everyDeviceIsKnown && acknowledgements.coverEveryDevice(tombstone.clock) }
+        }
         log.notice("sync.finished", ["pushed": .integer(summary.pushed), "pulled": .integer(summary.pulled),
                                      "conflicts": .integer(summary.conflicts), "failures": .integer(summary.failures),
+                                     "purged": .integer(summary.purged),
                                      "skipped": .integer(summary.skipped.count)])
         return summary
     }
@@ -134,12 +165,17 @@ public final class SyncEngine {
                                 keyslotGeneration: (try? store.keyslotGeneration()) ?? 0)
     }
 
-    /// Every operation other devices left on `remote` that this vault has not applied.
-    private func newOperations(on remote: any Remote, summary: inout SyncSummary) throws(RemoteError) -> [IncomingOperation] {
+    /// Every operation other devices left on `remote` that this vault has not applied, and
+    /// the names of every device's operation files (for the acknowledgement).
+    private func newOperations(on remote: any Remote,
+                               summary: inout SyncSummary) throws(RemoteError) -> ([IncomingOperation], [String: [String]]) {
         var operations: [IncomingOperation] = []
+        var listed: [String: [String]] = [:]
         for device in try remote.devices() where device != store.deviceID {
             let applied = (try? store.appliedOperationKeys(from: device)) ?? []
-            for name in try remote.operationNames(of: device) {
+            let names = try remote.operationNames(of: device)
+            listed[device] = names
+            for name in names {
                 guard let key = OperationFile.idempotencyKey(inName: name), !applied.contains(key) else { continue }
                 let sealed = try remote.readOperation(name, of: device)
                 // A file that does not open under this vault's key and binding, or is not an
@@ -153,7 +189,20 @@ public final class SyncEngine {
                 operations.append(operation)
             }
         }
-        return operations
+        return (operations, listed)
+    }
+
+    /// Leaves this device's acknowledgement on `remote`. A failure only delays purging, so
+    /// it is logged and the sync goes on.
+    private func acknowledge(on remote: any Remote, listed: [String: [String]]) {
+        let marks = Acknowledgement.watermarks(listed: listed) { device in (try? store.appliedOperationKeys(from: device)) ?? [] }
+        let acknowledgement = Acknowledgement(device: store.deviceID, at: store.now, applied: marks)
+        do {
+            let sealed = try store.sealRemoteAcknowledgement(acknowledgement.encoded(), device: store.deviceID)
+            try remote.writeAcknowledgement(sealed, of: store.deviceID)
+        } catch {
+            log.warning("sync.acknowledgement.failed", ["remote": .public(remote.name)])
+        }
     }
 
     private func push(to remote: any Remote, summary: inout SyncSummary, progress: (String) -> Void) throws(SyncError) {

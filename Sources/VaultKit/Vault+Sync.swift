@@ -45,6 +45,17 @@ extension Vault {
         try storeCall { () throws(StoreError) in try store.removeRemote(name: name) }
     }
 
+    /// How long a deleted record keeps its content, in days (see `Store.purgeTombstones`).
+    public func tombstoneRetentionDays() throws(VaultError) -> Int {
+        let store = try unlockedStore()
+        return try storeCall { () throws(StoreError) in try store.tombstoneRetentionDays() }
+    }
+
+    public func setTombstoneRetention(days: Int) throws(VaultError) {
+        let store = try unlockedStore()
+        try storeCall { () throws(StoreError) in try store.setTombstoneRetention(days: days) }
+    }
+
     // MARK: - Sync
 
     /// Pushes the outbox to the remotes (or one), pulls what other devices left there and
@@ -62,7 +73,7 @@ extension Vault {
         let remotes: [any Remote] = records.map { FolderRemote(name: $0.name, location: $0.location, vaultID: vaultID) }
         let summary: SyncSummary
         do {
-            summary = try SyncEngine(store: store, remotes: remotes).run(allowMassDelete: allowMassDelete, progress: progress)
+            summary = try SyncEngine(store: store, remotes: remotes, remotesAreComplete: name == nil).run(allowMassDelete: allowMassDelete, progress: progress)
         } catch {
             switch error {
             case .massDelete(let count, let total): throw .massDelete(count: count, total: total)

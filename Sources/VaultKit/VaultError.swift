@@ -68,6 +68,10 @@ public enum VaultError: Error, Equatable, Sendable {
     case recordUnreadable(id: String, field: String)
     /// A book still has notes or quotes.
     case bookHasAnnotations(id: String, count: Int)
+    /// A position behind the book's `current` one without `--rewind`; nothing was changed.
+    case progressBehind(current: Double)
+    /// A tombstone retention period outside 1 to `maximumDays` days.
+    case invalidRetention(maximumDays: Int)
     /// Another bmvault process held the vault for too long.
     case busy
     /// The disk is full; nothing was changed.
@@ -102,6 +106,8 @@ extension VaultError {
         case .recordUnreadable(let id, let field): self = .recordUnreadable(id: id, field: field)
         case .wrongRecordKind(let id, let expected, let found): self = .wrongRecordKind(id: id, expected: expected, found: found)
         case .bookHasAnnotations(let id, let count): self = .bookHasAnnotations(id: id, count: count)
+        case .invalidRetention(let maximumDays): self = .invalidRetention(maximumDays: maximumDays)
+        case .progressBehind(let current): self = .progressBehind(current: current)
         case .busy: self = .busy
         case .diskFull: self = .diskFull
         case .crypto(let error): self = .crypto(error)

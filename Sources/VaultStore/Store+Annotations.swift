@@ -83,7 +83,8 @@ extension Store {
             values.append(.text(kind.rawValue))
             conditions.append("kind = ?\(values.count)")
         }
-        if !filter.includeDeleted { conditions.append("deleted_at IS NULL") }
+        // Purged tombstones have nothing left to show.
+        conditions.append(filter.includeDeleted ? "length(body) > 0" : "deleted_at IS NULL")
         let whereClause = conditions.isEmpty ? "" : "WHERE " + conditions.joined(separator: " AND ")
         try database.readTransaction { () throws(StoreError) in
             try database.forEachRow("""
@@ -152,7 +153,9 @@ extension Store {
             guard let entityID = try? EntityID(validating: id),
                   let bookID = try? EntityID(validating: row.text(1)) else { throw UnreadableRecord(id: id, field: "id") }
             guard let kind = AnnotationKind(rawValue: row.text(2)) else { throw UnreadableRecord(id: id, field: "kind") }
-            let body = try cipher.open(row.blob(3), table: "annotation", id: id, field: "body")
+            // A purged tombstone (Store+Tombstones) has no content left; any other empty field is damage.
+            let purged = !row.isNull(7) && row.blob(3).isEmpty
+            let body = purged ? "" : try cipher.open(row.blob(3), table: "annotation", id: id, field: "body")
             var locator: Locator?
             if !row.isNull(4) {
                 let text = try cipher.open(row.blob(4), table: "annotation", id: id, field: "locator")

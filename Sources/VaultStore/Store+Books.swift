@@ -25,9 +25,18 @@ extension Store {
     /// concurrent change from another process is never overwritten unseen. A `rewind` is an
     /// explicit move backwards, which sync lets win over positions recorded before it.
     @discardableResult
+    /// A plain position behind the current one is refused (`progressBehind`): moving back
+    /// must be said, so that every device can tell a correction from a stale position.
     public func setProgress(of id: EntityID, to percent: Double, rewind: Bool = false) throws(StoreError) -> Book {
         try database.writeTransaction { () throws(StoreError) in
-            try updateBookInTransaction(id, action: .update, progressRewind: rewind) { book in book.progress = percent }
+            if !rewind {
+                var current = 0.0
+                try database.forEachRow("SELECT progress FROM book WHERE id = ? AND deleted_at IS NULL", [.text(id.rawValue)]) { row in
+                    current = row.double(0)
+                }
+                guard percent >= current else { throw .progressBehind(current: current) }
+            }
+            return try updateBookInTransaction(id, action: .update, progressRewind: rewind) { book in book.progress = percent }
         }
     }
 
@@ -62,7 +71,8 @@ extension Store {
     public func books(includeDeleted: Bool = false) throws(StoreError) -> [Result<Book, UnreadableRecord>] {
         let cipher = try requireCipher()
         var books: [Result<Book, UnreadableRecord>] = []
-        let filter = includeDeleted ? "" : "WHERE deleted_at IS NULL"
+        // Purged tombstones have nothing left to show.
+        let filter = includeDeleted ? "WHERE length(title) > 0" : "WHERE deleted_at IS NULL"
         try database.forEachRow("SELECT \(Self.bookColumns) FROM book \(filter) ORDER BY created_at, id") { row in
             books.append(decodeBook(row, cipher: cipher))
         }
@@ -124,8 +134,10 @@ extension Store {
         let id = row.text(0)
         return Result { () throws(UnreadableRecord) -> Book in
             guard let entityID = try? EntityID(validating: id) else { throw UnreadableRecord(id: id, field: "id") }
-            let title = try cipher.open(row.blob(1), table: "book", id: id, field: "title")
-            let authorsJSON = try cipher.open(row.blob(2), table: "book", id: id, field: "authors")
+            // A purged tombstone (Store+Tombstones) has no content left; any other empty field is damage.
+            let purged = !row.isNull(6) && row.blob(1).isEmpty
+            let title = purged ? "" : try cipher.open(row.blob(1), table: "book", id: id, field: "title")
+            let authorsJSON = purged ? "[]" : try cipher.open(row.blob(2), table: "book", id: id, field: "authors")
             guard let authors = try? JSONDecoder().decode([String].self, from: Data(authorsJSON.utf8)) else {
                 throw UnreadableRecord(id: id, field: "authors")
             }

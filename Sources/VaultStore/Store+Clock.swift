@@ -38,3 +38,8 @@ extension Store {
         return reading
     }
 }
+
+extension Store {
+    /// This store's clock reading: what the engine stamps on acknowledgements.
+    public var now: Timestamp { clock.now() }
+}

@@ -136,6 +136,8 @@ extension Store {
             var resealed: [SQLValue] = []
             for (field, sealed) in zip(phase.fields, row.fields) {
                 guard let sealed else { resealed.append(.null); continue }
+                // A purged tombstone's emptied field has nothing to re-seal.
+                guard !sealed.isEmpty else { resealed.append(.blob(sealed)); continue }
                 let binding = Binding(vaultID: metadata.vaultID, table: phase.table, recordID: row.id, field: field)
                 do {
                     var plain = try old.open(sealed, binding: binding)

@@ -43,6 +43,10 @@ public enum StoreError: Error, Equatable, Sendable {
     case wrongRecordKind(id: String, expected: String, found: String)
     /// The book still has notes or quotes, which would be hidden with it.
     case bookHasAnnotations(id: String, count: Int)
+    /// A plain position behind the book's `current` one; moving back needs `rewind`.
+    case progressBehind(current: Double)
+    /// A tombstone retention period outside 1 to `maximumDays` days.
+    case invalidRetention(maximumDays: Int)
     /// Another bmvault process held the vault's write lock for longer than the busy timeout.
     case busy
     /// The disk is full. The change was rolled back; nothing saved before was touched.

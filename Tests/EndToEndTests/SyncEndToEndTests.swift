@@ -299,6 +299,46 @@ func waitOutFirstBackoff() { usleep(2_200_000) }
         try a.succeed(["book", "progress", book, "25"])
         try a.succeed(["sync"]); try b.succeed(["sync"])
         #expect(try progress(a) == 25 && progress(b) == 25, "a position after the rewind wins again")
+
+        // Moving back without --rewind is refused, with a way forward, and changes nothing.
+        let refused = try a.run(["book", "progress", book, "20"])
+        #expect(refused.status == 64)
+        #expect(refused.stderr.contains("behind the current position (25%)") && refused.stderr.contains("--rewind"), "\(refused.stderr)")
+        #expect(try progress(a) == 25)
+        try expectSameJournal([a, b])
+    }
+
+    /// A deleted note keeps its text until both devices have the deletion; then each sync
+    /// purges it (`purged` in the summary), and an export with deleted records no longer has it.
+    @Test func aDeletionBothDevicesHaveIsPurgedAndTheRetentionIsTheReaders() throws {
+        let world = try SyncWorld()
+        defer { withExtendedLifetime(world) {} }
+        let a = world.first
+        let b = try world.join()
+        #expect(try a.succeed(["remote", "retention"]).stdout == "90\n")
+        try a.succeed(["remote", "retention", "30"])
+        #expect(try a.succeed(["remote", "retention"]).stdout == "30\n")
+        for bad in ["0", "3651", "soon"] {
+            let refused = try a.run(["remote", "retention", bad])
+            #expect(refused.status == 64, "\(bad)")
+            #expect(refused.stderr.contains("1 to 3650"), "\(refused.stderr)")
+        }
+        #expect(try a.succeed(["remote", "retention"]).stdout == "30\n", "a refused value changes nothing")
+
+        let book = try a.succeed(["book", "add", "Kept book"]).line
+        let note = try a.succeed(["note", "add", book, "Zebra words to forget"]).line
+        try a.succeed(["sync"]); try b.succeed(["sync"])
+        try a.succeed(["delete", note])
+        func purged(_ device: TestVault) throws -> Int? {
+            (try device.json(["sync", "--json"]) as? [String: Any])?["purged"] as? Int
+        }
+        #expect(try purged(a) == 0, "b has not acknowledged the deletion")
+        #expect(try purged(b) == 1)
+        #expect(try purged(a) == 1)
+        let out = a.directory.appendingPathComponent("export-after-purge")
+        try a.succeed(["export", "--out", out.path, "--include-deleted"])
+        let journal = try String(contentsOf: out.appendingPathComponent("journal.json"), encoding: .utf8)
+        #expect(!journal.contains("Zebra") && !journal.contains(note))
         try expectSameJournal([a, b])
     }
 
@@ -519,6 +559,6 @@ func waitOutFirstBackoff() { usleep(2_200_000) }
         }
         let descriptor = try #require(world.allRemoteFiles().first { $0.hasSuffix("vault.json") })
         let json = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: world.folder.appendingPathComponent(descriptor))) as? [String: Any])
-        #expect(Set(json.keys) == ["format", "formatVersion", "vaultId", "keyId", "keyslots"])
+        #expect(Set(json.keys) == ["format", "formatVersion", "vaultId", "keyId", "keyslots", "keyslotGeneration"])
     }
 }

@@ -135,21 +135,6 @@ import Testing
         #expect(resolve((90, false, 30), (20, true, 20)) == 90)   // a rewind loses to a newer position
     }
 
-    @Test func progressMovedOnOneSideOnlyIsTakenAsItIs() {
-        let policy = ProgressPolicy()
-        let synced = Side(ProgressPolicy.Position(percent: 50, isRewind: false), clock: Self.clock(10))
-        let correction = Side(ProgressPolicy.Position(percent: 45, isRewind: false), clock: Self.clock(20, "other"))
-        // The other device moved back after taking this one's 50: a correction, not a conflict.
-        guard case .winner(let taken, _) = policy.resolve(local: synced, remote: correction,
-                                                          divergence: Divergence(localChanged: false, remoteChanged: true)),
-              case .winner(let kept, _) = policy.resolve(local: correction, remote: synced,
-                                                         divergence: Divergence(localChanged: true, remoteChanged: false)) else {
-            Issue.record("winners"); return
-        }
-        #expect(taken.percent == 45)
-        #expect(kept.percent == 45)
-    }
-
     @Test func hybridClockIsMonotonicAndItsTextSortsLikeIt() throws {
         let first = HybridTimestamp.next(after: nil, now: Timestamp(millisecondsSince1970: 1000), deviceID: "d")
         let second = HybridTimestamp.next(after: first, now: Timestamp(millisecondsSince1970: 1000), deviceID: "d")

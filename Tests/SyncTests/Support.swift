@@ -258,17 +258,26 @@ struct JournalState: Equatable, CustomStringConvertible {
     var annotations: [Annotation] = []
     var sessions: [ReadingSession] = []
 
+    /// Every record, tombstones included. A tombstone's content is left out: when it is
+    /// purged differs from device to device (it follows acknowledgements), and nobody sees it.
     init(_ store: Store) throws {
         var rewind: [String: Bool] = [:]
         try store.database.forEachRow("SELECT id, progress_rewind FROM book") { row in rewind[row.text(0)] = row.int64(1) == 1 }
-        for result in try store.books(includeDeleted: true) {
-            let book = try result.get()
+        var bookIDs: [EntityID] = []
+        var annotationIDs: [EntityID] = []
+        try store.database.forEachRow("SELECT id FROM book") { row in bookIDs.append(try! EntityID(validating: row.text(0))) }
+        try store.database.forEachRow("SELECT id FROM annotation") { row in annotationIDs.append(try! EntityID(validating: row.text(0))) }
+        for id in bookIDs {
+            var book = try store.book(id)
+            if book.deletedAt != nil { book.title = ""; book.authors = [] }
             books.append(BookRow(book: book, progressRewind: rewind[book.id.rawValue] ?? false))
             sessions += try store.sessions(of: book.id)
         }
         books.sort { $0.book.id < $1.book.id }
-        try store.forEachAnnotation(AnnotationFilter(includeDeleted: true)) { result in
-            if case .success(let annotation) = result { annotations.append(annotation) }
+        for id in annotationIDs {
+            var annotation = try store.annotation(id)
+            if annotation.deletedAt != nil { annotation.body = ""; annotation.locator = nil }
+            annotations.append(annotation)
         }
         annotations.sort { $0.id < $1.id }
         sessions.sort { $0.id < $1.id }
@@ -371,6 +380,10 @@ final class ScriptedRemote: Remote {
 
     func writeDescriptor(_ bytes: [UInt8]) throws(RemoteError) { try wrapped.writeDescriptor(bytes) }
     func commitWrites() throws(RemoteError) { try wrapped.commitWrites() }
+    func readAcknowledgement(of device: String) throws(RemoteError) -> [UInt8]? { try wrapped.readAcknowledgement(of: device) }
+    func writeAcknowledgement(_ bytes: [UInt8], of device: String) throws(RemoteError) {
+        try wrapped.writeAcknowledgement(bytes, of: device)
+    }
     func replaceOperation(_ name: String, of device: String, bytes: [UInt8]) throws(RemoteError) {
         try wrapped.replaceOperation(name, of: device, bytes: bytes)
     }

@@ -29,6 +29,20 @@ enum SyncCommands {
                 try context.openVault().removeRemote(name: invocation.argument("name") ?? "")
                 context.console.err("Removed.\n")
             },
+            CommandSpec(
+                name: "retention", abstract: "Show or set how long deleted records keep their content.",
+                discussion: "A deleted book, note or quote keeps its text until every device has acknowledged the deletion, or at most this many days once every remote has it (default 90). Then sync purges the text and keeps only the tombstone's id, dates and clock.",
+                arguments: [ArgumentSpec(name: "days", help: "Whole days, 1 to 3650; without it, the current setting.", isOptional: true)]
+            ) { invocation in
+                let vault = try context.openVault()
+                if let text = invocation.argument("days") {
+                    guard let days = Int(text) else { throw CLIError.invalidValue("DAYS must be a whole number of days from 1 to 3650") }
+                    try vault.setTombstoneRetention(days: days)
+                    context.console.err("Deleted records now keep their content for at most \(days) days.\n")
+                } else {
+                    context.console.out("\(try vault.tombstoneRetentionDays())\n")
+                }
+            },
         ])
     }
 
@@ -54,12 +68,13 @@ enum SyncCommands {
         if json {
             context.console.out(JSONDocuments.render(JSONDocuments.SyncDocument(
                 pushed: summary.pushed, pulled: summary.pulled, conflicts: summary.conflicts, failures: summary.failures,
-                deferred: summary.deferred, rejected: summary.rejected, skippedRemotes: summary.skipped)))
+                deferred: summary.deferred, rejected: summary.rejected, purged: summary.purged, skippedRemotes: summary.skipped)))
             return
         }
         var line = "Synced: \(summary.pushed) pushed, \(summary.pulled) pulled, \(summary.conflicts) conflicts, \(summary.failures) failures"
         if summary.deferred > 0 { line += ", \(summary.deferred) waiting for other records" }
         if summary.rejected > 0 { line += ", \(summary.rejected) unreadable operations skipped" }
+        if summary.purged > 0 { line += ", \(summary.purged) deleted records purged" }
         context.console.out(line + ".\n")
         for (name, reason) in summary.skipped.sorted(by: { $0.key < $1.key }) {
             context.console.err("Skipped remote \(name): \(ErrorReport.remoteMessage(name: name, errorClass: reason)).\n")

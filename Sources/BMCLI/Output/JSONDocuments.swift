@@ -150,7 +150,7 @@ enum JSONDocuments {
     }
 
     struct SyncDocument: Encodable {
-        let pushed: Int, pulled: Int, conflicts: Int, failures: Int, deferred: Int, rejected: Int
+        let pushed: Int, pulled: Int, conflicts: Int, failures: Int, deferred: Int, rejected: Int, purged: Int
         let skippedRemotes: [String: String]
     }
 

@@ -83,6 +83,10 @@ struct ErrorReport: Equatable {
             return ErrorReport(unreadable(id: id, field: field), .dataError)
         case .bookHasAnnotations(let id, let count):
             return ErrorReport("book \(id) still has \(count) notes and quotes; delete them first", .dataError)
+        case .progressBehind(let current):
+            return ErrorReport("that is behind the current position (\(HumanFormat.percent(current))); to move back on purpose, add --rewind", .usage)
+        case .invalidRetention(let maximumDays):
+            return ErrorReport("DAYS must be a whole number of days from 1 to \(maximumDays)", .usage)
         case .busy:
             return ErrorReport("another bmvault process kept the vault busy; nothing was changed, try again", .failure)
         case .diskFull:

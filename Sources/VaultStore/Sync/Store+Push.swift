@@ -119,6 +119,26 @@ extension Store {
         }
     }
 
+    /// Seals this device's acknowledgement for a remote, bound to this vault and device.
+    public func sealRemoteAcknowledgement(_ plaintext: [UInt8], device: String) throws(StoreError) -> [UInt8] {
+        let cipher = try requireCipher()
+        do {
+            return try cipher.sealer.seal(plaintext, table: "remote-acknowledgement", recordID: device, field: "acknowledgement")
+        } catch {
+            throw .crypto(error)
+        }
+    }
+
+    /// Opens another device's acknowledgement (see ``sealRemoteAcknowledgement(_:device:)``).
+    public func openRemoteAcknowledgement(_ sealed: [UInt8], device: String) throws(StoreError) -> [UInt8] {
+        let cipher = try requireCipher()
+        do {
+            return try cipher.sealer.open(sealed, table: "remote-acknowledgement", recordID: device, field: "acknowledgement")
+        } catch {
+            throw .crypto(error)
+        }
+    }
+
     /// Opens an operation file from a remote (see ``sealRemoteOperation(_:idempotencyKey:)``).
     public func openRemoteOperation(_ sealed: [UInt8], idempotencyKey: String) throws(StoreError) -> [UInt8] {
         let cipher = try requireCipher()

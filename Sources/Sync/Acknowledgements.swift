@@ -1,0 +1,43 @@
+import Journal
+import Telemetry
+import VaultStore
+
+/// Every other device's acknowledgement, gathered over the remotes of one sync: the
+/// devices known to exist, and how far each has applied each device's operations.
+struct Acknowledgements {
+    let ownDevice: String
+    /// Every other device that has left a folder on a remote read this sync.
+    private(set) var knownDevices = Set<String>()
+    /// Per device, per source device: the furthest acknowledged clock over all remotes.
+    private(set) var appliedThrough: [String: [String: HybridTimestamp]] = [:]
+
+    init(ownDevice: String) {
+        self.ownDevice = ownDevice
+    }
+
+    /// Reads every other device's acknowledgement on `remote`. One that does not open is
+    /// treated as absent (that device acknowledges nothing), and logged by class.
+    mutating func read(from remote: any Remote, opening store: Store) throws(RemoteError) {
+        for device in try remote.devices() where device != ownDevice {
+            knownDevices.insert(device)
+            guard let sealed = try remote.readAcknowledgement(of: device) else { continue }
+            guard let plain = try? store.openRemoteAcknowledgement(sealed, device: device),
+                  let acknowledgement = try? Acknowledgement.decode(plain, device: device) else {
+                log.warning("sync.acknowledgement.unreadable", ["remote": .public(remote.name)])
+                continue
+            }
+            for source in acknowledgement.applied.keys {
+                guard let clock = acknowledgement.appliedThrough(source) else { continue }
+                appliedThrough[device, default: [:]][source] = max(clock, appliedThrough[device]?[source] ?? clock)
+            }
+        }
+    }
+
+    /// Whether every other known device has applied the change made at `clock` (the device
+    /// that made it has it by definition).
+    func coverEveryDevice(_ clock: HybridTimestamp) -> Bool {
+        knownDevices.allSatisfy { device in
+            device == clock.deviceID || (appliedThrough[device]?[clock.deviceID]).map { $0 >= clock } ?? false
+        }
+    }
+}

@@ -1,0 +1,164 @@
+import Foundation
+import Testing
+import Journal
+@testable import Sync
+@testable import VaultStore
+import VaultCrypto
+
+/// Tombstones: a deleted record keeps its content until every device has acknowledged the
+/// deletion or the retention period has passed; then sync purges the content and keeps the
+/// clear parts, so an operation that arrives later is still decided against the deletion.
+@Suite struct TombstoneTests {
+    /// The sealed body's size, or nil when there is no such note: 0 once purged.
+    static func bodyBytes(_ device: Device, _ id: EntityID) throws -> Int? {
+        var size: Int?
+        try device.store.database.forEachRow("SELECT length(body) FROM annotation WHERE id = ?", [.text(id.rawValue)]) { row in
+            size = Int(row.int64(0))
+        }
+        return size
+    }
+
+    static func outboxRows(_ device: Device, about id: EntityID) throws -> Int {
+        var count = 0
+        try device.store.database.forEachRow("SELECT count(*) FROM outbox WHERE entity_id = ?", [.text(id.rawValue)]) { row in
+            count = Int(row.int64(0))
+        }
+        return count
+    }
+
+    @Test func aDeletionEveryDeviceAcknowledgedIsPurgedEverywhere() throws {
+        let (_, a, b, _, note) = try ConvergenceTests.pair(note: "words to forget")
+        a.clock.advance(seconds: 1); try a.delete(note.id)
+        #expect(try a.sync().purged == 0, "B has not acknowledged the deletion yet")
+        #expect(try Self.bodyBytes(a, note.id)! > 0)
+        // B applies the deletion, and A made it: nobody else needs the content.
+        #expect(try b.sync().purged == 1)
+        #expect(try a.sync().purged == 1, "B's acknowledgement covers the deletion")
+        for device in [a, b] {
+            #expect(try Self.bodyBytes(device, note.id) == 0, "\(device.name)")
+            #expect(try Self.outboxRows(device, about: note.id) == 0, "\(device.name): the operations that carried the text are gone")
+            let tombstone = try device.note(note.id)
+            #expect(tombstone.deletedAt != nil && tombstone.body.isEmpty)
+        }
+        // Nothing is listed for it any more, even with deleted records.
+        var listed: [EntityID] = []
+        try a.store.forEachAnnotation(AnnotationFilter(includeDeleted: true)) { if case .success(let n) = $0 { listed.append(n.id) } }
+        #expect(!listed.contains(note.id))
+        // A later sync has nothing more to purge.
+        #expect(try a.sync().purged == 0)
+        try expectConverged([a, b])
+    }
+
+    @Test func aDeviceThatHasNotAcknowledgedHoldsThePurgeUntilTheRetentionEnds() throws {
+        let (cluster, a, b, _, note) = try ConvergenceTests.pair()
+        let c = try cluster.addDevice("c", deviceID: deviceID("c"))
+        try c.sync()                                   // c is known (it left an acknowledgement), then goes away
+        a.clock.advance(seconds: 1); try a.delete(note.id)
+        try a.sync(); try b.sync(); try a.sync()
+        #expect(try Self.bodyBytes(a, note.id)! > 0, "c has not acknowledged")
+        #expect(try Self.bodyBytes(b, note.id)! > 0)
+        a.clock.advance(hours: 24 * 89)
+        #expect(try a.sync().purged == 0, "89 days: still within the default 90")
+        a.clock.advance(hours: 24 * 2)
+        #expect(try a.sync().purged == 1)
+        #expect(try Self.bodyBytes(a, note.id) == 0)
+        // c comes back: it takes the deletion like any other change.
+        try c.sync()
+        #expect(try c.note(note.id).deletedAt != nil)
+    }
+
+    @Test func theRetentionIsTheReadersToSet() throws {
+        let (_, a, b, _, note) = try ConvergenceTests.pair()
+        #expect(try a.store.tombstoneRetentionDays() == Store.defaultTombstoneRetentionDays)
+        #expect(throws: StoreError.invalidRetention(maximumDays: Store.maximumTombstoneRetentionDays)) {
+            try a.store.setTombstoneRetention(days: 0)
+        }
+        #expect(throws: StoreError.invalidRetention(maximumDays: Store.maximumTombstoneRetentionDays)) {
+            try a.store.setTombstoneRetention(days: Store.maximumTombstoneRetentionDays + 1)
+        }
+        try a.store.setTombstoneRetention(days: 2)
+        #expect(try a.store.tombstoneRetentionDays() == 2)
+        _ = b                                             // b never acknowledges: only the retention purges
+        a.clock.advance(seconds: 1); try a.delete(note.id)
+        try a.sync()
+        a.clock.advance(hours: 47)
+        #expect(try a.sync().purged == 0)
+        a.clock.advance(hours: 2)
+        #expect(try a.sync().purged == 1)
+    }
+
+    /// A device that edited the note while it was deleted (and purged) elsewhere: the edit
+    /// survives on both devices, flagged, as with any edit against a deletion.
+    @Test func anEditThatArrivesAfterThePurgeComesBackFlagged() throws {
+        let (_, a, b, _, note) = try ConvergenceTests.pair()
+        try a.store.setTombstoneRetention(days: 1)
+        a.clock.advance(seconds: 1); try a.delete(note.id)
+        try a.sync()
+        a.clock.advance(hours: 25)
+        #expect(try a.sync().purged == 1)
+        b.clock.advance(hours: 26); try b.edit(note.id, "written offline, after the deletion elsewhere")
+        try b.sync(); try a.sync(); try b.sync()
+        for device in [a, b] {
+            let survivor = try device.note(note.id)
+            #expect(survivor.deletedAt == nil && survivor.body == "written offline, after the deletion elsewhere", "\(device.name)")
+            #expect(survivor.conflictReason == .editedAfterDelete, "\(device.name)")
+        }
+        try expectConverged([a, b])
+    }
+
+    @Test func aBookIsPurgedLikeANote() throws {
+        let cluster = try Cluster()
+        let a = try cluster.addDevice("a", deviceID: deviceID("a"))
+        let b = try cluster.addDevice("b", deviceID: deviceID("b"))
+        let book = try a.addBook("A Title To Forget", authors: ["Someone"])
+        try a.sync(); try b.sync()
+        a.clock.advance(seconds: 1); try a.store.deleteBook(book.id)
+        try a.sync(); try b.sync(); try a.sync()
+        for device in [a, b] {
+            var sizes: [Int] = []
+            try device.store.database.forEachRow("SELECT length(title), length(authors) FROM book WHERE id = ?", [.text(book.id.rawValue)]) { row in
+                sizes = [Int(row.int64(0)), Int(row.int64(1))]
+            }
+            #expect(sizes == [0, 0], "\(device.name)")
+            let tombstone = try device.store.book(book.id)
+            #expect(tombstone.title.isEmpty && tombstone.authors.isEmpty && tombstone.deletedAt != nil)
+        }
+        #expect(try a.store.books(includeDeleted: true).isEmpty)
+    }
+
+    /// Only sync purges, and only once the deletion is on every remote: a vault that has no
+    /// remote keeps its tombstones whole.
+    @Test func withoutARemoteNothingIsPurged() throws {
+        let cluster = try Cluster()
+        let a = try cluster.addDevice("a")
+        let book = try a.addBook("Book")
+        let note = try a.addNote("kept", to: book)
+        try a.delete(note.id)
+        #expect(try a.store.purgeTombstones { _ in true } == 0, "the deletion has not reached the remote")
+        try a.store.removeRemote(name: remoteName)
+        a.clock.advance(hours: 24 * 365)
+        #expect(try a.store.purgeTombstones { _ in true } == 0, "no remote at all")
+        #expect(try Self.bodyBytes(a, note.id)! > 0)
+    }
+
+    /// The acknowledgement a device leaves: clocks and device ids only, sealed to the vault
+    /// and the device; one for another device's folder does not open.
+    @Test func acknowledgementsAreSealedToTheirDevice() throws {
+        let (cluster, a, b, _, _) = try ConvergenceTests.pair()
+        let remote = cluster.folderRemote()
+        let sealed = try #require(try remote.readAcknowledgement(of: b.deviceID))
+        let plain = try a.store.openRemoteAcknowledgement(sealed, device: b.deviceID)
+        let acknowledgement = try Acknowledgement.decode(plain, device: b.deviceID)
+        #expect(acknowledgement.appliedThrough(a.deviceID) != nil)
+        #expect(throws: StoreError.self) { try a.store.openRemoteAcknowledgement(sealed, device: a.deviceID) }
+        let text = String(decoding: plain, as: UTF8.self)
+        #expect(!text.contains("first text") && !text.contains("Shared Book"))
+    }
+
+    @Test func watermarksStopAtTheFirstOperationNotApplied() {
+        let names = ["0000000000000001-00000000-d.k1.op", "0000000000000002-00000000-d.k2.op", "0000000000000003-00000000-d.k3.op"]
+        let marks = Acknowledgement.watermarks(listed: ["d": names]) { _ in ["k1", "k3"] }
+        #expect(marks["d"]?.description == "0000000000000001-00000000-d")
+        #expect(Acknowledgement.watermarks(listed: ["d": names]) { _ in [] }["d"] == nil)
+    }
+}
