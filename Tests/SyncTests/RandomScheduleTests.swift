@@ -331,6 +331,8 @@ final class ScheduleRunner {
                 print("SWEEP " + outcome.description)
             }
         }
+        print("SWEEP done")
+        fflush(nil)   // the test runner may exit without flushing a piped stdout
     }
 
     /// A single seed, for replaying one from a failure message: BMVAULT_SYNC_SEED=N.
@@ -341,5 +343,6 @@ final class ScheduleRunner {
         options.realBackoff = ProcessInfo.processInfo.environment["BMVAULT_SYNC_REAL_BACKOFF"] == "1"
         let outcome = try ScheduleRunner(seed: seed, options: options).run()
         print(outcome.description + "\n  full log:\n    " + outcome.log.joined(separator: "\n    "))
+        fflush(nil)   // the test runner may exit without flushing a piped stdout
     }
 }

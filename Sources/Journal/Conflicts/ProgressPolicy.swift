@@ -24,6 +24,10 @@ public struct ProgressPolicy: ConflictPolicy {
         if newer.value.isRewind {
             return .winner(newer.value, why: "an explicit rewind wins over older positions")
         }
+        if remote.value.percent == local.value.percent {
+            // The same place, one of them marked a rewind: the newer says which, on every device.
+            return .winner(newer.value, why: "the same position; the newer record of it")
+        }
         return .winner(remote.value.percent > local.value.percent ? remote.value : local.value, why: "the furthest position wins")
     }
 }

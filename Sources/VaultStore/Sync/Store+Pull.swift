@@ -139,7 +139,10 @@ extension Store {
         guard incoming.id.rawValue == operation.entityID else { return .rejected }
         let localClock = try recordClock(table: "annotation", id: incoming.id)
         guard let localClock else {
-            guard try bookExists(incoming.bookID) else { return .deferred }
+            guard try bookExists(incoming.bookID) else {
+                // A deletion of a note never seen here, whose book is gone too: nothing to keep.
+                return incoming.deletedAt == nil ? .deferred : .applied
+            }
             try writeAnnotation(incoming, clock: operation.clock, cipher: cipher, insert: true)
             return .applied
         }
@@ -153,15 +156,19 @@ extension Store {
             try writeAnnotation(incoming, clock: operation.clock, cipher: cipher, insert: false)
             return .applied
         }
-        // Changed here since the version the other device changed?
-        let localChanged = operation.base.map { localClock > $0 } ?? true
+        // Changed here since the version the other device changed? Certainly so if a change
+        // made here has reached no remote yet: no other device can have seen it.
+        var localChanged = operation.base.map { localClock > $0 } ?? true
+        if !localChanged { localChanged = try hasUnsentOperation(on: incoming.id) }
         let resolution = NoteAndQuoteTextPolicy().resolve(
             local: Side(local, clock: localClock, isDeleted: local.deletedAt != nil),
             remote: Side(incoming, clock: operation.clock, isDeleted: incoming.deletedAt != nil),
             divergence: Divergence(localChanged: localChanged, remoteChanged: true))
         switch resolution {
         case .winner(let winner, _):
-            if !localChanged || winner != local {
+            // Even when the text here stays, the record takes the later clock: both devices
+            // now hold the same version, and the next change on either is based on it.
+            if !localChanged || winner != local || operation.clock > localClock {
                 try writeAnnotation(winner, clock: max(operation.clock, localClock), cipher: cipher, insert: false)
             }
             try markSynced("annotation", incoming.id, operation.clock)
@@ -175,7 +182,8 @@ extension Store {
     /// Writes a conflict the same way on every device: an edit beats a deletion (the note
     /// comes back, flagged); of two edits, the later one (by clock) stays in the note and the
     /// other becomes a conflict copy whose id is derived from the note and the losing clock.
-    /// The copy is also sent on, for devices that meet the versions in another order.
+    /// The survivor and the copy are also sent on, for devices that meet the versions in
+    /// another order.
     private func materializeConflict(local: Annotation, localClock: HybridTimestamp, remote: Annotation,
                                      remoteClock: HybridTimestamp, cipher: RecordCipher) throws(StoreError) {
         let localDeleted = local.deletedAt != nil
@@ -183,9 +191,13 @@ extension Store {
         if localDeleted != remoteDeleted {
             var survivor = localDeleted ? remote : local
             survivor.conflictReason = .editedAfterDelete
-            // The newer of the two clocks, never an older one: a record's clock that went
-            // backwards would let the next change overwrite the survivor as if it were clean.
-            try writeAnnotation(survivor, clock: max(localClock, remoteClock), cipher: cipher, insert: false)
+            // A new version, after both: a record's clock that went backwards would let the
+            // next change overwrite the survivor as if it were clean. It travels, so a device
+            // that met the two versions the other way round comes to the same flagged note.
+            let stamp = try tick()
+            try writeAnnotation(survivor, clock: stamp, cipher: cipher, insert: false)
+            try enqueue(.annotation, .update, id: survivor.id, baseVersion: survivor.version, payload: OutboxPayload(survivor),
+                        cipher: cipher, at: clock.now(), clock: stamp, base: max(localClock, remoteClock))
             try markSynced("annotation", local.id, remoteClock)
             return
         }
@@ -208,16 +220,21 @@ extension Store {
         try markSynced("annotation", local.id, remoteClock)
     }
 
-    /// `8`-versioned UUID text from SHA-256 of the note id and the losing clock: the same
-    /// conflict gets the same copy id on every device.
+    /// The conflict copy's id, from the note and the losing clock: the same conflict gets
+    /// the same copy id on every device.
     static func conflictCopyID(of original: EntityID, losingClock: HybridTimestamp) -> EntityID {
-        var digits = Array(SHA256.hex(of: Array("bmvault conflict copy|\(original.rawValue)|\(losingClock.description)".utf8)).utf8.prefix(32))
+        derivedID("bmvault conflict copy|\(original.rawValue)|\(losingClock.description)") ?? original
+    }
+
+    /// `8`-versioned UUID text from SHA-256 of `seed`: ids every device derives alike.
+    /// Nil only if the digest were not hex, which it always is.
+    static func derivedID(_ seed: String) -> EntityID? {
+        var digits = Array(SHA256.hex(of: Array(seed.utf8)).utf8.prefix(32))
         digits[12] = UInt8(ascii: "8")
         digits[16] = Array("89ab".utf8)[Int(digits[16]) % 4]
         let text = String(decoding: digits, as: UTF8.self)
         let parts = [text.prefix(8), text.dropFirst(8).prefix(4), text.dropFirst(12).prefix(4), text.dropFirst(16).prefix(4), text.dropFirst(20)]
-        // The text is hex with hyphens in place: always a valid id.
-        return (try? EntityID(validating: parts.joined(separator: "-"))) ?? original
+        return try? EntityID(validating: parts.joined(separator: "-"))
     }
 
     /// Writes a record that came from (or was decided with) another device: no outbox
@@ -273,6 +290,11 @@ extension Store {
                 remote: Side(.init(percent: incoming.progress, isRewind: incomingRewind), clock: incomingProgressClock),
                 divergence: divergence) else { return .rejected }
         merged.progress = position.percent
+        if merged.title.isEmpty {
+            // A purged tombstone's deletion (no content) that did not take: the book keeps its own.
+            merged.title = local.title
+            merged.authors = local.authors
+        }
         let progressClock = position == .init(percent: incoming.progress, isRewind: incomingRewind)
             && (incoming.progress != local.progress || incomingRewind != localRewind) ? incomingProgressClock : localProgressClock
         // A book is not deleted under notes someone still has.
@@ -311,6 +333,15 @@ extension Store {
                           .integer(incoming.startedAt.millisecondsSince1970), .integer(incoming.endedAt.millisecondsSince1970),
                           .integer(Int64(incoming.pagesRead))])
         return .applied
+    }
+
+    private func hasUnsentOperation(on id: EntityID) throws(StoreError) -> Bool {
+        var found = false
+        try database.forEachRow("""
+            SELECT 1 FROM outbox o WHERE o.entity_id = ? AND o.state != 'done'
+              AND NOT EXISTS (SELECT 1 FROM outbox_delivery d WHERE d.operation_id = o.id) LIMIT 1
+            """, [.text(id.rawValue)]) { _ in found = true }
+        return found
     }
 
     private func bookExists(_ id: EntityID) throws(StoreError) -> Bool {
