@@ -48,6 +48,7 @@ final class FaultInjectingRemote: Remote {
     func readOperation(_ name: String, of device: String) throws(RemoteError) -> [UInt8] { try wrapped.readOperation(name, of: device) }
 
     func commitWrites() throws(RemoteError) { try wrapped.commitWrites() }
+    func removeOperation(_ name: String, of device: String) throws(RemoteError) { try wrapped.removeOperation(name, of: device) }
     func readAcknowledgement(of device: String) throws(RemoteError) -> [UInt8]? { try wrapped.readAcknowledgement(of: device) }
     func writeAcknowledgement(_ bytes: [UInt8], of device: String) throws(RemoteError) {
         try wrapped.writeAcknowledgement(bytes, of: device)

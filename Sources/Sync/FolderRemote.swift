@@ -88,6 +88,12 @@ public final class FolderRemote: Remote {
         }
     }
 
+    public func removeOperation(_ name: String, of device: String) throws(RemoteError) {
+        guard unlink(root + "/devices/" + device + "/" + name) == 0 || errno == ENOENT else {
+            throw .io(operation: "unlink", errno: errno)
+        }
+    }
+
     public func readAcknowledgement(of device: String) throws(RemoteError) -> [UInt8]? {
         let path = root + "/devices/" + device + "/acknowledgement"
         guard FileManager.default.fileExists(atPath: path) else { return nil }

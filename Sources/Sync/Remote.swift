@@ -26,6 +26,10 @@ public protocol Remote: AnyObject {
     /// partial copy), atomically. The only time a file on a remote is ever changed.
     /// Not yet durable: see ``commitWrites()``.
     func replaceOperation(_ name: String, of device: String, bytes: [UInt8]) throws(RemoteError)
+    /// Removes one of this device's operation files (gone already is fine): only for a
+    /// purged record, once its content-free tombstone operation is durable on the remote.
+    /// Not yet durable: see ``commitWrites()``.
+    func removeOperation(_ name: String, of device: String) throws(RemoteError)
     /// `device`'s acknowledgement (see `Acknowledgement`), or nil when it has left none.
     func readAcknowledgement(of device: String) throws(RemoteError) -> [UInt8]?
     /// Replaces this device's acknowledgement, atomically and durably.

@@ -131,10 +131,13 @@ public final class SyncEngine {
         for remote in reachable where summary.skipped[remote.name] == nil {
             acknowledge(on: remote, listed: listed[remote.name] ?? [:])
         }
+        // Tombstones: content purged here once every device has acknowledged the deletion or
+        // after the retention; files removed from the remotes only once every device has.
         let everyDeviceIsKnown = remotesAreComplete && summary.skipped.isEmpty
         summary.purged = try storeCall { () throws(StoreError) in
-            try store.purgeTombstones { tombstone in everyDeviceIsKnown && acknowledgements.coverEveryDevice(tombstone.clock) }
+            try store.purgeTombstones(store.tombstonesToPurge { everyDeviceIsKnown && acknowledgements.coverEveryDevice($0.clock) })
         }
+        if everyDeviceIsKnown { try compactTombstones(on: reachable, acknowledgements: acknowledgements) }
         log.notice("sync.finished", ["pushed": .integer(summary.pushed), "pulled": .integer(summary.pulled),
                                      "conflicts": .integer(summary.conflicts), "failures": .integer(summary.failures),
                                      "purged": .integer(summary.purged),
@@ -190,6 +193,50 @@ public final class SyncEngine {
             }
         }
         return (operations, listed)
+    }
+
+    /// Removes this device's files about every tombstone all other devices have
+    /// acknowledged, from every remote: no device can then miss an operation it needs, and
+    /// the remotes no longer hold the content. If any remote fails, the operations are kept
+    /// and the next sync tries again.
+    private func compactTombstones(on remotes: [any Remote], acknowledgements: Acknowledgements) throws(SyncError) {
+        // Every device has the deletion, and every file of this device about the record.
+        let tombstones = try storeCall { () throws(StoreError) in
+            try store.tombstonesToCompact { tombstone in
+                acknowledgements.coverEveryDevice(tombstone.clock)
+                    && tombstone.operations.allSatisfy { acknowledgements.coverEveryDevice($0.clock) }
+            }
+        }
+        guard !tombstones.isEmpty else { return }
+        for remote in remotes {
+            do {
+                try compact(tombstones, on: remote)
+            } catch {
+                let errorClass = (error as? RemoteError)?.errorClass ?? "store"
+                log.warning("sync.compaction.failed", ["remote": .public(remote.name), "error": .public(errorClass)])
+                return
+            }
+        }
+        try storeCall { () throws(StoreError) in try store.forgetSentOperations(of: tombstones) }
+    }
+
+    /// A content-free stand-in for each deletion this device made (so a device that joins
+    /// later still learns of it), durable, and only then the removal of this device's files.
+    private func compact(_ tombstones: [Tombstone], on remote: any Remote) throws {
+        // Only the deletion needs a stand-in, and only the device that made it sends one
+        // (another device's deletion stays on the remote in that device's folder).
+        for tombstone in tombstones {
+            guard let deletion = tombstone.ownDeletion else { continue }
+            let operation = try storeCall { () throws(StoreError) in try store.tombstoneOperation(for: tombstone, replacing: deletion) }
+            try upload(operation, to: remote)
+        }
+        try remote.commitWrites()
+        for tombstone in tombstones {
+            for sent in tombstone.operations {
+                try remote.removeOperation(OperationFile.name(clock: sent.clock, idempotencyKey: sent.idempotencyKey), of: store.deviceID)
+            }
+        }
+        try remote.commitWrites()
     }
 
     /// Leaves this device's acknowledgement on `remote`. A failure only delays purging, so

@@ -1,3 +1,4 @@
+import Foundation
 import Journal
 
 /// The state of a record after a change, as carried (sealed) by its outbox operation and,
@@ -28,6 +29,13 @@ struct OutboxPayload: Codable {
         let conflictOf: String?, conflictReason: String?
     }
 
+    /// The payload as JSON, keys sorted: what an outbox row and an operation file carry.
+    func encodedJSON() throws(StoreError) -> [UInt8] {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        do { return Array(try encoder.encode(self)) } catch { throw .database(code: 0, message: "outbox payload could not be encoded") }
+    }
+
     init(_ book: Book, progressRewind: Bool, progressClock: HybridTimestamp?) {
         self.book = BookSnapshot(id: book.id.rawValue, title: book.title, authors: book.authors, progress: book.progress,
                                  createdAt: book.createdAt.millisecondsSince1970, updatedAt: book.updatedAt.millisecondsSince1970,
@@ -56,7 +64,9 @@ extension OutboxPayload.BookSnapshot {
     func book() throws(JournalError) -> Book {
         var authors: [String] = []
         for author in self.authors { authors.append(try TextRules.line(author, field: "author")) }
-        return Book(id: try EntityID(validating: id), title: try TextRules.line(title, field: "title"), authors: authors,
+        // A purged tombstone travels with no title (Store+Tombstones); a live book needs one.
+        let contentFree = deletedAt != nil && title.isEmpty && authors.isEmpty
+        return Book(id: try EntityID(validating: id), title: contentFree ? "" : try TextRules.line(title, field: "title"), authors: authors,
                     progress: try Book.checkedProgress(progress),
                     createdAt: Timestamp(millisecondsSince1970: createdAt), updatedAt: Timestamp(millisecondsSince1970: updatedAt),
                     deletedAt: deletedAt.map(Timestamp.init(millisecondsSince1970:)), version: version)
@@ -77,8 +87,10 @@ extension OutboxPayload.AnnotationSnapshot {
     func annotation() throws(JournalError) -> Annotation {
         guard let kind = AnnotationKind(rawValue: kind) else { throw .invalidID }
         let checkedLocator: Locator? = try locator.map { (text) throws(JournalError) in try Locator(text) }
+        // A purged tombstone travels with no text (Store+Tombstones); a live note needs some.
+        let contentFree = deletedAt != nil && body.isEmpty && locator == nil
         return Annotation(id: try EntityID(validating: id), bookID: try EntityID(validating: bookId), kind: kind,
-                          body: try TextRules.body(body, field: kind.rawValue), locator: checkedLocator,
+                          body: contentFree ? "" : try TextRules.body(body, field: kind.rawValue), locator: checkedLocator,
                           createdAt: Timestamp(millisecondsSince1970: createdAt), updatedAt: Timestamp(millisecondsSince1970: updatedAt),
                           deletedAt: deletedAt.map(Timestamp.init(millisecondsSince1970:)), version: version,
                           conflictOf: try conflictOf.map { (text) throws(JournalError) in try EntityID(validating: text) },

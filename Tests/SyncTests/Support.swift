@@ -380,6 +380,7 @@ final class ScriptedRemote: Remote {
 
     func writeDescriptor(_ bytes: [UInt8]) throws(RemoteError) { try wrapped.writeDescriptor(bytes) }
     func commitWrites() throws(RemoteError) { try wrapped.commitWrites() }
+    func removeOperation(_ name: String, of device: String) throws(RemoteError) { try wrapped.removeOperation(name, of: device) }
     func readAcknowledgement(of device: String) throws(RemoteError) -> [UInt8]? { try wrapped.readAcknowledgement(of: device) }
     func writeAcknowledgement(_ bytes: [UInt8], of device: String) throws(RemoteError) {
         try wrapped.writeAcknowledgement(bytes, of: device)

@@ -62,9 +62,14 @@ import VaultCrypto
         a.clock.advance(hours: 24 * 2)
         #expect(try a.sync().purged == 1)
         #expect(try Self.bodyBytes(a, note.id) == 0)
-        // c comes back: it takes the deletion like any other change.
-        try c.sync()
+        // The content is gone here, but the files stay on the remote until c has them.
+        #expect(try cluster.remoteOperations(about: note.id, openedBy: b).count == 2)
+        // c comes back: it takes the deletion like any other change, and acknowledges it.
+        #expect(try c.sync().rejected == 0)
         #expect(try c.note(note.id).deletedAt != nil)
+        try a.sync()
+        #expect(try cluster.remoteOperations(about: note.id, openedBy: b).count == 1, "only the content-free stand-in is left")
+        #expect(try Self.outboxRows(a, about: note.id) == 0)
     }
 
     @Test func theRetentionIsTheReadersToSet() throws {
@@ -134,10 +139,10 @@ import VaultCrypto
         let book = try a.addBook("Book")
         let note = try a.addNote("kept", to: book)
         try a.delete(note.id)
-        #expect(try a.store.purgeTombstones { _ in true } == 0, "the deletion has not reached the remote")
+        #expect(try a.store.tombstonesToPurge { _ in true }.isEmpty, "the deletion has not reached the remote")
         try a.store.removeRemote(name: remoteName)
         a.clock.advance(hours: 24 * 365)
-        #expect(try a.store.purgeTombstones { _ in true } == 0, "no remote at all")
+        #expect(try a.store.tombstonesToPurge { _ in true }.isEmpty, "no remote at all")
         #expect(try Self.bodyBytes(a, note.id)! > 0)
     }
 
@@ -153,6 +158,71 @@ import VaultCrypto
         #expect(throws: StoreError.self) { try a.store.openRemoteAcknowledgement(sealed, device: a.deviceID) }
         let text = String(decoding: plain, as: UTF8.self)
         #expect(!text.contains("first text") && !text.contains("Shared Book"))
+    }
+
+    /// A purge also empties the remote of the content: the device removes its own files about
+    /// the record, after leaving one content-free tombstone operation in their place.
+    @Test func thePurgeRemovesTheContentsFilesFromTheRemote() throws {
+        let (cluster, a, b, _, note) = try ConvergenceTests.pair(note: "first words")
+        a.clock.advance(seconds: 1); try a.edit(note.id, "second words")
+        a.clock.advance(seconds: 1); try a.delete(note.id)
+        try a.sync(); try b.sync()
+        #expect(try cluster.remoteOperations(about: note.id, openedBy: b).count == 3, "create, edit, delete")
+        try a.sync()
+        let left = try cluster.remoteOperations(about: note.id, openedBy: b)
+        #expect(left.count == 1)
+        let tombstone = try #require(left.first)
+        #expect(tombstone.action == .delete && tombstone.base != nil && tombstone.clock > tombstone.base!)
+        let text = String(decoding: tombstone.payload, as: UTF8.self)
+        #expect(!text.contains("words"), "\(text)")
+        // B purged too; it had sent nothing about the note, so it had no files to replace.
+        #expect(try Self.bodyBytes(b, note.id) == 0)
+        try expectConverged([a, b])
+    }
+
+    /// A device that joins after the purge gets the record as a tombstone, never alive.
+    @Test func aDeviceJoiningAfterThePurgeSeesNoDeletedRecord() throws {
+        let (cluster, a, b, book, note) = try ConvergenceTests.pair(note: "gone before you came")
+        a.clock.advance(seconds: 1); try a.delete(note.id)
+        try a.sync(); try b.sync(); try a.sync()
+        let c = try cluster.addDevice("c", deviceID: deviceID("c"))
+        try c.sync()
+        #expect(try c.liveAnnotations().isEmpty)
+        #expect(try c.store.book(book.id).deletedAt == nil)
+        try syncUntilQuiet([a, b, c])
+        try expectConverged([a, b, c])
+    }
+
+    /// A device that was away longer than the retention, and meanwhile every file about a
+    /// record deleted elsewhere was removed: the tombstone operation still reaches it, so it
+    /// does not keep (and later spread) the deleted note. A note it edited while away
+    /// survives, flagged, on every device.
+    @Test func aDeviceReturningAfterTheRetentionTakesTheDeletionsAndKeepsItsOwnEdits() throws {
+        let (cluster, a, b, book, first) = try ConvergenceTests.pair(note: "deleted while c was away")
+        let second = try a.addNote("edited on c while deleted elsewhere", to: book)
+        let c = try cluster.addDevice("c", deviceID: deviceID("c"))
+        try a.sync(); try b.sync(); try c.sync(); try a.sync()
+        #expect(try c.liveAnnotations().count == 2)
+        c.clock.advance(seconds: 30); try c.edit(second.id, "c's words, typed offline")      // c goes away
+        a.clock.advance(seconds: 1); try a.delete(first.id)
+        a.clock.advance(seconds: 1); try a.delete(second.id)
+        try a.sync(); try b.sync()
+        a.clock.advance(hours: 24 * 91); b.clock.advance(hours: 24 * 91)
+        #expect(try a.sync().purged == 2)
+        #expect(try b.sync().purged == 2)
+        #expect(try cluster.remoteOperations(about: first.id, openedBy: a).count == 2, "kept for c, which has not acknowledged")
+        c.clock.advance(hours: 24 * 92)
+        try c.sync()
+        #expect(try c.note(first.id).deletedAt != nil, "the deletion reached c")
+        try syncUntilQuiet([a, b, c])
+        #expect(try cluster.remoteOperations(about: first.id, openedBy: a).count == 1, "compacted once c acknowledged")
+        for device in [a, b, c] {
+            let kept = try device.note(second.id)
+            #expect(kept.deletedAt == nil && kept.body == "c's words, typed offline" && kept.conflictReason == .editedAfterDelete,
+                    "\(device.name)")
+            #expect(try device.note(first.id).deletedAt != nil, "\(device.name)")
+        }
+        try expectConverged([a, b, c])
     }
 
     @Test func watermarksStopAtTheFirstOperationNotApplied() {

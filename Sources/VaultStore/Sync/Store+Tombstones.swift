@@ -12,6 +12,24 @@ public struct Tombstone: Sendable, Equatable {
     /// The clock of the deleted version, which other devices acknowledge.
     public let clock: HybridTimestamp
     public let deletedAt: Timestamp
+    /// This device's operations about the record, all sent: their files on the remotes
+    /// carry its content, and go with it.
+    public internal(set) var operations: [SentOperation] = []
+
+    /// The deletion this tombstone is, when this device made it: the one operation a
+    /// content-free stand-in must replace on the remotes.
+    public var ownDeletion: SentOperation? {
+        operations.last { $0.action == .delete && $0.clock == clock }
+    }
+}
+
+/// An operation this device sent: what names its file on a remote, and what it changed.
+public struct SentOperation: Sendable, Equatable {
+    public let clock: HybridTimestamp
+    public let idempotencyKey: String
+    public let action: OutboxAction
+    /// The clock of the version it changed (nil for a creation).
+    public let base: HybridTimestamp?
 }
 
 extension Store {
@@ -43,20 +61,86 @@ extension Store {
         }
     }
 
-    /// Purges the content of every tombstone that may go: its deletion has reached every
-    /// remote, nothing about it waits in the outbox, and either every other device has
+    /// The tombstones whose content may go now: the deletion has reached every remote,
+    /// nothing about the record waits in the outbox, and either every other device has
     /// acknowledged it (`acknowledged`) or it is older than the retention period. A vault
     /// with no remote keeps its tombstones whole, as it always has.
-    ///
-    /// In one transaction, the sealed title and authors, or body and locator, are emptied,
-    /// and the finished outbox operations that carried them are deleted, with SQLite
-    /// overwriting what it frees. What stays is what was always in the clear (id, book,
-    /// kind, dates, version, clock), so an operation that arrives later about the record is
-    /// still decided against its deletion. Returns how many were purged.
-    @discardableResult
-    public func purgeTombstones(acknowledged: (Tombstone) -> Bool) throws(StoreError) -> Int {
+    public func tombstonesToPurge(acknowledged: (Tombstone) -> Bool) throws(StoreError) -> [Tombstone] {
         let horizon = clock.now().millisecondsSince1970 - Int64(try tombstoneRetentionDays()) * 86_400_000
-        let tombstones = try purgeableTombstones().filter { $0.deletedAt.millisecondsSince1970 < horizon || acknowledged($0) }
+        return try tombstones(withContent: true).filter { $0.deletedAt.millisecondsSince1970 < horizon || acknowledged($0) }
+    }
+
+    /// The tombstones whose files this device may remove from the remotes: every other
+    /// device has acknowledged the deletion (`acknowledged`), so none can miss an operation
+    /// it still needs to decide a conflict. Content purged or not.
+    public func tombstonesToCompact(acknowledged: (Tombstone) -> Bool) throws(StoreError) -> [Tombstone] {
+        try tombstones(withContent: nil).filter { !$0.operations.isEmpty && acknowledged($0) }
+    }
+
+    /// Tombstones whose every operation is done, with this device's operations about them;
+    /// `withContent` true: only those whose content is still here.
+    private func tombstones(withContent: Bool?) throws(StoreError) -> [Tombstone] {
+        var tombstones: [Tombstone] = []
+        for (kind, table, content) in [(Tombstone.Kind.book, "book", "title"), (.annotation, "annotation", "body")] {
+            let contentFilter = withContent == true ? "AND length(\(content)) > 0" : ""
+            try database.forEachRow("""
+                SELECT id, hlc, deleted_at FROM \(table) t
+                WHERE deleted_at IS NOT NULL \(contentFilter) AND hlc IS NOT NULL
+                  AND EXISTS (SELECT 1 FROM remote)
+                  AND NOT EXISTS (SELECT 1 FROM outbox o WHERE o.entity_id = t.id AND o.state != 'done')
+                ORDER BY deleted_at, id
+                """) { row in
+                guard let id = try? EntityID(validating: row.text(0)), let clock = try? HybridTimestamp(parsing: row.text(1)) else { return }
+                tombstones.append(Tombstone(kind: kind, id: id, clock: clock,
+                                            deletedAt: Timestamp(millisecondsSince1970: row.int64(2))))
+            }
+        }
+        for index in tombstones.indices {
+            try database.forEachRow("SELECT hlc, idempotency_key, action, base_hlc FROM outbox WHERE entity_id = ? ORDER BY id",
+                                    [.text(tombstones[index].id.rawValue)]) { row in
+                guard let clock = try? HybridTimestamp(parsing: row.text(0)), let action = OutboxAction(rawValue: row.text(2)) else { return }
+                tombstones[index].operations.append(SentOperation(
+                    clock: clock, idempotencyKey: row.text(1), action: action,
+                    base: row.isNull(3) ? nil : try? HybridTimestamp(parsing: row.text(3))))
+            }
+        }
+        return tombstones
+    }
+
+    /// The operation that stands in for this device's deletion `deletion` of a purged record
+    /// once the record's files are removed from the remotes: the same deletion (clock and
+    /// base) with no content. A device with an unchanged older copy takes it; one that
+    /// changed the record since the deleted version keeps its edit (the edit wins, flagged).
+    /// Its key is derived from the record and clock, so sending it again lands on the same name.
+    public func tombstoneOperation(for tombstone: Tombstone, replacing deletion: SentOperation) throws(StoreError) -> OutgoingOperation {
+        let payload: OutboxPayload
+        switch tombstone.kind {
+        case .book:
+            var book = try book(tombstone.id)
+            book.title = ""
+            book.authors = []
+            payload = OutboxPayload(book, progressRewind: false, progressClock: nil)
+        case .annotation:
+            var annotation = try annotation(tombstone.id)
+            annotation.body = ""
+            annotation.locator = nil
+            payload = OutboxPayload(annotation)
+        }
+        let key = Self.derivedID("bmvault tombstone|\(tombstone.id.rawValue)|\(tombstone.clock.description)")?.rawValue ?? tombstone.id.rawValue
+        return OutgoingOperation(outboxID: 0, idempotencyKey: key, entity: tombstone.kind == .book ? .book : .annotation,
+                                 action: .delete, entityID: tombstone.id.rawValue, clock: deletion.clock, base: deletion.base,
+                                 attempts: 0, payload: try payload.encodedJSON())
+    }
+
+    /// Purges the content of `tombstones` (from ``tombstonesToPurge(acknowledged:)``), in
+    /// one transaction: the sealed title and authors, or body and locator, are emptied, and
+    /// so are the payloads of the finished outbox operations that carried them (the rows
+    /// stay, naming the files still to remove from the remotes), with SQLite overwriting
+    /// what it frees. What stays is what was always in the clear (id, book, kind, dates,
+    /// version, clock), so an operation that arrives later about the record is still
+    /// decided against its deletion. Returns how many were purged.
+    @discardableResult
+    public func purgeTombstones(_ tombstones: [Tombstone]) throws(StoreError) -> Int {
         guard !tombstones.isEmpty else { return 0 }
         try database.execute("PRAGMA secure_delete = ON")
         defer { try? database.execute("PRAGMA secure_delete = OFF") }
@@ -71,28 +155,20 @@ extension Store {
                     try database.run("UPDATE annotation SET body = X'', locator = NULL WHERE id = ? AND deleted_at IS NOT NULL", [id])
                 }
                 purged += database.changes
-                try database.run("DELETE FROM outbox WHERE entity_id = ? AND state = 'done'", [id])
+                try database.run("UPDATE outbox SET payload = X'' WHERE entity_id = ? AND state = 'done'", [id])
             }
             return purged
         }
     }
 
-    /// Tombstones whose content is still here and whose every operation is done.
-    private func purgeableTombstones() throws(StoreError) -> [Tombstone] {
-        var tombstones: [Tombstone] = []
-        for (kind, table, content) in [(Tombstone.Kind.book, "book", "title"), (.annotation, "annotation", "body")] {
-            try database.forEachRow("""
-                SELECT id, hlc, deleted_at FROM \(table) t
-                WHERE deleted_at IS NOT NULL AND length(\(content)) > 0 AND hlc IS NOT NULL
-                  AND EXISTS (SELECT 1 FROM remote)
-                  AND NOT EXISTS (SELECT 1 FROM outbox o WHERE o.entity_id = t.id AND o.state != 'done')
-                ORDER BY deleted_at, id
-                """) { row in
-                guard let id = try? EntityID(validating: row.text(0)), let clock = try? HybridTimestamp(parsing: row.text(1)) else { return }
-                tombstones.append(Tombstone(kind: kind, id: id, clock: clock,
-                                            deletedAt: Timestamp(millisecondsSince1970: row.int64(2))))
+    /// Forgets the operations of compacted tombstones, once their files are gone from
+    /// every remote (see ``tombstonesToCompact(acknowledged:)``).
+    public func forgetSentOperations(of tombstones: [Tombstone]) throws(StoreError) {
+        guard !tombstones.isEmpty else { return }
+        try database.writeTransaction { () throws(StoreError) in
+            for tombstone in tombstones {
+                try database.run("DELETE FROM outbox WHERE entity_id = ? AND state = 'done'", [.text(tombstone.id.rawValue)])
             }
         }
-        return tombstones
     }
 }
