@@ -67,25 +67,32 @@ extension Store {
     /// with no remote keeps its tombstones whole, as it always has.
     public func tombstonesToPurge(acknowledged: (Tombstone) -> Bool) throws(StoreError) -> [Tombstone] {
         let horizon = clock.now().millisecondsSince1970 - Int64(try tombstoneRetentionDays()) * 86_400_000
-        return try tombstones(withContent: true).filter { $0.deletedAt.millisecondsSince1970 < horizon || acknowledged($0) }
+        return try tombstones(at: .content).filter { $0.deletedAt.millisecondsSince1970 < horizon || acknowledged($0) }
     }
 
     /// The tombstones whose files this device may remove from the remotes: every other
     /// device has acknowledged the deletion (`acknowledged`), so none can miss an operation
     /// it still needs to decide a conflict. Content purged or not.
     public func tombstonesToCompact(acknowledged: (Tombstone) -> Bool) throws(StoreError) -> [Tombstone] {
-        try tombstones(withContent: nil).filter { !$0.operations.isEmpty && acknowledged($0) }
+        try tombstones(at: .files).filter(acknowledged)
     }
 
-    /// Tombstones whose every operation is done, with this device's operations about them;
-    /// `withContent` true: only those whose content is still here.
-    private func tombstones(withContent: Bool?) throws(StoreError) -> [Tombstone] {
+    /// What a tombstone still has to lose.
+    private enum Stage {
+        /// Its content, here.
+        case content
+        /// Its files on the remotes (named by this device's operations, still in the outbox).
+        case files
+    }
+
+    /// Tombstones at `stage` whose every operation is done, with this device's operations about them.
+    private func tombstones(at stage: Stage) throws(StoreError) -> [Tombstone] {
         var tombstones: [Tombstone] = []
         for (kind, table, content) in [(Tombstone.Kind.book, "book", "title"), (.annotation, "annotation", "body")] {
-            let contentFilter = withContent == true ? "AND length(\(content)) > 0" : ""
+            let stageFilter = stage == .content ? "AND length(\(content)) > 0" : "AND EXISTS (SELECT 1 FROM outbox o WHERE o.entity_id = t.id)"
             try database.forEachRow("""
                 SELECT id, hlc, deleted_at FROM \(table) t
-                WHERE deleted_at IS NOT NULL \(contentFilter) AND hlc IS NOT NULL
+                WHERE deleted_at IS NOT NULL \(stageFilter) AND hlc IS NOT NULL
                   AND EXISTS (SELECT 1 FROM remote)
                   AND NOT EXISTS (SELECT 1 FROM outbox o WHERE o.entity_id = t.id AND o.state != 'done')
                 ORDER BY deleted_at, id
