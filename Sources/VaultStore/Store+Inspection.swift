@@ -23,6 +23,9 @@ public struct OutboxInspection: Sendable {
     /// Operations not done, by how many times they were attempted.
     public let byAttempts: [Int: Int]
     public let oldestWaiting: Timestamp?
+    /// The error class of the most recent failed upload still waiting (schema 3 on), such
+    /// as `unreachable` or `io.link`: a class, never a message.
+    public let lastErrorClass: String?
 }
 
 extension Store {
@@ -43,6 +46,13 @@ extension Store {
         try database.forEachRow("SELECT min(created_at) FROM outbox WHERE state <> 'done'") { row in
             if !row.isNull(0) { oldest = Timestamp(millisecondsSince1970: row.int64(0)) }
         }
+        var lastErrorClass: String?
+        if schema.version >= 3 {
+            try database.forEachRow("""
+                SELECT last_error_class FROM outbox WHERE state <> 'done' AND last_error_class IS NOT NULL
+                ORDER BY last_attempt_at DESC, id DESC LIMIT 1
+                """) { row in lastErrorClass = row.text(0) }
+        }
         var rekeyInProgress = false
         var hasRekeyTable = false
         try database.forEachRow("SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'rekey_job'") { row in
@@ -55,7 +65,7 @@ extension Store {
         try database.forEachRow("SELECT sqlite_version()") { row in sqliteVersion = row.text(0) }
         return VaultInspection(schema: schema, counts: try counts(in: database), tombstones: tombstones,
                                outbox: OutboxInspection(byState: try outboxCounts(in: database), byAttempts: byAttempts,
-                                                        oldestWaiting: oldest),
+                                                        oldestWaiting: oldest, lastErrorClass: lastErrorClass),
                                rekeyInProgress: rekeyInProgress, snapshots: VaultUpgrade.snapshots(of: path).count,
                                databaseBytes: FileSystem.size(path), walBytes: FileSystem.size(path + "-wal"),
                                sqliteVersion: sqliteVersion)

@@ -248,6 +248,7 @@ import VaultCrypto
         var rows = try a.store.outboxSyncRows().filter { $0.entityID == note.id.rawValue }
         #expect(rows.map(\.state) == ["failed", "pending"])
         #expect(rows[0].attempts == 1 && rows[0].lastErrorClass == "malformed" && rows[0].nextAttemptAt == nil)
+        #expect(try Store.inspect(at: a.path).outbox.lastErrorClass == "malformed", "diagnostics shows the class")
 
         // Kept, not retried by ordinary syncs, and the edit behind it waits.
         a.clock.advance(hours: 48)
@@ -263,6 +264,7 @@ import VaultCrypto
         let retried = try a.sync()
         #expect(retried.pushed == 2)
         #expect(try a.waitingOperations().isEmpty)
+        #expect(try Store.inspect(at: a.path).outbox.lastErrorClass == nil)
         try b.sync()
         #expect(try b.note(note.id).body == "refused once, then edited")
         try expectConverged([a, b])

@@ -104,7 +104,7 @@ struct DiagnosticsDocument: Encodable {
             var byAttempts: [String: Int] = [:]
             for (attempts, count) in inspection.outbox.byAttempts { byAttempts[String(attempts)] = count }
             let age = inspection.outbox.oldestWaiting.map { Int64(now.timeIntervalSince1970) - $0.millisecondsSince1970 / 1000 }
-            return Outbox(byState: byState, byAttempts: byAttempts, oldestWaitingSeconds: age, lastErrorClass: nil)
+            return Outbox(byState: byState, byAttempts: byAttempts, oldestWaitingSeconds: age, lastErrorClass: inspection.outbox.lastErrorClass)
         }
         secretService = SecretService(reachable: report.secretServiceReachable, state: report.secretService)
         self.recentLog = recentLog

@@ -3,7 +3,7 @@ enum SharedOptions {
     static let json = OptionSpec(name: "json", help: "Print JSON (see Docs/CLI.md for the shape).")
     static let passphraseStdin = OptionSpec(name: "passphrase-stdin", help: "Read the passphrase from the first line of standard input.")
     static let kdf = OptionSpec(name: "kdf", valueName: "strength",
-                                help: "Argon2id cost for the passphrase: interactive, moderate (default) or sensitive.")
+                                help: "Argon2id cost for the passphrase: interactive, moderate or sensitive (init: moderate; rekey: the current cost).")
     static let locator = OptionSpec(name: "locator", short: "l", valueName: "locator",
                                     help: "Where in the book: a page, chapter or location, such as \"p. 42\".")
     static let fresh = OptionSpec(name: "fresh", help: "Sync first, so what is shown includes other devices' changes (fails if no remote can be reached).")

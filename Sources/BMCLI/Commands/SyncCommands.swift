@@ -7,7 +7,7 @@ enum SyncCommands {
         CommandSpec(name: "remote", abstract: "Set up the folders this vault syncs through.", subcommands: [
             CommandSpec(
                 name: "add", abstract: "Add a folder remote (a USB stick, a NAS, a synced folder).",
-                discussion: "The folder gets a `bmvault-<vault id>` directory holding only sealed operations and the vault's wrapped keyslots, so another device can join with `bmvault init --join PATH`.",
+                discussion: "At the first sync the folder gets a `bmvault-<vault id>` directory holding only sealed operations and the vault's wrapped keyslots, so another device can join with `bmvault init --join PATH`.",
                 arguments: [ArgumentSpec(name: "name", help: "A name for it: letters, digits, '-', '_', '.'."),
                             ArgumentSpec(name: "path", help: "The folder.")]
             ) { invocation in
@@ -49,7 +49,7 @@ enum SyncCommands {
     static func sync(_ context: CommandContext) -> CommandSpec {
         CommandSpec(
             name: "sync", abstract: "Send the outbox and take in other devices' changes.",
-            discussion: "Conflicts never lose text: both versions are kept and listed by `bmvault conflicts`. A sync that would delete more than half of the vault's books and notes stops and asks for --allow-mass-delete.",
+            discussion: "Conflicts never lose text: both versions are kept and listed by `bmvault conflicts`. A sync that would delete more than half (and at least 10) of the vault's books, notes and quotes stops and asks for --allow-mass-delete.",
             options: [OptionSpec(name: "remote", valueName: "name", help: "Only this remote."),
                       OptionSpec(name: "retry-failed", help: "Put operations that failed for good back in line first."),
                       OptionSpec(name: "allow-mass-delete", help: "Let this sync delete many records."),

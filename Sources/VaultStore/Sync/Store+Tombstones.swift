@@ -39,7 +39,7 @@ extension Store {
     public static let maximumTombstoneRetentionDays = 3650
 
     /// How long a deleted record keeps its content when not every device has acknowledged
-    /// the deletion. Readable while locked: a number of days, no content.
+    /// the deletion: a number of days, no content.
     public func tombstoneRetentionDays() throws(StoreError) -> Int {
         var days = Self.defaultTombstoneRetentionDays
         try database.forEachRow("SELECT value FROM vault_meta WHERE key = 'tombstone_retention_days'") { row in
