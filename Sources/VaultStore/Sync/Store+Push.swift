@@ -111,41 +111,31 @@ extension Store {
     /// Seals an operation for a remote, bound to this vault and its idempotency key: a file
     /// renamed, moved to another vault's folder, or altered does not open.
     public func sealRemoteOperation(_ plaintext: [UInt8], idempotencyKey: String) throws(StoreError) -> [UInt8] {
-        let cipher = try requireCipher()
-        do {
-            return try cipher.sealer.seal(plaintext, table: "remote-operation", recordID: idempotencyKey, field: "operation")
-        } catch {
-            throw .crypto(error)
-        }
-    }
-
-    /// Seals this device's acknowledgement for a remote, bound to this vault and device.
-    public func sealRemoteAcknowledgement(_ plaintext: [UInt8], device: String) throws(StoreError) -> [UInt8] {
-        let cipher = try requireCipher()
-        do {
-            return try cipher.sealer.seal(plaintext, table: "remote-acknowledgement", recordID: device, field: "acknowledgement")
-        } catch {
-            throw .crypto(error)
-        }
-    }
-
-    /// Opens another device's acknowledgement (see ``sealRemoteAcknowledgement(_:device:)``).
-    public func openRemoteAcknowledgement(_ sealed: [UInt8], device: String) throws(StoreError) -> [UInt8] {
-        let cipher = try requireCipher()
-        do {
-            return try cipher.sealer.open(sealed, table: "remote-acknowledgement", recordID: device, field: "acknowledgement")
-        } catch {
-            throw .crypto(error)
-        }
+        try sealForRemote(plaintext, table: "remote-operation", recordID: idempotencyKey, field: "operation")
     }
 
     /// Opens an operation file from a remote (see ``sealRemoteOperation(_:idempotencyKey:)``).
     public func openRemoteOperation(_ sealed: [UInt8], idempotencyKey: String) throws(StoreError) -> [UInt8] {
+        try openFromRemote(sealed, table: "remote-operation", recordID: idempotencyKey, field: "operation")
+    }
+
+    /// Seals this device's acknowledgement for a remote, bound to this vault and device.
+    public func sealRemoteAcknowledgement(_ plaintext: [UInt8], device: String) throws(StoreError) -> [UInt8] {
+        try sealForRemote(plaintext, table: "remote-acknowledgement", recordID: device, field: "acknowledgement")
+    }
+
+    /// Opens another device's acknowledgement (see ``sealRemoteAcknowledgement(_:device:)``).
+    public func openRemoteAcknowledgement(_ sealed: [UInt8], device: String) throws(StoreError) -> [UInt8] {
+        try openFromRemote(sealed, table: "remote-acknowledgement", recordID: device, field: "acknowledgement")
+    }
+
+    private func sealForRemote(_ plaintext: [UInt8], table: String, recordID: String, field: String) throws(StoreError) -> [UInt8] {
         let cipher = try requireCipher()
-        do {
-            return try cipher.sealer.open(sealed, table: "remote-operation", recordID: idempotencyKey, field: "operation")
-        } catch {
-            throw .crypto(error)
-        }
+        do { return try cipher.sealer.seal(plaintext, table: table, recordID: recordID, field: field) } catch { throw .crypto(error) }
+    }
+
+    private func openFromRemote(_ sealed: [UInt8], table: String, recordID: String, field: String) throws(StoreError) -> [UInt8] {
+        let cipher = try requireCipher()
+        do { return try cipher.sealer.open(sealed, table: table, recordID: recordID, field: field) } catch { throw .crypto(error) }
     }
 }
