@@ -10,6 +10,8 @@ struct Acknowledgements {
     private(set) var knownDevices = Set<String>()
     /// Per device, per source device: the furthest acknowledged clock over all remotes.
     private(set) var appliedThrough: [String: [String: HybridTimestamp]] = [:]
+    /// When each device (this one included) last synced, by its latest acknowledgement.
+    private(set) var lastSynced: [String: Timestamp] = [:]
 
     init(ownDevice: String) {
         self.ownDevice = ownDevice
@@ -18,19 +20,32 @@ struct Acknowledgements {
     /// Reads every other device's acknowledgement on `remote`. One that does not open is
     /// treated as absent (that device acknowledges nothing), and logged by class.
     mutating func read(from remote: any Remote, opening store: Store) throws(RemoteError) {
-        for device in try remote.devices() where device != ownDevice {
-            knownDevices.insert(device)
+        for device in try remote.devices() {
+            if device != ownDevice { knownDevices.insert(device) }
             guard let sealed = try remote.readAcknowledgement(of: device) else { continue }
             guard let plain = try? store.openRemoteAcknowledgement(sealed, device: device),
                   let acknowledgement = try? Acknowledgement.decode(plain, device: device) else {
                 log.warning("sync.acknowledgement.unreadable", ["remote": .public(remote.name)])
                 continue
             }
+            let at = Timestamp(millisecondsSince1970: acknowledgement.at)
+            lastSynced[device] = max(at, lastSynced[device] ?? at)
             for source in acknowledgement.applied.keys {
                 guard let clock = acknowledgement.appliedThrough(source) else { continue }
                 appliedThrough[device, default: [:]][source] = max(clock, appliedThrough[device]?[source] ?? clock)
             }
         }
+    }
+
+    /// Devices (this one included) whose last sync is more than `days` before `now`, with
+    /// how many whole days ago it was.
+    func silent(forMoreThan days: Int, now: Timestamp) -> [String: Int] {
+        var silent: [String: Int] = [:]
+        for (device, at) in lastSynced {
+            let age = Int((now.millisecondsSince1970 - at.millisecondsSince1970) / 86_400_000)
+            if age > days { silent[device] = age }
+        }
+        return silent
     }
 
     /// Whether every other known device has applied the change made at `clock` (the device

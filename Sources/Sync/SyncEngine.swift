@@ -14,6 +14,12 @@ public struct SyncSummary: Sendable, Equatable {
     public var failures = 0
     /// Tombstones whose content was purged (see `Store.purgeTombstones`).
     public var purged = 0
+    /// Other devices silent for longer than the retention period, with the days since their
+    /// last sync: the files of deleted records wait on the remotes for them.
+    public var silentDevices: [String: Int] = [:]
+    /// Days since this device last synced, when that was longer than the retention period:
+    /// it has now taken in everything it missed.
+    public var returningAfterDays: Int?
     /// Remotes that could not be used, with why (error class).
     public var skipped: [String: String] = [:]
 
@@ -85,6 +91,12 @@ public final class SyncEngine {
                 summary.skipped[remote.name] = error.errorClass
             }
         }
+
+        let retention = try storeCall { () throws(StoreError) in try store.tombstoneRetentionDays() }
+        var silent = acknowledgements.silent(forMoreThan: retention, now: store.now)
+        summary.returningAfterDays = silent.removeValue(forKey: store.deviceID)
+        summary.silentDevices = silent
+        if let days = summary.returningAfterDays { log.notice("sync.device.returning", ["days": .integer(days)]) }
 
         // Pull: gather every new operation first, so the fail-safe sees the whole change.
         var incoming: [IncomingOperation] = []

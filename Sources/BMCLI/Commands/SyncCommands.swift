@@ -68,7 +68,8 @@ enum SyncCommands {
         if json {
             context.console.out(JSONDocuments.render(JSONDocuments.SyncDocument(
                 pushed: summary.pushed, pulled: summary.pulled, conflicts: summary.conflicts, failures: summary.failures,
-                deferred: summary.deferred, rejected: summary.rejected, purged: summary.purged, skippedRemotes: summary.skipped)))
+                deferred: summary.deferred, rejected: summary.rejected, purged: summary.purged, skippedRemotes: summary.skipped,
+                silentDevices: summary.silentDevices, returningAfterDays: summary.returningAfterDays)))
             return
         }
         var line = "Synced: \(summary.pushed) pushed, \(summary.pulled) pulled, \(summary.conflicts) conflicts, \(summary.failures) failures"
@@ -80,6 +81,12 @@ enum SyncCommands {
             context.console.err("Skipped remote \(name): \(ErrorReport.remoteMessage(name: name, errorClass: reason)).\n")
         }
         if summary.conflicts > 0 { context.console.err("See them with `bmvault conflicts`.\n") }
+        if let days = summary.returningAfterDays {
+            context.console.err("This device last synced \(days) days ago, longer than the retention period; it has taken in every change since.\n")
+        }
+        for (device, days) in summary.silentDevices.sorted(by: { $0.key < $1.key }) {
+            context.console.err("Device \(device.prefix(8)) has not synced for \(days) days: the files of deleted records stay on the remote until it does.\n")
+        }
     }
 
     static func outbox(_ context: CommandContext) -> CommandSpec {

@@ -152,6 +152,8 @@ enum JSONDocuments {
     struct SyncDocument: Encodable {
         let pushed: Int, pulled: Int, conflicts: Int, failures: Int, deferred: Int, rejected: Int, purged: Int
         let skippedRemotes: [String: String]
+        let silentDevices: [String: Int]
+        let returningAfterDays: Int?
     }
 
     struct OutboxEntryDocument: Encodable {
