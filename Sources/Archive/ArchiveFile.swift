@@ -22,6 +22,9 @@ final class ArchiveFile {
     private static let flushThreshold = 1 << 16
 
     let path: String
+    /// How errors name the file: ``path``, but a book's file by its short id only (its name
+    /// holds words of the title).
+    private let displayName: String
     private var descriptor: Int32
     private(set) var buffer: [UInt8] = []
     private var hasher = SHA256()
@@ -29,10 +32,11 @@ final class ArchiveFile {
     private var failure: ArchiveError?
 
     /// Creates `relativePath` inside `directory`; it must not exist yet.
-    init(directory: String, relativePath: String) throws(ArchiveError) {
+    init(directory: String, relativePath: String, displayName: String? = nil) throws(ArchiveError) {
         path = relativePath
+        self.displayName = displayName ?? relativePath
         descriptor = open(directory + "/" + relativePath, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0o600)
-        guard descriptor >= 0 else { throw .io(operation: "create", path: relativePath, errno: errno) }
+        guard descriptor >= 0 else { throw .io(operation: "create", path: self.displayName, errno: errno) }
         buffer.reserveCapacity(Self.flushThreshold * 2)
     }
 
@@ -60,7 +64,7 @@ final class ArchiveFile {
     /// of any write, if there was one.
     func finish() throws(ArchiveError) -> ArchiveFileEntry {
         flush()
-        if failure == nil, fsync(descriptor) != 0 { failure = .io(operation: "fsync", path: path, errno: errno) }
+        if failure == nil, fsync(descriptor) != 0 { failure = .io(operation: "fsync", path: displayName, errno: errno) }
         close(descriptor)
         descriptor = -1
         if let failure { throw failure }
@@ -88,6 +92,6 @@ final class ArchiveFile {
             }
             return nil
         }
-        if let failed { failure = .io(operation: "write", path: path, errno: failed) }
+        if let failed { failure = .io(operation: "write", path: displayName, errno: failed) }
     }
 }

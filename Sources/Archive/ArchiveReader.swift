@@ -248,8 +248,12 @@ public final class ArchiveReader {
         var info = stat()
         guard lstat(path, &info) == 0 else { return nil }
         guard info.st_mode & S_IFMT == S_IFREG, Int64(info.st_size) == entry.bytes else { return false }
+        // A book's file is named in errors by its short id: its name holds words of the title.
+        let booksPrefix = ArchiveFormat.booksDirectory + "/"
+        let name = entry.path.hasPrefix(booksPrefix) ? BookFileName.displayName(ofFile: String(entry.path.dropFirst(booksPrefix.count)))
+            : entry.path
         let descriptor = open(path, O_RDONLY | O_CLOEXEC)
-        guard descriptor >= 0 else { throw .io(operation: "open", path: entry.path, errno: errno) }
+        guard descriptor >= 0 else { throw .io(operation: "open", path: name, errno: errno) }
         defer { close(descriptor) }
         var hasher = SHA256()
         var buffer = [UInt8](repeating: 0, count: 1 << 16)
@@ -257,7 +261,7 @@ public final class ArchiveReader {
             let count = buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
             if count < 0 {
                 if errno == EINTR { continue }
-                throw .io(operation: "read", path: entry.path, errno: errno)
+                throw .io(operation: "read", path: name, errno: errno)
             }
             if count == 0 { break }
             hasher.update(buffer[0..<count])

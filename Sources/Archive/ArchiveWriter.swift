@@ -80,7 +80,8 @@ public final class ArchiveWriter {
         precondition(journal == nil && self.book == nil, "books are written after journal.json, one at a time")
         let name = BookFileName.name(for: book, taken: takenNames)
         takenNames.insert(name)
-        let file = try ArchiveFile(directory: staging.path, relativePath: "\(ArchiveFormat.booksDirectory)/\(name)")
+        let file = try ArchiveFile(directory: staging.path, relativePath: "\(ArchiveFormat.booksDirectory)/\(name)",
+                                   displayName: BookFileName.displayName(ofFile: name))
         self.book = BookMarkdownWriter(file: file, book: book, sessions: sessions)
     }
 
