@@ -16,17 +16,49 @@ public struct Timestamp: Hashable, Comparable, Sendable, CustomStringConvertible
 
     /// ISO 8601 in UTC with milliseconds, e.g. `2026-12-02T10:07:46.123Z`.
     public var iso8601: String {
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(24)
+        appendISO8601(to: &bytes)
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// Appends ``iso8601`` as UTF-8 to `out`: an export writes hundreds of thousands of
+    /// times, so digits go straight into the buffer without making a string for each.
+    public func appendISO8601(to out: inout [UInt8]) {
         let millis = Int64.floorModulo(millisecondsSince1970, 1000)
         // Floor division without subtracting first, which would overflow at Int64.min.
         let seconds = millisecondsSince1970 / 1000 - (millisecondsSince1970 % 1000 < 0 ? 1 : 0)
         let secondOfDay = Int64.floorModulo(seconds, 86_400)
         let (year, month, day) = Self.civilDate(daysSince1970: (seconds - secondOfDay) / 86_400)
-        func pad(_ value: Int64, _ width: Int) -> String {
-            let digits = String(value)
-            return String(repeating: "0", count: max(0, width - digits.count)) + digits
+        if year < 0 { out.append(UInt8(ascii: "-")) }
+        Self.appendDigits(year.magnitude, width: 4, to: &out)
+        out.append(UInt8(ascii: "-"))
+        Self.appendDigits(month.magnitude, width: 2, to: &out)
+        out.append(UInt8(ascii: "-"))
+        Self.appendDigits(day.magnitude, width: 2, to: &out)
+        out.append(UInt8(ascii: "T"))
+        Self.appendDigits(UInt64(secondOfDay / 3600), width: 2, to: &out)
+        out.append(UInt8(ascii: ":"))
+        Self.appendDigits(UInt64(secondOfDay / 60 % 60), width: 2, to: &out)
+        out.append(UInt8(ascii: ":"))
+        Self.appendDigits(UInt64(secondOfDay % 60), width: 2, to: &out)
+        out.append(UInt8(ascii: "."))
+        Self.appendDigits(UInt64(millis), width: 3, to: &out)
+        out.append(UInt8(ascii: "Z"))
+    }
+
+    /// `value` in decimal, zero-padded to at least `width` digits.
+    private static func appendDigits(_ value: UInt64, width: Int, to out: inout [UInt8]) {
+        var divisor: UInt64 = 1
+        var digits = 1
+        while digits < width || value / divisor >= 10 {
+            divisor *= 10
+            digits += 1
         }
-        let yearText = year < 0 ? "-" + pad(-year, 4) : pad(year, 4)
-        return "\(yearText)-\(pad(month, 2))-\(pad(day, 2))T\(pad(secondOfDay / 3600, 2)):\(pad(secondOfDay / 60 % 60, 2)):\(pad(secondOfDay % 60, 2)).\(pad(millis, 3))Z"
+        while divisor > 0 {
+            out.append(UInt8(ascii: "0") + UInt8(value / divisor % 10))
+            divisor /= 10
+        }
     }
 
     /// Days since 1970-01-01 to a proleptic Gregorian date (Howard Hinnant's algorithm),
