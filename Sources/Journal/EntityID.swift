@@ -7,17 +7,19 @@ public struct EntityID: Hashable, Comparable, Sendable, CustomStringConvertible 
 
     /// Adopts an id read back from the store or typed in full by the reader.
     public init(validating text: String) throws(JournalError) {
-        let lowered = text.lowercased()
-        let utf8 = Array(lowered.utf8)
-        guard utf8.count == 36 else { throw .invalidID }
-        for (index, character) in utf8.enumerated() {
-            if [8, 13, 18, 23].contains(index) {
+        guard text.utf8.count == 36 else { throw .invalidID }
+        // Ids read back from a vault or an archive are already lowercase: checked byte by
+        // byte and kept as they are, since every row of an export or import passes here.
+        var needsLowercasing = false
+        for (index, character) in text.utf8.enumerated() {
+            if index == 8 || index == 13 || index == 18 || index == 23 {
                 guard character == UInt8(ascii: "-") else { throw .invalidID }
-            } else {
-                guard Self.isHexDigit(character) else { throw .invalidID }
+            } else if !Self.isHexDigit(character) {
+                guard (UInt8(ascii: "A")...UInt8(ascii: "F")).contains(character) else { throw .invalidID }
+                needsLowercasing = true
             }
         }
-        self.rawValue = lowered
+        self.rawValue = needsLowercasing ? text.lowercased() : text
     }
 
     /// A new UUIDv7 for `timestamp`, with 74 random bits.
