@@ -94,13 +94,13 @@ final class JournalWriter {
     }
 
     /// Closes the document (sections never begun are written empty) and the file.
-    func finish() throws(ArchiveError) -> ArchiveFileEntry {
+    func finish() -> FileSink {
         for missing in Section.allCases where counts[missing] == nil && (section.map { missing > $0 } ?? true) {
             begin(missing)
         }
         closeSection()
         file.write("\n}\n")
-        return try file.finish()
+        return file.finish()
     }
 
     // MARK: - Layout

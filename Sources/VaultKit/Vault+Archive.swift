@@ -75,13 +75,13 @@ extension Vault {
                 try store.forEachSession { session in
                     if exported.contains(session.bookID) { writer.write(session) } else { leftOut += 1 }
                 }
-                try writer.finishJournal()
+                writer.finishJournal()
                 for book in live {
-                    try writer.beginBook(book, sessions: try store.sessions(of: book.id))
+                    writer.beginBook(book, sessions: try store.sessions(of: book.id))
                     try store.forEachAnnotation(AnnotationFilter(bookID: book.id)) { result in
                         if case .success(let annotation) = result { writer.addToBook(annotation) }
                     }
-                    try writer.finishBook()
+                    writer.finishBook()
                 }
             }
             return try writer.commit(exportedAt: clock.now())

@@ -85,7 +85,7 @@ final class BookMarkdownWriter {
         }
     }
 
-    func finish() throws(ArchiveError) -> ArchiveFileEntry {
-        try file.finish()
+    func finish() -> FileSink {
+        file.finish()
     }
 }
