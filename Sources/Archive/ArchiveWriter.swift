@@ -11,10 +11,11 @@ public struct ArchiveSummary: Sendable, Equatable {
 /// Writes an archive of the current format into a staging directory beside `destination`,
 /// and puts it in place only when every file is complete and on disk (``commit(exportedAt:)``).
 ///
-/// The caller streams records in: first journal.json, by section (``begin(_:)``, then
-/// ``write(_:)-(Book)`` and the others), then each live book's Markdown file
-/// (``beginBook(_:sessions:)``, ``addToBook(_:)``, ``finishBook()``). Nothing but
-/// ``commit(exportedAt:)`` throws: the first I/O failure is kept and reported there,
+/// The caller streams records in: journal.json by section (``begin(_:)``, then
+/// ``write(_:)-(Book)`` and the others), and each live book's Markdown file
+/// (``beginBook(_:sessions:)``, ``addToBook(_:)``, ``finishBook()``), one book at a time but
+/// at any point after the books section, so one pass over the notes can feed both. Nothing
+/// but ``commit(exportedAt:)`` throws: the first I/O failure is kept and reported there,
 /// and the staging directory is removed if the writer is dropped before it commits.
 /// Files are created 0600 and directories 0700, so the plain-text journal is readable by
 /// its owner only. Their bytes are hashed and written on a second thread (``BackgroundWriter``).
@@ -34,6 +35,10 @@ public final class ArchiveWriter {
     private var finished: [FileSink] = []
     /// The first failure to create a file (writes keep theirs in their ``FileSink``).
     private var failure: ArchiveError?
+    /// The Markdown file name of each live book, given in the order the books are written
+    /// to journal.json (oldest first), so a clash of names is settled the same way in
+    /// every export, whatever order the files are written in.
+    private var fileNames: [EntityID: String] = [:]
     private var takenNames = Set<String>()
     private var markdownFiles = 0
     private var counts = ArchiveCounts()
@@ -65,7 +70,10 @@ public final class ArchiveWriter {
         }
     }
 
-    public func write(_ book: Book) { journal?.write(book) }
+    public func write(_ book: Book) {
+        journal?.write(book)
+        if book.deletedAt == nil { fileNames[book.id] = fileName(for: book) }
+    }
 
     public func write(_ annotation: Annotation) { journal?.write(annotation) }
     public func write(_ session: ReadingSession) { journal?.write(session) }
@@ -88,9 +96,8 @@ public final class ArchiveWriter {
 
     /// Starts a live book's Markdown file, with its sessions in the order they started.
     public func beginBook(_ book: Book, sessions: [ReadingSession]) {
-        precondition(journal == nil && self.book == nil, "books are written after journal.json, one at a time")
-        let name = BookFileName.name(for: book, taken: takenNames)
-        takenNames.insert(name)
+        precondition(self.book == nil, "book files are written one at a time")
+        let name = fileNames[book.id] ?? fileName(for: book)
         markdownFiles += 1
         do {
             let file = try ArchiveFile(directory: staging.path, relativePath: "\(ArchiveFormat.booksDirectory)/\(name)",
@@ -108,6 +115,13 @@ public final class ArchiveWriter {
         guard let book else { return }
         self.book = nil
         finished.append(book.finish())
+    }
+
+    /// A name no other book of this archive has.
+    private func fileName(for book: Book) -> String {
+        let name = BookFileName.name(for: book, taken: takenNames)
+        takenNames.insert(name)
+        return name
     }
 
     // MARK: - Completing
