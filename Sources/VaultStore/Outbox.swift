@@ -1,4 +1,3 @@
-import Foundation
 import Journal
 import VaultCrypto
 
@@ -35,10 +34,7 @@ extension Store {
                  payload: OutboxPayload, cipher: RecordCipher, at time: Timestamp,
                  clock: HybridTimestamp, base: HybridTimestamp?, state: OutboxState = .pending) throws(StoreError) {
         let idempotencyKey = EntityID.generate(at: time).rawValue
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        var json: [UInt8]
-        do { json = Array(try encoder.encode(payload)) } catch { throw .database(code: 0, message: "outbox payload could not be encoded") }
+        var json = payload.jsonBytes()
         defer { wipe(&json) }
         let sealed: [UInt8]
         do {
