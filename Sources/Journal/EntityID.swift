@@ -11,13 +11,15 @@ public struct EntityID: Hashable, Comparable, Sendable, CustomStringConvertible 
         // Ids read back from a vault or an archive are already lowercase: checked byte by
         // byte and kept as they are, since every row of an export or import passes here.
         var needsLowercasing = false
-        for (index, character) in text.utf8.enumerated() {
+        var index = 0
+        for character in text.utf8 {
             if index == 8 || index == 13 || index == 18 || index == 23 {
                 guard character == UInt8(ascii: "-") else { throw .invalidID }
             } else if !Self.isHexDigit(character) {
                 guard (UInt8(ascii: "A")...UInt8(ascii: "F")).contains(character) else { throw .invalidID }
                 needsLowercasing = true
             }
+            index += 1
         }
         self.rawValue = needsLowercasing ? text.lowercased() : text
     }
