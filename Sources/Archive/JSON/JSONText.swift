@@ -17,6 +17,12 @@ enum JSONText {
         var plainStart = 0
         var index = 0
         while index < bytes.count {
+            let byte = bytes[index]
+            // Printable ASCII but `"` and `\`: most of any text, decided in one test.
+            if byte >= 0x20 && byte < 0x7F && byte != UInt8(ascii: "\"") && byte != UInt8(ascii: "\\") {
+                index += 1
+                continue
+            }
             guard let (escape, length) = escape(in: bytes, at: index) else {
                 index += 1
                 continue

@@ -23,8 +23,8 @@ final class BookMarkdownWriter {
         text += byline + "\n\n## Sessions\n\n"
         var out = Array(text.utf8)
         for session in sessions { Self.append(session, to: &out) }
-        if sessions.isEmpty { out.append(contentsOf: "None recorded.\n".utf8) }
-        out.append(contentsOf: "\n## Notes and quotes\n".utf8)
+        if sessions.isEmpty { out.append(ascii: "None recorded.\n") }
+        out.append(ascii: "\n## Notes and quotes\n")
         file.write(out)
     }
 
@@ -32,21 +32,21 @@ final class BookMarkdownWriter {
     /// appended as bytes (a journal has tens of thousands of sessions).
     private static func append(_ session: ReadingSession, to out: inout [UInt8]) {
         let pages = String(session.pagesRead)
-        out.append(contentsOf: "- ".utf8)
+        out.append(ascii: "- ")
         session.startedAt.appendISO8601(to: &out)
-        out.append(contentsOf: " to ".utf8)
+        out.append(ascii: " to ")
         session.endedAt.appendISO8601(to: &out)
-        out.append(contentsOf: ", ".utf8)
+        out.append(ascii: ", ")
         out.append(contentsOf: pages.utf8)
-        out.append(contentsOf: (session.pagesRead == 1 ? " page <!-- bmvault:session " : " pages <!-- bmvault:session ").utf8)
+        out.append(ascii: session.pagesRead == 1 ? " page <!-- bmvault:session " : " pages <!-- bmvault:session ")
         out.append(contentsOf: session.id.rawValue.utf8)
-        out.append(contentsOf: " started=".utf8)
+        out.append(ascii: " started=")
         session.startedAt.appendISO8601(to: &out)
-        out.append(contentsOf: " ended=".utf8)
+        out.append(ascii: " ended=")
         session.endedAt.appendISO8601(to: &out)
-        out.append(contentsOf: " pages=".utf8)
+        out.append(ascii: " pages=")
         out.append(contentsOf: pages.utf8)
-        out.append(contentsOf: " -->\n".utf8)
+        out.append(ascii: " -->\n")
     }
 
     /// Adds a live note or quote (tombstones stay in journal.json only). Appended as bytes
@@ -54,34 +54,34 @@ final class BookMarkdownWriter {
     func write(_ annotation: Annotation) {
         let kind = annotation.kind.rawValue
         file.append { out in
-            out.append(contentsOf: "\n<!-- bmvault:".utf8)
+            out.append(ascii: "\n<!-- bmvault:")
             out.append(contentsOf: kind.utf8)
             out.append(UInt8(ascii: " "))
             out.append(contentsOf: annotation.id.rawValue.utf8)
-            out.append(contentsOf: " created=".utf8)
+            out.append(ascii: " created=")
             annotation.createdAt.appendISO8601(to: &out)
-            out.append(contentsOf: " updated=".utf8)
+            out.append(ascii: " updated=")
             annotation.updatedAt.appendISO8601(to: &out)
-            out.append(contentsOf: " version=".utf8)
+            out.append(ascii: " version=")
             out.append(contentsOf: String(annotation.version).utf8)
             if let original = annotation.conflictOf {
-                out.append(contentsOf: " conflict-of=".utf8)
+                out.append(ascii: " conflict-of=")
                 out.append(contentsOf: original.rawValue.utf8)
             }
             if let reason = annotation.conflictReason {
-                out.append(contentsOf: " conflict=".utf8)
+                out.append(ascii: " conflict=")
                 out.append(contentsOf: reason.rawValue.utf8)
             }
-            out.append(contentsOf: " -->\n".utf8)
+            out.append(ascii: " -->\n")
             MarkdownText.appendBody(annotation.body, quoted: annotation.kind == .quote, to: &out)
             if let locator = annotation.locator {
                 out.append(contentsOf: (annotation.kind == .quote ? ">\n> — " : "\n— ").utf8)
                 MarkdownText.appendInline(locator.text, to: &out)
                 out.append(0x0A)
             }
-            out.append(contentsOf: "<!-- /bmvault:".utf8)
+            out.append(ascii: "<!-- /bmvault:")
             out.append(contentsOf: kind.utf8)
-            out.append(contentsOf: " -->\n".utf8)
+            out.append(ascii: " -->\n")
         }
     }
 

@@ -27,8 +27,8 @@ enum MarkdownText {
             while true {
                 var lineEnd = lineStart
                 while lineEnd < utf8.count, utf8[lineEnd] != 0x0A { lineEnd += 1 }
-                if quoted { out.append(contentsOf: (lineEnd == lineStart && !(first && leadingBreaks > 0) ? ">" : "> ").utf8) }
-                if first { for _ in 0..<leadingBreaks { out.append(contentsOf: "&#10;".utf8) } }
+                if quoted { out.append(ascii: lineEnd == lineStart && !(first && leadingBreaks > 0) ? ">" : "> ") }
+                if first { for _ in 0..<leadingBreaks { out.append(ascii: "&#10;") } }
                 escapeLine(UnsafeBufferPointer(rebasing: utf8[lineStart..<lineEnd]), atLineStart: true, into: &out)
                 out.append(0x0A)
                 first = false
