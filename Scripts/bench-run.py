@@ -40,6 +40,8 @@ JRNL_VERSION = "4.6"
 SIZES = {"10k": 10_000, "100k": 100_000, "1M": 1_000_000}
 SYNC_ANNOTATIONS = 7_042       # + 2,816 sessions + 140 books = 9,998 queued operations
 MiB = 1024 * 1024
+# The row groups `--only` selects.
+ONLY_ROWS = {"note", "list", "show", "search", "status", "export", "import", "sync", "migrate", "unlock", "size"}
 
 
 def log(message):
@@ -96,8 +98,13 @@ class Bench:
         self.runs = args.runs
         self.slow_runs = max(3, min(args.runs, 10))
         self.rss_runs = args.rss_runs
+        self.only = set(args.only.split(",")) if args.only else None
         self.last_cpu = None
         self.load_start = os.getloadavg()
+
+    def wants(self, *groups):
+        """Whether `--only` (if given) names any of `groups`."""
+        return self.only is None or not self.only.isdisjoint(groups)
 
     # hyperfine: every run's wall time
     def hyperfine(self, command, runs, warmup=2, prepare=None, shell=False):
@@ -297,35 +304,44 @@ class Bench:
     # MARK: - The rows of issue 7
 
     def measure_size(self, label, full):
+        if not self.wants("note") and not (full and self.wants("list", "show", "search", "status")):
+            return
         source = self.cached_vault(label) / "vault"
         vault = self.scratch_copy(source, f"vault-{label}")
         self.unlock(vault)
         log(f"measuring at {label} ({vault.relative_to(ROOT)})")
 
         note_runs = self.runs if label != "1M" else max(10, min(self.runs, 30))
-        self.timed_row("`note add BOOK TEXT` (unlocked, one process per note)", label,
-                       self.bmvault(vault, "note", "add", self.book_name(label), NOTE_TEXT), note_runs,
-                       target_seconds=0.015, target="median ≤ 15 ms")
+        if self.wants("note"):
+            self.timed_row("`note add BOOK TEXT` (unlocked, one process per note)", label,
+                           self.bmvault(vault, "note", "add", self.book_name(label), NOTE_TEXT), note_runs,
+                           target_seconds=0.015, target="median ≤ 15 ms")
         if not full:
             return
         identifier = self.sample_annotation(vault)
-        self.timed_row("`list --book BOOK`", label, self.bmvault(vault, "list", "--book", self.book_name(label)),
-                       self.runs, target_seconds=0.020, target="≤ 20 ms", note=f"~{SIZES[label] // self.book_count(label)} annotations listed")
-        self.timed_row("`show ID` (full id)", label, self.bmvault(vault, "show", identifier), self.runs,
-                       target_seconds=0.020, target="≤ 20 ms")
-        prefix = self.unique_prefix(vault, identifier)
-        self.timed_row(f"`show ID` (unique {len(prefix)}-character prefix)", label,
-                       self.bmvault(vault, "show", prefix), self.runs, target_seconds=0.020, target="≤ 20 ms")
+        if self.wants("list"):
+            self.timed_row("`list --book BOOK`", label, self.bmvault(vault, "list", "--book", self.book_name(label)),
+                           self.runs, target_seconds=0.020, target="≤ 20 ms", note=f"~{SIZES[label] // self.book_count(label)} annotations listed")
+        if self.wants("show"):
+            self.timed_row("`show ID` (full id)", label, self.bmvault(vault, "show", identifier), self.runs,
+                           target_seconds=0.020, target="≤ 20 ms")
+            prefix = self.unique_prefix(vault, identifier)
+            self.timed_row(f"`show ID` (unique {len(prefix)}-character prefix)", label,
+                           self.bmvault(vault, "show", prefix), self.runs, target_seconds=0.020, target="≤ 20 ms")
         search_runs = self.slow_runs if label != "1M" else 3
-        self.timed_row(f"`search {QUERY}` (~0.5% match)", label, self.bmvault(vault, "search", QUERY), search_runs,
-                       target_seconds=0.300, target_rss=64 * MiB, target="≤ 300 ms, ≤ 64 MiB")
-        self.timed_row(f"`search {MISSING_QUERY}` (no match: the scan alone)", label,
-                       self.bmvault(vault, "search", MISSING_QUERY), search_runs,
-                       target_seconds=0.300, target_rss=64 * MiB, target="≤ 300 ms, ≤ 64 MiB")
-        self.timed_row("`status` (counts; no migration)", label, self.bmvault(vault, "status"), self.runs,
-                       target="reported")
+        if self.wants("search"):
+            self.timed_row(f"`search {QUERY}` (~0.5% match)", label, self.bmvault(vault, "search", QUERY), search_runs,
+                           target_seconds=0.300, target_rss=64 * MiB, target="≤ 300 ms, ≤ 64 MiB")
+            self.timed_row(f"`search {MISSING_QUERY}` (no match: the scan alone)", label,
+                           self.bmvault(vault, "search", MISSING_QUERY), search_runs,
+                           target_seconds=0.300, target_rss=64 * MiB, target="≤ 300 ms, ≤ 64 MiB")
+        if self.wants("status"):
+            self.timed_row("`status` (counts; no migration)", label, self.bmvault(vault, "status"), self.runs,
+                           target="reported")
 
     def measure_size_on_disk(self, label):
+        if not self.wants("size"):
+            return
         database = self.cached_vault(label) / "vault" / "vault.db"
         size = database.stat().st_size
         per = size / SIZES[label]
@@ -349,6 +365,8 @@ class Bench:
         return [(name, int(size) / total) for name, size in rows]
 
     def measure_unlock(self, label):
+        if not self.wants("unlock"):
+            return
         vault = self.scratch_copy(self.cached_vault(label) / "vault", f"unlock-{label}")
         passphrase = self.passphrase_file()
         argv = self.bmvault(vault, "unlock", "--passphrase-stdin", "--timeout", "4h")
@@ -357,37 +375,47 @@ class Bench:
                        stdin_path=passphrase, target="reported", note=KDF_NOTE)
 
     def measure_not_yet_built(self, vault_label):
-        if self.has_command("export"):
-            source = self.cached_vault(vault_label) / "vault"
-            vault = self.scratch_copy(source, f"export-{vault_label}")
-            self.unlock(vault)
-            out = SCRATCH / f"export-out-{vault_label}"
-            clear = f"rm -rf {shlex.quote(str(out))}"
-            self.timed_row("`export --out DIR`", vault_label, self.bmvault(vault, "export", "--out", out), self.slow_runs,
-                           prepare=clear, target_seconds=1.5, target_rss=64 * MiB, target="≤ 1.5 s, ≤ 64 MiB")
-            if self.has_command("import"):
-                subprocess.run(clear, shell=True, check=True)
-                self.check_runs(self.bmvault(vault, "export", "--out", out))
-                fresh = SCRATCH / f"import-{vault_label}"
-                passphrase = self.passphrase_file()
-                prepare = (f"rm -rf {shlex.quote(str(fresh))} && "
-                           f"{shlex.join(self.bmvault(fresh, 'init', '--passphrase-stdin', '--kdf', 'interactive'))}"
-                           f" < {shlex.quote(str(passphrase))} > /dev/null 2>&1 && "
-                           f"{shlex.join(self.bmvault(fresh, 'unlock', '--passphrase-stdin'))}"
-                           f" < {shlex.quote(str(passphrase))} 2> /dev/null")
-                self.timed_row("`import DIR` into a fresh vault", vault_label, self.bmvault(fresh, "import", out),
-                               self.slow_runs, prepare=prepare, target_seconds=2.0, target_rss=64 * MiB,
-                               target="≤ 2 s, ≤ 64 MiB")
+        if self.wants("export", "import"):
+            self.measure_archive(vault_label)
+        if self.wants("sync"):
+            if self.has_command("sync") and self.has_command("remote", "add"):
+                self.measure_sync()
             else:
-                self.not_built("`import DIR` into a fresh vault", "≤ 2 s, ≤ 64 MiB")
-        else:
+                self.add_row("`sync` push of 10,000 operations / pull + apply", "10k ops", target="≤ 3 s each",
+                             value="not built yet")
+
+    def measure_archive(self, vault_label):
+        """`export --out DIR` of the generated vault, and `import DIR` of that archive into a
+        fresh vault (each run on a fresh copy or a fresh vault)."""
+        if not self.has_command("export"):
             self.not_built("`export --out DIR`", "≤ 1.5 s, ≤ 64 MiB")
             self.not_built("`import DIR` into a fresh vault", "≤ 2 s, ≤ 64 MiB")
-        if self.has_command("sync") and self.has_command("remote", "add"):
-            self.measure_sync()
-        else:
-            self.add_row("`sync` push of 10,000 operations / pull + apply", "10k ops", target="≤ 3 s each",
-                         value="not built yet")
+            return
+        source = self.cached_vault(vault_label) / "vault"
+        vault = self.scratch_copy(source, f"export-{vault_label}")
+        self.unlock(vault)
+        out = SCRATCH / f"export-out-{vault_label}"
+        clear = f"rm -rf {shlex.quote(str(out))}"
+        if self.wants("export"):
+            self.timed_row("`export --out DIR`", vault_label, self.bmvault(vault, "export", "--out", out), self.slow_runs,
+                           prepare=clear, target_seconds=1.5, target_rss=64 * MiB, target="≤ 1.5 s, ≤ 64 MiB")
+        if not self.wants("import"):
+            return
+        if not self.has_command("import"):
+            self.not_built("`import DIR` into a fresh vault", "≤ 2 s, ≤ 64 MiB")
+            return
+        subprocess.run(clear, shell=True, check=True)
+        self.check_runs(self.bmvault(vault, "export", "--out", out))
+        fresh = SCRATCH / f"import-{vault_label}"
+        passphrase = self.passphrase_file()
+        prepare = (f"rm -rf {shlex.quote(str(fresh))} && "
+                   f"{shlex.join(self.bmvault(fresh, 'init', '--passphrase-stdin', '--kdf', 'interactive'))}"
+                   f" < {shlex.quote(str(passphrase))} > /dev/null 2>&1 && "
+                   f"{shlex.join(self.bmvault(fresh, 'unlock', '--passphrase-stdin'))}"
+                   f" < {shlex.quote(str(passphrase))} 2> /dev/null")
+        self.timed_row("`import DIR` into a fresh vault", vault_label, self.bmvault(fresh, "import", out),
+                       self.slow_runs, prepare=prepare, target_seconds=2.0, target_rss=64 * MiB,
+                       target="≤ 2 s, ≤ 64 MiB")
 
     # MARK: sync
 
@@ -525,6 +553,8 @@ class Bench:
         return v1 / "vault"
 
     def measure_migration(self, label):
+        if not self.wants("migrate"):
+            return
         source = self.v1_vault(label)
         target = SCRATCH / f"migrate-{label}"
         prepare = f"rm -rf {shlex.quote(str(target))} && cp -r {shlex.quote(str(source))} {shlex.quote(str(target))}"
@@ -836,9 +866,14 @@ def main():
     parser.add_argument("--large", action="store_true", help="add the 1,000,000-annotation journal")
     parser.add_argument("--runs", type=int, default=30, help="runs per fast operation (default 30)")
     parser.add_argument("--rss-runs", type=int, default=5, help="runs under /usr/bin/time per operation (default 5)")
+    parser.add_argument("--only", metavar="ROWS",
+                        help="measure only these comma-separated rows: " + ", ".join(sorted(ONLY_ROWS)))
     parser.add_argument("--profile", action="store_true",
                         help="profile every missed target with callgrind (kept in .build/bench-cache/profiles/)")
     args = parser.parse_args()
+    unknown = set(args.only.split(",")) - ONLY_ROWS if args.only else set()
+    if unknown:
+        parser.error(f"--only: unknown rows {', '.join(sorted(unknown))} (known: {', '.join(sorted(ONLY_ROWS))})")
     if args.runs < 3:
         parser.error("--runs must be at least 3")
     if args.runs < 30:

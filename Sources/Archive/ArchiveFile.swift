@@ -1,7 +1,6 @@
 #if canImport(Glibc)
 import Glibc
 #endif
-import VaultCrypto
 
 /// A file of the archive as the manifest lists it.
 public struct ArchiveFileEntry: Equatable, Sendable {
@@ -13,31 +12,30 @@ public struct ArchiveFileEntry: Equatable, Sendable {
 }
 
 /// One file being written into the archive: created new and private (0600, never through
-/// a symlink), buffered, hashed as it is written, and flushed to disk before it is listed.
+/// a symlink) and buffered here; each full buffer goes to the ``BackgroundWriter`` thread,
+/// which hashes and writes it (``FileSink``).
 ///
 /// Writing never throws: the first failure is kept and every later write is skipped, so a
 /// record loop over the vault needs no error path of its own (as with stdio's `ferror`).
-/// ``finish()`` reports it.
+/// The entry of ``finish()`` reports it.
 final class ArchiveFile {
     private static let flushThreshold = 1 << 16
+    /// Room for a full buffer and the record that fills it, so appends rarely reallocate.
+    private static let bufferCapacity = flushThreshold + (1 << 15)
 
-    let path: String
-    private var descriptor: Int32
+    private let sink: FileSink
+    private let writer: BackgroundWriter
     private(set) var buffer: [UInt8] = []
-    private var hasher = SHA256()
-    private var size: Int64 = 0
-    private var failure: ArchiveError?
 
-    /// Creates `relativePath` inside `directory`; it must not exist yet.
-    init(directory: String, relativePath: String) throws(ArchiveError) {
-        path = relativePath
-        descriptor = open(directory + "/" + relativePath, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0o600)
-        guard descriptor >= 0 else { throw .io(operation: "create", path: relativePath, errno: errno) }
-        buffer.reserveCapacity(Self.flushThreshold * 2)
-    }
-
-    deinit {
-        if descriptor >= 0 { close(descriptor) }
+    /// Creates `relativePath` inside `directory`; it must not exist yet. `displayName` is
+    /// how errors name it: a book's file by its short id only (its name holds words of the title).
+    init(directory: String, relativePath: String, displayName: String? = nil, writer: BackgroundWriter) throws(ArchiveError) {
+        let name = displayName ?? relativePath
+        let descriptor = open(directory + "/" + relativePath, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0o600)
+        guard descriptor >= 0 else { throw .io(operation: "create", path: name, errno: errno) }
+        sink = FileSink(descriptor: descriptor, path: relativePath, displayName: name)
+        self.writer = writer
+        buffer.reserveCapacity(Self.bufferCapacity)
     }
 
     func write(_ text: String) {
@@ -56,15 +54,13 @@ final class ArchiveFile {
         flushIfFull()
     }
 
-    /// Writes what is buffered, flushes the file to disk and closes it; the first failure
-    /// of any write, if there was one.
-    func finish() throws(ArchiveError) -> ArchiveFileEntry {
+    /// Hands over what is buffered and closes the file. Its entry (size and SHA-256, or the
+    /// first failure) is ready once the writer thread has drained.
+    func finish() -> FileSink {
         flush()
-        if failure == nil, fsync(descriptor) != 0 { failure = .io(operation: "fsync", path: path, errno: errno) }
-        close(descriptor)
-        descriptor = -1
-        if let failure { throw failure }
-        return ArchiveFileEntry(path: path, bytes: size, sha256: hasher.finalizeHex())
+        let sink = self.sink
+        writer.submit { sink.close() }
+        return sink
     }
 
     private func flushIfFull() {
@@ -72,22 +68,11 @@ final class ArchiveFile {
     }
 
     private func flush() {
-        defer { buffer.removeAll(keepingCapacity: true) }
-        guard failure == nil, !buffer.isEmpty else { return }
-        hasher.update(buffer)
-        size += Int64(buffer.count)
-        let failed: Int32? = buffer.withUnsafeBytes { raw in
-            var offset = 0
-            while offset < raw.count {
-                let written = Glibc.write(descriptor, raw.baseAddress! + offset, raw.count - offset)
-                if written < 0 {
-                    if errno == EINTR { continue }
-                    return errno
-                }
-                offset += written
-            }
-            return nil
-        }
-        if let failed { failure = .io(operation: "write", path: path, errno: failed) }
+        guard !buffer.isEmpty else { return }
+        let chunk = buffer
+        buffer = []
+        buffer.reserveCapacity(Self.bufferCapacity)
+        let sink = self.sink
+        writer.submit { sink.write(chunk) }
     }
 }

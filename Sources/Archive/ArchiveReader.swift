@@ -27,6 +27,8 @@ public final class ArchiveReader {
     public private(set) var ignoredFiles = 0
 
     private let journalPath: String?
+    /// journal.json against the manifest, checked while its records are read.
+    private var journalCheck: BackgroundChecksum?
     /// Full path and display name of each Markdown file to read, in name order.
     private var markdownFiles: [(path: String, name: String)] = []
 
@@ -50,11 +52,14 @@ public final class ArchiveReader {
             manifestVersion = manifest.formatVersion
             for entry in manifest.files {
                 listed.insert(entry.path)
+                if entry.path == ArchiveFormat.journalFile {
+                    // No journal.json: the Markdown is the archive. With `force` it need not match.
+                    if Self.exists(journal) && !force { journalCheck = BackgroundChecksum(path: journal, entry: entry) }
+                    continue
+                }
                 let matches = try Self.matches(directory + "/" + entry.path, entry)
                 if entry.path.hasPrefix(ArchiveFormat.booksDirectory + "/") && entry.path.hasSuffix(".md") {
                     if matches == false { edited.insert(entry.path) }
-                } else if entry.path == ArchiveFormat.journalFile && matches == nil {
-                    continue   // no journal.json: the Markdown is the archive
                 } else if matches != true && !force {
                     throw .checksumMismatch(file: entry.path)
                 }
@@ -75,7 +80,12 @@ public final class ArchiveReader {
         if Self.exists(journal) {
             journalPath = journal
             source = .journal
-            formatVersion = try Self.journalVersion(path: journal, file: ArchiveFormat.journalFile)
+            do {
+                formatVersion = try Self.journalVersion(path: journal, file: ArchiveFormat.journalFile)
+            } catch {
+                try journalCheck?.verify()   // a damaged journal.json is reported as such
+                throw error
+            }
             markdownFiles = bookFiles.filter { file in edited.contains { directory + "/" + $0 == file.path } }
         } else {
             guard !bookFiles.isEmpty else { throw .notAnArchive(path: path) }
@@ -89,9 +99,21 @@ public final class ArchiveReader {
     // MARK: - Records
 
     /// Hands every record to `body`, books before what belongs to them where the archive
-    /// allows. Throws ``ArchiveError`` for what is malformed, or what `body` throws.
-    /// `now` dates the notes a reader added to a Markdown file.
+    /// allows. Throws ``ArchiveError`` for what is malformed, or what `body` throws; but
+    /// first, whatever happened, ``ArchiveError/checksumMismatch(file:)`` if journal.json
+    /// differs from the manifest (checked meanwhile on another thread), so nothing of a
+    /// damaged archive is kept. `now` dates the notes a reader added to a Markdown file.
     public func forEachRecord(now: Timestamp, _ body: (ArchiveRecord, ArchiveRecordOrigin) throws -> Void) throws {
+        do {
+            try readRecords(now: now, body)
+        } catch {
+            try journalCheck?.verify()
+            throw error
+        }
+        try journalCheck?.verify()
+    }
+
+    private func readRecords(now: Timestamp, _ body: (ArchiveRecord, ArchiveRecordOrigin) throws -> Void) throws {
         // Edited books: read first, to take the place of their records in journal.json.
         var edits: [MarkdownBook] = []
         var editedAnnotations: [EntityID: (annotation: MarkdownAnnotation, file: String, used: Bool)] = [:]
@@ -244,12 +266,16 @@ public final class ArchiveReader {
     // MARK: - Files
 
     /// Whether a file matches its manifest entry: nil when it is missing.
-    private static func matches(_ path: String, _ entry: ArchiveFileEntry) throws(ArchiveError) -> Bool? {
+    static func matches(_ path: String, _ entry: ArchiveFileEntry) throws(ArchiveError) -> Bool? {
         var info = stat()
         guard lstat(path, &info) == 0 else { return nil }
         guard info.st_mode & S_IFMT == S_IFREG, Int64(info.st_size) == entry.bytes else { return false }
+        // A book's file is named in errors by its short id: its name holds words of the title.
+        let booksPrefix = ArchiveFormat.booksDirectory + "/"
+        let name = entry.path.hasPrefix(booksPrefix) ? BookFileName.displayName(ofFile: String(entry.path.dropFirst(booksPrefix.count)))
+            : entry.path
         let descriptor = open(path, O_RDONLY | O_CLOEXEC)
-        guard descriptor >= 0 else { throw .io(operation: "open", path: entry.path, errno: errno) }
+        guard descriptor >= 0 else { throw .io(operation: "open", path: name, errno: errno) }
         defer { close(descriptor) }
         var hasher = SHA256()
         var buffer = [UInt8](repeating: 0, count: 1 << 16)
@@ -257,7 +283,7 @@ public final class ArchiveReader {
             let count = buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
             if count < 0 {
                 if errno == EINTR { continue }
-                throw .io(operation: "read", path: entry.path, errno: errno)
+                throw .io(operation: "read", path: name, errno: errno)
             }
             if count == 0 { break }
             hasher.update(buffer[0..<count])

@@ -11,13 +11,14 @@ public struct ArchiveSummary: Sendable, Equatable {
 /// Writes an archive of the current format into a staging directory beside `destination`,
 /// and puts it in place only when every file is complete and on disk (``commit(exportedAt:)``).
 ///
-/// The caller streams records in: first journal.json, by section (``begin(_:)``, then
-/// ``write(_:)-(Book)`` and the others), then each live book's Markdown file
-/// (``beginBook(_:sessions:)``, ``addToBook(_:)``, ``finishBook()``). Record writes never
-/// throw; the first I/O failure is reported by the next call that can throw, and the
-/// staging directory is removed if the writer is dropped before ``commit(exportedAt:)``.
+/// The caller streams records in: journal.json by section (``begin(_:)``, then
+/// ``write(_:)-(Book)`` and the others), and each live book's Markdown file
+/// (``beginBook(_:sessions:)``, ``addToBook(_:)``, ``finishBook()``), one book at a time but
+/// at any point after the books section, so one pass over the notes can feed both. Nothing
+/// but ``commit(exportedAt:)`` throws: the first I/O failure is kept and reported there,
+/// and the staging directory is removed if the writer is dropped before it commits.
 /// Files are created 0600 and directories 0700, so the plain-text journal is readable by
-/// its owner only.
+/// its owner only. Their bytes are hashed and written on a second thread (``BackgroundWriter``).
 public final class ArchiveWriter {
     /// The arrays of journal.json, in the order they must be written.
     public enum Section: Sendable {
@@ -25,12 +26,21 @@ public final class ArchiveWriter {
     }
 
     private let staging: StagingDirectory
+    private let background = BackgroundWriter()
     private let includesDeleted: Bool
     private let generatorVersion: String
     private var journal: JournalWriter?
     private var book: BookMarkdownWriter?
-    private var entries: [ArchiveFileEntry] = []
+    /// Every file finished so far; their entries are read once the writer thread drains.
+    private var finished: [FileSink] = []
+    /// The first failure to create a file (writes keep theirs in their ``FileSink``).
+    private var failure: ArchiveError?
+    /// The Markdown file name of each live book, given in the order the books are written
+    /// to journal.json (oldest first), so a clash of names is settled the same way in
+    /// every export, whatever order the files are written in.
+    private var fileNames: [EntityID: String] = [:]
     private var takenNames = Set<String>()
+    private var markdownFiles = 0
     private var counts = ArchiveCounts()
 
     /// Refuses an existing `destination` before anything is written.
@@ -39,8 +49,13 @@ public final class ArchiveWriter {
         self.includesDeleted = includesDeleted
         self.generatorVersion = generatorVersion
         try staging.makeSubdirectory(ArchiveFormat.booksDirectory)
-        journal = JournalWriter(file: try ArchiveFile(directory: staging.path, relativePath: ArchiveFormat.journalFile),
+        journal = JournalWriter(file: try ArchiveFile(directory: staging.path, relativePath: ArchiveFormat.journalFile, writer: background),
                                 includesDeleted: includesDeleted)
+    }
+
+    deinit {
+        // Nothing is still being written when the staging directory is removed.
+        background.drain()
     }
 
     // MARK: - journal.json
@@ -55,14 +70,18 @@ public final class ArchiveWriter {
         }
     }
 
-    public func write(_ book: Book) { journal?.write(book) }
+    public func write(_ book: Book) {
+        journal?.write(book)
+        if book.deletedAt == nil { fileNames[book.id] = fileName(for: book) }
+    }
+
     public func write(_ annotation: Annotation) { journal?.write(annotation) }
     public func write(_ session: ReadingSession) { journal?.write(session) }
 
     /// Closes journal.json.
-    public func finishJournal() throws(ArchiveError) {
+    public func finishJournal() {
         guard let journal else { return }
-        entries.append(try journal.finish())
+        finished.append(journal.finish())
         counts.books = journal.counts[.books] ?? 0
         counts.notes = journal.counts[.notes] ?? 0
         counts.quotes = journal.counts[.quotes] ?? 0
@@ -76,41 +95,59 @@ public final class ArchiveWriter {
     // MARK: - books/*.md
 
     /// Starts a live book's Markdown file, with its sessions in the order they started.
-    public func beginBook(_ book: Book, sessions: [ReadingSession]) throws(ArchiveError) {
-        precondition(journal == nil && self.book == nil, "books are written after journal.json, one at a time")
-        let name = BookFileName.name(for: book, taken: takenNames)
-        takenNames.insert(name)
-        let file = try ArchiveFile(directory: staging.path, relativePath: "\(ArchiveFormat.booksDirectory)/\(name)")
-        self.book = BookMarkdownWriter(file: file, book: book, sessions: sessions)
+    public func beginBook(_ book: Book, sessions: [ReadingSession]) {
+        precondition(self.book == nil, "book files are written one at a time")
+        let name = fileNames[book.id] ?? fileName(for: book)
+        markdownFiles += 1
+        do {
+            let file = try ArchiveFile(directory: staging.path, relativePath: "\(ArchiveFormat.booksDirectory)/\(name)",
+                                       displayName: BookFileName.displayName(ofFile: name), writer: background)
+            self.book = BookMarkdownWriter(file: file, book: book, sessions: sessions)
+        } catch {
+            failure = failure ?? error
+        }
     }
 
     /// Adds a live note or quote to the book begun last, in reading order.
     public func addToBook(_ annotation: Annotation) { book?.write(annotation) }
 
-    public func finishBook() throws(ArchiveError) {
+    public func finishBook() {
         guard let book else { return }
         self.book = nil
-        entries.append(try book.finish())
+        finished.append(book.finish())
+    }
+
+    /// A name no other book of this archive has.
+    private func fileName(for book: Book) -> String {
+        let name = BookFileName.name(for: book, taken: takenNames)
+        takenNames.insert(name)
+        return name
     }
 
     // MARK: - Completing
 
-    /// Writes README.md, the schema and the manifest, flushes the directories, and renames
-    /// the staging directory to the destination.
+    /// Writes README.md, the schema and the manifest, puts everything on disk, and renames
+    /// the staging directory to the destination. Throws the first failure of any file.
     public func commit(exportedAt: Timestamp) throws(ArchiveError) -> ArchiveSummary {
-        try finishJournal()
-        try finishBook()
+        finishJournal()
+        finishBook()
         for (name, text) in [(ArchiveFormat.readmeFile, ArchiveReadme.text + "\n"), (ArchiveFormat.schemaFile, ArchiveSchema.v1)] {
-            let file = try ArchiveFile(directory: staging.path, relativePath: name)
+            let file = try ArchiveFile(directory: staging.path, relativePath: name, writer: background)
             file.write(text)
-            entries.append(try file.finish())
+            finished.append(file.finish())
         }
+        background.drain()
+        if let failure { throw failure }
+        var entries: [ArchiveFileEntry] = []
+        for sink in finished { entries.append(try sink.entry()) }
         let manifest = ArchiveManifest(formatVersion: ArchiveFormat.currentVersion, generatorVersion: generatorVersion,
                                        exportedAt: exportedAt, includesDeleted: includesDeleted, counts: counts, files: entries)
-        let file = try ArchiveFile(directory: staging.path, relativePath: ArchiveFormat.manifestFile)
+        let file = try ArchiveFile(directory: staging.path, relativePath: ArchiveFormat.manifestFile, writer: background)
         file.write(manifest.jsonText())
-        _ = try file.finish()
-        try staging.commit(subdirectories: [ArchiveFormat.booksDirectory])
-        return ArchiveSummary(path: staging.destination, counts: counts, markdownFiles: takenNames.count)
+        let manifestSink = file.finish()
+        background.drain()
+        _ = try manifestSink.entry()
+        try staging.commit()
+        return ArchiveSummary(path: staging.destination, counts: counts, markdownFiles: markdownFiles)
     }
 }

@@ -46,15 +46,15 @@ final class JournalWriter {
         record(.books, deleted: book.deletedAt != nil) { out in
             member("authors", first: true, &out)
             if book.authors.isEmpty {
-                out.append(contentsOf: Array("[]".utf8))
+                out.append(ascii: "[]")
             } else {
-                out.append(contentsOf: Array("[\n".utf8))
+                out.append(ascii: "[\n")
                 for (index, author) in book.authors.enumerated() {
-                    out.append(contentsOf: Array("        ".utf8))
+                    out.append(ascii: "        ")
                     JSONText.appendString(author, to: &out)
-                    out.append(contentsOf: Array((index == book.authors.count - 1 ? "\n" : ",\n").utf8))
+                    out.append(ascii: index == book.authors.count - 1 ? "\n" : ",\n")
                 }
-                out.append(contentsOf: Array("      ]".utf8))
+                out.append(ascii: "      ]")
             }
             timestamp("createdAt", book.createdAt, &out)
             timestamp("deletedAt", book.deletedAt, &out)
@@ -94,13 +94,13 @@ final class JournalWriter {
     }
 
     /// Closes the document (sections never begun are written empty) and the file.
-    func finish() throws(ArchiveError) -> ArchiveFileEntry {
+    func finish() -> FileSink {
         for missing in Section.allCases where counts[missing] == nil && (section.map { missing > $0 } ?? true) {
             begin(missing)
         }
         closeSection()
         file.write("\n}\n")
-        return try file.finish()
+        return file.finish()
     }
 
     // MARK: - Layout
@@ -108,9 +108,9 @@ final class JournalWriter {
     private func record(_ expected: Section, deleted isDeleted: Bool, _ members: (inout [UInt8]) -> Void) {
         precondition(section == expected, "a \(expected.rawValue) record outside its section")
         file.append { out in
-            out.append(contentsOf: Array((recordsInSection == 0 ? "\n    {\n" : ",\n    {\n").utf8))
+            out.append(ascii: recordsInSection == 0 ? "\n    {\n" : ",\n    {\n")
             members(&out)
-            out.append(contentsOf: Array("\n    }".utf8))
+            out.append(ascii: "\n    }")
         }
         recordsInSection += 1
         counts[expected, default: 0] += 1
@@ -123,21 +123,29 @@ final class JournalWriter {
         section = nil
     }
 
-    private func member(_ key: String, first: Bool = false, _ out: inout [UInt8]) {
-        out.append(contentsOf: Array(((first ? "" : ",\n") + "      \"\(key)\" : ").utf8))
+    // Members are appended as bytes, never built as strings: these run for every record.
+
+    private func member(_ key: StaticString, first: Bool = false, _ out: inout [UInt8]) {
+        out.append(ascii: first ? "      \"" : ",\n      \"")
+        out.append(ascii: key)
+        out.append(ascii: "\" : ")
     }
 
-    private func string(_ key: String, _ value: String?, _ out: inout [UInt8]) {
+    private func string(_ key: StaticString, _ value: String?, _ out: inout [UInt8]) {
         member(key, &out)
-        if let value { JSONText.appendString(value, to: &out) } else { out.append(contentsOf: Array("null".utf8)) }
+        if let value { JSONText.appendString(value, to: &out) } else { out.append(ascii: "null") }
     }
 
-    private func timestamp(_ key: String, _ value: Timestamp?, _ out: inout [UInt8]) {
-        string(key, value?.iso8601, &out)
-    }
-
-    private func raw(_ key: String, _ value: String, _ out: inout [UInt8]) {
+    private func timestamp(_ key: StaticString, _ value: Timestamp?, _ out: inout [UInt8]) {
         member(key, &out)
-        out.append(contentsOf: Array(value.utf8))
+        guard let value else { return out.append(ascii: "null") }
+        out.append(UInt8(ascii: "\""))
+        value.appendISO8601(to: &out)
+        out.append(UInt8(ascii: "\""))
+    }
+
+    private func raw(_ key: StaticString, _ value: String, _ out: inout [UInt8]) {
+        member(key, &out)
+        out.append(contentsOf: value.utf8)
     }
 }

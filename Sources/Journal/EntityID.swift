@@ -7,17 +7,29 @@ public struct EntityID: Hashable, Comparable, Sendable, CustomStringConvertible 
 
     /// Adopts an id read back from the store or typed in full by the reader.
     public init(validating text: String) throws(JournalError) {
-        let lowered = text.lowercased()
-        let utf8 = Array(lowered.utf8)
-        guard utf8.count == 36 else { throw .invalidID }
-        for (index, character) in utf8.enumerated() {
-            if [8, 13, 18, 23].contains(index) {
-                guard character == UInt8(ascii: "-") else { throw .invalidID }
-            } else {
-                guard Self.isHexDigit(character) else { throw .invalidID }
+        // Ids read back from a vault or an archive are already lowercase: checked byte by
+        // byte and kept as they are, since every row of an export or import passes here.
+        var text = text
+        let check = text.withUTF8(Self.check)
+        guard let needsLowercasing = check else { throw .invalidID }
+        self.rawValue = needsLowercasing ? text.lowercased() : text
+    }
+
+    /// Whether `utf8` is an id (36 characters, hex digits and four hyphens where a UUID has
+    /// them), and if so, whether it has uppercase digits; nil when it is not one.
+    private static func check(_ utf8: UnsafeBufferPointer<UInt8>) -> Bool? {
+        guard utf8.count == 36 else { return nil }
+        var hasUppercase = false
+        for index in 0..<36 {
+            let character = utf8[index]
+            if index == 8 || index == 13 || index == 18 || index == 23 {
+                guard character == UInt8(ascii: "-") else { return nil }
+            } else if !isHexDigit(character) {
+                guard (UInt8(ascii: "A")...UInt8(ascii: "F")).contains(character) else { return nil }
+                hasUppercase = true
             }
         }
-        self.rawValue = lowered
+        return hasUppercase
     }
 
     /// A new UUIDv7 for `timestamp`, with 74 random bits.
@@ -41,13 +53,12 @@ public struct EntityID: Hashable, Comparable, Sendable, CustomStringConvertible 
         }
         bytes[6] = 0x70 | (bytes[6] & 0x0f)   // version 7
         bytes[8] = 0x80 | (bytes[8] & 0x3f)   // RFC 9562 variant
-        let hex = Array("0123456789abcdef".utf8)
         var text = [UInt8]()
         text.reserveCapacity(36)
         for (index, byte) in bytes.enumerated() {
-            if [4, 6, 8, 10].contains(index) { text.append(UInt8(ascii: "-")) }
-            text.append(hex[Int(byte >> 4)])
-            text.append(hex[Int(byte & 0x0f)])
+            if index == 4 || index == 6 || index == 8 || index == 10 { text.append(UInt8(ascii: "-")) }
+            text.append(hexDigit(byte >> 4))
+            text.append(hexDigit(byte & 0x0f))
         }
         return EntityID(trusted: String(decoding: text, as: UTF8.self))
     }
@@ -68,6 +79,10 @@ public struct EntityID: Hashable, Comparable, Sendable, CustomStringConvertible 
 
     /// The first eight characters, for file names and compact listings.
     public var short: String { String(rawValue.prefix(8)) }
+
+    private static func hexDigit(_ value: UInt8) -> UInt8 {
+        value < 10 ? UInt8(ascii: "0") + value : UInt8(ascii: "a") + value - 10
+    }
 
     private static func isHexDigit(_ character: UInt8) -> Bool {
         (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(character)

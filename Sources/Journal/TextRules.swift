@@ -17,11 +17,24 @@ public enum TextRules {
 
     /// A one-line value (title, author, locator): surrounding white space is dropped.
     public static func line(_ text: String, field: String) throws(JournalError) -> String {
+        // Most lines (locators, titles) are printable ASCII with no space at either end:
+        // nothing to trim and nothing to refuse, found without walking their characters.
+        if isPlainASCIILine(text) { return text }
         let trimmed = text.trimmingWhitespace()
         guard !trimmed.isEmpty else { throw .emptyText(field: field) }
         guard trimmed.utf8.count <= maximumLineBytes else { throw .textTooLong(field: field, limit: maximumLineBytes) }
         guard !trimmed.unicodeScalars.contains(where: isForbiddenInLine) else { throw .controlCharacters(field: field) }
         return trimmed
+    }
+}
+
+/// Printable ASCII (space to tilde), not empty, no space first or last, within the limit.
+private func isPlainASCIILine(_ text: String) -> Bool {
+    var text = text
+    return text.withUTF8 { utf8 in
+        guard utf8.count <= TextRules.maximumLineBytes, let first = utf8.first, let last = utf8.last,
+              first != UInt8(ascii: " "), last != UInt8(ascii: " ") else { return false }
+        return utf8.allSatisfy { (UInt8(ascii: " ")...UInt8(ascii: "~")).contains($0) }
     }
 }
 

@@ -16,17 +16,58 @@ public struct Timestamp: Hashable, Comparable, Sendable, CustomStringConvertible
 
     /// ISO 8601 in UTC with milliseconds, e.g. `2026-12-02T10:07:46.123Z`.
     public var iso8601: String {
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(24)
+        appendISO8601(to: &bytes)
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// Appends ``iso8601`` as UTF-8 to `out`: an export writes hundreds of thousands of
+    /// them, so the digits are put in a buffer on the stack and appended at once, without
+    /// a string for each.
+    public func appendISO8601(to out: inout [UInt8]) {
         let millis = Int64.floorModulo(millisecondsSince1970, 1000)
         // Floor division without subtracting first, which would overflow at Int64.min.
         let seconds = millisecondsSince1970 / 1000 - (millisecondsSince1970 % 1000 < 0 ? 1 : 0)
         let secondOfDay = Int64.floorModulo(seconds, 86_400)
         let (year, month, day) = Self.civilDate(daysSince1970: (seconds - secondOfDay) / 86_400)
-        func pad(_ value: Int64, _ width: Int) -> String {
-            let digits = String(value)
-            return String(repeating: "0", count: max(0, width - digits.count)) + digits
+        // At most 11 characters of year (Int64 milliseconds reach about 292 million years) and 20 more.
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 32) { buffer in
+            var count = 0
+            func put(_ byte: UInt8) {
+                buffer[count] = byte
+                count += 1
+            }
+            /// `value` in decimal, zero-padded to at least `width` digits.
+            func digits(_ value: UInt64, _ width: Int) {
+                var divisor: UInt64 = 1
+                var length = 1
+                while length < width || value / divisor >= 10 {
+                    divisor *= 10
+                    length += 1
+                }
+                while divisor > 0 {
+                    put(UInt8(ascii: "0") + UInt8(value / divisor % 10))
+                    divisor /= 10
+                }
+            }
+            if year < 0 { put(UInt8(ascii: "-")) }
+            digits(year.magnitude, 4)
+            put(UInt8(ascii: "-"))
+            digits(month.magnitude, 2)
+            put(UInt8(ascii: "-"))
+            digits(day.magnitude, 2)
+            put(UInt8(ascii: "T"))
+            digits(UInt64(secondOfDay / 3600), 2)
+            put(UInt8(ascii: ":"))
+            digits(UInt64(secondOfDay / 60 % 60), 2)
+            put(UInt8(ascii: ":"))
+            digits(UInt64(secondOfDay % 60), 2)
+            put(UInt8(ascii: "."))
+            digits(UInt64(millis), 3)
+            put(UInt8(ascii: "Z"))
+            out.append(contentsOf: UnsafeBufferPointer(rebasing: buffer[..<count]))
         }
-        let yearText = year < 0 ? "-" + pad(-year, 4) : pad(year, 4)
-        return "\(yearText)-\(pad(month, 2))-\(pad(day, 2))T\(pad(secondOfDay / 3600, 2)):\(pad(secondOfDay / 60 % 60, 2)):\(pad(secondOfDay % 60, 2)).\(pad(millis, 3))Z"
     }
 
     /// Days since 1970-01-01 to a proleptic Gregorian date (Howard Hinnant's algorithm),

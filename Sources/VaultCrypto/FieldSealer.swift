@@ -75,9 +75,9 @@ public final class FieldSealer {
         guard let version = sealed.first else { throw .malformed }
         guard version == Self.formatVersion else { throw .unsupportedFormat(version: version) }
         guard sealed.count >= Self.headerCount + Self.nonceCount + Self.tagCount else { throw .malformed }
-        guard Array(sealed[1..<Self.headerCount]) == key.id.bytes else { throw .keyMismatch }
+        guard sealed[1..<Self.headerCount].elementsEqual(key.id.bytes) else { throw .keyMismatch }
 
-        let additional = try binding.encoded(purpose: Self.purpose, header: Array(sealed[0..<Self.headerCount]))
+        let additional = try binding.encoded(purpose: Self.purpose, header: sealed[0..<Self.headerCount])
         let cipherStart = Self.headerCount + Self.nonceCount
         let cipherCount = sealed.count - cipherStart
         var plain = [UInt8](repeating: 0, count: cipherCount - Self.tagCount)

@@ -34,7 +34,7 @@ extension Store {
                  payload: OutboxPayload, cipher: RecordCipher, at time: Timestamp,
                  clock: HybridTimestamp, base: HybridTimestamp?, state: OutboxState = .pending) throws(StoreError) {
         let idempotencyKey = EntityID.generate(at: time).rawValue
-        var json = try payload.encodedJSON()
+        var json = payload.jsonBytes()
         defer { wipe(&json) }
         let sealed: [UInt8]
         do {
@@ -42,13 +42,27 @@ extension Store {
         } catch {
             throw .crypto(error)
         }
-        try database.run("""
+        let values: [SQLValue] = [.text(entity.rawValue), .text(id.rawValue), .text(action.rawValue), .blob(sealed),
+                                  .integer(baseVersion), .text(idempotencyKey), .integer(time.millisecondsSince1970),
+                                  .text(state.rawValue), .text(clock.description), base.map { .text($0.description) } ?? .null]
+        if let writeBatch {
+            try writeBatch.appendOperation(values, to: database)
+        } else {
+            try database.run(Self.outboxInsertOne, values)
+        }
+    }
+
+    static let outboxInsertOne = outboxInsert(rows: 1)
+
+    /// An INSERT of `rows` outbox operations, ten values each, in
+    /// ``enqueue(_:_:id:baseVersion:payload:cipher:at:clock:base:state:)``'s order.
+    static func outboxInsert(rows: Int) -> String {
+        let row = "(?, ?, ?, ?, ?, 0, ?, ?, ?, ?, ?)"
+        return """
             INSERT INTO outbox (entity, entity_id, action, payload, base_version, attempt_count, idempotency_key, created_at,
                                 state, hlc, base_hlc)
-            VALUES (?, ?, ?, ?, ?, 0, ?, ?, ?, ?, ?)
-            """, [.text(entity.rawValue), .text(id.rawValue), .text(action.rawValue), .blob(sealed),
-                  .integer(baseVersion), .text(idempotencyKey), .integer(time.millisecondsSince1970), .text(state.rawValue),
-                  .text(clock.description), base.map { .text($0.description) } ?? .null])
+            VALUES \(repeatElement(row, count: rows).joined(separator: ", "))
+            """
     }
 
     /// How many operations are in each state. Readable while locked: it holds no content.

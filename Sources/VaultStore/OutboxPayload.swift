@@ -1,4 +1,3 @@
-import Foundation
 import Journal
 
 /// The state of a record after a change, as carried (sealed) by its outbox operation and,
@@ -27,13 +26,6 @@ struct OutboxPayload: Codable {
         let createdAt: Int64, updatedAt: Int64, deletedAt: Int64?, version: Int64
         /// Added with sync: conflict copies and unresolved conflicts travel too.
         let conflictOf: String?, conflictReason: String?
-    }
-
-    /// The payload as JSON, keys sorted: what an outbox row and an operation file carry.
-    func encodedJSON() throws(StoreError) -> [UInt8] {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        do { return Array(try encoder.encode(self)) } catch { throw .database(code: 0, message: "outbox payload could not be encoded") }
     }
 
     init(_ book: Book, progressRewind: Bool, progressClock: HybridTimestamp?) {

@@ -8,7 +8,7 @@ extension Store {
     /// every process on the device continues one sequence. Call inside a write transaction.
     func tick() throws(StoreError) -> HybridTimestamp {
         let next = HybridTimestamp.next(after: try lastClock(), now: clock.now(), deviceID: deviceID)
-        try database.run("UPDATE vault_meta SET value = ? WHERE key = 'hlc'", [.text(next.description)])
+        try setClock(next)
         return next
     }
 
@@ -16,12 +16,26 @@ extension Store {
     /// change sorts after everything already applied. Call inside a write transaction.
     func observe(_ reading: HybridTimestamp) throws(StoreError) {
         guard let last = try lastClock(), last >= reading else {
-            try database.run("UPDATE vault_meta SET value = ? WHERE key = 'hlc'", [.text(reading.description)])
+            try setClock(reading)
             return
         }
     }
 
+    /// In a ``WriteBatch``, the clock is kept in memory and written once, when it ends.
+    private func setClock(_ reading: HybridTimestamp) throws(StoreError) {
+        if let writeBatch {
+            writeBatch.clock = reading
+        } else {
+            try Self.writeClock(reading, to: database)
+        }
+    }
+
+    static func writeClock(_ reading: HybridTimestamp, to database: Database) throws(StoreError) {
+        try database.run("UPDATE vault_meta SET value = ? WHERE key = 'hlc'", [.text(reading.description)])
+    }
+
     private func lastClock() throws(StoreError) -> HybridTimestamp? {
+        if let kept = writeBatch?.clock { return kept }
         var last: HybridTimestamp?
         try database.forEachRow("SELECT value FROM vault_meta WHERE key = 'hlc'") { row in
             last = try? HybridTimestamp(parsing: row.text(0))

@@ -352,7 +352,7 @@ extension Store {
         do {
             try database.execute("PRAGMA defer_foreign_keys = ON")
             let importer = ArchiveImport(store: self, cipher: cipher, now: clock.now())
-            try produce(importer)
+            try withWriteBatch { try produce(importer) }
             if dryRun {
                 database.rollbackIfNeeded()
             } else {

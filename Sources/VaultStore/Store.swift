@@ -17,6 +17,8 @@ public final class Store {
     let database: Database
     let clock: any Clock
     var cipher: RecordCipher?
+    /// Set while a transaction of many records runs (``withWriteBatch(_:)``).
+    var writeBatch: WriteBatch?
 
     private init(database: Database, metadata: VaultMetadata, clock: any Clock, generatorVersion: String) {
         self.database = database

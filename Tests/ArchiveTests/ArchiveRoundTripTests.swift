@@ -135,6 +135,24 @@ import VaultCrypto
         #expect(archiveError { _ = try ArchiveReader(path: archive, force: true) } == nil)
     }
 
+    /// journal.json is checked against the manifest while its records are read: a damaged
+    /// one is still reported as damaged, not by what its damage looks like.
+    @Test func aDamagedJournalIsReportedAsChangedWhateverElseIsWrongWithIt() throws {
+        let (_, directory, archive) = try exported()
+        defer { directory.remove() }
+        let journalPath = archive + "/journal.json"
+        let text = try String(contentsOfFile: journalPath, encoding: .utf8)
+        try String(text.dropLast(40)).write(toFile: journalPath, atomically: true, encoding: .utf8)
+        #expect(archiveError { _ = try records(of: archive) } == .checksumMismatch(file: "journal.json"))
+        guard case .truncated = archiveError({ _ = try records(of: archive, force: true) }) else {
+            Issue.record("a journal.json cut short is read as such with --force")
+            return
+        }
+        try text.replacingOccurrences(of: "\"formatVersion\" : 1", with: "\"formatVersion\" : 9").write(toFile: journalPath, atomically: true, encoding: .utf8)
+        #expect(archiveError { _ = try records(of: archive) } == .checksumMismatch(file: "journal.json"))
+        #expect(archiveError { _ = try records(of: archive, force: true) } == .newerFormat(found: 9, supported: 1))
+    }
+
     @Test func anEditedMarkdownFileTakesThePlaceOfItsRecords() throws {
         let (journal, directory, archive) = try exported()
         defer { directory.remove() }

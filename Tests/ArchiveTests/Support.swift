@@ -84,11 +84,11 @@ struct SampleJournal {
         annotations.filter { $0.kind == .quote && (includesDeleted || $0.deletedAt == nil) }.forEach(writer.write)
         writer.begin(.sessions)
         sessions.forEach(writer.write)
-        try writer.finishJournal()
+        writer.finishJournal()
         for book in kept where book.deletedAt == nil {
-            try writer.beginBook(book, sessions: sessions.filter { $0.bookID == book.id })
+            writer.beginBook(book, sessions: sessions.filter { $0.bookID == book.id })
             annotations.filter { $0.bookID == book.id && $0.deletedAt == nil }.forEach(writer.addToBook)
-            try writer.finishBook()
+            writer.finishBook()
         }
         return try writer.commit(exportedAt: timestamp(time))
     }

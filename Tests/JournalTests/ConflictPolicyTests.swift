@@ -145,6 +145,9 @@ import Testing
         let readings = [first, second, behind, ahead, Self.clock(1000, "e")]
         #expect(readings.map(\.description).sorted() == readings.sorted().map(\.description))
         for reading in readings { #expect(try HybridTimestamp(parsing: reading.description) == reading) }
+        #expect(HybridTimestamp(wallMilliseconds: 0x19a2b3c4d5e, counter: 0xab, deviceID: "dev").description
+            == "0000019a2b3c4d5e-000000ab-dev")
+        #expect(HybridTimestamp(wallMilliseconds: -1, counter: .max, deviceID: "d").description == "ffffffffffffffff-ffffffff-d")
         #expect(throws: JournalError.invalidClock) { try HybridTimestamp(parsing: "nonsense") }
     }
 }

@@ -42,6 +42,33 @@ import Journal
         #expect(try fixture.store.outboxRows().allSatisfy { $0.action == "create" && $0.state == "pending" })
     }
 
+    /// An import keeps its outbox operations and the clock in a write batch: written in
+    /// full, in record order, with the clock moved past the last one, as one-by-one adds do.
+    @Test func aLargeImportWritesEveryOperationInOrderAndTheClockOnce() throws {
+        let fixture = try makeFixture()
+        defer { fixture.directory.remove() }
+        let book = try newBook(clock: fixture.clock)
+        var notes: [Annotation] = []
+        for index in 0..<300 {
+            fixture.clock.advance(milliseconds: 1)
+            notes.append(try newNote(book, "Note \(index)", clock: fixture.clock))
+        }
+        _ = try fixture.store.importArchive(dryRun: false) { importer in
+            _ = try importer.add(book)
+            for note in notes { _ = try importer.add(note) }
+        }
+        let rows = try fixture.store.outboxRows()
+        #expect(rows.map(\.entityID) == [book.id.rawValue] + notes.map(\.id.rawValue))
+        let clocks = try fixture.store.rawRows("SELECT hlc, 0, 0, 0, 0, 0, 0, 0, 0 FROM outbox ORDER BY id").map { $0[0] }
+        #expect(clocks == clocks.sorted() && Set(clocks).count == clocks.count)
+        let stored = try fixture.store.rawRows("SELECT value, 0, 0, 0, 0, 0, 0, 0, 0 FROM vault_meta WHERE key = 'hlc'").map { $0[0] }
+        #expect(stored == [clocks.last])
+        // The next local change stamps a later clock.
+        try fixture.store.addAnnotation(try newNote(book, "After the import", clock: fixture.clock))
+        let after = try fixture.store.rawRows("SELECT hlc, 0, 0, 0, 0, 0, 0, 0, 0 FROM outbox ORDER BY id DESC LIMIT 1").map { $0[0] }
+        #expect(after[0] > clocks.last!)
+    }
+
     @Test func importingTheSameRecordsAgainChangesNothing() throws {
         let fixture = try makeFixture()
         defer { fixture.directory.remove() }

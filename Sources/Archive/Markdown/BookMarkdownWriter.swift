@@ -21,38 +21,71 @@ final class BookMarkdownWriter {
         var byline = book.authors.isEmpty ? "" : "by " + book.authors.map(MarkdownText.inline).joined(separator: ", ") + " · "
         byline += "\(JSONText.number(book.progress))% read"
         text += byline + "\n\n## Sessions\n\n"
-        for session in sessions {
-            text += "- \(session.startedAt.iso8601) to \(session.endedAt.iso8601), \(session.pagesRead) "
-                + (session.pagesRead == 1 ? "page" : "pages")
-                + " <!-- bmvault:session \(session.id) started=\(session.startedAt.iso8601) ended=\(session.endedAt.iso8601) pages=\(session.pagesRead) -->\n"
-        }
-        if sessions.isEmpty { text += "None recorded.\n" }
-        text += "\n## Notes and quotes\n"
-        file.write(text)
+        var out = Array(text.utf8)
+        for session in sessions { Self.append(session, to: &out) }
+        if sessions.isEmpty { out.append(ascii: "None recorded.\n") }
+        out.append(ascii: "\n## Notes and quotes\n")
+        file.write(out)
     }
 
-    /// Adds a live note or quote (tombstones stay in journal.json only).
+    /// `- START to END, N pages <!-- bmvault:session ID started=START ended=END pages=N -->`,
+    /// appended as bytes (a journal has tens of thousands of sessions).
+    private static func append(_ session: ReadingSession, to out: inout [UInt8]) {
+        let pages = String(session.pagesRead)
+        out.append(ascii: "- ")
+        session.startedAt.appendISO8601(to: &out)
+        out.append(ascii: " to ")
+        session.endedAt.appendISO8601(to: &out)
+        out.append(ascii: ", ")
+        out.append(contentsOf: pages.utf8)
+        out.append(ascii: session.pagesRead == 1 ? " page <!-- bmvault:session " : " pages <!-- bmvault:session ")
+        out.append(contentsOf: session.id.rawValue.utf8)
+        out.append(ascii: " started=")
+        session.startedAt.appendISO8601(to: &out)
+        out.append(ascii: " ended=")
+        session.endedAt.appendISO8601(to: &out)
+        out.append(ascii: " pages=")
+        out.append(contentsOf: pages.utf8)
+        out.append(ascii: " -->\n")
+    }
+
+    /// Adds a live note or quote (tombstones stay in journal.json only). Appended as bytes
+    /// straight into the file's buffer: this runs for every note of the journal.
     func write(_ annotation: Annotation) {
         let kind = annotation.kind.rawValue
-        var marker = "<!-- bmvault:\(kind) \(annotation.id) created=\(annotation.createdAt.iso8601) updated=\(annotation.updatedAt.iso8601) version=\(annotation.version)"
-        if let original = annotation.conflictOf { marker += " conflict-of=\(original)" }
-        if let reason = annotation.conflictReason { marker += " conflict=\(reason.rawValue)" }
-        var text = "\n" + marker + " -->\n"
-        let lines = MarkdownText.bodyLines(annotation.body)
-        let locatorLine = annotation.locator.map { "— " + MarkdownText.inline($0.text) }
-        switch annotation.kind {
-        case .note:
-            text += lines.joined(separator: "\n") + "\n"
-            if let locatorLine { text += "\n" + locatorLine + "\n" }
-        case .quote:
-            text += lines.map { $0.isEmpty ? ">" : "> " + $0 }.joined(separator: "\n") + "\n"
-            if let locatorLine { text += ">\n> " + locatorLine + "\n" }
+        file.append { out in
+            out.append(ascii: "\n<!-- bmvault:")
+            out.append(contentsOf: kind.utf8)
+            out.append(UInt8(ascii: " "))
+            out.append(contentsOf: annotation.id.rawValue.utf8)
+            out.append(ascii: " created=")
+            annotation.createdAt.appendISO8601(to: &out)
+            out.append(ascii: " updated=")
+            annotation.updatedAt.appendISO8601(to: &out)
+            out.append(ascii: " version=")
+            out.append(contentsOf: String(annotation.version).utf8)
+            if let original = annotation.conflictOf {
+                out.append(ascii: " conflict-of=")
+                out.append(contentsOf: original.rawValue.utf8)
+            }
+            if let reason = annotation.conflictReason {
+                out.append(ascii: " conflict=")
+                out.append(contentsOf: reason.rawValue.utf8)
+            }
+            out.append(ascii: " -->\n")
+            MarkdownText.appendBody(annotation.body, quoted: annotation.kind == .quote, to: &out)
+            if let locator = annotation.locator {
+                out.append(contentsOf: (annotation.kind == .quote ? ">\n> — " : "\n— ").utf8)
+                MarkdownText.appendInline(locator.text, to: &out)
+                out.append(0x0A)
+            }
+            out.append(ascii: "<!-- /bmvault:")
+            out.append(contentsOf: kind.utf8)
+            out.append(ascii: " -->\n")
         }
-        text += "<!-- /bmvault:\(kind) -->\n"
-        file.write(text)
     }
 
-    func finish() throws(ArchiveError) -> ArchiveFileEntry {
-        try file.finish()
+    func finish() -> FileSink {
+        file.finish()
     }
 }

@@ -13,22 +13,29 @@
 /// - Reading back undoes both, and also `&amp; &lt; &gt; &quot; &apos; &nbsp;` a reader
 ///   may type.
 enum MarkdownText {
-    /// A body as Markdown lines, never empty and never with a blank first or last line.
-    static func bodyLines(_ body: String) -> [String] {
-        var utf8 = Array(body.utf8)
-        var leadingBreaks = 0
-        while leadingBreaks < utf8.count - 1, utf8[leadingBreaks] == 0x0A { leadingBreaks += 1 }
-        if leadingBreaks == utf8.count - 1 && utf8.last == 0x0A { leadingBreaks = 0 }
-        utf8.removeFirst(leadingBreaks)
-        var lines: [String] = []
-        var out: [UInt8] = []
-        for _ in 0..<leadingBreaks { out.append(contentsOf: Array("&#10;".utf8)) }
-        for line in utf8.split(separator: 0x0A, omittingEmptySubsequences: false) {
-            escapeLine(line, atLineStart: true, into: &out)
-            lines.append(String(decoding: out, as: UTF8.self))
-            out.removeAll(keepingCapacity: true)
+    /// Appends a body as Markdown lines, each ending in a line break: never empty and never
+    /// with a blank first or last line. `quoted` lines begin `> ` (`>` alone when empty),
+    /// as in a blockquote.
+    static func appendBody(_ body: String, quoted: Bool, to out: inout [UInt8]) {
+        var body = body
+        body.withUTF8 { utf8 in
+            var leadingBreaks = 0
+            while leadingBreaks < utf8.count - 1, utf8[leadingBreaks] == 0x0A { leadingBreaks += 1 }
+            if leadingBreaks == utf8.count - 1 && utf8.last == 0x0A { leadingBreaks = 0 }
+            var lineStart = leadingBreaks
+            var first = true
+            while true {
+                var lineEnd = lineStart
+                while lineEnd < utf8.count, utf8[lineEnd] != 0x0A { lineEnd += 1 }
+                if quoted { out.append(ascii: lineEnd == lineStart && !(first && leadingBreaks > 0) ? ">" : "> ") }
+                if first { for _ in 0..<leadingBreaks { out.append(ascii: "&#10;") } }
+                escapeLine(UnsafeBufferPointer(rebasing: utf8[lineStart..<lineEnd]), atLineStart: true, into: &out)
+                out.append(0x0A)
+                first = false
+                guard lineEnd < utf8.count else { break }
+                lineStart = lineEnd + 1
+            }
         }
-        return lines
     }
 
     /// One line of text (a locator, a title in a heading) placed after other text on a line.
@@ -36,22 +43,29 @@ enum MarkdownText {
         escapeLine(text, atLineStart: false)
     }
 
-    /// The text of lines written by ``bodyLines(_:)`` (or typed by the reader).
+    /// Appends ``inline(_:)`` of `text` to `out`.
+    static func appendInline(_ text: String, to out: inout [UInt8]) {
+        var text = text
+        text.withUTF8 { escapeLine($0, atLineStart: false, into: &out) }
+    }
+
+    /// The text of lines written by ``appendBody(_:quoted:to:)`` (or typed by the reader).
     static func body(_ lines: [Substring]) -> String {
         lines.map(unescape).joined(separator: "\n")
     }
 
     static func escapeLine(_ line: String, atLineStart: Bool) -> String {
         var out: [UInt8] = []
-        escapeLine(Array(line.utf8)[...], atLineStart: atLineStart, into: &out)
+        var line = line
+        line.withUTF8 { escapeLine($0, atLineStart: atLineStart, into: &out) }
         return String(decoding: out, as: UTF8.self)
     }
 
     /// Escapes one line's UTF-8 (no line break in it) onto `out`. Works on bytes: every rule
     /// is about ASCII characters or a few fixed multi-byte sequences, and a journal of
-    /// 100,000 notes must export in seconds.
-    static func escapeLine(_ line: ArraySlice<UInt8>, atLineStart: Bool, into out: inout [UInt8]) {
-        let bytes = Array(line)
+    /// 100,000 notes must export in seconds. Letters, digits, inner spaces and most
+    /// non-ASCII bytes need nothing, so runs of them are copied at once.
+    static func escapeLine(_ bytes: UnsafeBufferPointer<UInt8>, atLineStart: Bool, into out: inout [UInt8]) {
         let count = bytes.count
         // Digits then `.` or `)` at the start of a line would begin an ordered list.
         var listMarker = -1
@@ -60,57 +74,76 @@ enum MarkdownText {
             while index < count, index < 9, isDigit(bytes[index]) { index += 1 }
             if index > 0, index < count, bytes[index] == UInt8(ascii: ".") || bytes[index] == UInt8(ascii: ")") { listMarker = index }
         }
+        var plainStart = 0
         var index = 0
         while index < count {
             let byte = bytes[index]
             let isFirst = atLineStart && index == 0
-            let next: UInt8? = index + 1 < count ? bytes[index + 1] : nil
-            if (byte == 0x20 || byte == 0x09) && (isFirst || index == count - 1) {
-                reference(UInt32(byte), &out)
+            switch byte {
+            case 0x30...0x39, 0x41...0x5A, 0x61...0x7A, 0x80...0xC1, 0xC3...0xE1, 0xE3...0xEE, 0xF0...0xFF:
                 index += 1
                 continue
-            }
-            if isFirst, byte == 0xE2, next == 0x80, index + 2 < count, bytes[index + 2] == 0x94 {
-                reference(0x2014, &out)   // an em dash starting a line marks a locator line
-                index += 3
+            case 0x20 where !isFirst && index != count - 1:
+                index += 1
                 continue
-            }
-            if let (value, length) = referenced(bytes, at: index) {
-                reference(value, &out)
-                index += length
-                continue
-            }
-            var escape = false
-            switch byte {
-            case UInt8(ascii: "\\"):
-                // Before punctuation or a reference (`&#...;`) a backslash would read as an escape.
-                escape = next.map { isASCIIPunctuation($0) || referenced(bytes, at: index + 1) != nil
-                    || (index + 1 == count - 1 && ($0 == 0x20 || $0 == 0x09)) } ?? true
-            case UInt8(ascii: "`"), UInt8(ascii: "*"), UInt8(ascii: "_"), UInt8(ascii: "["), UInt8(ascii: "<"),
-                 UInt8(ascii: "#"), UInt8(ascii: "$"), UInt8(ascii: "|"), UInt8(ascii: "~"):
-                escape = true
-            case UInt8(ascii: ">"), UInt8(ascii: "-"), UInt8(ascii: "+"):
-                escape = isFirst
-            case UInt8(ascii: "="):
-                escape = isFirst || next == UInt8(ascii: "=")
-            case UInt8(ascii: "%"):
-                escape = next == UInt8(ascii: "%")
-            case UInt8(ascii: "&"):
-                escape = next.map { isDigit($0) || isASCIILetter($0) || $0 == UInt8(ascii: "#") } ?? false
-            case UInt8(ascii: "."), UInt8(ascii: ")"):
-                escape = listMarker == index
             default:
                 break
             }
-            if escape { out.append(UInt8(ascii: "\\")) }
-            out.append(byte)
-            index += 1
+            out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[plainStart..<index]))
+            index += appendEscaped(bytes, at: index, isFirst: isFirst, listMarker: listMarker, into: &out)
+            plainStart = index
         }
+        out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[plainStart..<count]))
+    }
+
+    /// Appends the character at `index` of a line, escaped if it must be; how many bytes it took.
+    private static func appendEscaped(_ bytes: UnsafeBufferPointer<UInt8>, at index: Int, isFirst: Bool, listMarker: Int,
+                                      into out: inout [UInt8]) -> Int {
+        let count = bytes.count
+        let byte = bytes[index]
+        let next: UInt8? = index + 1 < count ? bytes[index + 1] : nil
+        if (byte == 0x20 || byte == 0x09) && (isFirst || index == count - 1) {
+            reference(UInt32(byte), &out)
+            return 1
+        }
+        if isFirst, byte == 0xE2, next == 0x80, index + 2 < count, bytes[index + 2] == 0x94 {
+            reference(0x2014, &out)   // an em dash starting a line marks a locator line
+            return 3
+        }
+        if let (value, length) = referenced(bytes, at: index) {
+            reference(value, &out)
+            return length
+        }
+        var escape = false
+        switch byte {
+        case UInt8(ascii: "\\"):
+            // Before punctuation or a reference (`&#...;`) a backslash would read as an escape.
+            escape = next.map { isASCIIPunctuation($0) || referenced(bytes, at: index + 1) != nil
+                || (index + 1 == count - 1 && ($0 == 0x20 || $0 == 0x09)) } ?? true
+        case UInt8(ascii: "`"), UInt8(ascii: "*"), UInt8(ascii: "_"), UInt8(ascii: "["), UInt8(ascii: "<"),
+             UInt8(ascii: "#"), UInt8(ascii: "$"), UInt8(ascii: "|"), UInt8(ascii: "~"):
+            escape = true
+        case UInt8(ascii: ">"), UInt8(ascii: "-"), UInt8(ascii: "+"):
+            escape = isFirst
+        case UInt8(ascii: "="):
+            escape = isFirst || next == UInt8(ascii: "=")
+        case UInt8(ascii: "%"):
+            escape = next == UInt8(ascii: "%")
+        case UInt8(ascii: "&"):
+            escape = next.map { isDigit($0) || isASCIILetter($0) || $0 == UInt8(ascii: "#") } ?? false
+        case UInt8(ascii: "."), UInt8(ascii: ")"):
+            escape = listMarker == index
+        default:
+            break
+        }
+        if escape { out.append(UInt8(ascii: "\\")) }
+        out.append(byte)
+        return 1
     }
 
     /// A scalar at `index` that is written as a numeric reference, and its UTF-8 length:
     /// control characters but tab, U+2028, U+2029, U+FEFF.
-    private static func referenced(_ bytes: [UInt8], at index: Int) -> (UInt32, Int)? {
+    private static func referenced(_ bytes: UnsafeBufferPointer<UInt8>, at index: Int) -> (UInt32, Int)? {
         guard index < bytes.count else { return nil }
         let byte = bytes[index]
         if (byte < 0x20 && byte != 0x09) || byte == 0x7F { return (UInt32(byte), 1) }
@@ -188,7 +221,7 @@ enum MarkdownText {
     }
 
     private static func reference(_ value: UInt32, _ out: inout [UInt8]) {
-        out.append(contentsOf: Array("&#\(value);".utf8))
+        out.append(contentsOf: "&#\(value);".utf8)
     }
 
     private static let namedReferences: [String: Unicode.Scalar] = [

@@ -27,10 +27,23 @@ public struct HybridTimestamp: Hashable, Comparable, Sendable, CustomStringConve
 
     /// `0000019a2b3c4d5e-00000003-<device>`: sorts as text in the same order as the value,
     /// so it can be stored in a TEXT column and compared by SQLite.
+    /// Written digit by digit into one buffer: every write stamps one or more of these.
     public var description: String {
-        let wall = String(UInt64(bitPattern: wallMilliseconds), radix: 16)
-        let count = String(counter, radix: 16)
-        return String(repeating: "0", count: 16 - wall.count) + wall + "-" + String(repeating: "0", count: 8 - count.count) + count + "-" + deviceID
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(26 + deviceID.utf8.count)
+        Self.appendHex(UInt64(bitPattern: wallMilliseconds), digits: 16, to: &bytes)
+        bytes.append(UInt8(ascii: "-"))
+        Self.appendHex(UInt64(counter), digits: 8, to: &bytes)
+        bytes.append(UInt8(ascii: "-"))
+        bytes.append(contentsOf: deviceID.utf8)
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    private static func appendHex(_ value: UInt64, digits: Int, to out: inout [UInt8]) {
+        for shift in stride(from: (digits - 1) * 4, through: 0, by: -4) {
+            let digit = UInt8((value >> UInt64(shift)) & 0xF)
+            out.append(digit < 10 ? UInt8(ascii: "0") + digit : UInt8(ascii: "a") + digit - 10)
+        }
     }
 
     /// Parses ``description``.

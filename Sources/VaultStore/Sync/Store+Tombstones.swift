@@ -136,7 +136,7 @@ extension Store {
         let key = Self.derivedID("bmvault tombstone|\(tombstone.id.rawValue)|\(tombstone.clock.description)")?.rawValue ?? tombstone.id.rawValue
         return OutgoingOperation(outboxID: 0, idempotencyKey: key, entity: tombstone.kind == .book ? .book : .annotation,
                                  action: .delete, entityID: tombstone.id.rawValue, clock: deletion.clock, base: deletion.base,
-                                 attempts: 0, payload: try payload.encodedJSON())
+                                 attempts: 0, payload: payload.jsonBytes())
     }
 
     /// Purges the content of `tombstones` (from ``tombstonesToPurge(acknowledged:)``), in
