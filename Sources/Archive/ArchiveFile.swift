@@ -28,12 +28,14 @@ final class ArchiveFile {
     private(set) var buffer: [UInt8] = []
 
     /// Creates `relativePath` inside `directory`; it must not exist yet. `displayName` is
-    /// how errors name it: a book's file by its short id only (its name holds words of the title).
-    init(directory: String, relativePath: String, displayName: String? = nil, writer: BackgroundWriter) throws(ArchiveError) {
+    /// how errors name it: a book's file by its short id only (its name holds words of the
+    /// title). A file that is not `hashed` gets no SHA-256 (it is not in the manifest).
+    init(directory: String, relativePath: String, displayName: String? = nil, hashed: Bool = true,
+         writer: BackgroundWriter) throws(ArchiveError) {
         let name = displayName ?? relativePath
         let descriptor = open(directory + "/" + relativePath, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0o600)
         guard descriptor >= 0 else { throw .io(operation: "create", path: name, errno: errno) }
-        sink = FileSink(descriptor: descriptor, path: relativePath, displayName: name)
+        sink = FileSink(descriptor: descriptor, path: relativePath, displayName: name, hashed: hashed)
         self.writer = writer
         buffer.reserveCapacity(Self.bufferCapacity)
     }

@@ -12,9 +12,11 @@ public struct ArchiveSummary: Sendable, Equatable {
 /// and puts it in place only when every file is complete and on disk (``commit(exportedAt:)``).
 ///
 /// The caller streams records in: journal.json by section (``begin(_:)``, then
-/// ``write(_:)-(Book)`` and the others), and each live book's Markdown file
+/// ``write(_:)-(Book)`` and the others; quotes may come while the notes section is open, and
+/// are kept aside until it closes), and each live book's Markdown file
 /// (``beginBook(_:sessions:)``, ``addToBook(_:)``, ``finishBook()``), one book at a time but
-/// at any point after the books section, so one pass over the notes can feed both. Nothing
+/// at any point after the books section, so one pass over the notes and quotes in book
+/// order can feed all of them. Nothing
 /// but ``commit(exportedAt:)`` throws: the first I/O failure is kept and reported there,
 /// and the staging directory is removed if the writer is dropped before it commits.
 /// Files are created 0600 and directories 0700, so the plain-text journal is readable by
@@ -33,7 +35,8 @@ public final class ArchiveWriter {
     private var book: BookMarkdownWriter?
     /// Every file finished so far; their entries are read once the writer thread drains.
     private var finished: [FileSink] = []
-    /// The first failure to create a file (writes keep theirs in their ``FileSink``).
+    /// The first failure to create a file, or of the quotes kept aside (writes keep theirs
+    /// in their ``FileSink``).
     private var failure: ArchiveError?
     /// The Markdown file name of each live book, given in the order the books are written
     /// to journal.json (oldest first), so a clash of names is settled the same way in
@@ -50,7 +53,7 @@ public final class ArchiveWriter {
         self.generatorVersion = generatorVersion
         try staging.makeSubdirectory(ArchiveFormat.booksDirectory)
         journal = JournalWriter(file: try ArchiveFile(directory: staging.path, relativePath: ArchiveFormat.journalFile, writer: background),
-                                includesDeleted: includesDeleted)
+                                includesDeleted: includesDeleted, directory: staging.path, writer: background)
     }
 
     deinit {
@@ -82,6 +85,7 @@ public final class ArchiveWriter {
     public func finishJournal() {
         guard let journal else { return }
         finished.append(journal.finish())
+        if let error = journal.failure { failure = failure ?? error }
         counts.books = journal.counts[.books] ?? 0
         counts.notes = journal.counts[.notes] ?? 0
         counts.quotes = journal.counts[.quotes] ?? 0

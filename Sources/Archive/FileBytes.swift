@@ -51,6 +51,34 @@ final class FileBytes {
         return byte
     }
 
+    /// Passes over JSON white space (space, tab, line breaks), counting lines, and returns
+    /// the next byte, not consumed; nil at the end of the file. A record of journal.json is
+    /// about a third indentation: this walks it inside the buffer, not byte by byte.
+    func skipWhitespace() throws(ArchiveError) -> UInt8? {
+        while true {
+            if index >= count {
+                guard try refill() else { return nil }
+            }
+            var position = index
+            var lines = 0
+            let found: UInt8? = buffer.withUnsafeBufferPointer { bytes in
+                while position < count {
+                    switch bytes[position] {
+                    case 0x20, 0x09, 0x0D: position += 1
+                    case 0x0A:
+                        lines += 1
+                        position += 1
+                    default: return bytes[position]
+                    }
+                }
+                return nil
+            }
+            index = position
+            line += lines
+            if let found { return found }
+        }
+    }
+
     /// Copies the bytes up to the first `"`, `\\` or control character into `out`, and
     /// returns that byte, not consumed; nil at the end of the file. The plain run of a JSON
     /// string is copied a chunk at a time rather than byte by byte. (No line break can be

@@ -10,7 +10,8 @@ import VaultCrypto
 final class FileSink: Sendable {
     private struct State {
         var descriptor: Int32
-        var hasher = SHA256()
+        /// Nil for a file that is not in the manifest (the quotes kept aside).
+        var hasher: SHA256?
         var size: Int64 = 0
         var failure: ArchiveError?
     }
@@ -21,10 +22,10 @@ final class FileSink: Sendable {
     private let displayName: String
     private let state: Mutex<State>
 
-    init(descriptor: Int32, path: String, displayName: String) {
+    init(descriptor: Int32, path: String, displayName: String, hashed: Bool) {
         self.path = path
         self.displayName = displayName
-        state = Mutex(State(descriptor: descriptor))
+        state = Mutex(State(descriptor: descriptor, hasher: hashed ? SHA256() : nil))
     }
 
     deinit {
@@ -38,7 +39,7 @@ final class FileSink: Sendable {
     func write(_ chunk: [UInt8]) {
         state.withLock { state in
             guard state.failure == nil, state.descriptor >= 0 else { return }
-            state.hasher.update(chunk)
+            state.hasher?.update(chunk)
             state.size += Int64(chunk.count)
             let failed: Int32? = chunk.withUnsafeBytes { raw in
                 var offset = 0
@@ -73,7 +74,7 @@ final class FileSink: Sendable {
     func entry() throws(ArchiveError) -> ArchiveFileEntry {
         try state.withLock { (state) throws(ArchiveError) -> ArchiveFileEntry in
             if let failure = state.failure { throw failure }
-            return ArchiveFileEntry(path: path, bytes: state.size, sha256: state.hasher.finalizeHex())
+            return ArchiveFileEntry(path: path, bytes: state.size, sha256: state.hasher?.finalizeHex() ?? "")
         }
     }
 }

@@ -4,6 +4,9 @@ import Journal
 /// two-space indentation, the sections in key order (`archive`, `books`, `notes`, `quotes`,
 /// `sessions`) and records in the order they are given (the exporter gives a stable one).
 /// Two exports of one vault are byte for byte the same file.
+///
+/// Quotes may be written while the notes section is open: they are kept aside
+/// (``QuoteSpool``) and become the quotes section when the notes section closes.
 final class JournalWriter {
     /// The record arrays of journal.json, in the order their keys sort.
     enum Section: String, CaseIterable, Comparable {
@@ -13,14 +16,22 @@ final class JournalWriter {
     }
 
     private let file: ArchiveFile
+    private let directory: String
+    private let writer: BackgroundWriter
     private var section: Section?
     private var recordsInSection = 0
+    private var spool: QuoteSpool?
     /// Records written per section, and tombstones among them.
     private(set) var counts: [Section: Int] = [:]
     private(set) var deleted: [Section: Int] = [:]
+    /// The first failure of the quotes kept aside (the file's own are in its sink).
+    private(set) var failure: ArchiveError?
 
-    init(file: ArchiveFile, includesDeleted: Bool) {
+    /// `directory` and `writer` are where quotes written early are kept aside.
+    init(file: ArchiveFile, includesDeleted: Bool, directory: String, writer: BackgroundWriter) {
         self.file = file
+        self.directory = directory
+        self.writer = writer
         file.write("""
             {
               "archive" : {
@@ -31,8 +42,12 @@ final class JournalWriter {
             """)
     }
 
-    /// Starts the array of `next`; sections come in key order, each at most once.
+    /// Starts the array of `next`; sections come in key order, each at most once. (When
+    /// the notes section closes with quotes kept aside, they open the quotes section, and
+    /// `begin(.quotes)` carries on with it.)
     func begin(_ next: Section) {
+        if section == .notes, let spool { writeQuotesSection(from: spool) }
+        if next == .quotes, section == .quotes { return }
         precondition(section.map { $0 < next } ?? true, "journal.json sections are written in key order")
         closeSection()
         section = next
@@ -44,7 +59,7 @@ final class JournalWriter {
 
     func write(_ book: Book) {
         record(.books, deleted: book.deletedAt != nil) { out in
-            member("authors", first: true, &out)
+            Self.member("authors", first: true, &out)
             if book.authors.isEmpty {
                 out.append(ascii: "[]")
             } else {
@@ -56,40 +71,45 @@ final class JournalWriter {
                 }
                 out.append(ascii: "      ]")
             }
-            timestamp("createdAt", book.createdAt, &out)
-            timestamp("deletedAt", book.deletedAt, &out)
-            string("id", book.id.rawValue, &out)
-            raw("progress", JSONText.number(book.progress), &out)
-            string("title", book.title, &out)
-            timestamp("updatedAt", book.updatedAt, &out)
-            raw("version", String(book.version), &out)
+            Self.timestamp("createdAt", book.createdAt, &out)
+            Self.timestamp("deletedAt", book.deletedAt, &out)
+            Self.string("id", book.id.rawValue, &out)
+            Self.raw("progress", JSONText.number(book.progress), &out)
+            Self.string("title", book.title, &out)
+            Self.timestamp("updatedAt", book.updatedAt, &out)
+            Self.raw("version", String(book.version), &out)
         }
     }
 
     func write(_ annotation: Annotation) {
+        if annotation.kind == .quote, section == .notes { return keepAside(annotation) }
         record(annotation.kind == .note ? .notes : .quotes, deleted: annotation.deletedAt != nil) { out in
-            member("body", first: true, &out)
-            JSONText.appendString(annotation.body, to: &out)
-            string("bookId", annotation.bookID.rawValue, &out)
-            string("conflictOf", annotation.conflictOf?.rawValue, &out)
-            string("conflictReason", annotation.conflictReason?.rawValue, &out)
-            timestamp("createdAt", annotation.createdAt, &out)
-            timestamp("deletedAt", annotation.deletedAt, &out)
-            string("id", annotation.id.rawValue, &out)
-            string("locator", annotation.locator?.text, &out)
-            timestamp("updatedAt", annotation.updatedAt, &out)
-            raw("version", String(annotation.version), &out)
+            Self.members(of: annotation, &out)
         }
+    }
+
+    private static func members(of annotation: Annotation, _ out: inout [UInt8]) {
+        member("body", first: true, &out)
+        JSONText.appendString(annotation.body, to: &out)
+        string("bookId", annotation.bookID.rawValue, &out)
+        string("conflictOf", annotation.conflictOf?.rawValue, &out)
+        string("conflictReason", annotation.conflictReason?.rawValue, &out)
+        timestamp("createdAt", annotation.createdAt, &out)
+        timestamp("deletedAt", annotation.deletedAt, &out)
+        string("id", annotation.id.rawValue, &out)
+        string("locator", annotation.locator?.text, &out)
+        timestamp("updatedAt", annotation.updatedAt, &out)
+        raw("version", String(annotation.version), &out)
     }
 
     func write(_ session: ReadingSession) {
         record(.sessions, deleted: false) { out in
-            member("bookId", first: true, &out)
+            Self.member("bookId", first: true, &out)
             JSONText.appendString(session.bookID.rawValue, to: &out)
-            timestamp("endedAt", session.endedAt, &out)
-            string("id", session.id.rawValue, &out)
-            raw("pagesRead", String(session.pagesRead), &out)
-            timestamp("startedAt", session.startedAt, &out)
+            Self.timestamp("endedAt", session.endedAt, &out)
+            Self.string("id", session.id.rawValue, &out)
+            Self.raw("pagesRead", String(session.pagesRead), &out)
+            Self.timestamp("startedAt", session.startedAt, &out)
         }
     }
 
@@ -117,6 +137,35 @@ final class JournalWriter {
         if isDeleted { deleted[expected, default: 0] += 1 }
     }
 
+    /// Keeps a quote aside while the notes section is open, laid out as the quotes section will have it.
+    private func keepAside(_ annotation: Annotation) {
+        if spool == nil {
+            do { spool = try QuoteSpool(directory: directory, writer: writer) } catch {
+                failure = failure ?? error
+                return
+            }
+        }
+        guard let spool else { return }
+        let first = spool.count == 0
+        spool.append(deleted: annotation.deletedAt != nil) { out in
+            out.append(ascii: first ? "\n    {\n" : ",\n    {\n")
+            Self.members(of: annotation, &out)
+            out.append(ascii: "\n    }")
+        }
+    }
+
+    /// Closes the notes section and opens the quotes section with the quotes kept aside.
+    private func writeQuotesSection(from spool: QuoteSpool) {
+        self.spool = nil
+        closeSection()
+        section = .quotes
+        recordsInSection = spool.count
+        counts[.quotes] = spool.count
+        deleted[.quotes] = spool.deleted
+        file.write(",\n  \"quotes\" : [")
+        if let error = spool.move(to: file) { failure = failure ?? error }
+    }
+
     private func closeSection() {
         guard section != nil else { return }
         file.write(recordsInSection == 0 ? "]" : "\n  ]")
@@ -125,18 +174,18 @@ final class JournalWriter {
 
     // Members are appended as bytes, never built as strings: these run for every record.
 
-    private func member(_ key: StaticString, first: Bool = false, _ out: inout [UInt8]) {
+    private static func member(_ key: StaticString, first: Bool = false, _ out: inout [UInt8]) {
         out.append(ascii: first ? "      \"" : ",\n      \"")
         out.append(ascii: key)
         out.append(ascii: "\" : ")
     }
 
-    private func string(_ key: StaticString, _ value: String?, _ out: inout [UInt8]) {
+    private static func string(_ key: StaticString, _ value: String?, _ out: inout [UInt8]) {
         member(key, &out)
         if let value { JSONText.appendString(value, to: &out) } else { out.append(ascii: "null") }
     }
 
-    private func timestamp(_ key: StaticString, _ value: Timestamp?, _ out: inout [UInt8]) {
+    private static func timestamp(_ key: StaticString, _ value: Timestamp?, _ out: inout [UInt8]) {
         member(key, &out)
         guard let value else { return out.append(ascii: "null") }
         out.append(UInt8(ascii: "\""))
@@ -144,7 +193,7 @@ final class JournalWriter {
         out.append(UInt8(ascii: "\""))
     }
 
-    private func raw(_ key: StaticString, _ value: String, _ out: inout [UInt8]) {
+    private static func raw(_ key: StaticString, _ value: String, _ out: inout [UInt8]) {
         member(key, &out)
         out.append(contentsOf: value.utf8)
     }

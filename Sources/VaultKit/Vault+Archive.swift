@@ -33,9 +33,9 @@ extension Vault {
     /// record, into a staging directory that becomes `destination` only when complete.
     /// `progress` hears how many notes and quotes were written so far.
     ///
-    /// One pass over every note and quote, in book order, feeds both the notes of
-    /// journal.json and the books' Markdown files, so each is decrypted once for them; only
-    /// the quotes are read a second time, for their own section of journal.json.
+    /// One pass over every note and quote, in book order, feeds journal.json's notes and
+    /// quotes sections (the quotes kept aside until the notes end) and the books' Markdown
+    /// files, so each is decrypted once.
     public func exportArchive(to destination: String, includeDeleted: Bool,
                               progress: (Int) -> Void = { _ in }) throws(VaultError) -> ExportReport {
         let store = try unlockedStore()
@@ -60,19 +60,14 @@ extension Vault {
                     }
                 }
                 var written = 0
-                func wrote() {
-                    written += 1
-                    if written % 1000 == 0 { progress(written) }
-                }
                 var files = ExportBookFiles(live, writer: writer, store: store)
                 writer.begin(.notes)
                 try store.forEachAnnotation(AnnotationFilter(includeDeleted: includeDeleted)) { (result) throws(StoreError) in
                     switch result {
                     case .success(let annotation) where exported.contains(annotation.bookID):
-                        if annotation.kind == .note {
-                            writer.write(annotation)
-                            wrote()
-                        }
+                        writer.write(annotation)
+                        written += 1
+                        if written % 1000 == 0 { progress(written) }
                         if annotation.deletedAt == nil, try files.open(annotation.bookID) { writer.addToBook(annotation) }
                     case .success:
                         leftOut += 1
@@ -81,14 +76,6 @@ extension Vault {
                     }
                 }
                 try files.finish()
-                writer.begin(.quotes)
-                try store.forEachAnnotation(AnnotationFilter(kind: .quote, includeDeleted: includeDeleted)) { result in
-                    // Unreadable ones and those of books left out were counted in the first pass.
-                    if case .success(let annotation) = result, exported.contains(annotation.bookID) {
-                        writer.write(annotation)
-                        wrote()
-                    }
-                }
                 writer.begin(.sessions)
                 try store.forEachSession { session in
                     if exported.contains(session.bookID) { writer.write(session) } else { leftOut += 1 }

@@ -59,19 +59,19 @@ extension OutboxPayload.AnnotationSnapshot {
 private struct JSONObjectWriter {
     private var bytes: [UInt8] = [UInt8(ascii: "{")]
 
-    mutating func object(_ key: String, _ members: (inout JSONObjectWriter) -> Void) {
+    mutating func object(_ key: StaticString, _ members: (inout JSONObjectWriter) -> Void) {
         var inner = JSONObjectWriter()
         members(&inner)
         self.key(key)
         bytes.append(contentsOf: inner.finish())
     }
 
-    mutating func string(_ key: String, _ value: String) {
+    mutating func string(_ key: StaticString, _ value: String) {
         self.key(key)
         appendString(value)
     }
 
-    mutating func strings(_ key: String, _ values: [String]) {
+    mutating func strings(_ key: StaticString, _ values: [String]) {
         self.key(key)
         bytes.append(UInt8(ascii: "["))
         for (index, value) in values.enumerated() {
@@ -81,21 +81,21 @@ private struct JSONObjectWriter {
         bytes.append(UInt8(ascii: "]"))
     }
 
-    mutating func integer(_ key: String, _ value: Int64) {
+    mutating func integer(_ key: StaticString, _ value: Int64) {
         self.key(key)
         bytes.append(contentsOf: String(value).utf8)
     }
 
     /// Swift's shortest form that reads back the same, without a trailing `.0`, as
     /// `JSONEncoder` writes it.
-    mutating func double(_ key: String, _ value: Double) {
+    mutating func double(_ key: StaticString, _ value: Double) {
         self.key(key)
         var text = value.description
         if text.hasSuffix(".0") { text.removeLast(2) }
         bytes.append(contentsOf: text.utf8)
     }
 
-    mutating func boolean(_ key: String, _ value: Bool) {
+    mutating func boolean(_ key: StaticString, _ value: Bool) {
         self.key(key)
         bytes.append(contentsOf: (value ? "true" : "false").utf8)
     }
@@ -105,9 +105,12 @@ private struct JSONObjectWriter {
         return bytes
     }
 
-    private mutating func key(_ key: String) {
+    /// A key: plain ASCII, written as it is.
+    private mutating func key(_ key: StaticString) {
         if bytes.count > 1 { bytes.append(UInt8(ascii: ",")) }
-        appendString(key)
+        bytes.append(UInt8(ascii: "\""))
+        bytes.append(contentsOf: UnsafeBufferPointer(start: key.utf8Start, count: key.utf8CodeUnitCount))
+        bytes.append(UInt8(ascii: "\""))
         bytes.append(UInt8(ascii: ":"))
     }
 

@@ -19,7 +19,7 @@ struct RecordCipher {
     /// envelope, means the record cannot be trusted and is reported as unreadable.
     func open(_ sealed: [UInt8], table: String, id: String, field: String) throws(UnreadableRecord) -> String {
         guard let plain = try? sealer.open(sealed, table: table, recordID: id, field: field),
-              let text = String(validating: plain, as: UTF8.self) else {
+              let text = String(utf8Bytes: plain) else {
             throw UnreadableRecord(id: id, field: field)
         }
         RecentContent.shared.remember(text)

@@ -15,6 +15,9 @@ public struct AnnotationFilter: Sendable {
 
 extension Store {
     static let annotationColumns = "id, book_id, kind, body, locator, created_at, updated_at, deleted_at, version, conflict_of, conflict_reason"
+    // Made once: an import runs these for every note, and the statement cache is keyed by the text.
+    private static let insertAnnotationSQL = "INSERT INTO annotation (\(annotationColumns), hlc) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+    private static let annotationByIDSQL = "SELECT \(annotationColumns) FROM annotation WHERE id = ?"
 
     /// Saves a new note or quote and its `create` operation.
     public func addAnnotation(_ annotation: Annotation) throws(StoreError) {
@@ -30,7 +33,7 @@ extension Store {
     /// check first that it is not deleted.
     func insertAnnotation(_ annotation: Annotation, cipher: RecordCipher, outboxState: OutboxState) throws(StoreError) {
         let stamp = try tick()
-        try database.run("INSERT INTO annotation (\(Self.annotationColumns), hlc) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        try database.run(Self.insertAnnotationSQL,
                          try annotationValues(annotation, cipher: cipher) + [.text(stamp.description)])
         try enqueue(.annotation, .create, id: annotation.id, baseVersion: 0, payload: OutboxPayload(annotation),
                     cipher: cipher, at: annotation.updatedAt, clock: stamp, base: nil, state: outboxState)
@@ -57,7 +60,7 @@ extension Store {
     public func annotation(_ id: EntityID) throws(StoreError) -> Annotation {
         let cipher = try requireCipher()
         var found: Result<Annotation, UnreadableRecord>?
-        try database.forEachRow("SELECT \(Self.annotationColumns) FROM annotation WHERE id = ?", [.text(id.rawValue)]) { row in
+        try database.forEachRow(Self.annotationByIDSQL, [.text(id.rawValue)]) { row in
             found = decodeAnnotation(row, cipher: cipher)
         }
         switch found {

@@ -4,6 +4,9 @@ import Telemetry
 
 extension Store {
     static let bookColumns = "id, title, authors, progress, created_at, updated_at, deleted_at, version"
+    // Made once: the statement cache is keyed by the text.
+    private static let insertBookSQL = "INSERT INTO book (\(bookColumns), hlc, progress_hlc) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?9, ?9)"
+    private static let bookByIDSQL = "SELECT \(bookColumns) FROM book WHERE id = ?"
 
     /// Saves a new book and its `create` operation.
     public func addBook(_ book: Book) throws(StoreError) {
@@ -14,7 +17,7 @@ extension Store {
     /// Inserts a book row and its `create` operation. Call inside a write transaction.
     func insertBook(_ book: Book, cipher: RecordCipher, outboxState: OutboxState) throws(StoreError) {
         let stamp = try tick()
-        try database.run("INSERT INTO book (\(Self.bookColumns), hlc, progress_hlc) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?9, ?9)",
+        try database.run(Self.insertBookSQL,
                          try bookValues(book, cipher: cipher) + [.text(stamp.description)])
         try enqueue(.book, .create, id: book.id, baseVersion: 0,
                     payload: OutboxPayload(book, progressRewind: false, progressClock: stamp), cipher: cipher,
@@ -56,7 +59,7 @@ extension Store {
     public func book(_ id: EntityID) throws(StoreError) -> Book {
         let cipher = try requireCipher()
         var found: Result<Book, UnreadableRecord>?
-        try database.forEachRow("SELECT \(Self.bookColumns) FROM book WHERE id = ?", [.text(id.rawValue)]) { row in
+        try database.forEachRow(Self.bookByIDSQL, [.text(id.rawValue)]) { row in
             found = decodeBook(row, cipher: cipher)
         }
         switch found {

@@ -67,12 +67,28 @@ public final class ArchiveImport {
     /// Per book, SHA-256 of the kind, text and locator of each of its notes and quotes
     /// (in memory only), for additions and conflict copies that are there already.
     private var texts: [EntityID: Set<String>] = [:]
+    /// Whether each book is deleted, as this import has left it so far: every note added
+    /// asks (a note brings its book back). Forgotten whenever the import merges that book.
+    private var deletedBooks: [EntityID: Bool] = [:]
+    /// A vault that had no notes (or sessions) when the import began holds one now only if
+    /// this import added it, and ``seen`` has every id it added: an id not seen is new,
+    /// without looking it up. (Restoring an archive into a new vault is the common case.)
+    private let hadAnnotations: Bool
+    private let hadSessions: Bool
     public private(set) var summary = ImportSummary()
 
-    init(store: Store, cipher: RecordCipher, now: Timestamp) {
+    init(store: Store, cipher: RecordCipher, now: Timestamp) throws(StoreError) {
         self.store = store
         self.cipher = cipher
         self.now = now
+        hadAnnotations = try Self.hasRows(store, "SELECT EXISTS (SELECT 1 FROM annotation)")
+        hadSessions = try Self.hasRows(store, "SELECT EXISTS (SELECT 1 FROM reading_session)")
+    }
+
+    private static func hasRows(_ store: Store, _ sql: String) throws(StoreError) -> Bool {
+        var exists = false
+        try store.database.forEachRow(sql) { row in exists = row.int64(0) != 0 }
+        return exists
     }
 
     /// Whether the vault (with what this import added so far) has the book.
@@ -89,6 +105,7 @@ public final class ArchiveImport {
     public func add(_ incoming: Book) throws(StoreError) -> ImportOutcome {
         guard seen.insert(Self.key(incoming.id)).inserted else { return .duplicate }
         knownBooks.insert(incoming.id)
+        deletedBooks[incoming.id] = nil
         let local: Book
         do { local = try store.book(incoming.id) } catch .recordNotFound {
             try store.insertBook(incoming, cipher: cipher, outboxState: .pending)
@@ -151,7 +168,9 @@ public final class ArchiveImport {
         guard seen.insert(Self.key(incoming.id)).inserted else { return (.duplicate, true) }
         let bookKnown = try bookExists(incoming.bookID)
         var exists = false
-        try store.database.forEachRow("SELECT 1 FROM reading_session WHERE id = ?", [.text(incoming.id.rawValue)]) { _ in exists = true }
+        if hadSessions {
+            try store.database.forEachRow("SELECT 1 FROM reading_session WHERE id = ?", [.text(incoming.id.rawValue)]) { _ in exists = true }
+        }
         guard !exists else {
             summary.unchanged += 1
             return (.unchanged, bookKnown)
@@ -167,6 +186,10 @@ public final class ArchiveImport {
     public func add(_ incoming: Annotation) throws(StoreError) -> (outcome: ImportOutcome, bookKnown: Bool) {
         guard seen.insert(Self.key(incoming.id)).inserted else { return (.duplicate, true) }
         let bookKnown = try bookExists(incoming.bookID)
+        guard hadAnnotations else {
+            try insert(incoming)
+            return (.added, bookKnown)
+        }
         let local: Annotation
         do { local = try store.annotation(incoming.id) } catch .recordNotFound {
             try insert(incoming)
@@ -269,15 +292,10 @@ public final class ArchiveImport {
         texts[annotation.bookID]?.insert(Self.digest(annotation))
         count(annotation.kind, updated: false)
         // A note is never left inside a deleted book: the book comes back with it.
-        if annotation.deletedAt == nil {
-            var bookDeleted = false
-            try store.database.forEachRow("SELECT deleted_at IS NOT NULL FROM book WHERE id = ?", [.text(annotation.bookID.rawValue)]) { row in
-                bookDeleted = row.int64(0) != 0
-            }
-            if bookDeleted {
-                try store.updateBookInTransaction(annotation.bookID, action: .update, progressRewind: nil, requireLive: false) { $0.deletedAt = nil }
-                summary.updated.books += 1
-            }
+        if annotation.deletedAt == nil, try isDeleted(book: annotation.bookID) {
+            try store.updateBookInTransaction(annotation.bookID, action: .update, progressRewind: nil, requireLive: false) { $0.deletedAt = nil }
+            deletedBooks[annotation.bookID] = false
+            summary.updated.books += 1
         }
     }
 
@@ -300,6 +318,16 @@ public final class ArchiveImport {
         case (.note, true): summary.updated.notes += 1
         case (.quote, true): summary.updated.quotes += 1
         }
+    }
+
+    private func isDeleted(book id: EntityID) throws(StoreError) -> Bool {
+        if let known = deletedBooks[id] { return known }
+        var deleted = false
+        try store.database.forEachRow("SELECT deleted_at IS NOT NULL FROM book WHERE id = ?", [.text(id.rawValue)]) { row in
+            deleted = row.int64(0) != 0
+        }
+        deletedBooks[id] = deleted
+        return deleted
     }
 
     private func liveAnnotations(of bookID: EntityID) throws(StoreError) -> Int {
@@ -351,7 +379,7 @@ extension Store {
         try database.execute("BEGIN IMMEDIATE")
         do {
             try database.execute("PRAGMA defer_foreign_keys = ON")
-            let importer = ArchiveImport(store: self, cipher: cipher, now: clock.now())
+            let importer = try ArchiveImport(store: self, cipher: cipher, now: clock.now())
             try withWriteBatch { try produce(importer) }
             if dryRun {
                 database.rollbackIfNeeded()

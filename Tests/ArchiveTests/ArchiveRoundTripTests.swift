@@ -54,6 +54,48 @@ import VaultCrypto
         }
     }
 
+    /// bmvault export writes notes and quotes in one pass, in book order, with the Markdown
+    /// files in between, and the books' files in id order: the quotes are kept aside until
+    /// the notes section closes, and the archive is byte for byte the one written section by
+    /// section, book file by book file in journal order.
+    @Test func oneInterleavedPassWritesTheSameArchive() throws {
+        var journal = try SampleJournal.make()
+        // A second book, created later but with a smaller id, whose title gives the same file name.
+        let twin = Book(id: try EntityID(validating: "01a23663-0000-7000-8000-000000000000"), title: journal.books[0].title, authors: [],
+                        progress: 0, createdAt: timestamp(1_767_225_600_500), updatedAt: timestamp(1_767_225_600_500), deletedAt: nil, version: 1)
+        journal.books.append(twin)
+        // journal.json's order is by book id: the twin's quote comes first.
+        journal.annotations.insert(Annotation(id: EntityID.generate(at: timestamp(1_767_226_300_000)), bookID: twin.id, kind: .quote,
+                                              body: "the twin's quote", locator: try Locator("p. 1"), createdAt: timestamp(1_767_226_300_000),
+                                              updatedAt: timestamp(1_767_226_300_000), deletedAt: nil, version: 1), at: 0)
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        _ = try journal.export(to: directory.file("sections"))
+        let writer = try ArchiveWriter(destination: directory.file("one-pass"), includesDeleted: true, generatorVersion: "0.0.0-test")
+        writer.begin(.books)
+        journal.books.forEach(writer.write)
+        writer.begin(.notes)
+        let live = journal.books.filter { $0.deletedAt == nil }.sorted { $0.id < $1.id }
+        for book in live {
+            writer.beginBook(book, sessions: journal.sessions.filter { $0.bookID == book.id })
+            for annotation in journal.annotations.filter({ $0.bookID == book.id }) {
+                writer.write(annotation)
+                if annotation.deletedAt == nil { writer.addToBook(annotation) }
+            }
+            writer.finishBook()
+        }
+        writer.begin(.sessions)
+        journal.sessions.forEach(writer.write)
+        _ = try writer.commit(exportedAt: timestamp(1_767_400_000_000))
+        let files = try FileManager.default.subpathsOfDirectory(atPath: directory.file("sections")).sorted()
+        #expect(files == (try FileManager.default.subpathsOfDirectory(atPath: directory.file("one-pass")).sorted()))
+        #expect(files.contains { $0.hasSuffix("01a23663-0000-7000-8000-000000000000.md") })
+        for file in files where file != "books" {
+            #expect(try Data(contentsOf: URL(fileURLWithPath: directory.file("sections/" + file)))
+                    == Data(contentsOf: URL(fileURLWithPath: directory.file("one-pass/" + file))), "\(file)")
+        }
+    }
+
     @Test func tombstonesOnlyWithIncludeDeleted() throws {
         let (journal, directory, archive) = try exported(includesDeleted: false)
         defer { directory.remove() }

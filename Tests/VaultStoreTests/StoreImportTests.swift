@@ -69,6 +69,30 @@ import Journal
         #expect(after[0] > clocks.last!)
     }
 
+    /// A live note is never left in a deleted book: the first note of the archive brings it
+    /// back (once), in a vault that had notes and in one that had none.
+    @Test func aNewNoteBringsItsDeletedBookBackOnce() throws {
+        for hadNotes in [false, true] {
+            let fixture = try makeFixture()
+            defer { fixture.directory.remove() }
+            let book = try newBook(clock: fixture.clock)
+            try fixture.store.addBook(book)
+            if hadNotes {
+                let other = try newBook("Another Book", clock: fixture.clock)
+                try fixture.store.addBook(other)
+                try fixture.store.addAnnotation(try newNote(other, clock: fixture.clock))
+            }
+            try fixture.store.deleteBook(book.id)
+            fixture.clock.advance(seconds: 1)
+            let notes = [try newNote(book, "first", clock: fixture.clock), try newNote(book, "second", clock: fixture.clock)]
+            let summary = try fixture.store.importArchive(dryRun: false) { importer in
+                for note in notes { _ = try importer.add(note) }
+            }
+            #expect(summary.added.notes == 2 && summary.updated.books == 1, "\(hadNotes)")
+            #expect(try fixture.store.book(book.id).deletedAt == nil)
+        }
+    }
+
     @Test func importingTheSameRecordsAgainChangesNothing() throws {
         let fixture = try makeFixture()
         defer { fixture.directory.remove() }

@@ -1,3 +1,5 @@
+import Journal
+
 /// A pull parser for one JSON file, read as a stream: the caller walks the outer object and
 /// arrays (``beginObject()``, ``nextKey()``, ``beginArray()``, ``nextElement()``) and reads
 /// each record whole (``readValue()``), so memory holds one record at a time however large
@@ -104,6 +106,7 @@ final class JSONStreamReader {
         case UInt8(ascii: "{"):
             bytes.advance()
             var members: [String: JSONValue] = [:]
+            members.reserveCapacity(16)   // a record has 5 to 11 members: no growing
             var first = true
             while true {
                 guard let next = try peekSignificant() else { throw truncated() }
@@ -165,34 +168,39 @@ final class JSONStreamReader {
     /// The rest of a string whose opening quote was consumed.
     private func readStringBody() throws(ArchiveError) -> String {
         let startLine = bytes.line
-        scratch.removeAll(keepingCapacity: true)
+        // Worked on as a local (then put back for the next string), not as a property:
+        // millions of strings, each touched many times.
+        var text = scratch
+        scratch = []
+        text.removeAll(keepingCapacity: true)
+        defer { scratch = text }
         while true {
-            guard let byte = try bytes.copyStringRun(into: &scratch) else { throw truncated() }
-            guard scratch.count <= Self.maximumStringBytes else { throw malformed("a string is longer than any record allows") }
+            guard let byte = try bytes.copyStringRun(into: &text) else { throw truncated() }
+            guard text.count <= Self.maximumStringBytes else { throw malformed("a string is longer than any record allows") }
             bytes.advance()
             switch byte {
             case UInt8(ascii: "\""):
-                guard let text = String(validating: scratch, as: UTF8.self) else {
+                guard let string = String(utf8Bytes: text) else {
                     throw .invalidUTF8(file: file, line: startLine)
                 }
-                return text
+                return string
             case UInt8(ascii: "\\"):
-                try readEscape()
+                try readEscape(into: &text)
             default:
                 throw .malformed(file: file, line: startLine, reason: "a control character inside a string (it must be escaped)")
             }
         }
     }
 
-    private func readEscape() throws(ArchiveError) {
+    private func readEscape(into text: inout [UInt8]) throws(ArchiveError) {
         guard let byte = try bytes.next() else { throw truncated() }
         switch byte {
-        case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"): scratch.append(byte)
-        case UInt8(ascii: "b"): scratch.append(0x08)
-        case UInt8(ascii: "f"): scratch.append(0x0C)
-        case UInt8(ascii: "n"): scratch.append(0x0A)
-        case UInt8(ascii: "r"): scratch.append(0x0D)
-        case UInt8(ascii: "t"): scratch.append(0x09)
+        case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"): text.append(byte)
+        case UInt8(ascii: "b"): text.append(0x08)
+        case UInt8(ascii: "f"): text.append(0x0C)
+        case UInt8(ascii: "n"): text.append(0x0A)
+        case UInt8(ascii: "r"): text.append(0x0D)
+        case UInt8(ascii: "t"): text.append(0x09)
         case UInt8(ascii: "u"):
             var value = try readHex4()
             if (0xD800...0xDBFF).contains(value) {
@@ -204,7 +212,7 @@ final class JSONStreamReader {
                 value = 0x10000 + ((value - 0xD800) << 10) + (low - 0xDC00)
             }
             guard let scalar = Unicode.Scalar(value) else { throw malformed("an unpaired surrogate in a \\u escape") }
-            scratch.append(contentsOf: Array(String(Character(scalar)).utf8))
+            text.append(contentsOf: Array(String(Character(scalar)).utf8))
         default:
             throw malformed("an invalid escape in a string")
         }
@@ -273,13 +281,7 @@ final class JSONStreamReader {
 
     /// The next byte that is not JSON white space, not consumed; nil at the end.
     private func peekSignificant() throws(ArchiveError) -> UInt8? {
-        while let byte = try bytes.peek() {
-            switch byte {
-            case 0x20, 0x0A, 0x0D, 0x09: bytes.advance()
-            default: return byte
-            }
-        }
-        return nil
+        try bytes.skipWhitespace()
     }
 
     private func expect(_ expected: UInt8, _ reason: String) throws(ArchiveError) {
