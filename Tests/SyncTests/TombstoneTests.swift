@@ -134,6 +134,26 @@ import VaultCrypto
         #expect(try a.store.books(includeDeleted: true).isEmpty)
     }
 
+    /// A note written offline for a book that was deleted and purged meanwhile: the note is
+    /// kept and listed; the book, with no title left, stays a readable tombstone.
+    @Test func aLateNoteForAPurgedBookIsKept() throws {
+        let cluster = try Cluster()
+        let a = try cluster.addDevice("a", deviceID: deviceID("a"))
+        let b = try cluster.addDevice("b", deviceID: deviceID("b"))
+        let book = try a.addBook("Book Deleted Meanwhile")
+        try a.sync(); try b.sync()
+        b.clock.advance(seconds: 5); let late = try b.addNote("written offline, months ago", to: book)
+        a.clock.advance(seconds: 1); try a.store.deleteBook(book.id)
+        try a.sync()
+        a.clock.advance(hours: 24 * 91)
+        #expect(try a.sync().purged == 1)
+        try b.sync(); try a.sync()
+        #expect(try a.liveAnnotations().map(\.id) == [late.id])
+        let tombstone = try a.store.book(book.id)
+        #expect(tombstone.deletedAt != nil && tombstone.title.isEmpty, "readable, not damaged")
+        #expect(try b.store.book(book.id).deletedAt == nil, "b keeps the book its note needs")
+    }
+
     /// Only sync purges, and only once the deletion is on every remote: a vault that has no
     /// remote keeps its tombstones whole.
     @Test func withoutARemoteNothingIsPurged() throws {

@@ -243,8 +243,9 @@ extension Store {
         let values = try annotationValues(annotation, cipher: cipher) + [.text(clock.description)]
         if annotation.deletedAt == nil {
             // A live note needs a live book: one deleted on another device comes back, as
-            // that device's own copy of the book does when the note reaches it.
-            try database.run("UPDATE book SET deleted_at = NULL WHERE id = ? AND deleted_at IS NOT NULL",
+            // that device's own copy of the book does when the note reaches it. A purged
+            // book has no title left to show, so it stays deleted; the note stays listed.
+            try database.run("UPDATE book SET deleted_at = NULL WHERE id = ? AND deleted_at IS NOT NULL AND length(title) > 0",
                              [.text(annotation.bookID.rawValue)])
         }
         if insert {
