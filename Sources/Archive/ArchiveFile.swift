@@ -45,11 +45,6 @@ final class ArchiveFile {
         flushIfFull()
     }
 
-    func write(_ bytes: [UInt8]) {
-        buffer.append(contentsOf: bytes)
-        flushIfFull()
-    }
-
     /// Appends straight into the buffer (for ``JSONText``).
     func append(_ body: (inout [UInt8]) -> Void) {
         body(&buffer)
