@@ -45,15 +45,23 @@ final class ArchiveFile {
         flushIfFull()
     }
 
-    func write(_ bytes: [UInt8]) {
-        buffer.append(contentsOf: bytes)
-        flushIfFull()
-    }
-
     /// Appends straight into the buffer (for ``JSONText``).
     func append(_ body: (inout [UInt8]) -> Void) {
         body(&buffer)
         flushIfFull()
+    }
+
+    /// Has `format` append bytes on the writer thread, after everything written so far: for
+    /// text whose making costs as much as hashing it (a book's Markdown), so the two threads
+    /// share the work.
+    func appendOnWriterThread(_ format: @escaping @Sendable (inout [UInt8]) -> Void) {
+        flush()
+        let sink = self.sink
+        writer.submit {
+            var out: [UInt8] = []
+            format(&out)
+            sink.write(out)
+        }
     }
 
     /// Hands over what is buffered and closes the file. Its entry (size and SHA-256, or the

@@ -51,20 +51,31 @@ public struct Timestamp: Hashable, Comparable, Sendable, CustomStringConvertible
                     divisor /= 10
                 }
             }
+            /// The two digits of `value` (below 100).
+            func two(_ value: Int64) {
+                put(UInt8(ascii: "0") + UInt8(value / 10))
+                put(UInt8(ascii: "0") + UInt8(value % 10))
+            }
             if year < 0 { put(UInt8(ascii: "-")) }
-            digits(year.magnitude, 4)
+            if (0...9999).contains(year) {
+                two(year / 100)
+                two(year % 100)
+            } else {
+                digits(year.magnitude, 4)
+            }
             put(UInt8(ascii: "-"))
-            digits(month.magnitude, 2)
+            two(month)
             put(UInt8(ascii: "-"))
-            digits(day.magnitude, 2)
+            two(day)
             put(UInt8(ascii: "T"))
-            digits(UInt64(secondOfDay / 3600), 2)
+            two(secondOfDay / 3600)
             put(UInt8(ascii: ":"))
-            digits(UInt64(secondOfDay / 60 % 60), 2)
+            two(secondOfDay / 60 % 60)
             put(UInt8(ascii: ":"))
-            digits(UInt64(secondOfDay % 60), 2)
+            two(secondOfDay % 60)
             put(UInt8(ascii: "."))
-            digits(UInt64(millis), 3)
+            put(UInt8(ascii: "0") + UInt8(millis / 100))
+            two(millis % 100)
             put(UInt8(ascii: "Z"))
             out.append(contentsOf: UnsafeBufferPointer(rebasing: buffer[..<count]))
         }

@@ -5,9 +5,10 @@ import Journal
 ///
 /// - the device's clock: read once, advanced in memory, written once (``Store/tick()``);
 /// - the outbox operations, ``rowsPerStatement`` rows per INSERT. Each INSERT INTO outbox
-///   fills three temporary tables to check the `IN (...)` lists of the table's CHECK
-///   constraints (entity, action, state), once per statement: one statement for many rows
-///   pays that once. The rows keep their order, so their ids are what one-by-one inserts give.
+///   statement opens three temporary tables to check the `IN (...)` lists of the table's
+///   CHECK constraints (entity, action, state): one statement for many rows opens them once
+///   (SQLite still refills them for every row). The rows keep their order, so their ids are
+///   what one-by-one inserts give.
 ///
 /// Nothing inside such a transaction may read the outbox or the clock row but through the
 /// batch (``Store/enqueue(_:_:id:baseVersion:payload:cipher:at:clock:base:state:)`` and

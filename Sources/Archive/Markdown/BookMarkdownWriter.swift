@@ -6,11 +6,41 @@ import Journal
 /// HTML comment marker, invisible when rendered and kept by editors; notes and quotes are
 /// closed by an end marker, so their text may span paragraphs and anything the reader adds
 /// between them is recognisably new. Layout and markers: Docs/EXPORT-FORMAT.md.
+///
+/// The text is made on the ``BackgroundWriter`` thread, ``batchSize`` notes at a time, so
+/// the exporting thread only decrypts them: the two threads share the work.
 final class BookMarkdownWriter {
+    static let batchSize = 256
+
     private let file: ArchiveFile
+    private var pending: [Annotation] = []
 
     init(file: ArchiveFile, book: Book, sessions: [ReadingSession]) {
         self.file = file
+        file.appendOnWriterThread { out in Self.appendHeader(book, sessions: sessions, to: &out) }
+    }
+
+    /// Adds a live note or quote (tombstones stay in journal.json only).
+    func write(_ annotation: Annotation) {
+        pending.append(annotation)
+        if pending.count == Self.batchSize { handOver() }
+    }
+
+    func finish() -> FileSink {
+        handOver()
+        return file.finish()
+    }
+
+    private func handOver() {
+        guard !pending.isEmpty else { return }
+        let batch = pending
+        pending.removeAll(keepingCapacity: true)
+        file.appendOnWriterThread { out in
+            for annotation in batch { Self.append(annotation, to: &out) }
+        }
+    }
+
+    private static func appendHeader(_ book: Book, sessions: [ReadingSession], to out: inout [UInt8]) {
         var text = "---\n\(ArchiveFormat.markdownVersionKey): \(ArchiveFormat.currentVersion)\nid: \(book.id)\n"
         text += "title: \(MarkdownText.yamlString(book.title))\n"
         text += book.authors.isEmpty ? "authors: []\n"
@@ -21,11 +51,10 @@ final class BookMarkdownWriter {
         var byline = book.authors.isEmpty ? "" : "by " + book.authors.map(MarkdownText.inline).joined(separator: ", ") + " · "
         byline += "\(JSONText.number(book.progress))% read"
         text += byline + "\n\n## Sessions\n\n"
-        var out = Array(text.utf8)
-        for session in sessions { Self.append(session, to: &out) }
+        out.append(contentsOf: text.utf8)
+        for session in sessions { append(session, to: &out) }
         if sessions.isEmpty { out.append(ascii: "None recorded.\n") }
         out.append(ascii: "\n## Notes and quotes\n")
-        file.write(out)
     }
 
     /// `- START to END, N pages <!-- bmvault:session ID started=START ended=END pages=N -->`,
@@ -49,43 +78,36 @@ final class BookMarkdownWriter {
         out.append(ascii: " -->\n")
     }
 
-    /// Adds a live note or quote (tombstones stay in journal.json only). Appended as bytes
-    /// straight into the file's buffer: this runs for every note of the journal.
-    func write(_ annotation: Annotation) {
+    /// One note or quote, appended as bytes: this runs for every note of the journal.
+    private static func append(_ annotation: Annotation, to out: inout [UInt8]) {
         let kind = annotation.kind.rawValue
-        file.append { out in
-            out.append(ascii: "\n<!-- bmvault:")
-            out.append(contentsOf: kind.utf8)
-            out.append(UInt8(ascii: " "))
-            out.append(contentsOf: annotation.id.rawValue.utf8)
-            out.append(ascii: " created=")
-            annotation.createdAt.appendISO8601(to: &out)
-            out.append(ascii: " updated=")
-            annotation.updatedAt.appendISO8601(to: &out)
-            out.append(ascii: " version=")
-            out.append(contentsOf: String(annotation.version).utf8)
-            if let original = annotation.conflictOf {
-                out.append(ascii: " conflict-of=")
-                out.append(contentsOf: original.rawValue.utf8)
-            }
-            if let reason = annotation.conflictReason {
-                out.append(ascii: " conflict=")
-                out.append(contentsOf: reason.rawValue.utf8)
-            }
-            out.append(ascii: " -->\n")
-            MarkdownText.appendBody(annotation.body, quoted: annotation.kind == .quote, to: &out)
-            if let locator = annotation.locator {
-                out.append(contentsOf: (annotation.kind == .quote ? ">\n> — " : "\n— ").utf8)
-                MarkdownText.appendInline(locator.text, to: &out)
-                out.append(0x0A)
-            }
-            out.append(ascii: "<!-- /bmvault:")
-            out.append(contentsOf: kind.utf8)
-            out.append(ascii: " -->\n")
+        out.append(ascii: "\n<!-- bmvault:")
+        out.append(contentsOf: kind.utf8)
+        out.append(UInt8(ascii: " "))
+        out.append(contentsOf: annotation.id.rawValue.utf8)
+        out.append(ascii: " created=")
+        annotation.createdAt.appendISO8601(to: &out)
+        out.append(ascii: " updated=")
+        annotation.updatedAt.appendISO8601(to: &out)
+        out.append(ascii: " version=")
+        out.append(contentsOf: String(annotation.version).utf8)
+        if let original = annotation.conflictOf {
+            out.append(ascii: " conflict-of=")
+            out.append(contentsOf: original.rawValue.utf8)
         }
-    }
-
-    func finish() -> FileSink {
-        file.finish()
+        if let reason = annotation.conflictReason {
+            out.append(ascii: " conflict=")
+            out.append(contentsOf: reason.rawValue.utf8)
+        }
+        out.append(ascii: " -->\n")
+        MarkdownText.appendBody(annotation.body, quoted: annotation.kind == .quote, to: &out)
+        if let locator = annotation.locator {
+            out.append(contentsOf: (annotation.kind == .quote ? ">\n> — " : "\n— ").utf8)
+            MarkdownText.appendInline(locator.text, to: &out)
+            out.append(0x0A)
+        }
+        out.append(ascii: "<!-- /bmvault:")
+        out.append(contentsOf: kind.utf8)
+        out.append(ascii: " -->\n")
     }
 }

@@ -1,3 +1,7 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
 /// How journal text is written into Markdown so that it reads (and renders) as the reader
 /// wrote it, and reads back exactly: the escaping of archive format version 1.
 ///
@@ -25,8 +29,7 @@ enum MarkdownText {
             var lineStart = leadingBreaks
             var first = true
             while true {
-                var lineEnd = lineStart
-                while lineEnd < utf8.count, utf8[lineEnd] != 0x0A { lineEnd += 1 }
+                let lineEnd = Self.lineEnd(in: utf8, from: lineStart)
                 if quoted { out.append(ascii: lineEnd == lineStart && !(first && leadingBreaks > 0) ? ">" : "> ") }
                 if first { for _ in 0..<leadingBreaks { out.append(ascii: "&#10;") } }
                 escapeLine(UnsafeBufferPointer(rebasing: utf8[lineStart..<lineEnd]), atLineStart: true, into: &out)
@@ -36,6 +39,13 @@ enum MarkdownText {
                 lineStart = lineEnd + 1
             }
         }
+    }
+
+    /// Where the line starting at `start` ends: its line break, or the end of the text.
+    private static func lineEnd(in utf8: UnsafeBufferPointer<UInt8>, from start: Int) -> Int {
+        guard let base = utf8.baseAddress, start < utf8.count,
+              let found = memchr(base + start, 0x0A, utf8.count - start) else { return utf8.count }
+        return base.distance(to: found.assumingMemoryBound(to: UInt8.self))
     }
 
     /// One line of text (a locator, a title in a heading) placed after other text on a line.
@@ -79,11 +89,23 @@ enum MarkdownText {
         while index < count {
             let byte = bytes[index]
             let isFirst = atLineStart && index == 0
+            // What no rule escapes here: letters, digits, most non-ASCII bytes, the punctuation
+            // Markdown gives no meaning to, and (away from where they would) spaces, `.`, `)`,
+            // `-`, `>` and `+`. Everything else goes through ``appendEscaped``.
             switch byte {
-            case 0x30...0x39, 0x41...0x5A, 0x61...0x7A, 0x80...0xC1, 0xC3...0xE1, 0xE3...0xEE, 0xF0...0xFF:
+            case 0x30...0x39, 0x41...0x5A, 0x61...0x7A, 0x80...0xC1, 0xC3...0xE1, 0xE3...0xEE, 0xF0...0xFF,
+                 UInt8(ascii: "!"), UInt8(ascii: "\""), UInt8(ascii: "'"), UInt8(ascii: "("), UInt8(ascii: ","), UInt8(ascii: "/"),
+                 UInt8(ascii: ":"), UInt8(ascii: ";"), UInt8(ascii: "?"), UInt8(ascii: "@"), UInt8(ascii: "]"), UInt8(ascii: "^"),
+                 UInt8(ascii: "{"), UInt8(ascii: "}"):
                 index += 1
                 continue
             case 0x20 where !isFirst && index != count - 1:
+                index += 1
+                continue
+            case UInt8(ascii: ".") where index != listMarker, UInt8(ascii: ")") where index != listMarker:
+                index += 1
+                continue
+            case UInt8(ascii: "-") where !isFirst, UInt8(ascii: ">") where !isFirst, UInt8(ascii: "+") where !isFirst:
                 index += 1
                 continue
             default:
