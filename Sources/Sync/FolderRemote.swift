@@ -18,6 +18,22 @@ public final class FolderRemote: Remote {
     var root: String { location + "/bmvault-" + vaultID }
     /// Directories known to exist, so a push of thousands of operations makes each once.
     private var madeDirectories = Set<String>()
+    /// The vault folder, opened before the first write of a batch: `syncfs` reports only
+    /// the write-back errors that happen after the descriptor it is given was opened.
+    private var commitDescriptor: Int32 = -1
+
+    deinit {
+        if commitDescriptor >= 0 { close(commitDescriptor) }
+    }
+
+    /// Opens the vault folder for ``commitWrites()`` if it is not open yet.
+    private func openForCommit() throws(RemoteError) {
+        guard commitDescriptor < 0 else { return }
+        try makeDirectory(root)
+        let descriptor = open(root, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { throw .io(operation: "open", errno: errno) }
+        commitDescriptor = descriptor
+    }
 
     public init(name: String, location: String, vaultID: String) {
         self.name = name
@@ -66,6 +82,7 @@ public final class FolderRemote: Remote {
             try makeDirectory(directory)
             madeDirectories.insert(directory)
         }
+        try openForCommit()
         let final = directory + "/" + name
         let temporary = directory + "/.tmp-" + UUID().uuidString
         try write(temporary, bytes, flush: false)
@@ -78,6 +95,7 @@ public final class FolderRemote: Remote {
     }
 
     public func replaceOperation(_ name: String, of device: String, bytes: [UInt8]) throws(RemoteError) {
+        try openForCommit()
         let directory = root + "/devices/" + device
         let temporary = directory + "/.tmp-" + UUID().uuidString
         try write(temporary, bytes, flush: false)
@@ -89,6 +107,7 @@ public final class FolderRemote: Remote {
     }
 
     public func removeOperation(_ name: String, of device: String) throws(RemoteError) {
+        try openForCommit()
         guard unlink(root + "/devices/" + device + "/" + name) == 0 || errno == ENOENT else {
             throw .io(operation: "unlink", errno: errno)
         }
@@ -108,10 +127,8 @@ public final class FolderRemote: Remote {
 
     /// One `syncfs` for a whole batch of operation files, instead of two `fsync`s per file.
     public func commitWrites() throws(RemoteError) {
-        let descriptor = open(root, O_RDONLY | O_CLOEXEC)
-        guard descriptor >= 0 else { throw .io(operation: "open", errno: errno) }
-        defer { close(descriptor) }
-        guard linuxSyncfs(descriptor) == 0 else { throw .io(operation: "syncfs", errno: errno) }
+        try openForCommit()
+        guard linuxSyncfs(commitDescriptor) == 0 else { throw .io(operation: "syncfs", errno: errno) }
     }
 
     // MARK: - Files
