@@ -1,7 +1,7 @@
 // swift-tools-version: 6.0
 import PackageDescription
 
-// bmvault depends on the Swift toolchain and three system C libraries only.
+// bmvault depends on the Swift toolchain and two system C libraries only.
 // Each C module has exactly one Swift importer, which imports it `internal`.
 let package = Package(
     name: "bmvault",
@@ -12,7 +12,6 @@ let package = Package(
         // C libraries, wrapped once.
         .systemLibrary(name: "CSodium", pkgConfig: "libsodium", providers: [.apt(["libsodium-dev"])]),
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
-        .systemLibrary(name: "CSecret", pkgConfig: "libsecret-1", providers: [.apt(["libsecret-1-dev"])]),
 
         // The model: depends on nothing of ours.
         .target(name: "Journal"),
@@ -20,8 +19,8 @@ let package = Package(
         .target(name: "Telemetry"),
         // Keys, sealed fields, keyslots: the only importer of libsodium.
         .target(name: "VaultCrypto", dependencies: ["CSodium"]),
-        // The vault key in the freedesktop Secret Service: the only importer of libsecret.
-        .target(name: "Keystore", dependencies: ["CSecret", "VaultCrypto", "Telemetry"]),
+        // The vault key in the freedesktop Secret Service, through a small D-Bus client of its own.
+        .target(name: "Keystore", dependencies: ["VaultCrypto", "Telemetry"]),
         // SQLite, migrations, the Store: the only importer of sqlite3.
         .target(name: "VaultStore", dependencies: ["CSQLite", "VaultCrypto", "Journal", "Telemetry"]),
         // Remotes and the sync engine that drains the outbox and applies other devices' changes.

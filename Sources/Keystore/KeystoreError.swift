@@ -1,29 +1,31 @@
 internal import VaultCrypto
 
-/// Everything that can go wrong talking to the keystore. Cases carry only GLib error
-/// domains and codes, never a GError message: a message may quote anything, including
-/// attribute values or paths, and would end up in logs and terminal output.
+/// Everything that can go wrong talking to the keystore. Cases carry only D-Bus error
+/// names, errno values and codes, never an error message from the bus: a message may quote
+/// anything, including attribute values or paths, and would end up in logs and terminal output.
 public enum KeystoreError: Error, Equatable, Sendable {
-    /// There is no D-Bus session bus to connect to (a GError in `g-io-error-quark` while
-    /// connecting), as on a headless server or in a bare SSH login.
+    /// There is no D-Bus session bus to connect to (no address, or its socket is missing or
+    /// refuses the connection), as on a headless server or in a bare SSH login.
     case noSessionBus
     /// The bus is up but nobody owns `org.freedesktop.secrets` and it cannot be activated
-    /// (`g-dbus-error-quark` ServiceUnknown, or a related no-owner/activation failure).
+    /// (`org.freedesktop.DBus.Error.ServiceUnknown`, or a related no-owner/activation failure).
     case noProvider
-    /// The provider did not answer within the timeout (our GCancellable fired, or D-Bus
+    /// The provider did not answer within the timeout (our deadline passed, or the bus
     /// itself gave up), so bmvault stopped waiting instead of hanging.
     case timedOut(milliseconds: Int)
     /// The target collection is locked, or the provider wanted an unlock prompt that we do
     /// not show, or the reader dismissed one.
     case keyringLocked
     /// The provider has no collection under this alias: `session` (KeePassXC keeps none) or
-    /// `default` (no login keyring yet). libsecret would create one behind a password prompt.
+    /// `default` (no login keyring yet). A provider would create one behind a password prompt.
     case noSuchCollection(alias: String)
     /// An item under bmvault's schema holds a secret that is not bmvault's layout: written by
     /// something else, by a newer bmvault, or damaged.
     case malformedItem
-    /// Anything else: the GError domain string and code (never its message). Failures that
-    /// come from VaultCrypto rather than GLib use the domain `bmvault-crypto`.
+    /// Anything else, as a domain and a code (never a message): a D-Bus error name with code
+    /// 0 (`org.freedesktop.DBus.Error.AccessDenied`), `errno` with the errno value,
+    /// `bmvault-dbus` for a bus that broke the protocol (``BusProtocolFailure``), or
+    /// `bmvault-crypto` for a VaultCrypto failure (no secure memory).
     case failure(domain: String, code: Int32)
 }
 

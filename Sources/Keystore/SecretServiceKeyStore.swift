@@ -1,12 +1,11 @@
-internal import CSecret
 public import VaultCrypto
-internal import Synchronization
-import Foundation
 import Telemetry
 
 /// The real keystore: the freedesktop Secret Service (gnome-keyring, KeePassXC, ...) over
-/// D-Bus, through libsecret. Items use the schema "org.bmvault.VaultKey", found by their
-/// "vault-id" attribute, and hold the key in ``StoredKeyLayout``.
+/// the D-Bus session bus, with bmvault's own small client (``SecretServiceClient``). Items
+/// carry the attributes `vault-id` and `xdg:schema` = "org.bmvault.VaultKey" (as libsecret
+/// writes them for a schema, so items made by earlier bmvault releases are found) and hold
+/// the key in ``StoredKeyLayout``.
 ///
 /// Every operation is bounded by `timeoutMilliseconds` as a whole, never prompts, and
 /// never unlocks a collection: a locked keyring is reported, not opened.
@@ -14,13 +13,8 @@ public final class SecretServiceKeyStore: KeyStore, Sendable {
     /// How long one `store`, `lookup` or `remove` may take before it gives up.
     public let timeoutMilliseconds: Int
 
-    /// why a process-wide lock: libsecret shares one SecretService proxy per process and
-    /// does not document its *_sync calls as safe to interleave from several threads; a
-    /// CLI makes one call at a time anyway, so serializing them costs nothing.
-    private static let gate = Mutex(())
-
     /// Creates a keystore whose operations give up after `timeoutMilliseconds`, clamped to
-    /// 1 ms ... `Int32.max` ms (about 24 days) so the timer's deadline arithmetic cannot overflow.
+    /// 1 ms ... `Int32.max` ms (about 24 days) so deadline arithmetic cannot overflow.
     public init(timeoutMilliseconds: Int = 5000) {
         self.timeoutMilliseconds = min(max(1, timeoutMilliseconds), Int(Int32.max))
     }
@@ -41,55 +35,47 @@ public final class SecretServiceKeyStore: KeyStore, Sendable {
     /// `.malformedItem` (unless a good item was also found): something else wrote under our
     /// schema, and the next `store` replaces it.
     public func lookup(vaultID: String) throws(KeystoreError) -> KeyLookup {
-        try serialized("lookup") { () throws(KeystoreError) -> KeyLookup in
-            let connection = try ServiceConnection(timeoutMilliseconds: timeoutMilliseconds)
-            let list = try connection.items(vaultID: vaultID)
-            if list.items.isEmpty { return .notFound }
+        try logged("lookup") { () throws(KeystoreError) -> KeyLookup in
+            let client = try SecretServiceClient(deadline: Deadline(timeoutMilliseconds: timeoutMilliseconds))
+            // All three travel together with the session and the greeting: one round trip.
+            let search = try client.searchItems(vaultID: vaultID)
+            let sessionCollection = try client.collection(alias: "session")
+            let defaultCollection = try client.collection(alias: "default")
+            let items = try client.wait(search)
+            if items.unlocked.isEmpty && items.locked.isEmpty { return .notFound }
 
-            var best: (item: UnsafeMutablePointer<SecretItem>, decoded: StoredKeyLayout.Decoded, created: UInt64)?
+            var sawUnreadable = !items.locked.isEmpty
             var sawMalformed = false
-            var sawUnreadable = false
-            for item in list.items {
-                guard secret_item_get_locked(item) == 0 else {
-                    sawUnreadable = true
-                    continue
-                }
+            var candidates: [(item: String, decoded: StoredKeyLayout.Decoded)] = []
+            if !items.unlocked.isEmpty {
+                let secrets: [String: SecretBytes]
                 do throws(KeystoreError) {
-                    try connection.loadSecret(of: item)
+                    secrets = try client.wait(try client.secrets(of: items.unlocked))
                 } catch .keyringLocked {
                     // Locked between the search and the read: the same as locked at search.
-                    sawUnreadable = true
-                    continue
+                    secrets = [:]
                 }
-                let decoded: StoredKeyLayout.Decoded
-                do throws(KeystoreError) {
-                    guard let found = try Self.decodeSecret(of: item) else {
-                        // why: a provider may answer GetSecrets without this item (it could
-                        // not unlock it); from here that is the same as a locked item.
+                for item in items.unlocked {
+                    // why: a provider may answer GetSecrets without an item it could not unlock.
+                    guard let secret = secrets[item] else {
                         sawUnreadable = true
                         continue
                     }
-                    decoded = found
-                } catch .malformedItem {
-                    sawMalformed = true
-                    continue
+                    do throws(KeystoreError) {
+                        let decoded = try secret.withUnsafeBytes { (bytes) throws(KeystoreError) in try StoredKeyLayout.decode(bytes) }
+                        candidates.append((item, decoded))
+                    } catch .malformedItem {
+                        sawMalformed = true
+                    }
                 }
-                let created = UInt64(secret_item_get_created(item))
-                if let current = best,
-                   (current.created, current.decoded.expiresAtMilliseconds) >= (created, decoded.expiresAtMilliseconds) {
-                    continue
-                }
-                best = (item, decoded, created)
             }
-
-            if let best {
-                let persistence = try Self.persistence(of: best.item, connection: connection)
-                return .found(StoredVaultKey(key: best.decoded.key,
-                                             expiresAtMilliseconds: best.decoded.expiresAtMilliseconds,
-                                             persistence: persistence))
+            guard let best = try Self.newest(candidates, client: client) else {
+                if sawMalformed { throw .malformedItem }
+                return sawUnreadable ? .keyringLocked : .notFound
             }
-            if sawMalformed { throw .malformedItem }
-            return sawUnreadable ? .keyringLocked : .notFound
+            let persistence = try Self.persistence(of: best.item, session: sessionCollection, remembered: defaultCollection, client: client)
+            return .found(StoredVaultKey(key: best.decoded.key, expiresAtMilliseconds: best.decoded.expiresAtMilliseconds,
+                                         persistence: persistence))
         }
     }
 
@@ -97,9 +83,9 @@ public final class SecretServiceKeyStore: KeyStore, Sendable {
     /// without an unlock prompt, so they are left and the call fails with `.keyringLocked`
     /// after removing the rest.
     public func remove(vaultID: String) throws(KeystoreError) {
-        try serialized("remove") { () throws(KeystoreError) in
-            let connection = try ServiceConnection(timeoutMilliseconds: timeoutMilliseconds)
-            let lockedLeft = try Self.deleteUnlockedItems(vaultID: vaultID, connection: connection)
+        try logged("remove") { () throws(KeystoreError) in
+            let client = try SecretServiceClient(deadline: Deadline(timeoutMilliseconds: timeoutMilliseconds))
+            let lockedLeft = try Self.deleteUnlockedItems(vaultID: vaultID, client: client)
             if lockedLeft { throw .keyringLocked }
         }
     }
@@ -110,29 +96,30 @@ public final class SecretServiceKeyStore: KeyStore, Sendable {
     /// ``store(_:vaultID:expiresAtMilliseconds:persistence:)``. Tests use it to plant items
     /// that are not bmvault's layout.
     func storeSecret(_ secret: UnsafeRawBufferPointer, vaultID: String, persistence: KeyPersistence) throws(KeystoreError) {
-        try serialized("store") { () throws(KeystoreError) in
-            let connection = try ServiceConnection(timeoutMilliseconds: timeoutMilliseconds)
-            // "session" is SECRET_COLLECTION_SESSION; "default" is what collection NULL means.
+        try logged("store") { () throws(KeystoreError) in
+            let client = try SecretServiceClient(deadline: Deadline(timeoutMilliseconds: timeoutMilliseconds))
+            // "session" is libsecret's SECRET_COLLECTION_SESSION; "default" is the login keyring.
             let alias = persistence == .session ? "session" : "default"
-            guard let target = try connection.collection(alias: alias) else {
-                // libsecret would create the collection behind a password prompt; we say so instead.
+            guard let target = try client.wait(try client.collection(alias: alias)) else {
+                // A provider could create the collection behind a password prompt; we say so instead.
                 throw .noSuchCollection(alias: alias)
             }
             // Refuse before touching anything, so a failed store leaves the old key in place.
-            if target.isLocked { throw .keyringLocked }
+            if try client.wait(try client.isLocked(collection: target)) { throw .keyringLocked }
             // why items in locked collections are left: deleting them needs an unlock prompt.
             // The new item is unlocked, and lookup prefers the newest readable item.
-            _ = try Self.deleteUnlockedItems(vaultID: vaultID, connection: connection)
-            try connection.store(secret: secret, vaultID: vaultID, collectionPath: target.path,
-                                 label: Self.label(vaultID: vaultID))
+            _ = try Self.deleteUnlockedItems(vaultID: vaultID, client: client)
+            try client.wait(try client.createItem(in: target, label: Self.label(vaultID: vaultID), vaultID: vaultID,
+                                                  secret: secret, contentType: StoredKeyLayout.contentType))
         }
     }
 
     /// How many items exist for the vault, locked or not (for tests).
     func itemCount(vaultID: String) throws(KeystoreError) -> Int {
-        try serialized("count") { () throws(KeystoreError) -> Int in
-            let connection = try ServiceConnection(timeoutMilliseconds: timeoutMilliseconds)
-            return try connection.items(vaultID: vaultID).items.count
+        try logged("count") { () throws(KeystoreError) -> Int in
+            let client = try SecretServiceClient(deadline: Deadline(timeoutMilliseconds: timeoutMilliseconds))
+            let items = try client.wait(try client.searchItems(vaultID: vaultID))
+            return items.unlocked.count + items.locked.count
         }
     }
 
@@ -143,71 +130,76 @@ public final class SecretServiceKeyStore: KeyStore, Sendable {
 
     // MARK: - Private
 
-    /// Runs one operation under the process-wide gate, logging its duration and outcome
-    /// (the error case only: never an attribute, a label or a secret).
-    private func serialized<Result>(_ operation: String, _ body: () throws(KeystoreError) -> Result) throws(KeystoreError) -> Result {
-        let started = Date()
+    /// Runs one operation, logging its duration and outcome (the error case only: never an
+    /// attribute, a label or a secret).
+    private func logged<Result>(_ operation: String, _ body: () throws(KeystoreError) -> Result) throws(KeystoreError) -> Result {
+        let started = ContinuousClock.now
+        func milliseconds() -> Int64 {
+            let (seconds, attoseconds) = started.duration(to: .now).components
+            return seconds * 1000 + attoseconds / 1_000_000_000_000_000
+        }
         do {
-            let result = try Self.gate.withLock { (_) throws(KeystoreError) -> Result in try body() }
-            log.debug("keystore.call", ["operation": .public(operation), "outcome": .public("ok"),
-                                        "ms": .integer(Int64(Date().timeIntervalSince(started) * 1000))])
+            let result = try body()
+            log.debug("keystore.call", ["operation": .public(operation), "outcome": .public("ok"), "ms": .integer(milliseconds())])
             return result
         } catch {
-            log.warning("keystore.call", ["operation": .public(operation), "outcome": .public(error.caseName),
-                                          "ms": .integer(Int64(Date().timeIntervalSince(started) * 1000))])
+            log.warning("keystore.call", ["operation": .public(operation), "outcome": .public(error.caseName), "ms": .integer(milliseconds())])
             throw error
         }
     }
 
-    /// Deletes the vault's unlocked items; reports whether locked ones remain.
-    private static func deleteUnlockedItems(vaultID: String, connection: ServiceConnection) throws(KeystoreError) -> Bool {
-        let list = try connection.items(vaultID: vaultID)
-        var lockedLeft = false
-        for item in list.items {
-            if secret_item_get_locked(item) != 0 {
-                lockedLeft = true
-                continue
-            }
-            try connection.delete(item)
-        }
-        return lockedLeft
+    /// Deletes the vault's unlocked items (all calls sent together); reports whether locked ones remain.
+    private static func deleteUnlockedItems(vaultID: String, client: SecretServiceClient) throws(KeystoreError) -> Bool {
+        let items = try client.wait(try client.searchItems(vaultID: vaultID))
+        var deletions: [SecretServiceClient.Pending<Void>] = []
+        for item in items.unlocked { deletions.append(try client.delete(item: item)) }
+        for deletion in deletions { try client.wait(deletion) }
+        return !items.locked.isEmpty
     }
 
-    /// Decodes a loaded item's secret; nil when the provider gave no secret for it.
-    /// The SecretValue is released before returning; the key is already in sodium memory.
-    private static func decodeSecret(of item: UnsafeMutablePointer<SecretItem>) throws(KeystoreError) -> StoredKeyLayout.Decoded? {
-        // why: secret_item_get_secret returns a new reference (transfer full).
-        guard let value = secret_item_get_secret(item) else { return nil }
-        defer { secret_value_unref(UnsafeMutableRawPointer(value)) }
-        var length = 0
-        guard let bytes = secret_value_get(value, &length) else { throw .malformedItem }
-        return try StoredKeyLayout.decode(UnsafeRawBufferPointer(start: bytes, count: length))
+    /// The newest of several readable keys by the item's creation time, then the expiry.
+    /// Only asks the provider for creation times when there is a choice to make.
+    private static func newest(_ candidates: [(item: String, decoded: StoredKeyLayout.Decoded)],
+                               client: SecretServiceClient) throws(KeystoreError) -> (item: String, decoded: StoredKeyLayout.Decoded)? {
+        guard candidates.count > 1 else { return candidates.first }
+        var times: [SecretServiceClient.Pending<UInt64>] = []
+        for candidate in candidates { times.append(try client.creationTime(of: candidate.item)) }
+        var best: (item: String, decoded: StoredKeyLayout.Decoded, created: UInt64)?
+        for (candidate, time) in zip(candidates, times) {
+            let created = try client.wait(time)
+            if let current = best,
+               (current.created, current.decoded.expiresAtMilliseconds) >= (created, candidate.decoded.expiresAtMilliseconds) {
+                continue
+            }
+            best = (candidate.item, candidate.decoded, created)
+        }
+        return best.map { ($0.item, $0.decoded) }
     }
 
     /// Which collection an item lives in, by its object path; nil when neither alias
     /// resolves, when they name the same collection, or when the item is in neither.
-    private static func persistence(of item: UnsafeMutablePointer<SecretItem>, connection: ServiceConnection) throws(KeystoreError) -> KeyPersistence? {
-        guard let raw = bmv_item_object_path(item) else { return nil }
-        let itemPath = String(cString: raw)
-        let session: CollectionInfo?
-        let remembered: CollectionInfo?
+    private static func persistence(of item: String, session: SecretServiceClient.Pending<String?>,
+                                    remembered: SecretServiceClient.Pending<String?>,
+                                    client: SecretServiceClient) throws(KeystoreError) -> KeyPersistence? {
+        let sessionPath: String?
+        let rememberedPath: String?
         do throws(KeystoreError) {
-            session = try connection.collection(alias: "session")
-            remembered = try connection.collection(alias: "default")
+            sessionPath = try client.wait(session)
+            rememberedPath = try client.wait(remembered)
         } catch .timedOut(let milliseconds) {
             throw .timedOut(milliseconds: milliseconds)
         } catch {
             // The key was found; not knowing where it lives is not worth failing over.
             return nil
         }
-        if let session, let remembered, session.path == remembered.path { return nil }
-        if session?.contains(itemPath: itemPath) == true { return .session }
-        if remembered?.contains(itemPath: itemPath) == true { return .remembered }
+        // why a path prefix: the Secret Service spec places items under their collection's
+        // object path (".../collection/login/17"), and an item has no "collection" property.
+        func contains(_ collection: String?) -> Bool { collection.map { item.hasPrefix($0 + "/") } ?? false }
+        if let sessionPath, sessionPath == rememberedPath { return nil }
+        if contains(sessionPath) { return .session }
+        if contains(rememberedPath) { return .remembered }
         return nil
     }
 }
 
-extension SecretServiceKeyStore {
-    /// The libsecret version bmvault was built with, for diagnostics.
-    public static var libraryVersion: String { "\(SECRET_MAJOR_VERSION).\(SECRET_MINOR_VERSION).\(SECRET_MICRO_VERSION)" }
-}
+

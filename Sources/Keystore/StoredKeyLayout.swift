@@ -14,7 +14,7 @@ enum StoredKeyLayout {
     static let keyOffset = 13
     static let byteCount = keyOffset + VaultKey.byteCount
 
-    /// The content type libsecret records with the secret; informational only.
+    /// The content type the Secret Service records with the secret; informational only.
     static let contentType = "application/octet-stream"
 
     /// A decoded secret: the key already in sodium memory, and its expiry.
@@ -44,7 +44,7 @@ enum StoredKeyLayout {
         return buffer
     }
 
-    /// Reads a secret as handed out by libsecret. The key bytes are copied straight into a
+    /// Reads a secret as the Secret Service handed it out. The key bytes are copied straight into a
     /// fresh `SecretBytes`; anything that is not exactly this layout is `.malformedItem`.
     static func decode(_ bytes: UnsafeRawBufferPointer) throws(KeystoreError) -> Decoded {
         guard bytes.count == byteCount,

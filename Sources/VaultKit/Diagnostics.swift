@@ -11,7 +11,6 @@ import Glibc
 public struct DiagnosticsReport: Sendable {
     public let bmvaultVersion: String
     public let libsodiumVersion: String
-    public let libsecretVersion: String
     public let operatingSystem: String
     public let kernel: String
     /// The vault, if one could be inspected.
@@ -55,7 +54,6 @@ extension Vault {
             withUnsafeBytes(of: value) { String(cString: $0.baseAddress!.assumingMemoryBound(to: CChar.self)) }
         }
         return DiagnosticsReport(bmvaultVersion: BuildInfo.version, libsodiumVersion: CryptoLibrary.version,
-                                 libsecretVersion: SecretServiceKeyStore.libraryVersion,
                                  operatingSystem: operatingSystemName(),
                                  kernel: "\(field(system.sysname)) \(field(system.release)) \(field(system.machine))",
                                  vault: inspection, vaultProblem: problem,

@@ -67,7 +67,7 @@ import Glibc
         #expect(vault["leftoverSnapshots"] as? Int == 0)
         #expect((vault["databaseBytes"] as? Int ?? 0) > 0)
         let libraries = try #require(locked["libraries"] as? [String: String])
-        #expect(Set(libraries.keys) == ["libsodium", "sqlite", "libsecret"])
+        #expect(Set(libraries.keys) == ["libsodium", "sqlite"])
         #expect(libraries.values.allSatisfy { $0.first?.isNumber == true }, "\(libraries)")
         #expect(locked["bmvault"] as? String == (try SweepWorld.bmvaultVersion()))
         #expect((locked["system"] as? [String: String])?["kernel"]?.hasPrefix("Linux ") == true)

@@ -1,79 +1,39 @@
 import Testing
 @testable import Keystore
 
-/// GError → KeystoreError, by domain and code only.
+/// D-Bus error names → KeystoreError, by name only.
 @Suite struct ErrorMappingTests {
-    let budget: OperationBudget
-
-    init() throws {
-        budget = try OperationBudget(timeoutMilliseconds: 60_000)
+    @Test(arguments: ["org.freedesktop.DBus.Error.ServiceUnknown", "org.freedesktop.DBus.Error.NameHasNoOwner",
+                      "org.freedesktop.DBus.Error.Spawn.ExecFailed", "org.freedesktop.DBus.Error.Spawn.ChildExited"])
+    func noOwnerOrFailedActivationMeansNoProvider(name: String) {
+        #expect(BusConnection.error(named: name, timeoutMilliseconds: 700) == .noProvider)
     }
 
-    @Test func ioErrorWhileConnectingMeansNoSessionBus() {
-        #expect(budget.mapError(domainName: "g-io-error-quark", code: 1, stage: .connect) == .noSessionBus)
-        #expect(budget.mapError(domainName: "g-io-error-quark", code: 0, stage: .connect) == .noSessionBus)
-    }
-
-    @Test func ioErrorLaterIsAPlainFailure() {
-        #expect(budget.mapError(domainName: "g-io-error-quark", code: 1, stage: .operation)
-                == .failure(domain: "g-io-error-quark", code: 1))
-    }
-
-    @Test func cancelledOrTimedOutIoErrorIsATimeout() {
-        // G_IO_ERROR_CANCELLED = 19, G_IO_ERROR_TIMED_OUT = 24.
-        #expect(budget.mapError(domainName: "g-io-error-quark", code: 19, stage: .connect) == .timedOut(milliseconds: 60_000))
-        #expect(budget.mapError(domainName: "g-io-error-quark", code: 24, stage: .operation) == .timedOut(milliseconds: 60_000))
-    }
-
-    @Test func serviceUnknownMeansNoProvider() {
-        #expect(budget.mapError(domainName: "g-dbus-error-quark", code: 2, stage: .connect) == .noProvider)
-        #expect(budget.mapError(domainName: "g-dbus-error-quark", code: 2, stage: .operation) == .noProvider)
-    }
-
-    @Test func dbusNoReplyIsATimeout() {
-        // G_DBUS_ERROR_NO_REPLY = 4: GDBus's own 25 s reply timeout.
-        #expect(budget.mapError(domainName: "g-dbus-error-quark", code: 4, stage: .operation) == .timedOut(milliseconds: 60_000))
-    }
-
-    @Test func otherDBusErrorsKeepDomainAndCode() {
-        // 9 = G_DBUS_ERROR_ACCESS_DENIED
-        #expect(budget.mapError(domainName: "g-dbus-error-quark", code: 9, stage: .operation)
-                == .failure(domain: "g-dbus-error-quark", code: 9))
+    @Test(arguments: ["org.freedesktop.DBus.Error.NoReply", "org.freedesktop.DBus.Error.Timeout", "org.freedesktop.DBus.Error.TimedOut"])
+    func theBusGivingUpIsATimeoutOfOurBudget(name: String) {
+        #expect(BusConnection.error(named: name, timeoutMilliseconds: 700) == .timedOut(milliseconds: 700))
     }
 
     @Test func secretServiceIsLockedMeansKeyringLocked() {
-        #expect(budget.mapError(domainName: "secret-error", code: 2, stage: .operation) == .keyringLocked)
-        #expect(budget.mapError(domainName: "secret-error", code: 3, stage: .operation)
-                == .failure(domain: "secret-error", code: 3))
+        #expect(BusConnection.error(named: "org.freedesktop.Secret.Error.IsLocked", timeoutMilliseconds: 1) == .keyringLocked)
     }
 
-    @Test func anythingAfterTheTimerFiredIsATimeout() throws {
-        let short = try OperationBudget(timeoutMilliseconds: 1)
-        let deadline = ContinuousClock.now + .seconds(5)
-        // Wait for the timer thread to cancel (it should take about a millisecond).
-        while short.mapError(domainName: "g-dbus-error-quark", code: 9, stage: .operation) != .timedOut(milliseconds: 1),
-              ContinuousClock.now < deadline {
-            pauseBriefly()
-        }
-        #expect(short.mapError(domainName: "g-dbus-error-quark", code: 9, stage: .operation) == .timedOut(milliseconds: 1))
-        #expect(throws: KeystoreError.timedOut(milliseconds: 1)) {
-            try short.run(.operation) { _, _ in false }
-        }
+    @Test func otherErrorsKeepTheirName() {
+        #expect(BusConnection.error(named: "org.freedesktop.DBus.Error.AccessDenied", timeoutMilliseconds: 1)
+                == .failure(domain: "org.freedesktop.DBus.Error.AccessDenied", code: 0))
+        #expect(BusConnection.error(named: "org.freedesktop.Secret.Error.NoSuchObject", timeoutMilliseconds: 1)
+                == .failure(domain: "org.freedesktop.Secret.Error.NoSuchObject", code: 0))
     }
 
-    @Test func failureWithoutGErrorBeforeTheTimerIsNotATimeout() {
-        #expect(throws: KeystoreError.failure(domain: "bmvault-keystore", code: 0)) {
-            try budget.run(.operation) { _, _ in false }
-        }
+    @Test(arguments: [nil, "", "has space", "quote\"d", String(repeating: "a", count: 256), "caf\u{E9}.Error"])
+    func aNameThatIsNotANameIsNotRepeated(name: String?) {
+        // A hostile provider must not get arbitrary text into our error messages.
+        #expect(BusConnection.error(named: name, timeoutMilliseconds: 1) == BusProtocolFailure.malformedMessage.error)
+    }
+
+    @Test func aDeadlineInThePastTimesOutAndOneInTheFutureDoesNot() throws {
+        #expect(throws: KeystoreError.timedOut(milliseconds: 0)) { try Deadline(timeoutMilliseconds: 0).remainingMilliseconds() }
+        let remaining = try Deadline(timeoutMilliseconds: 60_000).remainingMilliseconds()
+        #expect(remaining > 59_000 && remaining <= 60_000)
     }
 }
-
-private func pauseBriefly() {
-    // A short pause without Foundation.
-    var request = timespec(tv_sec: 0, tv_nsec: 1_000_000)
-    nanosleep(&request, nil)
-}
-
-#if canImport(Glibc)
-import Glibc
-#endif

@@ -48,7 +48,7 @@ enum DiagnosticsCommand {
 
 /// The diagnostics bundle as JSON (and as text), documented in Docs/TELEMETRY.md.
 struct DiagnosticsDocument: Encodable {
-    struct Libraries: Encodable { let libsodium: String, sqlite: String, libsecret: String }
+    struct Libraries: Encodable { let libsodium: String, sqlite: String }
     struct System: Encodable { let os: String, kernel: String }
     struct Migration: Encodable { let id: String, appliedAt: String, durationMs: Int64, bmvaultVersion: String }
     struct VaultSection: Encodable {
@@ -83,8 +83,7 @@ struct DiagnosticsDocument: Encodable {
 
     init(_ report: DiagnosticsReport, location: String, recentLog: [String], now: Date) {
         bmvault = report.bmvaultVersion
-        libraries = Libraries(libsodium: report.libsodiumVersion, sqlite: report.vault?.sqliteVersion ?? "unknown",
-                              libsecret: report.libsecretVersion)
+        libraries = Libraries(libsodium: report.libsodiumVersion, sqlite: report.vault?.sqliteVersion ?? "unknown")
         system = System(os: report.operatingSystem, kernel: report.kernel)
         let inspection = report.vault
         vault = VaultSection(
@@ -111,7 +110,7 @@ struct DiagnosticsDocument: Encodable {
     }
 
     var humanText: String {
-        var text = "bmvault \(bmvault) (libsodium \(libraries.libsodium), SQLite \(libraries.sqlite), libsecret \(libraries.libsecret))\n"
+        var text = "bmvault \(bmvault) (libsodium \(libraries.libsodium), SQLite \(libraries.sqlite))\n"
         text += "system: \(system.os); \(system.kernel)\n\n"
         text += "vault (\(vault.location) location):\n"
         if let problem = vault.problem {
