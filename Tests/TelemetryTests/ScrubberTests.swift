@@ -136,3 +136,16 @@ import Testing
         }
     }
 }
+
+/// Log and report timestamps, against Foundation's formatter they replaced (from the
+/// Gregorian reform of 1582 on: before it Foundation switches to the Julian calendar).
+@Suite struct TimestampTextTests {
+    @Test(arguments: [Int64(0), 1, 999, 1_000, -1, -999, -1_000, -1_001, 951_782_400_000, 1_709_164_800_123,
+                      1_796_160_000_000, 253_402_300_799_999, -12_219_292_800_000])
+    func matchesISO8601DateFormatter(milliseconds: Int64) {
+        let formatter = ISO8601DateFormatter()
+        formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+        let expected = formatter.string(from: Date(timeIntervalSince1970: Double(milliseconds) / 1000))
+        #expect(Scrubber.iso8601(milliseconds) == expected)
+    }
+}
