@@ -15,8 +15,9 @@ enum BookReference {
         let lowered = typed.lowercased()
         if let exact = titles.first(where: { $0.id.rawValue == lowered }) { return exact.id }
 
-        // Lowercased once per title: this runs over every book for every BOOK argument.
-        let folded = titles.map { (id: $0.id, title: $0.title.lowercased()) }
+        // Titles come lowercased (`folded`, kept in the title cache): this runs over every
+        // book for every BOOK argument.
+        let folded = titles.map { (id: $0.id, title: $0.folded) }
         let exactTitles = folded.filter { $0.title == lowered }.map(\.id)
         if exactTitles.count == 1 { return exactTitles[0] }
 

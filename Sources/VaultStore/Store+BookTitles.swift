@@ -1,22 +1,80 @@
 public import Journal
+import Telemetry
+import VaultCrypto
 
 /// A book's id and title alone: what naming a book by its title needs, at one decryption
 /// per book instead of the three a whole ``Book`` costs (title, authors, and their JSON).
 public struct BookTitle: Sendable, Equatable {
     public let id: EntityID
     public let title: String
+    /// The title lowercased, as a BOOK argument is compared with it.
+    public let folded: String
 
     public init(id: EntityID, title: String) {
+        self.init(id: id, title: title, folded: title.lowercased())
+    }
+
+    init(id: EntityID, title: String, folded: String) {
         self.id = id
         self.title = title
+        self.folded = folded
     }
 }
 
 extension Store {
     /// The titles of the live books, oldest first. A title that does not open is left out
     /// (the book is still reachable by its id, and `book list` reports it).
+    ///
+    /// Read from `book_title_cache` (one sealed field, whatever the number of books) when
+    /// it is there. Migration 0004's triggers empty the cache on every change to a book, and
+    /// this rebuilds it from the books, under the write lock so no book can change between
+    /// the reading and the writing. A cache that cannot be used or written is only slower:
+    /// the titles are then read from the books.
     public func bookTitles() throws(StoreError) -> [BookTitle] {
         let cipher = try requireCipher()
+        if let cached = try cachedBookTitles(cipher) { return cached }
+        // Inside a transaction (an export's snapshot) nothing may be written.
+        if !database.isInTransaction {
+            do {
+                if let rebuilt = try rebuildBookTitleCache(cipher) { return rebuilt }
+            } catch {
+                // A full disk or a read-only vault: answer from the books this time.
+                log.notice("store.titleCache.notWritten")
+            }
+        }
+        return try scanBookTitles(cipher)
+    }
+
+    /// The cached titles; nil when there is no cache or it does not open (written under a
+    /// key this vault no longer has, or damaged): it is then rebuilt.
+    private func cachedBookTitles(_ cipher: RecordCipher) throws(StoreError) -> [BookTitle]? {
+        var sealed: [UInt8]?
+        try database.forEachRow("SELECT titles FROM book_title_cache WHERE id = 1") { row in sealed = row.blob(0) }
+        guard let sealed,
+              let plain = try? cipher.sealer.open(sealed, table: "book_title_cache", recordID: "1", field: "titles"),
+              let titles = try? BookTitleCacheFormat.decode(plain) else { return nil }
+        for title in titles { RecentContent.shared.remember(title.title) }
+        return titles
+    }
+
+    /// Reads every title and writes the cache, in one transaction; nil, at once, when
+    /// another process holds the write lock (a listing does not wait for an import).
+    private func rebuildBookTitleCache(_ cipher: RecordCipher) throws(StoreError) -> [BookTitle]? {
+        try database.writeTransactionWithoutWaiting { () throws(StoreError) -> [BookTitle] in
+            let titles = try scanBookTitles(cipher)
+            let sealed: [UInt8]
+            do throws(CryptoError) {
+                sealed = try cipher.sealer.seal(BookTitleCacheFormat.encode(titles), table: "book_title_cache", recordID: "1", field: "titles")
+            } catch {
+                throw .crypto(error)
+            }
+            try database.run("INSERT OR REPLACE INTO book_title_cache (id, titles, built_at) VALUES (1, ?1, ?2)",
+                             [.blob(sealed), .integer(clock.now().millisecondsSince1970)])
+            return titles
+        }
+    }
+
+    private func scanBookTitles(_ cipher: RecordCipher) throws(StoreError) -> [BookTitle] {
         var titles: [BookTitle] = []
         try database.forEachRow("SELECT id, title FROM book WHERE deleted_at IS NULL ORDER BY created_at, id") { row in
             let id = row.text(0)

@@ -97,15 +97,19 @@ extension Store {
         let stamp = try tick()
         let baseVersion = book.version
         book.updatedAt = max(clock.now(), book.updatedAt)
+        let originalTitle = book.title
         change(&book)
         book.version = baseVersion + 1
+        // why the stored title is kept when unchanged: rewriting it (a fresh nonce) would
+        // empty the book title cache (migration 0004) on every progress change.
         try database.run("""
-            UPDATE book SET title = ?2, authors = ?3, progress = ?4, created_at = ?5, updated_at = ?6,
+            UPDATE book SET title = CASE WHEN ?11 THEN ?2 ELSE title END, authors = ?3, progress = ?4, created_at = ?5, updated_at = ?6,
                             deleted_at = ?7, version = ?8, hlc = ?9,
                             progress_hlc = CASE WHEN ?10 IS NULL THEN progress_hlc ELSE ?9 END,
                             progress_rewind = coalesce(?10, progress_rewind)
             WHERE id = ?1
-            """, try bookValues(book, cipher: cipher) + [.text(stamp.description), progressRewind.map { .integer($0 ? 1 : 0) } ?? .null])
+            """, try bookValues(book, cipher: cipher) + [.text(stamp.description), progressRewind.map { .integer($0 ? 1 : 0) } ?? .null,
+                                                         .integer(book.title != originalTitle ? 1 : 0)])
         var rewind = progressRewind ?? false
         var progressClock: HybridTimestamp?
         try database.forEachRow("SELECT progress_rewind, progress_hlc FROM book WHERE id = ?", [.text(id.rawValue)]) { row in

@@ -66,6 +66,9 @@ extension Store {
                 VALUES (1, ?, ?, ?, 0, 0, ?, ?, ?)
                 """, [.text(oldKey.id.description), .text(newKey.id.description), .text(Self.rekeyPhases[0].table),
                       .integer(Int64(total)), .integer(now), .integer(now)])
+            // The title cache is sealed under the old key and is rebuilt under the new one,
+            // so it is dropped, not converted: nothing may stay readable with the old key.
+            try database.run("DELETE FROM book_title_cache")
             for slot in keyslots {
                 try database.run("""
                     INSERT INTO rekey_keyslot (id, kind, kdf, ops_limit, mem_limit, salt, wrapped_key, created_at)

@@ -27,6 +27,7 @@ enum Migrations {
         Migration0001Initial.migration,
         Migration0002RekeyJob.migration,
         Migration0003SyncState.migration,
+        Migration0004BookTitleCache.migration,
     ]
 
     static var latestVersion: Int { all.count }

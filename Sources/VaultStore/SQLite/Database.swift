@@ -96,6 +96,25 @@ final class Database {
         }
     }
 
+    /// Like ``writeTransaction(_:)``, but returns nil at once, instead of waiting up to the
+    /// busy timeout, when another connection holds the write lock: for work that may as well
+    /// be skipped, such as refreshing a cache.
+    func writeTransactionWithoutWaiting<Result>(_ body: () throws(StoreError) -> Result) throws(StoreError) -> Result? {
+        sqlite3_busy_timeout(handle, 0)
+        let began = sqlite3_exec(handle, "BEGIN IMMEDIATE", nil, nil, nil)
+        sqlite3_busy_timeout(handle, Self.busyTimeoutMilliseconds)
+        if began & 0xff == SQLITE_BUSY { return nil }
+        guard began == SQLITE_OK else { throw StoreError(lastError(code: began)) }
+        do {
+            let result = try body()
+            try execute("COMMIT")
+            return result
+        } catch {
+            rollbackIfNeeded()
+            throw error
+        }
+    }
+
     /// Runs `body` in a read transaction, so every row it reads comes from one snapshot.
     /// Inside a transaction already (an export's snapshot), `body` simply shares it.
     func readTransaction<Result>(_ body: () throws(StoreError) -> Result) throws(StoreError) -> Result {

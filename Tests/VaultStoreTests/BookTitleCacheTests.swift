@@ -1,0 +1,151 @@
+import Foundation
+import Testing
+import Journal
+@testable import VaultStore
+import VaultCrypto
+
+/// The sealed cache of book titles (migration 0004): used when present, emptied by every
+/// change to a book whatever wrote it, rebuilt on the next read, and never a reason for a
+/// wrong answer or a wait.
+@Suite struct BookTitleCacheTests {
+    private func cacheRows(_ store: Store) throws -> Int64 {
+        try store.integer("SELECT count(*) FROM book_title_cache")
+    }
+
+    private func expected(_ books: [Book]) -> [BookTitle] {
+        books.map { BookTitle(id: $0.id, title: $0.title) }
+    }
+
+    @Test func theFirstReadBuildsTheCacheAndLaterReadsUseIt() throws {
+        let fixture = try makeFixture()
+        defer { fixture.directory.remove() }
+        let first = try newBook("Émile, ou De l'éducation", clock: fixture.clock)
+        fixture.clock.advance(milliseconds: 1)
+        let second = try newBook("ΙΛΙΑΣ", clock: fixture.clock)
+        try fixture.store.addBook(first)
+        try fixture.store.addBook(second)
+        #expect(try cacheRows(fixture.store) == 0)
+
+        #expect(try fixture.store.bookTitles() == expected([first, second]))
+        #expect(try cacheRows(fixture.store) == 1)
+        #expect(try fixture.store.bookTitles().map(\.folded) == [first.title.lowercased(), second.title.lowercased()])
+        #expect(try fixture.store.bookTitles().first?.folded == "émile, ou de l'éducation")
+
+        // Proof that the cache, not the books, answers: replace it (behind the triggers' back)
+        // with one that says something else, sealed with the vault's key.
+        let planted = [BookTitle(id: first.id, title: "Planted")]
+        let sealer = FieldSealer(key: fixture.key, vaultID: fixture.metadata.vaultID)
+        let sealed = try sealer.seal(BookTitleCacheFormat.encode(planted), table: "book_title_cache", recordID: "1", field: "titles")
+        try fixture.store.database.run("UPDATE book_title_cache SET titles = ? WHERE id = 1", [.blob(sealed)])
+        #expect(try fixture.reopen().bookTitles() == planted)
+    }
+
+    @Test func everyChangeToABookEmptiesTheCache() throws {
+        let fixture = try makeFixture()
+        defer { fixture.directory.remove() }
+        let store = fixture.store
+        let kept = try newBook("Kept", clock: fixture.clock)
+        try store.addBook(kept)
+        _ = try store.bookTitles()
+
+        fixture.clock.advance(milliseconds: 1)
+        let added = try newBook("Added", clock: fixture.clock)
+        try store.addBook(added)
+        #expect(try cacheRows(store) == 0, "adding a book")
+        #expect(try store.bookTitles() == expected([kept, added]))
+
+        try store.deleteBook(added.id)
+        #expect(try cacheRows(store) == 0, "deleting a book")
+        #expect(try store.bookTitles() == expected([kept]))
+
+        // Any writer, not only the Store's book methods (sync, import, rekey, purges).
+        let other = try store.blob("title", of: "book", id: added.id.rawValue)
+        try store.database.run("UPDATE book SET title = ? WHERE id = ?", [.blob(other), .text(kept.id.rawValue)])
+        #expect(try cacheRows(store) == 0, "a title rewritten")
+        _ = try store.bookTitles()
+        try store.database.run("UPDATE book SET created_at = created_at + 1 WHERE id = ?", [.text(kept.id.rawValue)])
+        #expect(try cacheRows(store) == 0, "the order changed")
+    }
+
+    @Test func progressLeavesTheCacheAlone() throws {
+        let fixture = try makeFixture()
+        defer { fixture.directory.remove() }
+        let book = try newBook(clock: fixture.clock)
+        try fixture.store.addBook(book)
+        _ = try fixture.store.bookTitles()
+        _ = try fixture.store.setProgress(of: book.id, to: 40)
+        #expect(try cacheRows(fixture.store) == 1)
+    }
+
+    @Test(arguments: ["another key", "damaged", "another format"])
+    func aCacheThatCannotBeReadIsRebuilt(kind: String) throws {
+        let fixture = try makeFixture()
+        defer { fixture.directory.remove() }
+        let book = try newBook("Right", clock: fixture.clock)
+        try fixture.store.addBook(book)
+        _ = try fixture.store.bookTitles()
+        let wrong: [UInt8]
+        switch kind {
+        case "another key":
+            wrong = try FieldSealer(key: try VaultKey.generate(), vaultID: fixture.metadata.vaultID)
+                .seal(BookTitleCacheFormat.encode([BookTitle(id: book.id, title: "Wrong")]), table: "book_title_cache", recordID: "1", field: "titles")
+        case "damaged":
+            var bytes = try fixture.store.blob("titles", of: "book_title_cache", id: "1")
+            bytes[bytes.count - 1] ^= 1
+            wrong = bytes
+        default:
+            var plain = BookTitleCacheFormat.encode([BookTitle(id: book.id, title: "Wrong")])
+            plain[0] = 2
+            wrong = try FieldSealer(key: fixture.key, vaultID: fixture.metadata.vaultID)
+                .seal(plain, table: "book_title_cache", recordID: "1", field: "titles")
+        }
+        try fixture.store.database.run("UPDATE book_title_cache SET titles = ? WHERE id = 1", [.blob(wrong)])
+        let reopened = try fixture.reopen()
+        #expect(try reopened.bookTitles() == expected([book]))
+        #expect(try reopened.blob("titles", of: "book_title_cache", id: "1") != wrong, "rebuilt")
+    }
+
+    @Test(arguments: [0, 1, 5, 43, 44 + 3])
+    func aTruncatedOrPaddedPlaintextIsRefused(cut: Int) throws {
+        let id = EntityID.generate(at: Timestamp(millisecondsSince1970: 1))
+        var bytes = BookTitleCacheFormat.encode([BookTitle(id: id, title: "Abc")])
+        #expect(try BookTitleCacheFormat.decode(bytes) == [BookTitle(id: id, title: "Abc")])
+        if cut < bytes.count { bytes.removeLast(bytes.count - cut) } else { bytes.append(0) }
+        #expect(storeError { () throws(StoreError) in try BookTitleCacheFormat.decode(bytes) } == .recordUnreadable(id: "1", field: "titles"))
+    }
+
+    @Test func anotherWriterHoldingTheLockMeansNoWaitAndNoCache() throws {
+        let fixture = try makeFixture()
+        defer { fixture.directory.remove() }
+        let book = try newBook(clock: fixture.clock)
+        try fixture.store.addBook(book)
+        let writer = try fixture.reopen()
+        try writer.database.execute("BEGIN IMMEDIATE")
+        defer { writer.database.rollbackIfNeeded() }
+
+        let started = Date()
+        #expect(try fixture.store.bookTitles() == expected([book]))
+        // The busy timeout is 10 s; not waiting for it is the point (a generous bound).
+        #expect(Date().timeIntervalSince(started) < 5)
+        #expect(try cacheRows(fixture.store) == 0)
+    }
+
+    @Test func insideAReadTransactionNothingIsWritten() throws {
+        let fixture = try makeFixture()
+        defer { fixture.directory.remove() }
+        let book = try newBook(clock: fixture.clock)
+        try fixture.store.addBook(book)
+        let titles = try fixture.store.database.readTransaction { () throws(StoreError) in try fixture.store.bookTitles() }
+        #expect(titles == expected([book]))
+        #expect(try cacheRows(fixture.store) == 0)
+    }
+
+    @Test func aRekeyDropsTheCacheSealedUnderTheOldKey() throws {
+        let fixture = try makeFixture()
+        defer { fixture.directory.remove() }
+        try fixture.store.addBook(try newBook(clock: fixture.clock))
+        _ = try fixture.store.bookTitles()
+        try fixture.store.beginRekey(from: fixture.key, to: try VaultKey.generate(), keyslots: try placeholderKeyslots())
+        #expect(try cacheRows(fixture.store) == 0)
+    }
+}
