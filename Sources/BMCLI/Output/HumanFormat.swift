@@ -31,13 +31,18 @@ enum HumanFormat {
         scalar.properties.generalCategory == .control && scalar != "\n" && scalar != "\t"
     }
 
-    /// `2026-12-02 10:07` in the local time zone.
+    /// `2026-12-02 10:07` in the local time zone (`TZ`, else /etc/localtime), through libc.
+    /// why not DateFormatter: making one loads ICU's calendar and locale data, about 1 M
+    /// instructions, once per note in a listing.
     static func localTime(_ timestamp: Timestamp) -> String {
-        let formatter = DateFormatter()
-        formatter.locale = Locale(identifier: "en_US_POSIX")
-        formatter.timeZone = TimeZone.current
-        formatter.dateFormat = "yyyy-MM-dd HH:mm"
-        return formatter.string(from: Date(timeIntervalSince1970: Double(timestamp.millisecondsSince1970) / 1000))
+        let milliseconds = timestamp.millisecondsSince1970
+        var seconds = time_t(milliseconds / 1000 - (milliseconds % 1000 < 0 ? 1 : 0))
+        var parts = tm()
+        guard localtime_r(&seconds, &parts) != nil else { return "?" }
+        func twoDigits(_ value: Int32) -> String { value < 10 ? "0\(value)" : "\(value)" }
+        let year = String(parts.tm_year + 1900)
+        return String(repeating: "0", count: max(0, 4 - year.count)) + year + "-" + twoDigits(parts.tm_mon + 1) + "-"
+            + twoDigits(parts.tm_mday) + " " + twoDigits(parts.tm_hour) + ":" + twoDigits(parts.tm_min)
     }
 
     /// `42%`, or `42.5%` when not whole.
