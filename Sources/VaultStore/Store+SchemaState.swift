@@ -75,7 +75,7 @@ extension Store {
         let needed = databaseBytes + VaultUpgrade.growthAllowance(forDatabaseBytes: databaseBytes)
         let available = try FileSystem.availableBytes(at: FileSystem.directory(of: path))
         guard available >= needed else { throw .insufficientSpace(needed: needed, available: available) }
-        try original.run("VACUUM INTO ?", [.text(copyPath)])
+        try original.copy(to: copyPath)
 
         let copy: Database
         do { copy = try Database(path: copyPath, create: false) } catch { throw StoreError(error) }

@@ -5,8 +5,8 @@ import Telemetry
 ///
 /// 1. take the upgrade lock (one upgrading process at a time) and re-read the version;
 /// 2. check there is room for a snapshot and the upgrade, before touching anything;
-/// 3. keep the original: `VACUUM INTO` a snapshot beside the vault (written under a
-///    temporary name, flushed, then renamed), unless one from an interrupted upgrade exists;
+/// 3. keep the original: copy it, page by page, to a snapshot beside the vault (written
+///    under a temporary name, flushed, then renamed), unless one from an interrupted upgrade exists;
 /// 4. run the migrations in one verified transaction;
 /// 5. only then remove the snapshot.
 ///
@@ -70,14 +70,14 @@ struct VaultUpgrade {
         }
     }
 
-    /// Copies the database, consistent and compacted, to `snapshot`: written as
+    /// Copies the database, consistent, to `snapshot`: written as
     /// `snapshot.partial`, flushed, then renamed, so a half-written copy is never mistaken
     /// for the original.
     private func takeSnapshot(_ database: Database, to snapshot: String) throws(StoreError) {
         let partial = snapshot + ".partial"
         FileSystem.remove(partial)
         do {
-            try database.run("VACUUM INTO ?", [.text(partial)])
+            try database.copy(to: partial)
             try FileSystem.restrictToOwner(partial)
             try FileSystem.synchronize(partial)
             FaultInjection.reach("upgrade:snapshot-written")

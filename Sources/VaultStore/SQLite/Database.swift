@@ -124,6 +124,31 @@ final class Database {
         return try body()
     }
 
+    /// Copies the whole database, as one consistent snapshot (the copy holds a read lock),
+    /// page by page into a new file at `destination`, which SQLite syncs when it commits.
+    /// why not `VACUUM INTO`: that rebuilds every b-tree; a page copy is the same bytes in
+    /// about half the time, which matters for the snapshot an upgrade takes of a large vault.
+    func copy(to destination: String) throws(StoreError) {
+        var opened: OpaquePointer?
+        let status = sqlite3_open_v2(destination, &opened, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_EXRESCODE, nil)
+        defer { sqlite3_close_v2(opened) }
+        guard let target = opened, status == SQLITE_OK else {
+            throw StoreError(DatabaseError(code: status & 0xff, extendedCode: status, message: "cannot create the copy"))
+        }
+        // No journal beside the copy: a copy cut short is a `.partial`, deleted whole anyway.
+        sqlite3_exec(target, "PRAGMA journal_mode = OFF", nil, nil, nil)
+        guard let backup = sqlite3_backup_init(target, "main", handle, "main") else {
+            throw StoreError(DatabaseError(code: sqlite3_errcode(target), extendedCode: sqlite3_extended_errcode(target),
+                                           message: String(cString: sqlite3_errmsg(target))))
+        }
+        let stepped = sqlite3_backup_step(backup, -1)
+        let finished = sqlite3_backup_finish(backup)
+        guard stepped == SQLITE_DONE, finished == SQLITE_OK else {
+            let code = stepped == SQLITE_DONE ? finished : stepped
+            throw StoreError(DatabaseError(code: code & 0xff, extendedCode: code, message: String(cString: sqlite3_errmsg(target))))
+        }
+    }
+
     /// Rolls back whatever is open. Safe to call when nothing is.
     func rollbackIfNeeded() {
         if isInTransaction { sqlite3_exec(handle, "ROLLBACK", nil, nil, nil) }
