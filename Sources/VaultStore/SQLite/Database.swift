@@ -86,14 +86,7 @@ final class Database {
     /// rolls back on any error, including a failed commit.
     func writeTransaction<Result>(_ body: () throws(StoreError) -> Result) throws(StoreError) -> Result {
         try execute("BEGIN IMMEDIATE")
-        do {
-            let result = try body()
-            try execute("COMMIT")
-            return result
-        } catch {
-            rollbackIfNeeded()
-            throw error
-        }
+        return try committing(body)
     }
 
     /// Like ``writeTransaction(_:)``, but returns nil at once, instead of waiting up to the
@@ -105,6 +98,12 @@ final class Database {
         sqlite3_busy_timeout(handle, Self.busyTimeoutMilliseconds)
         if began & 0xff == SQLITE_BUSY { return nil }
         guard began == SQLITE_OK else { throw StoreError(lastError(code: began)) }
+        return try committing(body)
+    }
+
+    /// Runs `body` in the transaction just begun: commits on return, rolls back on any
+    /// error, including a failed commit.
+    private func committing<Result>(_ body: () throws(StoreError) -> Result) throws(StoreError) -> Result {
         do {
             let result = try body()
             try execute("COMMIT")
