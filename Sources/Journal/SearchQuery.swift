@@ -18,28 +18,29 @@ public struct SearchQuery: Sendable {
     }
 
     /// Whether `bytes` (UTF-8) contain the query, ignoring case.
-    public func matches(_ bytes: some Collection<UInt8>) -> Bool {
+    public func matches(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
         guard isASCII else {
             return String(decoding: bytes, as: UTF8.self).lowercased().contains(loweredText)
         }
-        let haystack = Array(bytes)
-        let needle = folded
-        guard needle.count <= haystack.count, let first = needle.first else { return needle.isEmpty }
-        var start = 0
-        let last = haystack.count - needle.count
-        while start <= last {
-            if Self.fold(haystack[start]) == first {
-                var offset = 1
-                while offset < needle.count && Self.fold(haystack[start + offset]) == needle[offset] { offset += 1 }
-                if offset == needle.count { return true }
+        return folded.withUnsafeBufferPointer { needle in
+            guard needle.count <= bytes.count, let first = needle.first else { return needle.isEmpty }
+            var start = 0
+            let last = bytes.count - needle.count
+            while start <= last {
+                if Self.fold(bytes[start]) == first {
+                    var offset = 1
+                    while offset < needle.count && Self.fold(bytes[start + offset]) == needle[offset] { offset += 1 }
+                    if offset == needle.count { return true }
+                }
+                start += 1
             }
-            start += 1
+            return false
         }
-        return false
     }
 
     public func matches(_ text: String) -> Bool {
-        matches(text.utf8)
+        var text = text
+        return text.withUTF8 { matches($0) }
     }
 
     private static func fold(_ byte: UInt8) -> UInt8 {

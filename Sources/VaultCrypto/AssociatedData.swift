@@ -18,22 +18,31 @@ public struct Binding: Sendable, Equatable {
     /// length prefix is refused rather than truncated.
     func encoded(purpose: String, header: some Collection<UInt8>) throws(CryptoError) -> [UInt8] {
         // Built in one allocation: every field sealed or opened encodes one.
-        var out: [UInt8] = []
-        out.reserveCapacity(header.count + 10 + purpose.utf8.count + vaultID.utf8.count + table.utf8.count
-            + recordID.utf8.count + field.utf8.count)
-        out.append(contentsOf: header)
-        func append(_ component: String) throws(CryptoError) {
-            let count = component.utf8.count
-            guard count <= Int(UInt16.max) else { throw .malformed }
-            out.append(UInt8(truncatingIfNeeded: count >> 8))
-            out.append(UInt8(truncatingIfNeeded: count))
-            out.append(contentsOf: component.utf8)
-        }
-        try append(purpose)
-        try append(vaultID)
-        try append(table)
-        try append(recordID)
-        try append(field)
+        var out = try Self.encodedPrefix(purpose: purpose, header: header, vaultID: vaultID, table: table,
+                                         reserving: recordID.utf8.count + field.utf8.count + 4)
+        try Self.appendComponent(recordID.utf8, to: &out)
+        try Self.appendComponent(field.utf8, to: &out)
         return out
+    }
+
+    /// The encoding up to the record id, shared by every value of one table (see `FieldOpener`).
+    static func encodedPrefix(purpose: String, header: some Collection<UInt8>, vaultID: String, table: String,
+                              reserving extra: Int = 64) throws(CryptoError) -> [UInt8] {
+        var out: [UInt8] = []
+        out.reserveCapacity(header.count + 6 + purpose.utf8.count + vaultID.utf8.count + table.utf8.count + extra)
+        out.append(contentsOf: header)
+        try appendComponent(purpose.utf8, to: &out)
+        try appendComponent(vaultID.utf8, to: &out)
+        try appendComponent(table.utf8, to: &out)
+        return out
+    }
+
+    /// Appends one component with its 2-byte big-endian length.
+    static func appendComponent(_ component: some Collection<UInt8>, to out: inout [UInt8]) throws(CryptoError) {
+        let count = component.count
+        guard count <= Int(UInt16.max) else { throw .malformed }
+        out.append(UInt8(truncatingIfNeeded: count >> 8))
+        out.append(UInt8(truncatingIfNeeded: count))
+        out.append(contentsOf: component)
     }
 }

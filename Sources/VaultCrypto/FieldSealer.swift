@@ -72,33 +72,61 @@ public final class FieldSealer {
     public func open(_ sealed: some Collection<UInt8>, binding: Binding) throws(CryptoError) -> [UInt8] {
         try Sodium.ensureInitialized()
         let sealed = Array(sealed)
+        let additional = try binding.encoded(purpose: Self.purpose, header: [Self.formatVersion] + key.id.bytes)
+        var plain = [UInt8](repeating: 0, count: max(sealed.count - Self.headerCount - Self.nonceCount - Self.tagCount, 0))
+        // Array's closures rethrow untyped errors: carry the typed one out in a Result.
+        let count = sealed.withUnsafeBytes { sealed in
+            plain.withUnsafeMutableBufferPointer { plain in
+                additional.withUnsafeBufferPointer { additional in
+                    Result { () throws(CryptoError) in try open(sealed, additional: additional, into: plain) }
+                }
+            }
+        }
+        plain.removeSubrange(try count.get()...)
+        return plain
+    }
+
+    /// A reusable opener for many values of one field (a search scan): see ``FieldOpener``.
+    public func opener(table: String, field: String) throws(CryptoError) -> FieldOpener {
+        try Sodium.ensureInitialized()
+        return try FieldOpener(sealer: self, table: table, field: field)
+    }
+
+    /// The associated data of a value of `binding` up to, not including, its record id: the
+    /// part a ``FieldOpener`` encodes once.
+    func additionalPrefix(table: String) throws(CryptoError) -> [UInt8] {
+        try Binding.encodedPrefix(purpose: Self.purpose, header: [Self.formatVersion] + key.id.bytes,
+                                  vaultID: vaultID, table: table)
+    }
+
+    /// Checks the envelope of `sealed` (version, size, key) and decrypts and unpads it into
+    /// `plain`, which must hold at least the ciphertext's length; returns the plaintext's
+    /// length. On any failure `plain` is wiped.
+    func open(_ sealed: UnsafeRawBufferPointer, additional: UnsafeBufferPointer<UInt8>,
+              into plain: UnsafeMutableBufferPointer<UInt8>) throws(CryptoError) -> Int {
         guard let version = sealed.first else { throw .malformed }
         guard version == Self.formatVersion else { throw .unsupportedFormat(version: version) }
         guard sealed.count >= Self.headerCount + Self.nonceCount + Self.tagCount else { throw .malformed }
         guard sealed[1..<Self.headerCount].elementsEqual(key.id.bytes) else { throw .keyMismatch }
-
-        let additional = try binding.encoded(purpose: Self.purpose, header: sealed[0..<Self.headerCount])
         let cipherStart = Self.headerCount + Self.nonceCount
         let cipherCount = sealed.count - cipherStart
-        var plain = [UInt8](repeating: 0, count: cipherCount - Self.tagCount)
+        precondition(plain.count >= cipherCount - Self.tagCount, "plaintext buffer too small")
+        let base = sealed.baseAddress!.assumingMemoryBound(to: UInt8.self)
         var plainCount: UInt64 = 0
-        let status = sealed.withUnsafeBufferPointer { buffer in
-            key.bytes.withUnsafeBytes { keyBytes in
-                crypto_aead_xchacha20poly1305_ietf_decrypt(
-                    &plain, &plainCount, nil,
-                    buffer.baseAddress! + cipherStart, UInt64(cipherCount),
-                    additional, UInt64(additional.count),
-                    buffer.baseAddress! + Self.headerCount,
-                    keyBytes.baseAddress!.assumingMemoryBound(to: UInt8.self))
-            }
+        let status = key.bytes.withUnsafeBytes { keyBytes in
+            crypto_aead_xchacha20poly1305_ietf_decrypt(
+                plain.baseAddress, &plainCount, nil,
+                base + cipherStart, UInt64(cipherCount),
+                additional.baseAddress, UInt64(additional.count),
+                base + Self.headerCount,
+                keyBytes.baseAddress!.assumingMemoryBound(to: UInt8.self))
         }
         guard status == 0 else { throw .authenticationFailed }
         var unpaddedCount = 0
-        guard sodium_unpad(&unpaddedCount, plain, Int(plainCount), Self.paddingBlock) == 0 else {
-            wipe(&plain)
+        guard sodium_unpad(&unpaddedCount, plain.baseAddress!, Int(plainCount), Self.paddingBlock) == 0 else {
+            sodium_memzero(plain.baseAddress, Int(plainCount))
             throw .malformed
         }
-        plain.removeSubrange(unpaddedCount...)
-        return plain
+        return unpaddedCount
     }
 }

@@ -1,4 +1,4 @@
-public import Journal
+import Journal
 public import VaultCrypto
 
 /// A `bmvault rekey` that has begun and not yet finished.

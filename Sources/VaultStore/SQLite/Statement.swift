@@ -92,6 +92,15 @@ struct Row {
         return String(decoding: UnsafeBufferPointer(start: pointer, count: count), as: UTF8.self)
     }
 
+    /// The column's bytes (text or blob) without a copy, valid only inside `body`.
+    func withBytes<Result, Failure: Error>(_ column: Int32,
+                                          _ body: (UnsafeRawBufferPointer) throws(Failure) -> Result) throws(Failure) -> Result {
+        // sqlite3_column_blob first, then _bytes: the order SQLite documents as safe.
+        let pointer = sqlite3_column_blob(handle, column)
+        let count = Int(sqlite3_column_bytes(handle, column))
+        return try body(UnsafeRawBufferPointer(start: count > 0 ? pointer : nil, count: count))
+    }
+
     func blob(_ column: Int32) -> [UInt8] {
         let count = Int(sqlite3_column_bytes(handle, column))
         guard count > 0, let pointer = sqlite3_column_blob(handle, column) else { return [] }
