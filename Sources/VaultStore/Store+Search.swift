@@ -36,10 +36,9 @@ extension Store {
         } catch {
             throw .crypto(error)
         }
-        let bookIDs = Set(books.map(\.rawValue))
         var found: [Int64] = []
         try database.forEachRow("SELECT rowid, id, book_id, body, locator FROM annotation WHERE deleted_at IS NULL") { row in
-            if !bookIDs.isEmpty, bookIDs.contains(row.text(2)) {
+            if !books.isEmpty, let bookID = try? EntityID(validating: row.text(2)), books.contains(bookID) {
                 found.append(row.int64(0))
                 return
             }

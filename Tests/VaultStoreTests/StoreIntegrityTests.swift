@@ -171,6 +171,42 @@ import VaultCrypto
         #expect(byID == [a.id.rawValue: true, b.id.rawValue: false])
     }
 
+    @Test func searchReportsDamagedBodiesAndLocatorsAndStillFindsTheRest() throws {
+        let fixture = try makeFixture()
+        defer { fixture.directory.remove() }
+        let store = fixture.store
+        let book = try newBook(clock: fixture.clock)
+        try store.addBook(book)
+        let match = try newNote(book, "the spice must flow", locator: "p. 1", clock: fixture.clock)
+        let other = try newNote(book, "nothing to see", locator: "p. 2", clock: fixture.clock)
+        let damagedBody = try newNote(book, "spice too", locator: "p. 3", clock: fixture.clock)
+        let damagedLocator = try newNote(book, "no match in the body", locator: "p. 4", clock: fixture.clock)
+        for note in [match, other, damagedBody, damagedLocator] { try store.addAnnotation(note) }
+        for (note, column) in [(damagedBody, "body"), (damagedLocator, "locator")] {
+            var sealed = try store.blob(column, of: "annotation", id: note.id.rawValue)
+            sealed[sealed.count - 1] ^= 0x80
+            try store.setBlob(column, of: "annotation", id: note.id.rawValue, to: sealed)
+        }
+
+        var found: [String] = []
+        var unreadable: [String: String] = [:]
+        try store.forEachAnnotation(matching: try SearchQuery("SPICE"), orInBooks: []) { result in
+            switch result {
+            case .success(let annotation): found.append(annotation.body)
+            case .failure(let failure): unreadable[failure.id] = failure.field
+            }
+        }
+        #expect(found == ["the spice must flow"])
+        #expect(unreadable == [damagedBody.id.rawValue: "body", damagedLocator.id.rawValue: "locator"])
+
+        // A book whose title matched brings all its readable notes, matching or not.
+        var inBook: [String] = []
+        try store.forEachAnnotation(matching: try SearchQuery("zeppelin"), orInBooks: [book.id]) { result in
+            if case .success(let annotation) = result { inBook.append(annotation.body) }
+        }
+        #expect(inBook.sorted() == ["nothing to see", "the spice must flow"])
+    }
+
     @Test func swappedRecordIDsMakeBothUnreadable() throws {
         let fixture = try makeFixture()
         defer { fixture.directory.remove() }
