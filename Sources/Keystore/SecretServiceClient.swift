@@ -36,9 +36,20 @@ final class SecretServiceClient {
     let connection: BusConnection
     private let session: Pending<String>
 
-    /// Connects and queues the opening of a `plain` session.
+    /// Connects, waits for gnome-keyring to know us, and queues the opening of a `plain` session.
     init(deadline: Deadline) throws(KeystoreError) {
         connection = try BusConnection(deadline: deadline)
+        // why first, and alone: gnome-keyring 42 registers a new client from an idle callback
+        // that can run after the client's first call; a first call that needs the client
+        // (OpenSession, SearchItems) then aborts the whole daemon, about once in a thousand
+        // connections, and every application's unlocked secrets go with it. Reading the
+        // service's `Collections` needs no client, and once it is answered the client exists.
+        let greeting = MethodCall(destination: Self.service, path: Self.servicePath, interface: "org.freedesktop.DBus.Properties",
+                                  member: "Get", signature: "ss") { (body) throws(KeystoreError) in
+            try body.string(Self.serviceInterface)
+            try body.string("Collections")
+        }
+        _ = try connection.reply(to: try connection.send(greeting))
         let call = MethodCall(destination: Self.service, path: Self.servicePath, interface: Self.serviceInterface,
                               member: "OpenSession", signature: "sv") { (body) throws(KeystoreError) in
             try body.string("plain")

@@ -37,7 +37,7 @@ public final class SecretServiceKeyStore: KeyStore, Sendable {
     public func lookup(vaultID: String) throws(KeystoreError) -> KeyLookup {
         try logged("lookup") { () throws(KeystoreError) -> KeyLookup in
             let client = try SecretServiceClient(deadline: Deadline(timeoutMilliseconds: timeoutMilliseconds))
-            // All three travel together with the session and the greeting: one round trip.
+            // All three travel together with the opening of the session: one round trip.
             let search = try client.searchItems(vaultID: vaultID)
             let sessionCollection = try client.collection(alias: "session")
             let defaultCollection = try client.collection(alias: "default")

@@ -1,3 +1,5 @@
+import Dispatch
+import Synchronization
 import Testing
 @testable import Keystore
 import VaultCrypto
@@ -63,6 +65,39 @@ import VaultCrypto
         #expect(try store.itemCount(vaultID: vaultID) == 1)
         try store.remove(vaultID: vaultID)
         #expect(try store.itemCount(vaultID: vaultID) == 0)
+    }
+
+    /// gnome-keyring 42 aborts when a new client's first call needs the client record it has
+    /// not made yet (Docs/SECURITY.md, "The provider's health"). Before bmvault's client
+    /// waited for a first call that needs none, these 3,000 connections killed the daemon,
+    /// and the session item with it, in three runs out of four.
+    @Test func thousandsOfShortConnectionsLeaveTheKeyringRunning() throws {
+        let store = SecretServiceKeyStore()
+        let vaultID = try freshVaultID()
+        let key = try VaultKey.generate()
+        try store.store(key, vaultID: vaultID, expiresAtMilliseconds: 0, persistence: .session)
+        defer { try? store.remove(vaultID: vaultID) }
+
+        let unexpected = Mutex<[String]>([])
+        // Four at a time, as parallel tests and scripts connect, storing (the login keyring
+        // writes its file, and the daemon's main loop falls behind), reading and removing.
+        DispatchQueue.concurrentPerform(iterations: 4) { worker in
+            do {
+                let workerKey = try VaultKey.generate()
+                for round in 0..<250 {
+                    let id = "\(vaultID)-\(worker)-\(round)"
+                    try store.store(workerKey, vaultID: id, expiresAtMilliseconds: 1,
+                                    persistence: (worker + round).isMultiple(of: 2) ? .session : .remembered)
+                    if foundKey(try store.lookup(vaultID: id)) == nil { unexpected.withLock { $0.append("not found") } }
+                    try store.remove(vaultID: id)
+                }
+            } catch {
+                unexpected.withLock { $0.append("\(error)") }
+            }
+        }
+        let outcomes = unexpected.withLock { $0 }
+        #expect(outcomes.isEmpty, "\(outcomes)")
+        #expect(foundKey(try store.lookup(vaultID: vaultID))?.key.id == key.id)
     }
 
     @Test func labelNamesTheVaultByItsFirstEightCharacters() {

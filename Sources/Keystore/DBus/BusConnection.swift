@@ -8,7 +8,12 @@ import Glibc
 /// Calls are pipelined: ``send(_:)`` only queues a message, and the first ``reply(to:)``
 /// writes everything queued at once (the authentication, `Hello`, and the calls), then
 /// reads until the wanted reply arrives, keeping any other reply for later. A lookup thus
-/// costs two round trips to the bus instead of one per call.
+/// costs three round trips to the bus (``SecretServiceClient`` explains the first) instead
+/// of one per call.
+///
+/// The connection hangs up only once every call it sent has been answered (or its
+/// deadline has passed): gnome-keyring 42 can abort when a client leaves with a session
+/// still being opened, and every application's unlocked secrets go with it.
 final class BusConnection {
     let deadline: Deadline
     private let socket: BusSocket
@@ -18,6 +23,10 @@ final class BusConnection {
     private var authenticated = false
     private var helloSerial: UInt32 = 0
     private var replies: [UInt32: Message] = [:]
+    /// Calls queued in `outgoing`, not yet written.
+    private var queued: [UInt32] = []
+    /// Calls written whose answer has not been read yet.
+    private var unanswered: Set<UInt32> = []
 
     /// Connects to the session bus and queues the authentication and `Hello`.
     init(deadline: Deadline) throws(KeystoreError) {
@@ -33,12 +42,21 @@ final class BusConnection {
                                           interface: "org.freedesktop.DBus", member: "Hello"))
     }
 
+    deinit {
+        // Read the answers nobody waited for (a lookup that found nothing leaves the
+        // session's); a failure or the deadline ends the wait.
+        while !unanswered.isEmpty {
+            do { try readMessage() } catch { break }
+        }
+    }
+
     /// Queues `call` and returns its serial, to wait for with ``reply(to:)``.
     @discardableResult
     func send(_ call: MethodCall) throws(KeystoreError) -> UInt32 {
         let serial = nextSerial
         nextSerial += 1
         try call.encode(serial: serial, into: outgoing)
+        queued.append(serial)
         return serial
     }
 
@@ -60,6 +78,8 @@ final class BusConnection {
         guard outgoing.count > 0 else { return }
         try outgoing.withUnsafeBytes { (raw) throws(KeystoreError) in try socket.send(raw, deadline: deadline) }
         outgoing.removeAll()
+        unanswered.formUnion(queued)
+        queued.removeAll()
     }
 
     /// Reads until one more whole message is in, and files it if it is a reply.
@@ -77,6 +97,7 @@ final class BusConnection {
                 guard message.kind == .methodReturn || message.kind == .error, let replySerial = message.replySerial else {
                     return  // a signal (NameAcquired after Hello) or a call: not ours to answer
                 }
+                unanswered.remove(replySerial)
                 if replySerial == helloSerial {
                     if message.kind == .error { throw Self.error(named: message.errorName, timeoutMilliseconds: deadline.timeoutMilliseconds) }
                     return
