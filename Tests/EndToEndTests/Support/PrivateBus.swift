@@ -48,16 +48,19 @@ final class PrivateBus {
             printed = (try? String(contentsOf: addressFile, encoding: .utf8)) ?? ""
         }
         guard printed.hasSuffix("\n") else {
-            daemon.terminate()
+            kill(daemon.processIdentifier, SIGKILL)
             throw PrivateBusError.couldNotStart("dbus-daemon printed no address")
         }
         address = printed.trimmingCharacters(in: .whitespacesAndNewlines)
     }
 
+    /// why SIGKILL, not `terminate()`: a process started from a test inherits the test
+    /// thread's blocked signals, SIGTERM among them, and would outlive the test.
     deinit {
-        for child in children where child.isRunning { child.terminate() }
+        for child in children where child.isRunning { kill(child.processIdentifier, SIGKILL) }
         stopKeyringDaemons()
-        busProcess.terminate()
+        kill(busProcess.processIdentifier, SIGKILL)
+        busProcess.waitUntilExit()
         try? FileManager.default.removeItem(at: home)
     }
 
@@ -72,7 +75,7 @@ final class PrivateBus {
                   command.hasPrefix("gnome-keyring-d"),
                   let environ = FileManager.default.contents(atPath: "/proc/\(name)/environ"),
                   environ.range(of: marker) != nil else { continue }
-            kill(pid, SIGTERM)
+            kill(pid, SIGKILL)
         }
     }
 
