@@ -44,7 +44,7 @@ let package = Package(
         .testTarget(name: "ArchiveTests", dependencies: ["Archive", "Journal", "VaultCrypto"]),
         .testTarget(name: "SyncTests", dependencies: ["Sync", "VaultStore", "VaultCrypto", "Journal"]),
         .testTarget(name: "VaultKitTests", dependencies: ["VaultKit", "Keystore", "VaultCrypto", "Journal"]),
-        .testTarget(name: "BMCLITests", dependencies: ["BMCLI"]),
+        .testTarget(name: "BMCLITests", dependencies: ["BMCLI", "VaultKit"]),
         .testTarget(name: "EndToEndTests", dependencies: ["bmvault"]),
     ],
     swiftLanguageModes: [.v6]

@@ -11,7 +11,7 @@ enum HumanFormat {
     /// `text` with control characters shown as their Unicode control pictures (ESC as ␛),
     /// keeping line breaks and tabs.
     static func printable(_ text: String) -> String {
-        guard text.unicodeScalars.contains(where: needsPicture) else { return text }
+        guard containsControl(text) else { return text }
         var scalars = String.UnicodeScalarView()
         for scalar in text.unicodeScalars {
             if !needsPicture(scalar) {
@@ -27,8 +27,27 @@ enum HumanFormat {
         return String(scalars)
     }
 
-    private static func needsPicture(_ scalar: Unicode.Scalar) -> Bool {
-        scalar.properties.generalCategory == .control && scalar != "\n" && scalar != "\t"
+    /// A control character (general category Cc) other than a line break or a tab. Cc is
+    /// U+0000–U+001F and U+007F–U+009F, and Unicode's stability policy keeps that set fixed.
+    static func needsPicture(_ scalar: Unicode.Scalar) -> Bool {
+        (scalar.value < 0x20 && scalar != "\n" && scalar != "\t") || (0x7F...0x9F).contains(scalar.value)
+    }
+
+    /// Whether any scalar of `text` ``needsPicture(_:)``, read from its UTF-8 bytes.
+    /// why bytes: this runs over every note listed, and asking each scalar its category
+    /// cost more than the rest of the listing.
+    private static func containsControl(_ text: String) -> Bool {
+        var afterC2 = false
+        for byte in text.utf8 {
+            switch byte {
+            case 0x0A, 0x09: break
+            case ..<0x20, 0x7F: return true
+            case 0x80...0x9F where afterC2: return true  // U+0080–U+009F is C2 80 ... C2 9F
+            default: break
+            }
+            afterC2 = byte == 0xC2
+        }
+        return false
     }
 
     /// `2026-12-02 10:07` in the local time zone (`TZ`, else /etc/localtime), through libc.
@@ -68,9 +87,15 @@ enum HumanFormat {
         case .editedAfterDelete?: header += "  [edited after it was deleted elsewhere]"
         case nil: break
         }
-        let body = printable(annotation.body).split(separator: "\n", omittingEmptySubsequences: false)
-            .map { $0.isEmpty ? "" : "    " + $0 }.joined(separator: "\n")
-        return header + "\n" + body + "\n\n"
+        // Every line of the body indented, empty ones left empty. A line feed is always a
+        // grapheme of its own (and a carriage return has become ␍), so splitting the bytes
+        // at 0x0A splits where the characters would, without reading them as characters.
+        var block = header + "\n"
+        for (index, line) in printable(annotation.body).utf8.split(separator: 0x0A, omittingEmptySubsequences: false).enumerated() {
+            if index > 0 { block += "\n" }
+            if !line.isEmpty { block += "    " + Substring(line) }
+        }
+        return block + "\n\n"
     }
 
     /// `1 book, 2 notes`: counts with their nouns, singular where it is one.
