@@ -26,10 +26,12 @@ extension Vault {
     public func forEachAnnotation(book reference: String?, kind: AnnotationKind?,
                                   _ body: (Result<AnnotationListing, UnreadableRecord>) -> Void) throws(VaultError) {
         let store = try unlockedStore()
-        let titles = try bookTitles()
-        let bookID = try reference.map { (text) throws(VaultError) in try book(named: text).id }
+        let namedBook = try reference.map { (text) throws(VaultError) in try book(named: text) }
+        // One book's notes need one title, already read with the book.
+        let titles: [EntityID: String]
+        if let namedBook { titles = [namedBook.id: namedBook.title] } else { titles = try bookTitles() }
         try storeCall { () throws(StoreError) in
-            try store.forEachAnnotation(AnnotationFilter(bookID: bookID, kind: kind)) { result in
+            try store.forEachAnnotation(AnnotationFilter(bookID: namedBook?.id, kind: kind)) { result in
                 body(result.map { AnnotationListing(annotation: $0, bookTitle: titles[$0.bookID]) })
             }
         }

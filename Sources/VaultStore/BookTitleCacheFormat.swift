@@ -26,6 +26,12 @@ enum BookTitleCacheFormat {
     /// The titles, or `recordUnreadable` for anything that is not exactly this format
     /// (the cache is then rebuilt from the books).
     static func decode(_ bytes: [UInt8]) throws(StoreError) -> [BookTitle] {
+        try bytes.withUnsafeBufferPointer { (buffer) throws(StoreError) in try decode(buffer) }
+    }
+
+    /// why a buffer: every title is read in place, with no copy of its bytes, as each
+    /// command that names a book by its title decodes all of them.
+    private static func decode(_ bytes: UnsafeBufferPointer<UInt8>) throws(StoreError) -> [BookTitle] {
         let damaged = StoreError.recordUnreadable(id: "1", field: "titles")
         var position = 1
         func number() throws(StoreError) -> Int {
@@ -35,7 +41,7 @@ enum BookTitleCacheFormat {
         }
         func text(count: Int) throws(StoreError) -> String {
             guard bytes.count - position >= count,
-                  let text = String(utf8Bytes: Array(bytes[position..<(position + count)])) else { throw damaged }
+                  let text = String(utf8Bytes: UnsafeBufferPointer(rebasing: bytes[position..<(position + count)])) else { throw damaged }
             position += count
             return text
         }
