@@ -6,6 +6,9 @@
 /// byte inside a multi-byte character, so byte folding cannot match across characters.)
 public struct SearchQuery: Sendable {
     private let folded: [UInt8]
+    /// Per byte of `folded`: 0x20 for a letter (compared as `byte | 0x20`, which is the
+    /// lowercase letter for either case and nothing else), 0 for any other byte.
+    private let caseBits: [UInt8]
     private let loweredText: String
     private let isASCII: Bool
 
@@ -14,6 +17,7 @@ public struct SearchQuery: Sendable {
         guard text.contains(where: { !$0.isWhitespace }) else { throw .emptyText(field: "query") }
         loweredText = text.lowercased()
         folded = Array(loweredText.utf8)
+        caseBits = folded.map { (UInt8(ascii: "a")...UInt8(ascii: "z")).contains($0) ? 0x20 : 0 }
         isASCII = folded.allSatisfy { $0 < 0x80 }
     }
 
@@ -23,18 +27,9 @@ public struct SearchQuery: Sendable {
             return String(decoding: bytes, as: UTF8.self).lowercased().contains(loweredText)
         }
         return folded.withUnsafeBufferPointer { needle in
-            guard needle.count <= bytes.count, let first = needle.first else { return needle.isEmpty }
-            var start = 0
-            let last = bytes.count - needle.count
-            while start <= last {
-                if Self.fold(bytes[start]) == first {
-                    var offset = 1
-                    while offset < needle.count && Self.fold(bytes[start + offset]) == needle[offset] { offset += 1 }
-                    if offset == needle.count { return true }
-                }
-                start += 1
+            caseBits.withUnsafeBufferPointer { caseBits in
+                Self.contains(needle, caseBits: caseBits, in: bytes)
             }
-            return false
         }
     }
 
@@ -43,7 +38,35 @@ public struct SearchQuery: Sendable {
         return text.withUTF8 { matches($0) }
     }
 
-    private static func fold(_ byte: UInt8) -> UInt8 {
-        (byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z")) ? byte | 0x20 : byte
+    /// why sixteen bytes at a time: this runs over the whole text of every note in the vault,
+    /// and most of it is skipped by looking for the query's first byte in a SIMD vector.
+    private static func contains(_ needle: UnsafeBufferPointer<UInt8>, caseBits: UnsafeBufferPointer<UInt8>,
+                                 in haystack: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard let first = needle.first, needle.count <= haystack.count, let base = haystack.baseAddress else { return needle.isEmpty }
+        let firstBits = caseBits[0]
+        func matches(at start: Int) -> Bool {
+            var offset = 1
+            while offset < needle.count {
+                guard base[start + offset] | caseBits[offset] == needle[offset] else { return false }
+                offset += 1
+            }
+            return true
+        }
+        let last = haystack.count - needle.count
+        var start = 0
+        let wantedFirst = SIMD16<UInt8>(repeating: first), firstCase = SIMD16<UInt8>(repeating: firstBits)
+        while start + 15 <= last {
+            let lanes = UnsafeRawPointer(base + start).loadUnaligned(as: SIMD16<UInt8>.self)
+            let hits = (lanes | firstCase) .== wantedFirst
+            if any(hits) {
+                for lane in 0..<16 where hits[lane] && matches(at: start + lane) { return true }
+            }
+            start += 16
+        }
+        while start <= last {
+            if base[start] | firstBits == first && matches(at: start) { return true }
+            start += 1
+        }
+        return false
     }
 }

@@ -23,10 +23,13 @@ public final class FieldOpener {
     }
 
     /// Opens `sealed`, the value of this field in the record `recordID` (its id as UTF-8),
-    /// and hands the plaintext to `body`. The bytes are valid only inside `body` and are
-    /// overwritten by the next call; do not let them escape.
-    public func open<Value>(_ sealed: UnsafeRawBufferPointer, recordID: UnsafeRawBufferPointer,
-                             _ body: (UnsafeBufferPointer<UInt8>) -> Value) throws(CryptoError) -> Value {
+    /// and returns what `test` says of the plaintext. The bytes are valid only inside `test`
+    /// and are overwritten by the next call; do not let them escape.
+    ///
+    /// why a Bool and not a generic result: called from another module a generic is not
+    /// specialized, and looking up its metadata cost more per note than matching it.
+    public func open(_ sealed: UnsafeRawBufferPointer, recordID: UnsafeRawBufferPointer,
+                     _ test: (UnsafeBufferPointer<UInt8>) -> Bool) throws(CryptoError) -> Bool {
         additional.removeSubrange(prefixCount...)
         try Binding.appendComponent(recordID, to: &additional)
         try Binding.appendComponent(fieldName, to: &additional)
@@ -35,14 +38,11 @@ public final class FieldOpener {
             plain = [UInt8](repeating: 0, count: sealed.count)
         }
         let sealer = sealer
-        // Array's closures rethrow untyped errors: carry the typed one out in a Result.
-        return try additional.withUnsafeBufferPointer { additional in
-            plain.withUnsafeMutableBufferPointer { plain in
-                Result { () throws(CryptoError) in
-                    let count = try sealer.open(sealed, additional: additional, into: plain)
-                    return body(UnsafeBufferPointer(rebasing: plain[..<count]))
-                }
+        return try additional.withUnsafeBufferPointer { (additional) throws(CryptoError) in
+            try plain.withUnsafeMutableBufferPointer { (plain) throws(CryptoError) in
+                let count = try sealer.open(sealed, additional: additional, into: plain)
+                return test(UnsafeBufferPointer(rebasing: plain[..<count]))
             }
-        }.get()
+        }
     }
 }

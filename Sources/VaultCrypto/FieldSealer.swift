@@ -107,7 +107,9 @@ public final class FieldSealer {
         guard let version = sealed.first else { throw .malformed }
         guard version == Self.formatVersion else { throw .unsupportedFormat(version: version) }
         guard sealed.count >= Self.headerCount + Self.nonceCount + Self.tagCount else { throw .malformed }
-        guard sealed[1..<Self.headerCount].elementsEqual(key.id.bytes) else { throw .keyMismatch }
+        let keyID = key.id.bytes
+        guard keyID.count == Self.headerCount - 1,
+              keyID.withUnsafeBytes({ sodium_memcmp(sealed.baseAddress! + 1, $0.baseAddress!, $0.count) == 0 }) else { throw .keyMismatch }
         let cipherStart = Self.headerCount + Self.nonceCount
         let cipherCount = sealed.count - cipherStart
         precondition(plain.count >= cipherCount - Self.tagCount, "plaintext buffer too small")

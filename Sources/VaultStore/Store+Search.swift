@@ -27,31 +27,36 @@ extension Store {
     }
 
     /// The row numbers of the live annotations that match, that belong to one of `books`,
-    /// or whose body or locator cannot be opened (so that the listing reports them).
+    /// or whose body or locator cannot be opened (so that the listing reports them), in no
+    /// particular order. The opening is shared with a second thread (``SearchScan``).
     private func rowsMatching(_ query: SearchQuery, orInBooks books: Set<EntityID>, cipher: RecordCipher) throws(StoreError) -> [Int64] {
-        let bodies: FieldOpener, locators: FieldOpener
-        do {
-            bodies = try cipher.sealer.opener(table: "annotation", field: "body")
-            locators = try cipher.sealer.opener(table: "annotation", field: "locator")
-        } catch {
-            throw .crypto(error)
-        }
+        let scan: SearchScan
+        do { scan = try SearchScan(query: query, sealer: cipher.sealer) } catch { throw .crypto(error) }
         var found: [Int64] = []
+        var batch = scan.batch()
+        var sequence = 0
         try database.forEachRow("SELECT rowid, id, book_id, body, locator FROM annotation WHERE deleted_at IS NULL") { row in
             if !books.isEmpty, let bookID = try? EntityID(validating: row.text(2)), books.contains(bookID) {
                 found.append(row.int64(0))
                 return
             }
-            let include = row.withBytes(1) { id in
-                func matches(_ opener: FieldOpener, column: Int32) -> Bool? {
-                    row.withBytes(column) { sealed in try? opener.open(sealed, recordID: id) { query.matches($0) } }
+            row.withBytes(1) { id in
+                row.withBytes(3) { body in
+                    if row.isNull(4) {
+                        batch.append(rowID: row.int64(0), id: id, body: body, locator: nil)
+                    } else {
+                        row.withBytes(4) { locator in batch.append(rowID: row.int64(0), id: id, body: body, locator: locator) }
+                    }
                 }
-                guard let inBody = matches(bodies, column: 3) else { return true }
-                if inBody || row.isNull(4) { return inBody }
-                return matches(locators, column: 4) ?? true
             }
-            if include { found.append(row.int64(0)) }
+            if batch.count == SearchScan.batchSize {
+                found += scan.submit(batch, sequence: sequence)
+                sequence += 1
+                batch = scan.batch()
+            }
         }
-        return found
+        // The last, partial batch is matched here, while the helper finishes.
+        found += scan.submit(batch, sequence: 1)
+        return found + scan.finish()
     }
 }

@@ -207,6 +207,42 @@ import VaultCrypto
         #expect(inBook.sorted() == ["nothing to see", "the spice must flow"])
     }
 
+    /// More notes than one batch of the scan, so that the helper thread opens some of them:
+    /// every match and every damaged value is found, whichever thread opened it.
+    @Test func searchFindsTheSameAcrossTheScanBatches() throws {
+        let fixture = try makeFixture()
+        defer { fixture.directory.remove() }
+        let store = fixture.store
+        let book = try newBook(clock: fixture.clock)
+        let count = SearchScan.batchSize * 3 + SearchScan.batchSize / 2
+        var notes: [Annotation] = []
+        for index in 0..<count {
+            notes.append(try newNote(book, index.isMultiple(of: 7) ? "note \(index) with spice" : "note \(index)",
+                                     locator: index.isMultiple(of: 11) ? "spice rack \(index)" : nil, clock: fixture.clock))
+        }
+        try store.insert(JournalBatch(books: [book], annotations: notes))
+        // One damaged body in each batch, the last (partial) one too.
+        let damaged = stride(from: 400, to: count, by: SearchScan.batchSize).map { notes[$0] }
+        for note in damaged {
+            var sealed = try store.blob("body", of: "annotation", id: note.id.rawValue)
+            sealed[sealed.count - 1] ^= 0x80
+            try store.setBlob("body", of: "annotation", id: note.id.rawValue, to: sealed)
+        }
+
+        var found = Set<String>()
+        var unreadable = Set<String>()
+        try store.forEachAnnotation(matching: try SearchQuery("Spice"), orInBooks: []) { result in
+            switch result {
+            case .success(let annotation): found.insert(annotation.id.rawValue)
+            case .failure(let failure): unreadable.insert(failure.id)
+            }
+        }
+        let damagedIDs = Set(damaged.map(\.id.rawValue))
+        let expected = (0..<count).filter { $0.isMultiple(of: 7) || $0.isMultiple(of: 11) }.map { notes[$0].id.rawValue }
+        #expect(found == Set(expected).subtracting(damagedIDs))
+        #expect(unreadable == damagedIDs)
+    }
+
     @Test func swappedRecordIDsMakeBothUnreadable() throws {
         let fixture = try makeFixture()
         defer { fixture.directory.remove() }
