@@ -17,13 +17,23 @@ enum BookReference {
 
         // Titles come lowercased (`folded`, kept in the title cache): this runs over every
         // book for every BOOK argument.
-        let folded = titles.map { (id: $0.id, title: $0.folded) }
-        let exactTitles = folded.filter { $0.title == lowered }.map(\.id)
+        let typedBytes = Array(lowered.utf8)
+        let bytesCanDecide = typedBytes.allSatisfy { (0x20...0x7E).contains($0) }
+        var exactTitles: [EntityID] = []
+        var prefixed: [EntityID] = []
+        for title in titles {
+            let verdict = bytesCanDecide ? Self.compare(title.folded, withPrintableASCII: typedBytes) : .undecided
+            let (isEqual, hasPrefix) = verdict == .undecided
+                ? (title.folded == lowered, title.folded.hasPrefix(lowered))
+                : (verdict == .equal, verdict != .neither)
+            if isEqual { exactTitles.append(title.id) }
+            if hasPrefix { prefixed.append(title.id) }
+        }
         if exactTitles.count == 1 { return exactTitles[0] }
 
-        var candidates = exactTitles.isEmpty ? folded.filter { $0.title.hasPrefix(lowered) }.map(\.id) : exactTitles
+        var candidates = exactTitles.isEmpty ? prefixed : exactTitles
         if typed.count >= minimumPrefix, EntityID.isPossiblePrefix(typed) {
-            for title in folded where title.id.rawValue.hasPrefix(lowered) && !candidates.contains(title.id) {
+            for title in titles where title.id.rawValue.hasPrefix(lowered) && !candidates.contains(title.id) {
                 candidates.append(title.id)
             }
         }
@@ -32,5 +42,30 @@ enum BookReference {
         case 1: return candidates[0]
         default: throw .ambiguousBook(candidates: candidates.map(\.rawValue).sorted())
         }
+    }
+
+    /// How a title compares with a typed argument as characters (`==`, `hasPrefix`), told
+    /// from the bytes where they decide it.
+    enum Verdict { case equal, prefix, neither, undecided }
+
+    /// `typed` is printable ASCII. Up to the first difference both are then ASCII, and an
+    /// ASCII character is never canonically equivalent to another, nor joined to the one
+    /// before it (a line feed after a carriage return aside, and `typed` has neither): so a
+    /// difference at an ASCII byte of `title` decides, and so does an ASCII byte after a
+    /// whole match. A non-ASCII byte there (a combining accent, or a character such as
+    /// U+037E that is canonically ";") leaves it to String comparison.
+    ///
+    /// why: every generated title has an em dash, so `hasPrefix` never took String's ASCII
+    /// path and compared all 2,000 titles character by character for each `note add`.
+    static func compare(_ title: String, withPrintableASCII typed: [UInt8]) -> Verdict {
+        title.utf8.withContiguousStorageIfAvailable { title -> Verdict in
+            for index in 0...typed.count {
+                guard index < title.count else { return index == typed.count ? .equal : .neither }
+                let byte = title[index]
+                guard index < typed.count else { return byte < 0x80 ? .prefix : .undecided }
+                if byte != typed[index] { return byte < 0x80 ? .neither : .undecided }
+            }
+            return .undecided  // not reached: the loop returns at index == typed.count
+        } ?? .undecided
     }
 }

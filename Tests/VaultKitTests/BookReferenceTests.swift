@@ -118,4 +118,28 @@ import Journal
         let prefix = String(books[0].id.rawValue.prefix(8))
         #expect(throws: VaultError.ambiguousBook(candidates: books.map(\.id.rawValue).sorted())) { try resolve(prefix, in: books).get() }
     }
+
+    /// The byte shortcut says what String comparison says, on titles made to trip it:
+    /// combining accents and joiners after the prefix, characters canonically equal to ASCII
+    /// (U+037E is ";", U+1FEF is "`"), a title shorter than the argument.
+    @Test func bytesDecideOnlyWhatCharactersWouldDecide() {
+        let titles = ["dune", "dune messiah", "dune\u{301}", "dune\u{301} x", "dune\u{200D}", "a\u{37E}b", "a;b", "a;bc",
+                      "\u{1FEF}x", "`x", "\u{212A}elvin", "kelvin", "du", "book 01000 — ordinary"]
+        let typed = ["dune", "du", "dune ", "a;b", "a;", "`x", "`", "kelvin", "k", "x", "book 01000"]
+        var decided = 0
+        for title in titles.map({ $0.lowercased() }) {
+            for argument in typed {
+                let verdict = BookReference.compare(title, withPrintableASCII: Array(argument.utf8))
+                guard verdict != .undecided else { continue }
+                decided += 1
+                #expect((verdict == .equal) == (title == argument), "\(title) vs \(argument)")
+                #expect((verdict != .neither) == title.hasPrefix(argument), "\(title) vs \(argument)")
+            }
+        }
+        #expect(decided > 100)
+        // The case it is for: an ASCII prefix of a title with an em dash after it.
+        #expect(BookReference.compare("book 01000 — ordinary", withPrintableASCII: Array("book 01000".utf8)) == .prefix)
+        #expect(BookReference.compare("a\u{37E}b", withPrintableASCII: Array("a;b".utf8)) == .undecided)
+        #expect(BookReference.compare("dune\u{301}", withPrintableASCII: Array("dune".utf8)) == .undecided)
+    }
 }
