@@ -686,6 +686,15 @@ version: '{JRNL_VERSION}'
         return config
 
     def compare(self, label):
+        # The exports go outside .build, each run's moved aside until the rows are done
+        # (see measure_archive: freshly deleted files make creating new ones slow).
+        export_root = Path(tempfile.mkdtemp(prefix="bmvault-bench-compare-"))
+        try:
+            self.compare_rows_at(label, export_root)
+        finally:
+            shutil.rmtree(export_root, ignore_errors=True)
+
+    def compare_rows_at(self, label, export_root):
         jrnl = self.jrnl_venv()
         journal = SCRATCH / f"jrnl-{label}.txt"
         shutil.copyfile(self.jrnl_journal(label), journal)
@@ -716,12 +725,13 @@ version: '{JRNL_VERSION}'
                 entry["jrnl"] = None
                 entry["note"] = f"jrnl failed: {str(error)[:200]}"
             if needs == "export" and self.has_command("export"):
-                out = SCRATCH / f"compare-export-{label}"
+                out, aside = export_root / f"export-{label}", export_root / "aside"
                 fmt = "json" if "JSON" in name else "markdown"
                 ours = self.bmvault(vault, "export", "--out", out)
                 entry["note"] = f"bmvault `export --out DIR` writes every format at once (asked for {fmt})"
-                times = self.hyperfine(ours, our_runs or self.slow_runs, prepare=f"rm -rf {shlex.quote(str(out))}",
-                                       warmup=0)
+                move_aside = (f"mkdir -p {shlex.quote(str(aside))} && if [ -d {shlex.quote(str(out))} ]; then "
+                              f"mv {shlex.quote(str(out))} {shlex.quote(str(aside))}/$(date +%s%N); fi")
+                times = self.hyperfine(ours, our_runs or self.slow_runs, prepare=move_aside, warmup=0)
                 entry["bmvault"] = median(times)
             elif ours is None:
                 entry["bmvault"] = None
