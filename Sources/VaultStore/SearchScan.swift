@@ -70,7 +70,7 @@ final class SearchScan {
         return []
     }
 
-    static func isForHelper(_ sequence: Int) -> Bool { ![1, 3].contains(sequence % 5) }
+    private static func isForHelper(_ sequence: Int) -> Bool { ![1, 3].contains(sequence % 5) }
 
     /// Waits for the helper and returns what it found.
     func finish() -> [Int64] { helper.finish() }
