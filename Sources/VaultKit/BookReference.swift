@@ -59,13 +59,14 @@ enum BookReference {
     /// path and compared all 2,000 titles character by character for each `note add`.
     static func compare(_ title: String, withPrintableASCII typed: [UInt8]) -> Verdict {
         title.utf8.withContiguousStorageIfAvailable { title -> Verdict in
-            for index in 0...typed.count {
+            var index = 0
+            while true {
                 guard index < title.count else { return index == typed.count ? .equal : .neither }
                 let byte = title[index]
                 guard index < typed.count else { return byte < 0x80 ? .prefix : .undecided }
                 if byte != typed[index] { return byte < 0x80 ? .neither : .undecided }
+                index += 1
             }
-            return .undecided  // not reached: the loop returns at index == typed.count
         } ?? .undecided
     }
 }

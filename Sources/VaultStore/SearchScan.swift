@@ -13,7 +13,8 @@ import VaultCrypto
 final class SearchScan {
     /// Sealed rows, back to back: each row's id, body and locator are ranges of `bytes`.
     /// Batches are reused (``batch()``), so a scan allocates a handful, not one per thousand
-    /// rows (fresh half-megabyte buffers cost ten page faults per row batch).
+    /// rows (a fresh half-megabyte buffer per batch cost ~140 page faults each: 16,000 in a
+    /// search of 100,000 notes, 90 ms of system time).
     ///
     /// why `@unchecked Sendable`: a batch is filled by the reading thread, then handed to
     /// exactly one matcher, then back to the pool; never used by two threads at once.
