@@ -12,7 +12,7 @@ static inline int bmv_sqlite3_bind_blob(sqlite3_stmt *stmt, int index, const voi
 }
 
 /* sqlite3_db_config is variadic. */
-static inline int bmv_sqlite3_enable_defensive(sqlite3 *db) {
-    return sqlite3_db_config(db, SQLITE_DBCONFIG_DEFENSIVE, 1, (int *)0);
+static inline int bmv_sqlite3_set_defensive(sqlite3 *db, int on) {
+    return sqlite3_db_config(db, SQLITE_DBCONFIG_DEFENSIVE, on, (int *)0);
 }
 #endif

@@ -4,11 +4,9 @@ import Journal
 /// just before it commits, instead of once per record:
 ///
 /// - the device's clock: read once, advanced in memory, written once (``Store/tick()``);
-/// - the outbox operations, ``rowsPerStatement`` rows per INSERT. Each INSERT INTO outbox
-///   statement opens three temporary tables to check the `IN (...)` lists of the table's
-///   CHECK constraints (entity, action, state): one statement for many rows opens them once
-///   (SQLite still refills them for every row). The rows keep their order, so their ids are
-///   what one-by-one inserts give.
+/// - the outbox operations, ``rowsPerStatement`` rows per INSERT, so SQLite binds, steps
+///   and resets one statement per 128 rows instead of one per row. The rows keep their
+///   order, so their ids are what one-by-one inserts give.
 ///
 /// Nothing inside such a transaction may read the outbox or the clock row but through the
 /// batch (``Store/enqueue(_:_:id:baseVersion:payload:cipher:at:clock:base:state:)`` and

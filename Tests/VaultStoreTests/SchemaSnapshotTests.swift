@@ -15,6 +15,7 @@ import VaultCrypto
         ("0002_rekey_job", "3c1c8946668c9f146daf05c41862329398b2f923768916783568e12b2d086a0d"),
         ("0003_sync_state", "6333ac15e4c051c543af2b61ed919a91854488015e56576b8735d5caaeb72e3b"),
         ("0004_book_title_cache", "99f54d98d2353e8f6ca7c4874040a6b6e98855cd6cb024c1cc7127a375c9e5bb"),
+        ("0005_outbox_check_comparisons", "f1033553e2318c10fe128db5310988493fcc5e7c88c9ca9f93868ebe5145fa4f"),
     ]
 
     /// `<package>/Schemas/sqlite`, found from this file's own path.

@@ -16,6 +16,13 @@ struct Migration: Sendable {
     /// that does not end at exactly this schema is rolled back.
     let schemaChecksum: String
     let sql: String
+    /// True for a migration that changes a table's SQL text in place, through
+    /// `PRAGMA writable_schema`, as SQLite documents for changes that leave every stored
+    /// row valid (a CHECK constraint rewritten into an equivalent one). The runner turns
+    /// defensive mode off for it and bumps `schema_version`, so every connection
+    /// reparses the schema; the verification before `COMMIT` (the frozen schema, and
+    /// `integrity_check`, which re-checks every CHECK constraint) still decides.
+    var editsSchemaText = false
 
     var checksum: String { SHA256.hex(of: Array(sql.utf8)) }
 }
@@ -28,6 +35,7 @@ enum Migrations {
         Migration0002RekeyJob.migration,
         Migration0003SyncState.migration,
         Migration0004BookTitleCache.migration,
+        Migration0005OutboxCheckComparisons.migration,
     ]
 
     static var latestVersion: Int { all.count }

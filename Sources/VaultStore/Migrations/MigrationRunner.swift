@@ -76,7 +76,16 @@ struct MigrationRunner {
                 bmvault_version TEXT NOT NULL
             );
             """)
-        try database.execute(migration.sql)
+        if migration.editsSchemaText {
+            try database.withoutDefensiveMode { () throws(StoreError) in
+                var schemaVersion: Int64 = 0
+                try database.forEachRow("PRAGMA schema_version") { row in schemaVersion = row.int64(0) }
+                try database.execute(migration.sql)
+                try database.execute("PRAGMA schema_version = \(schemaVersion + 1)")
+            }
+        } else {
+            try database.execute(migration.sql)
+        }
         let finished = clock.now()
         try database.run("""
             INSERT INTO schema_migration (id, checksum, applied_at, duration_ms, bmvault_version)

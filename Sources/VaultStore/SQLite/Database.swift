@@ -30,7 +30,7 @@ final class Database {
         self.path = path
         self.handle = opened
         sqlite3_busy_timeout(handle, Self.busyTimeoutMilliseconds)
-        _ = bmv_sqlite3_enable_defensive(handle)
+        _ = bmv_sqlite3_set_defensive(handle, 1)
         let pragmas = "PRAGMA foreign_keys = ON; PRAGMA synchronous = FULL; PRAGMA trusted_schema = OFF; PRAGMA temp_store = MEMORY;"
         let pragmaStatus = sqlite3_exec(handle, pragmas, nil, nil, nil)
         guard pragmaStatus == SQLITE_OK else {
@@ -73,6 +73,15 @@ final class Database {
         let statement = Statement(handle: prepared, database: self)
         statements[sql] = statement
         return statement
+    }
+
+    /// Runs `body` with SQLite's defensive mode off, then turns it on again: only for a
+    /// migration that edits the schema's text in place (``Migration/editsSchemaText``), which
+    /// defensive mode forbids along with every other way SQL could corrupt the file.
+    func withoutDefensiveMode<Result>(_ body: () throws(StoreError) -> Result) throws(StoreError) -> Result {
+        _ = bmv_sqlite3_set_defensive(handle, 0)
+        defer { _ = bmv_sqlite3_set_defensive(handle, 1) }
+        return try body()
     }
 
     /// Rows changed by the last INSERT, UPDATE or DELETE.
