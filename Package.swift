@@ -43,7 +43,7 @@ let package = Package(
         .testTarget(name: "VaultStoreTests", dependencies: ["VaultStore", "VaultCrypto", "Journal"]),
         .testTarget(name: "ArchiveTests", dependencies: ["Archive", "Journal", "VaultCrypto"]),
         .testTarget(name: "SyncTests", dependencies: ["Sync", "VaultStore", "VaultCrypto", "Journal"]),
-        .testTarget(name: "VaultKitTests", dependencies: ["VaultKit", "Keystore", "VaultCrypto", "Journal"]),
+        .testTarget(name: "VaultKitTests", dependencies: ["VaultKit", "VaultStore", "Keystore", "VaultCrypto", "Journal"]),
         .testTarget(name: "BMCLITests", dependencies: ["BMCLI", "VaultKit"]),
         .testTarget(name: "EndToEndTests", dependencies: ["bmvault"]),
     ],

@@ -374,8 +374,19 @@ extension Store {
     /// all the same work and rolls it back: its summary is exactly what the import would do.
     ///
     /// Foreign keys are checked at commit, so an archive may list a book after its notes.
+    ///
+    /// A real import writes with a rollback journal when no other process has the vault
+    /// open (``Database/withRollbackJournalIfAlone(_:)``): restoring a large archive then
+    /// writes each new page once. A dry run leaves the file alone, in WAL mode.
     public func importArchive(dryRun: Bool, _ produce: (ArchiveImport) throws -> Void) throws -> ImportSummary {
         let cipher = try requireCipher()
+        if dryRun { return try importTransaction(cipher: cipher, dryRun: true, produce) }
+        return try database.withRollbackJournalIfAlone { () throws in
+            try importTransaction(cipher: cipher, dryRun: false, produce)
+        }
+    }
+
+    private func importTransaction(cipher: RecordCipher, dryRun: Bool, _ produce: (ArchiveImport) throws -> Void) throws -> ImportSummary {
         try database.execute("BEGIN IMMEDIATE")
         do {
             try database.execute("PRAGMA defer_foreign_keys = ON")
@@ -384,6 +395,7 @@ extension Store {
             if dryRun {
                 database.rollbackIfNeeded()
             } else {
+                FaultInjection.reach("import:before-commit")
                 try database.execute("COMMIT")
             }
             return importer.summary

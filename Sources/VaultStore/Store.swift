@@ -37,6 +37,7 @@ public final class Store {
     public static func open(at path: String, clock: any Clock = SystemClock(), generatorVersion: String,
                             events: (MigrationEvent) -> Void = { _ in }) throws(StoreError) -> Store {
         let database = try openExisting(path)
+        database.restoreWriteAheadLog()
         let version = try MigrationRunner.version(of: database)
         guard version <= Migrations.latestVersion else {
             throw .newerSchema(found: version, supported: Migrations.latestVersion)

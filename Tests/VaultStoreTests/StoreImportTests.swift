@@ -128,7 +128,9 @@ import Journal
         try fixture.store.addBook(existing)
         try fixture.store.addAnnotation(try newNote(existing, clock: fixture.clock))
         let before = try snapshot(fixture)
-        let databaseBefore = try fileBytes(fixture.path)
+        // The whole vault in the file (the import folds the WAL in before it writes).
+        try fixture.store.database.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+        let databaseBefore = try databaseBytesIgnoringChangeCounter(fixture.path)
         let book = try newBook(clock: fixture.clock)
         #expect(throws: InjectedFailure.self) {
             _ = try fixture.store.importArchive(dryRun: false) { importer in
@@ -142,7 +144,7 @@ import Journal
         }
         #expect(try snapshot(fixture) == before)
         #expect(try fixture.reopen().counts().notes == 1)
-        #expect(try fileBytes(fixture.path) == databaseBefore)
+        #expect(try databaseBytesIgnoringChangeCounter(fixture.path) == databaseBefore)
     }
 
     @Test func aDryRunReportsEverythingAndKeepsNothing() throws {
@@ -294,5 +296,59 @@ import Journal
             }
         }
         #expect(try fixture.store.counts().notes == 1)
+    }
+
+    private func journalMode(_ store: Store) throws -> String {
+        var mode = ""
+        try store.database.forEachRow("PRAGMA journal_mode") { row in mode = row.text(0) }
+        return mode
+    }
+
+    /// Alone with the vault, an import writes with a rollback journal (each new page once)
+    /// and leaves the vault in WAL mode; a dry run never leaves WAL mode.
+    @Test func anImportAloneWithTheVaultUsesARollbackJournalAndReturnsToTheWAL() throws {
+        let fixture = try makeFixture()
+        defer { fixture.directory.remove() }
+        let book = try newBook(clock: fixture.clock)
+        var modes: [String] = []
+        _ = try fixture.store.importArchive(dryRun: true) { importer in
+            modes.append(try journalMode(fixture.store))
+            _ = try importer.add(book)
+        }
+        _ = try fixture.store.importArchive(dryRun: false) { importer in
+            modes.append(try journalMode(fixture.store))
+            _ = try importer.add(book)
+        }
+        #expect(modes == ["wal", "delete"])
+        #expect(try journalMode(fixture.store) == "wal")
+        #expect(try fixture.reopen().book(book.id) == book)
+        #expect(!FileManager.default.fileExists(atPath: fixture.path + "-journal"))
+    }
+
+    /// With another connection open (another bmvault process reading), the import keeps
+    /// the WAL, so that reader goes on undisturbed, and the import still commits.
+    @Test func anImportBesideAnotherConnectionKeepsTheWAL() throws {
+        let fixture = try makeFixture()
+        defer { fixture.directory.remove() }
+        let other = try fixture.reopen()
+        _ = try other.outboxCounts()
+        let book = try newBook(clock: fixture.clock)
+        var mode = ""
+        _ = try fixture.store.importArchive(dryRun: false) { importer in
+            mode = try journalMode(fixture.store)
+            _ = try importer.add(book)
+        }
+        #expect(mode == "wal")
+        #expect(try other.book(book.id) == book)
+    }
+
+    /// A vault left with a rollback journal (an import killed before it could switch back)
+    /// is in WAL mode again after the next open.
+    @Test func theNextOpenPutsTheWALBack() throws {
+        let fixture = try makeFixture()
+        defer { fixture.directory.remove() }
+        try fixture.store.database.execute("PRAGMA journal_mode = DELETE")
+        let reopened = try fixture.reopen()
+        #expect(try journalMode(reopened) == "wal")
     }
 }

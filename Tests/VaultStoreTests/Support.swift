@@ -63,6 +63,18 @@ func fileBytes(_ path: String) throws -> [UInt8] {
     return Array(data)
 }
 
+/// A database file's bytes, but for the two header fields in which SQLite counts the
+/// transactions written with a rollback journal (the file change counter at offset 24 and
+/// the version-valid-for number at 92). A failed import that wrote with a rollback journal
+/// leaves every other byte as it was once SQLite has rolled it back.
+func databaseBytesIgnoringChangeCounter(_ path: String) throws -> [UInt8] {
+    var bytes = try fileBytes(path)
+    for offset in [24, 92] where bytes.count >= offset + 4 {
+        bytes.replaceSubrange(offset..<(offset + 4), with: [0, 0, 0, 0])
+    }
+    return bytes
+}
+
 func writeFile(_ bytes: [UInt8], to path: String) throws {
     try Data(bytes).write(to: URL(fileURLWithPath: path))
 }

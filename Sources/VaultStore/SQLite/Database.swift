@@ -75,6 +75,49 @@ final class Database {
         return statement
     }
 
+    /// Runs `body`, one write transaction that adds much to the file (an archive import),
+    /// with a rollback journal instead of the WAL when no other connection has the
+    /// database open. The new pages are then written once, into the file, instead of twice
+    /// (into the WAL, then again by the checkpoint), and the journal keeps only the
+    /// originals of the pages that existed before. `synchronous = EXTRA` syncs the directory
+    /// after the journal's deletion, which is the commit, so a committed transaction is as
+    /// durable as in WAL mode. While it runs, other processes wait for the vault instead of
+    /// reading the snapshot before it. With another connection open the switch fails at
+    /// once and `body` runs in WAL mode as usual. Afterwards the database is in WAL mode
+    /// again; if even that fails, or the process dies first, the next open puts it back
+    /// (``restoreWriteAheadLog()``).
+    func withRollbackJournalIfAlone<Result, Failure: Error>(_ body: () throws(Failure) -> Result) throws(Failure) -> Result {
+        guard switchJournalMode(to: "delete") else { return try body() }
+        sqlite3_exec(handle, "PRAGMA synchronous = EXTRA", nil, nil, nil)
+        defer {
+            sqlite3_exec(handle, "PRAGMA synchronous = FULL", nil, nil, nil)
+            _ = switchJournalMode(to: "wal")
+        }
+        return try body()
+    }
+
+    /// Puts a database that was left with a rollback journal (an import killed half-way:
+    /// SQLite has rolled it back by now) in WAL mode again, unless another connection is
+    /// using it at this moment (an import running in another process, which will do it).
+    func restoreWriteAheadLog() {
+        var mode = ""
+        try? forEachRow("PRAGMA journal_mode") { row in mode = row.text(0) }
+        if mode != "wal" { _ = switchJournalMode(to: "wal") }
+    }
+
+    /// Sets the journal mode without waiting for other connections; true when it is set.
+    private func switchJournalMode(to mode: String) -> Bool {
+        sqlite3_busy_timeout(handle, 0)
+        defer { sqlite3_busy_timeout(handle, Self.busyTimeoutMilliseconds) }
+        var result = ""
+        do {
+            try forEachRow("PRAGMA journal_mode = \(mode)") { row in result = row.text(0) }
+        } catch {
+            return false
+        }
+        return result == mode
+    }
+
     /// Runs `body` with SQLite's defensive mode off, then turns it on again: only for a
     /// migration that edits the schema's text in place (``Migration/editsSchemaText``), which
     /// defensive mode forbids along with every other way SQL could corrupt the file.
