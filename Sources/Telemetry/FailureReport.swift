@@ -120,3 +120,18 @@ public enum CrashReporter {
         raise(signalNumber)
     }
 }
+
+extension String {
+    /// This text with every `target` replaced: for file names made from timestamps.
+    fileprivate func replacingAll(_ target: String, with replacement: String) -> String {
+        guard !target.isEmpty else { return self }
+        var result = ""
+        var rest = Substring(self)
+        while let range = rest.firstRange(of: target) {
+            result += rest[..<range.lowerBound]
+            result += replacement
+            rest = rest[range.upperBound...]
+        }
+        return result + rest
+    }
+}

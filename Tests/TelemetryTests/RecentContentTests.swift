@@ -12,6 +12,19 @@ import Testing
         #expect(recent.scrub("a Солярис") == "a Солярис")
     }
 
+    /// Bytes, not characters: overlapping and adjacent occurrences, a value at either end,
+    /// text in other scripts, and a line that only almost holds the value.
+    @Test func itFindsEveryOccurrenceAsBytes() {
+        let recent = RecentContent()
+        recent.remember("aaaa")
+        recent.remember("Война и мир 📚")
+        #expect(recent.scrub("aaaaaaaaa") == "<redacted><redacted>a")
+        #expect(recent.scrub("aaa") == "aaa")
+        #expect(recent.scrub("Война и мир 📚 x Война и мир 📚") == "<redacted> x <redacted>")
+        #expect(recent.scrub("Война и мир 📖") == "Война и мир 📖")
+        #expect(recent.scrub("") == "")
+    }
+
     @Test func itIsBoundedToItsCapacityAndForgetsTheOldestFirst() {
         let recent = RecentContent()
         let capacity = RecentContent.capacity
