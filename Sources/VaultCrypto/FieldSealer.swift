@@ -1,7 +1,8 @@
 internal import CSodium
 
 /// Seals and opens the encrypted fields of one vault (titles, authors, bodies, locators,
-/// outbox payloads) with XChaCha20-Poly1305 and a fresh random nonce per write.
+/// outbox payloads) with XChaCha20-Poly1305 and a fresh random nonce per write (from a
+/// ``RandomPool``: libsodium's CSPRNG, a block at a time).
 ///
 /// Envelope, format version 1:
 ///
@@ -21,6 +22,9 @@ public final class FieldSealer {
     private let key: VaultKey
     public let vaultID: String
     public var keyID: KeyID { key.id }
+    /// Where nonces come from: sealing is for one thread at a time (opening is not: a
+    /// ``FieldOpener`` on another thread only reads the key).
+    private let nonces = RandomPool()
 
     public init(key: VaultKey, vaultID: String) {
         self.key = key
@@ -50,7 +54,7 @@ public final class FieldSealer {
         out.replaceSubrange(0..<Self.headerCount, with: header)
         let status = out.withUnsafeMutableBytes { buffer in
             let nonce = UnsafeMutableRawBufferPointer(rebasing: buffer[Self.headerCount..<(Self.headerCount + Self.nonceCount)])
-            Sodium.fillRandom(nonce)
+            nonces.fill(nonce)
             let cipher = buffer.baseAddress!.advanced(by: Self.headerCount + Self.nonceCount).assumingMemoryBound(to: UInt8.self)
             return key.bytes.withUnsafeBytes { keyBytes in
                 crypto_aead_xchacha20poly1305_ietf_encrypt(

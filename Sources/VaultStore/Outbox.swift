@@ -33,7 +33,7 @@ extension Store {
     func enqueue(_ entity: OutboxEntity, _ action: OutboxAction, id: EntityID, baseVersion: Int64,
                  payload: OutboxPayload, cipher: RecordCipher, at time: Timestamp,
                  clock: HybridTimestamp, base: HybridTimestamp?, state: OutboxState = .pending) throws(StoreError) {
-        let idempotencyKey = EntityID.generate(at: time).rawValue
+        let idempotencyKey = EntityID.generate(at: time, using: &randomIDs).rawValue
         var json = payload.jsonBytes()
         defer { wipe(&json) }
         let sealed: [UInt8]

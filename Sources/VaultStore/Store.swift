@@ -19,6 +19,8 @@ public final class Store {
     var cipher: RecordCipher?
     /// Set while a transaction of many records runs (``withWriteBatch(_:)``).
     var writeBatch: WriteBatch?
+    /// The random bits of the ids this Store makes (an idempotency key per operation).
+    var randomIDs = RandomPool()
 
     private init(database: Database, metadata: VaultMetadata, clock: any Clock, generatorVersion: String) {
         self.database = database
