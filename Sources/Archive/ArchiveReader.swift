@@ -210,8 +210,19 @@ public final class ArchiveReader {
 
     // MARK: - journal.json
 
-    /// Streams journal.json's records (version 1) to `body`, in file order.
+    /// Streams journal.json's records (version 1) to `body`, in file order. They are parsed
+    /// on another thread (``BackgroundRecords``) while `body` merges the ones before them.
     private func readJournal(_ path: String, _ body: (ArchiveRecord, ArchiveRecordOrigin) throws -> Void) throws {
+        let records = BackgroundRecords { emit throws(ArchiveError) in try Self.parseJournal(path, emit) }
+        defer { records.stop() }
+        while let batch = try records.next() {
+            for (record, origin) in batch { try body(record, origin) }
+        }
+    }
+
+    /// Parses journal.json (version 1), handing each record to `emit` in file order, until
+    /// the end or until `emit` returns false.
+    private static func parseJournal(_ path: String, _ emit: BackgroundRecords.Emit) throws(ArchiveError) {
         let file = ArchiveFormat.journalFile
         let reader = try JSONStreamReader(path: path, displayName: file)
         let records = JournalReaderV1(file: file)
@@ -231,13 +242,15 @@ public final class ArchiveReader {
                 let line = try reader.lineOfNextValue()
                 let value = try reader.readValue()
                 let origin = ArchiveRecordOrigin(file: file, line: line)
+                let record: ArchiveRecord
                 if let kind {
-                    try body(.annotation(try records.annotation(value, kind: kind, line: line)), origin)
+                    record = .annotation(try records.annotation(value, kind: kind, line: line))
                 } else if key == "books" {
-                    try body(.book(try records.book(value, line: line)), origin)
+                    record = .book(try records.book(value, line: line))
                 } else {
-                    try body(.session(try records.session(value, line: line)), origin)
+                    record = .session(try records.session(value, line: line))
                 }
+                guard emit(record, origin) else { return }
             }
         }
         try reader.finish()
