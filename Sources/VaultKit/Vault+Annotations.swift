@@ -51,6 +51,8 @@ extension Vault {
     }
 
     private func bookTitles() throws(VaultError) -> [EntityID: String] {
-        Dictionary(try liveBookTitles().map { ($0.id, $0.title) }, uniquingKeysWith: { first, _ in first })
+        let titles = try liveBookTitles()
+        let all = try storeCall { () throws(StoreError) in try titles.titles() }
+        return Dictionary(all.map { ($0.id, $0.title) }, uniquingKeysWith: { first, _ in first })
     }
 }

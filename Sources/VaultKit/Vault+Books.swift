@@ -43,10 +43,10 @@ extension Vault {
 
     /// The live books' titles, decrypted once per process (a command that names a book and
     /// then lists notes with their titles reads them once).
-    func liveBookTitles() throws(VaultError) -> [BookTitle] {
+    func liveBookTitles() throws(VaultError) -> BookTitleIndex {
         if let cachedTitles { return cachedTitles }
         let store = try unlockedStore()
-        let titles = try storeCall { () throws(StoreError) in try store.bookTitles() }
+        let titles = try storeCall { () throws(StoreError) in try store.bookTitleIndex() }
         cachedTitles = titles
         return titles
     }

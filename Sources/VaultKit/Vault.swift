@@ -22,7 +22,7 @@ public final class Vault {
     let clock: any Clock
     private var isKeyAttached = false
     /// Live book titles, once decrypted in this process (see `liveBookTitles()`).
-    var cachedTitles: [BookTitle]?
+    var cachedTitles: BookTitleIndex?
 
     private init(location: VaultLocation, store: Store, keyStore: any KeyStore, clock: any Clock) {
         self.location = location

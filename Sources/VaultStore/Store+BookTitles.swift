@@ -22,39 +22,47 @@ public struct BookTitle: Sendable, Equatable {
 }
 
 extension Store {
-    /// The titles of the live books, oldest first. A title that does not open is left out
-    /// (the book is still reachable by its id, and `book list` reports it).
+    /// The titles of the live books, oldest first, as values (see ``bookTitleIndex()``).
+    public func bookTitles() throws(StoreError) -> [BookTitle] {
+        try bookTitleIndex().titles()
+    }
+
+    /// The titles of the live books, oldest first, read in place. A title that does not
+    /// open is left out (the book is still reachable by its id, and `book list` reports it).
     ///
     /// Read from `book_title_cache` (one sealed field, whatever the number of books) when
     /// it is there. Migration 0004's triggers empty the cache on every change to a book, and
     /// this rebuilds it from the books, under the write lock so no book can change between
     /// the reading and the writing. A cache that cannot be used or written is only slower:
     /// the titles are then read from the books.
-    public func bookTitles() throws(StoreError) -> [BookTitle] {
+    public func bookTitleIndex() throws(StoreError) -> BookTitleIndex {
         let cipher = try requireCipher()
         if let cached = try cachedBookTitles(cipher) { return cached }
         // Inside a transaction (an export's snapshot) nothing may be written.
         if !database.isInTransaction {
             do {
-                if let rebuilt = try rebuildBookTitleCache(cipher) { return rebuilt }
+                if let rebuilt = try rebuildBookTitleCache(cipher) { return BookTitleIndex(rebuilt) }
             } catch {
                 // A full disk or a read-only vault: answer from the books this time.
                 log.notice("store.titleCache.notWritten")
             }
         }
-        return try scanBookTitles(cipher)
+        return BookTitleIndex(try scanBookTitles(cipher))
     }
 
     /// The cached titles; nil when there is no cache or it does not open (written under a
     /// key this vault no longer has, or damaged): it is then rebuilt.
-    private func cachedBookTitles(_ cipher: RecordCipher) throws(StoreError) -> [BookTitle]? {
+    private func cachedBookTitles(_ cipher: RecordCipher) throws(StoreError) -> BookTitleIndex? {
         var sealed: [UInt8]?
         try database.forEachRow("SELECT titles FROM book_title_cache WHERE id = 1") { row in sealed = row.blob(0) }
         guard let sealed,
-              let plain = try? cipher.sealer.open(sealed, table: "book_title_cache", recordID: "1", field: "titles"),
-              let titles = try? BookTitleCacheFormat.decode(plain) else { return nil }
-        for title in titles { RecentContent.shared.remember(title.title) }
-        return titles
+              var plain = try? cipher.sealer.open(sealed, table: "book_title_cache", recordID: "1", field: "titles") else { return nil }
+        do {
+            return try BookTitleIndex(plaintext: plain)
+        } catch {
+            wipe(&plain)
+            return nil
+        }
     }
 
     /// Reads every title and writes the cache, in one transaction; nil, at once, when

@@ -109,9 +109,37 @@ import VaultCrypto
     func aTruncatedOrPaddedPlaintextIsRefused(cut: Int) throws {
         let id = EntityID.generate(at: Timestamp(millisecondsSince1970: 1))
         var bytes = BookTitleCacheFormat.encode([BookTitle(id: id, title: "Abc")])
-        #expect(try BookTitleCacheFormat.decode(bytes) == [BookTitle(id: id, title: "Abc")])
+        #expect(try BookTitleIndex(plaintext: bytes).titles() == [BookTitle(id: id, title: "Abc")])
         if cut < bytes.count { bytes.removeLast(bytes.count - cut) } else { bytes.append(0) }
-        #expect(storeError { () throws(StoreError) in try BookTitleCacheFormat.decode(bytes) } == .recordUnreadable(id: "1", field: "titles"))
+        #expect(storeError { () throws(StoreError) in try BookTitleIndex(plaintext: bytes) } == .recordUnreadable(id: "1", field: "titles"))
+    }
+
+    /// Every character of an id is checked as the index is made (a hyphen out of place, an
+    /// uppercase or non-hex digit), so a listing never finds a bad id half-way.
+    @Test(arguments: [0, 8, 14, 35])
+    func aDamagedIdIsRefused(position: Int) throws {
+        let id = EntityID.generate(at: Timestamp(millisecondsSince1970: 1))
+        for replacement in ["g", "A", "-", "0"] where replacement.utf8.first != Array(id.rawValue.utf8)[position] {
+            var bytes = BookTitleCacheFormat.encode([BookTitle(id: id, title: "Abc")])
+            bytes[5 + position] = replacement.utf8.first!
+            let valid = (try? EntityID(validating: String(decoding: bytes[5..<41], as: UTF8.self)))?.rawValue == String(decoding: bytes[5..<41], as: UTF8.self)
+            let index = try? BookTitleIndex(plaintext: bytes)
+            #expect((index != nil) == valid, "\(replacement) at \(position)")
+        }
+    }
+
+    /// Read in place: values only for what is asked, the same values as the whole list.
+    @Test func theIndexReadsEachBookInPlace() throws {
+        let titles = [BookTitle(id: .generate(at: Timestamp(millisecondsSince1970: 1)), title: "Émile, ou De l'éducation"),
+                      BookTitle(id: .generate(at: Timestamp(millisecondsSince1970: 2)), title: "ΙΛΙΑΣ")]
+        let index = BookTitleIndex(titles)
+        #expect(index.count == 2)
+        #expect(try index.titles() == titles)
+        #expect(try index.id(at: 1) == titles[1].id && index.title(at: 1) == "ΙΛΙΑΣ" && index.folded(at: 1) == "ιλιασ")
+        index.withBytes(at: 0) { id, folded in
+            #expect(Array(id) == Array(titles[0].id.rawValue.utf8))
+            #expect(Array(folded) == Array("émile, ou de l'éducation".utf8))
+        }
     }
 
     @Test func anotherWriterHoldingTheLockMeansNoWaitAndNoCache() throws {
