@@ -18,17 +18,18 @@ public final class RecentContent: Sendable {
     static let capacity = 4096
     static let minimumLength = 4
 
-    private let storage = Mutex<(values: [[UInt8]], next: Int)>(([], 0))
+    /// Kept as the `String`s they are (a reference, not a copy: an export remembers every
+    /// note it writes), and looked for through their UTF-8 storage.
+    private let storage = Mutex<(values: [String], next: Int)>(([], 0))
 
     /// Remembers decrypted text (a body, a title, an author, a locator).
     public func remember(_ text: String) {
         guard text.utf8.count >= Self.minimumLength else { return }
-        let bytes = Array(text.utf8)
         storage.withLock { state in
             if state.values.count < Self.capacity {
-                state.values.append(bytes)
+                state.values.append(text)
             } else {
-                state.values[state.next] = bytes
+                state.values[state.next] = text
                 state.next = (state.next + 1) % Self.capacity
             }
         }
@@ -39,7 +40,11 @@ public final class RecentContent: Sendable {
         var bytes = Array(line.utf8)
         let changed = storage.withLock { state in
             var changed = false
-            for value in state.values where Self.redact(value, in: &bytes) { changed = true }
+            for value in state.values {
+                let found = value.utf8.withContiguousStorageIfAvailable { Self.redact($0, in: &bytes) }
+                    ?? Self.redact(Array(value.utf8), in: &bytes)
+                if found { changed = true }
+            }
             return changed
         }
         return changed ? String(decoding: bytes, as: UTF8.self) : line
@@ -54,6 +59,10 @@ public final class RecentContent: Sendable {
 
     /// Replaces every occurrence of `value` in `line` with `<redacted>`; false when there is none.
     private static func redact(_ value: [UInt8], in line: inout [UInt8]) -> Bool {
+        value.withUnsafeBufferPointer { redact($0, in: &line) }
+    }
+
+    private static func redact(_ value: UnsafeBufferPointer<UInt8>, in line: inout [UInt8]) -> Bool {
         guard var found = firstOffset(of: value, in: line, from: 0) else { return false }
         var result: [UInt8] = []
         result.reserveCapacity(line.count)
@@ -72,19 +81,18 @@ public final class RecentContent: Sendable {
 
     /// Where `value` first occurs in `line` at or after `start`: `memchr` for its first
     /// byte, then `memcmp` for the rest.
-    private static func firstOffset(of value: [UInt8], in line: [UInt8], from start: Int) -> Int? {
+    private static func firstOffset(of value: UnsafeBufferPointer<UInt8>, in line: [UInt8], from start: Int) -> Int? {
         line.withUnsafeBytes { haystack in
-            value.withUnsafeBytes { needle in
-                var offset = start
-                while haystack.count - offset >= needle.count {
-                    guard let hit = memchr(haystack.baseAddress! + offset, Int32(needle[0]), haystack.count - offset - needle.count + 1)
-                    else { return nil }
-                    let found = UnsafeRawPointer(hit) - haystack.baseAddress!
-                    if memcmp(hit, needle.baseAddress!, needle.count) == 0 { return found }
-                    offset = found + 1
-                }
-                return nil
+            let needle = UnsafeRawBufferPointer(value)
+            var offset = start
+            while haystack.count - offset >= needle.count {
+                guard let hit = memchr(haystack.baseAddress! + offset, Int32(needle[0]), haystack.count - offset - needle.count + 1)
+                else { return nil }
+                let found = UnsafeRawPointer(hit) - haystack.baseAddress!
+                if memcmp(hit, needle.baseAddress!, needle.count) == 0 { return found }
+                offset = found + 1
             }
+            return nil
         }
     }
 }

@@ -58,10 +58,10 @@ extension Store {
 
     /// One note or quote by id, tombstoned or not.
     public func annotation(_ id: EntityID) throws(StoreError) -> Annotation {
-        let cipher = try requireCipher()
+        let openers = try AnnotationOpeners(try requireCipher())
         var found: Result<Annotation, UnreadableRecord>?
         try database.forEachRow(Self.annotationByIDSQL, [.text(id.rawValue)]) { row in
-            found = decodeAnnotation(row, cipher: cipher)
+            found = decodeAnnotation(row, openers: openers)
         }
         switch found {
         case .success(let annotation): return annotation
@@ -75,7 +75,7 @@ extension Store {
     /// fields do not open arrives as a failure naming its id; the rest still read.
     public func forEachAnnotation(_ filter: AnnotationFilter = AnnotationFilter(),
                                   _ body: (Result<Annotation, UnreadableRecord>) throws(StoreError) -> Void) throws(StoreError) {
-        let cipher = try requireCipher()
+        let openers = try AnnotationOpeners(try requireCipher())
         var conditions: [String] = []
         var values: [SQLValue] = []
         if let bookID = filter.bookID {
@@ -93,7 +93,7 @@ extension Store {
             try database.forEachRow("""
                 SELECT \(Self.annotationColumns) FROM annotation \(whereClause) ORDER BY book_id, created_at, id
                 """, values) { (row) throws(StoreError) in
-                try body(decodeAnnotation(row, cipher: cipher))
+                try body(decodeAnnotation(row, openers: openers))
             }
         }
     }
@@ -150,18 +150,18 @@ extension Store {
                 annotation.conflictReason.map { .text($0.rawValue) } ?? .null]
     }
 
-    func decodeAnnotation(_ row: Row, cipher: RecordCipher) -> Result<Annotation, UnreadableRecord> {
+    func decodeAnnotation(_ row: Row, openers: AnnotationOpeners) -> Result<Annotation, UnreadableRecord> {
         let id = row.text(0)
         return Result { () throws(UnreadableRecord) -> Annotation in
             guard let entityID = try? EntityID(validating: id),
                   let bookID = try? EntityID(validating: row.text(1)) else { throw UnreadableRecord(id: id, field: "id") }
             guard let kind = AnnotationKind(rawValue: row.text(2)) else { throw UnreadableRecord(id: id, field: "kind") }
             // A purged tombstone (Store+Tombstones) has no content left; any other empty field is damage.
-            let purged = !row.isNull(7) && row.blob(3).isEmpty
-            let body = purged ? "" : try cipher.open(row.blob(3), table: "annotation", id: id, field: "body")
+            let purged = !row.isNull(7) && row.withBytes(3) { $0.isEmpty }
+            let body = purged ? "" : try openers.open(openers.body, row, column: 3, id: id, field: "body")
             var locator: Locator?
             if !row.isNull(4) {
-                let text = try cipher.open(row.blob(4), table: "annotation", id: id, field: "locator")
+                let text = try openers.open(openers.locator, row, column: 4, id: id, field: "locator")
                 guard let checked = try? Locator(text) else { throw UnreadableRecord(id: id, field: "locator") }
                 locator = checked
             }

@@ -13,6 +13,7 @@ extension Store {
     public func forEachAnnotation(matching query: SearchQuery, orInBooks books: Set<EntityID>,
                                   _ body: (Result<Annotation, UnreadableRecord>) throws(StoreError) -> Void) throws(StoreError) {
         let cipher = try requireCipher()
+        let openers = try AnnotationOpeners(cipher)
         try database.readTransaction { () throws(StoreError) in
             let found = try rowsMatching(query, orInBooks: books, cipher: cipher)
             guard !found.isEmpty else { return }
@@ -21,7 +22,7 @@ extension Store {
                 SELECT \(Self.annotationColumns) FROM annotation
                 WHERE rowid IN (SELECT value FROM json_each(?)) ORDER BY book_id, created_at, id
                 """, [.text(list)]) { (row) throws(StoreError) in
-                try body(decodeAnnotation(row, cipher: cipher))
+                try body(decodeAnnotation(row, openers: openers))
             }
         }
     }

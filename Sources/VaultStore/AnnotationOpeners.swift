@@ -1,0 +1,39 @@
+import Journal
+import Telemetry
+import VaultCrypto
+
+/// The sealed fields of notes and quotes, opened many in a row (a listing, an export): each
+/// field's associated data is encoded once and every plaintext lands in one reused, wiped
+/// buffer (``FieldOpener``), read straight from SQLite's row, instead of a copy of each
+/// sealed value, of its associated data and of its plaintext per note.
+struct AnnotationOpeners {
+    let body: FieldOpener
+    let locator: FieldOpener
+
+    init(_ cipher: RecordCipher) throws(StoreError) {
+        do {
+            body = try cipher.sealer.opener(table: "annotation", field: "body")
+            locator = try cipher.sealer.opener(table: "annotation", field: "locator")
+        } catch {
+            throw .crypto(error)
+        }
+    }
+
+    /// The text sealed in `column` of `row` (whose column 0 is the record's id). Any
+    /// failure, including invalid UTF-8 inside a valid envelope, makes the record unreadable
+    /// (as ``RecordCipher/open(_:table:id:field:)``).
+    func open(_ opener: FieldOpener, _ row: Row, column: Int32, id: String, field: String) throws(UnreadableRecord) -> String {
+        var text: String?
+        let opened = row.withBytes(column) { sealed in
+            row.withBytes(0) { recordID in
+                (try? opener.open(sealed, recordID: recordID) { plain in
+                    text = String(utf8Bytes: plain)
+                    return text != nil
+                }) ?? false
+            }
+        }
+        guard opened, let text else { throw UnreadableRecord(id: id, field: field) }
+        RecentContent.shared.remember(text)
+        return text
+    }
+}
