@@ -276,12 +276,15 @@ import Testing
         try target.succeed(["book", "add", "Already here"])
         let before = try target.databaseBytesIgnoringChangeCounter()
         for arguments in [["import", archive.path] + (spoiler.force ? ["--force"] : []), ["import", archive.path, "--dry-run"] + (spoiler.force ? ["--force"] : [])] {
+            // A dry run never leaves WAL mode: not even SQLite's change counter moves.
+            let exactly = try target.databaseBytes()
             let result = try target.run(arguments)
             #expect(result.status == 65, "\(result)")
             #expect(result.stdout.isEmpty)
             #expect(result.stderr.split(separator: "\n").count == 1 && result.stderr.range(of: spoiler.expected, options: .regularExpression) != nil,
                     "\(result.stderr)")
             #expect(try target.databaseBytesIgnoringChangeCounter() == before)
+            if arguments.contains("--dry-run") { #expect(try target.databaseBytes() == exactly) }
         }
     }
 

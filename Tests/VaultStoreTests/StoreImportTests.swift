@@ -342,6 +342,18 @@ import Journal
         #expect(try other.book(book.id) == book)
     }
 
+    /// Every connection syncs as `EXTRA`: in WAL mode what `FULL` does, and with a rollback
+    /// journal (an import's, or one a killed import left) the directory after the commit.
+    @Test func everyConnectionSyncsTheDirectoryAfterARollbackJournal() throws {
+        let fixture = try makeFixture()
+        defer { fixture.directory.remove() }
+        for store in [fixture.store, try fixture.reopen()] {
+            var level: Int64 = -1
+            try store.database.forEachRow("PRAGMA synchronous") { row in level = row.int64(0) }
+            #expect(level == 3, "synchronous is \(level), not EXTRA")
+        }
+    }
+
     /// A vault left with a rollback journal (an import killed before it could switch back)
     /// is in WAL mode again after the next open.
     @Test func theNextOpenPutsTheWALBack() throws {

@@ -5,7 +5,7 @@ import Glibc
 
 /// One SQLite connection, used from one thread at a time.
 ///
-/// Settings chosen for durability first: WAL with `synchronous=FULL`, so a committed note
+/// Settings chosen for durability first: WAL with `synchronous=EXTRA`, so a committed note
 /// survives a power cut; foreign keys on; defensive mode on; a busy timeout so two bmvault
 /// processes writing at once wait for each other instead of failing.
 final class Database {
@@ -31,7 +31,11 @@ final class Database {
         self.handle = opened
         sqlite3_busy_timeout(handle, Self.busyTimeoutMilliseconds)
         _ = bmv_sqlite3_set_defensive(handle, 1)
-        let pragmas = "PRAGMA foreign_keys = ON; PRAGMA synchronous = FULL; PRAGMA trusted_schema = OFF; PRAGMA temp_store = MEMORY;"
+        // why EXTRA: in WAL mode it syncs exactly what FULL does; with a rollback journal (an
+        // import's, or a vault an interrupted import left in that mode) it also syncs the
+        // directory once the journal is deleted, without which a commit could be undone by a
+        // power cut.
+        let pragmas = "PRAGMA foreign_keys = ON; PRAGMA synchronous = EXTRA; PRAGMA trusted_schema = OFF; PRAGMA temp_store = MEMORY;"
         let pragmaStatus = sqlite3_exec(handle, pragmas, nil, nil, nil)
         guard pragmaStatus == SQLITE_OK else {
             let error = lastError(code: pragmaStatus)
@@ -79,36 +83,37 @@ final class Database {
     /// with a rollback journal instead of the WAL when no other connection has the
     /// database open. The new pages are then written once, into the file, instead of twice
     /// (into the WAL, then again by the checkpoint), and the journal keeps only the
-    /// originals of the pages that existed before. `synchronous = EXTRA` syncs the directory
-    /// after the journal's deletion, which is the commit, so a committed transaction is as
-    /// durable as in WAL mode. While it runs, other processes wait for the vault instead of
-    /// reading the snapshot before it. With another connection open the switch fails at
+    /// originals of the pages that existed before. `synchronous = EXTRA` (every connection's)
+    /// syncs the directory after the journal's deletion, which is the commit, so a committed
+    /// transaction is as durable as in WAL mode.
+    ///
+    /// While it runs, other processes wait for the vault (up to the busy timeout, then fail
+    /// with `busy`) instead of reading the snapshot before it; and a process that began
+    /// reading before the first page reached the file can make the import wait for it, or
+    /// fail the same way and roll back. With another connection open the switch fails at
     /// once and `body` runs in WAL mode as usual. Afterwards the database is in WAL mode
     /// again; if even that fails, or the process dies first, the next open puts it back
     /// (``restoreWriteAheadLog()``).
     func withRollbackJournalIfAlone<Result, Failure: Error>(_ body: () throws(Failure) -> Result) throws(Failure) -> Result {
-        guard switchJournalMode(to: "delete") else { return try body() }
-        sqlite3_exec(handle, "PRAGMA synchronous = EXTRA", nil, nil, nil)
-        defer {
-            sqlite3_exec(handle, "PRAGMA synchronous = FULL", nil, nil, nil)
-            _ = switchJournalMode(to: "wal")
-        }
+        guard withoutWaiting({ switchJournalMode(to: "delete") }) else { return try body() }
+        defer { _ = withoutWaiting { switchJournalMode(to: "wal") } }
         return try body()
     }
 
     /// Puts a database that was left with a rollback journal (an import killed half-way:
     /// SQLite has rolled it back by now) in WAL mode again, unless another connection is
     /// using it at this moment (an import running in another process, which will do it).
+    /// Never waits: a vault busy with an import is not held up twice.
     func restoreWriteAheadLog() {
-        var mode = ""
-        try? forEachRow("PRAGMA journal_mode") { row in mode = row.text(0) }
-        if mode != "wal" { _ = switchJournalMode(to: "wal") }
+        withoutWaiting {
+            var mode = ""
+            try? forEachRow("PRAGMA journal_mode") { row in mode = row.text(0) }
+            if !mode.isEmpty, mode != "wal" { _ = switchJournalMode(to: "wal") }
+        }
     }
 
-    /// Sets the journal mode without waiting for other connections; true when it is set.
+    /// Sets the journal mode; true when it is set.
     private func switchJournalMode(to mode: String) -> Bool {
-        sqlite3_busy_timeout(handle, 0)
-        defer { sqlite3_busy_timeout(handle, Self.busyTimeoutMilliseconds) }
         var result = ""
         do {
             try forEachRow("PRAGMA journal_mode = \(mode)") { row in result = row.text(0) }
@@ -116,6 +121,13 @@ final class Database {
             return false
         }
         return result == mode
+    }
+
+    /// Runs `body` with no busy timeout: what it asks of a locked database fails at once.
+    private func withoutWaiting<Result>(_ body: () -> Result) -> Result {
+        sqlite3_busy_timeout(handle, 0)
+        defer { sqlite3_busy_timeout(handle, Self.busyTimeoutMilliseconds) }
+        return body()
     }
 
     /// Runs `body` with SQLite's defensive mode off, then turns it on again: only for a
@@ -145,9 +157,7 @@ final class Database {
     /// busy timeout, when another connection holds the write lock: for work that may as well
     /// be skipped, such as refreshing a cache.
     func writeTransactionWithoutWaiting<Result>(_ body: () throws(StoreError) -> Result) throws(StoreError) -> Result? {
-        sqlite3_busy_timeout(handle, 0)
-        let began = sqlite3_exec(handle, "BEGIN IMMEDIATE", nil, nil, nil)
-        sqlite3_busy_timeout(handle, Self.busyTimeoutMilliseconds)
+        let began = withoutWaiting { sqlite3_exec(handle, "BEGIN IMMEDIATE", nil, nil, nil) }
         if began & 0xff == SQLITE_BUSY { return nil }
         guard began == SQLITE_OK else { throw StoreError(lastError(code: began)) }
         return try committing(body)
