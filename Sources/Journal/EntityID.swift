@@ -18,18 +18,22 @@ public struct EntityID: Hashable, Comparable, Sendable, CustomStringConvertible 
     /// Whether `utf8` is an id (36 characters, hex digits and four hyphens where a UUID has
     /// them), and if so, whether it has uppercase digits; nil when it is not one.
     private static func check(_ utf8: UnsafeBufferPointer<UInt8>) -> Bool? {
-        guard utf8.count == 36 else { return nil }
+        guard utf8.count == 36, utf8[8] == UInt8(ascii: "-"), utf8[13] == UInt8(ascii: "-"),
+              utf8[18] == UInt8(ascii: "-"), utf8[23] == UInt8(ascii: "-") else { return nil }
         var hasUppercase = false
-        for index in 0..<36 {
+        for index in 0..<36 where index != 8 && index != 13 && index != 18 && index != 23 {
             let character = utf8[index]
-            if index == 8 || index == 13 || index == 18 || index == 23 {
-                guard character == UInt8(ascii: "-") else { return nil }
-            } else if !isHexDigit(character) {
-                guard (UInt8(ascii: "A")...UInt8(ascii: "F")).contains(character) else { return nil }
-                hasUppercase = true
-            }
+            if isHexDigit(character) { continue }
+            guard character &- UInt8(ascii: "A") < 6 else { return nil }
+            hasUppercase = true
         }
         return hasUppercase
+    }
+
+    /// Whether `utf8` is an id exactly as bmvault writes one (lowercase): for ids read in
+    /// place from a buffer, such as the title cache, without making a `String` of each.
+    public static func isStoredForm(_ utf8: UnsafeBufferPointer<UInt8>) -> Bool {
+        check(utf8) == false
     }
 
     /// A new UUIDv7 for `timestamp`, with 74 random bits.
@@ -85,7 +89,6 @@ public struct EntityID: Hashable, Comparable, Sendable, CustomStringConvertible 
     }
 
     private static func isHexDigit(_ character: UInt8) -> Bool {
-        (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(character)
-            || (UInt8(ascii: "a")...UInt8(ascii: "f")).contains(character)
+        character &- UInt8(ascii: "0") < 10 || character &- UInt8(ascii: "a") < 6
     }
 }

@@ -27,7 +27,7 @@ public final class BookTitleIndex {
     }
 
     /// The index of a decrypted cache: `recordUnreadable` for anything that is not exactly
-    /// the format, or an id that is not one (the cache is then rebuilt from the books).
+    /// the format, or an id not in its stored form (the cache is then rebuilt from the books).
     /// Texts are taken as UTF-8: they were encoded from `String`s and sealed, so nothing
     /// but this code could have written them.
     init(plaintext: [UInt8]) throws(StoreError) {
@@ -89,25 +89,11 @@ public final class BookTitleIndex {
         return titles
     }
 
-    /// Whether each byte is a lowercase hex digit.
-    private static let isHexDigit: [Bool] = (0...255).map { (0x30...0x39).contains($0) || (0x61...0x66).contains($0) }
-
-    /// An id as the cache holds one: 36 characters, lowercase hex digits and four hyphens
-    /// where a UUID has them (what ``EntityID/init(validating:)`` accepts, in lowercase).
-    private static func isID(_ id: UnsafeBufferPointer<UInt8>, hex: UnsafeBufferPointer<Bool>) -> Bool {
-        guard id[8] == 0x2D, id[13] == 0x2D, id[18] == 0x2D, id[23] == 0x2D else { return false }
-        var allHex = true
-        for offset in 0..<36 where offset != 8 && offset != 13 && offset != 18 && offset != 23 {
-            allHex = allHex && hex[Int(id[offset])]
-        }
-        return allHex
-    }
-
     /// Where every entry of `bytes` is; `recordUnreadable` unless they are exactly the format.
     ///
     /// why a buffer: this runs over every book for every command that names one by its title.
     private static func entries(of bytes: [UInt8]) throws(StoreError) -> [Entry] {
-        let entries = bytes.withUnsafeBufferPointer { bytes in isHexDigit.withUnsafeBufferPointer { hex -> [Entry]? in
+        let entries = bytes.withUnsafeBufferPointer { bytes -> [Entry]? in
             var position = 1
             func number() -> Int? {
                 guard bytes.count - position >= 4 else { return nil }
@@ -125,13 +111,13 @@ public final class BookTitleIndex {
             var entries: [Entry] = []
             entries.reserveCapacity(count)
             for _ in 0..<count {
-                guard let id = range(count: 36), isID(UnsafeBufferPointer(rebasing: bytes[id]), hex: hex),
+                guard let id = range(count: 36), EntityID.isStoredForm(UnsafeBufferPointer(rebasing: bytes[id])),
                       let titleCount = number(), let title = range(count: titleCount),
                       let foldedCount = number(), let folded = range(count: foldedCount) else { return nil }
                 entries.append(Entry(id: id.lowerBound, title: title, folded: folded))
             }
             return position == bytes.count ? entries : nil
-        } }
+        }
         guard let entries else { throw .recordUnreadable(id: "1", field: "titles") }
         return entries
     }
