@@ -185,6 +185,10 @@ import Glibc
         let names = try FileManager.default.contentsOfDirectory(atPath: scratch.path)
         let copy = scratch.appendingPathComponent("vault.db").path
         let committed = point == "upgrade:committed"
+        // The upgrade changes the file in place with a rollback journal: killed inside its
+        // transaction, the journal holds the originals the next open puts back.
+        let insideTransaction = point.hasPrefix("upgrade:applied:") || point == "upgrade:verified"
+        #expect(names.contains("vault.db-journal") == insideTransaction, "\(point): \(names)")
         #expect(try vault.schemaVersion(at: copy) == (committed ? latest : fixture.version), "\(point): version right after the crash")
         if !committed {
             #expect(try vault.sqlite("SELECT sql FROM sqlite_master ORDER BY type, name;", at: copy) == schemaBefore,
@@ -205,6 +209,7 @@ import Glibc
         #expect(next.stderr.contains(Self.notice) == !committed, "\(point): \(next)")
         try vault.expectLiveRecords(of: fixture)
         #expect(try vault.schemaVersion() == latest)
+        #expect(try vault.sqlite("PRAGMA journal_mode;") == "wal", "\(point): not back in WAL mode")
         #expect(try vault.journalDump() == before, "\(point): data changed by the recovery")
         #expect(try vault.migrationCounts() == ids.sorted().map { $0 + "|1" }, "\(point): each migration exactly once")
         let left = try vault.fileNames()

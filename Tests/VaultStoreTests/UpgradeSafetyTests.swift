@@ -426,9 +426,52 @@ import Glibc
         #expect(namedVersion == Migrations.latestVersion)
         #expect(try snapshotFiles(in: directory).isEmpty)
     }
+
+    // MARK: The journal
+
+    /// Alone with the vault, an upgrade changes the file in place with a rollback journal
+    /// (each changed page written once, not into the WAL and again by the checkpoint) and
+    /// leaves the vault in WAL mode.
+    @Test func anUpgradeAloneWithTheVaultUsesARollbackJournalAndReturnsToTheWAL() throws {
+        let (fixture, directory) = try oldVault()
+        defer { directory.remove() }
+        let path = directory.databasePath
+        let database = try Store.openExisting(path)
+        var modes: [String] = []
+        try upgrade(database, at: path, adding: []) { event in
+            if case .applying = event { modes.append((try? journalMode(database)) ?? "unreadable") }
+        }
+        #expect(!modes.isEmpty && modes.allSatisfy { $0 == "delete" }, "\(modes)")
+        #expect(try journalMode(database) == "wal")
+        #expect(!FileManager.default.fileExists(atPath: path + "-journal"))
+        try expectEveryRecord(in: try Store.open(at: path, generatorVersion: testGeneratorVersion), of: fixture)
+    }
+
+    /// With another connection open (another process reading), the upgrade keeps the WAL,
+    /// so that reader is not disturbed, and the upgrade still commits.
+    @Test func anUpgradeBesideAnotherConnectionKeepsTheWAL() throws {
+        let (fixture, directory) = try oldVault()
+        defer { directory.remove() }
+        let path = directory.databasePath
+        let other = try Database(path: path, create: false)
+        #expect(try MigrationRunner.version(of: other) == fixture.version)
+        let database = try Store.openExisting(path)
+        var modes: [String] = []
+        try upgrade(database, at: path, adding: []) { event in
+            if case .applying = event { modes.append((try? journalMode(database)) ?? "unreadable") }
+        }
+        #expect(!modes.isEmpty && modes.allSatisfy { $0 == "wal" }, "\(modes)")
+        #expect(try MigrationRunner.version(of: other) == Migrations.latestVersion)
+    }
 }
 
 // MARK: - Helpers
+
+private func journalMode(_ database: Database) throws -> String {
+    var mode = ""
+    try database.forEachRow("PRAGMA journal_mode") { row in mode = row.text(0) }
+    return mode
+}
 
 /// The oldest fixture, materialized: a vault an upgrade applies to.
 private func oldVault() throws -> (UpgradeFixture, TemporaryDirectory) {

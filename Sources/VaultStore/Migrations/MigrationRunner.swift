@@ -48,6 +48,15 @@ struct MigrationRunner {
         // file (unlinked as it is opened) it is the same sealed pages and 23 MiB of memory.
         try database.execute("PRAGMA temp_store = FILE")
         defer { try? database.execute("PRAGMA foreign_keys = ON; PRAGMA temp_store = MEMORY") }
+        // why a rollback journal: a migration that rewrites rows (0003 rewrites most of the
+        // file) would put every page it changes in the WAL, and the commit's checkpoint would
+        // write each of them again; with a journal the file is changed in place and the
+        // journal keeps only the originals of the pages that existed (a v1 → v5 upgrade at
+        // 100,000 notes: 5.6 → 4.3 s, and 139 instead of 179 MB beside the file).
+        try database.withRollbackJournalIfAlone { () throws(StoreError) in try migrateInOneTransaction(database, events: events) }
+    }
+
+    private func migrateInOneTransaction(_ database: Database, events: (MigrationEvent) -> Void) throws(StoreError) {
         try database.writeTransaction { () throws(StoreError) in
             // Another process may have migrated while this one waited for the write lock.
             let current = try Self.version(of: database)

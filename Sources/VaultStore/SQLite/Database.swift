@@ -79,11 +79,11 @@ final class Database {
         return statement
     }
 
-    /// Runs `body`, one write transaction that adds much to the file (an archive import),
-    /// with a rollback journal instead of the WAL when no other connection has the
-    /// database open. The new pages are then written once, into the file, instead of twice
-    /// (into the WAL, then again by the checkpoint), and the journal keeps only the
-    /// originals of the pages that existed before. `synchronous = EXTRA` (every connection's)
+    /// Runs `body`, one write transaction that adds or changes much of the file (an archive
+    /// import, a schema upgrade), with a rollback journal instead of the WAL when no other
+    /// connection has the database open. The pages are then written once, into the file,
+    /// instead of twice (into the WAL, then again by the checkpoint), and the journal keeps
+    /// only the originals of the pages that existed before. `synchronous = EXTRA` (every connection's)
     /// syncs the directory after the journal's deletion, which is the commit, so a committed
     /// transaction is as durable as in WAL mode.
     ///
@@ -100,10 +100,10 @@ final class Database {
         return try body()
     }
 
-    /// Puts a database that was left with a rollback journal (an import killed half-way:
-    /// SQLite has rolled it back by now) in WAL mode again, unless another connection is
-    /// using it at this moment (an import running in another process, which will do it).
-    /// Never waits: a vault busy with an import is not held up twice.
+    /// Puts a database that was left with a rollback journal (an import or an upgrade
+    /// killed half-way: SQLite has rolled it back by now) in WAL mode again, unless another
+    /// connection is using it at this moment (an import or an upgrade running in another
+    /// process, which will do it). Never waits: a busy vault is not held up twice.
     func restoreWriteAheadLog() {
         withoutWaiting {
             var mode = ""
