@@ -36,14 +36,17 @@ let package = Package(
         .executableTarget(name: "bmvault-bench-journal",
                           dependencies: ["VaultKit", "VaultStore", "VaultCrypto", "Keystore", "Journal"]),
 
+        // What several test targets share: a clock tests move, temporary directories, file bytes.
+        .target(name: "TestSupport", dependencies: ["Journal"], path: "Tests/TestSupport"),
+
         .testTarget(name: "JournalTests", dependencies: ["Journal"]),
         .testTarget(name: "TelemetryTests", dependencies: ["Telemetry"]),
         .testTarget(name: "VaultCryptoTests", dependencies: ["VaultCrypto"]),
         .testTarget(name: "KeystoreTests", dependencies: ["Keystore", "VaultCrypto"]),
-        .testTarget(name: "VaultStoreTests", dependencies: ["VaultStore", "VaultCrypto", "Journal"]),
-        .testTarget(name: "ArchiveTests", dependencies: ["Archive", "Journal", "VaultCrypto"]),
+        .testTarget(name: "VaultStoreTests", dependencies: ["VaultStore", "VaultCrypto", "Journal", "TestSupport"]),
+        .testTarget(name: "ArchiveTests", dependencies: ["Archive", "Journal", "VaultCrypto", "TestSupport"]),
         .testTarget(name: "SyncTests", dependencies: ["Sync", "VaultStore", "VaultCrypto", "Journal"]),
-        .testTarget(name: "VaultKitTests", dependencies: ["VaultKit", "VaultStore", "Keystore", "VaultCrypto", "Journal"]),
+        .testTarget(name: "VaultKitTests", dependencies: ["VaultKit", "VaultStore", "Keystore", "VaultCrypto", "Journal", "TestSupport"]),
         .testTarget(name: "BMCLITests", dependencies: ["BMCLI", "VaultKit"]),
         .testTarget(name: "EndToEndTests", dependencies: ["bmvault"]),
     ],

@@ -3,6 +3,7 @@ import Testing
 import Journal
 import VaultCrypto
 @testable import Archive
+import TestSupport
 
 /// Writing an archive and reading it back: every record exactly, deterministically, in
 /// private files, and every way an archive can be damaged refused with a file and line.

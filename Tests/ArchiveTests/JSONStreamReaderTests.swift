@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import Journal
 @testable import Archive
+import TestSupport
 
 /// The streaming JSON reader: strict, line-numbered, bounded, and never quoting the text.
 @Suite struct JSONStreamReaderTests {

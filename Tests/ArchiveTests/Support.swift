@@ -3,27 +3,6 @@ import Testing
 import Journal
 @testable import Archive
 
-/// A fresh directory under the system temporary directory, removed by ``remove()``.
-struct TemporaryDirectory {
-    let path: String
-
-    init() throws {
-        path = FileManager.default.temporaryDirectory
-            .appendingPathComponent("bmvault-archivetests-\(UUID().uuidString)", isDirectory: true).path
-        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
-    }
-
-    func file(_ name: String) -> String { path + "/" + name }
-
-    func write(_ text: String, to name: String) throws {
-        try Data(text.utf8).write(to: URL(fileURLWithPath: file(name)))
-    }
-
-    func remove() {
-        try? FileManager.default.removeItem(atPath: path)
-    }
-}
-
 func timestamp(_ milliseconds: Int64) -> Timestamp { Timestamp(millisecondsSince1970: milliseconds) }
 
 /// A small journal with every kind of record and the text that is hard to carry.

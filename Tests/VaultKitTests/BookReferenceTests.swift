@@ -3,6 +3,7 @@ import Testing
 import Journal
 @testable import VaultKit
 import VaultStore
+import TestSupport
 
 /// How a BOOK argument names a book: full id, id prefix, exact title, unique title prefix.
 @Suite struct BookReferenceTests {

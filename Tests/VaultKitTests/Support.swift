@@ -1,65 +1,9 @@
-import Foundation
-import Synchronization
 import Testing
 import Journal
 import Keystore
 import VaultCrypto
 @testable import VaultKit
-
-/// A clock that says what the test tells it to, and moves only when told.
-final class TestClock: Journal.Clock {
-    static let start: Int64 = 1_767_225_600_000 // 2026-01-01T00:00:00Z
-
-    private let milliseconds: Mutex<Int64>
-
-    init(_ start: Int64 = TestClock.start) {
-        milliseconds = Mutex(start)
-    }
-
-    func now() -> Timestamp {
-        Timestamp(millisecondsSince1970: milliseconds.withLock { $0 })
-    }
-
-    func advance(milliseconds delta: Int64) {
-        milliseconds.withLock { $0 += delta }
-    }
-
-    func advance(seconds: Int64) {
-        advance(milliseconds: seconds * 1000)
-    }
-}
-
-/// A fresh directory under the system temporary directory, removed by ``remove()``.
-struct TemporaryDirectory {
-    let path: String
-
-    init() throws {
-        path = FileManager.default.temporaryDirectory
-            .appendingPathComponent("bmvault-vaultkittests-\(UUID().uuidString)", isDirectory: true).path
-        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
-    }
-
-    func remove() {
-        try? FileManager.default.removeItem(atPath: path)
-    }
-}
-
-func fileBytes(_ path: String) throws -> [UInt8] {
-    let data = try #require(FileManager.default.contents(atPath: path), "cannot read \(path)")
-    return Array(data)
-}
-
-/// A database file's bytes, but for the two header fields in which SQLite counts the
-/// transactions written with a rollback journal (the file change counter at offset 24 and
-/// the version-valid-for number at 92). A failed import that wrote with a rollback journal
-/// leaves every other byte as it was once SQLite has rolled it back.
-func databaseBytesIgnoringChangeCounter(_ path: String) throws -> [UInt8] {
-    var bytes = try fileBytes(path)
-    for offset in [24, 92] where bytes.count >= offset + 4 {
-        bytes.replaceSubrange(offset..<(offset + 4), with: [0, 0, 0, 0])
-    }
-    return bytes
-}
+import TestSupport
 
 /// `text`'s UTF-8 bytes in secure memory, as a passphrase or recovery key is held.
 func secret(_ text: String) throws -> SecretBytes {

@@ -3,6 +3,7 @@ import Testing
 import Journal
 @testable import VaultKit
 @testable import VaultStore
+import TestSupport
 
 /// Export and import through the facade: a round trip into another vault, idempotency, and
 /// an archive that fails at its last record leaving the vault exactly as it was.

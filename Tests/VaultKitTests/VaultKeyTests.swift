@@ -4,6 +4,7 @@ import Journal
 import Keystore
 import VaultCrypto
 @testable import VaultKit
+import TestSupport
 
 /// Creating, unlocking, locking and expiring a vault, with a memory keystore and a fixed clock.
 @Suite struct VaultKeyTests {

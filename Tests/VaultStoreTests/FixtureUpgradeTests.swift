@@ -3,6 +3,7 @@ import Testing
 import Journal
 @testable import VaultStore
 import VaultCrypto
+import TestSupport
 
 /// Every vault an earlier bmvault ever wrote opens in this one with every word intact.
 ///

@@ -1,5 +1,6 @@
 import Testing
 @testable import VaultStore
+import TestSupport
 
 /// Migration 0005 rewrote the outbox's CHECK constraints as comparisons by editing the
 /// schema's text: they must refuse exactly what the `IN (...)` lists refused, and the

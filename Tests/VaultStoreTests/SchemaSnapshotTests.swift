@@ -3,6 +3,7 @@ import Testing
 import Journal
 @testable import VaultStore
 import VaultCrypto
+import TestSupport
 
 /// Pins every schema version to its frozen file `Schemas/sqlite/vN.sql`, and every shipped
 /// migration to its text. If one of these fails, a shipped migration (or the schema it

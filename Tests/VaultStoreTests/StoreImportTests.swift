@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import Journal
 @testable import VaultStore
+import TestSupport
 
 /// `Store.importArchive`: one transaction, idempotent by id, merged through the sync
 /// policies, with an outbox operation for every change and none for what is unchanged.

@@ -3,6 +3,7 @@ import Testing
 import Journal
 @testable import VaultStore
 import VaultCrypto
+import TestSupport
 
 /// Atomicity, tamper evidence, no plaintext at rest, a full disk, and two connections.
 @Suite struct StoreIntegrityTests {

@@ -3,6 +3,7 @@ import Testing
 import Journal
 @testable import VaultStore
 import VaultCrypto
+import TestSupport
 
 // Support for the upgrade tests: the fixture vaults in Tests/Fixtures/vaults (one per
 // schema version, each made by that version's own code; see Docs/MIGRATIONS.md), and the

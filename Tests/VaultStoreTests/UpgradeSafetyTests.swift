@@ -5,6 +5,7 @@ import Journal
 import VaultCrypto
 #if canImport(Glibc)
 import Glibc
+import TestSupport
 #endif
 
 /// What an upgrade guarantees when something goes wrong: a failing or dishonest migration,
