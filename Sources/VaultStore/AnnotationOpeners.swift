@@ -1,5 +1,4 @@
 import Journal
-import Telemetry
 import VaultCrypto
 
 /// The sealed fields of notes and quotes, opened many in a row (a listing, an export): each
@@ -19,9 +18,8 @@ struct AnnotationOpeners {
         }
     }
 
-    /// The text sealed in `column` of `row` (whose column 0 is the record's id). Any
-    /// failure, including invalid UTF-8 inside a valid envelope, makes the record unreadable
-    /// (as ``RecordCipher/open(_:table:id:field:)``).
+    /// The text sealed in `column` of `row` (whose column 0 is the record's id), under the
+    /// rule of ``RecordCipher/readable(_:id:field:)``.
     func open(_ opener: FieldOpener, _ row: Row, column: Int32, id: String, field: String) throws(UnreadableRecord) -> String {
         var text: String?
         let opened = row.withBytes(column) { sealed in
@@ -32,8 +30,6 @@ struct AnnotationOpeners {
                 }) ?? false
             }
         }
-        guard opened, let text else { throw UnreadableRecord(id: id, field: field) }
-        RecentContent.shared.remember(text)
-        return text
+        return try RecordCipher.readable(opened ? text : nil, id: id, field: field)
     }
 }

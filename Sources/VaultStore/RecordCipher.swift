@@ -18,10 +18,15 @@ struct RecordCipher {
     /// Opens a sealed column. Any failure, including invalid UTF-8 inside a valid
     /// envelope, means the record cannot be trusted and is reported as unreadable.
     func open(_ sealed: [UInt8], table: String, id: String, field: String) throws(UnreadableRecord) -> String {
-        guard let plain = try? sealer.open(sealed, table: table, recordID: id, field: field),
-              let text = String(utf8Bytes: plain) else {
-            throw UnreadableRecord(id: id, field: field)
-        }
+        let plain = try? sealer.open(sealed, table: table, recordID: id, field: field)
+        return try Self.readable(plain.flatMap { String(utf8Bytes: $0) }, id: id, field: field)
+    }
+
+    /// The one rule for every opened field: text that opened and is valid UTF-8 is
+    /// remembered, so the log backstop can find it (Telemetry's `RecentContent`); anything
+    /// else makes the record unreadable.
+    static func readable(_ text: String?, id: String, field: String) throws(UnreadableRecord) -> String {
+        guard let text else { throw UnreadableRecord(id: id, field: field) }
         RecentContent.shared.remember(text)
         return text
     }
