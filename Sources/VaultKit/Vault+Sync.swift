@@ -69,7 +69,7 @@ extension Vault {
             guard !records.isEmpty else { throw .remoteNotFound(name: name) }
         }
         guard !records.isEmpty else { throw .noRemote }
-        if retryFailed { try storeCall { () throws(StoreError) in try store.retryFailedOperations() } }
+        if retryFailed { _ = try storeCall { () throws(StoreError) in try store.retryFailedOperations() } }
         let remotes: [any Remote] = records.map { FolderRemote(name: $0.name, location: $0.location, vaultID: vaultID) }
         let summary: SyncSummary
         do {
