@@ -3,9 +3,9 @@ import Testing
 import Journal
 @testable import VaultStore
 import VaultCrypto
+import TestSupport
 #if canImport(Glibc)
 import Glibc
-import TestSupport
 #endif
 
 /// What an upgrade guarantees when something goes wrong: a failing or dishonest migration,
