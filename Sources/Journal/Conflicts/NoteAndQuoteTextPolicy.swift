@@ -1,11 +1,13 @@
 /// Notes and quotes: the reader's own words, so no edit is ever dropped silently.
 ///
-/// The seed's `LocalEditsWin`, with "newer" meaning "changed since the last sync":
+/// The reference `LocalEditsWin` policy, with "changed" meaning "has a version the other
+/// side has not seen":
 /// (a) local has unsynced edits, remote unchanged → local wins;
-/// (b) both changed → needs the user: local stays on screen, remote becomes a conflict copy;
+/// (b) both changed → needs the user: both versions stand, and the reader is told;
 /// (c) local clean, remote changed → remote wins;
 /// (d) neither changed → local is current.
 /// Delete against edit: the edit survives (a deleted note comes back) and the reader is told.
+/// Both changed to the same text, or both deleted: no conflict, the later version is shown.
 public struct NoteAndQuoteTextPolicy: ConflictPolicy {
     public typealias Value = Annotation
 
@@ -35,5 +37,59 @@ public struct NoteAndQuoteTextPolicy: ConflictPolicy {
         case (false, false):
             return .winner(local.value, why: "local is current")
         }
+    }
+
+    /// How versions that stand together are shown, the same on every device: the shown
+    /// version is a live one if there is any (an edit beats a deletion), else the later;
+    /// among live ones, the later by clock. Every other version is resolved against it as
+    /// concurrent: a different live text becomes a conflict copy (one per distinct text, the
+    /// latest version's, with an id derived from the record and that version's clock); a
+    /// deletion the shown edit did not see marks the note `edited-after-delete`.
+    public func present(_ standing: AnnotationVersions,
+                        conflictCopyID: (EntityID, HybridTimestamp) -> EntityID) -> AnnotationPresentation {
+        let versions = standing.versions
+        let shown = versions.max { ($0.isDeleted ? 0 : 1, $0.clock) < ($1.isDeleted ? 0 : 1, $1.clock) } ?? versions[0]
+        var deletionUnseen = false
+        var copies: [(text: [String?], version: AnnotationVersion)] = []
+        for version in versions where version.clock != shown.clock {
+            switch resolve(local: shown.side, remote: version.side, divergence: Divergence(localChanged: true, remoteChanged: true)) {
+            case .winner:
+                continue
+            case .needsUser where version.isDeleted:
+                deletionUnseen = true
+            case .needsUser:
+                let text = [version.annotation.body, version.annotation.locator?.text]
+                if let index = copies.firstIndex(where: { $0.text == text }) {
+                    copies[index].version = version   // the later, as versions are in clock order
+                } else {
+                    copies.append((text, version))
+                }
+            }
+        }
+        var note = shown.annotation
+        if deletionUnseen && !shown.isDeleted { note.conflictReason = .editedAfterDelete }
+        return AnnotationPresentation(note: note, shown: shown, copies: copies.map { _, version in
+            let source = version.annotation
+            return Annotation(id: conflictCopyID(source.id, version.clock), bookID: source.bookID, kind: source.kind,
+                              body: source.body, locator: source.locator, createdAt: source.updatedAt,
+                              updatedAt: source.updatedAt, deletedAt: nil, version: 1,
+                              conflictOf: source.id, conflictReason: .bothEdited)
+        })
+    }
+}
+
+/// What the reader sees of a note or quote whose versions stand together.
+public struct AnnotationPresentation: Hashable, Sendable {
+    /// The record as shown, with its mark.
+    public let note: Annotation
+    /// The version the note shows (its clock and history are the record's).
+    public let shown: AnnotationVersion
+    /// The other texts, as conflict copies (`conflictOf` the record), derived from the
+    /// versions: the same ids and dates on every device.
+    public let copies: [Annotation]
+
+    /// How many things need the reader: copies, and the mark of a deletion not seen.
+    public var conflicts: Int {
+        copies.count + (note.conflictReason == .editedAfterDelete && shown.annotation.conflictReason != .editedAfterDelete ? 1 : 0)
     }
 }

@@ -1,0 +1,95 @@
+/// Records from an archive (or another format's importer) meet the vault's: each decision is
+/// a change made here, as the reader's own, so it syncs like any other.
+///
+/// An archive has no clocks. Its `updatedAt` stands in for one: of two texts the vault's is
+/// the later unless the archive holds the vault's very version (same number and time) with
+/// another text, which makes the archive's an edit of it.
+extension JournalMerge {
+    /// A book from an archive: title and authors from the later change (``BookMetadataPolicy``),
+    /// the furthest position (``ProgressPolicy``); not deleted while it has live notes here.
+    public func merge(archived incoming: Book, into local: LocalBook?) -> ArchivedBookDecision {
+        guard let local else { return .insert(incoming) }
+        guard case .book(let here, let liveAnnotations) = local else { return .replaceUnreadable(incoming) }
+        let (localClock, archiveClock) = Self.clocks(here: here.book.version, here.book.updatedAt,
+                                                     archive: incoming.version, incoming.updatedAt,
+                                                     archiveDiffers: here.book.title != incoming.title || here.book.authors != incoming.authors)
+        let divergence = Divergence(localChanged: true, remoteChanged: true)
+        guard case .winner(let metadata, _) = BookMetadataPolicy().resolve(
+                  local: Side(here.book, clock: localClock), remote: Side(incoming, clock: archiveClock), divergence: divergence),
+              case .winner(let position, _) = ProgressPolicy().resolve(
+                  local: Side(.init(percent: here.book.progress, isRewind: here.progressRewind), clock: localClock),
+                  remote: Side(.init(percent: incoming.progress, isRewind: false), clock: archiveClock), divergence: divergence) else {
+            return .unchanged
+        }
+        let wasDeleted = here.book.deletedAt != nil
+        let isDeleted = metadata.deletedAt != nil && (wasDeleted || liveAnnotations == 0)
+        guard metadata.title != here.book.title || metadata.authors != here.book.authors
+                || position.percent != here.book.progress || isDeleted != wasDeleted else { return .unchanged }
+        return .change(BookChange(title: metadata.title, authors: metadata.authors, progress: position.percent,
+                                  isDeleted: isDeleted, progressMoved: position.percent != here.book.progress))
+    }
+
+    /// A reading session from an archive: a union by id (``SessionUnionPolicy``).
+    public func merge(archived incoming: ReadingSession, into local: ReadingSession?) -> SessionDecision {
+        merge(incoming, into: local, book: .live)
+    }
+
+    /// A note or quote from an archive, against the one here as the reader sees it
+    /// (``NoteAndQuoteTextPolicy``). The same text with only a deletion between them: a
+    /// tombstone of a later version deletes, an older live copy does not undelete. Another
+    /// text: an edit of the vault's very version replaces it; otherwise both stand (the
+    /// vault's in the note, the archive's in a new conflict copy, unless the book holds that
+    /// text already, `bookHolds`), and a deletion on one side against the other's text
+    /// keeps the text, marked `edited-after-delete`.
+    public func merge<Failure: Error>(archived incoming: Annotation, into local: Annotation,
+                                      newID: () -> EntityID,
+                                      bookHolds: (Annotation) throws(Failure) -> Bool) throws(Failure) -> ArchivedAnnotationDecision {
+        let localDeleted = local.deletedAt != nil
+        let incomingDeleted = incoming.deletedAt != nil
+        if local.body == incoming.body && local.locator == incoming.locator {
+            guard !localDeleted, incomingDeleted, incoming.version > local.version else { return .unchanged }
+            return .change(AnnotationChange(isDeleted: true), isConflict: false)
+        }
+        let (localClock, archiveClock) = Self.clocks(here: local.version, local.updatedAt, archive: incoming.version,
+                                                     incoming.updatedAt, archiveDiffers: true)
+        let localClean = local.version == incoming.version && local.updatedAt == incoming.updatedAt
+        switch NoteAndQuoteTextPolicy().resolve(local: Side(local, clock: localClock, isDeleted: localDeleted),
+                                                remote: Side(incoming, clock: archiveClock, isDeleted: incomingDeleted),
+                                                divergence: Divergence(localChanged: !localClean, remoteChanged: true)) {
+        case .winner(let winner, _):
+            guard winner == incoming else { return .unchanged }
+            return .change(AnnotationChange(body: incoming.body, locator: .some(incoming.locator), isDeleted: incomingDeleted),
+                           isConflict: false)
+        case .needsUser(_, let theirs, _) where localDeleted:
+            // Deleted here, another text in the archive: it comes back, marked.
+            return .change(AnnotationChange(body: theirs.body, locator: .some(theirs.locator), isDeleted: false,
+                                            conflictReason: .some(.editedAfterDelete)), isConflict: true)
+        case .needsUser where incomingDeleted:
+            // Changed here, deleted (with another text) in the archive: it stays, marked.
+            guard local.conflictReason == nil else { return .unchanged }
+            return .change(AnnotationChange(conflictReason: .some(.editedAfterDelete)), isConflict: true)
+        case .needsUser(_, let theirs, _):
+            guard try !bookHolds(theirs) else { return .unchanged }
+            return .addCopy(Annotation(id: newID(), bookID: local.bookID, kind: theirs.kind, body: theirs.body,
+                                       locator: theirs.locator, createdAt: theirs.updatedAt, updatedAt: theirs.updatedAt,
+                                       deletedAt: nil, version: 1, conflictOf: local.id, conflictReason: .bothEdited))
+        }
+    }
+
+    /// A note a reader wrote into a Markdown file (no id of its own yet): added unless its
+    /// book holds that text already (it was imported before).
+    public func merge<Failure: Error>(addition incoming: Annotation,
+                                      bookHolds: (Annotation) throws(Failure) -> Bool) throws(Failure) -> ArchivedAnnotationDecision {
+        try bookHolds(incoming) ? .unchanged : .insert(incoming)
+    }
+
+    /// Clocks for the policies from what an archive has, `updatedAt`: the vault wins a tie,
+    /// unless the archive holds another text at the vault's very version and time (an edit
+    /// of it), which then counts as just after the vault's.
+    private static func clocks(here localVersion: Int64, _ localUpdated: Timestamp, archive archiveVersion: Int64,
+                               _ archiveUpdated: Timestamp, archiveDiffers: Bool) -> (local: HybridTimestamp, archive: HybridTimestamp) {
+        let isEdit = archiveDiffers && localVersion == archiveVersion && localUpdated == archiveUpdated
+        return (HybridTimestamp(wallMilliseconds: localUpdated.millisecondsSince1970, counter: 1, deviceID: "vault"),
+                HybridTimestamp(wallMilliseconds: archiveUpdated.millisecondsSince1970, counter: isEdit ? 2 : 0, deviceID: "archive"))
+    }
+}

@@ -1,0 +1,108 @@
+/// The one place that decides how a record from elsewhere meets the one here: a version
+/// from another device (sync), or a record from an archive (import, and every importer of
+/// another format). It reads nothing and writes nothing: given both sides, it returns a
+/// decision, which the Store applies. Each kind of data is decided by its named policy
+/// (`Conflicts/`): ``NoteAndQuoteTextPolicy``, ``BookMetadataPolicy``, ``ProgressPolicy``,
+/// ``SessionUnionPolicy``.
+public struct JournalMerge: Sendable {
+    /// The id of the conflict copy that shows a record's version written at a clock: the
+    /// same on every device (derived, by the Store, from a hash of both).
+    public typealias ConflictCopyID = @Sendable (EntityID, HybridTimestamp) -> EntityID
+
+    let conflictCopyID: ConflictCopyID
+
+    public init(conflictCopyID: @escaping ConflictCopyID) {
+        self.conflictCopyID = conflictCopyID
+    }
+
+    /// How the versions of a note stand together are shown.
+    public func present(_ versions: AnnotationVersions) -> AnnotationPresentation {
+        NoteAndQuoteTextPolicy().present(versions, conflictCopyID: conflictCopyID)
+    }
+
+    // MARK: - From another device
+
+    /// A book's version from another device. Title, authors and deletion follow the later
+    /// metadata clock, the position the progress policy, each on its own clock (so a
+    /// position set elsewhere never undoes a retitle here). A book is not deleted while it
+    /// has live notes here; a purged deletion brings no title, so the book keeps its own.
+    public func merge(_ incoming: BookVersion, into local: LocalBook?) -> BookDecision {
+        guard case .book(let here, let liveAnnotations)? = local else {
+            // New here, or unreadable here while the other device's version opens: take it.
+            return local == nil ? .insert(incoming) : .update(incoming)
+        }
+        guard case .winner(let metadata, _) = BookMetadataPolicy().resolve(
+                  local: Side(here.book, clock: here.metadataClock), remote: Side(incoming.book, clock: incoming.metadataClock),
+                  divergence: Divergence(localChanged: true, remoteChanged: true)),
+              case .winner(let position, _) = ProgressPolicy().resolve(
+                  local: Side(.init(percent: here.book.progress, isRewind: here.progressRewind), clock: here.progressClock),
+                  remote: Side(.init(percent: incoming.book.progress, isRewind: incoming.progressRewind), clock: incoming.progressClock),
+                  divergence: Divergence(localChanged: true, remoteChanged: true)) else { return .unchanged }
+        var merged = here
+        if !metadata.title.isEmpty || metadata.deletedAt == nil {
+            merged.book.title = metadata.title
+            merged.book.authors = metadata.authors
+        }
+        merged.book.deletedAt = metadata.deletedAt == nil || liveAnnotations > 0 ? nil : metadata.deletedAt
+        merged.metadataClock = max(here.metadataClock, incoming.metadataClock)
+        merged.book.progress = position.percent
+        merged.progressRewind = position.isRewind
+        merged.progressClock = Self.clock(of: position, here: here, incoming: incoming)
+        merged.book.version = max(here.book.version, incoming.book.version)
+        merged.book.updatedAt = max(here.book.updatedAt, incoming.book.updatedAt)
+        merged.clock = max(here.clock, incoming.clock)
+        return merged == here ? .unchanged : .update(merged)
+    }
+
+    /// The clock of the position that won: the side's that holds it, the later when both do.
+    private static func clock(of position: ProgressPolicy.Position, here: BookVersion, incoming: BookVersion) -> HybridTimestamp {
+        let mine = position == .init(percent: here.book.progress, isRewind: here.progressRewind)
+        let theirs = position == .init(percent: incoming.book.progress, isRewind: incoming.progressRewind)
+        switch (mine, theirs) {
+        case (true, false): return here.progressClock
+        case (false, true): return incoming.progressClock
+        default: return max(here.progressClock, incoming.progressClock)
+        }
+    }
+
+    /// A reading session from another device: a union by id.
+    public func merge(_ incoming: ReadingSession, into local: ReadingSession?, book: BookPresence) -> SessionDecision {
+        guard let local else { return book == .missing ? .deferred : .store(incoming) }
+        guard case .winner(let kept, _) = SessionUnionPolicy().resolve(
+                  local: Side(local, clock: Self.origin), remote: Side(incoming, clock: Self.origin),
+                  divergence: Divergence(localChanged: false, remoteChanged: true)), kept != local else { return .unchanged }
+        return .store(kept)
+    }
+
+    /// Sessions carry no clock: the union policy never reads one.
+    private static let origin = HybridTimestamp(wallMilliseconds: 0, counter: 0, deviceID: "")
+
+    /// A note's or quote's version from another device: it joins the versions here
+    /// (superseding those it saw, standing beside those it did not), and the result is
+    /// shown by ``NoteAndQuoteTextPolicy``. A live note for a book deleted here brings the
+    /// book back, unless its title was purged.
+    public func merge(_ incoming: AnnotationVersion, into local: LocalAnnotation?, book: BookPresence) -> AnnotationDecision {
+        let versions: AnnotationVersions
+        var before: AnnotationPresentation?
+        switch local {
+        case nil:
+            // A deletion of a note never seen here, whose book is gone too: nothing to keep.
+            if book == .missing { return incoming.isDeleted ? .unchanged : .deferred }
+            versions = AnnotationVersions(incoming)
+        case .unreadable?, .derivedCopy?:
+            // What is here cannot be read, or is only shown from another note's version
+            // (another device kept that copy as a note of its own): this version replaces it.
+            versions = AnnotationVersions(incoming)
+        case .record(let here)?:
+            var merged = here
+            guard merged.receive(incoming) else { return .unchanged }
+            before = present(here)
+            versions = merged
+        }
+        let after = present(versions)
+        let added = after.copies.filter { copy in !(before?.copies.contains { $0.id == copy.id } ?? false) }.count
+        let marked = after.note.conflictReason == .editedAfterDelete && before?.note.conflictReason != .editedAfterDelete ? 1 : 0
+        return .store(versions, after, reviveBook: after.note.deletedAt == nil && book == .deleted,
+                      newConflicts: added + (before == nil ? 0 : marked))
+    }
+}

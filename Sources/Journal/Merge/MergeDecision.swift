@@ -1,0 +1,90 @@
+/// What a merge decided for a book from another device. The Store applies it as it is.
+public enum BookDecision: Hashable, Sendable {
+    /// The book here already has this version, or wins on every part.
+    case unchanged
+    /// The book is new here.
+    case insert(BookVersion)
+    /// The book here becomes this (metadata, progress and deletion each decided by its clock).
+    case update(BookVersion)
+}
+
+/// What a merge decided for a reading session from another device.
+public enum SessionDecision: Hashable, Sendable {
+    case unchanged
+    /// The session to keep under its id (new here, as the union policy decides).
+    case store(ReadingSession)
+    /// Its book has not arrived yet: the same operation is tried again at the next sync.
+    case deferred
+}
+
+/// What a merge decided for a note or quote from another device.
+public enum AnnotationDecision: Hashable, Sendable {
+    /// The version is here already, or superseded by one here.
+    case unchanged
+    /// It needs a record that has not arrived yet (a note before its book): tried again
+    /// at the next sync.
+    case deferred
+    /// These versions now stand together in the record (it becomes a record of its own if
+    /// it was a derived conflict copy), shown as `presentation`. `reviveBook`: a live note
+    /// came for a book deleted here, which comes back with it. `newConflicts`: copies and
+    /// marks this version added, for the sync summary.
+    case store(AnnotationVersions, AnnotationPresentation, reviveBook: Bool, newConflicts: Int)
+}
+
+/// What a merge decided for a book from an archive: changes made here, as the reader's own.
+public enum ArchivedBookDecision: Hashable, Sendable {
+    case unchanged
+    case insert(Book)
+    /// The book here does not open; the archive's, which does, replaces it.
+    case replaceUnreadable(Book)
+    case change(BookChange)
+}
+
+/// A change an archive makes to a book here.
+public struct BookChange: Hashable, Sendable {
+    public let title: String
+    public let authors: [String]
+    public let progress: Double
+    /// Deleted after the change (the deletion time stays the book's if it had one).
+    public let isDeleted: Bool
+    /// The position moved: it is then a plain one, no longer a rewind.
+    public let progressMoved: Bool
+}
+
+/// What a merge decided for a note or quote from an archive: changes made here, as the
+/// reader's own.
+public enum ArchivedAnnotationDecision: Hashable, Sendable {
+    case unchanged
+    case insert(Annotation)
+    /// The note here does not open; the archive's, which does, replaces it.
+    case replaceUnreadable(Annotation)
+    /// The note here changes; `isConflict` when the change brings it back or marks it for
+    /// the reader.
+    case change(AnnotationChange, isConflict: Bool)
+    /// Both texts stand: the archive's becomes this conflict copy.
+    case addCopy(Annotation)
+}
+
+/// A change an archive makes to a note or quote here. Nil fields stay as they are.
+public struct AnnotationChange: Hashable, Sendable {
+    public var body: String?
+    public var locator: Locator??
+    /// Deleted or not after the change.
+    public var isDeleted: Bool?
+    public var conflictReason: ConflictReason??
+
+    public init(body: String? = nil, locator: Locator?? = nil, isDeleted: Bool? = nil, conflictReason: ConflictReason?? = nil) {
+        self.body = body
+        self.locator = locator
+        self.isDeleted = isDeleted
+        self.conflictReason = conflictReason
+    }
+
+    /// Applies the change to `annotation` (the Store's write keeps its dates and version).
+    public func apply(to annotation: inout Annotation) {
+        if let body { annotation.body = body }
+        if let locator { annotation.locator = locator }
+        if let isDeleted { annotation.deletedAt = isDeleted ? (annotation.deletedAt ?? annotation.updatedAt) : nil }
+        if let conflictReason { annotation.conflictReason = conflictReason }
+    }
+}

@@ -1,0 +1,221 @@
+import Testing
+@testable import Journal
+
+/// The one merge, without storage: version vectors, the versions that stand together in a
+/// note, how they are shown, and the merge's decisions for books, sessions and notes.
+@Suite struct JournalMergeTests {
+    static let merge = JournalMerge(conflictCopyID: { id, clock in
+        // Any function of both does for these tests; the Store's is a hash.
+        var generator = SplitMix64(seed: UInt64(bitPattern: clock.wallMilliseconds) &* 31 &+ UInt64(clock.counter)
+                                   &+ UInt64(truncatingIfNeeded: (id.rawValue + clock.deviceID).hashValue))
+        return EntityID.generate(at: ms(1), using: &generator)
+    })
+    static let noteID = EntityID.generate(at: ms(1_700_000_000_000))
+
+    static func clock(_ wall: Int64, _ device: String) -> HybridTimestamp {
+        HybridTimestamp(wallMilliseconds: wall, counter: 0, deviceID: device)
+    }
+
+    static func note(_ body: String, at wall: Int64, deleted: Bool = false, version: Int64 = 1) -> Annotation {
+        Annotation(id: noteID, bookID: someBookID, kind: .note, body: body, locator: nil, createdAt: ms(1),
+                   updatedAt: ms(wall), deletedAt: deleted ? ms(wall) : nil, version: version)
+    }
+
+    // MARK: - Version vectors
+
+    @Test func aVersionVectorIncludesEveryEarlierVersionOfEachDevice() throws {
+        var history = VersionVector(Self.clock(10, "a"))
+        history.insert(Self.clock(20, "b"))
+        history.insert(Self.clock(5, "a"))   // older: changes nothing
+        #expect(history.includes(Self.clock(10, "a")) && history.includes(Self.clock(3, "a")))
+        #expect(!history.includes(Self.clock(11, "a")) && !history.includes(Self.clock(1, "c")))
+        #expect(history.includes(VersionVector([Self.clock(9, "a"), Self.clock(20, "b")])))
+        #expect(!history.includes(VersionVector([Self.clock(9, "a"), Self.clock(21, "b")])))
+        #expect(try VersionVector(parsing: history.description) == history)
+        #expect(history.description.components(separatedBy: ",").count == 2)
+        #expect(throws: JournalError.invalidClock) { try VersionVector(parsing: "") }
+        let twice = "\(Self.clock(1, "a")),\(Self.clock(2, "a"))"
+        #expect(throws: JournalError.invalidClock) { try VersionVector(parsing: twice) }
+    }
+
+    // MARK: - The reference table, as versions
+
+    /// The four rows of the reference `LocalEditsWin` table, each as it happens between two
+    /// devices: what is here, and a version from the other device.
+    @Test func theFourRowsOfTheReferenceTable() {
+        let base = AnnotationVersion(Self.note("synced", at: 100), clock: Self.clock(100, "a"), history: VersionVector(Self.clock(100, "a")))
+        let here = AnnotationVersions(base)
+        // (a) local has unsynced edits, the remote version is older (one this device has seen).
+        let edited = AnnotationVersions(here.write(Self.note("typed offline", at: 200, version: 2), at: Self.clock(200, "a")))
+        guard case .unchanged = Self.merge.merge(base, into: .record(edited), book: .live) else {
+            Issue.record("(a): the older version changes nothing"); return
+        }
+        // (b) both changed since the version they share: both stand, the reader is told.
+        let theirs = AnnotationVersion(Self.note("from the other device", at: 300, version: 2), clock: Self.clock(300, "b"),
+                                       history: base.history)
+        guard case .store(let both, let shown, _, let conflicts) = Self.merge.merge(theirs, into: .record(edited), book: .live) else {
+            Issue.record("(b): expected both to stand"); return
+        }
+        #expect(both.versions.count == 2 && conflicts == 1)
+        #expect(shown.note.body == "from the other device")                 // the later text is shown...
+        #expect(shown.copies.map(\.body) == ["typed offline"])              // ...the other is a copy
+        #expect(shown.copies.first?.conflictOf == Self.noteID && shown.copies.first?.conflictReason == .bothEdited)
+        // (c) local clean, the remote changed it: the remote version replaces it.
+        guard case .store(let taken, let takenShown, _, 0) = Self.merge.merge(theirs, into: .record(here), book: .live) else {
+            Issue.record("(c): expected the remote version"); return
+        }
+        #expect(taken.versions == [theirs] && takenShown.copies.isEmpty && takenShown.note.body == "from the other device")
+        // (d) local clean and current: the same version again changes nothing.
+        guard case .unchanged = Self.merge.merge(base, into: .record(here), book: .live) else {
+            Issue.record("(d): expected nothing"); return
+        }
+    }
+
+    @Test func anEditBeatsADeletionItDidNotSeeAndTheNoteIsMarked() {
+        let base = AnnotationVersion(Self.note("v1", at: 100), clock: Self.clock(100, "a"), history: VersionVector(Self.clock(100, "a")))
+        let deletion = AnnotationVersions(base).write(Self.note("v1", at: 300, deleted: true, version: 2), at: Self.clock(300, "a"))
+        let edit = AnnotationVersions(base).write(Self.note("edited", at: 200, version: 2), at: Self.clock(200, "b"))
+        var versions = AnnotationVersions(deletion)
+        versions.receive(edit)
+        let shown = Self.merge.present(versions)
+        #expect(shown.note.body == "edited" && shown.note.deletedAt == nil && shown.note.conflictReason == .editedAfterDelete)
+        #expect(shown.copies.isEmpty && shown.shown.clock == edit.clock)   // the edit keeps its own clock
+        // A later write that saw both settles it: no mark, one version.
+        var settled = versions
+        settled.receive(versions.write(Self.note("edited", at: 400, version: 3), at: Self.clock(400, "a")))
+        #expect(settled.versions.count == 1 && Self.merge.present(settled).note.conflictReason == nil)
+    }
+
+    @Test func bothDeletedOrTheSameTextIsNoConflict() {
+        let base = AnnotationVersion(Self.note("v1", at: 100), clock: Self.clock(100, "a"), history: VersionVector(Self.clock(100, "a")))
+        let sameA = AnnotationVersions(base).write(Self.note("same", at: 200, version: 2), at: Self.clock(200, "a"))
+        let sameB = AnnotationVersions(base).write(Self.note("same", at: 300, version: 2), at: Self.clock(300, "b"))
+        var same = AnnotationVersions(sameA)
+        same.receive(sameB)
+        #expect(Self.merge.present(same).copies.isEmpty && Self.merge.present(same).shown.clock == sameB.clock)
+        let goneA = AnnotationVersions(base).write(Self.note("v1", at: 200, deleted: true, version: 2), at: Self.clock(200, "a"))
+        let goneB = AnnotationVersions(base).write(Self.note("v1", at: 300, deleted: true, version: 2), at: Self.clock(300, "b"))
+        var gone = AnnotationVersions(goneB)
+        gone.receive(goneA)
+        let shown = Self.merge.present(gone)
+        #expect(shown.note.deletedAt == ms(300) && shown.note.conflictReason == nil && shown.copies.isEmpty)
+    }
+
+    /// Once SYNC.md's defect 3: a deletion's survivor got a fresh clock, so it beat an edit
+    /// typed later elsewhere, and that later text went into a copy. Versions keep the clock
+    /// the reader wrote them at: the later typing is shown.
+    @Test func theLaterTypingIsShownWhenAnEditSurvivesADeletion() {
+        let v1 = AnnotationVersion(Self.note("v1", at: 100), clock: Self.clock(100, "a"), history: VersionVector(Self.clock(100, "a")))
+        let aFirst = AnnotationVersions(v1).write(Self.note("A's first words", at: 110, version: 2), at: Self.clock(110, "a"))
+        let bWords = AnnotationVersions(v1).write(Self.note("B's words", at: 120, version: 2), at: Self.clock(120, "b"))
+        // A meets B's words: both stand on A; B's (later) is shown, A's first words are a copy.
+        var onA = AnnotationVersions(aFirst)
+        onA.receive(bWords)
+        // B deletes what it sees; A, which has its copy, writes its second words over the note.
+        let bDelete = AnnotationVersions(bWords).write(Self.note("B's words", at: 130, deleted: true, version: 3), at: Self.clock(130, "b"))
+        let aSecond = onA.write(Self.note("A's second words", at: 140, version: 3), at: Self.clock(140, "a"))
+        // B receives A's first words, then A's second: whatever the order, the second is shown.
+        for order in [[aFirst, aSecond], [aSecond, aFirst]] {
+            var onB = AnnotationVersions(bDelete)
+            for version in order { onB.receive(version) }
+            let shown = Self.merge.present(onB)
+            #expect(shown.note.body == "A's second words" && shown.note.conflictReason == .editedAfterDelete)
+        }
+    }
+
+    /// The property sync rests on: devices that have received the same versions show the
+    /// same note, copies and mark, whatever order the versions came in.
+    @Test(arguments: 0..<40)
+    func theSameVersionsInAnyOrderAreShownAlike(seed: UInt64) {
+        var random = SplitMix64(seed: seed)
+        let devices = ["a", "b", "c"]
+        var held = devices.map { _ in AnnotationVersions(AnnotationVersion(Self.note("v0", at: 1), clock: Self.clock(1, "a"),
+                                                                            history: VersionVector(Self.clock(1, "a")))) }
+        var written: [AnnotationVersion] = []
+        var wall: Int64 = 10
+        for step in 0..<30 {
+            let device = Int(random.next() % 3)
+            wall += Int64(random.next() % 5) + 1
+            if random.next() % 3 == 0, let version = written.randomElement(using: &random) {
+                held[device].receive(version)   // a delivery
+                continue
+            }
+            let deleted = random.next() % 5 == 0
+            let text = random.next() % 4 == 0 ? "shared text" : "text \(step) on \(devices[device])"
+            let version = held[device].write(Self.note(text, at: wall, deleted: deleted, version: Int64(step + 2)),
+                                             at: HybridTimestamp(wallMilliseconds: wall, counter: 0, deviceID: devices[device]))
+            held[device].receive(version)
+            written.append(version)
+        }
+        var reference: AnnotationPresentation?
+        for _ in 0..<6 {
+            var everything = AnnotationVersions(written[0])
+            for version in written.shuffled(using: &random) { everything.receive(version) }
+            let shown = Self.merge.present(everything)
+            if let reference { #expect(shown == reference, "seed \(seed)") } else { reference = shown }
+        }
+        // Each device, given the rest in any order, ends the same.
+        for index in held.indices {
+            for version in written.shuffled(using: &random) { held[index].receive(version) }
+            #expect(Self.merge.present(held[index]) == reference, "seed \(seed), device \(devices[index])")
+        }
+    }
+
+    // MARK: - Books and sessions
+
+    static func book(_ title: String, progress: Double, meta: HybridTimestamp, progressAt: HybridTimestamp,
+                     rewind: Bool = false) -> BookVersion {
+        BookVersion(Book(id: someBookID, title: title, authors: ["Someone"], progress: progress, createdAt: ms(1),
+                         updatedAt: ms(max(meta.wallMilliseconds, progressAt.wallMilliseconds)), deletedAt: nil, version: 2),
+                    clock: max(meta, progressAt), metadataClock: meta, progressClock: progressAt, progressRewind: rewind)
+    }
+
+    /// Once SYNC.md's defect 7: one clock for the whole book let a position set later
+    /// elsewhere bring back the old title. Metadata and progress each have their own.
+    @Test func aRetitleSurvivesALaterProgressChangeElsewhere() {
+        let original = Self.clock(100, "a")
+        let retitled = Self.book("The Corrected Title", progress: 10, meta: Self.clock(200, "a"), progressAt: original)
+        let progressed = Self.book("Old Title", progress: 40, meta: original, progressAt: Self.clock(300, "b"))
+        for (here, incoming) in [(retitled, progressed), (progressed, retitled)] {
+            guard case .update(let merged) = Self.merge.merge(incoming, into: .book(here, liveAnnotations: 0)) else {
+                Issue.record("expected a change"); continue
+            }
+            #expect(merged.book.title == "The Corrected Title" && merged.book.progress == 40)
+            #expect(merged.metadataClock == Self.clock(200, "a") && merged.progressClock == Self.clock(300, "b"))
+        }
+    }
+
+    @Test func aBookIsNotDeletedUnderLiveNotesAndAPurgedDeletionKeepsTheTitle() {
+        let here = Self.book("Kept", progress: 0, meta: Self.clock(100, "a"), progressAt: Self.clock(100, "a"))
+        var deletion = Self.book("", progress: 0, meta: Self.clock(200, "b"), progressAt: Self.clock(100, "a"))
+        deletion.book.authors = []
+        deletion.book.deletedAt = ms(200)
+        guard case .update(let underNotes) = Self.merge.merge(deletion, into: .book(here, liveAnnotations: 2)) else {
+            Issue.record("expected the clocks to move"); return
+        }
+        #expect(underNotes.book.deletedAt == nil && underNotes.book.title == "Kept")
+        guard case .update(let deleted) = Self.merge.merge(deletion, into: .book(here, liveAnnotations: 0)) else {
+            Issue.record("expected the deletion"); return
+        }
+        #expect(deleted.book.deletedAt == ms(200) && deleted.book.title == "Kept")
+    }
+
+    @Test func sessionsAreAUnionAndWaitForTheirBook() {
+        let session = ReadingSession(id: EntityID.generate(at: ms(5)), bookID: someBookID, startedAt: ms(1), endedAt: ms(2), pagesRead: 3)
+        #expect(Self.merge.merge(session, into: nil, book: .missing) == .deferred)
+        #expect(Self.merge.merge(session, into: nil, book: .live) == .store(session))
+        #expect(Self.merge.merge(session, into: session, book: .live) == .unchanged)
+    }
+
+    @Test func aLiveNoteForADeletedBookBringsItBackUnlessItWasPurged() {
+        let version = AnnotationVersion(Self.note("new", at: 100), clock: Self.clock(100, "b"), history: VersionVector(Self.clock(100, "b")))
+        guard case .store(_, _, let revive, _) = Self.merge.merge(version, into: nil, book: .deleted) else { Issue.record("stored"); return }
+        #expect(revive)
+        guard case .store(_, _, let purged, _) = Self.merge.merge(version, into: nil, book: .purged) else { Issue.record("stored"); return }
+        #expect(!purged)
+        #expect(Self.merge.merge(version, into: nil, book: .missing) == .deferred)
+        var deletion = version
+        deletion.annotation.deletedAt = ms(100)
+        #expect(Self.merge.merge(deletion, into: nil, book: .missing) == .unchanged)
+    }
+}
