@@ -66,7 +66,7 @@ final class JournalWriter {
                 out.append(ascii: "[\n")
                 for (index, author) in book.authors.enumerated() {
                     out.append(ascii: "        ")
-                    JSONText.appendString(author, to: &out)
+                    JSONString.append(author, to: &out)
                     out.append(ascii: index == book.authors.count - 1 ? "\n" : ",\n")
                 }
                 out.append(ascii: "      ]")
@@ -90,7 +90,7 @@ final class JournalWriter {
 
     private static func members(of annotation: Annotation, _ out: inout [UInt8]) {
         member("body", first: true, &out)
-        JSONText.appendString(annotation.body, to: &out)
+        JSONString.append(annotation.body, to: &out)
         string("bookId", annotation.bookID.rawValue, &out)
         string("conflictOf", annotation.conflictOf?.rawValue, &out)
         string("conflictReason", annotation.conflictReason?.rawValue, &out)
@@ -105,7 +105,7 @@ final class JournalWriter {
     func write(_ session: ReadingSession) {
         record(.sessions, deleted: false) { out in
             Self.member("bookId", first: true, &out)
-            JSONText.appendString(session.bookID.rawValue, to: &out)
+            JSONString.append(session.bookID.rawValue, to: &out)
             Self.timestamp("endedAt", session.endedAt, &out)
             Self.string("id", session.id.rawValue, &out)
             Self.raw("pagesRead", String(session.pagesRead), &out)
@@ -182,7 +182,7 @@ final class JournalWriter {
 
     private static func string(_ key: StaticString, _ value: String?, _ out: inout [UInt8]) {
         member(key, &out)
-        if let value { JSONText.appendString(value, to: &out) } else { out.append(ascii: "null") }
+        if let value { JSONString.append(value, to: &out) } else { out.append(ascii: "null") }
     }
 
     private static func timestamp(_ key: StaticString, _ value: Timestamp?, _ out: inout [UInt8]) {

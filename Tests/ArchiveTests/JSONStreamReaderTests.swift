@@ -95,7 +95,7 @@ import TestSupport
     @Test func writtenStringsReadBackExactly() throws {
         for text in SampleJournal.tricky + ["\u{0}\u{1F}\u{7F}\u{80}\u{9F}\u{A0}\u{2027}\u{2028}\u{2029}\u{202A}\"\\/"] {
             var out: [UInt8] = []
-            JSONText.appendString(text, to: &out)
+            JSONString.append(text, to: &out)
             let json = String(decoding: out, as: UTF8.self)
             #expect(!json.unicodeScalars.contains { $0.value < 0x20 || (0x7F...0x9F).contains($0.value) || $0 == "\u{2028}" || $0 == "\u{2029}" })
             #expect(try readAll("[\(json)]") == .array([.string(text)]))

@@ -1,81 +1,8 @@
+import Journal
+
 /// Canonical JSON text, written byte by byte so two exports of one vault are identical:
 /// strings escaped the same way every time, numbers in their shortest exact form.
 enum JSONText {
-    /// Appends `text` as a JSON string. `"` and `\` are escaped, as are C0 controls (JSON
-    /// requires it), DEL and the C1 controls (so `less` and terminals show an escape, not a
-    /// control), and U+2028/U+2029 (which end lines in JavaScript). Everything else,
-    /// non-ASCII included, is written as it is.
-    static func appendString(_ text: String, to out: inout [UInt8]) {
-        var text = text
-        text.withUTF8 { appendString(utf8: $0, to: &out) }
-    }
-
-    /// The UTF-8 of a string, escaped as ``appendString(_:to:)`` does. Runs of bytes that
-    /// need no escape (nearly all of a note) are copied at once.
-    private static func appendString(utf8 bytes: UnsafeBufferPointer<UInt8>, to out: inout [UInt8]) {
-        out.append(UInt8(ascii: "\""))
-        var plainStart = 0
-        var index = 0
-        while index < bytes.count {
-            let byte = bytes[index]
-            // Printable ASCII but `"` and `\`: most of any text, decided in one test.
-            if byte >= 0x20 && byte < 0x7F && byte != UInt8(ascii: "\"") && byte != UInt8(ascii: "\\") {
-                index += 1
-                continue
-            }
-            guard let (escape, length) = escape(in: bytes, at: index) else {
-                index += 1
-                continue
-            }
-            out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[plainStart..<index]))
-            switch escape {
-            case .short(let letter): out.append(contentsOf: [0x5C, letter])
-            case .unicode(let value): appendUnicodeEscape(value, to: &out)
-            }
-            index += length
-            plainStart = index
-        }
-        out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[plainStart...]))
-        out.append(UInt8(ascii: "\""))
-    }
-
-    private enum Escape {
-        /// `\"`, `\\`, `\n`, `\t`, `\r`.
-        case short(UInt8)
-        /// `\u` and four hex digits.
-        case unicode(UInt32)
-    }
-
-    /// The escape for the character starting at `index`, and how many bytes it replaces;
-    /// nil for a byte written as it is.
-    @inline(__always)
-    private static func escape(in bytes: UnsafeBufferPointer<UInt8>, at index: Int) -> (Escape, Int)? {
-        let byte = bytes[index]
-        switch byte {
-        case UInt8(ascii: "\""), UInt8(ascii: "\\"): return (.short(byte), 1)
-        case 0x0A: return (.short(UInt8(ascii: "n")), 1)
-        case 0x09: return (.short(UInt8(ascii: "t")), 1)
-        case 0x0D: return (.short(UInt8(ascii: "r")), 1)
-        case 0x00..<0x20, 0x7F: return (.unicode(UInt32(byte)), 1)
-        case 0xC2:
-            // U+0080...U+009F are C2 80...C2 9F in UTF-8.
-            guard index + 1 < bytes.count, (0x80...0x9F).contains(bytes[index + 1]) else { return nil }
-            return (.unicode(UInt32(bytes[index + 1])), 2)
-        case 0xE2:
-            // U+2028 and U+2029 are E2 80 A8 and E2 80 A9.
-            guard index + 2 < bytes.count, bytes[index + 1] == 0x80, bytes[index + 2] == 0xA8 || bytes[index + 2] == 0xA9 else { return nil }
-            return (.unicode(bytes[index + 2] == 0xA8 ? 0x2028 : 0x2029), 3)
-        default:
-            return nil
-        }
-    }
-
-    private static func appendUnicodeEscape(_ value: UInt32, to out: inout [UInt8]) {
-        let hex = Array("0123456789abcdef".utf8)
-        out.append(contentsOf: [0x5C, UInt8(ascii: "u")])
-        for shift in stride(from: 12, through: 0, by: -4) { out.append(hex[Int((value >> UInt32(shift)) & 0xF)]) }
-    }
-
     /// A number: integral values without a fraction (`42`), others in Swift's shortest
     /// form that reads back to the same Double (`42.5`).
     static func number(_ value: Double) -> String {
@@ -86,7 +13,7 @@ enum JSONText {
     /// A string as JSON text, for small documents such as the manifest.
     static func string(_ text: String) -> String {
         var out: [UInt8] = []
-        appendString(text, to: &out)
+        JSONString.append(text, to: &out)
         return String(decoding: out, as: UTF8.self)
     }
 }
