@@ -12,14 +12,6 @@ public struct RecordReference: Hashable, Sendable {
     public let kind: Kind
 }
 
-/// How many live records of each kind a vault holds. Readable while locked.
-public struct JournalCounts: Equatable, Sendable {
-    public let books: Int
-    public let sessions: Int
-    public let notes: Int
-    public let quotes: Int
-}
-
 extension Store {
     /// Live records (not tombstoned) whose id starts with `prefix`, across kinds.
     /// `prefix` must already be checked with ``EntityID/isPossiblePrefix(_:)``.
