@@ -21,10 +21,13 @@ let package = Package(
         .target(name: "VaultCrypto", dependencies: ["CSodium"]),
         // The vault key in the freedesktop Secret Service, through a small D-Bus client of its own.
         .target(name: "Keystore", dependencies: ["VaultCrypto", "Telemetry"]),
-        // SQLite, migrations, the Store: the only importer of sqlite3.
-        .target(name: "VaultStore", dependencies: ["CSQLite", "VaultCrypto", "Journal", "Telemetry"]),
-        // Remotes and the sync engine that drains the outbox and applies other devices' changes.
-        .target(name: "Sync", dependencies: ["VaultStore", "Journal", "Telemetry"]),
+        // Sync's one home: the operation wire format, remotes, the engine that drains the outbox and
+        // merges other devices' changes. It holds no key (sealing is handed in) and depends on the
+        // journal through a protocol (SyncJournal), not on the Store.
+        .target(name: "Sync", dependencies: ["Journal", "Telemetry", "VaultCrypto"]),
+        // SQLite, migrations, the Store: the only importer of sqlite3. It keeps the outbox in
+        // Sync's wire format and conforms to SyncJournal.
+        .target(name: "VaultStore", dependencies: ["CSQLite", "Sync", "VaultCrypto", "Journal", "Telemetry"]),
         // The export archive: versioned JSON + Markdown writers, and a reader for every version ever written.
         .target(name: "Archive", dependencies: ["Journal", "VaultCrypto"]),
         // The facade the CLI talks to.
@@ -43,7 +46,7 @@ let package = Package(
         .testTarget(name: "TelemetryTests", dependencies: ["Telemetry"]),
         .testTarget(name: "VaultCryptoTests", dependencies: ["VaultCrypto"]),
         .testTarget(name: "KeystoreTests", dependencies: ["Keystore", "VaultCrypto"]),
-        .testTarget(name: "VaultStoreTests", dependencies: ["VaultStore", "VaultCrypto", "Journal", "TestSupport"]),
+        .testTarget(name: "VaultStoreTests", dependencies: ["VaultStore", "Sync", "VaultCrypto", "Journal", "TestSupport"]),
         .testTarget(name: "ArchiveTests", dependencies: ["Archive", "Journal", "VaultCrypto", "TestSupport"]),
         .testTarget(name: "SyncTests", dependencies: ["Sync", "VaultStore", "VaultCrypto", "Journal"]),
         .testTarget(name: "VaultKitTests", dependencies: ["VaultKit", "VaultStore", "Keystore", "VaultCrypto", "Journal", "TestSupport"]),

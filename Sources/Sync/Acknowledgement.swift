@@ -48,8 +48,8 @@ struct Acknowledgement: Codable, Equatable {
         for (device, names) in listed {
             let keys = applied(device)
             for name in names {
-                guard let key = OperationFile.idempotencyKey(inName: name), keys.contains(key),
-                      let clock = OperationFile.clock(inName: name) else { break }
+                guard let key = OperationFileName.idempotencyKey(in: name), keys.contains(key),
+                      let clock = OperationFileName.clock(in: name) else { break }
                 marks[device] = clock
             }
         }

@@ -1,6 +1,5 @@
 import Journal
 import Telemetry
-import VaultStore
 
 /// Every other device's acknowledgement, gathered over the remotes of one sync: the
 /// devices known to exist, and how far each has applied each device's operations.
@@ -19,11 +18,11 @@ struct Acknowledgements {
 
     /// Reads every other device's acknowledgement on `remote`. One that does not open is
     /// treated as absent (that device acknowledges nothing), and logged by class.
-    mutating func read(from remote: any Remote, opening store: Store) throws(RemoteError) {
+    mutating func read(from remote: any Remote, opening cipher: OperationCipher) throws(RemoteError) {
         for device in try remote.devices() {
             if device != ownDevice { knownDevices.insert(device) }
             guard let sealed = try remote.readAcknowledgement(of: device) else { continue }
-            guard let plain = try? store.openRemoteAcknowledgement(sealed, device: device),
+            guard let plain = try? cipher.open(acknowledgement: sealed, device: device),
                   let acknowledgement = try? Acknowledgement.decode(plain, device: device) else {
                 log.warning("sync.acknowledgement.unreadable", ["remote": .public(remote.name)])
                 continue

@@ -1,7 +1,7 @@
 import Foundation
-import Journal
+public import Journal
 import Telemetry
-import VaultStore
+import VaultCrypto
 
 /// What one sync did, for the summary line and `--json`.
 public struct SyncSummary: Sendable, Equatable {
@@ -9,10 +9,12 @@ public struct SyncSummary: Sendable, Equatable {
     public var pulled = 0
     public var conflicts = 0
     public var deferred = 0
+    /// Files that did not open or decode as an operation, and operations whose record
+    /// breaks the journal's rules.
     public var rejected = 0
     /// Uploads that failed this time (they stay in the outbox, with their next retry).
     public var failures = 0
-    /// Tombstones whose content was purged (see `Store.purgeTombstones`).
+    /// Tombstones whose content was purged.
     public var purged = 0
     /// Other devices silent for longer than the retention period, with the days since their
     /// last sync: the files of deleted records wait on the remotes for them.
@@ -26,40 +28,48 @@ public struct SyncSummary: Sendable, Equatable {
     public init() {}
 }
 
-/// Why a sync stopped before doing anything.
-public enum SyncError: Error, Equatable, Sendable {
+/// Why a sync stopped before doing anything: the fail-safe, or the journal's own failure.
+public enum SyncError<Failure: Error>: Error {
     /// Applying what the remotes hold would delete `count` of this vault's `total` live books
     /// and notes: more than the fail-safe allows without `--allow-mass-delete`.
     case massDelete(count: Int, total: Int)
-    case store(StoreError)
+    case journal(Failure)
 }
+
+extension SyncError: Equatable where Failure: Equatable {}
 
 /// Drains the outbox to remotes and applies what other devices left there.
 ///
-/// The orchestration the seed asks for: each remote is checked for reachability before
-/// anything is sent; pulled operations are checked by the mass-delete fail-safe and then
-/// applied in transactional batches; the outbox is drained oldest first, each failure is
-/// recorded with its class and a backoff (full jitter), permanent failures are kept as
-/// `failed`, and a retry of an upload whose answer was lost finds the file already there.
-/// Last, each remote gets this device's acknowledgement of what it has applied, and the
-/// tombstones every device has acknowledged (or older than the retention) lose their content.
-public final class SyncEngine {
-    public static let batchSize = 500
+/// Each remote is checked for reachability before anything is sent; pulled operations are
+/// checked by the mass-delete fail-safe and then merged (``JournalMerge``) in transactional
+/// batches; the outbox is drained oldest first, each failure is recorded with its class and
+/// a backoff (full jitter), permanent failures are kept as `failed`, and a retry of an
+/// upload whose answer was lost finds the file already there. Last, each remote gets this
+/// device's acknowledgement of what it has applied, and the tombstones every device has
+/// acknowledged (or older than the retention) lose their content.
+///
+/// Not `Sendable`: one sync runs on one thread, like the Store it drives.
+public final class SyncEngine<Journal: SyncJournal> {
+    public static var batchSize: Int { 500 }
     /// The fail-safe: a sync may not delete more than this share of the live records...
-    public static let massDeleteShare = 0.5
+    public static var massDeleteShare: Double { 0.5 }
     /// ...counting only when it deletes at least this many.
-    public static let massDeleteMinimum = 10
+    public static var massDeleteMinimum: Int { 10 }
 
-    let store: Store
+    let journal: Journal
+    let cipher: OperationCipher
     let remotes: [any Remote]
     let backoff: Backoff
+    let merge = JournalMerge.vault
 
     /// Whether `remotes` are all the vault's remotes, so that the devices they list are all
     /// the devices that could still need a tombstone (otherwise only the retention purges).
     let remotesAreComplete: Bool
 
-    public init(store: Store, remotes: [any Remote], remotesAreComplete: Bool = true, backoff: Backoff = Backoff()) {
-        self.store = store
+    public init(journal: Journal, cipher: OperationCipher, remotes: [any Remote], remotesAreComplete: Bool = true,
+                backoff: Backoff = Backoff()) {
+        self.journal = journal
+        self.cipher = cipher
         self.remotesAreComplete = remotesAreComplete
         #if DEBUG
         self.remotes = remotes.map(FaultInjectingRemote.wrapIfRequested)
@@ -69,7 +79,7 @@ public final class SyncEngine {
         self.backoff = backoff
     }
 
-    public func run(allowMassDelete: Bool, progress: (String) -> Void = { _ in }) throws(SyncError) -> SyncSummary {
+    public func run(allowMassDelete: Bool, progress: (String) -> Void = { _ in }) throws(SyncError<Journal.Failure>) -> SyncSummary {
         var summary = SyncSummary()
         var reachable: [any Remote] = []
         for remote in remotes {
@@ -85,21 +95,21 @@ public final class SyncEngine {
 
         // Acknowledgements first: every operation a device sent before acknowledging is then
         // in the listing below.
-        var acknowledgements = Acknowledgements(ownDevice: store.deviceID)
+        var acknowledgements = Acknowledgements(ownDevice: journal.deviceID)
         for remote in reachable {
-            do { try acknowledgements.read(from: remote, opening: store) } catch {
+            do { try acknowledgements.read(from: remote, opening: cipher) } catch {
                 summary.skipped[remote.name] = error.errorClass
             }
         }
 
-        let retention = try storeCall { () throws(StoreError) in try store.tombstoneRetentionDays() }
-        var silent = acknowledgements.silent(forMoreThan: retention, now: store.now)
-        summary.returningAfterDays = silent.removeValue(forKey: store.deviceID)
+        let retention = try journalCall { () throws(Journal.Failure) in try journal.tombstoneRetentionDays() }
+        var silent = acknowledgements.silent(forMoreThan: retention, now: journal.now)
+        summary.returningAfterDays = silent.removeValue(forKey: journal.deviceID)
         summary.silentDevices = silent
         if let days = summary.returningAfterDays { log.notice("sync.device.returning", ["days": .integer(days)]) }
 
         // Pull: gather every new operation first, so the fail-safe sees the whole change.
-        var incoming: [IncomingOperation] = []
+        var incoming: [OperationDocument.Decoded] = []
         var listed: [String: [String: [String]]] = [:]
         var seen = Set<String>()
         for remote in reachable where summary.skipped[remote.name] == nil {
@@ -113,8 +123,11 @@ public final class SyncEngine {
                 summary.skipped[remote.name] = error.errorClass
             }
         }
-        let deleted = store.deletions(in: incoming)
-        let live = try storeCall { () throws(StoreError) in try store.liveRecords(among: deleted) }
+        let deleted = incoming.compactMap { decoded -> EntityID? in
+            guard case .operation(let operation) = decoded, operation.deletes else { return nil }
+            return operation.entityID
+        }
+        let live = try journalCall { () throws(Journal.Failure) in try journal.liveRecords(among: deleted) }
         if !allowMassDelete, live.matching >= Self.massDeleteMinimum,
            Double(live.matching) > Self.massDeleteShare * Double(live.total) {
             log.warning("sync.massDelete.blocked", ["count": .integer(live.matching), "total": .integer(live.total)])
@@ -124,11 +137,7 @@ public final class SyncEngine {
         var start = 0
         while start < incoming.count {
             let batch = Array(incoming[start..<min(start + Self.batchSize, incoming.count)])
-            let report = try storeCall { () throws(StoreError) in try store.apply(batch) }
-            summary.pulled += report.applied
-            summary.conflicts += report.conflicts
-            summary.deferred += report.deferred
-            summary.rejected += report.rejected
+            try journalCall { () throws(Journal.Failure) in try apply(batch, to: &summary) }
             start += batch.count
             FaultInjection.reach("sync:applied-batch")
             progress("pulled \(min(start, incoming.count)) of \(incoming.count)")
@@ -146,8 +155,11 @@ public final class SyncEngine {
         // Tombstones: content purged here once every device has acknowledged the deletion or
         // after the retention; files removed from the remotes only once every device has.
         let everyDeviceIsKnown = remotesAreComplete && summary.skipped.isEmpty
-        summary.purged = try storeCall { () throws(StoreError) in
-            try store.purgeTombstones(store.tombstonesToPurge { everyDeviceIsKnown && acknowledgements.coverEveryDevice($0.clock) })
+        let horizon = journal.now.millisecondsSince1970 - Int64(retention) * 86_400_000
+        summary.purged = try journalCall { () throws(Journal.Failure) in
+            try journal.purgeTombstones(journal.tombstonesWithContent().filter {
+                $0.deletedAt.millisecondsSince1970 < horizon || (everyDeviceIsKnown && acknowledgements.coverEveryDevice($0.clock))
+            })
         }
         if everyDeviceIsKnown { try compactTombstones(on: reachable, acknowledgements: acknowledgements) }
         log.notice("sync.finished", ["pushed": .integer(summary.pushed), "pulled": .integer(summary.pulled),
@@ -155,6 +167,42 @@ public final class SyncEngine {
                                      "purged": .integer(summary.purged),
                                      "skipped": .integer(summary.skipped.count)])
         return summary
+    }
+
+    /// Applies one batch of other devices' operations in ONE transaction, in clock order,
+    /// each through the one merge, and records each as applied in the same transaction: a
+    /// reader never sees half a batch, and an operation is applied once.
+    private func apply(_ batch: [OperationDocument.Decoded], to summary: inout SyncSummary) throws(Journal.Failure) {
+        let report = try journal.applyInOneTransaction { (transaction) throws(Journal.Failure) -> SyncSummary in
+            var report = SyncSummary()
+            for decoded in batch {
+                guard try !transaction.isApplied(decoded.idempotencyKey) else { continue }
+                try transaction.observe(decoded.clock)
+                switch decoded {
+                case .refused(_, _, _, let entity, let action):
+                    // Well-formed but against the journal's rules: seen, reported, never retried.
+                    report.rejected += 1
+                    log.warning("sync.operation.rejected", ["entity": .public(entity.rawValue), "action": .public(action.rawValue)])
+                case .operation(let operation):
+                    switch try merge.apply(operation.record, to: transaction) {
+                    case .deferred:
+                        report.deferred += 1
+                        continue   // not marked: read again at the next sync
+                    case .unchanged:
+                        report.pulled += 1
+                    case .applied(let conflicts):
+                        report.pulled += 1
+                        report.conflicts += conflicts
+                    }
+                }
+                try transaction.markApplied(decoded.idempotencyKey, device: decoded.deviceID, clock: decoded.clock)
+            }
+            return report
+        }
+        summary.pulled += report.pulled
+        summary.conflicts += report.conflicts
+        summary.deferred += report.deferred
+        summary.rejected += report.rejected
     }
 
     /// Writes the descriptor to a new remote; refuses a remote holding another vault.
@@ -172,31 +220,31 @@ public final class SyncEngine {
     }
 
     private func descriptor() -> RemoteDescriptor {
-        let slots = ((try? store.keyslots()) ?? []).map {
+        let slots = ((try? journal.keyslots()) ?? []).map {
             RemoteDescriptor.Slot(id: $0.id, kind: $0.kind.rawValue, kdf: $0.kdf.algorithm, opsLimit: $0.kdf.opsLimit,
                                   memLimit: $0.kdf.memLimit, salt: $0.salt, wrappedKey: $0.wrappedKey)
         }
-        return RemoteDescriptor(vaultID: store.metadata.vaultID, keyID: store.metadata.keyID.description, keyslots: slots,
-                                keyslotGeneration: (try? store.keyslotGeneration()) ?? 0)
+        return RemoteDescriptor(vaultID: journal.vaultID, keyID: journal.keyID.description, keyslots: slots,
+                                keyslotGeneration: (try? journal.keyslotGeneration()) ?? 0)
     }
 
     /// Every operation other devices left on `remote` that this vault has not applied, and
     /// the names of every device's operation files (for the acknowledgement).
     private func newOperations(on remote: any Remote,
-                               summary: inout SyncSummary) throws(RemoteError) -> ([IncomingOperation], [String: [String]]) {
-        var operations: [IncomingOperation] = []
+                               summary: inout SyncSummary) throws(RemoteError) -> ([OperationDocument.Decoded], [String: [String]]) {
+        var operations: [OperationDocument.Decoded] = []
         var listed: [String: [String]] = [:]
-        for device in try remote.devices() where device != store.deviceID {
-            let applied = (try? store.appliedOperationKeys(from: device)) ?? []
+        for device in try remote.devices() where device != journal.deviceID {
+            let applied = (try? journal.appliedOperationKeys(from: device)) ?? []
             let names = try remote.operationNames(of: device)
             listed[device] = names
             for name in names {
-                guard let key = OperationFile.idempotencyKey(inName: name), !applied.contains(key) else { continue }
+                guard let key = OperationFileName.idempotencyKey(in: name), !applied.contains(key) else { continue }
                 let sealed = try remote.readOperation(name, of: device)
                 // A file that does not open under this vault's key and binding, or is not an
                 // operation, is counted and logged (by class), and read again next time.
-                guard let plain = try? store.openRemoteOperation(sealed, idempotencyKey: key),
-                      let operation = try? OperationFile.decode(plain, expectedKey: key, device: device) else {
+                guard let plain = try? cipher.open(operation: sealed, idempotencyKey: key),
+                      let operation = try? OperationDocument.decode(plain, expectedKey: key, device: device) else {
                     summary.rejected += 1
                     log.warning("sync.operation.unreadable", ["remote": .public(remote.name)])
                     continue
@@ -211,25 +259,25 @@ public final class SyncEngine {
     /// acknowledged, from every remote: no device can then miss an operation it needs, and
     /// the remotes no longer hold the content. If any remote fails, the operations are kept
     /// and the next sync tries again.
-    private func compactTombstones(on remotes: [any Remote], acknowledgements: Acknowledgements) throws(SyncError) {
+    private func compactTombstones(on remotes: [any Remote], acknowledgements: Acknowledgements) throws(SyncError<Journal.Failure>) {
         // Every device has the deletion, and every file of this device about the record.
-        let tombstones = try storeCall { () throws(StoreError) in
-            try store.tombstonesToCompact { tombstone in
-                acknowledgements.coverEveryDevice(tombstone.clock)
-                    && tombstone.operations.allSatisfy { acknowledgements.coverEveryDevice($0.clock) }
-            }
+        let tombstones = try journalCall { () throws(Journal.Failure) in try journal.tombstonesWithFiles() }.filter { tombstone in
+            acknowledgements.coverEveryDevice(tombstone.clock)
+                && tombstone.operations.allSatisfy { acknowledgements.coverEveryDevice($0.clock) }
         }
         guard !tombstones.isEmpty else { return }
         for remote in remotes {
             do {
                 try compact(tombstones, on: remote)
+            } catch let error as RemoteError {
+                log.warning("sync.compaction.failed", ["remote": .public(remote.name), "error": .public(error.errorClass)])
+                return
             } catch {
-                let errorClass = (error as? RemoteError)?.errorClass ?? "store"
-                log.warning("sync.compaction.failed", ["remote": .public(remote.name), "error": .public(errorClass)])
+                log.warning("sync.compaction.failed", ["remote": .public(remote.name), "error": .public("journal")])
                 return
             }
         }
-        try storeCall { () throws(StoreError) in try store.forgetSentOperations(of: tombstones) }
+        try journalCall { () throws(Journal.Failure) in try journal.forgetSentOperations(of: tombstones) }
     }
 
     /// A content-free stand-in for each deletion this device made (so a device that joins
@@ -239,13 +287,17 @@ public final class SyncEngine {
         // (another device's deletion stays on the remote in that device's folder).
         for tombstone in tombstones {
             guard let deletion = tombstone.ownDeletion else { continue }
-            let operation = try storeCall { () throws(StoreError) in try store.tombstoneOperation(for: tombstone, replacing: deletion) }
-            try upload(operation, to: remote)
+            let standIn = SyncOperation(idempotencyKey: DerivedIDs.standIn(for: tombstone.id, deletedAt: tombstone.clock),
+                                        deviceID: journal.deviceID, clock: deletion.clock, action: .delete,
+                                        record: try journal.contentFreeDeletion(of: tombstone))
+            let sealed = try cipher.seal(operation: OperationDocument.encode(standIn), idempotencyKey: standIn.idempotencyKey)
+            try upload(OutgoingOperation(outboxID: 0, fileName: standIn.fileName, sealed: sealed,
+                                         entityID: tombstone.id.rawValue, attempts: 0), to: remote)
         }
         try remote.commitWrites()
         for tombstone in tombstones {
             for sent in tombstone.operations {
-                try remote.removeOperation(OperationFile.name(clock: sent.clock, idempotencyKey: sent.idempotencyKey), of: store.deviceID)
+                try remote.removeOperation(sent.fileName, of: journal.deviceID)
             }
         }
         try remote.commitWrites()
@@ -254,22 +306,23 @@ public final class SyncEngine {
     /// Leaves this device's acknowledgement on `remote`. A failure only delays purging, so
     /// it is logged and the sync goes on.
     private func acknowledge(on remote: any Remote, listed: [String: [String]]) {
-        let marks = Acknowledgement.watermarks(listed: listed) { device in (try? store.appliedOperationKeys(from: device)) ?? [] }
-        let acknowledgement = Acknowledgement(device: store.deviceID, at: store.now, applied: marks)
+        let marks = Acknowledgement.watermarks(listed: listed) { device in (try? journal.appliedOperationKeys(from: device)) ?? [] }
+        let acknowledgement = Acknowledgement(device: journal.deviceID, at: journal.now, applied: marks)
         do {
-            let sealed = try store.sealRemoteAcknowledgement(acknowledgement.encoded(), device: store.deviceID)
-            try remote.writeAcknowledgement(sealed, of: store.deviceID)
+            let sealed = try cipher.seal(acknowledgement: acknowledgement.encoded(), device: journal.deviceID)
+            try remote.writeAcknowledgement(sealed, of: journal.deviceID)
         } catch {
             log.warning("sync.acknowledgement.failed", ["remote": .public(remote.name)])
         }
     }
 
-    private func push(to remote: any Remote, summary: inout SyncSummary, progress: (String) -> Void) throws(SyncError) {
+    private func push(to remote: any Remote, summary: inout SyncSummary, progress: (String) -> Void) throws(SyncError<Journal.Failure>) {
         var blockedRecords = Set<String>()
         var generator = SystemRandomNumberGenerator()
         while true {
-            let operations = try storeCall { () throws(StoreError) in try store.operationsToPush(to: remote.name, limit: Self.batchSize) }
-                .filter { !blockedRecords.contains($0.entityID) }
+            let operations = try journalCall { () throws(Journal.Failure) in
+                try journal.operationsToPush(to: remote.name, limit: Self.batchSize)
+            }.filter { !blockedRecords.contains($0.entityID) }
             guard !operations.isEmpty else { return }
             var written: [OutgoingOperation] = []
             var remoteDown = false
@@ -278,16 +331,12 @@ public final class SyncEngine {
                     try upload(operation, to: remote)
                     written.append(operation)
                     FaultInjection.reach("sync:wrote-operation:\(summary.pushed + written.count)")
-                } catch let error as RemoteError {
+                } catch {
                     summary.failures += 1
                     // Later changes to the same record wait, so devices see them in order.
                     blockedRecords.insert(operation.entityID)
                     try recordFailure(of: operation, error, using: &generator)
                     if case .unreachable = error { remoteDown = true; break }
-                } catch let error as SyncError {
-                    throw error
-                } catch {
-                    throw .store(.database(code: 0, message: "unexpected error while pushing"))
                 }
             }
             // Durable on the remote first, then marked delivered: a crash in between only
@@ -300,7 +349,7 @@ public final class SyncEngine {
                 }
             }
             let delivered = written.map(\.outboxID)
-            try storeCall { () throws(StoreError) in try store.markDelivered(delivered, to: remote.name) }
+            try journalCall { () throws(Journal.Failure) in try journal.markDelivered(delivered, to: remote.name) }
             summary.pushed += delivered.count
             progress("pushed \(summary.pushed)")
             if remoteDown || delivered.isEmpty { return }
@@ -308,38 +357,53 @@ public final class SyncEngine {
     }
 
     /// Writes one operation's file. A file already under its name is normally this
-    /// operation's own earlier upload whose answer was lost; one that does not open as this
-    /// operation is a damaged leftover (a partial copy, a file linked before its data was
-    /// flushed) and is replaced, or no other device would ever receive the change.
-    private func upload(_ operation: OutgoingOperation, to remote: any Remote) throws {
-        let device = store.deviceID
-        let key = operation.idempotencyKey
-        let sealed = try storeCall { () throws(StoreError) in
-            try store.sealRemoteOperation(OperationFile(operation, device: device).encoded(), idempotencyKey: key)
-        }
-        let name = OperationFile.name(clock: operation.clock, idempotencyKey: key)
-        if try remote.writeOperation(name, of: device, bytes: sealed) { return }
-        let existing = try remote.readOperation(name, of: device)
-        if let plain = try? store.openRemoteOperation(existing, idempotencyKey: key),
-           (try? OperationFile.decode(plain, expectedKey: key, device: device)) != nil {
-            return
-        }
+    /// operation's own earlier upload whose answer was lost (the same bytes: the outbox
+    /// holds each operation sealed once); any other content is a damaged leftover (a
+    /// partial copy, a file linked before its data was flushed) and is replaced, or no other
+    /// device would ever receive the change.
+    private func upload(_ operation: OutgoingOperation, to remote: any Remote) throws(RemoteError) {
+        let device = journal.deviceID
+        if try remote.writeOperation(operation.fileName, of: device, bytes: operation.sealed) { return }
+        if try remote.readOperation(operation.fileName, of: device) == operation.sealed { return }
         log.warning("sync.push.replacedDamagedFile", ["remote": .public(remote.name)])
-        try remote.replaceOperation(name, of: device, bytes: sealed)
+        try remote.replaceOperation(operation.fileName, of: device, bytes: operation.sealed)
     }
 
     /// Records a failed upload: a temporary failure waits out a backoff, a permanent one
     /// moves the operation to `failed`.
     private func recordFailure(of operation: OutgoingOperation, _ error: RemoteError,
-                               using generator: inout SystemRandomNumberGenerator) throws(SyncError) {
+                               using generator: inout SystemRandomNumberGenerator) throws(SyncError<Journal.Failure>) {
         let retryAfter = error.isTemporary ? backoff.delay(afterAttempt: operation.attempts, using: &generator) : nil
-        try storeCall { () throws(StoreError) in
-            try store.recordPushFailure(operation.outboxID, errorClass: error.errorClass, retryAfterMilliseconds: retryAfter)
+        try journalCall { () throws(Journal.Failure) in
+            try journal.recordPushFailure(operation.outboxID, errorClass: error.errorClass, retryAfterMilliseconds: retryAfter)
         }
         log.warning("sync.push.failed", ["error": .public(error.errorClass), "attempts": .integer(operation.attempts + 1)])
     }
 
-    private func storeCall<Result>(_ body: () throws(StoreError) -> Result) throws(SyncError) -> Result {
-        do { return try body() } catch { throw .store(error) }
+    private func journalCall<Result>(_ body: () throws(Journal.Failure) -> Result) throws(SyncError<Journal.Failure>) -> Result {
+        do { return try body() } catch { throw .journal(error) }
+    }
+}
+
+extension OperationDocument.Decoded {
+    var idempotencyKey: String {
+        switch self {
+        case .operation(let operation): operation.idempotencyKey
+        case .refused(let key, _, _, _, _): key
+        }
+    }
+
+    var deviceID: String {
+        switch self {
+        case .operation(let operation): operation.deviceID
+        case .refused(_, let device, _, _, _): device
+        }
+    }
+
+    var clock: HybridTimestamp {
+        switch self {
+        case .operation(let operation): operation.clock
+        case .refused(_, _, let clock, _, _): clock
+        }
     }
 }

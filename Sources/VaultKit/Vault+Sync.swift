@@ -63,6 +63,7 @@ extension Vault {
     public func sync(remote name: String? = nil, retryFailed: Bool = false, allowMassDelete: Bool = false,
                      progress: (String) -> Void = { _ in }) throws(VaultError) -> SyncSummary {
         let store = try unlockedStore()
+        guard let cipher = operationCipher else { throw .locked }
         var records = try storeCall { () throws(StoreError) in try store.remotes() }
         if let name {
             records = records.filter { $0.name == name }
@@ -73,11 +74,12 @@ extension Vault {
         let remotes: [any Remote] = records.map { FolderRemote(name: $0.name, location: $0.location, vaultID: vaultID) }
         let summary: SyncSummary
         do {
-            summary = try SyncEngine(store: store, remotes: remotes, remotesAreComplete: name == nil).run(allowMassDelete: allowMassDelete, progress: progress)
+            summary = try SyncEngine(journal: store, cipher: cipher, remotes: remotes, remotesAreComplete: name == nil)
+                .run(allowMassDelete: allowMassDelete, progress: progress)
         } catch {
             switch error {
             case .massDelete(let count, let total): throw .massDelete(count: count, total: total)
-            case .store(let storeError): throw VaultError(storeError)
+            case .journal(let storeError): throw VaultError(storeError)
             }
         }
         if summary.skipped.count == records.count, let first = summary.skipped.sorted(by: { $0.key < $1.key }).first {

@@ -1,5 +1,6 @@
 import Foundation
 public import Journal
+import Sync
 import Telemetry
 public import Keystore
 import VaultStore
@@ -20,7 +21,9 @@ public final class Vault {
     let store: Store
     let keyStore: any KeyStore
     let clock: any Clock
-    private var isKeyAttached = false
+    private var isKeyAttached: Bool { operationCipher != nil }
+    /// What the sync engine seals and opens with (it holds no key): made when the key is attached.
+    private(set) var operationCipher: OperationCipher?
     /// Live book titles, once decrypted in this process (see `liveBookTitles()`).
     var cachedTitles: BookTitleIndex?
 
@@ -124,7 +127,7 @@ public final class Vault {
     /// Removes the key from the keystore. Locking a locked vault is not an error.
     public func lock() throws(VaultError) {
         try keystoreCall { () throws(KeystoreError) in try keyStore.remove(vaultID: vaultID) }
-        isKeyAttached = false
+        operationCipher = nil
         log.notice("vault.locked")
     }
 
@@ -177,7 +180,7 @@ public final class Vault {
 
     /// The key is attached: journal operations may run, and log lines may tag private values.
     private func didAttach(_ key: VaultKey) {
-        isKeyAttached = true
+        operationCipher = OperationCipher(sealer: FieldSealer(key: key, vaultID: vaultID))
         if let tagger = try? LogTagger(vaultKey: key) {
             Logger.shared.setTagger { tagger.tag($0) }
         }

@@ -1,22 +1,9 @@
-import Journal
+public import Journal
+public import Sync
 import VaultCrypto
 
-/// The kind of record an outbox operation is about.
-public enum OutboxEntity: String, Sendable, CaseIterable {
-    case book
-    case session
-    case annotation
-}
-
-/// What an outbox operation did to its record.
-public enum OutboxAction: String, Sendable {
-    case create
-    case update
-    case delete
-}
-
-/// The life of an outbox operation: `pending` until a sync worker takes it, `done` once a
-/// remote has it, `failed` (kept, with its context) when it can never succeed.
+/// The life of an outbox operation: `pending` until every remote has it, then `done`;
+/// `failed` (kept, with its context) when it can never succeed as it is.
 public enum OutboxState: String, Sendable, CaseIterable {
     case pending
     case inFlight = "in_flight"
@@ -24,26 +11,29 @@ public enum OutboxState: String, Sendable, CaseIterable {
     case failed
 }
 
+/// How an outbox row's payload is written (`outbox.payload_format`).
+enum OutboxPayloadFormat: Int64 {
+    /// bmvault 0.3 to 0.5: the record's JSON, sealed for the outbox. Converted to
+    /// ``operation`` the first time it is sent.
+    case record = 1
+    /// The whole operation (``OperationDocument``) sealed for the remotes: sent as it is.
+    case operation = 2
+}
+
 extension Store {
     /// Appends the operation that records one change. Call it only inside the write
     /// transaction that makes the change, so the two commit or vanish together.
     ///
-    /// The payload is the record's state after the change, sealed under the vault key and
-    /// bound to the operation's idempotency key: the outbox never holds plaintext.
-    func enqueue(_ entity: OutboxEntity, _ action: OutboxAction, id: EntityID, baseVersion: Int64,
-                 payload: OutboxPayload, cipher: RecordCipher, at time: Timestamp,
-                 clock: HybridTimestamp, base: HybridTimestamp?, state: OutboxState = .pending) throws(StoreError) {
+    /// The operation is written and sealed once, as it goes to every remote (bound to its
+    /// idempotency key): the outbox never holds plaintext, and a push sends these bytes.
+    func enqueue(_ action: OutboxAction, _ record: RecordVersion, clock: HybridTimestamp, at time: Timestamp,
+                 baseVersion: Int64, base: HybridTimestamp?, state: OutboxState = .pending) throws(StoreError) {
+        let cipher = try requireCipher()
         let idempotencyKey = EntityID.generate(at: time, using: &randomIDs).rawValue
-        var json = payload.jsonBytes()
-        defer { wipe(&json) }
-        let sealed: [UInt8]
-        do {
-            sealed = try cipher.sealer.seal(json, table: "outbox", recordID: idempotencyKey, field: "payload")
-        } catch {
-            throw .crypto(error)
-        }
-        let values: [SQLValue] = [.text(entity.rawValue), .text(id.rawValue), .text(action.rawValue), .blob(sealed),
-                                  .integer(baseVersion), .text(idempotencyKey), .integer(time.millisecondsSince1970),
+        let operation = SyncOperation(idempotencyKey: idempotencyKey, deviceID: deviceID, clock: clock, action: action, record: record)
+        let sealed = try cipher.sealOperation(operation)
+        let values: [SQLValue] = [.text(operation.entity.rawValue), .text(operation.entityID.rawValue), .text(action.rawValue),
+                                  .blob(sealed), .integer(baseVersion), .text(idempotencyKey), .integer(time.millisecondsSince1970),
                                   .text(state.rawValue), .text(clock.description), base.map { .text($0.description) } ?? .null]
         if let writeBatch {
             try writeBatch.appendOperation(values, to: database)
@@ -55,12 +45,12 @@ extension Store {
     static let outboxInsertOne = outboxInsert(rows: 1)
 
     /// An INSERT of `rows` outbox operations, ten values each, in
-    /// ``enqueue(_:_:id:baseVersion:payload:cipher:at:clock:base:state:)``'s order.
+    /// ``enqueue(_:_:clock:at:baseVersion:base:state:)``'s order.
     static func outboxInsert(rows: Int) -> String {
-        let row = "(?, ?, ?, ?, ?, 0, ?, ?, ?, ?, ?)"
+        let row = "(?, ?, ?, ?, ?, 0, ?, ?, ?, ?, ?, \(OutboxPayloadFormat.operation.rawValue))"
         return """
             INSERT INTO outbox (entity, entity_id, action, payload, base_version, attempt_count, idempotency_key, created_at,
-                                state, hlc, base_hlc)
+                                state, hlc, base_hlc, payload_format)
             VALUES \(repeatElement(row, count: rows).joined(separator: ", "))
             """
     }

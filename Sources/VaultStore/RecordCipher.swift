@@ -1,9 +1,11 @@
 import Journal
+import Sync
 import Telemetry
 import VaultCrypto
 
 /// Seals and opens the encrypted columns of the store, naming each by table and field,
-/// so the associated data of a sealed value always matches where it is stored.
+/// so the associated data of a sealed value always matches where it is stored; and seals
+/// each outbox operation once, as it goes to the remotes (``OperationCipher``).
 struct RecordCipher {
     let sealer: FieldSealer
 
@@ -29,5 +31,18 @@ struct RecordCipher {
         guard let text else { throw UnreadableRecord(id: id, field: field) }
         RecentContent.shared.remember(text)
         return text
+    }
+
+    var operations: OperationCipher { OperationCipher(sealer: sealer) }
+
+    /// An operation's document, sealed as it is stored in the outbox and sent.
+    func sealOperation(_ operation: SyncOperation) throws(StoreError) -> [UInt8] {
+        var document = OperationDocument.encode(operation)
+        defer { wipe(&document) }
+        do {
+            return try operations.seal(operation: document, idempotencyKey: operation.idempotencyKey)
+        } catch {
+            throw .crypto(error)
+        }
     }
 }

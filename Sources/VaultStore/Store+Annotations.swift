@@ -1,4 +1,5 @@
 public import Journal
+import Sync
 
 /// Which annotations a listing wants.
 public struct AnnotationFilter: Sendable {
@@ -21,22 +22,24 @@ extension Store {
 
     /// Saves a new note or quote and its `create` operation.
     public func addAnnotation(_ annotation: Annotation) throws(StoreError) {
-        let cipher = try requireCipher()
+        _ = try requireCipher()
         try database.writeTransaction { () throws(StoreError) in
             try requireLiveBook(annotation.bookID)
-            try insertAnnotation(annotation, cipher: cipher, outboxState: .pending)
+            try insertAnnotation(annotation, outboxState: .pending)
         }
     }
 
     /// Inserts an annotation row and its `create` operation. Call inside a write
     /// transaction; the book must exist (a foreign key), and callers adding a new note
     /// check first that it is not deleted.
-    func insertAnnotation(_ annotation: Annotation, cipher: RecordCipher, outboxState: OutboxState) throws(StoreError) {
+    func insertAnnotation(_ annotation: Annotation, outboxState: OutboxState) throws(StoreError) {
+        let cipher = try requireCipher()
         let stamp = try tick()
         try database.run(Self.insertAnnotationSQL,
                          try annotationValues(annotation, cipher: cipher) + [.text(stamp.description)])
-        try enqueue(.annotation, .create, id: annotation.id, baseVersion: 0, payload: OutboxPayload(annotation),
-                    cipher: cipher, at: annotation.updatedAt, clock: stamp, base: nil, state: outboxState)
+        let version = AnnotationVersion(annotation, clock: stamp, history: VersionVector(stamp))
+        try enqueue(.create, .annotation(version), clock: stamp, at: annotation.updatedAt, baseVersion: 0, base: nil,
+                    state: outboxState)
     }
 
     /// Changes a note's or quote's body and/or locator. Reads and writes in one write
@@ -56,7 +59,7 @@ extension Store {
         try changeAnnotation(id, action: .delete) { annotation in annotation.deletedAt = annotation.updatedAt }
     }
 
-    /// One note or quote by id, tombstoned or not.
+    /// One note or quote by id, tombstoned or not, as the reader sees it.
     public func annotation(_ id: EntityID) throws(StoreError) -> Annotation {
         let openers = try AnnotationOpeners(try requireCipher())
         var found: Result<Annotation, UnreadableRecord>?
@@ -108,28 +111,29 @@ extension Store {
         }
     }
 
-    /// Changes a live note or quote and records the operation. Call inside a write transaction.
-    /// Only an import (`requireLive: false`) may change a deleted one: to bring it back.
+    /// Changes a live note or quote as the reader sees it and records the operation: a new
+    /// version that supersedes every version here. Call inside a write transaction. Only an
+    /// import or a conflict resolution (`requireLive: false`) may change a deleted one: to
+    /// bring it back. Conflict copies shown from the note's versions become notes of their
+    /// own first, but those in `dropping`, which the reader let go (see
+    /// ``versionsForWrite(of:dropping:)``).
     @discardableResult
     func changeAnnotationInTransaction(_ id: EntityID, action: OutboxAction, requireLive: Bool = true,
+                                       dropping: Set<EntityID> = [],
                                        _ change: (inout Annotation) -> Void) throws(StoreError) -> Annotation {
-        let cipher = try requireCipher()
+        let standing = try versionsForWrite(of: id, dropping: dropping)
         var annotation = try self.annotation(id)
         guard annotation.deletedAt == nil || !requireLive else { throw .recordNotFound(id: id.rawValue) }
         let base = try recordClock(table: "annotation", id: id)
         let stamp = try tick()
-        let baseVersion = annotation.version
+        let baseVersion = standing.versions.map(\.annotation.version).max() ?? annotation.version
         annotation.updatedAt = max(clock.now(), annotation.updatedAt)
         change(&annotation)
         annotation.version = baseVersion + 1
-        try database.run("""
-            UPDATE annotation SET book_id = ?2, kind = ?3, body = ?4, locator = ?5, created_at = ?6,
-                                  updated_at = ?7, deleted_at = ?8, version = ?9, conflict_of = ?10,
-                                  conflict_reason = ?11, hlc = ?12
-            WHERE id = ?1
-            """, try annotationValues(annotation, cipher: cipher) + [.text(stamp.description)])
-        try enqueue(.annotation, action, id: id, baseVersion: baseVersion, payload: OutboxPayload(annotation),
-                    cipher: cipher, at: annotation.updatedAt, clock: stamp, base: base)
+        let version = standing.write(annotation, at: stamp)
+        try writeAnnotationRow(version, derived: false)
+        if standing.versions.count > 1 { try writeStandingVersions(AnnotationVersions(version), of: id) }
+        try enqueue(action, .annotation(version), clock: stamp, at: annotation.updatedAt, baseVersion: baseVersion, base: base)
         return annotation
     }
 

@@ -22,11 +22,11 @@ extension Store {
     /// are taken as they are, tombstones included; every book they name must exist in the
     /// vault or the batch.
     public func insert(_ batch: JournalBatch, outboxState: OutboxState = .pending) throws(StoreError) {
-        let cipher = try requireCipher()
+        _ = try requireCipher()
         try database.writeTransaction { () throws(StoreError) in
-            for book in batch.books { try insertBook(book, cipher: cipher, outboxState: outboxState) }
-            for session in batch.sessions { try insertSession(session, cipher: cipher, outboxState: outboxState) }
-            for annotation in batch.annotations { try insertAnnotation(annotation, cipher: cipher, outboxState: outboxState) }
+            for book in batch.books { try insertBook(book, outboxState: outboxState) }
+            for session in batch.sessions { try insertSession(session, outboxState: outboxState) }
+            for annotation in batch.annotations { try insertAnnotation(annotation, outboxState: outboxState) }
         }
     }
 }

@@ -1,35 +1,36 @@
 import Foundation
 public import Journal
+import Sync
 import Telemetry
 
 extension Store {
     static let bookColumns = "id, title, authors, progress, created_at, updated_at, deleted_at, version"
     // Made once: the statement cache is keyed by the text.
-    private static let insertBookSQL = "INSERT INTO book (\(bookColumns), hlc, progress_hlc) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?9, ?9)"
+    private static let insertBookSQL = """
+        INSERT INTO book (\(bookColumns), hlc, metadata_hlc, progress_hlc, progress_rewind) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?9, ?10, ?11, ?12)
+        """
     private static let bookByIDSQL = "SELECT \(bookColumns) FROM book WHERE id = ?"
+    private static let bookClocksSQL = "SELECT hlc, coalesce(metadata_hlc, hlc), coalesce(progress_hlc, hlc), progress_rewind FROM book WHERE id = ?"
 
     /// Saves a new book and its `create` operation.
     public func addBook(_ book: Book) throws(StoreError) {
-        let cipher = try requireCipher()
-        try database.writeTransaction { () throws(StoreError) in try insertBook(book, cipher: cipher, outboxState: .pending) }
+        try database.writeTransaction { () throws(StoreError) in try insertBook(book, outboxState: .pending) }
     }
 
     /// Inserts a book row and its `create` operation. Call inside a write transaction.
-    func insertBook(_ book: Book, cipher: RecordCipher, outboxState: OutboxState) throws(StoreError) {
+    func insertBook(_ book: Book, outboxState: OutboxState) throws(StoreError) {
         let stamp = try tick()
-        try database.run(Self.insertBookSQL,
-                         try bookValues(book, cipher: cipher) + [.text(stamp.description)])
-        try enqueue(.book, .create, id: book.id, baseVersion: 0,
-                    payload: OutboxPayload(book, progressRewind: false, progressClock: stamp), cipher: cipher,
-                    at: book.updatedAt, clock: stamp, base: nil, state: outboxState)
+        let version = BookVersion(book, clock: stamp, metadataClock: stamp, progressClock: stamp, progressRewind: false)
+        try writeBook(version, insert: true)
+        try enqueue(.create, .book(version), clock: stamp, at: book.updatedAt, baseVersion: 0, base: nil, state: outboxState)
     }
 
     /// Sets a book's progress, reading and writing inside one write transaction, so a
     /// concurrent change from another process is never overwritten unseen. A `rewind` is an
     /// explicit move backwards, which sync lets win over positions recorded before it.
-    @discardableResult
     /// A plain position behind the current one is refused (`progressBehind`): moving back
     /// must be said, so that every device can tell a correction from a stale position.
+    @discardableResult
     public func setProgress(of id: EntityID, to percent: Double, rewind: Bool = false) throws(StoreError) -> Book {
         try database.writeTransaction { () throws(StoreError) in
             if !rewind {
@@ -39,7 +40,7 @@ extension Store {
                 }
                 guard percent >= current else { throw .progressBehind(current: current) }
             }
-            return try updateBookInTransaction(id, action: .update, progressRewind: rewind) { book in book.progress = percent }
+            return try changeBookInTransaction(id, action: .update, parts: .progress(rewind: rewind)) { book in book.progress = percent }
         }
     }
 
@@ -47,11 +48,9 @@ extension Store {
     /// otherwise disappear from every listing with it.
     public func deleteBook(_ id: EntityID) throws(StoreError) {
         try database.writeTransaction { () throws(StoreError) in
-            var live = 0
-            try database.forEachRow("SELECT count(*) FROM annotation WHERE book_id = ? AND deleted_at IS NULL",
-                                    [.text(id.rawValue)]) { row in live = Int(row.int64(0)) }
+            let live = try liveAnnotationCount(of: id)
             guard live == 0 else { throw .bookHasAnnotations(id: id.rawValue, count: live) }
-            _ = try updateBookInTransaction(id, action: .delete, progressRewind: nil) { book in book.deletedAt = book.updatedAt }
+            _ = try changeBookInTransaction(id, action: .delete, parts: .metadata) { book in book.deletedAt = book.updatedAt }
         }
     }
 
@@ -69,6 +68,19 @@ extension Store {
         }
     }
 
+    /// One book with the clocks its merge reads.
+    func bookVersion(_ id: EntityID) throws(StoreError) -> BookVersion {
+        let book = try self.book(id)
+        var clocks: (HybridTimestamp, HybridTimestamp, HybridTimestamp, Bool)?
+        try database.forEachRow(Self.bookClocksSQL, [.text(id.rawValue)]) { row in
+            guard let clock = try? HybridTimestamp(parsing: row.text(0)), let metadata = try? HybridTimestamp(parsing: row.text(1)),
+                  let progress = try? HybridTimestamp(parsing: row.text(2)) else { return }
+            clocks = (clock, metadata, progress, row.int64(3) == 1)
+        }
+        guard let (clock, metadata, progress, rewind) = clocks else { throw .recordUnreadable(id: id.rawValue, field: "hlc") }
+        return BookVersion(book, clock: clock, metadataClock: metadata, progressClock: progress, progressRewind: rewind)
+    }
+
     /// Every book, oldest first. A book whose sealed fields do not open is reported in
     /// place as a failure; the others still read.
     public func books(includeDeleted: Bool = false) throws(StoreError) -> [Result<Book, UnreadableRecord>] {
@@ -82,44 +94,75 @@ extension Store {
         return books
     }
 
+    /// Live notes and quotes of a book (conflict copies included).
+    func liveAnnotationCount(of bookID: EntityID) throws(StoreError) -> Int {
+        var count = 0
+        try database.forEachRow("SELECT count(*) FROM annotation WHERE book_id = ? AND deleted_at IS NULL",
+                                [.text(bookID.rawValue)]) { row in count = Int(row.int64(0)) }
+        return count
+    }
+
     // MARK: - Rows
 
-    /// Changes a book and records the operation. `progressRewind` non-nil means the
-    /// progress changed (and whether as a rewind), which moves the progress clock too.
-    /// Only an import (`requireLive: false`) may change a deleted book: to bring it back.
+    /// Which parts of a book a change touches, each of which moves its own clock.
+    enum BookParts {
+        /// Title, authors or deletion.
+        case metadata
+        /// The position (and whether it is a rewind).
+        case progress(rewind: Bool)
+        /// Both (an import, or a book whose fields no longer opened).
+        case all(rewind: Bool)
+    }
+
+    /// Changes a book and records the operation. Call inside a write transaction. Only an
+    /// import (`requireLive: false`) may change a deleted book: to bring it back.
     @discardableResult
-    func updateBookInTransaction(_ id: EntityID, action: OutboxAction, progressRewind: Bool?, requireLive: Bool = true,
+    func changeBookInTransaction(_ id: EntityID, action: OutboxAction, parts: BookParts, requireLive: Bool = true,
                                  _ change: (inout Book) -> Void) throws(StoreError) -> Book {
-        let cipher = try requireCipher()
-        var book = try self.book(id)
-        guard book.deletedAt == nil || !requireLive else { throw .recordNotFound(id: id.rawValue) }
-        let base = try recordClock(table: "book", id: id)
+        var version = try bookVersion(id)
+        guard version.book.deletedAt == nil || !requireLive else { throw .recordNotFound(id: id.rawValue) }
+        let base = version.clock
         let stamp = try tick()
-        let baseVersion = book.version
-        book.updatedAt = max(clock.now(), book.updatedAt)
-        let originalTitle = book.title
-        change(&book)
-        book.version = baseVersion + 1
-        // why the stored title is kept when unchanged: rewriting it (a fresh nonce) would
-        // empty the book title cache (migration 0004) on every progress change.
-        try database.run("""
-            UPDATE book SET title = CASE WHEN ?11 THEN ?2 ELSE title END, authors = ?3, progress = ?4, created_at = ?5, updated_at = ?6,
-                            deleted_at = ?7, version = ?8, hlc = ?9,
-                            progress_hlc = CASE WHEN ?10 IS NULL THEN progress_hlc ELSE ?9 END,
-                            progress_rewind = coalesce(?10, progress_rewind)
-            WHERE id = ?1
-            """, try bookValues(book, cipher: cipher) + [.text(stamp.description), progressRewind.map { .integer($0 ? 1 : 0) } ?? .null,
-                                                         .integer(book.title != originalTitle ? 1 : 0)])
-        var rewind = progressRewind ?? false
-        var progressClock: HybridTimestamp?
-        try database.forEachRow("SELECT progress_rewind, progress_hlc FROM book WHERE id = ?", [.text(id.rawValue)]) { row in
-            rewind = row.int64(0) == 1
-            progressClock = try? HybridTimestamp(parsing: row.text(1))
+        let baseVersion = version.book.version
+        let originalTitle = version.book.title
+        version.book.updatedAt = max(clock.now(), version.book.updatedAt)
+        change(&version.book)
+        version.book.version = baseVersion + 1
+        version.clock = stamp
+        switch parts {
+        case .metadata:
+            version.metadataClock = stamp
+        case .progress(let rewind):
+            version.progressClock = stamp
+            version.progressRewind = rewind
+        case .all(let rewind):
+            version.metadataClock = stamp
+            version.progressClock = stamp
+            version.progressRewind = rewind
         }
-        try enqueue(.book, action, id: id, baseVersion: baseVersion,
-                    payload: OutboxPayload(book, progressRewind: rewind, progressClock: progressClock),
-                    cipher: cipher, at: book.updatedAt, clock: stamp, base: base)
-        return book
+        try writeBook(version, insert: false, titleChanged: version.book.title != originalTitle)
+        try enqueue(action, .book(version), clock: stamp, at: version.book.updatedAt, baseVersion: baseVersion, base: base)
+        return version.book
+    }
+
+    /// Writes a book row with its clocks. The stored title is kept unless `titleChanged`:
+    /// rewriting it (a fresh nonce) would empty the book title cache (migration 0004) on
+    /// every progress change.
+    func writeBook(_ version: BookVersion, insert: Bool, titleChanged: Bool = true) throws(StoreError) {
+        let cipher = try requireCipher()
+        let values = try bookValues(version.book, cipher: cipher)
+            + [.text(version.clock.description), .text(version.metadataClock.description),
+               .text(version.progressClock.description), .integer(version.progressRewind ? 1 : 0)]
+        if insert {
+            try database.run(Self.insertBookSQL, values)
+            return
+        }
+        try database.run("""
+            UPDATE book SET title = CASE WHEN ?13 THEN title ELSE ?2 END, authors = ?3, progress = ?4, created_at = ?5,
+                            updated_at = ?6, deleted_at = ?7, version = ?8, hlc = ?9, metadata_hlc = ?10, progress_hlc = ?11,
+                            progress_rewind = ?12
+            WHERE id = ?1
+            """, values + [.integer(titleChanged ? 0 : 1)])
     }
 
     func bookValues(_ book: Book, cipher: RecordCipher) throws(StoreError) -> [SQLValue] {

@@ -1,28 +1,14 @@
 public import Journal
+import Sync
+import Telemetry
 import VaultCrypto
 
 /// What an import did, or (a dry run) would have done.
 public struct ImportSummary: Sendable, Equatable {
-    public struct Kinds: Sendable, Equatable {
-        public var books = 0
-        public var sessions = 0
-        public var notes = 0
-        public var quotes = 0
-
-        public init(books: Int = 0, sessions: Int = 0, notes: Int = 0, quotes: Int = 0) {
-            self.books = books
-            self.sessions = sessions
-            self.notes = notes
-            self.quotes = quotes
-        }
-
-        public var total: Int { books + sessions + notes + quotes }
-    }
-
     /// Records the vault did not have.
-    public var added = Kinds()
+    public var added = JournalCounts()
     /// Records merged into what the vault had (sessions never change).
-    public var updated = Kinds()
+    public var updated = JournalCounts()
     /// Records the vault already had as they are.
     public var unchanged = 0
     /// Conflicts this import made for the reader: conflict copies, and notes marked
@@ -39,27 +25,14 @@ public enum ImportOutcome: Sendable, Equatable {
     case duplicate
 }
 
-/// One import in progress: merges archive records into the vault through the conflict
-/// policies sync uses, inside the transaction ``Store/importArchive(dryRun:_:)`` holds.
-/// Every change writes its outbox operation like a change made here; a record the vault
-/// has as it is writes nothing, so importing twice changes nothing.
-///
-/// - A new id is inserted as it is (dates, version, tombstone, conflict marks).
-/// - A book: title and authors from the later `updatedAt` (``BookMetadataPolicy``; the
-///   archive wins a tie only if it is an edit of the vault's very version), progress the
-///   furthest (``ProgressPolicy``).
-/// - A session: a union by id (``SessionUnionPolicy``).
-/// - A note or quote whose text differs: ``NoteAndQuoteTextPolicy``, where the vault
-///   "changed" unless it is at the very version (and time) the archive holds, and the archive
-///   changed since its text differs. So an edit of an unchanged note is an update; otherwise
-///   both texts survive: the vault's in the note, the archive's in a new conflict copy (none
-///   when the book already holds that text, so re-importing adds none); one side deleted and
-///   the other changed brings the note back, marked `edited-after-delete`.
-/// - The same text with only a deletion on one side: a tombstone of a later version deletes
-///   the note; a live note of an older one does not bring a deleted note back.
+/// One import in progress, inside the transaction ``Store/importArchive(dryRun:_:)`` holds:
+/// each archive record meets the vault's through the one merge (``JournalMerge``, its
+/// archive rules), and the decision is applied as a change made here, with its outbox
+/// operation like any other. A record the vault has as it is writes nothing, so importing
+/// twice changes nothing.
 public final class ArchiveImport {
     private unowned let store: Store
-    private let cipher: RecordCipher
+    private let merge = JournalMerge.vault
     private let now: Timestamp
     /// Ids met in this import, to refuse an archive holding one id twice (16 bytes each).
     private var seen = Set<UInt128>()
@@ -77,9 +50,8 @@ public final class ArchiveImport {
     private let hadSessions: Bool
     public private(set) var summary = ImportSummary()
 
-    init(store: Store, cipher: RecordCipher, now: Timestamp) throws(StoreError) {
+    init(store: Store, now: Timestamp) throws(StoreError) {
         self.store = store
-        self.cipher = cipher
         self.now = now
         hadAnnotations = try Self.hasRows(store, "SELECT EXISTS (SELECT 1 FROM annotation)")
         hadSessions = try Self.hasRows(store, "SELECT EXISTS (SELECT 1 FROM reading_session)")
@@ -106,59 +78,45 @@ public final class ArchiveImport {
         guard seen.insert(Self.key(incoming.id)).inserted else { return .duplicate }
         knownBooks.insert(incoming.id)
         deletedBooks[incoming.id] = nil
-        let local: Book
-        do { local = try store.book(incoming.id) } catch .recordNotFound {
-            try store.insertBook(incoming, cipher: cipher, outboxState: .pending)
-            summary.added.books += 1
-            return .added
+        let local: LocalBook?
+        do {
+            local = .book(try store.bookVersion(incoming.id), liveAnnotations: try store.liveAnnotationCount(of: incoming.id))
+        } catch .recordNotFound {
+            local = nil
         } catch .recordUnreadable {
-            // What is here cannot be read; the archive's version can: take it.
-            return try replace(incoming) ? .updated : .unchanged
+            local = .unreadable
         }
-        var localRewind = false
-        try store.database.forEachRow("SELECT progress_rewind FROM book WHERE id = ?", [.text(incoming.id.rawValue)]) { row in
-            localRewind = row.int64(0) == 1
-        }
-        let (localClock, archiveClock) = clocks(localVersion: local.version, localUpdated: local.updatedAt,
-                                                archiveVersion: incoming.version, archiveUpdated: incoming.updatedAt,
-                                                archiveDiffers: local.title != incoming.title || local.authors != incoming.authors)
-        let divergence = Divergence(localChanged: true, remoteChanged: true)
-        guard case .winner(let metadata, _) = BookMetadataPolicy().resolve(
-                  local: Side(local, clock: localClock), remote: Side(incoming, clock: archiveClock), divergence: divergence),
-              case .winner(let position, _) = ProgressPolicy().resolve(
-                  local: Side(.init(percent: local.progress, isRewind: localRewind), clock: localClock),
-                  remote: Side(.init(percent: incoming.progress, isRewind: false), clock: archiveClock), divergence: divergence) else {
-            return .unchanged
-        }
-        var deletedAt = metadata.deletedAt
-        if deletedAt != nil, local.deletedAt == nil, try liveAnnotations(of: local.id) > 0 { deletedAt = nil }
-        guard metadata.title != local.title || metadata.authors != local.authors || position.percent != local.progress
-                || (deletedAt == nil) != (local.deletedAt == nil) else {
+        switch merge.merge(archived: incoming, into: local) {
+        case .unchanged:
             summary.unchanged += 1
             return .unchanged
+        case .insert(let book):
+            try store.insertBook(book, outboxState: .pending)
+            summary.added.books += 1
+            return .added
+        case .replaceUnreadable(let book):
+            // What is here cannot be read; the archive's version can: it replaces it.
+            try store.database.run("UPDATE book SET title = ?2, authors = ?3 WHERE id = ?1",
+                                   Array(try store.bookValues(book, cipher: try store.requireCipher()).prefix(3)))
+            try store.changeBookInTransaction(book.id, action: .update, parts: .all(rewind: false), requireLive: false) { here in
+                here.progress = book.progress
+                here.deletedAt = book.deletedAt
+            }
+            summary.updated.books += 1
+            return .updated
+        case .change(let change):
+            let wasDeleted = local.flatMap { if case .book(let version, _) = $0 { version.book.deletedAt != nil } else { nil } } ?? false
+            let parts: Store.BookParts = change.progressMoved ? .all(rewind: false) : .metadata
+            try store.changeBookInTransaction(incoming.id, action: change.isDeleted && !wasDeleted ? .delete : .update,
+                                              parts: parts, requireLive: false) { book in
+                book.title = change.title
+                book.authors = change.authors
+                book.progress = change.progress
+                book.deletedAt = change.isDeleted ? (book.deletedAt ?? book.updatedAt) : nil
+            }
+            summary.updated.books += 1
+            return .updated
         }
-        let action: OutboxAction = deletedAt != nil && local.deletedAt == nil ? .delete : .update
-        try store.updateBookInTransaction(local.id, action: action, progressRewind: position.percent != local.progress ? false : nil,
-                                          requireLive: false) { book in
-            book.title = metadata.title
-            book.authors = metadata.authors
-            book.progress = position.percent
-            book.deletedAt = deletedAt == nil ? nil : (book.deletedAt ?? book.updatedAt)
-        }
-        summary.updated.books += 1
-        return .updated
-    }
-
-    /// Overwrites an unreadable book with the archive's version, as a local change.
-    private func replace(_ incoming: Book) throws(StoreError) -> Bool {
-        try store.database.run("UPDATE book SET title = ?2, authors = ?3 WHERE id = ?1",
-                               Array(try store.bookValues(incoming, cipher: cipher).prefix(3)))
-        try store.updateBookInTransaction(incoming.id, action: .update, progressRewind: false, requireLive: false) { book in
-            book.progress = incoming.progress
-            book.deletedAt = incoming.deletedAt
-        }
-        summary.updated.books += 1
-        return true
     }
 
     // MARK: - Sessions
@@ -167,15 +125,15 @@ public final class ArchiveImport {
     public func add(_ incoming: ReadingSession) throws(StoreError) -> (outcome: ImportOutcome, bookKnown: Bool) {
         guard seen.insert(Self.key(incoming.id)).inserted else { return (.duplicate, true) }
         let bookKnown = try bookExists(incoming.bookID)
-        var exists = false
+        var local: ReadingSession?
         if hadSessions {
-            try store.database.forEachRow("SELECT 1 FROM reading_session WHERE id = ?", [.text(incoming.id.rawValue)]) { _ in exists = true }
+            do { local = try store.session(incoming.id) } catch .recordNotFound { local = nil }
         }
-        guard !exists else {
+        guard case .store(let session) = merge.merge(archived: incoming, into: local) else {
             summary.unchanged += 1
             return (.unchanged, bookKnown)
         }
-        try store.insertSession(incoming, cipher: cipher, outboxState: .pending)
+        try store.insertSession(session, outboxState: .pending)
         summary.added.sessions += 1
         return (.added, bookKnown)
     }
@@ -195,13 +153,17 @@ public final class ArchiveImport {
             try insert(incoming)
             return (.added, bookKnown)
         } catch .recordUnreadable {
+            // What is here cannot be read; the archive's version can: it replaces it.
             try store.database.run("UPDATE annotation SET body = ?2, locator = ?3 WHERE id = ?1",
-                                   [.text(incoming.id.rawValue)] + Array(try store.annotationValues(incoming, cipher: cipher)[3...4]))
+                                   [.text(incoming.id.rawValue)] + Array(try store.annotationValues(incoming, cipher: try store.requireCipher())[3...4]))
             try store.changeAnnotationInTransaction(incoming.id, action: .update, requireLive: false) { $0.deletedAt = incoming.deletedAt }
             count(incoming.kind, updated: true)
             return (.updated, bookKnown)
         }
-        return (try merge(incoming, into: local), bookKnown)
+        let decision = try merge.merge(archived: incoming, into: local, newID: { .generate(at: now) }) { (text) throws(StoreError) in
+            try texts(of: local.bookID).contains(Self.digest(text))
+        }
+        return (try apply(decision, to: local), bookKnown)
     }
 
     /// Adds a note or quote a reader wrote into a Markdown file, unless its book already
@@ -209,78 +171,36 @@ public final class ArchiveImport {
     public func addIfNew(_ incoming: Annotation) throws(StoreError) -> (outcome: ImportOutcome, bookKnown: Bool) {
         let bookKnown = try bookExists(incoming.bookID)
         guard bookKnown else { return (.added, false) }
-        guard !(try texts(of: incoming.bookID).contains(Self.digest(incoming))) else {
+        let decision = try merge.merge(addition: incoming) { (text) throws(StoreError) in
+            try texts(of: incoming.bookID).contains(Self.digest(text))
+        }
+        guard case .insert(let addition) = decision else {
             summary.unchanged += 1
             return (.unchanged, true)
         }
-        seen.insert(Self.key(incoming.id))
-        try insert(incoming)
+        seen.insert(Self.key(addition.id))
+        try insert(addition)
         return (.added, true)
     }
 
-    private func merge(_ incoming: Annotation, into local: Annotation) throws(StoreError) -> ImportOutcome {
-        let sameText = local.body == incoming.body && local.locator == incoming.locator
-        let localDeleted = local.deletedAt != nil
-        let incomingDeleted = incoming.deletedAt != nil
-        if sameText {
-            // Only a deletion differs: a later tombstone deletes; an older live copy does not undelete.
-            guard !localDeleted, incomingDeleted, incoming.version > local.version else {
-                summary.unchanged += 1
-                return .unchanged
+    private func apply(_ decision: ArchivedAnnotationDecision, to local: Annotation) throws(StoreError) -> ImportOutcome {
+        switch decision {
+        case .unchanged, .insert, .replaceUnreadable:
+            summary.unchanged += 1
+            return .unchanged
+        case .change(let change, let isConflict):
+            let deletes = change.isDeleted == true && local.deletedAt == nil
+            try store.changeAnnotationInTransaction(local.id, action: deletes ? .delete : .update, requireLive: false) {
+                change.apply(to: &$0)
             }
-            try store.changeAnnotationInTransaction(local.id, action: .delete) { $0.deletedAt = $0.updatedAt }
-            count(local.kind, updated: true)
-            return .updated
-        }
-        let (localClock, archiveClock) = clocks(localVersion: local.version, localUpdated: local.updatedAt,
-                                                archiveVersion: incoming.version, archiveUpdated: incoming.updatedAt,
-                                                archiveDiffers: true)
-        let localClean = local.version == incoming.version && local.updatedAt == incoming.updatedAt
-        let resolution = NoteAndQuoteTextPolicy().resolve(
-            local: Side(local, clock: localClock, isDeleted: localDeleted),
-            remote: Side(incoming, clock: archiveClock, isDeleted: incomingDeleted),
-            divergence: Divergence(localChanged: !localClean, remoteChanged: true))
-        switch resolution {
-        case .winner(let winner, _):
-            guard winner == incoming else {
-                summary.unchanged += 1
-                return .unchanged
-            }
-            try store.changeAnnotationInTransaction(local.id, action: incomingDeleted ? .delete : .update, requireLive: false) { note in
-                note.body = incoming.body
-                note.locator = incoming.locator
-                note.deletedAt = incomingDeleted ? (note.deletedAt ?? note.updatedAt) : nil
+            if isConflict {
+                summary.conflicts += 1
+                return .conflict
             }
             count(local.kind, updated: true)
             return .updated
-        case .needsUser(_, let theirs, _) where localDeleted:
-            // Deleted here, different text in the archive: it comes back, marked.
-            try store.changeAnnotationInTransaction(local.id, action: .update, requireLive: false) { note in
-                note.body = theirs.body
-                note.locator = theirs.locator
-                note.deletedAt = nil
-                note.conflictReason = .editedAfterDelete
-            }
-            summary.conflicts += 1
-            return .conflict
-        case .needsUser where incomingDeleted:
-            // Changed here, deleted (with other text) in the archive: it stays, marked.
-            guard local.conflictReason == nil else {
-                summary.unchanged += 1
-                return .unchanged
-            }
-            try store.changeAnnotationInTransaction(local.id, action: .update) { $0.conflictReason = .editedAfterDelete }
-            summary.conflicts += 1
-            return .conflict
-        case .needsUser(_, let theirs, _):
-            guard !(try texts(of: local.bookID).contains(Self.digest(theirs))) else {
-                summary.unchanged += 1
-                return .unchanged
-            }
-            let copy = Annotation(id: .generate(at: now), bookID: local.bookID, kind: theirs.kind, body: theirs.body,
-                                  locator: theirs.locator, createdAt: theirs.updatedAt, updatedAt: theirs.updatedAt,
-                                  deletedAt: nil, version: 1, conflictOf: local.id, conflictReason: .bothEdited)
-            try store.insertAnnotation(copy, cipher: cipher, outboxState: .pending)
+        case .addCopy(let copy):
+            try store.insertAnnotation(copy, outboxState: .pending)
             texts[local.bookID]?.insert(Self.digest(copy))
             summary.conflicts += 1
             return .conflict
@@ -288,28 +208,18 @@ public final class ArchiveImport {
     }
 
     private func insert(_ annotation: Annotation) throws(StoreError) {
-        try store.insertAnnotation(annotation, cipher: cipher, outboxState: .pending)
+        try store.insertAnnotation(annotation, outboxState: .pending)
         texts[annotation.bookID]?.insert(Self.digest(annotation))
         count(annotation.kind, updated: false)
         // A note is never left inside a deleted book: the book comes back with it.
         if annotation.deletedAt == nil, try isDeleted(book: annotation.bookID) {
-            try store.updateBookInTransaction(annotation.bookID, action: .update, progressRewind: nil, requireLive: false) { $0.deletedAt = nil }
+            try store.changeBookInTransaction(annotation.bookID, action: .update, parts: .metadata, requireLive: false) { $0.deletedAt = nil }
             deletedBooks[annotation.bookID] = false
             summary.updated.books += 1
         }
     }
 
     // MARK: - Helpers
-
-    /// Clocks for the policies, from what an archive has: `updatedAt`. When the archive
-    /// holds a different text at the vault's very version and time, it is an edit of it,
-    /// so it counts as just after the vault's; otherwise the vault wins a tie.
-    private func clocks(localVersion: Int64, localUpdated: Timestamp, archiveVersion: Int64, archiveUpdated: Timestamp,
-                        archiveDiffers: Bool) -> (local: HybridTimestamp, archive: HybridTimestamp) {
-        let isEdit = archiveDiffers && localVersion == archiveVersion && localUpdated == archiveUpdated
-        return (HybridTimestamp(wallMilliseconds: localUpdated.millisecondsSince1970, counter: 1, deviceID: "vault"),
-                HybridTimestamp(wallMilliseconds: archiveUpdated.millisecondsSince1970, counter: isEdit ? 2 : 0, deviceID: "archive"))
-    }
 
     private func count(_ kind: AnnotationKind, updated: Bool) {
         switch (kind, updated) {
@@ -328,13 +238,6 @@ public final class ArchiveImport {
         }
         deletedBooks[id] = deleted
         return deleted
-    }
-
-    private func liveAnnotations(of bookID: EntityID) throws(StoreError) -> Int {
-        var count = 0
-        try store.database.forEachRow("SELECT count(*) FROM annotation WHERE book_id = ? AND deleted_at IS NULL",
-                                      [.text(bookID.rawValue)]) { row in count = Int(row.int64(0)) }
-        return count
     }
 
     /// The digests of every note and quote of a book (tombstones included: a conflict copy
@@ -379,18 +282,18 @@ extension Store {
     /// open (``Database/withRollbackJournalIfAlone(_:)``): restoring a large archive then
     /// writes each new page once. A dry run leaves the file alone, in WAL mode.
     public func importArchive(dryRun: Bool, _ produce: (ArchiveImport) throws -> Void) throws -> ImportSummary {
-        let cipher = try requireCipher()
-        if dryRun { return try importTransaction(cipher: cipher, dryRun: true, produce) }
+        _ = try requireCipher()
+        if dryRun { return try importTransaction(dryRun: true, produce) }
         return try database.withRollbackJournalIfAlone { () throws in
-            try importTransaction(cipher: cipher, dryRun: false, produce)
+            try importTransaction(dryRun: false, produce)
         }
     }
 
-    private func importTransaction(cipher: RecordCipher, dryRun: Bool, _ produce: (ArchiveImport) throws -> Void) throws -> ImportSummary {
+    private func importTransaction(dryRun: Bool, _ produce: (ArchiveImport) throws -> Void) throws -> ImportSummary {
         try database.execute("BEGIN IMMEDIATE")
         do {
             try database.execute("PRAGMA defer_foreign_keys = ON")
-            let importer = try ArchiveImport(store: self, cipher: cipher, now: clock.now())
+            let importer = try ArchiveImport(store: self, now: clock.now())
             try withWriteBatch { try produce(importer) }
             if dryRun {
                 database.rollbackIfNeeded()

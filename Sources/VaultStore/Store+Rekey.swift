@@ -1,4 +1,6 @@
 import Journal
+import Sync
+import Telemetry
 public import VaultCrypto
 
 /// A `bmvault rekey` that has begun and not yet finished.
@@ -29,7 +31,8 @@ public struct RekeyProgress: Sendable, Equatable {
 /// job exists (``StoreError/rekeyInProgress``): its fields are under two keys at once.
 /// The last transaction swaps the keyslots and the vault's key id, and deletes the job.
 extension Store {
-    /// The tables and sealed fields a rekey converts, in order.
+    /// The tables and sealed fields a rekey converts, in order (the names `rekey_job.phase`
+    /// allows). A note's kept versions (`annotation_version`) are converted with the note.
     static let rekeyPhases: [(table: String, fields: [String])] = [
         ("book", ["title", "authors"]),
         ("annotation", ["body", "locator"]),
@@ -127,33 +130,28 @@ extension Store {
         let phase = Self.rekeyPhases[phaseIndex]
         // The outbox binds its payload to the idempotency key, the other tables to the row id.
         let idColumn = phase.table == "outbox" ? "idempotency_key" : "id"
-        var rows: [(rowid: Int64, id: String, fields: [[UInt8]?])] = []
+        let format = phase.table == "outbox" ? "payload_format" : "0"
+        var rows: [(rowid: Int64, id: String, fields: [[UInt8]?], format: Int64)] = []
         try database.forEachRow("""
-            SELECT rowid, \(idColumn), \(phase.fields.joined(separator: ", ")) FROM \(phase.table)
+            SELECT rowid, \(idColumn), \(format), \(phase.fields.joined(separator: ", ")) FROM \(phase.table)
             WHERE rowid > ? ORDER BY rowid LIMIT ?
             """, [.integer(cursor), .integer(Int64(batchSize))]) { row in
-            let fields = phase.fields.indices.map { index in row.isNull(Int32(index + 2)) ? nil : row.blob(Int32(index + 2)) }
-            rows.append((row.int64(0), row.text(1), fields))
+            let fields = phase.fields.indices.map { index in row.isNull(Int32(index + 3)) ? nil : row.blob(Int32(index + 3)) }
+            rows.append((row.int64(0), row.text(1), fields, row.int64(2)))
         }
         for row in rows {
-            var resealed: [SQLValue] = []
-            for (field, sealed) in zip(phase.fields, row.fields) {
-                guard let sealed else { resealed.append(.null); continue }
-                // A purged tombstone's emptied field has nothing to re-seal.
-                guard !sealed.isEmpty else { resealed.append(.blob(sealed)); continue }
-                let binding = Binding(vaultID: metadata.vaultID, table: phase.table, recordID: row.id, field: field)
-                do {
-                    var plain = try old.open(sealed, binding: binding)
-                    defer { wipe(&plain) }
-                    resealed.append(.blob(try new.seal(plain, binding: binding)))
-                } catch {
-                    // Damaged before the rekey: unreadable under either key, so left as it was.
-                    damaged += 1
-                    resealed.append(.blob(sealed))
-                }
+            // An outbox row's payload is bound as the operation it is: from payload format 2
+            // on, as it goes to the remotes.
+            let binding = { (field: String) in
+                row.format == OutboxPayloadFormat.operation.rawValue
+                    ? OperationCipher.operationBinding(self.metadata.vaultID, row.id)
+                    : Binding(vaultID: self.metadata.vaultID, table: phase.table, recordID: row.id, field: field)
             }
-            let assignments = phase.fields.enumerated().map { "\($0.element) = ?\($0.offset + 2)" }.joined(separator: ", ")
-            try database.run("UPDATE \(phase.table) SET \(assignments) WHERE rowid = ?1", [.integer(row.rowid)] + resealed)
+            try reseal(table: phase.table, rowid: row.rowid, fields: phase.fields, values: row.fields, binding: binding,
+                       old: old, new: new, damaged: &damaged)
+            if phase.table == "annotation" {
+                try resealVersions(of: row.id, old: old, new: new, damaged: &damaged)
+            }
         }
         let now = clock.now().millisecondsSince1970
         if rows.count < batchSize {
@@ -165,5 +163,43 @@ extension Store {
         try database.run("UPDATE rekey_job SET cursor = ?, done = done + ?, updated_at = ? WHERE id = 1",
                          [.integer(rows.last?.rowid ?? cursor), .integer(Int64(rows.count)), .integer(now)])
         return (done + rows.count, total, false)
+    }
+
+    /// Re-seals one row's sealed `fields` (their sealed `values`) under `new`.
+    private func reseal(table: String, rowid: Int64, fields: [String], values: [[UInt8]?], binding: (String) -> Binding,
+                        old: FieldSealer, new: FieldSealer, damaged: inout Int) throws(StoreError) {
+        var resealed: [SQLValue] = []
+        for (field, sealed) in zip(fields, values) {
+            guard let sealed else { resealed.append(.null); continue }
+            // A purged tombstone's emptied field has nothing to re-seal.
+            guard !sealed.isEmpty else { resealed.append(.blob(sealed)); continue }
+            do {
+                var plain = try old.open(sealed, binding: binding(field))
+                defer { wipe(&plain) }
+                resealed.append(.blob(try new.seal(plain, binding: binding(field))))
+            } catch {
+                // Damaged before the rekey: unreadable under either key, so left as it was.
+                damaged += 1
+                resealed.append(.blob(sealed))
+            }
+        }
+        let assignments = fields.enumerated().map { "\($0.element) = ?\($0.offset + 2)" }.joined(separator: ", ")
+        try database.run("UPDATE \(table) SET \(assignments) WHERE rowid = ?1", [.integer(rowid)] + resealed)
+    }
+
+    /// Re-seals the versions kept of one note (there are some only while versions written
+    /// without seeing each other stand together).
+    private func resealVersions(of id: String, old: FieldSealer, new: FieldSealer, damaged: inout Int) throws(StoreError) {
+        var versions: [(rowid: Int64, recordID: String, fields: [[UInt8]?])] = []
+        try database.forEachRow("""
+            SELECT rowid, annotation_id || '@' || hlc, body, locator FROM annotation_version WHERE annotation_id = ?
+            """, [.text(id)]) { row in
+            versions.append((row.int64(0), row.text(1), [row.blob(2), row.isNull(3) ? nil : row.blob(3)]))
+        }
+        for version in versions {
+            try reseal(table: "annotation_version", rowid: version.rowid, fields: ["body", "locator"], values: version.fields,
+                       binding: { Binding(vaultID: self.metadata.vaultID, table: "annotation_version", recordID: version.recordID, field: $0) },
+                       old: old, new: new, damaged: &damaged)
+        }
     }
 }

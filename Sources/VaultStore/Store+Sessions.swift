@@ -1,26 +1,32 @@
 public import Journal
+import Sync
 
 extension Store {
     /// Saves a new reading session and its `create` operation. Sessions are append-only.
     public func addSession(_ session: ReadingSession) throws(StoreError) {
-        let cipher = try requireCipher()
+        _ = try requireCipher()
         try database.writeTransaction { () throws(StoreError) in
             try requireLiveBook(session.bookID)
-            try insertSession(session, cipher: cipher, outboxState: .pending)
+            try insertSession(session, outboxState: .pending)
         }
     }
 
     /// Inserts a session row and its `create` operation. Call inside a write transaction;
     /// the book must exist (a foreign key), and callers adding a new session check first
     /// that it is not deleted.
-    func insertSession(_ session: ReadingSession, cipher: RecordCipher, outboxState: OutboxState) throws(StoreError) {
+    func insertSession(_ session: ReadingSession, outboxState: OutboxState) throws(StoreError) {
+        try writeSession(session)
+        try enqueue(.create, .session(session), clock: try tick(), at: clock.now(), baseVersion: 0, base: nil, state: outboxState)
+    }
+
+    /// Writes a session row: a new one, or the one the merge decided to keep under its id.
+    func writeSession(_ session: ReadingSession) throws(StoreError) {
         try database.run("""
-            INSERT INTO reading_session (id, book_id, started_at, ended_at, pages_read) VALUES (?, ?, ?, ?, ?)
+            INSERT INTO reading_session (id, book_id, started_at, ended_at, pages_read) VALUES (?1, ?2, ?3, ?4, ?5)
+            ON CONFLICT (id) DO UPDATE SET book_id = ?2, started_at = ?3, ended_at = ?4, pages_read = ?5
             """, [.text(session.id.rawValue), .text(session.bookID.rawValue),
                   .integer(session.startedAt.millisecondsSince1970), .integer(session.endedAt.millisecondsSince1970),
                   .integer(Int64(session.pagesRead))])
-        try enqueue(.session, .create, id: session.id, baseVersion: 0, payload: OutboxPayload(session),
-                    cipher: cipher, at: clock.now(), clock: try tick(), base: nil, state: outboxState)
     }
 
     /// A book's sessions, in the order they started.

@@ -58,8 +58,9 @@ import Testing
         }
         #expect(both.versions.count == 2 && conflicts == 1)
         #expect(shown.note.body == "from the other device")                 // the later text is shown...
-        #expect(shown.copies.map(\.body) == ["typed offline"])              // ...the other is a copy
-        #expect(shown.copies.first?.conflictOf == Self.noteID && shown.copies.first?.conflictReason == .bothEdited)
+        #expect(shown.copies.map(\.annotation.body) == ["typed offline"])              // ...the other is a copy
+        #expect(shown.copies.first?.annotation.conflictOf == Self.noteID && shown.copies.first?.annotation.conflictReason == .bothEdited)
+        #expect(shown.copies.first?.clock == Self.clock(200, "a"))
         // (c) local clean, the remote changed it: the remote version replaces it.
         guard case .store(let taken, let takenShown, _, 0) = Self.merge.merge(theirs, into: .record(here), book: .live) else {
             Issue.record("(c): expected the remote version"); return

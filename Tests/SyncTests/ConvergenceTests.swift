@@ -236,8 +236,9 @@ import VaultCrypto
         #expect(try a.store.book(book.id).title == (aIsLater ? "Title from A" : "Title from B"))
     }
 
-    /// The title and the progress are merged by one clock for the whole book: a later
-    /// progress change on B that never touched the title undoes A's retitle.
+    /// Once SYNC.md's defect 7: title and progress were merged by one clock for the whole
+    /// book, so a later progress change on B that never touched the title undid A's retitle.
+    /// Metadata and progress now have a clock each.
     @Test func aRetitleSurvivesALaterProgressChangeElsewhere() throws {
         let (_, a, b, book) = try Self.progressPair()
         a.clock.advance(seconds: 1); try a.store.retitleBookForTest(book.id, to: "The Corrected Title")
@@ -245,10 +246,7 @@ import VaultCrypto
         try a.sync(); try b.sync(); try a.sync()
         try expectConverged([a, b])
         #expect(try a.store.book(book.id).progress == 40)
-        withKnownIssue("DESIGN: BookMetadataPolicy compares the whole book's clock, so B's progress-only change (newer) brings back the old title") {
-            let title = try a.store.book(book.id).title
-            #expect(title == "The Corrected Title")
-        }
+        #expect(try a.store.book(book.id).title == "The Corrected Title")
     }
 
     /// A deletes a book (after deleting its only note); B adds a note to it meanwhile.
@@ -346,10 +344,11 @@ import VaultCrypto
         // Survivors and copies travel, so once the devices have exchanged them they agree.
         try syncUntilQuiet([a, b])
         try expectConverged([a, b])
+        // Once SYNC.md's defect 3: the survivor of B's deletion was a new version, so A's
+        // earlier first words sat in the note and its later second words in a copy. A version
+        // keeps the clock it was typed at: the later typing is shown on both.
         let bodies = try [a, b].map { try $0.note(note.id).body }
-        withKnownIssue("DESIGN (SYNC.md defect 3): the survivor of B's deletion is a new version, so A's earlier first words sit in the note and its later second words in a copy") {
-            #expect(bodies == ["A's second words", "A's second words"])
-        }
+        #expect(bodies == ["A's second words", "A's second words"])
     }
 
     /// Delete on A, two edits on B: the survivor's editedAfterDelete flag must be the same on both.

@@ -41,7 +41,7 @@ import VaultCrypto
             #expect(waiting.attempts == attempt)
             #expect(waiting.lastErrorClass == "timedOut")
             #expect(waiting.nextAttemptAt != nil)
-            #expect(try cluster.remoteOperations(about: note.id, openedBy: a).count == 1, "the write landed")
+            #expect(try cluster.remoteOperations(about: note.id).count == 1, "the write landed")
             a.clock.advance(hours: 48)      // past any backoff
             try a.restart()                 // and killed again for good measure
         }
@@ -52,7 +52,7 @@ import VaultCrypto
         let again = try a.sync()
         #expect(again.pushed == 0 && again.failures == 0)
 
-        #expect(try cluster.remoteOperations(about: note.id, openedBy: a).count == 1, "exactly one operation file for the note")
+        #expect(try cluster.remoteOperations(about: note.id).count == 1, "exactly one operation file for the note")
         #expect(try a.waitingOperations().isEmpty, "A's outbox is empty")
         try b.sync()
         #expect(try b.liveAnnotations().map(\.id) == [note.id], "one note on B")
@@ -90,8 +90,8 @@ import VaultCrypto
         let firstEdit = try #require(rows.last { $0.entityID == first.id.rawValue })
         #expect(firstEdit.state == "pending" && firstEdit.attempts == 0, "the later change to the same note waits")
         #expect(rows.first { $0.entityID == second.id.rawValue }?.state == "done")
-        #expect(try cluster.remoteOperations(about: first.id, openedBy: a).isEmpty)
-        #expect(try cluster.remoteOperations(about: second.id, openedBy: a).count == 1)
+        #expect(try cluster.remoteOperations(about: first.id).isEmpty)
+        #expect(try cluster.remoteOperations(about: second.id).count == 1)
 
         // The outbox shows it, without content.
         let entry = try #require(try a.waitingOperations().first)
@@ -123,11 +123,11 @@ import VaultCrypto
         let remote = ScriptedRemote(wrapping: cluster.folderRemote())
         remote.writeFaults[1] = .fail(.io(operation: "write", errno: EIO))
         try a.sync(through: [remote], backoff: Self.slowBackoff)      // v2 fails, v3 waits
-        #expect(try cluster.remoteOperations(about: note.id, openedBy: a).count == 1)
+        #expect(try cluster.remoteOperations(about: note.id).count == 1)
 
         // A second sync before the backoff has passed.
         try a.sync(backoff: Self.slowBackoff)
-        let files = try cluster.remoteOperations(about: note.id, openedBy: a)
+        let files = try cluster.remoteOperations(about: note.id)
         #expect(files.count == 1, "v3 must wait for v2")
         try b.sync()
         Self.waitOutBackoff(a)
@@ -381,7 +381,7 @@ import VaultCrypto
         try b.store.database.execute("PRAGMA max_page_count = \(pages + 8)")
         let before = try b.state()
         let error = b.syncFailure()
-        guard case .store? = error else {
+        guard case .journal? = error else {
             Issue.record("expected the batch to fail with a store error, got \(String(describing: error))")
             return
         }
@@ -403,13 +403,13 @@ import VaultCrypto
         let b = try cluster.addDevice("b")
         let book = try a.addBook("Big")
         var batch = JournalBatch()
-        for index in 0..<(SyncEngine.batchSize + 30) {
+        for index in 0..<(SyncEngine<Store>.batchSize + 30) {
             batch.annotations.append(try Annotation.new(bookID: book.id, kind: .note, body: "bulk \(index)", locator: nil, at: a.clock.now()))
         }
         try a.store.insert(batch)
         try a.sync()
         let summary = try b.sync()
-        #expect(summary.pulled == SyncEngine.batchSize + 31)
+        #expect(summary.pulled == SyncEngine<Store>.batchSize + 31)
         try expectConverged([a, b])
     }
 }

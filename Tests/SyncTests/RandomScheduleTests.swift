@@ -231,7 +231,7 @@ final class ScheduleRunner {
         let files = try cluster.remoteOperationFiles()
         for device in devices {
             let keys = try device.store.outboxIdempotencyKeys()
-            let onRemote = (files[device.deviceID] ?? []).compactMap(OperationFile.idempotencyKey(inName:))
+            let onRemote = (files[device.deviceID] ?? []).compactMap { OperationFileName.idempotencyKey(in: $0) }
             // Purged tombstones take their finished operations out of the outbox; their files stay.
             if Set(onRemote).count != onRemote.count || !Set(keys).isSubset(of: Set(onRemote)) {
                 outcome.notExactlyOnceOnRemote.append("\(device.name): \(keys.count) operations, \(onRemote.count) files, \(Set(onRemote).count) distinct")
@@ -287,10 +287,7 @@ final class ScheduleRunner {
     func everyDeviceConverges(devices: Int) throws {
         let outcomes = try Self.runAll(.init(devices: devices, steps: 60))
         let diverged = outcomes.filter { !$0.visibleDivergence.isEmpty || !$0.fullDivergence.isEmpty }
-        print("random schedules, \(devices) devices: \(diverged.count) of \(outcomes.count) seeds diverged: \(diverged.map(\.seed))")
-        withKnownIssue("DESIGN (SYNC.md defect 3): conflict copies and flags depend on the order versions arrive", isIntermittent: true) {
-            for outcome in diverged { Issue.record("\(outcome)") }
-        }
+        for outcome in diverged { Issue.record("\(outcome)") }
     }
 
     /// Seeds found by sweeping (BMVAULT_SYNC_SWEEP) that once lost typed text on one device:
@@ -313,16 +310,14 @@ final class ScheduleRunner {
             #expect(outcome.notExactlyOnceOnRemote.isEmpty, "\(outcome)")
         }
         let diverged = outcomes.filter { !$0.visibleDivergence.isEmpty || !$0.fullDivergence.isEmpty }
-        print("random schedules with real backoff: \(diverged.count) of \(outcomes.count) diverged: \(diverged.map(\.seed))")
-        withKnownIssue("DESIGN (SYNC.md defect 3): conflict copies and flags depend on the order versions arrive", isIntermittent: true) {
-            for outcome in diverged { Issue.record("\(outcome)") }
-        }
+        for outcome in diverged { Issue.record("\(outcome)") }
     }
 
     /// Sweeps many seeds with the known triggers left out, printing what still diverges:
     /// BMVAULT_SYNC_SWEEP=N (off by default; a tool for finding new bugs).
-    @Test func sweep() throws {
-        guard let text = ProcessInfo.processInfo.environment["BMVAULT_SYNC_SWEEP"], let count = UInt64(text) else { return }
+    @Test(.enabled(if: ProcessInfo.processInfo.environment["BMVAULT_SYNC_SWEEP"] != nil, "a tool, run with BMVAULT_SYNC_SWEEP=N"))
+    func sweep() throws {
+        let count = try #require(UInt64(ProcessInfo.processInfo.environment["BMVAULT_SYNC_SWEEP"] ?? ""), "BMVAULT_SYNC_SWEEP is a number")
         var options = ScheduleRunner.Options(devices: Int(ProcessInfo.processInfo.environment["BMVAULT_SYNC_DEVICES"] ?? "3") ?? 3, steps: 60)
         options.realBackoff = ProcessInfo.processInfo.environment["BMVAULT_SYNC_REAL_BACKOFF"] == "1"
         for outcome in try Self.runAll(options, seeds: Array(1000...(1000 + count - 1))) {
@@ -336,8 +331,9 @@ final class ScheduleRunner {
     }
 
     /// A single seed, for replaying one from a failure message: BMVAULT_SYNC_SEED=N.
-    @Test func replayOneSeed() throws {
-        guard let text = ProcessInfo.processInfo.environment["BMVAULT_SYNC_SEED"], let seed = UInt64(text) else { return }
+    @Test(.enabled(if: ProcessInfo.processInfo.environment["BMVAULT_SYNC_SEED"] != nil, "a tool, run with BMVAULT_SYNC_SEED=N"))
+    func replayOneSeed() throws {
+        let seed = try #require(UInt64(ProcessInfo.processInfo.environment["BMVAULT_SYNC_SEED"] ?? ""), "BMVAULT_SYNC_SEED is a number")
         let devices = Int(ProcessInfo.processInfo.environment["BMVAULT_SYNC_DEVICES"] ?? "3") ?? 3
         var options = ScheduleRunner.Options(devices: devices, steps: 60)
         options.realBackoff = ProcessInfo.processInfo.environment["BMVAULT_SYNC_REAL_BACKOFF"] == "1"

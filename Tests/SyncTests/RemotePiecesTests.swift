@@ -51,67 +51,144 @@ import VaultCrypto
     }
 }
 
-@Suite struct OperationFileTests {
+@Suite struct OperationDocumentTests {
     static let clock = HybridTimestamp(wallMilliseconds: 1_767_225_600_123, counter: 7, deviceID: deviceID("d"))
     static let key = "0193f2a1-7c4e-7abc-8def-0123456789ab"
+    static let texts = [
+        "plain", "\"quoted\" and \\backslashed\\ / slashed", "tab\tnew\nline\rreturn\u{8}\u{C}\u{1}\u{1F}\u{7F}",
+        "é 👩🏽‍💻 مرحبا \u{2028}\u{2029}\u{85}\u{FEFF}", String(repeating: "long text ", count: 200),
+    ]
 
-    static func outgoing(base: HybridTimestamp? = nil) -> OutgoingOperation {
-        OutgoingOperation(outboxID: 1, idempotencyKey: key, entity: .annotation, action: .update,
-                          entityID: "0193f2a1-0000-7abc-8def-0123456789ab", clock: clock, base: base, attempts: 0,
-                          payload: Array(#"{"v":1}"#.utf8))
+    static func note(_ body: String, index: Int) throws -> AnnotationVersion {
+        let annotation = Annotation(id: EntityID.generate(at: Timestamp(millisecondsSince1970: Int64(index))),
+                                    bookID: EntityID.generate(at: Timestamp(millisecondsSince1970: 0)),
+                                    kind: index % 2 == 0 ? .note : .quote, body: body,
+                                    locator: index % 3 == 0 ? nil : try Locator("p. \(index) \"x\""),
+                                    createdAt: Timestamp(millisecondsSince1970: -1), updatedAt: Timestamp(millisecondsSince1970: 1_767_225_600_123),
+                                    deletedAt: index % 2 == 0 ? nil : Timestamp(millisecondsSince1970: 5), version: Int64(index + 1),
+                                    conflictOf: index == 1 ? EntityID.generate(at: Timestamp(millisecondsSince1970: 9)) : nil,
+                                    conflictReason: index == 1 ? .bothEdited : nil)
+        let other = HybridTimestamp(wallMilliseconds: 5, counter: 2, deviceID: deviceID("e"))
+        return AnnotationVersion(annotation, clock: clock, history: VersionVector([clock, other]))
     }
 
-    @Test func nameSortsByClockAndCarriesTheKey() throws {
-        let name = OperationFile.name(clock: Self.clock, idempotencyKey: Self.key)
+    static func operation(_ record: RecordVersion, action: OutboxAction = .update) -> SyncOperation {
+        SyncOperation(idempotencyKey: key, deviceID: deviceID("d"), clock: clock, action: action, record: record)
+    }
+
+    static func decoded(_ bytes: [UInt8]) throws -> SyncOperation {
+        guard case .operation(let operation) = try OperationDocument.decode(bytes, expectedKey: key, device: deviceID("d")) else {
+            throw RemoteError.malformed(what: "refused in a test")
+        }
+        return operation
+    }
+
+    @Test func aNameSortsByClockAndCarriesTheKey() throws {
+        let name = OperationFileName.make(clock: Self.clock, idempotencyKey: Self.key)
         #expect(name == "\(Self.clock.description).\(Self.key).op")
-        #expect(OperationFile.idempotencyKey(inName: name) == Self.key)
+        #expect(OperationFileName.idempotencyKey(in: name) == Self.key && OperationFileName.clock(in: name) == Self.clock)
         // Not operation files.
         for other in ["vault.json", ".tmp-1234", "a.b", "a.b.c.op", "\(Self.clock).\(Self.key).tmp", "x.y.op.bak"] {
-            #expect(OperationFile.idempotencyKey(inName: other) == nil, "\(other)")
+            #expect(OperationFileName.idempotencyKey(in: other) == nil, "\(other)")
         }
         // Names sort in clock order, across wall time and counters.
         let later = HybridTimestamp(wallMilliseconds: Self.clock.wallMilliseconds, counter: 8, deviceID: deviceID("d"))
         let muchLater = HybridTimestamp(wallMilliseconds: Self.clock.wallMilliseconds + 1, counter: 0, deviceID: deviceID("d"))
-        let names = [muchLater, Self.clock, later].map { OperationFile.name(clock: $0, idempotencyKey: Self.key) }
-        #expect(names.sorted() == [Self.clock, later, muchLater].map { OperationFile.name(clock: $0, idempotencyKey: Self.key) })
+        let names = [muchLater, Self.clock, later].map { OperationFileName.make(clock: $0, idempotencyKey: Self.key) }
+        #expect(names.sorted() == [Self.clock, later, muchLater].map { OperationFileName.make(clock: $0, idempotencyKey: Self.key) })
     }
 
-    @Test func decodeRoundTripsAndRefusesAMismatchedKeyDeviceOrNewerVersion() throws {
-        let base = HybridTimestamp(wallMilliseconds: 5, counter: 0, deviceID: deviceID("e"))
-        let file = OperationFile(Self.outgoing(base: base), device: deviceID("d"))
-        let decoded = try OperationFile.decode(file.encoded(), expectedKey: Self.key, device: deviceID("d"))
-        #expect(decoded.idempotencyKey == Self.key)
-        #expect(decoded.deviceID == deviceID("d"))
-        #expect(decoded.clock == Self.clock)
-        #expect(decoded.base == base)
-        #expect(decoded.entity == .annotation && decoded.action == .update)
-        #expect(decoded.payload == Array(#"{"v":1}"#.utf8))
-
-        #expect(throws: RemoteError.self) { try OperationFile.decode(file.encoded(), expectedKey: "another-key", device: deviceID("d")) }
-        #expect(throws: RemoteError.self) { try OperationFile.decode(file.encoded(), expectedKey: Self.key, device: deviceID("f")) }
-
-        // A newer format version is refused, and says so.
-        var json = try #require(try JSONSerialization.jsonObject(with: Data(file.encoded())) as? [String: Any])
-        json["v"] = OperationFile.version + 1
-        let newer = Array(try JSONSerialization.data(withJSONObject: json))
-        do {
-            _ = try OperationFile.decode(newer, expectedKey: Self.key, device: deviceID("d"))
-            Issue.record("a newer operation file was accepted")
-        } catch {
-            #expect(error == .malformed(what: "operation from a newer bmvault"))
+    /// Every record reads back as it was written, whatever its text; the record is a JSON
+    /// object of its own (no JSON inside a string), members in sorted order.
+    @Test func everyRecordRoundTripsAsOneJSONDocument() throws {
+        for (index, typed) in Self.texts.enumerated() {
+            let text = try TextRules.body(typed)   // as every stored note is
+            let operation = Self.operation(.annotation(try Self.note(text, index: index)))
+            let bytes = OperationDocument.encode(operation)
+            #expect(try Self.decoded(bytes) == operation, "\(index)")
+            let json = try #require(try JSONSerialization.jsonObject(with: Data(bytes)) as? [String: Any])
+            #expect(json["v"] as? Int == 2 && json["annotation"] is [String: Any] && json["payload"] == nil)
+            let keys = String(decoding: bytes, as: UTF8.self).split(separator: ",").compactMap { $0.split(separator: ":").first }
+            #expect(keys.first == "{\"action\"", "members in sorted order")
         }
-        // Garbage, an unknown entity, a bad clock or base: malformed.
-        for change in [("entity", "shelf"), ("action", "merge"), ("hlc", "yesterday"), ("base", "nope")] {
-            var bad = try #require(try JSONSerialization.jsonObject(with: Data(file.encoded())) as? [String: Any])
+        let progresses: [Double] = [0, 100, 42.5, 33.333333333333336, 0.1, 1e-5, 99.99999999999999, 12.000000000000002]
+        for (index, progress) in progresses.enumerated() {
+            let titles = ["Plain", "\"Quoted\" \\ / slashed", "é 👩🏽‍💻 مرحبا", "Солярис"]
+            let book = Book(id: EntityID.generate(at: Timestamp(millisecondsSince1970: Int64(index))), title: titles[index % titles.count],
+                            authors: ["One", "Two"].prefix(index % 3).map { $0 }, progress: progress,
+                            createdAt: Timestamp(millisecondsSince1970: 1), updatedAt: Timestamp(millisecondsSince1970: 2),
+                            deletedAt: index % 2 == 0 ? nil : Timestamp(millisecondsSince1970: 3), version: 7)
+            let version = BookVersion(book, clock: Self.clock, metadataClock: HybridTimestamp(wallMilliseconds: 12, counter: 3, deviceID: "device"),
+                                      progressClock: Self.clock, progressRewind: index % 2 == 0)
+            let operation = Self.operation(.book(version))
+            #expect(try Self.decoded(OperationDocument.encode(operation)) == operation, "\(progress)")
+        }
+        let session = ReadingSession(id: EntityID.generate(at: Timestamp(millisecondsSince1970: 4)),
+                                     bookID: EntityID.generate(at: Timestamp(millisecondsSince1970: 5)),
+                                     startedAt: Timestamp(millisecondsSince1970: 6), endedAt: Timestamp(millisecondsSince1970: 7), pagesRead: 30)
+        let operation = Self.operation(.session(session), action: .create)
+        #expect(try Self.decoded(OperationDocument.encode(operation)) == operation)
+    }
+
+    /// Files written by bmvault 0.3 to 0.5 (format 1: the record as JSON text in `payload`,
+    /// `hlc` and `base`) still read: a note's version was written at the file's clock and
+    /// supersedes its base; a book changed everything at that clock.
+    @Test func formatOneFilesStillRead() throws {
+        let base = HybridTimestamp(wallMilliseconds: 5, counter: 0, deviceID: deviceID("e"))
+        let noteID = "0193f2a1-0000-7abc-8def-0123456789ab"
+        let payload = #"{"annotation":{"body":"old words","bookId":"0193f2a1-0000-7abc-8def-0123456789ac","createdAt":1,"id":"\#(noteID)","kind":"note","updatedAt":2,"version":3},"v":1}"#
+        var file: [String: Any] = ["v": 1, "key": Self.key, "device": deviceID("d"), "entity": "annotation", "action": "update",
+                                   "entityId": noteID, "hlc": Self.clock.description, "base": base.description, "payload": payload]
+        let operation = try Self.decoded(Array(try JSONSerialization.data(withJSONObject: file)))
+        guard case .annotation(let version) = operation.record else { Issue.record("not a note"); return }
+        #expect(version.annotation.body == "old words" && version.clock == Self.clock && operation.clock == Self.clock)
+        #expect(version.history == VersionVector([base, Self.clock]))
+        // A book without a metadata clock changed everything at the file's clock.
+        file["entity"] = "book"
+        file["entityId"] = "0193f2a1-0000-7abc-8def-0123456789ac"
+        file["payload"] = #"{"book":{"authors":["A"],"createdAt":1,"id":"0193f2a1-0000-7abc-8def-0123456789ac","progress":10,"progressClock":"\#(base.description)","progressRewind":false,"title":"T","updatedAt":2,"version":3},"v":1}"#
+        guard case .book(let book) = try Self.decoded(Array(try JSONSerialization.data(withJSONObject: file))).record else {
+            Issue.record("not a book"); return
+        }
+        #expect(book.metadataClock == Self.clock && book.progressClock == base && book.clock == Self.clock)
+    }
+
+    @Test func aFileOfAnotherKeyDeviceOrANewerFormatIsMalformedAndBadRecordsAreRefused() throws {
+        let operation = Self.operation(.annotation(try Self.note("text", index: 0)))
+        let bytes = OperationDocument.encode(operation)
+        #expect(throws: RemoteError.malformed(what: "operation")) {
+            try OperationDocument.decode(bytes, expectedKey: "another-key", device: deviceID("d"))
+        }
+        #expect(throws: RemoteError.malformed(what: "operation")) {
+            try OperationDocument.decode(bytes, expectedKey: Self.key, device: deviceID("f"))
+        }
+        var json = try #require(try JSONSerialization.jsonObject(with: Data(bytes)) as? [String: Any])
+        json["v"] = OperationDocument.version + 1
+        #expect(throws: RemoteError.malformed(what: "operation from a newer bmvault")) {
+            try OperationDocument.decode(Array(try JSONSerialization.data(withJSONObject: json)), expectedKey: Self.key, device: deviceID("d"))
+        }
+        // Garbage, an unknown entity or action, a bad clock: malformed (read again next time).
+        for change in [("entity", "shelf"), ("action", "merge"), ("clock", "yesterday")] {
+            var bad = try #require(try JSONSerialization.jsonObject(with: Data(bytes)) as? [String: Any])
             bad[change.0] = change.1
-            #expect(throws: RemoteError.self, "\(change.0)") {
-                try OperationFile.decode(Array(try JSONSerialization.data(withJSONObject: bad)), expectedKey: Self.key, device: deviceID("d"))
+            #expect(throws: RemoteError.malformed(what: "operation"), "\(change.0)") {
+                try OperationDocument.decode(Array(try JSONSerialization.data(withJSONObject: bad)), expectedKey: Self.key, device: deviceID("d"))
             }
         }
-        #expect(throws: RemoteError.self) { try OperationFile.decode(Array("not json".utf8), expectedKey: Self.key, device: deviceID("d")) }
-        // A creation has no base.
-        let creation = try OperationFile.decode(OperationFile(Self.outgoing(), device: deviceID("d")).encoded(), expectedKey: Self.key, device: deviceID("d"))
-        #expect(creation.base == nil)
+        #expect(throws: RemoteError.malformed(what: "operation")) {
+            try OperationDocument.decode(Array("not json".utf8), expectedKey: Self.key, device: deviceID("d"))
+        }
+        // A record against the journal's rules, or about another id than the file says: refused.
+        for change in [("body", String(repeating: "x", count: TextRules.maximumBodyBytes + 1)), ("body", " "), ("id", "not-an-id")] {
+            var bad = try #require(try JSONSerialization.jsonObject(with: Data(bytes)) as? [String: Any])
+            var record = try #require(bad["annotation"] as? [String: Any])
+            record[change.0] = change.1
+            bad["annotation"] = record
+            let decoded = try OperationDocument.decode(Array(try JSONSerialization.data(withJSONObject: bad)), expectedKey: Self.key,
+                                                       device: deviceID("d"))
+            #expect(decoded == .refused(idempotencyKey: Self.key, deviceID: deviceID("d"), clock: Self.clock, entity: .annotation,
+                                        action: .update), "\(change.0)")
+        }
     }
 }
 
@@ -262,11 +339,11 @@ import VaultCrypto
 
         // Renamed to another idempotency key: does not open.
         let name = names[1]
-        let key = try #require(OperationFile.idempotencyKey(inName: name))
+        let key = try #require(OperationFileName.idempotencyKey(in: name))
         let sealed = try remote.readOperation(name, of: a.deviceID)
-        #expect(try a.store.openRemoteOperation(sealed, idempotencyKey: key).isEmpty == false)
+        #expect(try cluster.cipher.open(operation: sealed, idempotencyKey: key).isEmpty == false)
         let otherKey = EntityID.generate(at: a.clock.now()).rawValue
-        #expect(throws: StoreError.self) { try a.store.openRemoteOperation(sealed, idempotencyKey: otherKey) }
+        #expect(throws: CryptoError.authenticationFailed) { try cluster.cipher.open(operation: sealed, idempotencyKey: otherKey) }
 
         // Copied into another vault's folder: even under the SAME key, another vault id in
         // the associated data does not open it (and the same vault id, as a control, does).
@@ -279,7 +356,8 @@ import VaultCrypto
         // And a vault with another key refuses it outright.
         let other = try Cluster()
         let stranger = try other.addDevice("s")
-        #expect(throws: StoreError.self) { try stranger.store.openRemoteOperation(sealed, idempotencyKey: key) }
+        #expect(throws: CryptoError.self) { try other.cipher.open(operation: sealed, idempotencyKey: key) }
+        _ = stranger
 
         // And an engine reading such files counts them as unreadable and applies nothing.
         let b = try cluster.addDevice("b")
@@ -304,7 +382,9 @@ import VaultCrypto
         let name = try #require(try remote.operationNames(of: a.deviceID).first)
         var sealed = try remote.readOperation(name, of: a.deviceID)
         sealed[sealed.count / 2] ^= 0x40
-        #expect(throws: StoreError.self) { try a.store.openRemoteOperation(sealed, idempotencyKey: OperationFile.idempotencyKey(inName: name)!) }
+        #expect(throws: CryptoError.authenticationFailed) {
+            try cluster.cipher.open(operation: sealed, idempotencyKey: OperationFileName.idempotencyKey(in: name)!)
+        }
     }
 }
 

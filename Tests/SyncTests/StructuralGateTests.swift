@@ -1,9 +1,11 @@
 import Foundation
 import Testing
 
-/// Seed 000's five failures as structural gates over the source tree: a gate proves the
-/// mechanism is present (not that it is right; the behaviour tests do that), and fails the
-/// day someone removes it.
+/// The design's load-bearing structure, checked over the source tree and the manifest: the
+/// direction of every import, one owner for each C library, SQL written only by the Store,
+/// a named policy per kind of data that the one merge uses, and a sync engine that holds
+/// no key and sees the journal only through a protocol. Each gate fails the day someone
+/// removes what it guards; the behaviour itself is proved elsewhere (see each comment).
 @Suite struct StructuralGateTests {
     static let root = URL(fileURLWithPath: #filePath)
         .deletingLastPathComponent()   // SyncTests
@@ -25,33 +27,82 @@ import Testing
         return files.sorted { $0.0 < $1.0 }
     }
 
-    /// The body of the function whose declaration contains `signature`: from there to the
-    /// next line that closes at the declaration's indentation.
-    static func body(of signature: String, in text: String) -> String? {
-        let lines = text.components(separatedBy: "\n")
-        guard let start = lines.firstIndex(where: { $0.contains(signature) }) else { return nil }
-        let indent = lines[start].prefix { $0 == " " }
-        var end = start + 1
-        while end < lines.count, lines[end] != indent + "}" { end += 1 }
-        return lines[start...min(end, lines.count - 1)].joined(separator: "\n")
-    }
-
-    // cold-start-stale: reads state their freshness.
-    @Test func readsStateTheirFreshness() throws {
-        let context = try Self.source("Sources/BMCLI/Support/CommandContext.swift")
-        #expect(context.contains("func openVaultForReading(fresh: Bool)"))
-        let read = try Self.source("Sources/BMCLI/Commands/ReadCommands.swift")
-        for command in ["list", "search", "show"] {
-            let body = try #require(Self.body(of: "static func \(command)(_ context: CommandContext)", in: read), "\(command)")
-            #expect(body.contains("SharedOptions.fresh"), "\(command) takes --fresh")
-            #expect(body.contains("openVaultForReading(fresh: invocation.flag(\"fresh\"))"), "\(command) says which read it wants")
-            #expect(!body.contains("context.openVault()"), "\(command) reads only through the freshness-stating path")
+    /// Each source target of Package.swift and the targets it depends on.
+    static func manifestDependencies() throws -> [String: Set<String>] {
+        let manifest = try source("Package.swift")
+        let target = try Regex(#"\.(?:target|executableTarget|systemLibrary)\(\s*name:\s*"([^"]+)"(?:,\s*dependencies:\s*\[([^\]]*)\])?"#)
+        var dependencies: [String: Set<String>] = [:]
+        for match in manifest.matches(of: target) {
+            guard let name = match.output[1].substring else { continue }
+            let listed = match.output[2].substring.map { list in
+                Set(list.split(separator: ",").map { $0.trimmingCharacters(in: CharacterSet(charactersIn: " \n\"")) }.filter { !$0.isEmpty })
+            }
+            dependencies[String(name)] = listed ?? []
         }
-        let shared = try Self.source("Sources/BMCLI/Commands/SharedOptions.swift")
-        #expect(shared.contains("static let fresh = OptionSpec(name: \"fresh\""))
+        return dependencies
     }
 
-    // mutations-bypass-store: no SQL that writes outside the Store.
+    /// Each module's imports of the package's own modules, with the access level written.
+    static func importsOfOurModules(_ ours: Set<String>) throws -> [(module: String, path: String, imported: String, line: String)] {
+        let statement = try Regex(#"^\s*(?:@testable\s+)?(?:public\s+|internal\s+|package\s+|private\s+|fileprivate\s+)?import\s+(\w+)"#)
+        var found: [(String, String, String, String)] = []
+        for module in ours {
+            for file in try swiftFiles(under: "Sources/" + module) {
+                for line in file.text.components(separatedBy: "\n") {
+                    guard let match = line.firstMatch(of: statement), let imported = match.output[1].substring,
+                          ours.contains(String(imported)) else { continue }
+                    found.append((module, file.path, String(imported), line))
+                }
+            }
+        }
+        return found
+    }
+
+    /// The import graph is Package.swift's: no file imports a module its target does not
+    /// depend on, and the layers point one way (the model, logging and crypto depend on
+    /// nothing of ours above them; sync never sees the Store; the CLI sees only the facade).
+    @Test func everyImportFollowsTheDependenciesOfItsTarget() throws {
+        let manifest = try Self.manifestDependencies()
+        let ours = Set(manifest.keys)
+        #expect(ours.isSuperset(of: ["Journal", "Telemetry", "VaultCrypto", "Sync", "VaultStore", "Archive", "VaultKit", "BMCLI"]))
+        for use in try Self.importsOfOurModules(ours) {
+            #expect(manifest[use.module]?.contains(use.imported) == true,
+                    "\(use.path) imports \(use.imported), which \(use.module) does not depend on in Package.swift")
+        }
+        // The direction of the layers, whatever Package.swift says.
+        let forbidden: [String: Set<String>] = [
+            "Journal": ours.subtracting(["Journal"]),
+            "Telemetry": ours.subtracting(["Telemetry", "FileIO", "CFileIO"]),
+            "Sync": ["VaultStore", "VaultKit", "BMCLI", "Archive", "Keystore", "CSQLite", "CSodium"],
+            "VaultStore": ["VaultKit", "BMCLI", "Archive", "Keystore"],
+            "Archive": ["VaultStore", "Sync", "VaultKit", "BMCLI", "Keystore"],
+            "BMCLI": ["VaultStore", "Sync", "Archive", "Keystore", "VaultCrypto", "CSQLite", "CSodium"],
+        ]
+        for (module, banned) in forbidden {
+            let illegal = manifest[module, default: []].intersection(banned)
+            #expect(illegal.isEmpty, "\(module) must not depend on \(illegal.sorted())")
+        }
+    }
+
+    /// Each C library is wrapped once: one module imports it, `internal`, so no C type
+    /// reaches a public signature.
+    @Test func eachCLibraryHasOneImporterThatImportsItInternal() throws {
+        let manifest = try Self.manifestDependencies()
+        let cModules = manifest.keys.filter { $0.hasPrefix("C") && (manifest[$0]?.isEmpty ?? false) }
+        #expect(Set(cModules).isSuperset(of: ["CSodium", "CSQLite"]))
+        let uses = try Self.importsOfOurModules(Set(manifest.keys))
+        for cModule in cModules {
+            let importers = Set(uses.filter { $0.imported == cModule }.map(\.module))
+            #expect(importers.count == 1, "\(cModule) is imported by \(importers.sorted())")
+            for use in uses where use.imported == cModule {
+                #expect(use.line.trimmingCharacters(in: .whitespaces).hasPrefix("internal import"), "\(use.path): \(use.line)")
+            }
+        }
+    }
+
+    /// mutations-bypass-store: no SQL that writes outside the Store. (That every write of
+    /// the Store puts its outbox operation in the same transaction is proved by
+    /// `StoreWriteTransactionTests`, which drives every public write.)
     @Test func noWritingSQLOutsideTheStore() throws {
         let writing = try Regex(#"\b(INSERT\s+(OR\s+\w+\s+)?INTO|UPDATE\s+\w+\s+SET|DELETE\s+FROM|REPLACE\s+INTO)\b"#)
         var checked = 0
@@ -62,75 +113,38 @@ import Testing
             }
         }
         #expect(checked > 20)
-        // And SQLite itself is imported only by the Store.
-        for file in try Self.swiftFiles(under: "Sources") where file.text.contains("import CSQLite") {
-            #expect(file.path.hasPrefix("Sources/VaultStore/SQLite/"), "\(file.path) imports SQLite")
-        }
-        let package = try Self.source("Package.swift")
-        let sqliteUsers = package.components(separatedBy: "\n").filter { $0.contains("\"CSQLite\"") && $0.contains(".target(") }
-        #expect(sqliteUsers.count == 1 && sqliteUsers[0].contains("name: \"VaultStore\""), "\(sqliteUsers)")
     }
 
-    // conflict-unresolved: a named policy per mutable kind, and the pull uses each.
-    @Test func everyMutableKindHasANamedConflictPolicyThatThePullUses() throws {
-        let policies = ["NoteAndQuoteTextPolicy": "notes and quotes", "BookMetadataPolicy": "book metadata",
-                        "ProgressPolicy": "progress", "SessionUnionPolicy": "sessions"]
-        let declared = try Self.swiftFiles(under: "Sources/Journal/Conflicts").map(\.text).joined()
-        #expect(declared.contains("public protocol ConflictPolicy"))
-        for (policy, kind) in policies {
-            #expect(declared.contains("public struct \(policy): ConflictPolicy"), "\(kind): \(policy) is declared")
+    /// conflict-unresolved: one named policy per kind of data, and the one merge (which
+    /// sync, archive import and every importer go through) decides with each. How each
+    /// decides is proved by `JournalMergeTests` and the convergence tests.
+    @Test func everyKindOfDataHasANamedPolicyThatTheOneMergeUses() throws {
+        let conformance = try Regex(#"struct\s+(\w+)\s*:\s*ConflictPolicy\b"#)
+        let declared = try Self.swiftFiles(under: "Sources/Journal/Conflicts")
+            .flatMap { $0.text.matches(of: conformance).compactMap { $0.output[1].substring.map(String.init) } }
+        #expect(Set(declared) == ["NoteAndQuoteTextPolicy", "BookMetadataPolicy", "ProgressPolicy", "SessionUnionPolicy"])
+        let merge = try Self.swiftFiles(under: "Sources/Journal/Merge").map(\.text).joined()
+        for policy in declared {
+            #expect(merge.contains("\(policy)()"), "the merge does not decide with \(policy)")
         }
-        let pull = try Self.source("Sources/VaultStore/Sync/Store+Pull.swift")
-        for (policy, kind) in policies {
-            #expect(pull.contains("\(policy)().resolve("), "\(kind): Store+Pull applies \(policy)")
-        }
-        // Every entity the outbox knows has an apply path.
-        for entity in ["applyBook(", "applySession(", "applyAnnotation("] {
-            #expect(pull.contains(entity))
+        // Nothing outside the Journal decides with a policy itself: there is one merge.
+        for file in try Self.swiftFiles(under: "Sources") where !file.path.hasPrefix("Sources/Journal/") {
+            for policy in declared where file.text.contains("\(policy)()") {
+                Issue.record("\(file.path) decides with \(policy) outside the one merge")
+            }
         }
     }
 
-    // sync-unorchestrated: reachability, failed-operation enumeration, backoff.
-    @Test func theWorkerChecksReachabilityEnumeratesFailuresAndBacksOff() throws {
+    /// The sync engine holds no key and sees the journal through a protocol: it is generic
+    /// over `SyncJournal`, and sealing reaches it as an `OperationCipher` value. (Its
+    /// orchestration, reachability first, backoff, failed operations kept and retried, is
+    /// proved by `HostileNetworkTests`; a batch applied in one transaction by
+    /// `aPulledBatchIsInvisibleToAnotherReaderUntilItCommits`.)
+    @Test func theEngineHoldsNoKeyAndSeesTheJournalThroughAProtocol() throws {
         let engine = try Self.source("Sources/Sync/SyncEngine.swift")
-        let run = try #require(Self.body(of: "public func run(allowMassDelete: Bool", in: engine))
-        let reach = try #require(run.range(of: "checkReachable()"))
-        let push = try #require(run.range(of: "try push(to:"))
-        #expect(reach.lowerBound < push.lowerBound, "reachability is checked before pushing")
-        #expect(run.contains("for remote in reachable"), "only reachable remotes are drained")
-        let pushBody = try #require(Self.body(of: "private func push(to remote: any Remote", in: engine))
-        #expect(pushBody.contains("recordFailure(of:"), "every failed upload is recorded")
-        let recordBody = try #require(Self.body(of: "private func recordFailure(of operation: OutgoingOperation", in: engine))
-        #expect(recordBody.contains("backoff.delay(afterAttempt:"), "failures back off")
-        #expect(recordBody.contains("recordPushFailure("), "failures are recorded")
-        #expect(recordBody.contains("error.isTemporary ?"), "permanent failures are told apart")
-        #expect(engine.contains("let backoff: Backoff"))
-
-        let store = try Self.source("Sources/VaultStore/Sync/Store+Push.swift")
-        let toPush = try #require(Self.body(of: "public func operationsToPush(to remote: String", in: store))
-        #expect(toPush.contains("o.state IN ('pending', 'in_flight')"), "failed operations are not pushed")
-        #expect(toPush.contains("next_attempt_at"), "operations in backoff wait")
-        let retry = try #require(Self.body(of: "public func retryFailedOperations()", in: store))
-        #expect(retry.contains("WHERE state = 'failed'"), "failed operations are enumerated and put back")
-        let vault = try Self.source("Sources/VaultKit/Vault+Sync.swift")
-        #expect(vault.contains("if retryFailed {") && vault.contains("retryFailedOperations()"))
-        let backoff = try Self.source("Sources/Sync/Backoff.swift")
-        #expect(backoff.contains("Int64.random(in: 0..."), "full jitter")
-    }
-
-    // page-not-atomic: a pulled batch is applied in one transaction.
-    @Test func aPulledBatchIsAppliedInOneTransaction() throws {
-        let pull = try Self.source("Sources/VaultStore/Sync/Store+Pull.swift")
-        let apply = try #require(Self.body(of: "public func apply(_ operations: [IncomingOperation])", in: pull))
-        let lines = apply.components(separatedBy: "\n")
-        // The transaction opens within three lines of the declaration and covers the loop.
-        let transaction = try #require(lines.firstIndex { $0.contains("database.writeTransaction") })
-        #expect(transaction <= 3)
-        let loop = try #require(lines.firstIndex { $0.contains("for operation in operations") })
-        let mark = try #require(lines.firstIndex { $0.contains("INSERT INTO applied_operation") })
-        #expect(transaction < loop && loop < mark, "the records and their applied marks commit together")
-        let engine = try Self.source("Sources/Sync/SyncEngine.swift")
-        #expect(engine.contains("try store.apply(batch)"), "the engine applies whole batches")
-        #expect(!engine.contains("apply([operation])"), "never one operation at a time")
+        #expect(engine.contains("SyncEngine<Journal: SyncJournal>"))
+        for file in try Self.swiftFiles(under: "Sources/Sync") {
+            #expect(!file.text.contains("VaultKey"), "\(file.path) handles the vault key")
+        }
     }
 }

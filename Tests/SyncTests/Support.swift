@@ -86,6 +86,9 @@ final class Cluster {
         remoteFolder = try scratch.sub("remote")
     }
 
+    /// What the engine seals and opens with, as VaultKit builds it from the vault key.
+    var cipher: OperationCipher { OperationCipher(sealer: FieldSealer(key: key, vaultID: metadata.vaultID)) }
+
     /// The vault's folder on the remote: `<folder>/bmvault-<vault id>`.
     var remoteRoot: String { remoteFolder + "/bmvault-" + metadata.vaultID }
 
@@ -108,16 +111,16 @@ final class Cluster {
         return files
     }
 
-    /// Every `.op` file on the remote whose opened payload is about `entityID`.
-    func remoteOperations(about entityID: EntityID, openedBy device: Device) throws -> [IncomingOperation] {
+    /// Every `.op` file on the remote whose operation is about `entityID`.
+    func remoteOperations(about entityID: EntityID) throws -> [SyncOperation] {
         let remote = folderRemote()
-        var found: [IncomingOperation] = []
+        var found: [SyncOperation] = []
         for owner in try remote.devices() {
             for name in try remote.operationNames(of: owner) {
-                guard let key = OperationFile.idempotencyKey(inName: name) else { continue }
-                let plain = try device.store.openRemoteOperation(try remote.readOperation(name, of: owner), idempotencyKey: key)
-                let operation = try OperationFile.decode(plain, expectedKey: key, device: owner)
-                if operation.entityID == entityID.rawValue { found.append(operation) }
+                guard let key = OperationFileName.idempotencyKey(in: name) else { continue }
+                let plain = try cipher.open(operation: try remote.readOperation(name, of: owner), idempotencyKey: key)
+                guard case .operation(let operation) = try OperationDocument.decode(plain, expectedKey: key, device: owner) else { continue }
+                if operation.entityID == entityID { found.append(operation) }
             }
         }
         return found
@@ -160,8 +163,8 @@ final class Device {
     /// Runs one sync through `remotes` (default: the shared folder remote).
     @discardableResult
     func sync(through remotes: [any Remote]? = nil, allowMassDelete: Bool = false,
-              backoff: Backoff = Backoff()) throws(SyncError) -> SyncSummary {
-        try SyncEngine(store: store, remotes: remotes ?? [cluster.folderRemote()], backoff: backoff)
+              backoff: Backoff = Backoff()) throws(SyncError<StoreError>) -> SyncSummary {
+        try SyncEngine(journal: store, cipher: cluster.cipher, remotes: remotes ?? [cluster.folderRemote()], backoff: backoff)
             .run(allowMassDelete: allowMassDelete)
     }
 
@@ -231,7 +234,7 @@ final class Device {
     func state() throws -> JournalState { try JournalState(store) }
 
     /// The error a sync throws, or nil when it succeeds.
-    func syncFailure(allowMassDelete: Bool = false) -> SyncError? {
+    func syncFailure(allowMassDelete: Bool = false) -> SyncError<StoreError>? {
         do {
             try sync(allowMassDelete: allowMassDelete)
             return nil
@@ -414,36 +417,13 @@ final class ScriptedRemote: Remote {
 // MARK: - Test-only writes
 
 extension Store {
-    /// Changes a book's title the way `updateBookInTransaction` changes a book (there is no
-    /// retitle command yet, but BookMetadataPolicy must hold for the day there is): the row,
-    /// a new clock reading, and one outbox operation with the record's state, in one transaction.
+    /// Changes a book's title as a retitle command would (there is none yet, but
+    /// BookMetadataPolicy must hold for the day there is): a change of the book's metadata,
+    /// with its clock and one outbox operation, in one transaction.
     @discardableResult
     func retitleBookForTest(_ id: EntityID, to title: String) throws -> Book {
-        let cipher = try requireCipher()
-        return try database.writeTransaction { () throws(StoreError) -> Book in
-            var book = try self.book(id)
-            guard book.deletedAt == nil else { throw .recordNotFound(id: id.rawValue) }
-            let base = try recordClock(table: "book", id: id)
-            let stamp = try tick()
-            let baseVersion = book.version
-            book.updatedAt = max(clock.now(), book.updatedAt)
-            book.title = title
-            book.version = baseVersion + 1
-            try database.run("""
-                UPDATE book SET title = ?2, authors = ?3, progress = ?4, created_at = ?5, updated_at = ?6,
-                                deleted_at = ?7, version = ?8, hlc = ?9
-                WHERE id = ?1
-                """, try bookValues(book, cipher: cipher) + [.text(stamp.description)])
-            var rewind = false
-            var progressClock: HybridTimestamp?
-            try database.forEachRow("SELECT progress_rewind, progress_hlc FROM book WHERE id = ?", [.text(id.rawValue)]) { row in
-                rewind = row.int64(0) == 1
-                progressClock = try? HybridTimestamp(parsing: row.text(1))
-            }
-            try enqueue(.book, .update, id: id, baseVersion: baseVersion,
-                        payload: OutboxPayload(book, progressRewind: rewind, progressClock: progressClock),
-                        cipher: cipher, at: book.updatedAt, clock: stamp, base: base)
-            return book
+        try database.writeTransaction { () throws(StoreError) -> Book in
+            try changeBookInTransaction(id, action: .update, parts: .metadata) { $0.title = title }
         }
     }
 

@@ -30,7 +30,7 @@ import TestSupport
         let target = try makeVault()
         defer { target.directory.remove() }
         let first = try target.vault.importArchive(from: archive, dryRun: false, force: false)
-        #expect(first.summary.added == ImportSummary.Kinds(books: 1, sessions: 1, notes: 1, quotes: 1))
+        #expect(first.summary.added == JournalCounts(books: 1, sessions: 1, notes: 1, quotes: 1))
         #expect(try listed(target.vault) == listed(source.vault))
         let outbox = try target.vault.status().outbox
         let second = try target.vault.importArchive(from: archive, dryRun: false, force: false)

@@ -36,7 +36,7 @@ import TestSupport
             let result4 = try importer.add(book)
             #expect(result4 == .added)
         }
-        #expect(summary.added == ImportSummary.Kinds(books: 1, sessions: 1, notes: 1, quotes: 1))
+        #expect(summary.added == JournalCounts(books: 1, sessions: 1, notes: 1, quotes: 1))
         #expect(try fixture.store.annotation(note.id) == note)
         #expect(try fixture.store.book(book.id) == book)
         #expect(try fixture.store.outboxRows().count == 4)

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import Journal
 @testable import VaultStore
+import Sync
 import VaultCrypto
 
 /// Every mutation writes its entity and exactly one outbox operation, sealed.
@@ -32,7 +33,7 @@ import VaultCrypto
             #expect(!contains(row.payload, Array(text.utf8)), "payload holds plaintext", sourceLocation: sourceLocation)
         }
         let payload = try openPayload(row, key: fixture.key, vaultID: fixture.metadata.vaultID)
-        #expect(payload["v"] as? Int == 1, sourceLocation: sourceLocation)
+        #expect(payload["v"] as? Int == 2, sourceLocation: sourceLocation)
         return (row, payload)
     }
 

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import Journal
 @testable import VaultStore
+import Sync
 import VaultCrypto
 import TestSupport
 
@@ -96,18 +97,21 @@ struct OutboxRow: Equatable {
     let idempotencyKey: String
     let createdAt: Int64
     let state: String
+    /// 1: the record's JSON sealed for the outbox (before schema v6); 2: the operation as sent.
+    let payloadFormat: Int64
 }
 
 extension Store {
     func outboxRows() throws -> [OutboxRow] {
         var rows: [OutboxRow] = []
         try database.forEachRow("""
-            SELECT id, entity, entity_id, action, payload, base_version, attempt_count, idempotency_key, created_at, state
+            SELECT id, entity, entity_id, action, payload, base_version, attempt_count, idempotency_key, created_at, state,
+                   payload_format
             FROM outbox ORDER BY id
             """) { row in
             rows.append(OutboxRow(id: row.int64(0), entity: row.text(1), entityID: row.text(2), action: row.text(3),
                                   payload: row.blob(4), baseVersion: row.int64(5), attemptCount: row.int64(6),
-                                  idempotencyKey: row.text(7), createdAt: row.int64(8), state: row.text(9)))
+                                  idempotencyKey: row.text(7), createdAt: row.int64(8), state: row.text(9), payloadFormat: row.int64(10)))
         }
         return rows
     }
@@ -152,7 +156,9 @@ extension Store {
 /// Opens an outbox payload with the vault key, as a sync worker would.
 func openPayload(_ row: OutboxRow, key: VaultKey, vaultID: String) throws -> [String: Any] {
     let sealer = FieldSealer(key: key, vaultID: vaultID)
-    let json = try sealer.open(row.payload, table: "outbox", recordID: row.idempotencyKey, field: "payload")
+    let json = row.payloadFormat == 2
+        ? try OperationCipher(sealer: sealer).open(operation: row.payload, idempotencyKey: row.idempotencyKey)
+        : try sealer.open(row.payload, table: "outbox", recordID: row.idempotencyKey, field: "payload")
     return try #require(try JSONSerialization.jsonObject(with: Data(json)) as? [String: Any])
 }
 

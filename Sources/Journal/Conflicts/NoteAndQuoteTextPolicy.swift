@@ -70,10 +70,11 @@ public struct NoteAndQuoteTextPolicy: ConflictPolicy {
         if deletionUnseen && !shown.isDeleted { note.conflictReason = .editedAfterDelete }
         return AnnotationPresentation(note: note, shown: shown, copies: copies.map { _, version in
             let source = version.annotation
-            return Annotation(id: conflictCopyID(source.id, version.clock), bookID: source.bookID, kind: source.kind,
-                              body: source.body, locator: source.locator, createdAt: source.updatedAt,
-                              updatedAt: source.updatedAt, deletedAt: nil, version: 1,
-                              conflictOf: source.id, conflictReason: .bothEdited)
+            return ConflictCopy(annotation: Annotation(id: conflictCopyID(source.id, version.clock), bookID: source.bookID,
+                                                       kind: source.kind, body: source.body, locator: source.locator,
+                                                       createdAt: source.updatedAt, updatedAt: source.updatedAt, deletedAt: nil,
+                                                       version: 1, conflictOf: source.id, conflictReason: .bothEdited),
+                                clock: version.clock)
         })
     }
 }
@@ -86,10 +87,18 @@ public struct AnnotationPresentation: Hashable, Sendable {
     public let shown: AnnotationVersion
     /// The other texts, as conflict copies (`conflictOf` the record), derived from the
     /// versions: the same ids and dates on every device.
-    public let copies: [Annotation]
+    public let copies: [ConflictCopy]
 
     /// How many things need the reader: copies, and the mark of a deletion not seen.
     public var conflicts: Int {
         copies.count + (note.conflictReason == .editedAfterDelete && shown.annotation.conflictReason != .editedAfterDelete ? 1 : 0)
     }
+}
+
+/// A conflict copy derived from a version of a note: shown until a device keeps it as a
+/// note of its own (whose one version is then exactly this, at `clock`).
+public struct ConflictCopy: Hashable, Sendable {
+    public let annotation: Annotation
+    /// The clock of the version it shows.
+    public let clock: HybridTimestamp
 }

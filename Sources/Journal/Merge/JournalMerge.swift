@@ -100,7 +100,7 @@ public struct JournalMerge: Sendable {
             versions = merged
         }
         let after = present(versions)
-        let added = after.copies.filter { copy in !(before?.copies.contains { $0.id == copy.id } ?? false) }.count
+        let added = after.copies.filter { copy in !(before?.copies.contains { $0.annotation.id == copy.annotation.id } ?? false) }.count
         let marked = after.note.conflictReason == .editedAfterDelete && before?.note.conflictReason != .editedAfterDelete ? 1 : 0
         return .store(versions, after, reviveBook: after.note.deletedAt == nil && book == .deleted,
                       newConflicts: added + (before == nil ? 0 : marked))

@@ -36,6 +36,7 @@ enum Migrations {
         Migration0003SyncState.migration,
         Migration0004BookTitleCache.migration,
         Migration0005OutboxCheckComparisons.migration,
+        Migration0006VersionVectors.migration,
     ]
 
     static var latestVersion: Int { all.count }

@@ -1,4 +1,5 @@
 import Journal
+import Telemetry
 
 /// Applies pending migrations to one database connection.
 ///

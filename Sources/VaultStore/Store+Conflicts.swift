@@ -1,4 +1,5 @@
 public import Journal
+import Sync
 
 /// Which version a reader keeps when resolving a conflict.
 public enum ConflictChoice: String, Sendable, CaseIterable {
@@ -40,33 +41,46 @@ extension Store {
 
     /// Resolves one conflict, through ordinary edits and deletions (so the resolution syncs
     /// like any change). `id` is a conflict copy, or a note an edit brought back.
+    ///
+    /// A copy still shown from one of its note's versions (derived) is resolved by a write
+    /// to the note, which supersedes that version: `local` lets its text go, `remote` puts
+    /// it in the note, `both` keeps it as a note of its own first.
     public func resolveConflict(_ id: EntityID, keep choice: ConflictChoice) throws(StoreError) {
         let flagged = try annotation(id)
         guard flagged.deletedAt == nil, let reason = flagged.conflictReason else {
             throw .noConflict(id: id.rawValue)
         }
-        switch (reason, choice) {
-        case (.editedAfterDelete, .local), (.editedAfterDelete, .both):
-            try changeAnnotation(id, action: .update) { $0.conflictReason = nil }
-        case (.editedAfterDelete, .remote):
-            try changeAnnotation(id, action: .delete) { $0.conflictReason = nil; $0.deletedAt = $0.updatedAt }
-        case (.bothEdited, .local):
-            try changeAnnotation(id, action: .delete) { $0.deletedAt = $0.updatedAt }
-        case (.bothEdited, .remote):
-            guard let original = flagged.conflictOf else { throw .noConflict(id: id.rawValue) }
-            try database.writeTransaction { () throws(StoreError) in
+        let derived = try storedAnnotation(id)?.derived ?? false
+        try database.writeTransaction { () throws(StoreError) in
+            switch (reason, choice) {
+            case (.editedAfterDelete, .local), (.editedAfterDelete, .both):
+                try changeAnnotationInTransaction(id, action: .update) { $0.conflictReason = nil }
+            case (.editedAfterDelete, .remote):
+                try changeAnnotationInTransaction(id, action: .delete) { $0.conflictReason = nil; $0.deletedAt = $0.updatedAt }
+            case (.bothEdited, .local):
+                guard derived, let original = flagged.conflictOf else {
+                    try changeAnnotationInTransaction(id, action: .delete) { $0.deletedAt = $0.updatedAt }
+                    return
+                }
+                try changeAnnotationInTransaction(original, action: .update, dropping: [id]) { _ in }
+            case (.bothEdited, .remote):
+                guard let original = flagged.conflictOf else { throw .noConflict(id: id.rawValue) }
                 // The reader chose this text for the note: it comes back if it was deleted since.
-                try changeAnnotationInTransaction(original, action: .update, requireLive: false) { note in
+                try changeAnnotationInTransaction(original, action: .update, requireLive: false, dropping: derived ? [id] : []) { note in
                     note.body = flagged.body
                     note.locator = flagged.locator
                     note.deletedAt = nil
                 }
-                try changeAnnotationInTransaction(id, action: .delete) { $0.deletedAt = $0.updatedAt }
-            }
-        case (.bothEdited, .both):
-            try changeAnnotation(id, action: .update) { note in
-                note.conflictOf = nil
-                note.conflictReason = nil
+                if !derived { try changeAnnotationInTransaction(id, action: .delete) { $0.deletedAt = $0.updatedAt } }
+            case (.bothEdited, .both):
+                try changeAnnotationInTransaction(id, action: .update) { note in
+                    note.conflictOf = nil
+                    note.conflictReason = nil
+                }
+                // The note's version this copy showed is superseded, so its text is not shown twice.
+                if derived, let original = flagged.conflictOf {
+                    try changeAnnotationInTransaction(original, action: .update) { _ in }
+                }
             }
         }
     }

@@ -1,0 +1,59 @@
+/// A record's version as another device sent it.
+public enum RecordVersion: Hashable, Sendable {
+    case book(BookVersion)
+    case session(ReadingSession)
+    case annotation(AnnotationVersion)
+}
+
+/// Where a merge's decisions land: the Store, inside one write transaction. It says what is
+/// here, and applies what ``JournalMerge`` decided, exactly as decided.
+public protocol MergeTarget {
+    associatedtype Failure: Error
+    func bookPresence(_ id: EntityID) throws(Failure) -> BookPresence
+    func localBook(_ id: EntityID) throws(Failure) -> LocalBook?
+    func localSession(_ id: EntityID) throws(Failure) -> ReadingSession?
+    func localAnnotation(_ id: EntityID) throws(Failure) -> LocalAnnotation?
+    func apply(_ decision: BookDecision) throws(Failure)
+    func apply(_ decision: SessionDecision) throws(Failure)
+    func apply(_ decision: AnnotationDecision, to id: EntityID) throws(Failure)
+}
+
+extension JournalMerge {
+    /// What merging one record did.
+    public enum Outcome: Hashable, Sendable {
+        /// It was here already, or lost to what is here.
+        case unchanged
+        /// It changed the record here; `conflicts` it left for the reader.
+        case applied(conflicts: Int)
+        /// It needs a record that has not arrived yet: try again later.
+        case deferred
+    }
+
+    /// Merges one record from another device into `target`: reads what is there, decides,
+    /// and has the target apply the decision.
+    public func apply<Target: MergeTarget>(_ record: RecordVersion, to target: Target) throws(Target.Failure) -> Outcome {
+        switch record {
+        case .book(let incoming):
+            let decision = merge(incoming, into: try target.localBook(incoming.book.id))
+            try target.apply(decision)
+            return decision == .unchanged ? .unchanged : .applied(conflicts: 0)
+        case .session(let incoming):
+            let decision = merge(incoming, into: try target.localSession(incoming.id), book: try target.bookPresence(incoming.bookID))
+            try target.apply(decision)
+            switch decision {
+            case .unchanged: return .unchanged
+            case .store: return .applied(conflicts: 0)
+            case .deferred: return .deferred
+            }
+        case .annotation(let incoming):
+            let decision = merge(incoming, into: try target.localAnnotation(incoming.annotation.id),
+                                 book: try target.bookPresence(incoming.annotation.bookID))
+            try target.apply(decision, to: incoming.annotation.id)
+            switch decision {
+            case .unchanged: return .unchanged
+            case .deferred: return .deferred
+            case .store(_, _, _, let conflicts): return .applied(conflicts: conflicts)
+            }
+        }
+    }
+}

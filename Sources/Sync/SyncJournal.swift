@@ -1,0 +1,132 @@
+public import Journal
+public import VaultCrypto
+
+/// What the sync engine needs of the journal on this device: the Store conforms. The engine
+/// decides (what to send, what to apply, what to purge); the journal only reads and writes.
+/// It holds no key: what is sent is sealed already (the outbox holds each operation as it
+/// goes to the remotes), and what is received is opened with the ``OperationCipher``
+/// VaultKit hands the engine.
+public protocol SyncJournal: AnyObject {
+    associatedtype Failure: Error
+    associatedtype ApplyTransaction: SyncApplyTransaction where ApplyTransaction.Failure == Failure
+
+    var deviceID: String { get }
+    var vaultID: String { get }
+    var keyID: KeyID { get }
+    /// The time by this device's clock (acknowledgements, backoff, retention).
+    var now: Timestamp { get }
+
+    /// The wrapped keyslots a joining device needs, and how many times they were replaced.
+    func keyslots() throws(Failure) -> [Keyslot]
+    func keyslotGeneration() throws(Failure) -> Int
+
+    // MARK: Pull
+
+    /// Idempotency keys of `device`'s operations already applied here.
+    func appliedOperationKeys(from device: String) throws(Failure) -> Set<String>
+    /// How many of `ids` are live books, notes or quotes here, and how many live ones there
+    /// are in all (the mass-delete fail-safe).
+    func liveRecords(among ids: [EntityID]) throws(Failure) -> (matching: Int, total: Int)
+    /// Runs `body` in one write transaction: a reader never sees half of what it applies.
+    func applyInOneTransaction<Result>(_ body: (ApplyTransaction) throws(Failure) -> Result) throws(Failure) -> Result
+
+    // MARK: Push
+
+    /// Operations `remote` does not have yet that may be tried now, oldest first; an
+    /// operation waits while an earlier one on the same record has not reached the remote.
+    func operationsToPush(to remote: String, limit: Int) throws(Failure) -> [OutgoingOperation]
+    /// Records that `remote` has these operations (each one every remote has is done).
+    func markDelivered(_ outboxIDs: [Int64], to remote: String) throws(Failure)
+    /// Records a failed attempt: a temporary failure waits `retryAfterMilliseconds`, a
+    /// permanent one (nil) leaves the operation `failed`, kept, until `--retry-failed`.
+    func recordPushFailure(_ outboxID: Int64, errorClass: String, retryAfterMilliseconds: Int64?) throws(Failure)
+
+    // MARK: Tombstones
+
+    func tombstoneRetentionDays() throws(Failure) -> Int
+    /// Deleted records whose every operation is done, and whose content is still here.
+    func tombstonesWithContent() throws(Failure) -> [Tombstone]
+    /// Deleted records whose every operation is done, and whose files are still on the remotes.
+    func tombstonesWithFiles() throws(Failure) -> [Tombstone]
+    /// Empties the content of these tombstones (and of the finished operations that carried
+    /// it), in one transaction. Returns how many were purged.
+    func purgeTombstones(_ tombstones: [Tombstone]) throws(Failure) -> Int
+    /// The deletion a tombstone is, without content: what stands in for its files once
+    /// they leave the remotes.
+    func contentFreeDeletion(of tombstone: Tombstone) throws(Failure) -> RecordVersion
+    /// Forgets the operations of tombstones whose files left every remote.
+    func forgetSentOperations(of tombstones: [Tombstone]) throws(Failure)
+}
+
+/// The journal inside the one transaction that applies a batch of other devices' operations.
+public protocol SyncApplyTransaction: MergeTarget {
+    func isApplied(_ idempotencyKey: String) throws(Failure) -> Bool
+    /// Records the operation as applied, in the same transaction as its change.
+    func markApplied(_ idempotencyKey: String, device: String, clock: HybridTimestamp) throws(Failure)
+    /// Moves this device's clock past `clock`, so its next change sorts after everything seen.
+    func observe(_ clock: HybridTimestamp) throws(Failure)
+}
+
+/// An operation on its way to a remote: its file's name and its sealed bytes, exactly as
+/// the outbox holds them.
+public struct OutgoingOperation: Sendable, Equatable {
+    public let outboxID: Int64
+    public let fileName: String
+    public let sealed: [UInt8]
+    /// The record it is about: a failure holds back later operations on the same record.
+    public let entityID: String
+    public let attempts: Int
+
+    public init(outboxID: Int64, fileName: String, sealed: [UInt8], entityID: String, attempts: Int) {
+        self.outboxID = outboxID
+        self.fileName = fileName
+        self.sealed = sealed
+        self.entityID = entityID
+        self.attempts = attempts
+    }
+}
+
+/// A deleted book, note or quote whose content or files may go, with this device's
+/// operations about it.
+public struct Tombstone: Sendable, Equatable {
+    public enum Kind: String, Sendable {
+        case book, annotation
+    }
+
+    public let kind: Kind
+    public let id: EntityID
+    /// The clock of the deleted version, which other devices acknowledge.
+    public let clock: HybridTimestamp
+    public let deletedAt: Timestamp
+    /// This device's operations about the record, all sent: their files carry its content.
+    public let operations: [SentOperation]
+
+    public init(kind: Kind, id: EntityID, clock: HybridTimestamp, deletedAt: Timestamp, operations: [SentOperation]) {
+        self.kind = kind
+        self.id = id
+        self.clock = clock
+        self.deletedAt = deletedAt
+        self.operations = operations
+    }
+
+    /// The deletion this tombstone is, when this device made it: the one operation a
+    /// content-free stand-in must replace on the remotes.
+    public var ownDeletion: SentOperation? {
+        operations.last { $0.action == .delete && $0.clock == clock }
+    }
+}
+
+/// An operation this device sent: what names its file on a remote, and what it did.
+public struct SentOperation: Sendable, Equatable {
+    public let clock: HybridTimestamp
+    public let idempotencyKey: String
+    public let action: OutboxAction
+
+    public init(clock: HybridTimestamp, idempotencyKey: String, action: OutboxAction) {
+        self.clock = clock
+        self.idempotencyKey = idempotencyKey
+        self.action = action
+    }
+
+    public var fileName: String { OperationFileName.make(clock: clock, idempotencyKey: idempotencyKey) }
+}

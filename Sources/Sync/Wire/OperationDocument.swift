@@ -1,0 +1,146 @@
+import Foundation
+import Journal
+
+/// An operation as a JSON document: what is sealed, once, into the outbox, and copied
+/// unchanged to every remote.
+///
+/// Format 2: `{"action", "annotation" | "book" | "session", "clock", "device", "entity",
+/// "id", "key", "v": 2}`, the record an object of its own, members in sorted order.
+/// Format 1 (bmvault 0.3 to 0.5) had the clock as `hlc`, the clock of the changed version
+/// as `base`, and the record as JSON text inside a string (`payload`); it is still read.
+public enum OperationDocument {
+    public static let version = 2
+
+    public static func encode(_ operation: SyncOperation) -> [UInt8] {
+        var out = JSONObjectWriter()
+        out.string("action", operation.action.rawValue)
+        if case .annotation(let version) = operation.record {
+            out.object("annotation") { AnnotationSnapshot(version).write(to: &$0) }
+        }
+        if case .book(let version) = operation.record {
+            out.object("book") { BookSnapshot(version).write(to: &$0) }
+        }
+        out.string("clock", operation.clock.description)
+        out.string("device", operation.deviceID)
+        out.string("entity", operation.entity.rawValue)
+        out.string("id", operation.entityID.rawValue)
+        out.string("key", operation.idempotencyKey)
+        if case .session(let session) = operation.record {
+            out.object("session") { SessionSnapshot(session).write(to: &$0) }
+        }
+        out.integer("v", Int64(version))
+        return out.finish()
+    }
+
+    /// What reading an opened file gave.
+    public enum Decoded: Sendable, Equatable {
+        case operation(SyncOperation)
+        /// A well-formed operation whose record breaks the journal's rules (text too long,
+        /// an id that is not one...): refused, and recorded as seen so it is never retried.
+        case refused(idempotencyKey: String, deviceID: String, clock: HybridTimestamp, entity: OutboxEntity, action: OutboxAction)
+    }
+
+    /// Reads an opened file of `device` named with `expectedKey`. A file that is not an
+    /// operation of that device and key, or is from a newer format, is `malformed`.
+    public static func decode(_ plaintext: [UInt8], expectedKey: String, device: String) throws(RemoteError) -> Decoded {
+        guard let document = try? JSONDecoder().decode(Document.self, from: Data(plaintext)) else {
+            throw .malformed(what: "operation")
+        }
+        guard document.v <= version else { throw .malformed(what: "operation from a newer bmvault") }
+        guard document.key == expectedKey, document.device == device,
+              let entity = OutboxEntity(rawValue: document.entity), let action = OutboxAction(rawValue: document.action),
+              let clockText = document.v >= 2 ? document.clock : document.hlc,
+              let clock = try? HybridTimestamp(parsing: clockText),
+              let entityID = document.v >= 2 ? document.id : document.entityId else { throw .malformed(what: "operation") }
+        var base: HybridTimestamp?
+        if let text = document.base {
+            guard let parsed = try? HybridTimestamp(parsing: text) else { throw .malformed(what: "operation") }
+            base = parsed
+        }
+        var records = Records(book: document.book, session: document.session, annotation: document.annotation)
+        if document.v < 2 {
+            guard let text = document.payload else { throw .malformed(what: "operation") }
+            records = try Records(payloadV1: Array(text.utf8))
+        }
+        return assemble(key: expectedKey, device: device, clock: clock, entity: entity, action: action,
+                        entityID: entityID, base: base, records: records)
+    }
+
+    /// An outbox row made before format 2 (bmvault 0.3 to 0.5): its clear columns and its
+    /// payload, format 1's record as JSON. Converted once, it is sent like any operation.
+    public static func decodeLegacyOutboxRow(payload: [UInt8], idempotencyKey: String, deviceID: String, clock: HybridTimestamp,
+                                             base: HybridTimestamp?, entity: OutboxEntity, action: OutboxAction,
+                                             entityID: String) throws(RemoteError) -> Decoded {
+        assemble(key: idempotencyKey, device: deviceID, clock: clock, entity: entity, action: action, entityID: entityID,
+                 base: base, records: try Records(payloadV1: payload))
+    }
+
+    private static func assemble(key: String, device: String, clock: HybridTimestamp, entity: OutboxEntity, action: OutboxAction,
+                                 entityID: String, base: HybridTimestamp?, records: Records) -> Decoded {
+        let refused = Decoded.refused(idempotencyKey: key, deviceID: device, clock: clock, entity: entity, action: action)
+        let record: RecordVersion
+        do throws(JournalError) {
+            switch entity {
+            case .book:
+                guard let book = records.book else { return refused }
+                record = .book(try book.version(at: clock))
+            case .session:
+                guard let session = records.session else { return refused }
+                record = .session(try session.session())
+            case .annotation:
+                guard let annotation = records.annotation else { return refused }
+                record = .annotation(try annotation.version(at: clock, base: base))
+            }
+        } catch {
+            return refused
+        }
+        let operation = SyncOperation(idempotencyKey: key, deviceID: device, clock: clock, action: action, record: record)
+        return operation.entityID.rawValue == entityID ? .operation(operation) : refused
+    }
+
+    private struct Records {
+        var book: BookSnapshot?
+        var session: SessionSnapshot?
+        var annotation: AnnotationSnapshot?
+
+        init(book: BookSnapshot?, session: SessionSnapshot?, annotation: AnnotationSnapshot?) {
+            self.book = book
+            self.session = session
+            self.annotation = annotation
+        }
+
+        /// Format 1's record: `{"annotation" | "book" | "session": {...}, "v": 1}`.
+        init(payloadV1 bytes: [UInt8]) throws(RemoteError) {
+            guard let payload = try? JSONDecoder().decode(PayloadV1.self, from: Data(bytes)) else { throw .malformed(what: "operation") }
+            self.init(book: payload.book, session: payload.session, annotation: payload.annotation)
+        }
+    }
+
+    /// Both formats' members; each format fills its own.
+    private struct Document: Decodable {
+        let v: Int
+        let key: String
+        let device: String
+        let entity: String
+        let action: String
+        // Format 2.
+        let id: String?
+        let clock: String?
+        let book: BookSnapshot?
+        let session: SessionSnapshot?
+        let annotation: AnnotationSnapshot?
+        // Format 1.
+        let entityId: String?
+        let hlc: String?
+        let base: String?
+        let payload: String?
+    }
+
+    /// Format 1's record, JSON text inside the document's `payload` string (and the payload
+    /// of an outbox row made before format 2).
+    private struct PayloadV1: Decodable {
+        let book: BookSnapshot?
+        let session: SessionSnapshot?
+        let annotation: AnnotationSnapshot?
+    }
+}

@@ -1,0 +1,151 @@
+import Journal
+
+/// A record's state as JSON inside an operation. The members of format 1 are kept as they
+/// were; format 2 added the clocks a merge reads (all optional, so a format 1 payload reads
+/// with the same types). A snapshot is input like any other: the model values it gives
+/// are checked against the journal's rules.
+struct BookSnapshot: Codable {
+    let id: String, title: String, authors: [String], progress: Double
+    let createdAt: Int64, updatedAt: Int64, deletedAt: Int64?, version: Int64
+    /// Format 1 (added with sync): the position was set as an explicit rewind, and when.
+    let progressRewind: Bool?
+    let progressClock: String?
+    /// Format 2: when title, authors or deletion last changed.
+    let metadataClock: String?
+
+    init(_ version: BookVersion) {
+        let book = version.book
+        id = book.id.rawValue
+        title = book.title
+        authors = book.authors
+        progress = book.progress
+        createdAt = book.createdAt.millisecondsSince1970
+        updatedAt = book.updatedAt.millisecondsSince1970
+        deletedAt = book.deletedAt?.millisecondsSince1970
+        self.version = book.version
+        progressRewind = version.progressRewind
+        progressClock = version.progressClock.description
+        metadataClock = version.metadataClock.description
+    }
+
+    /// The version, checked. `clock` is the operation's; a format 1 snapshot, which has no
+    /// metadata clock, counts as changing everything at it.
+    func version(at clock: HybridTimestamp) throws(JournalError) -> BookVersion {
+        var checkedAuthors: [String] = []
+        for author in authors { checkedAuthors.append(try TextRules.line(author, field: "author")) }
+        // A purged tombstone travels with no title (a content-free stand-in); a live book needs one.
+        let contentFree = deletedAt != nil && title.isEmpty && authors.isEmpty
+        let book = Book(id: try EntityID(validating: id), title: contentFree ? "" : try TextRules.line(title, field: "title"),
+                        authors: checkedAuthors, progress: try Book.checkedProgress(progress),
+                        createdAt: Timestamp(millisecondsSince1970: createdAt), updatedAt: Timestamp(millisecondsSince1970: updatedAt),
+                        deletedAt: deletedAt.map(Timestamp.init(millisecondsSince1970:)), version: version)
+        return BookVersion(book, clock: clock, metadataClock: try metadataClock.map { (text) throws(JournalError) in try HybridTimestamp(parsing: text) } ?? clock,
+                           progressClock: try progressClock.map { (text) throws(JournalError) in try HybridTimestamp(parsing: text) } ?? clock,
+                           progressRewind: progressRewind ?? false)
+    }
+
+    func write(to out: inout JSONObjectWriter) {
+        out.strings("authors", authors)
+        out.integer("createdAt", createdAt)
+        if let deletedAt { out.integer("deletedAt", deletedAt) }
+        out.string("id", id)
+        if let metadataClock { out.string("metadataClock", metadataClock) }
+        out.double("progress", progress)
+        if let progressClock { out.string("progressClock", progressClock) }
+        if let progressRewind { out.boolean("progressRewind", progressRewind) }
+        out.string("title", title)
+        out.integer("updatedAt", updatedAt)
+        out.integer("version", version)
+    }
+}
+
+struct SessionSnapshot: Codable {
+    let id: String, bookId: String, startedAt: Int64, endedAt: Int64, pagesRead: Int
+
+    init(_ session: ReadingSession) {
+        id = session.id.rawValue
+        bookId = session.bookID.rawValue
+        startedAt = session.startedAt.millisecondsSince1970
+        endedAt = session.endedAt.millisecondsSince1970
+        pagesRead = session.pagesRead
+    }
+
+    func session() throws(JournalError) -> ReadingSession {
+        guard (0...ReadingSession.maximumPages).contains(pagesRead) else { throw .pagesOutOfRange }
+        guard endedAt >= startedAt else { throw .sessionEndsBeforeStart }
+        return ReadingSession(id: try EntityID(validating: id), bookID: try EntityID(validating: bookId),
+                              startedAt: Timestamp(millisecondsSince1970: startedAt),
+                              endedAt: Timestamp(millisecondsSince1970: endedAt), pagesRead: pagesRead)
+    }
+
+    func write(to out: inout JSONObjectWriter) {
+        out.string("bookId", bookId)
+        out.integer("endedAt", endedAt)
+        out.string("id", id)
+        out.integer("pagesRead", Int64(pagesRead))
+        out.integer("startedAt", startedAt)
+    }
+}
+
+struct AnnotationSnapshot: Codable {
+    let id: String, bookId: String, kind: String, body: String, locator: String?
+    let createdAt: Int64, updatedAt: Int64, deletedAt: Int64?, version: Int64
+    /// Format 1 (added with sync): conflict copies and unresolved conflicts travel too.
+    let conflictOf: String?, conflictReason: String?
+    /// Format 2: the version's own clock, and every version it supersedes (with itself).
+    let clock: String?
+    let history: String?
+
+    init(_ version: AnnotationVersion) {
+        let annotation = version.annotation
+        id = annotation.id.rawValue
+        bookId = annotation.bookID.rawValue
+        kind = annotation.kind.rawValue
+        body = annotation.body
+        locator = annotation.locator?.text
+        createdAt = annotation.createdAt.millisecondsSince1970
+        updatedAt = annotation.updatedAt.millisecondsSince1970
+        deletedAt = annotation.deletedAt?.millisecondsSince1970
+        self.version = annotation.version
+        conflictOf = annotation.conflictOf?.rawValue
+        conflictReason = annotation.conflictReason?.rawValue
+        clock = version.clock.description
+        history = version.history.description
+    }
+
+    /// The version, checked. A format 1 snapshot has neither clock nor history: its version
+    /// was written at the operation's clock and supersedes the one it was based on.
+    func version(at operationClock: HybridTimestamp, base: HybridTimestamp?) throws(JournalError) -> AnnotationVersion {
+        guard let kind = AnnotationKind(rawValue: kind) else { throw .invalidID }
+        let checkedLocator: Locator? = try locator.map { (text) throws(JournalError) in try Locator(text) }
+        // A purged tombstone travels with no text (a content-free stand-in); a live note needs some.
+        let contentFree = deletedAt != nil && body.isEmpty && locator == nil
+        let annotation = Annotation(
+            id: try EntityID(validating: id), bookID: try EntityID(validating: bookId), kind: kind,
+            body: contentFree ? "" : try TextRules.body(body, field: kind.rawValue), locator: checkedLocator,
+            createdAt: Timestamp(millisecondsSince1970: createdAt), updatedAt: Timestamp(millisecondsSince1970: updatedAt),
+            deletedAt: deletedAt.map(Timestamp.init(millisecondsSince1970:)), version: version,
+            conflictOf: try conflictOf.map { (text) throws(JournalError) in try EntityID(validating: text) },
+            conflictReason: conflictReason.flatMap(ConflictReason.init(rawValue:)))
+        let versionClock = try clock.map { (text) throws(JournalError) in try HybridTimestamp(parsing: text) } ?? operationClock
+        var supersedes = try history.map { (text) throws(JournalError) in try VersionVector(parsing: text) } ?? VersionVector(versionClock)
+        if let base, history == nil { supersedes.insert(base) }
+        return AnnotationVersion(annotation, clock: versionClock, history: supersedes)
+    }
+
+    func write(to out: inout JSONObjectWriter) {
+        out.string("body", body)
+        out.string("bookId", bookId)
+        if let clock { out.string("clock", clock) }
+        if let conflictOf { out.string("conflictOf", conflictOf) }
+        if let conflictReason { out.string("conflictReason", conflictReason) }
+        out.integer("createdAt", createdAt)
+        if let deletedAt { out.integer("deletedAt", deletedAt) }
+        if let history { out.string("history", history) }
+        out.string("id", id)
+        out.string("kind", kind)
+        if let locator { out.string("locator", locator) }
+        out.integer("updatedAt", updatedAt)
+        out.integer("version", version)
+    }
+}

@@ -1,0 +1,35 @@
+/// Schema v6: what one merge needs. A note or quote keeps the history of its shown version
+/// (`vv`, the version vector: NULL when it is only the version's own clock, as for every
+/// record before v6); while versions written without seeing each other stand together, all
+/// of them are kept in `annotation_version` (sealed like the note), and the conflict copies
+/// shown from them are rows marked `derived` until a device keeps one as a note of its own.
+/// A book's title, authors and deletion get their own clock (`metadata_hlc`; NULL: the
+/// record's `hlc`), so a position set elsewhere never undoes a retitle. An outbox row says
+/// how its payload is written (`payload_format`: 1, the record's JSON sealed for the outbox;
+/// 2, the whole operation as it goes to the remotes). Schema only: no row is rewritten.
+/// FROZEN: shipped in bmvault 0.6.0; never edit this text.
+enum Migration0006VersionVectors {
+    static let migration = Migration(id: "0006_version_vectors",
+                                     summary: "version vectors for notes, standing versions, a metadata clock for books, outbox payload format",
+                                     schemaChecksum: "881b5557a146d6739d51dc4d1950f3742f7bf9e3fd9c75f55ea93af4b2e1c37b",
+                                     sql: """
+        ALTER TABLE book ADD COLUMN metadata_hlc TEXT;
+        ALTER TABLE annotation ADD COLUMN vv TEXT;
+        ALTER TABLE annotation ADD COLUMN derived INTEGER NOT NULL DEFAULT 0 CHECK (derived = 0 OR derived = 1);
+        ALTER TABLE outbox ADD COLUMN payload_format INTEGER NOT NULL DEFAULT 1 CHECK (payload_format = 1 OR payload_format = 2);
+
+        CREATE TABLE annotation_version (
+            annotation_id   TEXT NOT NULL REFERENCES annotation (id),
+            hlc             TEXT NOT NULL,
+            vv              TEXT,
+            body            BLOB NOT NULL,
+            locator         BLOB,
+            updated_at      INTEGER NOT NULL,
+            deleted_at      INTEGER,
+            version         INTEGER NOT NULL,
+            conflict_of     TEXT,
+            conflict_reason TEXT CHECK (conflict_reason = 'both-edited' OR conflict_reason = 'edited-after-delete'),
+            UNIQUE (annotation_id, hlc)
+        );
+        """)
+}

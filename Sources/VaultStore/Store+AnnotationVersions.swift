@@ -1,0 +1,195 @@
+import Journal
+import Sync
+
+/// A note's or quote's versions as stored. The `annotation` row holds what the reader sees:
+/// the shown version (its clock in `hlc`, its history in `vv`, NULL when that is only its
+/// own clock) with the note's mark. While versions written without seeing each other stand
+/// together, `annotation_version` holds all of them, sealed like the note, and each other
+/// text is a conflict copy row marked `derived`: a view of a version, made the same way on
+/// every device, until a device keeps it as a note of its own.
+extension Store {
+    /// A row of `annotation`: what is shown, and how it stands.
+    struct StoredAnnotation {
+        let shown: Result<Annotation, UnreadableRecord>
+        let clock: HybridTimestamp
+        let history: VersionVector
+        /// A conflict copy shown from another note's version, not a record of its own.
+        let derived: Bool
+    }
+
+    func storedAnnotation(_ id: EntityID) throws(StoreError) -> StoredAnnotation? {
+        let openers = try AnnotationOpeners(try requireCipher())
+        var found: StoredAnnotation?
+        try database.forEachRow("SELECT \(Self.annotationColumns), hlc, vv, derived FROM annotation WHERE id = ?",
+                                [.text(id.rawValue)]) { row in
+            // A row from before clocks existed has none to give: it reads as written at the start of time.
+            let clock = (try? HybridTimestamp(parsing: row.text(11))) ?? HybridTimestamp(wallMilliseconds: 0, counter: 0, deviceID: "")
+            let history = row.isNull(12) ? VersionVector(clock) : ((try? VersionVector(parsing: row.text(12))) ?? VersionVector(clock))
+            found = StoredAnnotation(shown: decodeAnnotation(row, openers: openers), clock: clock, history: history,
+                                     derived: row.int64(13) == 1)
+        }
+        return found
+    }
+
+    /// The version `id` shows, with its clock and history.
+    func shownVersion(of id: EntityID) throws(StoreError) -> AnnotationVersion {
+        guard let stored = try storedAnnotation(id) else { throw .recordNotFound(id: id.rawValue) }
+        switch stored.shown {
+        case .success(let annotation): return AnnotationVersion(annotation, clock: stored.clock, history: stored.history)
+        case .failure(let unreadable): throw .recordUnreadable(id: unreadable.id, field: unreadable.field)
+        }
+    }
+
+    /// What a merge needs to know of `id`.
+    func localAnnotation(_ id: EntityID) throws(StoreError) -> LocalAnnotation? {
+        guard let stored = try storedAnnotation(id) else { return nil }
+        guard case .success(let shown) = stored.shown else { return .unreadable }
+        if stored.derived { return .derivedCopy(shown) }
+        return .record(try standingVersions(of: shown, clock: stored.clock, history: stored.history))
+    }
+
+    /// The versions standing together in `note` (the row as shown, with its clock and history).
+    func standingVersions(of note: Annotation, clock: HybridTimestamp, history: VersionVector) throws(StoreError) -> AnnotationVersions {
+        let cipher = try requireCipher()
+        var versions: [AnnotationVersion] = []
+        try database.forEachRow("""
+            SELECT hlc, vv, body, locator, updated_at, deleted_at, version, conflict_of, conflict_reason
+            FROM annotation_version WHERE annotation_id = ?
+            """, [.text(note.id.rawValue)]) { (row) throws(StoreError) in
+            guard let versionClock = try? HybridTimestamp(parsing: row.text(0)) else {
+                throw .recordUnreadable(id: note.id.rawValue, field: "version")
+            }
+            let recordID = Self.versionRecordID(note.id, versionClock)
+            let deleted = !row.isNull(5)
+            do throws(UnreadableRecord) {
+                // A purged tombstone's versions have no content left.
+                let body = deleted && row.blob(2).isEmpty ? "" : try cipher.open(row.blob(2), table: "annotation_version", id: recordID, field: "body")
+                var locator: Locator?
+                if !row.isNull(3) {
+                    let text = try cipher.open(row.blob(3), table: "annotation_version", id: recordID, field: "locator")
+                    guard let checked = try? Locator(text) else { throw UnreadableRecord(id: note.id.rawValue, field: "locator") }
+                    locator = checked
+                }
+                let annotation = Annotation(id: note.id, bookID: note.bookID, kind: note.kind, body: body, locator: locator,
+                                            createdAt: note.createdAt, updatedAt: Timestamp(millisecondsSince1970: row.int64(4)),
+                                            deletedAt: deleted ? Timestamp(millisecondsSince1970: row.int64(5)) : nil,
+                                            version: row.int64(6),
+                                            conflictOf: row.isNull(7) ? nil : try? EntityID(validating: row.text(7)),
+                                            conflictReason: row.isNull(8) ? nil : ConflictReason(rawValue: row.text(8)))
+                let history = row.isNull(1) ? VersionVector(versionClock)
+                    : ((try? VersionVector(parsing: row.text(1))) ?? VersionVector(versionClock))
+                versions.append(AnnotationVersion(annotation, clock: versionClock, history: history))
+            } catch {
+                throw .recordUnreadable(id: error.id, field: error.field)
+            }
+        }
+        if versions.isEmpty { return AnnotationVersions(AnnotationVersion(note, clock: clock, history: history)) }
+        return AnnotationVersions(versions)
+    }
+
+    /// Where a kept version's sealed fields are bound: the note and the version's clock.
+    private static func versionRecordID(_ id: EntityID, _ clock: HybridTimestamp) -> String {
+        "\(id.rawValue)@\(clock.description)"
+    }
+
+    /// Keeps `versions` for `id` when more than one stands; removes what was kept otherwise.
+    func writeStandingVersions(_ versions: AnnotationVersions, of id: EntityID) throws(StoreError) {
+        let cipher = try requireCipher()
+        try database.run("DELETE FROM annotation_version WHERE annotation_id = ?", [.text(id.rawValue)])
+        guard versions.versions.count > 1 else { return }
+        for version in versions.versions {
+            let annotation = version.annotation
+            let recordID = Self.versionRecordID(id, version.clock)
+            try database.run("""
+                INSERT INTO annotation_version (annotation_id, hlc, vv, body, locator, updated_at, deleted_at, version,
+                                                conflict_of, conflict_reason)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                """, [.text(id.rawValue), .text(version.clock.description), Self.storedHistory(version),
+                      .blob(try cipher.seal(annotation.body, table: "annotation_version", id: recordID, field: "body")),
+                      .blob(try annotation.locator.map { (locator) throws(StoreError) in
+                          try cipher.seal(locator.text, table: "annotation_version", id: recordID, field: "locator")
+                      }),
+                      .integer(annotation.updatedAt.millisecondsSince1970), .integer(annotation.deletedAt?.millisecondsSince1970),
+                      .integer(annotation.version), annotation.conflictOf.map { .text($0.rawValue) } ?? .null,
+                      annotation.conflictReason.map { .text($0.rawValue) } ?? .null])
+        }
+    }
+
+    /// A history as stored: NULL when it is only the version's own clock (almost always).
+    private static func storedHistory(_ version: AnnotationVersion) -> SQLValue {
+        version.history == VersionVector(version.clock) ? .null : .text(version.history.description)
+    }
+
+    /// Writes the row of a record as `version` shows it (insert or replace).
+    func writeAnnotationRow(_ version: AnnotationVersion, shownAs note: Annotation? = nil, derived: Bool) throws(StoreError) {
+        let cipher = try requireCipher()
+        try database.run("""
+            INSERT INTO annotation (\(Self.annotationColumns), hlc, vv, derived) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14)
+            ON CONFLICT (id) DO UPDATE SET book_id = ?2, kind = ?3, body = ?4, locator = ?5, created_at = ?6, updated_at = ?7,
+                                           deleted_at = ?8, version = ?9, conflict_of = ?10, conflict_reason = ?11, hlc = ?12,
+                                           vv = ?13, derived = ?14
+            """, try annotationValues(note ?? version.annotation, cipher: cipher)
+                + [.text(version.clock.description), Self.storedHistory(version), .integer(derived ? 1 : 0)])
+    }
+
+    /// The versions a write to `id` supersedes, once nothing shown from them would be lost
+    /// by it. A derived conflict copy being written becomes a record of its own first
+    /// (other devices may still show it from the note's version). A note whose versions
+    /// stand together keeps each of its other texts as a record of its own, but those in
+    /// `dropping`, which the reader let go: the write supersedes every version here.
+    func versionsForWrite(of id: EntityID, dropping: Set<EntityID> = []) throws(StoreError) -> AnnotationVersions {
+        guard let stored = try storedAnnotation(id) else { throw .recordNotFound(id: id.rawValue) }
+        let shown: Annotation
+        switch stored.shown {
+        case .success(let annotation): shown = annotation
+        case .failure(let unreadable): throw .recordUnreadable(id: unreadable.id, field: unreadable.field)
+        }
+        if stored.derived { return try keepAsRecord(shown, clock: stored.clock) }
+        let versions = try standingVersions(of: shown, clock: stored.clock, history: stored.history)
+        guard versions.versions.count > 1 else { return versions }
+        for copy in try derivedCopies(of: id) {
+            if dropping.contains(copy) {
+                try database.run("DELETE FROM annotation WHERE id = ? AND derived = 1", [.text(copy.rawValue)])
+            } else if let copyRow = try storedAnnotation(copy), case .success(let annotation) = copyRow.shown {
+                _ = try keepAsRecord(annotation, clock: copyRow.clock)
+            }
+        }
+        return versions
+    }
+
+    /// A derived conflict copy becomes a record of its own, created on every device by an
+    /// operation: its one version is exactly the one it shows, at that version's clock, so
+    /// devices that keep the same copy make the same record.
+    private func keepAsRecord(_ copy: Annotation, clock shownClock: HybridTimestamp) throws(StoreError) -> AnnotationVersions {
+        try database.run("UPDATE annotation SET derived = 0 WHERE id = ?", [.text(copy.id.rawValue)])
+        let version = AnnotationVersion(copy, clock: shownClock, history: VersionVector(shownClock))
+        try enqueue(.create, .annotation(version), clock: try tick(), at: clock.now(), baseVersion: 0, base: nil)
+        return AnnotationVersions(version)
+    }
+
+    /// The derived conflict copies shown from `id`'s versions.
+    func derivedCopies(of id: EntityID) throws(StoreError) -> [EntityID] {
+        var copies: [EntityID] = []
+        try database.forEachRow("SELECT id FROM annotation WHERE conflict_of = ? AND derived = 1 ORDER BY id", [.text(id.rawValue)]) { row in
+            if let copy = try? EntityID(validating: row.text(0)) { copies.append(copy) }
+        }
+        return copies
+    }
+
+    /// Stores what a merge decided for `id`: its row as shown, the versions standing
+    /// together, and the derived conflict copies they show (a copy some device already kept
+    /// as a record of its own stays that record).
+    func store(_ versions: AnnotationVersions, shownAs presentation: AnnotationPresentation, for id: EntityID) throws(StoreError) {
+        try writeAnnotationRow(presentation.shown, shownAs: presentation.note, derived: false)
+        try writeStandingVersions(versions, of: id)
+        let wanted = Set(presentation.copies.map(\.annotation.id))
+        for copy in try derivedCopies(of: id) where !wanted.contains(copy) {
+            try database.run("DELETE FROM annotation WHERE id = ? AND derived = 1", [.text(copy.rawValue)])
+        }
+        for copy in presentation.copies {
+            if let existing = try storedAnnotation(copy.annotation.id), !existing.derived { continue }
+            try writeAnnotationRow(AnnotationVersion(copy.annotation, clock: copy.clock, history: VersionVector(copy.clock)),
+                                   derived: true)
+        }
+    }
+}

@@ -1,0 +1,117 @@
+public import Journal
+public import Sync
+public import VaultCrypto
+
+/// The Store as the sync engine sees it (``SyncJournal``): reads and writes only. What to
+/// send, apply and purge is decided in Sync, how records merge in Journal's `JournalMerge`.
+extension Store: SyncJournal {
+    public typealias Failure = StoreError
+
+    public var vaultID: String { metadata.vaultID }
+    public var keyID: KeyID { metadata.keyID }
+
+    /// Idempotency keys of `device`'s operations already applied here.
+    public func appliedOperationKeys(from device: String) throws(StoreError) -> Set<String> {
+        var keys = Set<String>()
+        try database.forEachRow("SELECT idempotency_key FROM applied_operation WHERE device_id = ?", [.text(device)]) { row in
+            keys.insert(row.text(0))
+        }
+        return keys
+    }
+
+    /// Live (not deleted) books and notes, and how many of `ids` are among them.
+    public func liveRecords(among ids: [EntityID]) throws(StoreError) -> (matching: Int, total: Int) {
+        var total = 0
+        try database.forEachRow("""
+            SELECT (SELECT count(*) FROM book WHERE deleted_at IS NULL) + (SELECT count(*) FROM annotation WHERE deleted_at IS NULL)
+            """) { row in total = Int(row.int64(0)) }
+        var matching = 0
+        for id in Set(ids) {
+            try database.forEachRow("""
+                SELECT (SELECT count(*) FROM book WHERE id = ?1 AND deleted_at IS NULL)
+                     + (SELECT count(*) FROM annotation WHERE id = ?1 AND deleted_at IS NULL)
+                """, [.text(id.rawValue)]) { row in matching += Int(row.int64(0)) }
+        }
+        return (matching, total)
+    }
+
+    public func applyInOneTransaction<Result>(_ body: (MergeTransaction) throws(StoreError) -> Result) throws(StoreError) -> Result {
+        _ = try requireCipher()
+        return try database.writeTransaction { () throws(StoreError) -> Result in try body(MergeTransaction(store: self)) }
+    }
+}
+
+/// The Store inside one write transaction, where merges land: it says what is here and
+/// applies exactly what ``JournalMerge`` decided, writing no outbox operation (the other
+/// devices have the change, or derive the same result from it themselves).
+public struct MergeTransaction: SyncApplyTransaction {
+    let store: Store
+
+    public func isApplied(_ idempotencyKey: String) throws(StoreError) -> Bool {
+        var seen = false
+        try store.database.forEachRow("SELECT 1 FROM applied_operation WHERE idempotency_key = ?", [.text(idempotencyKey)]) { _ in
+            seen = true
+        }
+        return seen
+    }
+
+    public func markApplied(_ idempotencyKey: String, device: String, clock: HybridTimestamp) throws(StoreError) {
+        try store.database.run("INSERT INTO applied_operation (idempotency_key, device_id, hlc, applied_at) VALUES (?, ?, ?, ?)",
+                               [.text(idempotencyKey), .text(device), .text(clock.description),
+                                .integer(store.now.millisecondsSince1970)])
+    }
+
+    public func observe(_ clock: HybridTimestamp) throws(StoreError) {
+        try store.observe(clock)
+    }
+
+    public func bookPresence(_ id: EntityID) throws(StoreError) -> BookPresence {
+        var presence = BookPresence.missing
+        try store.database.forEachRow("SELECT deleted_at IS NOT NULL, length(title) > 0 FROM book WHERE id = ?", [.text(id.rawValue)]) { row in
+            presence = row.int64(0) == 0 ? .live : (row.int64(1) == 0 ? .purged : .deleted)
+        }
+        return presence
+    }
+
+    public func localBook(_ id: EntityID) throws(StoreError) -> LocalBook? {
+        do {
+            return .book(try store.bookVersion(id), liveAnnotations: try store.liveAnnotationCount(of: id))
+        } catch .recordNotFound {
+            return nil
+        } catch .recordUnreadable {
+            return .unreadable
+        }
+    }
+
+    public func localSession(_ id: EntityID) throws(StoreError) -> ReadingSession? {
+        do { return try store.session(id) } catch .recordNotFound { return nil }
+    }
+
+    public func localAnnotation(_ id: EntityID) throws(StoreError) -> LocalAnnotation? {
+        try store.localAnnotation(id)
+    }
+
+    public func apply(_ decision: BookDecision) throws(StoreError) {
+        switch decision {
+        case .unchanged:
+            return
+        case .insert(let version):
+            try store.writeBook(version, insert: true)
+        case .update(let version):
+            let current = try? store.book(version.book.id)
+            try store.writeBook(version, insert: false, titleChanged: current?.title != version.book.title)
+        }
+    }
+
+    public func apply(_ decision: SessionDecision) throws(StoreError) {
+        if case .store(let session) = decision { try store.writeSession(session) }
+    }
+
+    public func apply(_ decision: AnnotationDecision, to id: EntityID) throws(StoreError) {
+        guard case .store(let versions, let presentation, let reviveBook, _) = decision else { return }
+        if reviveBook {
+            try store.database.run("UPDATE book SET deleted_at = NULL WHERE id = ?", [.text(presentation.note.bookID.rawValue)])
+        }
+        try store.store(versions, shownAs: presentation, for: id)
+    }
+}

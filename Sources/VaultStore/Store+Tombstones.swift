@@ -1,0 +1,131 @@
+public import Journal
+public import Sync
+
+extension Store {
+    /// The retention period when the reader has not set one.
+    public static let defaultTombstoneRetentionDays = 90
+    /// The longest retention the reader may set (ten years).
+    public static let maximumTombstoneRetentionDays = 3650
+
+    /// How long a deleted record keeps its content when not every device has acknowledged
+    /// the deletion: a number of days, no content.
+    public func tombstoneRetentionDays() throws(StoreError) -> Int {
+        var days = Self.defaultTombstoneRetentionDays
+        try database.forEachRow("SELECT value FROM vault_meta WHERE key = 'tombstone_retention_days'") { row in
+            days = Int(row.text(0)) ?? days
+        }
+        return days
+    }
+
+    /// Sets the retention period, 1 to ``maximumTombstoneRetentionDays`` days.
+    public func setTombstoneRetention(days: Int) throws(StoreError) {
+        guard (1...Self.maximumTombstoneRetentionDays).contains(days) else {
+            throw .invalidRetention(maximumDays: Self.maximumTombstoneRetentionDays)
+        }
+        try database.writeTransaction { () throws(StoreError) in
+            try database.run("""
+                INSERT INTO vault_meta (key, value) VALUES ('tombstone_retention_days', ?1)
+                ON CONFLICT (key) DO UPDATE SET value = ?1
+                """, [.text(String(days))])
+        }
+    }
+
+    /// Deleted records whose every operation is done and whose content is still here. A
+    /// vault with no remote keeps its tombstones whole, as it always has.
+    public func tombstonesWithContent() throws(StoreError) -> [Tombstone] {
+        try tombstones(whose: { content in "AND length(\(content)) > 0" })
+    }
+
+    /// Deleted records whose every operation is done and whose files (named by this
+    /// device's operations, still in the outbox) may still be on the remotes.
+    public func tombstonesWithFiles() throws(StoreError) -> [Tombstone] {
+        try tombstones(whose: { _ in "AND EXISTS (SELECT 1 FROM outbox o WHERE o.entity_id = t.id)" })
+    }
+
+    private func tombstones(whose stage: (String) -> String) throws(StoreError) -> [Tombstone] {
+        var found: [(kind: Tombstone.Kind, id: EntityID, clock: HybridTimestamp, deletedAt: Timestamp)] = []
+        for (kind, table, content) in [(Tombstone.Kind.book, "book", "title"), (.annotation, "annotation", "body")] {
+            try database.forEachRow("""
+                SELECT id, hlc, deleted_at FROM \(table) t
+                WHERE deleted_at IS NOT NULL \(stage(content)) AND hlc IS NOT NULL
+                  AND EXISTS (SELECT 1 FROM remote)
+                  AND NOT EXISTS (SELECT 1 FROM outbox o WHERE o.entity_id = t.id AND o.state != 'done')
+                ORDER BY deleted_at, id
+                """) { row in
+                guard let id = try? EntityID(validating: row.text(0)), let clock = try? HybridTimestamp(parsing: row.text(1)) else { return }
+                found.append((kind, id, clock, Timestamp(millisecondsSince1970: row.int64(2))))
+            }
+        }
+        var tombstones: [Tombstone] = []
+        for record in found {
+            var operations: [SentOperation] = []
+            try database.forEachRow("SELECT hlc, idempotency_key, action FROM outbox WHERE entity_id = ? ORDER BY id",
+                                    [.text(record.id.rawValue)]) { row in
+                guard let clock = try? HybridTimestamp(parsing: row.text(0)), let action = OutboxAction(rawValue: row.text(2)) else { return }
+                operations.append(SentOperation(clock: clock, idempotencyKey: row.text(1), action: action))
+            }
+            tombstones.append(Tombstone(kind: record.kind, id: record.id, clock: record.clock, deletedAt: record.deletedAt,
+                                        operations: operations))
+        }
+        return tombstones
+    }
+
+    /// The deletion `tombstone` is, with no content: a device with an unchanged older copy
+    /// takes it; one that changed the record meanwhile keeps its edit (the edit wins, marked).
+    public func contentFreeDeletion(of tombstone: Tombstone) throws(StoreError) -> RecordVersion {
+        switch tombstone.kind {
+        case .book:
+            var version = try bookVersion(tombstone.id)
+            version.book.title = ""
+            version.book.authors = []
+            return .book(version)
+        case .annotation:
+            var version = try shownVersion(of: tombstone.id)
+            version.annotation.body = ""
+            version.annotation.locator = nil
+            return .annotation(version)
+        }
+    }
+
+    /// Purges the content of `tombstones`, in one transaction: the sealed title and authors,
+    /// or body and locator (of every version kept), are emptied, and so are the payloads of
+    /// the finished outbox operations that carried them (the rows stay, naming the files
+    /// still to remove from the remotes), with SQLite overwriting what it frees. What stays
+    /// is what was always in the clear (id, book, kind, dates, version, clock), so an
+    /// operation that arrives later about the record is still decided against its deletion.
+    /// Returns how many were purged.
+    @discardableResult
+    public func purgeTombstones(_ tombstones: [Tombstone]) throws(StoreError) -> Int {
+        guard !tombstones.isEmpty else { return 0 }
+        try database.execute("PRAGMA secure_delete = ON")
+        defer { try? database.execute("PRAGMA secure_delete = OFF") }
+        return try database.writeTransaction { () throws(StoreError) -> Int in
+            var purged = 0
+            for tombstone in tombstones {
+                let id = SQLValue.text(tombstone.id.rawValue)
+                switch tombstone.kind {
+                case .book:
+                    try database.run("UPDATE book SET title = X'', authors = X'' WHERE id = ? AND deleted_at IS NOT NULL", [id])
+                    purged += database.changes
+                case .annotation:
+                    try database.run("UPDATE annotation SET body = X'', locator = NULL WHERE id = ? AND deleted_at IS NOT NULL", [id])
+                    purged += database.changes
+                    try database.run("UPDATE annotation_version SET body = X'', locator = NULL WHERE annotation_id = ?", [id])
+                }
+                try database.run("UPDATE outbox SET payload = X'' WHERE entity_id = ? AND state = 'done'", [id])
+            }
+            return purged
+        }
+    }
+
+    /// Forgets the operations of compacted tombstones, once their files are gone from
+    /// every remote.
+    public func forgetSentOperations(of tombstones: [Tombstone]) throws(StoreError) {
+        guard !tombstones.isEmpty else { return }
+        try database.writeTransaction { () throws(StoreError) in
+            for tombstone in tombstones {
+                try database.run("DELETE FROM outbox WHERE entity_id = ? AND state = 'done'", [.text(tombstone.id.rawValue)])
+            }
+        }
+    }
+}

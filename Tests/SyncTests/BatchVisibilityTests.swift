@@ -1,0 +1,91 @@
+import Foundation
+import Testing
+import Journal
+@testable import Sync
+@testable import VaultStore
+import VaultCrypto
+
+/// page-not-atomic: a batch of pulled operations is applied in ONE transaction. A second
+/// connection to the same vault, reading after every operation the engine applies, must
+/// see nothing of the batch until it commits, and all of it after.
+@Suite struct BatchVisibilityTests {
+    /// The Store, with a reader that looks at the vault from another connection each time
+    /// an operation of a batch has been applied.
+    final class PeekingJournal: SyncJournal {
+        let store: Store
+        let reader: Store
+        private(set) var seenDuringBatches: [Int] = []
+
+        init(store: Store, reader: Store) {
+            self.store = store
+            self.reader = reader
+        }
+
+        struct Transaction: SyncApplyTransaction {
+            let inner: MergeTransaction
+            let peek: () throws(StoreError) -> Void
+
+            func isApplied(_ key: String) throws(StoreError) -> Bool { try inner.isApplied(key) }
+            func markApplied(_ key: String, device: String, clock: HybridTimestamp) throws(StoreError) {
+                try inner.markApplied(key, device: device, clock: clock)
+                try peek()
+            }
+            func observe(_ clock: HybridTimestamp) throws(StoreError) { try inner.observe(clock) }
+            func bookPresence(_ id: EntityID) throws(StoreError) -> BookPresence { try inner.bookPresence(id) }
+            func localBook(_ id: EntityID) throws(StoreError) -> LocalBook? { try inner.localBook(id) }
+            func localSession(_ id: EntityID) throws(StoreError) -> ReadingSession? { try inner.localSession(id) }
+            func localAnnotation(_ id: EntityID) throws(StoreError) -> LocalAnnotation? { try inner.localAnnotation(id) }
+            func apply(_ decision: BookDecision) throws(StoreError) { try inner.apply(decision) }
+            func apply(_ decision: SessionDecision) throws(StoreError) { try inner.apply(decision) }
+            func apply(_ decision: AnnotationDecision, to id: EntityID) throws(StoreError) { try inner.apply(decision, to: id) }
+        }
+
+        func applyInOneTransaction<Result>(_ body: (Transaction) throws(StoreError) -> Result) throws(StoreError) -> Result {
+            try store.applyInOneTransaction { (inner) throws(StoreError) -> Result in
+                try body(Transaction(inner: inner) { () throws(StoreError) in
+                    self.seenDuringBatches.append(try self.reader.counts().notes)
+                })
+            }
+        }
+
+        var deviceID: String { store.deviceID }
+        var vaultID: String { store.vaultID }
+        var keyID: KeyID { store.keyID }
+        var now: Timestamp { store.now }
+        func keyslots() throws(StoreError) -> [Keyslot] { try store.keyslots() }
+        func keyslotGeneration() throws(StoreError) -> Int { try store.keyslotGeneration() }
+        func appliedOperationKeys(from device: String) throws(StoreError) -> Set<String> { try store.appliedOperationKeys(from: device) }
+        func liveRecords(among ids: [EntityID]) throws(StoreError) -> (matching: Int, total: Int) { try store.liveRecords(among: ids) }
+        func operationsToPush(to remote: String, limit: Int) throws(StoreError) -> [OutgoingOperation] {
+            try store.operationsToPush(to: remote, limit: limit)
+        }
+        func markDelivered(_ ids: [Int64], to remote: String) throws(StoreError) { try store.markDelivered(ids, to: remote) }
+        func recordPushFailure(_ id: Int64, errorClass: String, retryAfterMilliseconds: Int64?) throws(StoreError) {
+            try store.recordPushFailure(id, errorClass: errorClass, retryAfterMilliseconds: retryAfterMilliseconds)
+        }
+        func tombstoneRetentionDays() throws(StoreError) -> Int { try store.tombstoneRetentionDays() }
+        func tombstonesWithContent() throws(StoreError) -> [Tombstone] { try store.tombstonesWithContent() }
+        func tombstonesWithFiles() throws(StoreError) -> [Tombstone] { try store.tombstonesWithFiles() }
+        func purgeTombstones(_ tombstones: [Tombstone]) throws(StoreError) -> Int { try store.purgeTombstones(tombstones) }
+        func contentFreeDeletion(of tombstone: Tombstone) throws(StoreError) -> RecordVersion { try store.contentFreeDeletion(of: tombstone) }
+        func forgetSentOperations(of tombstones: [Tombstone]) throws(StoreError) { try store.forgetSentOperations(of: tombstones) }
+    }
+
+    @Test func aPulledBatchIsInvisibleToAnotherReaderUntilItCommits() throws {
+        let cluster = try Cluster()
+        let a = try cluster.addDevice("a")
+        let b = try cluster.addDevice("b")
+        let book = try a.addBook("Shared")
+        try a.sync(); try b.sync()
+        for index in 0..<25 { try a.addNote("note \(index)", to: book) }
+        try a.sync()
+
+        let reader = try Store.open(at: b.path, clock: b.clock, generatorVersion: testGeneratorVersion)
+        let journal = PeekingJournal(store: b.store, reader: reader)
+        let summary = try SyncEngine(journal: journal, cipher: cluster.cipher, remotes: [cluster.folderRemote()]).run(allowMassDelete: false)
+        #expect(summary.pulled == 25)
+        #expect(journal.seenDuringBatches.count == 25, "the reader looked after every operation")
+        #expect(journal.seenDuringBatches.allSatisfy { $0 == 0 }, "the reader saw part of a batch: \(journal.seenDuringBatches)")
+        #expect(try reader.counts().notes == 25, "and all of it once it committed")
+    }
+}

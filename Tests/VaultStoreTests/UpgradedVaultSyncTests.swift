@@ -1,0 +1,45 @@
+import Foundation
+import Testing
+import Journal
+@testable import VaultStore
+import Sync
+import VaultCrypto
+import TestSupport
+
+/// A vault written by any earlier bmvault syncs after its upgrade: its outbox, written in
+/// the format of its day (each record's JSON sealed for the outbox), is converted once and
+/// sent like any operation, and a device that joins through the remote gets every record.
+@Suite struct UpgradedVaultSyncTests {
+    @Test(arguments: UpgradeFixtures.olderThanNewest)
+    func anUpgradedVaultSendsItsWholeOutboxToANewDevice(version: Int) throws {
+        let fixture = try UpgradeFixtures.load(version)
+        let directory = try fixture.materialized()
+        defer { directory.remove() }
+        let remoteFolder = directory.file("remote")
+        try FileManager.default.createDirectory(atPath: remoteFolder, withIntermediateDirectories: true)
+
+        let old = try Store.open(at: directory.databasePath, clock: TestClock(), generatorVersion: testGeneratorVersion)
+        let key = try unlockWithFixturePassphrase(old, fixture)
+        let cipher = OperationCipher(sealer: FieldSealer(key: key, vaultID: old.metadata.vaultID))
+        try old.addRemote(name: "shared", kind: .folder, location: remoteFolder)
+        let remote = { FolderRemote(name: "shared", location: remoteFolder, vaultID: old.metadata.vaultID) }
+        let pushed = try SyncEngine(journal: old, cipher: cipher, remotes: [remote()]).run(allowMassDelete: false)
+        #expect(pushed.pushed == fixture.expected.outbox.operations.count && pushed.failures == 0)
+        #expect(try old.outboxRows().allSatisfy { $0.payloadFormat == 2 }, "every row converted once, and kept converted")
+
+        let newPath = directory.file("new.db")
+        let joined = try Store.create(at: newPath, metadata: VaultMetadata(vaultID: old.metadata.vaultID, keyID: key.id,
+                                                                           createdAt: TestClock().now()),
+                                      keyslots: try old.keyslots(), clock: TestClock(), generatorVersion: testGeneratorVersion)
+        try joined.attach(key)
+        try joined.addRemote(name: "shared", kind: .folder, location: remoteFolder)
+        let pulled = try SyncEngine(journal: joined, cipher: cipher, remotes: [remote()]).run(allowMassDelete: true)
+        #expect(pulled.rejected == 0 && pulled.deferred == 0)
+
+        let liveBooks = fixture.expected.books.filter { !$0.deleted }
+        #expect(try joined.books().compactMap { try? $0.get() }.map(\.title).sorted() == liveBooks.map(\.title).sorted())
+        let liveNotes = fixture.expected.annotations.filter { !$0.deleted }
+        #expect(try joined.liveAnnotations().compactMap { try? $0.get() }.map(\.body).sorted() == liveNotes.map(\.body).sorted())
+        #expect(try joined.counts() == old.counts())
+    }
+}
