@@ -32,7 +32,7 @@ public enum BMCLIMain {
                     : invocation.globalOptions[CommandTable.verboseOption.name] != nil ? .info : .notice
                 context.startLogging(threshold: threshold, command: commandName)
                 log.info("cli.command.started", ["command": .public(commandName)])
-                try command.run?(invocation)
+                try command.run?(invocation, context.clock.now())
                 log.info("cli.command.finished", ["command": .public(commandName), "status": 0, "ms": .integer(milliseconds(since: started))])
             }
             return ExitCode.success.rawValue

@@ -143,7 +143,7 @@ struct HelpFormatterTests {
         let command = CommandSpec(
             name: "tool", abstract: "A tool.",
             options: [OptionSpec(name: "x", help: words + " unbreakable-" + String(repeating: "w", count: 60))],
-            run: { _ in })
+            run: { _, _ in })
         let root = CommandSpec(name: "bmvault", abstract: "Root.", subcommands: [command])
         let text = HelpFormatter.help(for: [root, command], globalOptions: [])
         let optionLines = text.split(separator: "\n").drop { $0 != "OPTIONS:" }.dropFirst().dropLast()

@@ -27,7 +27,7 @@ enum Sample {
                     help: "When the note was written, as an ISO 8601 timestamp. Default: now."),
                 OptionSpec(name: "debug-ids", help: "Print internal ids.", isHidden: true),
             ],
-            run: { _ in })
+            run: { _, _ in })
     }
 
     static var note: CommandSpec {
@@ -43,7 +43,7 @@ enum Sample {
                     name: "authors", help: "The authors, in the order credited.", isOptional: true, isVariadic: true),
             ],
             options: [OptionSpec(name: "progress", valueName: "percent", help: "How far you have read, 0 to 100.")],
-            run: { _ in })
+            run: { _, _ in })
     }
 
     static var bookList: CommandSpec {
@@ -53,7 +53,7 @@ enum Sample {
                 OptionSpec(name: "json", help: "Print JSON."),
                 OptionSpec(name: "sort", valueName: "order", help: "Sort by title, author or date."),
             ],
-            run: { _ in })
+            run: { _, _ in })
     }
 
     static var book: CommandSpec {

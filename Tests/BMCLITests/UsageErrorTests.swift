@@ -28,7 +28,7 @@ struct UsageErrorTests {
     @Test func aRequiredVariadicArgumentNeedsOneValue() throws {
         let root = CommandSpec(
             name: "tool", abstract: "A tool.",
-            arguments: [ArgumentSpec(name: "files", help: "Files.", isVariadic: true)], run: { _ in })
+            arguments: [ArgumentSpec(name: "files", help: "Files.", isVariadic: true)], run: { _, _ in })
         let parser = CommandLineParser(root: root)
         do throws(UsageError) {
             _ = try parser.parse([])

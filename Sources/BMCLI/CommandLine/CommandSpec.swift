@@ -1,10 +1,12 @@
+import Journal
+
 /// One positional argument of a command.
 ///
 /// Positionals are bound in declaration order, left to right, so optional arguments
 /// belong after the required ones and only the last argument may be variadic: the
 /// parser does not backtrack to find another way to share the tokens out.
 struct ArgumentSpec: Equatable, Sendable {
-    /// The key for `Invocation.argument(_:)`; shown as `<name>`.
+    /// Shown as `<name>`; also the key for `Invocation.argument(_:)`.
     let name: String
     let help: String
     let isOptional: Bool
@@ -69,13 +71,15 @@ struct CommandSpec {
     let arguments: [ArgumentSpec]
     let options: [OptionSpec]
     let subcommands: [CommandSpec]
-    /// nil for a pure group such as `book`.
-    let run: ((Invocation) throws -> Void)?
+    /// nil for a pure group such as `book`. Runs with what was parsed and the moment the
+    /// command runs, which relative times on its command line (`now`, `HH:MM`) are read
+    /// against. bmvault's commands get this from ``init(name:abstract:discussion:parameters:subcommands:run:)``.
+    let run: ((Invocation, Timestamp) throws -> Void)?
 
     init(
         name: String, abstract: String, discussion: String? = nil,
         arguments: [ArgumentSpec] = [], options: [OptionSpec] = [],
-        subcommands: [CommandSpec] = [], run: ((Invocation) throws -> Void)? = nil
+        subcommands: [CommandSpec] = [], run: ((Invocation, Timestamp) throws -> Void)? = nil
     ) {
         assert(
             arguments.dropLast().allSatisfy { !$0.isVariadic },

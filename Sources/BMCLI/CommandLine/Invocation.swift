@@ -1,5 +1,5 @@
-/// What the parser found for the command that runs, so that a command's `run` reads
-/// named values and never sees raw `argv`.
+/// What the parser found for the command that runs, by name. A command never reads it:
+/// ``CommandInput/decode(_:with:now:)`` turns it into the command's typed input.
 ///
 /// Absence is not failure here: the parser has already rejected missing required
 /// arguments, so `argument(_:)` returning nil means an optional argument was not given.

@@ -17,20 +17,39 @@ enum AnnotationCommands {
         ])
     }
 
+    struct AddInput: CommandInput {
+        var book = ""
+        var text: String?
+        var locator: String?
+        var json = false
+
+        /// `textHelp` says whether TEXT is the note or the quote.
+        static func parameters(textHelp: String) -> [Parameter<AddInput>] {
+            [.argument(\.book, SharedOptions.book), .argument(\.text, ArgumentSpec(name: "text", help: textHelp, isOptional: true)),
+             .option(\.locator, SharedOptions.locator), .flag(\.json, SharedOptions.json)]
+        }
+    }
+
     private static func add(_ kind: AnnotationKind, context: CommandContext, abstract: String, textHelp: String) -> CommandSpec {
-        CommandSpec(
-            name: "add", abstract: abstract,
-            arguments: [SharedOptions.book, ArgumentSpec(name: "text", help: textHelp, isOptional: true)],
-            options: [SharedOptions.locator, SharedOptions.json]
-        ) { invocation in
-            let locator = invocation.option("locator")
-            if kind == .quote && locator == nil { throw CLIError.invalidValue("quote add needs --locator L (where the quote is)") }
+        CommandSpec(name: "add", abstract: abstract, parameters: AddInput.parameters(textHelp: textHelp)) { input in
+            if kind == .quote && input.locator == nil { throw CLIError.invalidValue("quote add needs --locator L (where the quote is)") }
             let vault = try context.openVault()
             // Fail on a locked vault or an unknown book before the reader types anything.
-            let book = try vault.book(named: invocation.argument("book") ?? "")
-            let text = try context.text(argument: invocation.argument("text"))
-            let annotation = try vault.addAnnotation(to: book, kind: kind, body: text, locator: locator)
-            BookCommands.printID(annotation.id.rawValue, json: invocation.flag("json"), context: context)
+            let book = try vault.book(named: input.book)
+            let text = try context.text(argument: input.text)
+            let annotation = try vault.addAnnotation(to: book, kind: kind, body: text, locator: input.locator)
+            BookCommands.printID(annotation.id.rawValue, json: input.json, context: context)
+        }
+    }
+
+    struct EditInput: CommandInput {
+        var id = ""
+        var text: String?
+        var locator: String?
+
+        static var parameters: [Parameter<EditInput>] {
+            [.argument(\.id, SharedOptions.id), .argument(\.text, ArgumentSpec(name: "text", help: "The new text.", isOptional: true)),
+             .option(\.locator, SharedOptions.locator)]
         }
     }
 
@@ -38,14 +57,12 @@ enum AnnotationCommands {
         CommandSpec(
             name: "edit", abstract: "Change a note's or quote's text or locator.",
             discussion: "With neither TEXT nor --locator, reads the new text from standard input if piped, else opens $EDITOR on the current text. With only --locator, the text is kept.",
-            arguments: [SharedOptions.id, ArgumentSpec(name: "text", help: "The new text.", isOptional: true)],
-            options: [SharedOptions.locator]
-        ) { invocation in
+            parameters: EditInput.parameters
+        ) { input in
             let vault = try context.openVault()
-            let id = invocation.argument("id") ?? ""
-            let locator = invocation.option("locator")
-            var text = invocation.argument("text")
-            if text == nil && locator == nil {
+            let id = input.id
+            var text = input.text
+            if text == nil && input.locator == nil {
                 guard case .annotation(let listing) = try vault.record(id) else {
                     throw VaultError.wrongRecordKind(id: id, expected: "note or quote", found: "book or session")
                 }
@@ -56,18 +73,24 @@ enum AnnotationCommands {
                 }
                 text = edited
             }
-            let annotation = try vault.editAnnotation(id, body: text, locator: locator)
+            let annotation = try vault.editAnnotation(id, body: text, locator: input.locator)
             context.console.err("Saved \(annotation.kind.rawValue) \(annotation.id) (version \(annotation.version)).\n")
         }
+    }
+
+    struct DeleteInput: CommandInput {
+        var id = ""
+
+        static var parameters: [Parameter<DeleteInput>] { [.argument(\.id, SharedOptions.id)] }
     }
 
     static func delete(_ context: CommandContext) -> CommandSpec {
         CommandSpec(
             name: "delete", abstract: "Delete a note, a quote, or a book with no notes left.",
             discussion: "Deletion leaves a tombstone, so the deletion can reach other devices; the record disappears from every listing.",
-            arguments: [SharedOptions.id]
-        ) { invocation in
-            let deleted = try context.openVault().delete(invocation.argument("id") ?? "")
+            parameters: DeleteInput.parameters
+        ) { input in
+            let deleted = try context.openVault().delete(input.id)
             context.console.err("Deleted \(deleted.kind) \(deleted.id).\n")
         }
     }

@@ -5,19 +5,34 @@ import VaultKit
 /// `export` and `import`: the journal as a plain-text archive a person can read without
 /// bmvault, and back (Docs/EXPORT-FORMAT.md).
 enum ArchiveCommands {
+    struct ExportInput: CommandInput {
+        var out = ""  // Required: decoding always sets it.
+        var includeDeleted = false
+
+        static var parameters: [Parameter<ExportInput>] {
+            [.option(\.out, OptionSpec(name: "out", valueName: "dir", help: "The directory to create (required)."),
+                     missing: outNeeded, nonEmpty),
+             .flag(\.includeDeleted, OptionSpec(name: "include-deleted", help: "Also write deleted books, notes and quotes (tombstones) to journal.json."))]
+        }
+
+        private static let outNeeded = "export needs --out DIR, a directory that does not exist yet"
+
+        /// An empty `--out` is as good as none.
+        private static func nonEmpty(_ text: String) throws(CLIError) -> String {
+            guard !text.isEmpty else { throw .invalidValue(outNeeded) }
+            return text
+        }
+    }
+
     static func export(_ context: CommandContext) -> CommandSpec {
         CommandSpec(
             name: "export", abstract: "Write a plain-text archive of the journal.",
             discussion: "DIR must not exist: it is created (0700) with README.md, manifest.json, journal.json, books/<title>-<id>.md and archive.schema.json (files 0600), and appears only once complete. The archive is NOT encrypted. Read it with less or jq; import it with `bmvault import DIR`.",
-            options: [OptionSpec(name: "out", valueName: "dir", help: "The directory to create (required)."),
-                      OptionSpec(name: "include-deleted", help: "Also write deleted books, notes and quotes (tombstones) to journal.json.")]
-        ) { invocation in
-            guard let destination = invocation.option("out"), !destination.isEmpty else {
-                throw CLIError.invalidValue("export needs --out DIR, a directory that does not exist yet")
-            }
+            parameters: ExportInput.parameters
+        ) { input in
             let vault = try context.openVault()
             var showedProgress = false
-            let report = try vault.exportArchive(to: destination, includeDeleted: invocation.flag("include-deleted")) { written in
+            let report = try vault.exportArchive(to: input.out, includeDeleted: input.includeDeleted) { written in
                 context.console.progress("\rExporting: \(written) notes and quotes")
                 showedProgress = true
             }
@@ -34,18 +49,28 @@ enum ArchiveCommands {
         }
     }
 
+    struct ImportInput: CommandInput {
+        var path = ""
+        var dryRun = false
+        var force = false
+        var json = false
+
+        static var parameters: [Parameter<ImportInput>] {
+            [.argument(\.path, ArgumentSpec(name: "path", help: "The archive directory, or its journal.json.")),
+             .flag(\.dryRun, OptionSpec(name: "dry-run", help: "Report what would be added, updated and marked as a conflict; change nothing.")),
+             .flag(\.force, OptionSpec(name: "force", help: "Import even if files differ from the manifest (a damaged or altered archive).")),
+             .flag(\.json, SharedOptions.json)]
+        }
+    }
+
     static func importCommand(_ context: CommandContext) -> CommandSpec {
         CommandSpec(
             name: "import", abstract: "Merge an archive made by `bmvault export`.",
             discussion: "PATH is an archive directory or its journal.json. All or nothing, in one transaction. Records the vault has are left alone, so importing twice changes nothing; a note that differs keeps both texts (see `bmvault conflicts`). Edited Markdown files are read in place of journal.json for their book.",
-            arguments: [ArgumentSpec(name: "path", help: "The archive directory, or its journal.json.")],
-            options: [OptionSpec(name: "dry-run", help: "Report what would be added, updated and marked as a conflict; change nothing."),
-                      OptionSpec(name: "force", help: "Import even if files differ from the manifest (a damaged or altered archive)."),
-                      SharedOptions.json]
-        ) { invocation in
-            let report = try context.openVault().importArchive(from: invocation.argument("path") ?? "", dryRun: invocation.flag("dry-run"),
-                                                               force: invocation.flag("force"))
-            if invocation.flag("json") {
+            parameters: ImportInput.parameters
+        ) { input in
+            let report = try context.openVault().importArchive(from: input.path, dryRun: input.dryRun, force: input.force)
+            if input.json {
                 context.console.out(JSONDocuments.render(ImportDocument(report)))
             } else {
                 context.console.out(humanSummary(report))

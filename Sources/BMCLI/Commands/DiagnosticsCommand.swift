@@ -9,18 +9,27 @@ import Glibc
 enum DiagnosticsCommand {
     static let recentLogLines = 50
 
+    struct Input: CommandInput {
+        var out: String?
+        var json = false
+
+        static var parameters: [Parameter<Input>] {
+            [.option(\.out, OptionSpec(name: "out", valueName: "file", help: "Write the bundle to a new file (0600) instead of standard output.")),
+             .flag(\.json, SharedOptions.json)]
+        }
+    }
+
     static func diagnostics(_ context: CommandContext) -> CommandSpec {
         CommandSpec(
             name: "diagnostics", abstract: "Show versions, vault health and recent log lines, without content.",
             discussion: "Safe to share: no note, quote, title, author, locator, key or passphrase is in it (Docs/TELEMETRY.md). It changes nothing: no upgrade, no unlock.",
-            options: [OptionSpec(name: "out", valueName: "file", help: "Write the bundle to a new file (0600) instead of standard output."),
-                      SharedOptions.json]
-        ) { invocation in
+            parameters: Input.parameters
+        ) { input in
             let report = Vault.diagnostics(at: context.location, keyStore: context.keyStore())
             let lines = FileSink(directory: context.stateDirectory).recentLines(recentLogLines)
             let document = DiagnosticsDocument(report, location: locationKind(context), recentLog: lines, now: Date())
-            let text = invocation.flag("json") ? JSONDocuments.render(document) : document.humanText
-            if let path = invocation.option("out") {
+            let text = input.json ? JSONDocuments.render(document) : document.humanText
+            if let path = input.out {
                 try writeNewFile(text, to: path)
                 context.console.err("Diagnostics written to \(path).\n")
             } else {

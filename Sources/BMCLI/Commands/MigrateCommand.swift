@@ -2,25 +2,34 @@ import VaultKit
 
 /// `migrate`: see, rehearse or run the vault's schema upgrades.
 enum MigrateCommand {
+    struct Input: CommandInput {
+        var status = false
+        var dryRun = false
+        var json = false
+
+        static var parameters: [Parameter<Input>] {
+            [.flag(\.status, OptionSpec(name: "status", help: "List the migrations applied so far and those pending.")),
+             .flag(\.dryRun, OptionSpec(name: "dry-run", help: "Upgrade a copy, verify it, report what would change and how long it took, and delete the copy.")),
+             .flag(\.json, SharedOptions.json)]
+        }
+    }
+
     static func migrate(_ context: CommandContext) -> CommandSpec {
         CommandSpec(
             name: "migrate", abstract: "Show, rehearse or run the vault's schema upgrades.",
             discussion: "Upgrades also run by themselves when any command opens an older vault. Without options, this upgrades now and prints the schema version. Neither --status nor --dry-run changes the vault.",
-            options: [OptionSpec(name: "status", help: "List the migrations applied so far and those pending."),
-                      OptionSpec(name: "dry-run", help: "Upgrade a copy, verify it, report what would change and how long it took, and delete the copy."),
-                      SharedOptions.json]
-        ) { invocation in
-            let json = invocation.flag("json")
-            if invocation.flag("status") && invocation.flag("dry-run") {
+            parameters: Input.parameters
+        ) { input in
+            if input.status && input.dryRun {
                 throw CLIError.invalidValue("use either --status or --dry-run, not both")
             }
-            if invocation.flag("dry-run") {
+            if input.dryRun {
                 let rehearsal = try Vault.rehearseUpgrade(at: context.location, clock: context.clock)
-                printRehearsal(rehearsal, json: json, context: context)
+                printRehearsal(rehearsal, json: input.json, context: context)
                 return
             }
-            if !invocation.flag("status") { _ = try context.openVault() }
-            printState(try Vault.schemaState(at: context.location), json: json, context: context)
+            if !input.status { _ = try context.openVault() }
+            printState(try Vault.schemaState(at: context.location), json: input.json, context: context)
         }
     }
 

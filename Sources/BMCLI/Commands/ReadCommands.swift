@@ -3,17 +3,36 @@ import VaultKit
 
 /// `list`, `show`, `search`: reading the journal back.
 enum ReadCommands {
+    struct ListInput: CommandInput {
+        var book: String?
+        var kind: AnnotationKind?
+        var json = false
+        var fresh = false
+
+        static var parameters: [Parameter<ListInput>] {
+            [.option(\.book, OptionSpec(name: "book", short: "b", valueName: "book", help: "Only this book: an id, id prefix or title prefix.")),
+             .option(\.kind, OptionSpec(name: "kind", short: "k", valueName: "kind", help: "Only notes or only quotes: note or quote."),
+                     ValueParsing.kind),
+             .flag(\.json, SharedOptions.json), .flag(\.fresh, SharedOptions.fresh)]
+        }
+    }
+
     static func list(_ context: CommandContext) -> CommandSpec {
-        CommandSpec(
-            name: "list", abstract: "List notes and quotes.",
-            options: [OptionSpec(name: "book", short: "b", valueName: "book", help: "Only this book: an id, id prefix or title prefix."),
-                      OptionSpec(name: "kind", short: "k", valueName: "kind", help: "Only notes or only quotes: note or quote."),
-                      SharedOptions.json, SharedOptions.fresh]
-        ) { invocation in
-            let kind = try invocation.option("kind").map { (text) throws(CLIError) in try ValueParsing.kind(text) }
-            let printer = ListingPrinter(context: context, json: invocation.flag("json"))
-            try context.openVaultForReading(fresh: invocation.flag("fresh")).forEachAnnotation(book: invocation.option("book"), kind: kind, printer.print)
+        CommandSpec(name: "list", abstract: "List notes and quotes.", parameters: ListInput.parameters) { input in
+            let printer = ListingPrinter(context: context, json: input.json)
+            try context.openVaultForReading(fresh: input.fresh).forEachAnnotation(book: input.book, kind: input.kind, printer.print)
             try printer.finish()
+        }
+    }
+
+    struct SearchInput: CommandInput {
+        var query = ""
+        var json = false
+        var fresh = false
+
+        static var parameters: [Parameter<SearchInput>] {
+            [.argument(\.query, ArgumentSpec(name: "query", help: "The text to look for.")),
+             .flag(\.json, SharedOptions.json), .flag(\.fresh, SharedOptions.fresh)]
         }
     }
 
@@ -21,23 +40,29 @@ enum ReadCommands {
         CommandSpec(
             name: "search", abstract: "Find notes and quotes by text, locator or title.",
             discussion: "Case-insensitive; searches the decrypted text in memory, so nothing about the query is stored.",
-            arguments: [ArgumentSpec(name: "query", help: "The text to look for.")],
-            options: [SharedOptions.json, SharedOptions.fresh]
-        ) { invocation in
-            let printer = ListingPrinter(context: context, json: invocation.flag("json"))
-            try context.openVaultForReading(fresh: invocation.flag("fresh")).search(invocation.argument("query") ?? "", printer.print)
+            parameters: SearchInput.parameters
+        ) { input in
+            let printer = ListingPrinter(context: context, json: input.json)
+            try context.openVaultForReading(fresh: input.fresh).search(input.query, printer.print)
             try printer.finish()
         }
     }
 
+    struct ShowInput: CommandInput {
+        var id = ""
+        var json = false
+        var fresh = false
+
+        static var parameters: [Parameter<ShowInput>] {
+            [.argument(\.id, SharedOptions.id), .flag(\.json, SharedOptions.json), .flag(\.fresh, SharedOptions.fresh)]
+        }
+    }
+
     static func show(_ context: CommandContext) -> CommandSpec {
-        CommandSpec(
-            name: "show", abstract: "Show one note, quote, book or session in full.",
-            arguments: [SharedOptions.id], options: [SharedOptions.json, SharedOptions.fresh]
-        ) { invocation in
-            let json = invocation.flag("json")
+        CommandSpec(name: "show", abstract: "Show one note, quote, book or session in full.", parameters: ShowInput.parameters) { input in
+            let json = input.json
             let console = context.console
-            switch try context.openVaultForReading(fresh: invocation.flag("fresh")).record(invocation.argument("id") ?? "") {
+            switch try context.openVaultForReading(fresh: input.fresh).record(input.id) {
             case .annotation(let listing):
                 let annotation = listing.annotation
                 if json {

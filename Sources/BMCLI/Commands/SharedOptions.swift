@@ -10,3 +10,10 @@ enum SharedOptions {
     static let book = ArgumentSpec(name: "book", help: "The book: an id, a unique id prefix, or a unique title prefix.")
     static let id = ArgumentSpec(name: "id", help: "A record id, or a unique prefix of at least 4 characters.")
 }
+
+/// The input of a command whose only option is `--json`.
+struct JSONOnlyInput: CommandInput {
+    var json = false
+
+    static var parameters: [Parameter<JSONOnlyInput>] { [.flag(\.json, SharedOptions.json)] }
+}

@@ -3,20 +3,45 @@ import VaultKit
 
 /// `remote`, `sync`, `outbox`, `conflicts`: the sync side of the vault.
 enum SyncCommands {
+    struct RemoteAddInput: CommandInput {
+        var name = ""
+        var path = ""
+
+        static var parameters: [Parameter<RemoteAddInput>] {
+            [.argument(\.name, ArgumentSpec(name: "name", help: "A name for it: letters, digits, '-', '_', '.'.")),
+             .argument(\.path, ArgumentSpec(name: "path", help: "The folder."))]
+        }
+    }
+
+    struct RemoteRemoveInput: CommandInput {
+        var name = ""
+
+        static var parameters: [Parameter<RemoteRemoveInput>] { [.argument(\.name, ArgumentSpec(name: "name", help: "The remote's name."))] }
+    }
+
+    struct RetentionInput: CommandInput {
+        /// nil shows the current setting.
+        var days: Int?
+
+        static var parameters: [Parameter<RetentionInput>] {
+            [.argument(\.days, ArgumentSpec(name: "days", help: "Whole days, 1 to 3650; without it, the current setting.", isOptional: true),
+                       ValueParsing.days)]
+        }
+    }
+
     static func remote(_ context: CommandContext) -> CommandSpec {
         CommandSpec(name: "remote", abstract: "Set up the folders this vault syncs through.", subcommands: [
             CommandSpec(
                 name: "add", abstract: "Add a folder remote (a USB stick, a NAS, a synced folder).",
                 discussion: "At the first sync the folder gets a `bmvault-<vault id>` directory holding only sealed operations and the vault's wrapped keyslots, so another device can join with `bmvault init --join PATH`.",
-                arguments: [ArgumentSpec(name: "name", help: "A name for it: letters, digits, '-', '_', '.'."),
-                            ArgumentSpec(name: "path", help: "The folder.")]
-            ) { invocation in
-                let remote = try context.openVault().addRemote(name: invocation.argument("name") ?? "", path: invocation.argument("path") ?? "")
+                parameters: RemoteAddInput.parameters
+            ) { input in
+                let remote = try context.openVault().addRemote(name: input.name, path: input.path)
                 context.console.err("Added remote \(remote.name) at \(remote.location).\n")
             },
-            CommandSpec(name: "list", abstract: "List the remotes.", options: [SharedOptions.json]) { invocation in
+            CommandSpec(name: "list", abstract: "List the remotes.", parameters: JSONOnlyInput.parameters) { input in
                 let remotes = try context.openVault().remotes()
-                if invocation.flag("json") {
+                if input.json {
                     context.console.out(JSONDocuments.render(remotes.map {
                         JSONDocuments.RemoteDocument(name: $0.name, kind: $0.kind.rawValue, location: $0.location, addedAt: $0.addedAt.iso8601)
                     }))
@@ -25,18 +50,17 @@ enum SyncCommands {
                 }
             },
             CommandSpec(name: "remove", abstract: "Forget a remote (the folder is left as it is).",
-                        arguments: [ArgumentSpec(name: "name", help: "The remote's name.")]) { invocation in
-                try context.openVault().removeRemote(name: invocation.argument("name") ?? "")
+                        parameters: RemoteRemoveInput.parameters) { input in
+                try context.openVault().removeRemote(name: input.name)
                 context.console.err("Removed.\n")
             },
             CommandSpec(
                 name: "retention", abstract: "Show or set how long deleted records keep their content.",
                 discussion: "A deleted book, note or quote keeps its text until every device has acknowledged the deletion, or at most this many days once every remote has it (default 90). Then sync purges the text and keeps only the tombstone's id, dates and clock.",
-                arguments: [ArgumentSpec(name: "days", help: "Whole days, 1 to 3650; without it, the current setting.", isOptional: true)]
-            ) { invocation in
+                parameters: RetentionInput.parameters
+            ) { input in
                 let vault = try context.openVault()
-                if let text = invocation.argument("days") {
-                    guard let days = Int(text) else { throw CLIError.invalidValue("DAYS must be a whole number of days from 1 to 3650") }
+                if let days = input.days {
                     try vault.setTombstoneRetention(days: days)
                     context.console.err("Deleted records now keep their content for at most \(days) days.\n")
                 } else {
@@ -46,21 +70,32 @@ enum SyncCommands {
         ])
     }
 
+    struct SyncInput: CommandInput {
+        var remote: String?
+        var retryFailed = false
+        var allowMassDelete = false
+        var json = false
+
+        static var parameters: [Parameter<SyncInput>] {
+            [.option(\.remote, OptionSpec(name: "remote", valueName: "name", help: "Only this remote.")),
+             .flag(\.retryFailed, OptionSpec(name: "retry-failed", help: "Put operations that failed for good back in line first.")),
+             .flag(\.allowMassDelete, OptionSpec(name: "allow-mass-delete", help: "Let this sync delete many records.")),
+             .flag(\.json, SharedOptions.json)]
+        }
+    }
+
     static func sync(_ context: CommandContext) -> CommandSpec {
         CommandSpec(
             name: "sync", abstract: "Send the outbox and take in other devices' changes.",
             discussion: "Conflicts never lose text: both versions are kept and listed by `bmvault conflicts`. A sync that would delete more than half (and at least 10) of the vault's books, notes and quotes stops and asks for --allow-mass-delete.",
-            options: [OptionSpec(name: "remote", valueName: "name", help: "Only this remote."),
-                      OptionSpec(name: "retry-failed", help: "Put operations that failed for good back in line first."),
-                      OptionSpec(name: "allow-mass-delete", help: "Let this sync delete many records."),
-                      SharedOptions.json]
-        ) { invocation in
-            let summary = try context.openVault().sync(remote: invocation.option("remote"), retryFailed: invocation.flag("retry-failed"),
-                                                       allowMassDelete: invocation.flag("allow-mass-delete")) { step in
+            parameters: SyncInput.parameters
+        ) { input in
+            let summary = try context.openVault().sync(remote: input.remote, retryFailed: input.retryFailed,
+                                                       allowMassDelete: input.allowMassDelete) { step in
                 context.console.progress("\r\(step)")
             }
             context.console.progress("\n")
-            printSummary(summary, json: invocation.flag("json"), context: context)
+            printSummary(summary, json: input.json, context: context)
         }
     }
 
@@ -91,9 +126,9 @@ enum SyncCommands {
 
     static func outbox(_ context: CommandContext) -> CommandSpec {
         CommandSpec(name: "outbox", abstract: "Show the operations waiting to be synced (never their content).",
-                    options: [SharedOptions.json]) { invocation in
+                    parameters: JSONOnlyInput.parameters) { input in
             let entries = try context.openVault().outbox()
-            if invocation.flag("json") {
+            if input.json {
                 context.console.out(JSONDocuments.render(entries.map(JSONDocuments.OutboxEntryDocument.init)))
                 return
             }
@@ -107,29 +142,36 @@ enum SyncCommands {
         }
     }
 
+    struct ResolveInput: CommandInput {
+        var id = ""
+        var keep = ConflictChoice.both  // Required: decoding always sets it.
+
+        static var parameters: [Parameter<ResolveInput>] {
+            [.argument(\.id, SharedOptions.id),
+             .option(\.keep, OptionSpec(name: "keep", valueName: "choice", help: "local, remote or both (required)."),
+                     missing: ValueParsing.conflictChoiceNeeded, ValueParsing.conflictChoice)]
+        }
+    }
+
     static func conflicts(_ context: CommandContext) -> CommandSpec {
         CommandSpec(
             name: "conflicts", abstract: "List conflicts from syncing, and resolve them.",
             discussion: "A conflict copy holds the text another device wrote while this one (or a third) changed the same note; a note marked edited-after-delete came back because it was edited somewhere after being deleted elsewhere.",
-            options: [SharedOptions.json],
+            parameters: JSONOnlyInput.parameters,
             subcommands: [
                 CommandSpec(
                     name: "resolve", abstract: "Resolve a conflict: keep one text, or both.",
                     discussion: "For a conflict copy: local keeps the note's text and deletes the copy; remote puts the copy's text in the note; both keeps the copy as a note of its own. For a note brought back: local or both keep it; remote deletes it again.",
-                    arguments: [SharedOptions.id],
-                    options: [OptionSpec(name: "keep", valueName: "choice", help: "local, remote or both (required).")]
-                ) { invocation in
-                    guard let text = invocation.option("keep"), let choice = ConflictChoice(rawValue: text.lowercased()) else {
-                        throw CLIError.invalidValue("conflicts resolve needs --keep local, remote or both")
-                    }
-                    try context.openVault().resolveConflict(invocation.argument("id") ?? "", keep: choice)
+                    parameters: ResolveInput.parameters
+                ) { input in
+                    try context.openVault().resolveConflict(input.id, keep: input.keep)
                     context.console.err("Resolved.\n")
                 },
             ]
-        ) { invocation in
-            let printer = ListingPrinter(context: context, json: invocation.flag("json"))
+        ) { input in
+            let printer = ListingPrinter(context: context, json: input.json)
             let conflicts = try context.openVault().conflicts()
-            if conflicts.isEmpty && !invocation.flag("json") { context.console.out("No conflicts.\n") }
+            if conflicts.isEmpty && !input.json { context.console.out("No conflicts.\n") }
             for conflict in conflicts { printer.print(conflict) }
             try printer.finish()
         }

@@ -3,25 +3,35 @@ import VaultKit
 
 /// `init`, `unlock`, `lock`, `status`, `passphrase change`: the vault and its key.
 enum VaultCommands {
+    struct InitInput: CommandInput {
+        var passphraseStdin = false
+        var kdf = KDFStrength.moderate
+        var join: String?
+        var recoveryKeyStdin = false
+
+        static var parameters: [Parameter<InitInput>] {
+            [.flag(\.passphraseStdin, SharedOptions.passphraseStdin), .option(\.kdf, SharedOptions.kdf, ValueParsing.kdfStrength),
+             .option(\.join, OptionSpec(name: "join", valueName: "path",
+                                        help: "Join a vault another device syncs through this folder, instead of creating one.")),
+             .flag(\.recoveryKeyStdin, OptionSpec(name: "recovery-key-stdin", help: "With --join: prove access with the recovery key, read from standard input."))]
+        }
+    }
+
     static func initCommand(_ context: CommandContext) -> CommandSpec {
         CommandSpec(
             name: "init", abstract: "Create a vault and print its recovery key once.",
             discussion: "Asks for a new passphrase (twice) unless --passphrase-stdin is given. The recovery key goes to standard output, alone on its line; keep it somewhere safe: it is the only way in if the passphrase is lost.",
-            options: [SharedOptions.passphraseStdin, SharedOptions.kdf,
-                      OptionSpec(name: "join", valueName: "path",
-                                 help: "Join a vault another device syncs through this folder, instead of creating one."),
-                      OptionSpec(name: "recovery-key-stdin", help: "With --join: prove access with the recovery key, read from standard input.")]
-        ) { invocation in
+            parameters: InitInput.parameters
+        ) { input in
             let location = context.location
-            let strength = try ValueParsing.kdfStrength(invocation.option("kdf"))
             guard !Vault.exists(at: location) else { throw VaultError.vaultExists(path: location.databasePath) }
-            if let remotePath = invocation.option("join") {
-                try join(remotePath, recovery: invocation.flag("recovery-key-stdin"), passphraseFromStdin: invocation.flag("passphrase-stdin"), context: context)
+            if let remotePath = input.join {
+                try join(remotePath, recovery: input.recoveryKeyStdin, passphraseFromStdin: input.passphraseStdin, context: context)
                 return
             }
-            let passphrase = try context.newPassphrase(fromStandardInput: invocation.flag("passphrase-stdin"))
-            context.console.progress("Deriving the key (Argon2id, \(strength.rawValue))...\n")
-            let created = try Vault.create(at: location, passphrase: passphrase, kdf: KDFParameters(strength: strength),
+            let passphrase = try context.newPassphrase(fromStandardInput: input.passphraseStdin)
+            context.console.progress("Deriving the key (Argon2id, \(input.kdf.rawValue))...\n")
+            let created = try Vault.create(at: location, passphrase: passphrase, kdf: KDFParameters(strength: input.kdf),
                                            keyStore: context.keyStore(), clock: context.clock)
             context.console.err("""
                 Created a vault at \(location.directory).
@@ -51,36 +61,44 @@ enum VaultCommands {
         context.console.err("Next: `bmvault unlock`, then `bmvault sync`.\n")
     }
 
+    struct UnlockInput: CommandInput {
+        var passphraseStdin = false
+        var recoveryKeyStdin = false
+        var timeoutSeconds = Vault.defaultUnlockSeconds
+        var remember = false
+
+        static var parameters: [Parameter<UnlockInput>] {
+            [.flag(\.passphraseStdin, SharedOptions.passphraseStdin),
+             .flag(\.recoveryKeyStdin, OptionSpec(name: "recovery-key-stdin", help: "Unlock with the recovery key, read from standard input.")),
+             .option(\.timeoutSeconds, OptionSpec(name: "timeout", valueName: "duration", help: "How long to stay unlocked, such as 30m, 8h or 2d (default 8h)."),
+                     ValueParsing.duration),
+             .flag(\.remember, OptionSpec(name: "remember", help: "Keep the key in the default keyring, which survives logout."))]
+        }
+    }
+
     static func unlock(_ context: CommandContext) -> CommandSpec {
         CommandSpec(
             name: "unlock", abstract: "Keep the vault key in the Secret Service for a while.",
             discussion: "The key goes to the in-memory session keyring (gone at logout) unless --remember puts it in the default keyring. It expires after --timeout (default 8h); `bmvault lock` removes it at once.",
-            options: [
-                SharedOptions.passphraseStdin,
-                OptionSpec(name: "recovery-key-stdin", help: "Unlock with the recovery key, read from standard input."),
-                OptionSpec(name: "timeout", valueName: "duration", help: "How long to stay unlocked, such as 30m, 8h or 2d (default 8h)."),
-                OptionSpec(name: "remember", help: "Keep the key in the default keyring, which survives logout."),
-            ]
-        ) { invocation in
-            let useRecovery = invocation.flag("recovery-key-stdin")
-            if useRecovery && invocation.flag("passphrase-stdin") {
+            parameters: UnlockInput.parameters
+        ) { input in
+            let useRecovery = input.recoveryKeyStdin
+            if useRecovery && input.passphraseStdin {
                 throw CLIError.invalidValue("use either --passphrase-stdin or --recovery-key-stdin, not both")
             }
-            let seconds = try invocation.option("timeout").map { (text) throws(CLIError) in try ValueParsing.duration(text, option: "timeout") }
-                ?? Vault.defaultUnlockSeconds
-            let persistence: KeyPersistence = invocation.flag("remember") ? .remembered : .session
+            let persistence: KeyPersistence = input.remember ? .remembered : .session
             let vault = try context.openVault()
             try vault.checkKeystore()
             let expiry: Timestamp
             if useRecovery {
                 let key = context.console.stdinIsTerminal ? try SecretInput.prompt("Recovery key: ") : try SecretInput.readLine()
                 context.console.progress("Unlocking...\n")
-                expiry = try vault.unlock(recoveryKey: key, forSeconds: seconds, persistence: persistence)
+                expiry = try vault.unlock(recoveryKey: key, forSeconds: input.timeoutSeconds, persistence: persistence)
             } else {
-                let passphrase = invocation.flag("passphrase-stdin") ? try SecretInput.readLine()
+                let passphrase = input.passphraseStdin ? try SecretInput.readLine()
                     : try SecretInput.prompt("Passphrase for \(vault.location.directory): ")
                 context.console.progress("Unlocking...\n")
-                expiry = try vault.unlock(passphrase: passphrase, forSeconds: seconds, persistence: persistence)
+                expiry = try vault.unlock(passphrase: passphrase, forSeconds: input.timeoutSeconds, persistence: persistence)
             }
             let keyring = persistence == .remembered ? "default keyring" : "session keyring"
             context.console.err("Unlocked until \(HumanFormat.localTime(expiry)) (\(keyring)).\n")
@@ -91,7 +109,7 @@ enum VaultCommands {
     }
 
     static func lock(_ context: CommandContext) -> CommandSpec {
-        CommandSpec(name: "lock", abstract: "Remove the vault key from the Secret Service.") { _ in
+        CommandSpec(name: "lock", abstract: "Remove the vault key from the Secret Service.", parameters: NoInput.parameters) { _ in
             try context.openVault().lock()
             context.console.err("Locked.\n")
         }
@@ -101,14 +119,14 @@ enum VaultCommands {
         CommandSpec(
             name: "status", abstract: "Show whether the vault is unlocked and what it holds.",
             discussion: "Works while locked: it shows counts and ids, never content.",
-            options: [SharedOptions.json]
-        ) { invocation in
+            parameters: JSONOnlyInput.parameters
+        ) { input in
             let vault = try context.openVault()
             let status = try vault.status()
             let counts = JSONDocuments.CountsDocument(books: status.counts.books, sessions: status.counts.sessions,
                                                       notes: status.counts.notes, quotes: status.counts.quotes)
             let (state, until, sentence) = describe(status.keyState)
-            if invocation.flag("json") {
+            if input.json {
                 var outbox: [String: Int] = [:]
                 for (state, count) in status.outbox { outbox[JSONDocuments.outboxKey(state)] = count }
                 context.console.out(JSONDocuments.render(JSONDocuments.StatusDocument(
@@ -147,6 +165,15 @@ enum VaultCommands {
         }
     }
 
+    struct PassphraseChangeInput: CommandInput {
+        var passphraseStdin = false
+        var kdf = KDFStrength.moderate
+
+        static var parameters: [Parameter<PassphraseChangeInput>] {
+            [.flag(\.passphraseStdin, SharedOptions.passphraseStdin), .option(\.kdf, SharedOptions.kdf, ValueParsing.kdfStrength)]
+        }
+    }
+
     static func passphrase(_ context: CommandContext) -> CommandSpec {
         CommandSpec(
             name: "passphrase", abstract: "Manage the vault's passphrase.",
@@ -154,13 +181,12 @@ enum VaultCommands {
                 CommandSpec(
                     name: "change", abstract: "Replace the passphrase (the vault must be unlocked).",
                     discussion: "Only the passphrase keyslot is rewritten; no note is re-encrypted and the recovery key keeps working. After unlocking with the recovery key, this is how to set a new passphrase.",
-                    options: [SharedOptions.passphraseStdin, SharedOptions.kdf]
-                ) { invocation in
-                    let strength = try ValueParsing.kdfStrength(invocation.option("kdf"))
+                    parameters: PassphraseChangeInput.parameters
+                ) { input in
                     let vault = try context.openVault()
                     try vault.ensureUnlocked()
-                    let passphrase = try context.newPassphrase(fromStandardInput: invocation.flag("passphrase-stdin"))
-                    try vault.changePassphrase(to: passphrase, kdf: KDFParameters(strength: strength))
+                    let passphrase = try context.newPassphrase(fromStandardInput: input.passphraseStdin)
+                    try vault.changePassphrase(to: passphrase, kdf: KDFParameters(strength: input.kdf))
                     context.console.err("Passphrase changed; the old one no longer opens the vault.\n")
                 },
             ])

@@ -38,8 +38,8 @@ enum ValueParsing {
 
     /// A duration for `unlock --timeout`: units `d`, `h`, `m`, `s`, combined (`1h30m`), or
     /// plain seconds. Between one second and 366 days.
-    static func duration(_ text: String, option: String) throws(CLIError) -> Int64 {
-        let failure = CLIError.invalidValue("--\(option) takes a duration such as 8h, 30m, 1h30m or 2d (at most 366d)")
+    static func duration(_ text: String) throws(CLIError) -> Int64 {
+        let failure = CLIError.invalidValue("--timeout takes a duration such as 8h, 30m, 1h30m or 2d (at most 366d)")
         let trimmed = text.trimmingCharacters(in: .whitespaces).lowercased()
         guard !trimmed.isEmpty else { throw failure }
         var total: Int64 = 0
@@ -89,12 +89,32 @@ enum ValueParsing {
     }
 
     /// An Argon2id preset: `interactive`, `moderate` or `sensitive`.
-    static func kdfStrength(_ text: String?) throws(CLIError) -> KDFStrength {
-        guard let text else { return .moderate }
+    static func kdfStrength(_ text: String) throws(CLIError) -> KDFStrength {
         guard let strength = KDFStrength(rawValue: text.lowercased()) else {
             throw .invalidValue("--kdf takes interactive, moderate or sensitive")
         }
         return strength
+    }
+
+    /// Records per transaction for `rekey --batch-size`: 1 or more.
+    static func batchSize(_ text: String) throws(CLIError) -> Int {
+        guard let size = Int(text), size > 0 else { throw .invalidValue("--batch-size takes a positive whole number") }
+        return size
+    }
+
+    /// DAYS for `remote retention`; the vault checks the range, and says it with the same words.
+    static func days(_ text: String) throws(CLIError) -> Int {
+        guard let days = Int(text) else { throw .invalidValue("DAYS must be a whole number of days from 1 to 3650") }
+        return days
+    }
+
+    /// What `conflicts resolve` says without a valid `--keep`.
+    static let conflictChoiceNeeded = "conflicts resolve needs --keep local, remote or both"
+
+    /// `conflicts resolve --keep`: `local`, `remote` or `both`, in any case.
+    static func conflictChoice(_ text: String) throws(CLIError) -> ConflictChoice {
+        guard let choice = ConflictChoice(rawValue: text.lowercased()) else { throw .invalidValue(conflictChoiceNeeded) }
+        return choice
     }
 
     /// An annotation kind for `list --kind`.
