@@ -79,7 +79,7 @@ public struct ArchiveManifest: Equatable, Sendable {
         counts.deletedNotes = Int(value["deleted"]?["notes"]?.integerValue ?? 0)
         counts.deletedQuotes = Int(value["deleted"]?["quotes"]?.integerValue ?? 0)
         return ArchiveManifest(formatVersion: version, generatorVersion: value["generator"]?["version"]?.stringValue ?? "",
-                               exportedAt: value["exportedAt"]?.stringValue.flatMap(ISO8601.parse) ?? Timestamp(millisecondsSince1970: 0),
+                               exportedAt: value["exportedAt"]?.stringValue.flatMap { try? Timestamp(iso8601: $0) } ?? Timestamp(millisecondsSince1970: 0),
                                includesDeleted: value["includesDeleted"]?.boolValue ?? false, counts: counts,
                                files: files.sorted { $0.path.utf8.lexicographicallyPrecedes($1.path.utf8) })
     }

@@ -29,11 +29,9 @@ enum RecordFields {
     }
 
     static func timestamp(_ text: String, file: String, line: Int?, record: String?, field: String) throws(ArchiveError) -> Timestamp {
-        guard let timestamp = ISO8601.parse(text) else {
-            throw .invalidField(file: file, line: line, record: record, field: field,
-                                reason: "not an ISO 8601 time with an offset, such as 2026-12-02T10:07:46.123Z")
+        do { return try Timestamp(iso8601: text) } catch {
+            throw .invalidField(file: file, line: line, record: record, field: field, reason: reason(error))
         }
-        return timestamp
     }
 
     static func progress(_ value: Double?, file: String, line: Int?, record: String?) throws(ArchiveError) -> Double {
@@ -69,6 +67,7 @@ enum RecordFields {
         case .sessionEndsBeforeStart: return "the session ends before it starts"
         case .invalidID: return "not a record id"
         case .invalidClock: return "not valid"
+        case .invalidTimestamp: return "not an ISO 8601 time with an offset, such as 2026-12-02T10:07:46.123Z"
         }
     }
 }

@@ -18,4 +18,6 @@ public enum JournalError: Error, Equatable, Sendable {
     case invalidID
     /// Text that is not a well-formed hybrid logical clock reading.
     case invalidClock
+    /// Text that is not an ISO 8601 time with an offset (``Timestamp/init(iso8601:)``).
+    case invalidTimestamp
 }

@@ -107,6 +107,36 @@ struct TimestampTests {
         #expect(date.day == day)
     }
 
+    @Test("ISO 8601 reads back what it writes, and offsets", arguments: [
+        Int64(0), 1, 999, 1_767_225_600_123, -1, -86_400_001, 253_402_300_799_999, 951_782_400_000, -62_167_219_200_000,
+    ])
+    func readsWhatItWrites(milliseconds: Int64) throws {
+        #expect(try Timestamp(iso8601: ms(milliseconds).iso8601) == ms(milliseconds))
+    }
+
+    @Test("ISO 8601 with an offset, a fraction of any length, and T and Z in either case")
+    func readsOffsetsAndFractions() throws {
+        let moment = try Timestamp(iso8601: "2026-12-02T10:07:46Z")
+        #expect(moment == ms(1_796_206_066_000))
+        #expect(try Timestamp(iso8601: "2026-12-02T11:07:46+01:00") == moment)
+        #expect(try Timestamp(iso8601: "2026-12-02T05:37:46-0430") == moment)
+        #expect(try Timestamp(iso8601: "2026-12-02t10:07:46z") == moment)
+        #expect(try Timestamp(iso8601: "2026-12-02T10:07:46.1239Z") == ms(1_796_206_066_123), "further digits are dropped")
+        #expect(try Timestamp(iso8601: "2026-12-02T10:07:46.5Z") == ms(1_796_206_066_500))
+        #expect(try Timestamp(iso8601: "1969-12-31T23:59:59.9995Z") == ms(-1), "toward the past")
+        #expect(try Timestamp(iso8601: "2024-02-29T00:00:00Z") == ms(1_709_164_800_000))
+    }
+
+    @Test("ISO 8601 without an offset, or naming no real moment, is refused", arguments: [
+        "2026-12-02T10:07:46", "2026-12-02", "2026-02-30T00:00:00Z", "2025-02-29T00:00:00Z", "2026-13-01T00:00:00Z",
+        "2026-12-02T24:00:00Z", "2026-12-02T10:60:00Z", "2026-12-02T10:07:60Z", "2026-12-02T10:07:46.Z",
+        "2026-12-02 10:07:46Z", "2026-12-02T10:07:46Zx", "2026-12-02T10:07:46+01", "2026-12-02T10:07:46+24:00",
+        "2026-12-02T10:07:46 +01:00", "2026-12-02T10:07:46GMT", "12026-12-02T10:07:46Z", "2026-1-02T10:07:46Z", "",
+    ])
+    func refusesOtherText(text: String) {
+        #expect(throws: JournalError.invalidTimestamp) { try Timestamp(iso8601: text) }
+    }
+
     @Test("The system clock agrees with Foundation's to within a few seconds")
     func systemClock() {
         let before = Int64(Date().timeIntervalSince1970 * 1000)

@@ -253,6 +253,7 @@ struct ErrorReport: Equatable {
         case .sessionEndsBeforeStart: return "the session ends before it starts"
         case .invalidID: return "that is not a record id"
         case .invalidClock: return "a record carries a malformed clock reading"
+        case .invalidTimestamp: return "that is not an ISO 8601 time with an offset"
         }
     }
 }
