@@ -7,15 +7,12 @@ import VaultKit
 enum ValueParsing {
     /// A time for `session add --start/--end`: `now`, `HH:MM` (today), `YYYY-MM-DD`,
     /// `YYYY-MM-DD HH:MM[:SS]` or `YYYY-MM-DDTHH:MM[:SS]` in local time, or ISO 8601 with
-    /// an offset (`2026-12-02T10:00:00+01:00`, `...Z`).
+    /// an offset (`2026-12-02T10:00:00+01:00`, `...Z`), read as an archive's times are
+    /// (``Timestamp/init(iso8601:)``).
     static func time(_ text: String, option: String, now: Timestamp) throws(CLIError) -> Timestamp {
         let trimmed = text.trimmingCharacters(in: .whitespaces)
         if trimmed.lowercased() == "now" { return now }
-        let iso = ISO8601DateFormatter()
-        for options: ISO8601DateFormatter.Options in [[.withInternetDateTime, .withFractionalSeconds], [.withInternetDateTime]] {
-            iso.formatOptions = options
-            if let date = iso.date(from: trimmed) { return timestamp(date) }
-        }
+        if let timestamp = try? Timestamp(iso8601: trimmed) { return timestamp }
         let local = DateFormatter()
         local.locale = Locale(identifier: "en_US_POSIX")
         local.timeZone = TimeZone.current
