@@ -103,7 +103,7 @@ extension Store {
             try database.forEachRow("SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'vault_meta'") { row in
                 isVault = row.int64(0) == 1
             }
-        } catch .database(code: let code, message: _) where code & 0xff == 26 {
+        } catch .database(code: let code, message: _) where ResultCode(primaryOf: code) == .notADatabase {
             throw .notAVault(path: path)
         }
         guard isVault else { throw .notAVault(path: path) }

@@ -25,7 +25,7 @@ final class Database {
         guard let opened, status == SQLITE_OK else {
             let message = opened.map { String(cString: sqlite3_errmsg($0)) } ?? "cannot open"
             sqlite3_close_v2(opened)
-            throw DatabaseError(code: status & 0xff, extendedCode: status, message: message)
+            throw DatabaseError(code: ResultCode(primaryOf: status), extendedCode: status, message: message)
         }
         self.path = path
         self.handle = opened
@@ -158,7 +158,7 @@ final class Database {
     /// be skipped, such as refreshing a cache.
     func writeTransactionWithoutWaiting<Result>(_ body: () throws(StoreError) -> Result) throws(StoreError) -> Result? {
         let began = withoutWaiting { sqlite3_exec(handle, "BEGIN IMMEDIATE", nil, nil, nil) }
-        if began & 0xff == SQLITE_BUSY { return nil }
+        if ResultCode(primaryOf: began) == .busy { return nil }
         guard began == SQLITE_OK else { throw StoreError(lastError(code: began)) }
         return try committing(body)
     }
@@ -194,19 +194,19 @@ final class Database {
         let status = sqlite3_open_v2(destination, &opened, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_EXRESCODE, nil)
         defer { sqlite3_close_v2(opened) }
         guard let target = opened, status == SQLITE_OK else {
-            throw StoreError(DatabaseError(code: status & 0xff, extendedCode: status, message: "cannot create the copy"))
+            throw StoreError(DatabaseError(code: ResultCode(primaryOf: status), extendedCode: status, message: "cannot create the copy"))
         }
         // No journal beside the copy: a copy cut short is a `.partial`, deleted whole anyway.
         sqlite3_exec(target, "PRAGMA journal_mode = OFF", nil, nil, nil)
         guard let backup = sqlite3_backup_init(target, "main", handle, "main") else {
-            throw StoreError(DatabaseError(code: sqlite3_errcode(target), extendedCode: sqlite3_extended_errcode(target),
+            throw StoreError(DatabaseError(code: ResultCode(primaryOf: sqlite3_errcode(target)), extendedCode: sqlite3_extended_errcode(target),
                                            message: String(cString: sqlite3_errmsg(target))))
         }
         let stepped = sqlite3_backup_step(backup, -1)
         let finished = sqlite3_backup_finish(backup)
         guard stepped == SQLITE_DONE, finished == SQLITE_OK else {
             let code = stepped == SQLITE_DONE ? finished : stepped
-            throw StoreError(DatabaseError(code: code & 0xff, extendedCode: code, message: String(cString: sqlite3_errmsg(target))))
+            throw StoreError(DatabaseError(code: ResultCode(primaryOf: code), extendedCode: code, message: String(cString: sqlite3_errmsg(target))))
         }
     }
 
@@ -217,7 +217,7 @@ final class Database {
 
     func lastError(code: Int32) -> DatabaseError {
         let extended = sqlite3_extended_errcode(handle)
-        return DatabaseError(code: code & 0xff, extendedCode: extended,
+        return DatabaseError(code: ResultCode(primaryOf: code), extendedCode: extended,
                              message: String(cString: sqlite3_errmsg(handle)))
     }
 }

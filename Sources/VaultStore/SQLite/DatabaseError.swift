@@ -2,18 +2,20 @@
 /// failing INSERT cannot print a quote: only the result codes and SQLite's own message,
 /// which names tables and constraints but not the values in them.
 struct DatabaseError: Error, Sendable, CustomStringConvertible {
-    let code: Int32
+    /// The primary result code: what kind of failure this is.
+    let code: ResultCode
+    /// The extended result code, which says more (`SQLITE_IOERR_NOSPC` rather than `SQLITE_IOERR`).
     let extendedCode: Int32
     let message: String
 
     var description: String { "SQLite error \(extendedCode): \(message)" }
 
     /// `SQLITE_FULL`, or an I/O error whose cause was a full disk.
-    var isDiskFull: Bool { code == 13 }
+    var isDiskFull: Bool { code == .full }
     /// `SQLITE_BUSY` / `SQLITE_LOCKED`: another process held the lock past the busy timeout.
-    var isBusy: Bool { code == 5 || code == 6 }
+    var isBusy: Bool { code == .busy || code == .locked }
     /// `SQLITE_NOTADB`: the file is not an SQLite database (or is encrypted by something else).
-    var isNotADatabase: Bool { code == 26 }
+    var isNotADatabase: Bool { code == .notADatabase }
     /// `SQLITE_CONSTRAINT`.
-    var isConstraintViolation: Bool { code == 19 }
+    var isConstraintViolation: Bool { code == .constraint }
 }

@@ -1,0 +1,25 @@
+internal import CSQLite
+
+/// An SQLite primary result code, by name. The values come from sqlite3.h through the C
+/// module, so no other file spells a result code as a number. Only the codes the Store
+/// tells apart are named.
+struct ResultCode: Equatable, Sendable {
+    let rawValue: Int32
+
+    /// The primary code of `code`: an extended code (`SQLITE_IOERR_NOSPC`, which bmvault
+    /// asks for with `SQLITE_OPEN_EXRESCODE`) carries it in its low byte.
+    init(primaryOf code: Int32) {
+        rawValue = code & 0xff
+    }
+
+    /// `SQLITE_BUSY`: another connection held a lock for longer than the busy timeout.
+    static let busy = ResultCode(primaryOf: SQLITE_BUSY)
+    /// `SQLITE_LOCKED`: a lock conflict within one process.
+    static let locked = ResultCode(primaryOf: SQLITE_LOCKED)
+    /// `SQLITE_FULL`: the disk is full.
+    static let full = ResultCode(primaryOf: SQLITE_FULL)
+    /// `SQLITE_CONSTRAINT`: a UNIQUE, NOT NULL, CHECK or foreign key constraint failed.
+    static let constraint = ResultCode(primaryOf: SQLITE_CONSTRAINT)
+    /// `SQLITE_NOTADB`: the file is not an SQLite database (or is encrypted by something else).
+    static let notADatabase = ResultCode(primaryOf: SQLITE_NOTADB)
+}
