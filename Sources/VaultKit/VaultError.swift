@@ -114,7 +114,7 @@ extension VaultError {
         case .insufficientSpace(let needed, let available): self = .insufficientSpace(needed: needed, available: available)
         case .upgradeFailed(let from, let to, let snapshot, let reason):
             self = .upgradeFailed(from: from, to: to, snapshot: snapshot, reason: reason)
-        case .database, .io, .migrationChanged, .upgradeCheckFailed: self = .storage(error)
+        case .database, .encodingFailed, .io, .migrationChanged, .upgradeCheckFailed: self = .storage(error)
         }
     }
 }

@@ -170,7 +170,7 @@ extension Store {
         do {
             authors = String(decoding: try JSONEncoder().encode(book.authors), as: UTF8.self)
         } catch {
-            throw .database(code: 0, message: "authors could not be encoded")
+            throw .encodingFailed(field: "authors")
         }
         return [.text(book.id.rawValue),
                 .blob(try cipher.seal(book.title, table: "book", id: book.id.rawValue, field: "title")),

@@ -51,8 +51,10 @@ public enum StoreError: Error, Equatable, Sendable {
     case busy
     /// The disk is full. The change was rolled back; nothing saved before was touched.
     case diskFull
-    /// Any other SQLite failure: its result code and SQLite's own message (never a value).
+    /// Any other SQLite failure: its extended result code and SQLite's own message (never a value).
     case database(code: Int32, message: String)
+    /// A field could not be encoded to be stored (its name, never its value).
+    case encodingFailed(field: String)
     /// A file-system call failed with `errno`.
     case io(operation: String, errno: Int32)
     /// Sealing failed (opening failures are ``recordUnreadable(id:field:)``).
