@@ -246,3 +246,7 @@ extension Vault {
         _ = try unlockedStore()
     }
 }
+
+// Not Sendable: one thread at a time uses a Vault (its Store, attached key and title cache are unsynchronized).
+@available(*, unavailable)
+extension Vault: Sendable {}

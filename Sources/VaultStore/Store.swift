@@ -130,3 +130,7 @@ public final class Store {
         try MigrationRunner.version(of: database)
     }
 }
+
+// Not Sendable: one thread at a time uses a Store (its connection, caches and batch state are unsynchronized).
+@available(*, unavailable)
+extension Store: Sendable {}

@@ -221,3 +221,7 @@ final class Database {
                              message: String(cString: sqlite3_errmsg(handle)))
     }
 }
+
+// Not Sendable: an SQLite connection opened NOMUTEX, with its statement cache, belongs to one thread at a time.
+@available(*, unavailable)
+extension Database: Sendable {}
