@@ -1,5 +1,5 @@
 import Foundation
-public import Journal
+import Journal
 import Telemetry
 import VaultCrypto
 
@@ -48,7 +48,6 @@ extension SyncError: Equatable where Failure: Equatable {}
 /// device's acknowledgement of what it has applied, and the tombstones every device has
 /// acknowledged (or older than the retention) lose their content.
 ///
-/// Not `Sendable`: one sync runs on one thread, like the Store it drives.
 public final class SyncEngine<Journal: SyncJournal> {
     public static var batchSize: Int { 500 }
     /// The fail-safe: a sync may not delete more than this share of the live records...
@@ -384,6 +383,10 @@ public final class SyncEngine<Journal: SyncJournal> {
         do { return try body() } catch { throw .journal(error) }
     }
 }
+
+// Not Sendable: one sync runs on one thread, with the journal and remotes it was given.
+@available(*, unavailable)
+extension SyncEngine: Sendable {}
 
 extension OperationDocument.Decoded {
     var idempotencyKey: String {

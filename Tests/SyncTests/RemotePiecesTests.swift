@@ -271,8 +271,8 @@ import VaultCrypto
         let remote = FolderRemote(name: "r", location: scratch.path, vaultID: "vault-1")
         try remote.writeOperation("a.k1.op", of: "dev-1", bytes: [1])
         let directory = scratch.path + "/bmvault-vault-1/devices/dev-1"
-        FileManager.default.createFile(atPath: directory + "/.tmp-leftover", contents: Data([0]))
-        FileManager.default.createFile(atPath: directory + "/notes.txt", contents: Data([0]))
+        _ = FileManager.default.createFile(atPath: directory + "/.tmp-leftover", contents: Data([0]))
+        _ = FileManager.default.createFile(atPath: directory + "/notes.txt", contents: Data([0]))
         try FileManager.default.createDirectory(atPath: scratch.path + "/bmvault-vault-1/devices/.hidden", withIntermediateDirectories: true)
         #expect(try remote.operationNames(of: "dev-1") == ["a.k1.op"])
         #expect(try remote.devices() == ["dev-1"])
@@ -291,7 +291,7 @@ import VaultCrypto
     @Test func unreachableWhenMissingNotADirectoryOrNotWritable() throws {
         let scratch = try Scratch("folder")
         #expect(throws: RemoteError.self) { try FolderRemote(name: "r", location: scratch.path + "/missing", vaultID: "v").checkReachable() }
-        FileManager.default.createFile(atPath: scratch.path + "/file", contents: Data())
+        _ = FileManager.default.createFile(atPath: scratch.path + "/file", contents: Data())
         #expect(throws: RemoteError.unreachable(errno: ENOTDIR)) { try FolderRemote(name: "r", location: scratch.path + "/file", vaultID: "v").checkReachable() }
         if getuid() != 0 {
             let readOnly = try scratch.sub("ro")
