@@ -57,6 +57,6 @@ struct SearchQueryTests {
 
     @Test("Refuses an empty or blank query", arguments: ["", "   ", "\n\t"])
     func refusesBlank(text: String) {
-        #expect(throws: JournalError.self) { try SearchQuery(text) }
+        #expect(throws: JournalError.emptyText(field: "query")) { try SearchQuery(text) }
     }
 }

@@ -211,8 +211,8 @@ import VaultCrypto
         #expect(throws: RemoteError.malformed(what: "descriptor from a newer bmvault")) {
             try RemoteDescriptor.decode(Array(try JSONSerialization.data(withJSONObject: json)))
         }
-        #expect(throws: RemoteError.self) { try RemoteDescriptor.decode(Array("{}".utf8)) }
-        #expect(throws: RemoteError.self) { try RemoteDescriptor.decode([]) }
+        #expect(throws: RemoteError.malformed(what: "descriptor")) { try RemoteDescriptor.decode(Array("{}".utf8)) }
+        #expect(throws: RemoteError.malformed(what: "descriptor")) { try RemoteDescriptor.decode([]) }
     }
 
     /// Descriptors written before the keyslot generation existed still read, as generation 0.
@@ -290,14 +290,14 @@ import VaultCrypto
 
     @Test func unreachableWhenMissingNotADirectoryOrNotWritable() throws {
         let scratch = try Scratch("folder")
-        #expect(throws: RemoteError.self) { try FolderRemote(name: "r", location: scratch.path + "/missing", vaultID: "v").checkReachable() }
+        #expect(throws: RemoteError.unreachable(errno: ENOENT)) { try FolderRemote(name: "r", location: scratch.path + "/missing", vaultID: "v").checkReachable() }
         _ = FileManager.default.createFile(atPath: scratch.path + "/file", contents: Data())
         #expect(throws: RemoteError.unreachable(errno: ENOTDIR)) { try FolderRemote(name: "r", location: scratch.path + "/file", vaultID: "v").checkReachable() }
         if getuid() != 0 {
             let readOnly = try scratch.sub("ro")
             chmod(readOnly, 0o500)
             defer { chmod(readOnly, 0o700) }
-            #expect(throws: RemoteError.self) { try FolderRemote(name: "r", location: readOnly, vaultID: "v").checkReachable() }
+            #expect(throws: RemoteError.unreachable(errno: EACCES)) { try FolderRemote(name: "r", location: readOnly, vaultID: "v").checkReachable() }
         }
         do {
             try FolderRemote(name: "r", location: scratch.path + "/missing", vaultID: "v").checkReachable()
@@ -350,13 +350,13 @@ import VaultCrypto
         let sameVault = FieldSealer(key: cluster.key, vaultID: cluster.metadata.vaultID)
         #expect(try sameVault.open(sealed, table: "remote-operation", recordID: key, field: "operation").isEmpty == false)
         let otherVault = FieldSealer(key: cluster.key, vaultID: UUID().uuidString.lowercased())
-        #expect(throws: CryptoError.self) { try otherVault.open(sealed, table: "remote-operation", recordID: key, field: "operation") }
+        #expect(throws: CryptoError.authenticationFailed) { try otherVault.open(sealed, table: "remote-operation", recordID: key, field: "operation") }
         // Nor as an outbox payload or a record field of this vault: the table and field are bound too.
-        #expect(throws: CryptoError.self) { try sameVault.open(sealed, table: "outbox", recordID: key, field: "payload") }
+        #expect(throws: CryptoError.authenticationFailed) { try sameVault.open(sealed, table: "outbox", recordID: key, field: "payload") }
         // And a vault with another key refuses it outright.
         let other = try Cluster()
         let stranger = try other.addDevice("s")
-        #expect(throws: CryptoError.self) { try other.cipher.open(operation: sealed, idempotencyKey: key) }
+        #expect(throws: CryptoError.keyMismatch) { try other.cipher.open(operation: sealed, idempotencyKey: key) }
         _ = stranger
 
         // And an engine reading such files counts them as unreadable and applies nothing.

@@ -96,7 +96,10 @@ import TestSupport
         try store.database.execute("""
             CREATE TEMP TRIGGER refuse_outbox BEFORE INSERT ON main.outbox BEGIN SELECT RAISE(ABORT, 'outbox refused'); END;
             """)
-        #expect(throws: (any Error).self, "\(write)") { try write.run(store, setup) }
+        #expect("\(write)") { try write.run(store, setup) } throws: { error in
+            guard case .database(_, let message)? = error as? StoreError else { return false }
+            return message == "outbox refused"
+        }
         try store.database.execute("DROP TRIGGER temp.refuse_outbox")
         #expect(try store.journalDump() == journal, "\(write) saved a change without its operation")
     }
