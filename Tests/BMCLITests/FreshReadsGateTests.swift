@@ -3,7 +3,7 @@ import Testing
 
 @testable import BMCLI
 
-/// Seed 000's cold-start-stale failure as a structural gate, beside the other four in
+/// The cold-start-stale failure of offline-first apps as a structural gate, beside the other four in
 /// Tests/SyncTests/StructuralGateTests.swift but here, where the real command table can be
 /// asked. Like them, it proves the mechanism is present (the end-to-end tests show that it
 /// works) and fails the day someone removes it.

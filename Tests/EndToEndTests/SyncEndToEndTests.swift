@@ -118,12 +118,12 @@ func expectSameJournal(_ devices: [TestVault], sourceLocation: SourceLocation = 
 func waitOutFirstBackoff() { usleep(2_200_000) }
 
 @Suite struct SyncEndToEndTests {
-    // MARK: - The seed's sequence
+    // MARK: - The offline-write sequence
 
     /// offline → create note → (process gone) → relaunch → online → a sync whose reply is
     /// lost after the write landed → retried twice → exactly one operation file, one note on
     /// the other device, an empty outbox.
-    @Test func theSeedsSequence() throws {
+    @Test func theOfflineWriteSequence() throws {
         let world = try SyncWorld()
         defer { withExtendedLifetime(world) {} }
         let a = world.first

@@ -1,7 +1,7 @@
 import Testing
 @testable import Journal
 
-/// The conflict policies, one per kind of data, including the seed's four-row table.
+/// The conflict policies, one per kind of data, including the four rows of the reference `LocalEditsWin` table.
 @Suite struct ConflictPolicyTests {
     static let book = EntityID.generate(at: Timestamp(millisecondsSince1970: 0))
 
@@ -15,7 +15,7 @@ import Testing
                    deletedAt: nil, version: 2)
     }
 
-    /// The seed's table: one note in four states, resolved against the server copy.
+    /// The reference table: one note in four states, resolved against the server copy.
     /// "Newer" means the remote changed since the last sync; "dirty" means unsynced local edits.
     @Test func theSeedsFourRowsComeOutAsItsTableSays() {
         let policy = NoteAndQuoteTextPolicy()

@@ -36,7 +36,7 @@ import VaultCrypto
         #expect(try a.conflictIDs().isEmpty && b.conflictIDs().isEmpty)
     }
 
-    /// The seed's row (b): both changed since the last sync. Exactly one conflict copy, with
+    /// Row (b) of the reference table: both changed since the last sync. Exactly one conflict copy, with
     /// the same id on both devices; the later edit (by clock) in the note; both texts kept;
     /// listed by conflicts() on both.
     @Test(arguments: [false, true])
@@ -68,7 +68,7 @@ import VaultCrypto
 
     /// The decision SYNC.md states plainly: on the device whose edit was OLDER, its own
     /// text leaves the note and becomes the conflict copy (for convergence), instead of the
-    /// seed's "local stays on screen". Nothing is lost either way.
+    /// reference policy's "local stays on screen". Nothing is lost either way.
     @Test func onTheDeviceWithTheOlderEditItsOwnTextMovesToTheCopy() throws {
         let (_, a, b, _, note) = try Self.pair()
         b.clock.advance(seconds: 10)
@@ -442,7 +442,7 @@ import VaultCrypto
         #expect(bodies.contains("newer edit"))
     }
 
-    /// The seed's four rows, through real syncs between two devices.
+    /// The reference table's four rows, through real syncs between two devices.
     @Test func theSeedsFourRowsThroughSync() throws {
         // (a) local dirty, remote older (nothing new about the note on the remote): local wins.
         do {

@@ -5,7 +5,7 @@ import Journal
 @testable import VaultStore
 import VaultCrypto
 
-/// The seed's sequence and the ways a remote fails: lost replies, failed writes, an
+/// The offline-write sequence and the ways a remote fails: lost replies, failed writes, an
 /// unreachable remote, permanent refusals, mass deletions, and a batch that cannot finish.
 @Suite struct HostileNetworkTests {
     /// A backoff whose first delay is (almost surely) far in the future: 0…10⁹ ms.
@@ -13,12 +13,12 @@ import VaultCrypto
     /// Moves a device's clock past any delay `slowBackoff` can choose.
     static func waitOutBackoff(_ device: Device) { device.clock.advance(milliseconds: 4_000_000_001) }
 
-    // MARK: - The seed's sequence
+    // MARK: - The offline-write sequence
 
     /// offline → create note → kill → relaunch → online → the same operation retried twice
     /// → exactly one remote operation, one note on the other device, an empty outbox.
     @Test(arguments: [1, 2])
-    func theSeedsSequence(lostReplies: Int) throws {
+    func theOfflineWriteSequence(lostReplies: Int) throws {
         let cluster = try Cluster()
         let a = try cluster.addDevice("a")
         let b = try cluster.addDevice("b")

@@ -78,7 +78,7 @@ final class CommandContext {
     var editor: Editor { Editor(environment: environment) }
 
     /// Opens the vault for reading: as it is here by default, or after a sync with `--fresh`
-    /// (the call site says which, as the seed's `stream()` / `streamFresh()` do).
+    /// (the call site says which: what is here, or what is here after a sync).
     func openVaultForReading(fresh: Bool) throws -> Vault {
         let vault = try openVault()
         if fresh {

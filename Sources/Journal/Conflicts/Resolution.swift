@@ -1,5 +1,5 @@
 /// What a conflict policy decided for one record, and why, in words a person can check
-/// against the policy (the seed's `Resolution<T>`).
+/// against the policy.
 public enum Resolution<Value: Sendable>: Sendable {
     /// One version wins; nothing of the other is lost that the policy promises to keep.
     case winner(Value, why: String)
@@ -23,7 +23,7 @@ public struct Side<Value: Sendable>: Sendable {
 }
 
 /// What a policy knows about a conflict beyond the two values: whether each side changed
-/// since the version both last agreed on (the last sync), as the seed's "dirty" and "newer".
+/// since the version both last agreed on (the last sync), (unsynced edits here, a newer version there).
 public struct Divergence: Sendable, Equatable {
     /// The local record has changes no remote has seen yet (unsynced edits).
     public let localChanged: Bool
