@@ -18,12 +18,12 @@ struct AnnotationOpeners {
         }
     }
 
-    /// The text sealed in `column` of `row` (whose column 0 is the record's id), under the
-    /// rule of ``RecordCipher/readable(_:id:field:)``.
-    func open(_ opener: FieldOpener, _ row: Row, column: Int32, id: String, field: String) throws(UnreadableRecord) -> String {
+    /// The text sealed in `column` of `row` (selected with ``AnnotationColumn/list``), under
+    /// the rule of ``RecordCipher/readable(_:id:field:)``.
+    func open(_ opener: FieldOpener, _ row: Row, column: AnnotationColumn, id: String, field: String) throws(UnreadableRecord) -> String {
         var text: String?
         let opened = row.withBytes(column) { sealed in
-            row.withBytes(0) { recordID in
+            row.withBytes(AnnotationColumn.id) { recordID in
                 (try? opener.open(sealed, recordID: recordID) { plain in
                     text = String(utf8Bytes: plain)
                     return text != nil

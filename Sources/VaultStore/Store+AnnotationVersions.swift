@@ -20,13 +20,14 @@ extension Store {
     func storedAnnotation(_ id: EntityID) throws(StoreError) -> StoredAnnotation? {
         let openers = try AnnotationOpeners(try requireCipher())
         var found: StoredAnnotation?
-        try database.forEachRow("SELECT \(Self.annotationColumns), hlc, vv, derived FROM annotation WHERE id = ?",
-                                [.text(id.rawValue)]) { row in
+        try database.forEachRow("SELECT \(AnnotationColumn.list) FROM annotation WHERE id = ?", [.text(id.rawValue)]) { row in
             // A row from before clocks existed has none to give: it reads as written at the start of time.
-            let clock = (try? HybridTimestamp(parsing: row.text(11))) ?? HybridTimestamp(wallMilliseconds: 0, counter: 0, deviceID: "")
-            let history = row.isNull(12) ? VersionVector(clock) : ((try? VersionVector(parsing: row.text(12))) ?? VersionVector(clock))
+            let clock = (try? HybridTimestamp(parsing: row.text(AnnotationColumn.hlc)))
+                ?? HybridTimestamp(wallMilliseconds: 0, counter: 0, deviceID: "")
+            let history = row.isNull(AnnotationColumn.vv) ? VersionVector(clock)
+                : ((try? VersionVector(parsing: row.text(AnnotationColumn.vv))) ?? VersionVector(clock))
             found = StoredAnnotation(shown: decodeAnnotation(row, openers: openers), clock: clock, history: history,
-                                     derived: row.int64(13) == 1)
+                                     derived: row.int64(AnnotationColumn.derived) == 1)
         }
         return found
     }
@@ -116,20 +117,18 @@ extension Store {
     }
 
     /// A history as stored: NULL when it is only the version's own clock (almost always).
-    private static func storedHistory(_ version: AnnotationVersion) -> SQLValue {
+    static func storedHistory(_ version: AnnotationVersion) -> SQLValue {
         version.history == VersionVector(version.clock) ? .null : .text(version.history.description)
     }
 
+    private static let upsertAnnotationSQL = """
+        INSERT INTO annotation (\(AnnotationColumn.list)) VALUES (\(AnnotationColumn.placeholders))
+        ON CONFLICT (id) DO UPDATE SET \(AnnotationColumn.allCases.dropFirst().map { "\($0.name) = ?\($0.rawValue + 1)" }.joined(separator: ", "))
+        """
+
     /// Writes the row of a record as `version` shows it (insert or replace).
     func writeAnnotationRow(_ version: AnnotationVersion, shownAs note: Annotation? = nil, derived: Bool) throws(StoreError) {
-        let cipher = try requireCipher()
-        try database.run("""
-            INSERT INTO annotation (\(Self.annotationColumns), hlc, vv, derived) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14)
-            ON CONFLICT (id) DO UPDATE SET book_id = ?2, kind = ?3, body = ?4, locator = ?5, created_at = ?6, updated_at = ?7,
-                                           deleted_at = ?8, version = ?9, conflict_of = ?10, conflict_reason = ?11, hlc = ?12,
-                                           vv = ?13, derived = ?14
-            """, try annotationValues(note ?? version.annotation, cipher: cipher)
-                + [.text(version.clock.description), Self.storedHistory(version), .integer(derived ? 1 : 0)])
+        try database.run(Self.upsertAnnotationSQL, try annotationValues(version, shownAs: note, cipher: try requireCipher(), derived: derived))
     }
 
     /// The versions a write to `id` supersedes, once nothing shown from them would be lost

@@ -14,11 +14,39 @@ public struct AnnotationFilter: Sendable {
     }
 }
 
+/// The columns of `annotation`, in the order the Store selects and writes them.
+enum AnnotationColumn: Int32, TableColumns {
+    case id, bookID, kind, body, locator, createdAt, updatedAt, deletedAt, version, conflictOf, conflictReason
+    /// The clock of the shown version; its history (NULL: only that clock); whether the row is a derived conflict copy.
+    case hlc, vv, derived
+
+    var name: String {
+        switch self {
+        case .id: "id"
+        case .bookID: "book_id"
+        case .kind: "kind"
+        case .body: "body"
+        case .locator: "locator"
+        case .createdAt: "created_at"
+        case .updatedAt: "updated_at"
+        case .deletedAt: "deleted_at"
+        case .version: "version"
+        case .conflictOf: "conflict_of"
+        case .conflictReason: "conflict_reason"
+        case .hlc: "hlc"
+        case .vv: "vv"
+        case .derived: "derived"
+        }
+    }
+
+    /// `?1, ?2, ...`, one for each column, in order.
+    static let placeholders = allCases.map { "?\($0.rawValue + 1)" }.joined(separator: ", ")
+}
+
 extension Store {
-    static let annotationColumns = "id, book_id, kind, body, locator, created_at, updated_at, deleted_at, version, conflict_of, conflict_reason"
     // Made once: an import runs these for every note, and the statement cache is keyed by the text.
-    private static let insertAnnotationSQL = "INSERT INTO annotation (\(annotationColumns), hlc) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
-    private static let annotationByIDSQL = "SELECT \(annotationColumns) FROM annotation WHERE id = ?"
+    private static let insertAnnotationSQL = "INSERT INTO annotation (\(AnnotationColumn.list)) VALUES (\(AnnotationColumn.placeholders))"
+    private static let annotationByIDSQL = "SELECT \(AnnotationColumn.list) FROM annotation WHERE id = ?"
 
     /// Saves a new note or quote and its `create` operation.
     public func addAnnotation(_ annotation: Annotation) throws(StoreError) {
@@ -35,9 +63,8 @@ extension Store {
     func insertAnnotation(_ annotation: Annotation, outboxState: OutboxState) throws(StoreError) {
         let cipher = try requireCipher()
         let stamp = try tick()
-        try database.run(Self.insertAnnotationSQL,
-                         try annotationValues(annotation, cipher: cipher) + [.text(stamp.description)])
         let version = AnnotationVersion(annotation, clock: stamp, history: VersionVector(stamp))
+        try database.run(Self.insertAnnotationSQL, try annotationValues(version, cipher: cipher, derived: false))
         try enqueue(.create, .annotation(version), clock: stamp, at: annotation.updatedAt, baseVersion: 0, base: nil,
                     state: outboxState)
     }
@@ -94,7 +121,7 @@ extension Store {
         let whereClause = conditions.isEmpty ? "" : "WHERE " + conditions.joined(separator: " AND ")
         try database.readTransaction { () throws(StoreError) in
             try database.forEachRow("""
-                SELECT \(Self.annotationColumns) FROM annotation \(whereClause) ORDER BY book_id, created_at, id
+                SELECT \(AnnotationColumn.list) FROM annotation \(whereClause) ORDER BY book_id, created_at, id
                 """, values) { (row) throws(StoreError) in
                 try body(decodeAnnotation(row, openers: openers))
             }
@@ -137,7 +164,25 @@ extension Store {
         return annotation
     }
 
-    func annotationValues(_ annotation: Annotation, cipher: RecordCipher) throws(StoreError) -> [SQLValue] {
+    /// The values of a row showing `version` (as `note`, when its mark is not the version's
+    /// own), in ``AnnotationColumn`` order.
+    func annotationValues(_ version: AnnotationVersion, shownAs note: Annotation? = nil, cipher: RecordCipher,
+                          derived: Bool) throws(StoreError) -> [SQLValue] {
+        let annotation = note ?? version.annotation
+        let (body, locator) = try sealedText(of: annotation, cipher: cipher)
+        return [.text(annotation.id.rawValue), .text(annotation.bookID.rawValue), .text(annotation.kind.rawValue),
+                .blob(body), .blob(locator),
+                .integer(annotation.createdAt.millisecondsSince1970), .integer(annotation.updatedAt.millisecondsSince1970),
+                .integer(annotation.deletedAt?.millisecondsSince1970), .integer(annotation.version),
+                annotation.conflictOf.map { .text($0.rawValue) } ?? .null,
+                annotation.conflictReason.map { .text($0.rawValue) } ?? .null,
+                .text(version.clock.description),
+                Self.storedHistory(version),
+                .integer(derived ? 1 : 0)]
+    }
+
+    /// A note's body and locator, sealed for its row.
+    func sealedText(of annotation: Annotation, cipher: RecordCipher) throws(StoreError) -> (body: [UInt8], locator: [UInt8]?) {
         let id = annotation.id.rawValue
         let locator: [UInt8]?
         if let text = annotation.locator?.text {
@@ -145,37 +190,42 @@ extension Store {
         } else {
             locator = nil
         }
-        return [.text(id), .text(annotation.bookID.rawValue), .text(annotation.kind.rawValue),
-                .blob(try cipher.seal(annotation.body, table: "annotation", id: id, field: "body")),
-                .blob(locator),
-                .integer(annotation.createdAt.millisecondsSince1970), .integer(annotation.updatedAt.millisecondsSince1970),
-                .integer(annotation.deletedAt?.millisecondsSince1970), .integer(annotation.version),
-                annotation.conflictOf.map { .text($0.rawValue) } ?? .null,
-                annotation.conflictReason.map { .text($0.rawValue) } ?? .null]
+        return (try cipher.seal(annotation.body, table: "annotation", id: id, field: "body"), locator)
     }
 
+    /// The note or quote a row selected with ``AnnotationColumn/list`` shows.
     func decodeAnnotation(_ row: Row, openers: AnnotationOpeners) -> Result<Annotation, UnreadableRecord> {
-        let id = row.text(0)
+        let id = row.text(AnnotationColumn.id)
         return Result { () throws(UnreadableRecord) -> Annotation in
             guard let entityID = try? EntityID(validating: id),
-                  let bookID = try? EntityID(validating: row.text(1)) else { throw UnreadableRecord(id: id, field: "id") }
-            guard let kind = AnnotationKind(rawValue: row.text(2)) else { throw UnreadableRecord(id: id, field: "kind") }
+                  let bookID = try? EntityID(validating: row.text(AnnotationColumn.bookID)) else { throw UnreadableRecord(id: id, field: "id") }
+            guard let kind = AnnotationKind(rawValue: row.text(AnnotationColumn.kind)) else { throw UnreadableRecord(id: id, field: "kind") }
+            let deleted = !row.isNull(AnnotationColumn.deletedAt)
             // A purged tombstone (Store+Tombstones) has no content left; any other empty field is damage.
-            let purged = !row.isNull(7) && row.withBytes(3) { $0.isEmpty }
-            let body = purged ? "" : try openers.open(openers.body, row, column: 3, id: id, field: "body")
+            let purged = deleted && row.withBytes(AnnotationColumn.body) { $0.isEmpty }
+            let body = purged ? "" : try openers.open(openers.body, row, column: .body, id: id, field: "body")
             var locator: Locator?
-            if !row.isNull(4) {
-                let text = try openers.open(openers.locator, row, column: 4, id: id, field: "locator")
+            if !row.isNull(AnnotationColumn.locator) {
+                let text = try openers.open(openers.locator, row, column: .locator, id: id, field: "locator")
                 guard let checked = try? Locator(text) else { throw UnreadableRecord(id: id, field: "locator") }
                 locator = checked
             }
             return Annotation(id: entityID, bookID: bookID, kind: kind, body: body, locator: locator,
-                              createdAt: Timestamp(millisecondsSince1970: row.int64(5)),
-                              updatedAt: Timestamp(millisecondsSince1970: row.int64(6)),
-                              deletedAt: row.isNull(7) ? nil : Timestamp(millisecondsSince1970: row.int64(7)),
-                              version: row.int64(8),
-                              conflictOf: row.isNull(9) ? nil : try? EntityID(validating: row.text(9)),
-                              conflictReason: row.isNull(10) ? nil : ConflictReason(rawValue: row.text(10)))
+                              createdAt: Timestamp(millisecondsSince1970: row.int64(AnnotationColumn.createdAt)),
+                              updatedAt: Timestamp(millisecondsSince1970: row.int64(AnnotationColumn.updatedAt)),
+                              deletedAt: deleted ? Timestamp(millisecondsSince1970: row.int64(AnnotationColumn.deletedAt)) : nil,
+                              version: row.int64(AnnotationColumn.version),
+                              conflictOf: row.isNull(AnnotationColumn.conflictOf) ? nil : try? EntityID(validating: row.text(AnnotationColumn.conflictOf)),
+                              conflictReason: row.isNull(AnnotationColumn.conflictReason) ? nil
+                                  : ConflictReason(rawValue: row.text(AnnotationColumn.conflictReason)))
         }
+    }
+
+    /// Replaces a note's sealed body and locator with `annotation`'s (a record whose own no
+    /// longer open, replaced by a readable version of it).
+    func replaceSealedText(with annotation: Annotation) throws(StoreError) {
+        let (body, locator) = try sealedText(of: annotation, cipher: try requireCipher())
+        try database.run("UPDATE annotation SET body = ?2, locator = ?3 WHERE id = ?1",
+                         [.text(annotation.id.rawValue), .blob(body), .blob(locator)])
     }
 }

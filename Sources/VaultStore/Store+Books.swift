@@ -165,6 +165,13 @@ extension Store {
             """, values + [.integer(titleChanged ? 0 : 1)])
     }
 
+    /// Replaces a book's sealed title and authors with `book`'s (a record whose own no
+    /// longer open, replaced by a readable version of it).
+    func replaceSealedMetadata(with book: Book) throws(StoreError) {
+        let values = try bookValues(book, cipher: try requireCipher())
+        try database.run("UPDATE book SET title = ?2, authors = ?3 WHERE id = ?1", Array(values.prefix(3)))
+    }
+
     func bookValues(_ book: Book, cipher: RecordCipher) throws(StoreError) -> [SQLValue] {
         let authors: String
         do {

@@ -96,8 +96,7 @@ public final class ArchiveImport {
             return .added
         case .replaceUnreadable(let book):
             // What is here cannot be read; the archive's version can: it replaces it.
-            try store.database.run("UPDATE book SET title = ?2, authors = ?3 WHERE id = ?1",
-                                   Array(try store.bookValues(book, cipher: try store.requireCipher()).prefix(3)))
+            try store.replaceSealedMetadata(with: book)
             try store.changeBookInTransaction(book.id, action: .update, parts: .all(rewind: false), requireLive: false) { here in
                 here.progress = book.progress
                 here.deletedAt = book.deletedAt
@@ -154,8 +153,7 @@ public final class ArchiveImport {
             return (.added, bookKnown)
         } catch .recordUnreadable {
             // What is here cannot be read; the archive's version can: it replaces it.
-            try store.database.run("UPDATE annotation SET body = ?2, locator = ?3 WHERE id = ?1",
-                                   [.text(incoming.id.rawValue)] + Array(try store.annotationValues(incoming, cipher: try store.requireCipher())[3...4]))
+            try store.replaceSealedText(with: incoming)
             try store.changeAnnotationInTransaction(incoming.id, action: .update, requireLive: false) { $0.deletedAt = incoming.deletedAt }
             count(incoming.kind, updated: true)
             return (.updated, bookKnown)

@@ -19,7 +19,7 @@ extension Store {
             guard !found.isEmpty else { return }
             let list = "[" + found.map(String.init).joined(separator: ",") + "]"
             try database.forEachRow("""
-                SELECT \(Self.annotationColumns) FROM annotation
+                SELECT \(AnnotationColumn.list) FROM annotation
                 WHERE rowid IN (SELECT value FROM json_each(?)) ORDER BY book_id, created_at, id
                 """, [.text(list)]) { (row) throws(StoreError) in
                 try body(decodeAnnotation(row, openers: openers))

@@ -107,3 +107,26 @@ struct Row {
         return Array(UnsafeRawBufferPointer(start: pointer, count: count))
     }
 }
+
+/// A table's columns, in the order the Store selects and inserts them, so a row is read by
+/// a column's name wherever the SQL was written, never by a number kept in step by hand.
+protocol TableColumns: CaseIterable, RawRepresentable where RawValue == Int32, AllCases == [Self] {
+    /// The column's name in the schema.
+    var name: String { get }
+}
+
+extension TableColumns {
+    /// Every column, comma-separated, for SELECT and INSERT.
+    static var list: String { allCases.map(\.name).joined(separator: ", ") }
+}
+
+extension Row {
+    func isNull<Column: TableColumns>(_ column: Column) -> Bool { isNull(column.rawValue) }
+    func int64<Column: TableColumns>(_ column: Column) -> Int64 { int64(column.rawValue) }
+    func text<Column: TableColumns>(_ column: Column) -> String { text(column.rawValue) }
+    func blob<Column: TableColumns>(_ column: Column) -> [UInt8] { blob(column.rawValue) }
+    func withBytes<Column: TableColumns, Result, Failure: Error>(
+        _ column: Column, _ body: (UnsafeRawBufferPointer) throws(Failure) -> Result) throws(Failure) -> Result {
+        try withBytes(column.rawValue, body)
+    }
+}
