@@ -1,19 +1,5 @@
 public import Journal
 
-/// How many records an archive holds, by kind. `books`, `notes` and `quotes` include the
-/// tombstones counted again under `deleted…` (only with `--include-deleted`).
-public struct ArchiveCounts: Equatable, Sendable {
-    public var books = 0
-    public var sessions = 0
-    public var notes = 0
-    public var quotes = 0
-    public var deletedBooks = 0
-    public var deletedNotes = 0
-    public var deletedQuotes = 0
-
-    public init() {}
-}
-
 /// manifest.json: what the archive is, who wrote it when, what it holds, and the size and
 /// SHA-256 of every other file, so an import can tell a damaged or edited archive from the
 /// one that was written.
@@ -22,7 +8,10 @@ public struct ArchiveManifest: Equatable, Sendable {
     public var generatorVersion: String
     public var exportedAt: Timestamp
     public var includesDeleted: Bool
-    public var counts: ArchiveCounts
+    /// How many records journal.json holds, by kind; books, notes and quotes include the
+    /// tombstones counted again in `deleted` (only with `--include-deleted`).
+    public var counts: JournalCounts
+    public var deleted: JournalCounts
     /// Every file but the manifest, by path.
     public var files: [ArchiveFileEntry]
 
@@ -35,7 +24,7 @@ public struct ArchiveManifest: Equatable, Sendable {
         text += count("books", counts.books) + count("notes", counts.notes) + count("quotes", counts.quotes)
             + count("sessions", counts.sessions, last: true)
         text += "  },\n  \"deleted\" : {\n"
-        text += count("books", counts.deletedBooks) + count("notes", counts.deletedNotes) + count("quotes", counts.deletedQuotes, last: true)
+        text += count("books", deleted.books) + count("notes", deleted.notes) + count("quotes", deleted.quotes, last: true)
         text += "  },\n  \"exportedAt\" : \(JSONText.string(exportedAt.iso8601)),\n  \"files\" : {"
         let sorted = files.sorted { $0.path.utf8.lexicographicallyPrecedes($1.path.utf8) }
         for (index, file) in sorted.enumerated() {
@@ -70,17 +59,14 @@ public struct ArchiveManifest: Equatable, Sendable {
             }
             files.append(ArchiveFileEntry(path: path, bytes: bytes, sha256: sha256.lowercased()))
         }
-        var counts = ArchiveCounts()
-        counts.books = Int(value["counts"]?["books"]?.integerValue ?? 0)
-        counts.sessions = Int(value["counts"]?["sessions"]?.integerValue ?? 0)
-        counts.notes = Int(value["counts"]?["notes"]?.integerValue ?? 0)
-        counts.quotes = Int(value["counts"]?["quotes"]?.integerValue ?? 0)
-        counts.deletedBooks = Int(value["deleted"]?["books"]?.integerValue ?? 0)
-        counts.deletedNotes = Int(value["deleted"]?["notes"]?.integerValue ?? 0)
-        counts.deletedQuotes = Int(value["deleted"]?["quotes"]?.integerValue ?? 0)
+        func counts(_ key: String) -> JournalCounts {
+            func count(_ kind: String) -> Int { Int(value[key]?[kind]?.integerValue ?? 0) }
+            return JournalCounts(books: count("books"), sessions: count("sessions"), notes: count("notes"), quotes: count("quotes"))
+        }
         return ArchiveManifest(formatVersion: version, generatorVersion: value["generator"]?["version"]?.stringValue ?? "",
                                exportedAt: value["exportedAt"]?.stringValue.flatMap { try? Timestamp(iso8601: $0) } ?? Timestamp(millisecondsSince1970: 0),
-                               includesDeleted: value["includesDeleted"]?.boolValue ?? false, counts: counts,
+                               includesDeleted: value["includesDeleted"]?.boolValue ?? false,
+                               counts: counts("counts"), deleted: counts("deleted"),
                                files: files.sorted { $0.path.utf8.lexicographicallyPrecedes($1.path.utf8) })
     }
 

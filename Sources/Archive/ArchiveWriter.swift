@@ -3,7 +3,9 @@ public import Journal
 /// What an export wrote.
 public struct ArchiveSummary: Sendable, Equatable {
     public let path: String
-    public let counts: ArchiveCounts
+    /// Records written to journal.json, by kind (tombstones included), and the tombstones.
+    public let counts: JournalCounts
+    public let deleted: JournalCounts
     /// Book Markdown files written (one per live book).
     public let markdownFiles: Int
 }
@@ -44,7 +46,8 @@ public final class ArchiveWriter {
     private var fileNames: [EntityID: String] = [:]
     private var takenNames = Set<String>()
     private var markdownFiles = 0
-    private var counts = ArchiveCounts()
+    private var counts = JournalCounts()
+    private var deleted = JournalCounts()
 
     /// Refuses an existing `destination` before anything is written.
     public init(destination: String, includesDeleted: Bool, generatorVersion: String) throws(ArchiveError) {
@@ -86,13 +89,10 @@ public final class ArchiveWriter {
         guard let journal else { return }
         finished.append(journal.finish())
         if let error = journal.failure { failure = failure ?? error }
-        counts.books = journal.counts[.books] ?? 0
-        counts.notes = journal.counts[.notes] ?? 0
-        counts.quotes = journal.counts[.quotes] ?? 0
-        counts.sessions = journal.counts[.sessions] ?? 0
-        counts.deletedBooks = journal.deleted[.books] ?? 0
-        counts.deletedNotes = journal.deleted[.notes] ?? 0
-        counts.deletedQuotes = journal.deleted[.quotes] ?? 0
+        counts = JournalCounts(books: journal.counts[.books] ?? 0, sessions: journal.counts[.sessions] ?? 0,
+                               notes: journal.counts[.notes] ?? 0, quotes: journal.counts[.quotes] ?? 0)
+        deleted = JournalCounts(books: journal.deleted[.books] ?? 0, notes: journal.deleted[.notes] ?? 0,
+                                quotes: journal.deleted[.quotes] ?? 0)
         self.journal = nil
     }
 
@@ -145,13 +145,14 @@ public final class ArchiveWriter {
         var entries: [ArchiveFileEntry] = []
         for sink in finished { entries.append(try sink.entry()) }
         let manifest = ArchiveManifest(formatVersion: ArchiveFormat.currentVersion, generatorVersion: generatorVersion,
-                                       exportedAt: exportedAt, includesDeleted: includesDeleted, counts: counts, files: entries)
+                                       exportedAt: exportedAt, includesDeleted: includesDeleted, counts: counts, deleted: deleted,
+                                       files: entries)
         let file = try ArchiveFile(directory: staging.path, relativePath: ArchiveFormat.manifestFile, writer: background)
         file.write(manifest.jsonText())
         let manifestSink = file.finish()
         background.drain()
         _ = try manifestSink.entry()
         try staging.commit()
-        return ArchiveSummary(path: staging.destination, counts: counts, markdownFiles: markdownFiles)
+        return ArchiveSummary(path: staging.destination, counts: counts, deleted: deleted, markdownFiles: markdownFiles)
     }
 }

@@ -105,7 +105,7 @@ import TestSupport
         #expect(read.annotations.allSatisfy { $0.deletedAt == nil })
         #expect(read.annotations.count == journal.annotations.count - 1)
         let manifest = try ArchiveManifest.read(path: archive + "/manifest.json")
-        #expect(!manifest.includesDeleted && manifest.counts.deletedNotes == 0 && manifest.counts.books == 1)
+        #expect(!manifest.includesDeleted && manifest.deleted.notes == 0 && manifest.counts.books == 1)
     }
 
     @Test func theManifestListsEveryFileWithItsSizeAndChecksum() throws {
@@ -120,7 +120,7 @@ import TestSupport
             #expect(entry.sha256 == SHA256.hex(of: bytes))
         }
         #expect(manifest.counts.books == 2 && manifest.counts.notes == 6 && manifest.counts.quotes == 3 && manifest.counts.sessions == 1)
-        #expect(manifest.counts.deletedBooks == 1 && manifest.counts.deletedNotes == 1)
+        #expect(manifest.deleted.books == 1 && manifest.deleted.notes == 1)
         #expect(manifest.formatVersion == 1 && manifest.generatorVersion == "0.0.0-test")
         #expect(try String(contentsOfFile: archive + "/README.md", encoding: .utf8) == ArchiveReadme.text + "\n")
         #expect(try String(contentsOfFile: archive + "/archive.schema.json", encoding: .utf8) == ArchiveSchema.v1)

@@ -109,15 +109,13 @@ enum ArchiveCommands {
 
     /// `import --json`, documented in Docs/CLI.md.
     struct ImportDocument: Encodable {
-        struct Kinds: Encodable { let books: Int, sessions: Int, notes: Int, quotes: Int }
-        let added: Kinds, updated: Kinds, unchanged: Int, conflicts: Int
+        let added: JournalCounts, updated: JournalCounts, unchanged: Int, conflicts: Int
         let dryRun: Bool, formatVersion: Int, fromMarkdown: Bool, editedMarkdownFiles: Int, ignoredFiles: Int
 
         init(_ report: ImportReport) {
             let summary = report.summary
-            added = Kinds(books: summary.added.books, sessions: summary.added.sessions, notes: summary.added.notes, quotes: summary.added.quotes)
-            updated = Kinds(books: summary.updated.books, sessions: summary.updated.sessions, notes: summary.updated.notes,
-                            quotes: summary.updated.quotes)
+            added = summary.added
+            updated = summary.updated
             unchanged = summary.unchanged
             conflicts = summary.conflicts
             dryRun = report.dryRun

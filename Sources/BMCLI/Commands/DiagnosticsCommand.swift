@@ -1,4 +1,5 @@
 import Foundation
+import Journal
 import Telemetry
 import VaultKit
 #if canImport(Glibc)
@@ -67,7 +68,7 @@ struct DiagnosticsDocument: Encodable {
         let newestSchemaVersion: Int?
         let migrations: [Migration]
         let pendingMigrations: [String]
-        let counts: JSONDocuments.CountsDocument?
+        let counts: JournalCounts?
         let tombstones: Int?
         let rekeyInProgress: Bool?
         let leftoverSnapshots: Int?
@@ -102,8 +103,7 @@ struct DiagnosticsDocument: Encodable {
                 Migration(id: $0.id, appliedAt: $0.appliedAt.iso8601, durationMs: $0.durationMilliseconds, bmvaultVersion: $0.bmvaultVersion)
             } ?? [],
             pendingMigrations: inspection?.schema.pending.map(\.id) ?? [],
-            counts: inspection.map { JSONDocuments.CountsDocument(books: $0.counts.books, sessions: $0.counts.sessions,
-                                                                 notes: $0.counts.notes, quotes: $0.counts.quotes) },
+            counts: inspection.map { $0.counts },
             tombstones: inspection?.tombstones, rekeyInProgress: inspection?.rekeyInProgress,
             leftoverSnapshots: inspection?.snapshots, databaseBytes: inspection?.databaseBytes, walBytes: inspection?.walBytes)
         outbox = inspection.map { inspection in

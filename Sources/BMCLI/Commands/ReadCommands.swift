@@ -78,8 +78,7 @@ enum ReadCommands {
                     + "\n" + HumanFormat.printable(annotation.body) + "\n")
             case .book(let details):
                 let book = details.book
-                let counts = JSONDocuments.CountsDocument(books: details.counts.books, sessions: details.counts.sessions,
-                                                          notes: details.counts.notes, quotes: details.counts.quotes)
+                let counts = details.counts
                 if json {
                     console.out(JSONDocuments.render(JSONDocuments.BookDetailsDocument(
                         book: JSONDocuments.BookDocument(book), sessions: details.sessions.map(JSONDocuments.SessionDocument.init),

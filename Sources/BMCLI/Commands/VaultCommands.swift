@@ -123,8 +123,7 @@ enum VaultCommands {
         ) { input in
             let vault = try context.openVault()
             let status = try vault.status()
-            let counts = JSONDocuments.CountsDocument(books: status.counts.books, sessions: status.counts.sessions,
-                                                      notes: status.counts.notes, quotes: status.counts.quotes)
+            let counts = status.counts
             let (state, until, sentence) = describe(status.keyState)
             if input.json {
                 var outbox: [String: Int] = [:]

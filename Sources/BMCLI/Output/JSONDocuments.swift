@@ -72,14 +72,10 @@ enum JSONDocuments {
         }
     }
 
-    struct CountsDocument: Encodable {
-        let books: Int, sessions: Int, notes: Int, quotes: Int
-    }
-
     struct BookDetailsDocument: Encodable {
         let book: BookDocument
         let sessions: [SessionDocument]
-        let counts: CountsDocument
+        let counts: JournalCounts
     }
 
     struct StatusDocument: Encodable {
@@ -90,7 +86,7 @@ enum JSONDocuments {
         let vaultId: String
         let vaultPath: String
         let schemaVersion: Int
-        let counts: CountsDocument
+        let counts: JournalCounts
         let outbox: [String: Int]
         let rekeyInProgress: Bool
         let conflicts: Int
