@@ -1,7 +1,7 @@
 // swift-tools-version: 6.0
 import PackageDescription
 
-// bmvault depends on the Swift toolchain and two system C libraries only.
+// bmvault depends on the Swift toolchain and two system C libraries only (plus glibc).
 // Each C module has exactly one Swift importer, which imports it `internal`.
 let package = Package(
     name: "bmvault",
@@ -9,12 +9,16 @@ let package = Package(
         .executable(name: "bmvault", targets: ["bmvault"]),
     ],
     targets: [
-        // C libraries, wrapped once.
+        // C libraries (and the glibc calls Swift's Glibc module hides), wrapped once.
         .systemLibrary(name: "CSodium", pkgConfig: "libsodium", providers: [.apt(["libsodium-dev"])]),
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
+        .systemLibrary(name: "CFileIO"),
 
         // The model: depends on nothing of ours.
         .target(name: "Journal"),
+        // Every file-system call, retried on EINTR, with typed errors and (in debug builds)
+        // injectable faults: the only importer of CFileIO; depends on nothing else of ours.
+        .target(name: "FileIO", dependencies: ["CFileIO"]),
         // Logging, redaction and reports: depends on nothing of ours.
         .target(name: "Telemetry"),
         // Keys, sealed fields, keyslots: the only importer of libsodium.
@@ -43,6 +47,7 @@ let package = Package(
         .target(name: "TestSupport", dependencies: ["Journal"], path: "Tests/TestSupport"),
 
         .testTarget(name: "JournalTests", dependencies: ["Journal"]),
+        .testTarget(name: "FileIOTests", dependencies: ["FileIO", "TestSupport"]),
         .testTarget(name: "TelemetryTests", dependencies: ["Telemetry"]),
         .testTarget(name: "VaultCryptoTests", dependencies: ["VaultCrypto"]),
         .testTarget(name: "KeystoreTests", dependencies: ["Keystore", "VaultCrypto"]),

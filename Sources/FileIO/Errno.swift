@@ -1,0 +1,58 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The error number a failed system call left in `errno`. Callers compare it with the
+/// named values below (`error.errno == .exists`) instead of importing C's constants, and
+/// errors print the C name ("ENOSPC"), which is what a reader searches for.
+public struct Errno: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
+    /// The number itself, as modules' errors carry it (`errno: Int32`).
+    public let rawValue: Int32
+
+    /// Any error number, named or not.
+    public init(rawValue: Int32) {
+        self.rawValue = rawValue
+    }
+
+    /// `ENOENT`: nothing has that name.
+    public static let notFound = Errno(rawValue: ENOENT)
+    /// `EEXIST`: the name is taken; a create-or-fail lost the race or found a leftover.
+    public static let exists = Errno(rawValue: EEXIST)
+    /// `EINTR`: a signal arrived first. ``systemCall(_:retryOnInterrupt:_:)`` retries these.
+    public static let interrupted = Errno(rawValue: EINTR)
+    /// `EWOULDBLOCK`: a lock another process holds, asked for without waiting.
+    public static let wouldBlock = Errno(rawValue: EWOULDBLOCK)
+    /// `ENOSPC`: the disk is full.
+    public static let noSpace = Errno(rawValue: ENOSPC)
+    /// `EACCES`: the permissions forbid it.
+    public static let permissionDenied = Errno(rawValue: EACCES)
+    /// `EIO`: the device failed.
+    public static let ioError = Errno(rawValue: EIO)
+    /// `ENOTDIR`: a directory was expected.
+    public static let notDirectory = Errno(rawValue: ENOTDIR)
+    /// `ENOTEMPTY`: a directory still has entries (`rename` onto it, `rmdir`).
+    public static let directoryNotEmpty = Errno(rawValue: ENOTEMPTY)
+
+    private static let names: [(Errno, String)] = [
+        (.notFound, "ENOENT"), (.exists, "EEXIST"), (.interrupted, "EINTR"), (.wouldBlock, "EWOULDBLOCK"),
+        (.noSpace, "ENOSPC"), (.permissionDenied, "EACCES"), (.ioError, "EIO"), (.notDirectory, "ENOTDIR"),
+        (.directoryNotEmpty, "ENOTEMPTY"),
+    ]
+
+    /// The C name of a value named above, else `errno <number>`.
+    public var description: String {
+        Self.names.first { $0.0 == self }?.1 ?? "errno \(rawValue)"
+    }
+
+    /// The value whose C name is `name`, or a number as written; for the names of
+    /// `BMVAULT_TEST_IO_FAULTS` (``InjectedFaults``).
+    init?(named name: Substring) {
+        if let named = Self.names.first(where: { $0.1 == name }) {
+            self = named.0
+        } else if let number = Int32(name), number > 0 {
+            self.init(rawValue: number)
+        } else {
+            return nil
+        }
+    }
+}
