@@ -31,7 +31,7 @@ let package = Package(
         .target(name: "Sync", dependencies: ["Journal", "Telemetry", "VaultCrypto"]),
         // SQLite, migrations, the Store: the only importer of sqlite3. It keeps the outbox in
         // Sync's wire format and conforms to SyncJournal.
-        .target(name: "VaultStore", dependencies: ["CSQLite", "Sync", "VaultCrypto", "Journal", "Telemetry"]),
+        .target(name: "VaultStore", dependencies: ["CSQLite", "FileIO", "Sync", "VaultCrypto", "Journal", "Telemetry"]),
         // The export archive: versioned JSON + Markdown writers, and a reader for every version ever written.
         .target(name: "Archive", dependencies: ["Journal", "VaultCrypto"]),
         // The facade the CLI talks to.

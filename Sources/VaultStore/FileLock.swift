@@ -1,6 +1,4 @@
-#if canImport(Glibc)
-import Glibc
-#endif
+internal import FileIO
 
 /// An exclusive advisory lock (flock) on a small file beside the vault, held while one
 /// process upgrades it or cleans up after an upgrade, and released by the kernel if that
@@ -9,15 +7,15 @@ import Glibc
 /// A separate file, because closing any descriptor of the database itself would drop
 /// SQLite's own POSIX locks in this process.
 final class FileLock {
-    private let descriptor: Int32
+    private let descriptor: FileDescriptor
 
-    private init(descriptor: Int32) {
+    private init(descriptor: FileDescriptor) {
         self.descriptor = descriptor
     }
 
     deinit {
-        flock(descriptor, LOCK_UN)
-        close(descriptor)
+        try? descriptor.unlock()
+        try? descriptor.close()
     }
 
     /// Waits until the lock is ours.
@@ -33,14 +31,20 @@ final class FileLock {
     }
 
     private static func lock(path: String, waiting: Bool) throws(StoreError) -> FileLock? {
-        let descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
-        guard descriptor >= 0 else { throw .io(operation: "open lock", errno: errno) }
-        while flock(descriptor, waiting ? LOCK_EX : LOCK_EX | LOCK_NB) != 0 {
-            let code = errno
-            if code == EINTR { continue }
-            close(descriptor)
-            if code == EWOULDBLOCK { return nil }
-            throw .io(operation: "flock", errno: code)
+        let descriptor: FileDescriptor
+        do {
+            descriptor = try FileDescriptor.open(path, .readWrite, options: .create, permissions: 0o600)
+        } catch {
+            throw .io(operation: "open lock", errno: error.errno.rawValue)
+        }
+        do {
+            guard try descriptor.lockExclusively(waiting: waiting) else {
+                try? descriptor.close()
+                return nil
+            }
+        } catch {
+            try? descriptor.close()
+            throw StoreError(error)
         }
         return FileLock(descriptor: descriptor)
     }

@@ -1,82 +1,66 @@
-#if canImport(Glibc)
-import Glibc
-#endif
+internal import FileIO
 import VaultCrypto
 
-/// The file-system calls the Store makes, in one place: each either succeeds or throws
+/// The file-system calls the Store makes, through FileIO: each either succeeds or throws
 /// ``StoreError/io(operation:errno:)`` naming the call, never the file's contents.
 enum FileSystem {
     static func exists(_ path: String) -> Bool {
-        var info = stat()
-        return stat(path, &info) == 0
+        FileIO.FileSystem.exists(path)
     }
 
     /// Creates `path` and any missing parents, each readable only by its owner.
     /// Directories that already exist keep their permissions: the reader chose them.
     static func makePrivateDirectory(_ path: String) throws(StoreError) {
-        var prefix = path.hasPrefix("/") ? "" : "."
-        for component in path.split(separator: "/") {
-            prefix += "/" + component
-            if mkdir(prefix, 0o700) != 0 && errno != EEXIST {
-                throw .io(operation: "mkdir", errno: errno)
-            }
-        }
+        try call { () throws(FileIOError) in try FileIO.FileSystem.makeDirectories(path, permissions: 0o700) }
     }
 
-    /// Flushes a file or directory to stable storage.
-    static func synchronize(_ path: String) throws(StoreError) {
-        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
-        guard descriptor >= 0 else { throw .io(operation: "open", errno: errno) }
-        defer { close(descriptor) }
-        guard fsync(descriptor) == 0 else { throw .io(operation: "fsync", errno: errno) }
+    /// Flushes a file another library wrote (SQLite's copy) to stable storage.
+    static func synchronizeFile(_ path: String) throws(StoreError) {
+        try call { () throws(FileIOError) in try FileIO.FileSystem.syncFile(path) }
+    }
+
+    /// Flushes a directory, so the names just made or removed in it survive a crash.
+    static func synchronizeDirectory(_ path: String) throws(StoreError) {
+        try call { () throws(FileIOError) in try FileIO.FileSystem.syncDirectory(path) }
     }
 
     /// Gives `source` the name `destination` only if nothing has that name yet, so two
     /// racing `init`s cannot replace each other's vault.
     static func linkWithoutReplacing(_ source: String, to destination: String) throws(StoreError) {
-        guard link(source, destination) == 0 else {
-            throw errno == EEXIST ? .vaultExists(path: destination) : .io(operation: "link", errno: errno)
+        do {
+            try FileIO.FileSystem.link(source, to: destination)
+        } catch {
+            throw error.errno == .exists ? .vaultExists(path: destination) : StoreError(error)
         }
     }
 
+    /// Removes a file if it is there; a leftover that cannot be removed is left for later.
     static func remove(_ path: String) {
-        unlink(path)
+        try? FileIO.FileSystem.unlink(path)
     }
 
     /// Size in bytes, or 0 when the file does not exist.
     static func size(_ path: String) -> Int64 {
-        var info = stat()
-        return stat(path, &info) == 0 ? Int64(info.st_size) : 0
+        (try? FileIO.FileSystem.status(path).size) ?? 0
     }
 
     /// Bytes an unprivileged process may still write on the file system holding `path`.
     static func availableBytes(at path: String) throws(StoreError) -> Int64 {
-        var info = statvfs()
-        guard statvfs(path, &info) == 0 else { throw .io(operation: "statvfs", errno: errno) }
-        return Int64(info.f_bavail) * Int64(info.f_frsize)
+        try call { () throws(FileIOError) in try FileIO.FileSystem.availableBytes(onFileSystemOf: path) }
     }
 
     /// Atomically gives `source` the name `destination`, replacing it.
     static func rename(_ source: String, to destination: String) throws(StoreError) {
-        guard Glibc.rename(source, destination) == 0 else { throw .io(operation: "rename", errno: errno) }
+        try call { () throws(FileIOError) in try FileIO.FileSystem.rename(source, to: destination) }
     }
 
-    /// Names of the entries of a directory.
+    /// Names of the entries of a directory, sorted; none when it cannot be read.
     static func entries(of directory: String) -> [String] {
-        guard let stream = opendir(directory) else { return [] }
-        defer { closedir(stream) }
-        var names: [String] = []
-        while let entry = readdir(stream) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
-                String(cString: raw.baseAddress!.assumingMemoryBound(to: CChar.self))
-            }
-            if name != "." && name != ".." { names.append(name) }
-        }
-        return names.sorted()
+        ((try? FileIO.FileSystem.entries(of: directory)) ?? []).sorted()
     }
 
     static func restrictToOwner(_ path: String) throws(StoreError) {
-        guard chmod(path, 0o600) == 0 else { throw .io(operation: "chmod", errno: errno) }
+        try call { () throws(FileIOError) in try FileIO.FileSystem.setPermissions(path, 0o600) }
     }
 
     /// 16 random hex characters, for the names of temporary files beside the vault.
@@ -92,5 +76,16 @@ enum FileSystem {
     static func directory(of path: String) -> String {
         guard let slash = path.lastIndex(of: "/") else { return "." }
         return slash == path.startIndex ? "/" : String(path[..<slash])
+    }
+
+    private static func call<Result>(_ body: () throws(FileIOError) -> Result) throws(StoreError) -> Result {
+        do { return try body() } catch { throw StoreError(error) }
+    }
+}
+
+extension StoreError {
+    /// A failed file-system call, by the name FileIO gives it (`fsync`, `rename`, ...).
+    init(_ error: FileIOError) {
+        self = .io(operation: error.operation.rawValue, errno: error.errno.rawValue)
     }
 }

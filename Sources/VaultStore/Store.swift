@@ -73,9 +73,9 @@ public final class Store {
         }
         try build(at: temporaryPath, metadata: metadata, keyslots: keyslots, clock: clock, generatorVersion: generatorVersion)
         try FileSystem.restrictToOwner(temporaryPath)
-        try FileSystem.synchronize(temporaryPath)
+        try FileSystem.synchronizeFile(temporaryPath)
         try FileSystem.linkWithoutReplacing(temporaryPath, to: path)
-        try FileSystem.synchronize(FileSystem.directory(of: path))
+        try FileSystem.synchronizeDirectory(FileSystem.directory(of: path))
         return try open(at: path, clock: clock, generatorVersion: generatorVersion)
     }
 

@@ -53,7 +53,7 @@ struct VaultUpgrade {
         }
         FaultInjection.reach("upgrade:committed")
         FileSystem.remove(snapshot)
-        try? FileSystem.synchronize(FileSystem.directory(of: path))
+        try? FileSystem.synchronizeDirectory(FileSystem.directory(of: path))
         let elapsed = runner.clock.now().millisecondsSince1970 - started.millisecondsSince1970
         log.notice("store.upgrade.finished", ["from": .integer(from), "to": .integer(to), "ms": .integer(elapsed)])
         events(.upgraded(from: from, to: to, milliseconds: elapsed))
@@ -79,10 +79,10 @@ struct VaultUpgrade {
         do {
             try database.copy(to: partial)
             try FileSystem.restrictToOwner(partial)
-            try FileSystem.synchronize(partial)
+            try FileSystem.synchronizeFile(partial)
             FaultInjection.reach("upgrade:snapshot-written")
             try FileSystem.rename(partial, to: snapshot)
-            try FileSystem.synchronize(FileSystem.directory(of: path))
+            try FileSystem.synchronizeDirectory(FileSystem.directory(of: path))
         } catch {
             FileSystem.remove(partial)
             throw error
@@ -120,7 +120,7 @@ struct VaultUpgrade {
             FileSystem.remove(directory + "/" + entry)
             removed = true
         }
-        if removed { try? FileSystem.synchronize(directory) }
+        if removed { try? FileSystem.synchronizeDirectory(directory) }
     }
 
     /// At the newest version: clean up after earlier upgrades, unless another process holds
