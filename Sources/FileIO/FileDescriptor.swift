@@ -82,12 +82,18 @@ public struct FileDescriptor: RawRepresentable, Hashable, Sendable {
         return try systemCall(.read) { Glibc.read(rawValue, base, buffer.count) }
     }
 
+    /// Reads up to `chunk.count` bytes into the start of `chunk` and returns how many: for
+    /// a file read front to back through one reused buffer.
+    public func read(into chunk: inout [UInt8]) throws(FileIOError) -> Int {
+        try chunk.withUnsafeMutableBytes { buffer in Result { () throws(FileIOError) in try read(into: buffer) } }.get()
+    }
+
     /// Everything from the current position to the end of the file.
     public func readAll() throws(FileIOError) -> [UInt8] {
         var bytes: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 1 << 16)
         while true {
-            let count = try chunk.withUnsafeMutableBytes { buffer in Result { () throws(FileIOError) in try read(into: buffer) } }.get()
+            let count = try read(into: &chunk)
             if count == 0 { return bytes }
             bytes.append(contentsOf: chunk[0..<count])
         }

@@ -38,6 +38,23 @@ import TestSupport
         #expect(try FileSystem.status(directory.file("empty")).size == 0)
     }
 
+    @Test func aFileIsReadThroughOneReusedChunk() throws {
+        let directory = try TemporaryDirectory("fileio")
+        defer { directory.remove() }
+        let bytes = (0..<10_000).map { UInt8(truncatingIfNeeded: $0) }
+        try directory.write("", to: "file")
+        let writer = try FileDescriptor.open(directory.file("file"), .writeOnly)
+        try writer.writeAll(bytes)
+        try writer.close()
+        let reader = try FileDescriptor.open(directory.file("file"), .readOnly)
+        defer { try? reader.close() }
+        var chunk = [UInt8](repeating: 0, count: 4096)
+        var read: [UInt8] = []
+        while case let count = try reader.read(into: &chunk), count > 0 { read += chunk[0..<count] }
+        #expect(read == bytes)
+        #expect(chunk.count == 4096)
+    }
+
     @Test func textIsWrittenAsUTF8() throws {
         let directory = try TemporaryDirectory("fileio")
         defer { directory.remove() }
