@@ -33,7 +33,7 @@ let package = Package(
         // Sync's wire format and conforms to SyncJournal.
         .target(name: "VaultStore", dependencies: ["CSQLite", "FileIO", "Sync", "VaultCrypto", "Journal", "Telemetry"]),
         // The export archive: versioned JSON + Markdown writers, and a reader for every version ever written.
-        .target(name: "Archive", dependencies: ["Journal", "VaultCrypto"]),
+        .target(name: "Archive", dependencies: ["FileIO", "Journal", "VaultCrypto"]),
         // The facade the CLI talks to.
         .target(name: "VaultKit", dependencies: ["VaultStore", "Sync", "Archive", "Keystore", "VaultCrypto", "Journal", "Telemetry"]),
         // Commands, parsing, help, terminal I/O.

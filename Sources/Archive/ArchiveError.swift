@@ -1,3 +1,5 @@
+internal import FileIO
+
 /// Everything reading or writing an archive can report. No case carries journal content:
 /// files are named relative to the archive (a book's Markdown file by the short id in its
 /// name, never by the title-derived part), records by id, problems by fixed phrases.
@@ -36,6 +38,11 @@ public enum ArchiveError: Error, Equatable, Sendable {
 }
 
 extension ArchiveError {
+    /// A failed file-system call on the file (or directory) errors call `path`.
+    static func io(_ error: FileIOError, path: String) -> ArchiveError {
+        .io(operation: error.operation.rawValue, path: path, errno: error.errno.rawValue)
+    }
+
     /// A field that breaks a rule, without the reason spelled out.
     static func invalidField(file: String, line: Int?, record: String?, field: String) -> ArchiveError {
         .invalidField(file: file, line: line, record: record, field: field, reason: "not valid")

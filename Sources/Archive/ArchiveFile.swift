@@ -1,6 +1,4 @@
-#if canImport(Glibc)
-import Glibc
-#endif
+internal import FileIO
 
 /// A file of the archive as the manifest lists it.
 public struct ArchiveFileEntry: Equatable, Sendable {
@@ -33,8 +31,8 @@ final class ArchiveFile {
     init(directory: String, relativePath: String, displayName: String? = nil, hashed: Bool = true,
          writer: BackgroundWriter) throws(ArchiveError) {
         let name = displayName ?? relativePath
-        let descriptor = open(directory + "/" + relativePath, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0o600)
-        guard descriptor >= 0 else { throw .io(operation: "create", path: name, errno: errno) }
+        let descriptor: FileDescriptor
+        do { descriptor = try FileDescriptor.create(directory + "/" + relativePath, permissions: 0o600) } catch { throw .io(error, path: name) }
         sink = FileSink(descriptor: descriptor, path: relativePath, displayName: name, hashed: hashed)
         self.writer = writer
         buffer.reserveCapacity(Self.bufferCapacity)

@@ -1,7 +1,5 @@
 import Dispatch
-#if canImport(Glibc)
-import Glibc
-#endif
+internal import FileIO
 public import Journal
 import Synchronization
 import VaultCrypto
@@ -35,9 +33,8 @@ public final class ArchiveReader {
     private var markdownFiles: [(path: String, name: String)] = []
 
     public init(path: String, force: Bool) throws(ArchiveError) {
-        var info = stat()
-        guard stat(path, &info) == 0 else { throw .notFound(path: path) }
-        guard info.st_mode & S_IFMT == S_IFDIR else {
+        guard let status = try? FileSystem.status(path) else { throw .notFound(path: path) }
+        guard status.kind == .directory else {
             journalPath = path
             source = .journal
             formatVersion = try Self.journalVersion(path: path, file: ArchiveFormat.journalFile)
@@ -49,12 +46,12 @@ public final class ArchiveReader {
         var edited = Set<String>()
         var listed = Set<String>()
         var manifestVersion: Int?
-        if Self.exists(manifestPath) {
+        if FileSystem.exists(manifestPath) {
             let manifest = try ArchiveManifest.read(path: manifestPath)
             manifestVersion = manifest.formatVersion
             listed = Set(manifest.files.map(\.path))
             // No journal.json: the Markdown is the archive. With `force` it need not match.
-            if let entry = manifest.files.first(where: { $0.path == ArchiveFormat.journalFile }), Self.exists(journal), !force {
+            if let entry = manifest.files.first(where: { $0.path == ArchiveFormat.journalFile }), FileSystem.exists(journal), !force {
                 journalCheck = BackgroundChecksum(path: journal, entry: entry)
             }
             let others = manifest.files.filter { $0.path != ArchiveFormat.journalFile }
@@ -79,7 +76,7 @@ public final class ArchiveReader {
             bookFiles.append((full, BookFileName.displayName(ofFile: name)))
             if !listed.contains(relative) { edited.insert(relative) }
         }
-        if Self.exists(journal) {
+        if FileSystem.exists(journal) {
             journalPath = journal
             source = .journal
             do {
@@ -295,24 +292,20 @@ public final class ArchiveReader {
 
     /// Whether a file matches its manifest entry: nil when it is missing.
     static func matches(_ path: String, _ entry: ArchiveFileEntry) throws(ArchiveError) -> Bool? {
-        var info = stat()
-        guard lstat(path, &info) == 0 else { return nil }
-        guard info.st_mode & S_IFMT == S_IFREG, Int64(info.st_size) == entry.bytes else { return false }
+        guard let status = try? FileSystem.status(path, followingLinks: false) else { return nil }
+        guard status.kind == .regular, status.size == entry.bytes else { return false }
         // A book's file is named in errors by its short id: its name holds words of the title.
         let booksPrefix = ArchiveFormat.booksDirectory + "/"
         let name = entry.path.hasPrefix(booksPrefix) ? BookFileName.displayName(ofFile: String(entry.path.dropFirst(booksPrefix.count)))
             : entry.path
-        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
-        guard descriptor >= 0 else { throw .io(operation: "open", path: name, errno: errno) }
-        defer { close(descriptor) }
+        let descriptor: FileDescriptor
+        do { descriptor = try FileDescriptor.open(path, .readOnly) } catch { throw .io(error, path: name) }
+        defer { try? descriptor.close() }
         var hasher = SHA256()
         var buffer = [UInt8](repeating: 0, count: 1 << 16)
         while true {
-            let count = buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
-            if count < 0 {
-                if errno == EINTR { continue }
-                throw .io(operation: "read", path: name, errno: errno)
-            }
+            let count: Int
+            do { count = try descriptor.read(into: &buffer) } catch { throw .io(error, path: name) }
             if count == 0 { break }
             hasher.update(buffer[0..<count])
         }
@@ -334,22 +327,9 @@ public final class ArchiveReader {
         return false
     }
 
-    private static func exists(_ path: String) -> Bool {
-        var info = stat()
-        return stat(path, &info) == 0
-    }
-
+    /// Names in `directory` in byte order (the same in every locale); none when it cannot be read.
     private static func entries(of directory: String) -> [String] {
-        guard let stream = opendir(directory) else { return [] }
-        defer { closedir(stream) }
-        var names: [String] = []
-        while let entry = readdir(stream) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
-                String(cString: raw.baseAddress!.assumingMemoryBound(to: CChar.self))
-            }
-            if name != "." && name != ".." { names.append(name) }
-        }
-        return names.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
+        ((try? FileSystem.entries(of: directory)) ?? []).sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
     }
 }
 

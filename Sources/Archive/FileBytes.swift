@@ -1,6 +1,4 @@
-#if canImport(Glibc)
-import Glibc
-#endif
+internal import FileIO
 
 /// A file read front to back in 64 KiB chunks, counting lines: archives are read without
 /// holding them in memory, and every problem can name its line.
@@ -11,22 +9,20 @@ final class FileBytes {
     let displayName: String
     /// The line of the next byte, from 1.
     private(set) var line = 1
-    private let descriptor: Int32
+    private let descriptor: FileDescriptor
     private var buffer: [UInt8]
     private var index = 0
     private var count = 0
     private var reachedEnd = false
 
     init(path: String, displayName: String) throws(ArchiveError) {
-        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
-        guard descriptor >= 0 else { throw .io(operation: "open", path: displayName, errno: errno) }
-        self.descriptor = descriptor
+        do { descriptor = try FileDescriptor.open(path, .readOnly) } catch { throw .io(error, path: displayName) }
         self.displayName = displayName
         buffer = [UInt8](repeating: 0, count: Self.chunkSize)
     }
 
     deinit {
-        close(descriptor)
+        try? descriptor.close()
     }
 
     /// The next byte without consuming it; nil at the end of the file.
@@ -117,16 +113,11 @@ final class FileBytes {
 
     private func refill() throws(ArchiveError) -> Bool {
         guard !reachedEnd else { return false }
-        while true {
-            let read = buffer.withUnsafeMutableBytes { Glibc.read(descriptor, $0.baseAddress, Self.chunkSize) }
-            if read < 0 {
-                if errno == EINTR { continue }
-                throw .io(operation: "read", path: displayName, errno: errno)
-            }
-            index = 0
-            count = read
-            if read == 0 { reachedEnd = true }
-            return read > 0
-        }
+        let read: Int
+        do { read = try descriptor.read(into: &buffer) } catch { throw .io(error, path: displayName) }
+        index = 0
+        count = read
+        if read == 0 { reachedEnd = true }
+        return read > 0
     }
 }

@@ -1,6 +1,4 @@
-#if canImport(Glibc)
-import Glibc
-#endif
+internal import FileIO
 import Synchronization
 import VaultCrypto
 
@@ -9,7 +7,8 @@ import VaultCrypto
 /// write is skipped; ``entry()`` reports it.
 final class FileSink: Sendable {
     private struct State {
-        var descriptor: Int32
+        /// Nil once closed.
+        var descriptor: FileDescriptor?
         /// Nil for a file that is not in the manifest (the quotes kept aside).
         var hasher: SHA256?
         var size: Int64 = 0
@@ -22,7 +21,7 @@ final class FileSink: Sendable {
     private let displayName: String
     private let state: Mutex<State>
 
-    init(descriptor: Int32, path: String, displayName: String, hashed: Bool) {
+    init(descriptor: FileDescriptor, path: String, displayName: String, hashed: Bool) {
         self.path = path
         self.displayName = displayName
         state = Mutex(State(descriptor: descriptor, hasher: hashed ? SHA256() : nil))
@@ -31,29 +30,17 @@ final class FileSink: Sendable {
     deinit {
         // A file dropped before it was finished (a failed export): its descriptor still goes.
         state.withLock { state in
-            if state.descriptor >= 0 { Glibc.close(state.descriptor) }
+            try? state.descriptor?.close()
         }
     }
 
     /// Hashes and writes `chunk` after what came before it.
     func write(_ chunk: [UInt8]) {
         state.withLock { state in
-            guard state.failure == nil, state.descriptor >= 0 else { return }
+            guard state.failure == nil, let descriptor = state.descriptor else { return }
             state.hasher?.update(chunk)
             state.size += Int64(chunk.count)
-            let failed: Int32? = chunk.withUnsafeBytes { raw in
-                var offset = 0
-                while offset < raw.count {
-                    let written = Glibc.write(state.descriptor, raw.baseAddress! + offset, raw.count - offset)
-                    if written < 0 {
-                        if errno == EINTR { continue }
-                        return errno
-                    }
-                    offset += written
-                }
-                return nil
-            }
-            if let failed { state.failure = .io(operation: "write", path: displayName, errno: failed) }
+            do throws(FileIOError) { try descriptor.writeAll(chunk) } catch { state.failure = .io(error, path: displayName) }
         }
     }
 
@@ -61,11 +48,9 @@ final class FileSink: Sendable {
     /// (``StagingDirectory/commit()``), not a flush per file.
     func close() {
         state.withLock { state in
-            guard state.descriptor >= 0 else { return }
-            if Glibc.close(state.descriptor) != 0, state.failure == nil {
-                state.failure = .io(operation: "close", path: displayName, errno: errno)
-            }
-            state.descriptor = -1
+            guard let descriptor = state.descriptor else { return }
+            state.descriptor = nil
+            do throws(FileIOError) { try descriptor.close() } catch { if state.failure == nil { state.failure = .io(error, path: displayName) } }
         }
     }
 

@@ -1,6 +1,4 @@
-#if canImport(Glibc)
-import Glibc
-#endif
+internal import FileIO
 
 /// journal.json's quotes written while its notes section is still open: kept aside in a
 /// file of the staging directory (never listed, removed once used) and appended when the
@@ -35,18 +33,15 @@ final class QuoteSpool {
         let sink = file.finish()
         writer.drain()
         let path = directory + "/" + Self.fileName
-        defer { unlink(path) }
+        defer { try? FileSystem.unlink(path) }
         do { _ = try sink.entry() } catch { return error }
-        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
-        guard descriptor >= 0 else { return .io(operation: "open", path: Self.fileName, errno: errno) }
-        defer { close(descriptor) }
+        let descriptor: FileDescriptor
+        do { descriptor = try FileDescriptor.open(path, .readOnly) } catch { return .io(error, path: Self.fileName) }
+        defer { try? descriptor.close() }
         var chunk = [UInt8](repeating: 0, count: 1 << 16)
         while true {
-            let read = chunk.withUnsafeMutableBytes { Glibc.read(descriptor, $0.baseAddress, $0.count) }
-            if read < 0 {
-                if errno == EINTR { continue }
-                return .io(operation: "read", path: Self.fileName, errno: errno)
-            }
+            let read: Int
+            do { read = try descriptor.read(into: &chunk) } catch { return .io(error, path: Self.fileName) }
             if read == 0 { return nil }
             target.append { $0.append(contentsOf: chunk[0..<read]) }
         }

@@ -1,7 +1,4 @@
-import Foundation
-#if canImport(Glibc)
-import Glibc
-#endif
+internal import FileIO
 import VaultCrypto
 
 /// Where an export is written before it exists: a private directory beside the
@@ -15,7 +12,7 @@ final class StagingDirectory {
     let path: String
     /// Open from the start: `syncfs` reports the write-back errors of its file system that
     /// happened since this descriptor was opened, so it must predate every file written.
-    private let descriptor: Int32
+    private let descriptor: FileDescriptor
     private var committed = false
 
     /// Refuses an existing destination, creates missing parents (0700), then the staging
@@ -24,27 +21,34 @@ final class StagingDirectory {
         var destination = destination
         while destination.count > 1 && destination.hasSuffix("/") { destination.removeLast() }
         self.destination = destination
-        var info = stat()
-        guard lstat(destination, &info) != 0 else { throw .destinationExists(path: destination) }
+        guard !FileSystem.exists(destination, followingLinks: false) else { throw .destinationExists(path: destination) }
         let parent = Self.parent(of: destination)
-        try Self.makeDirectories(parent)
+        do {
+            try FileSystem.makeDirectories(parent, permissions: 0o700)
+        } catch {
+            throw .io(error, path: "the archive's parent directory")
+        }
         let suffix: String
-        do { suffix = encodeHex(try randomBytes(count: 8)) } catch { throw .io(operation: "random", path: "the archive", errno: EIO) }
+        do { suffix = encodeHex(try randomBytes(count: 8)) } catch { throw .io(operation: "random", path: "the archive", errno: Errno.ioError.rawValue) }
         path = "\(destination).partial-\(suffix)"
-        guard mkdir(path, 0o700) == 0 else { throw .io(operation: "mkdir", path: "the directory beside the archive", errno: errno) }
-        descriptor = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-        // Thrown once every member is set: deinit removes the directory.
-        guard descriptor >= 0 else { throw .io(operation: "open", path: "the directory beside the archive", errno: errno) }
+        do { try FileSystem.makeDirectory(path, permissions: 0o700) } catch { throw .io(error, path: "the directory beside the archive") }
+        do {
+            descriptor = try FileDescriptor.open(path, .readOnly, options: .directory)
+        } catch {
+            // Thrown before every member is set, so deinit does not run to remove it.
+            try? FileSystem.removeDirectory(path)
+            throw .io(error, path: "the directory beside the archive")
+        }
     }
 
     deinit {
-        if descriptor >= 0 { close(descriptor) }
+        try? descriptor.close()
         if !committed { discard() }
     }
 
     /// Makes a private subdirectory (such as `books`).
     func makeSubdirectory(_ name: String) throws(ArchiveError) {
-        guard mkdir(path + "/" + name, 0o700) == 0 else { throw .io(operation: "mkdir", path: name, errno: errno) }
+        do { try FileSystem.makeDirectory(path + "/" + name, permissions: 0o700) } catch { throw .io(error, path: name) }
     }
 
     /// Puts every file and directory written into the staging directory on disk with ONE
@@ -54,35 +58,25 @@ final class StagingDirectory {
     /// directory that has anything in it, so nothing the reader made since the export began
     /// is lost.
     func commit() throws(ArchiveError) {
-        guard linuxSyncfs(descriptor) == 0 else { throw .io(operation: "syncfs", path: "the archive", errno: errno) }
-        var info = stat()
-        guard lstat(destination, &info) != 0 else { throw .destinationExists(path: destination) }
-        guard rename(path, destination) == 0 else {
-            throw errno == ENOTEMPTY || errno == EEXIST || errno == ENOTDIR
-                ? .destinationExists(path: destination) : .io(operation: "rename", path: "the archive", errno: errno)
+        do { try descriptor.syncFileSystem() } catch { throw .io(error, path: "the archive") }
+        guard !FileSystem.exists(destination, followingLinks: false) else { throw .destinationExists(path: destination) }
+        do {
+            try FileSystem.rename(path, to: destination)
+        } catch {
+            throw [.directoryNotEmpty, .exists, .notDirectory].contains(error.errno)
+                ? .destinationExists(path: destination) : .io(error, path: "the archive")
         }
         committed = true
-        try Self.synchronize(Self.parent(of: destination), name: "the archive's parent directory")
+        do {
+            try FileSystem.syncDirectory(Self.parent(of: destination))
+        } catch {
+            throw .io(error, path: "the archive's parent directory")
+        }
     }
 
     /// Removes the staging directory and everything in it.
     func discard() {
-        try? FileManager.default.removeItem(atPath: path)
-    }
-
-    private static func synchronize(_ directory: String, name: String) throws(ArchiveError) {
-        let descriptor = open(directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-        guard descriptor >= 0 else { throw .io(operation: "open", path: name, errno: errno) }
-        defer { close(descriptor) }
-        guard fsync(descriptor) == 0 else { throw .io(operation: "fsync", path: name, errno: errno) }
-    }
-
-    private static func makeDirectories(_ path: String) throws(ArchiveError) {
-        var prefix = path.hasPrefix("/") ? "" : "."
-        for component in path.split(separator: "/") {
-            prefix += "/" + component
-            if mkdir(prefix, 0o700) != 0 && errno != EEXIST { throw .io(operation: "mkdir", path: "the archive's parent directory", errno: errno) }
-        }
+        try? FileSystem.removeTree(path)
     }
 
     static func parent(of path: String) -> String {
@@ -90,8 +84,3 @@ final class StagingDirectory {
         return slash == path.startIndex ? "/" : String(path[..<slash])
     }
 }
-
-/// glibc's `syncfs(2)` (flush one file system), which Swift's Glibc module hides behind
-/// `_GNU_SOURCE`.
-@_silgen_name("syncfs")
-private func linuxSyncfs(_ descriptor: Int32) -> Int32

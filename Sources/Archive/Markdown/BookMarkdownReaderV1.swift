@@ -1,3 +1,4 @@
+import Foundation
 import Journal
 
 /// A note or quote as one book's Markdown file has it: the text is the reader's (perhaps

@@ -1,3 +1,5 @@
+import Foundation
+
 /// The YAML front matter of a book's Markdown file, read as the small YAML subset the
 /// format uses: `key: value` lines with plain, single- or double-quoted scalars, and
 /// `authors` as a block list (`  - "A. Author"`) or `[]`. Unknown keys are kept and ignored,
