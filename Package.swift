@@ -28,7 +28,7 @@ let package = Package(
         // Sync's one home: the operation wire format, remotes, the engine that drains the outbox and
         // merges other devices' changes. It holds no key (sealing is handed in) and depends on the
         // journal through a protocol (SyncJournal), not on the Store.
-        .target(name: "Sync", dependencies: ["Journal", "Telemetry", "VaultCrypto"]),
+        .target(name: "Sync", dependencies: ["FileIO", "Journal", "Telemetry", "VaultCrypto"]),
         // SQLite, migrations, the Store: the only importer of sqlite3. It keeps the outbox in
         // Sync's wire format and conforms to SyncJournal.
         .target(name: "VaultStore", dependencies: ["CSQLite", "FileIO", "Sync", "VaultCrypto", "Journal", "Telemetry"]),

@@ -1,7 +1,5 @@
 import Foundation
-#if canImport(Glibc)
-import Glibc
-#endif
+internal import FileIO
 
 /// A remote that is a directory: a USB stick, a NAS mount, a folder Syncthing or Nextcloud
 /// keeps in step. It needs no locks: each device writes only its own files, each file is
@@ -20,19 +18,20 @@ public final class FolderRemote: Remote {
     private var madeDirectories = Set<String>()
     /// The vault folder, opened before the first write of a batch: `syncfs` reports only
     /// the write-back errors that happen after the descriptor it is given was opened.
-    private var commitDescriptor: Int32 = -1
+    private var commitDescriptor: FileDescriptor?
 
     deinit {
-        if commitDescriptor >= 0 { close(commitDescriptor) }
+        try? commitDescriptor?.close()
     }
 
-    /// Opens the vault folder for ``commitWrites()`` if it is not open yet.
-    private func openForCommit() throws(RemoteError) {
-        guard commitDescriptor < 0 else { return }
+    /// The vault folder for ``commitWrites()``, opened if it is not open yet.
+    @discardableResult
+    private func openForCommit() throws(RemoteError) -> FileDescriptor {
+        if let commitDescriptor { return commitDescriptor }
         try makeDirectory(root)
-        let descriptor = open(root, O_RDONLY | O_CLOEXEC)
-        guard descriptor >= 0 else { throw .io(operation: "open", errno: errno) }
+        let descriptor = try call { () throws(FileIOError) in try FileDescriptor.open(root, .readOnly) }
         commitDescriptor = descriptor
+        return descriptor
     }
 
     public init(name: String, location: String, vaultID: String) {
@@ -42,15 +41,15 @@ public final class FolderRemote: Remote {
     }
 
     public func checkReachable() throws(RemoteError) {
-        var info = stat()
-        guard stat(location, &info) == 0 else { throw .unreachable(errno: errno) }
-        guard (info.st_mode & S_IFMT) == S_IFDIR else { throw .unreachable(errno: ENOTDIR) }
-        guard access(location, R_OK | W_OK | X_OK) == 0 else { throw .unreachable(errno: errno) }
+        let status: FileStatus
+        do { status = try FileSystem.status(location) } catch { throw .unreachable(errno: error.errno.rawValue) }
+        guard status.kind == .directory else { throw .unreachable(errno: Errno.notDirectory.rawValue) }
+        do { try FileSystem.checkAccess(location, [.read, .write, .search]) } catch { throw .unreachable(errno: error.errno.rawValue) }
     }
 
     public func readDescriptor() throws(RemoteError) -> [UInt8]? {
         let path = root + "/vault.json"
-        guard FileManager.default.fileExists(atPath: path) else { return nil }
+        guard FileSystem.exists(path) else { return nil }
         return try read(path)
     }
 
@@ -61,13 +60,13 @@ public final class FolderRemote: Remote {
 
     public func devices() throws(RemoteError) -> [String] {
         let directory = root + "/devices"
-        guard FileManager.default.fileExists(atPath: directory) else { return [] }
+        guard FileSystem.exists(directory) else { return [] }
         return try entries(of: directory).filter { !$0.hasPrefix(".") }
     }
 
     public func operationNames(of device: String) throws(RemoteError) -> [String] {
         let directory = root + "/devices/" + device
-        guard FileManager.default.fileExists(atPath: directory) else { return [] }
+        guard FileSystem.exists(directory) else { return [] }
         return try entries(of: directory).filter { $0.hasSuffix(".op") }
     }
 
@@ -86,10 +85,12 @@ public final class FolderRemote: Remote {
         let final = directory + "/" + name
         let temporary = directory + "/.tmp-" + UUID().uuidString
         try write(temporary, bytes, flush: false)
-        defer { unlink(temporary) }
-        guard link(temporary, final) == 0 else {
-            if errno == EEXIST { return false }
-            throw .io(operation: "link", errno: errno)
+        defer { try? FileSystem.unlink(temporary) }
+        do {
+            try FileSystem.link(temporary, to: final)
+        } catch {
+            if error.errno == .exists { return false }
+            throw RemoteError(error)
         }
         return true
     }
@@ -99,23 +100,21 @@ public final class FolderRemote: Remote {
         let directory = root + "/devices/" + device
         let temporary = directory + "/.tmp-" + UUID().uuidString
         try write(temporary, bytes, flush: false)
-        guard rename(temporary, directory + "/" + name) == 0 else {
-            let code = errno
-            unlink(temporary)
-            throw .io(operation: "rename", errno: code)
-        }
+        try rename(temporary, to: directory + "/" + name)
     }
 
     public func removeOperation(_ name: String, of device: String) throws(RemoteError) {
         try openForCommit()
-        guard unlink(root + "/devices/" + device + "/" + name) == 0 || errno == ENOENT else {
-            throw .io(operation: "unlink", errno: errno)
+        do {
+            try FileSystem.unlink(root + "/devices/" + device + "/" + name)
+        } catch {
+            guard error.errno == .notFound else { throw RemoteError(error) }
         }
     }
 
     public func readAcknowledgement(of device: String) throws(RemoteError) -> [UInt8]? {
         let path = root + "/devices/" + device + "/acknowledgement"
-        guard FileManager.default.fileExists(atPath: path) else { return nil }
+        guard FileSystem.exists(path) else { return nil }
         return try read(path)
     }
 
@@ -127,84 +126,64 @@ public final class FolderRemote: Remote {
 
     /// One `syncfs` for a whole batch of operation files, instead of two `fsync`s per file.
     public func commitWrites() throws(RemoteError) {
-        try openForCommit()
-        guard linuxSyncfs(commitDescriptor) == 0 else { throw .io(operation: "syncfs", errno: errno) }
+        let descriptor = try openForCommit()
+        try call { () throws(FileIOError) in try descriptor.syncFileSystem() }
     }
 
     // MARK: - Files
 
+    /// Names in `directory`, sorted.
     private func entries(of directory: String) throws(RemoteError) -> [String] {
-        do {
-            return try FileManager.default.contentsOfDirectory(atPath: directory).sorted()
-        } catch {
-            throw .io(operation: "list", errno: EIO)
-        }
+        try call { () throws(FileIOError) in try FileSystem.entries(of: directory) }.sorted()
     }
 
     private func read(_ path: String) throws(RemoteError) -> [UInt8] {
-        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
-        guard descriptor >= 0 else { throw .io(operation: "open", errno: errno) }
-        defer { close(descriptor) }
-        var bytes: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 1 << 16)
-        while true {
-            let count = Glibc.read(descriptor, &chunk, chunk.count)
-            if count < 0 { if errno == EINTR { continue }; throw .io(operation: "read", errno: errno) }
-            if count == 0 { return bytes }
-            bytes.append(contentsOf: chunk[0..<count])
+        try call { () throws(FileIOError) in try FileSystem.readFile(at: path) }
+    }
+
+    /// Writes a new file; `flush` makes it durable on its own (not needed for an operation
+    /// file: ``commitWrites()`` flushes a whole batch). A failed write leaves no file.
+    private func write(_ path: String, _ bytes: [UInt8], flush: Bool = true) throws(RemoteError) {
+        let descriptor = try call { () throws(FileIOError) in try FileDescriptor.create(path, permissions: 0o600) }
+        defer { try? descriptor.close() }
+        do {
+            try descriptor.writeAll(bytes)
+            if flush { try descriptor.sync() }
+        } catch {
+            try? FileSystem.unlink(path)
+            throw RemoteError(error)
         }
     }
 
-    private func write(_ path: String, _ bytes: [UInt8], flush: Bool = true) throws(RemoteError) {
-        let descriptor = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
-        guard descriptor >= 0 else { throw .io(operation: "create", errno: errno) }
-        defer { close(descriptor) }
-        var offset = 0
-        while offset < bytes.count {
-            let written = bytes.withUnsafeBytes { Glibc.write(descriptor, $0.baseAddress! + offset, bytes.count - offset) }
-            if written < 0 {
-                if errno == EINTR { continue }
-                let code = errno
-                unlink(path)
-                throw .io(operation: "write", errno: code)
-            }
-            offset += written
-        }
-        guard !flush || fsync(descriptor) == 0 else {
-            let code = errno
-            unlink(path)
-            throw .io(operation: "fsync", errno: code)
+    /// Renames `temporary` to `path`, replacing it; a temporary file that cannot be renamed is removed.
+    private func rename(_ temporary: String, to path: String) throws(RemoteError) {
+        do {
+            try FileSystem.rename(temporary, to: path)
+        } catch {
+            try? FileSystem.unlink(temporary)
+            throw RemoteError(error)
         }
     }
 
     private func replaceAtomically(_ path: String, with bytes: [UInt8]) throws(RemoteError) {
         let temporary = path + ".tmp-" + UUID().uuidString
         try write(temporary, bytes)
-        guard rename(temporary, path) == 0 else {
-            let code = errno
-            unlink(temporary)
-            throw .io(operation: "rename", errno: code)
-        }
-        syncDirectory((path as NSString).deletingLastPathComponent)
+        try rename(temporary, to: path)
+        try? FileSystem.syncDirectory((path as NSString).deletingLastPathComponent)
     }
 
     private func makeDirectory(_ path: String) throws(RemoteError) {
-        var prefix = path.hasPrefix("/") ? "" : "."
-        for component in path.split(separator: "/") {
-            prefix += "/" + component
-            if mkdir(prefix, 0o700) != 0 && errno != EEXIST { throw .io(operation: "mkdir", errno: errno) }
-        }
+        try call { () throws(FileIOError) in try FileSystem.makeDirectories(path, permissions: 0o700) }
     }
 
-    private func syncDirectory(_ path: String) {
-        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
-        guard descriptor >= 0 else { return }
-        fsync(descriptor)
-        close(descriptor)
+    private func call<Result>(_ body: () throws(FileIOError) -> Result) throws(RemoteError) -> Result {
+        do { return try body() } catch { throw RemoteError(error) }
     }
 }
 
-/// glibc's `syncfs(2)` (flush one file system), which Swift's Glibc module hides behind
-/// `_GNU_SOURCE`.
-@_silgen_name("syncfs")
-private func linuxSyncfs(_ descriptor: Int32) -> Int32
+extension RemoteError {
+    /// A failed file-system call, by the name FileIO gives it (`link`, `fsync`, ...).
+    init(_ error: FileIOError) {
+        self = .io(operation: error.operation.rawValue, errno: error.errno.rawValue)
+    }
+}
