@@ -165,11 +165,14 @@ public final class FolderRemote: Remote {
         }
     }
 
+    /// Writes and flushes a new version under a temporary name, renames it over `path`, then
+    /// flushes the directory, so the new name survives a crash; a failed flush is reported,
+    /// because the descriptor or acknowledgement may not survive one.
     private func replaceAtomically(_ path: String, with bytes: [UInt8]) throws(RemoteError) {
         let temporary = path + ".tmp-" + UUID().uuidString
         try write(temporary, bytes)
         try rename(temporary, to: path)
-        try? FileSystem.syncDirectory((path as NSString).deletingLastPathComponent)
+        try call { () throws(FileIOError) in try FileSystem.syncDirectory((path as NSString).deletingLastPathComponent) }
     }
 
     private func makeDirectory(_ path: String) throws(RemoteError) {
