@@ -19,8 +19,8 @@ let package = Package(
         // Every file-system call, retried on EINTR, with typed errors and (in debug builds)
         // injectable faults: the only importer of CFileIO; depends on nothing else of ours.
         .target(name: "FileIO", dependencies: ["CFileIO"]),
-        // Logging, redaction and reports: depends on nothing of ours.
-        .target(name: "Telemetry"),
+        // Logging, redaction and reports: depends on FileIO only.
+        .target(name: "Telemetry", dependencies: ["FileIO"]),
         // Keys, sealed fields, keyslots: the only importer of libsodium.
         .target(name: "VaultCrypto", dependencies: ["CSodium"]),
         // The vault key in the freedesktop Secret Service, through a small D-Bus client of its own.

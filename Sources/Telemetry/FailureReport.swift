@@ -2,6 +2,7 @@ import Foundation
 #if canImport(Glibc)
 import Glibc
 #endif
+internal import FileIO
 
 /// Reports of failures that deserve a file of their own (a failed migration, an unexpected
 /// error, a crash), in `$XDG_STATE_HOME/bmvault/reports/`, apart from the vault.
@@ -28,20 +29,19 @@ public enum FailureReport {
         text += scrubber.line(for: LogEvent(millisecondsSince1970: now, level: .error, name: event,
                                             fields: fields.map { (key: $0.key, value: $0.value) })) + "\n"
         text += "\nrecent log lines:\n" + recentLines.map { "  " + $0 + "\n" }.joined()
-        let descriptor = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
-        guard descriptor >= 0 else { return nil }
-        let written = text.withCString { Glibc.write(descriptor, $0, strlen($0)) }
-        close(descriptor)
-        guard written == text.utf8.count else { return nil }
+        guard let descriptor = try? FileDescriptor.create(path, permissions: 0o600) else { return nil }
+        let written = (try? descriptor.writeAll(text)) != nil
+        try? descriptor.close()
+        guard written else { return nil }
         removeOldReports(in: directory)
         return path
     }
 
     /// Keeps the newest ``keptReports`` reports (their names start with a UTC timestamp).
     private static func removeOldReports(in directory: String) {
-        guard let names = try? FileManager.default.contentsOfDirectory(atPath: directory) else { return }
+        guard let names = try? FileSystem.entries(of: directory) else { return }
         for name in names.filter({ $0.hasSuffix(".txt") }).sorted().dropLast(keptReports) {
-            unlink(directory + "/" + name)
+            try? FileSystem.unlink(directory + "/" + name)
         }
     }
 }
@@ -50,7 +50,8 @@ public enum FailureReport {
 /// and the command, then lets the process die as it would have.
 ///
 /// A signal handler may only call async-signal-safe functions, so everything it writes is
-/// prepared at ``install(stateDirectory:command:)`` as C strings.
+/// prepared at ``install(stateDirectory:command:)`` as C strings, and it makes its system
+/// calls itself rather than through FileIO, whose Swift code may allocate.
 public enum CrashReporter {
     nonisolated(unsafe) private static var stateDirectory: UnsafeMutablePointer<CChar>?
     nonisolated(unsafe) private static var reportsDirectory: UnsafeMutablePointer<CChar>?

@@ -1,8 +1,5 @@
-import Foundation
+internal import FileIO
 import Synchronization
-#if canImport(Glibc)
-import Glibc
-#endif
 
 /// The log file, `$XDG_STATE_HOME/bmvault/bmvault.log`: directory 0700, file 0600, one
 /// scrubbed line per event. At ``rotationBytes`` it becomes `bmvault.log.1` (the previous
@@ -24,42 +21,34 @@ public final class FileSink: LogSink {
         lock.withLock { _ in
             guard Self.makePrivateDirectory(directory) else { return }
             rotateIfNeeded()
-            let descriptor = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0o600)
-            guard descriptor >= 0 else { return }
-            defer { close(descriptor) }
-            fchmod(descriptor, 0o600)
-            var text = line + "\n"
-            text.withUTF8 { utf8 in _ = Glibc.write(descriptor, utf8.baseAddress, utf8.count) }
+            guard let descriptor = try? FileDescriptor.open(path, .writeOnly, options: [.append, .create], permissions: 0o600) else { return }
+            defer { try? descriptor.close() }
+            try? descriptor.setPermissions(0o600)
+            try? descriptor.writeAll(line + "\n")
         }
     }
 
     /// The last `count` lines of the current log file, for diagnostics.
     public func recentLines(_ count: Int) -> [String] {
         lock.withLock { _ in
-            guard let data = FileManager.default.contents(atPath: path) else { return [] }
-            let lines = String(decoding: data, as: UTF8.self).split(separator: "\n").map(String.init)
+            guard let bytes = try? FileSystem.readFile(at: path) else { return [] }
+            let lines = String(decoding: bytes, as: UTF8.self).split(separator: "\n").map(String.init)
             return Array(lines.suffix(count))
         }
     }
 
     private func rotateIfNeeded() {
-        var info = stat()
-        guard stat(path, &info) == 0, Int64(info.st_size) >= Self.rotationBytes else { return }
+        guard let size = try? FileSystem.status(path).size, size >= Self.rotationBytes else { return }
         for index in stride(from: Self.keptFiles, to: 0, by: -1) {
             let older = "\(path).\(index)"
             let newer = index == 1 ? path : "\(path).\(index - 1)"
-            rename(newer, older)
+            try? FileSystem.rename(newer, to: older)
         }
     }
 
     /// Creates the state directory (and parents) owner-only; an existing one keeps its mode.
     static func makePrivateDirectory(_ path: String) -> Bool {
-        var prefix = path.hasPrefix("/") ? "" : "."
-        for component in path.split(separator: "/") {
-            prefix += "/" + component
-            if mkdir(prefix, 0o700) != 0 && errno != EEXIST { return false }
-        }
-        return true
+        (try? FileSystem.makeDirectories(path, permissions: 0o700)) != nil
     }
 }
 
@@ -68,7 +57,6 @@ public struct StandardErrorSink: LogSink {
     public init() {}
 
     public func write(_ line: String, level: LogLevel) {
-        var text = "bmvault[\(level)] " + line + "\n"
-        text.withUTF8 { utf8 in _ = Glibc.write(2, utf8.baseAddress, utf8.count) }
+        try? FileDescriptor.standardError.writeAll("bmvault[\(level)] " + line + "\n")
     }
 }
