@@ -1,3 +1,4 @@
+internal import FileIO
 import Foundation
 import Keystore
 public import VaultStore
@@ -62,7 +63,9 @@ extension Vault {
 
     /// `PRETTY_NAME` from /etc/os-release.
     private static func operatingSystemName() -> String {
-        guard let text = try? String(contentsOfFile: "/etc/os-release", encoding: .utf8) else { return "unknown" }
+        guard let bytes = try? FileSystem.readFile(at: "/etc/os-release"), let text = String(validating: bytes, as: UTF8.self) else {
+            return "unknown"
+        }
         for line in text.split(separator: "\n") where line.hasPrefix("PRETTY_NAME=") {
             return line.dropFirst("PRETTY_NAME=".count).trimmingCharacters(in: CharacterSet(charactersIn: "\""))
         }

@@ -1,3 +1,4 @@
+internal import FileIO
 import Foundation
 public import Journal
 import Keystore
@@ -168,7 +169,7 @@ extension Vault {
 
     /// The descriptor of the one vault in a remote folder.
     private static func findDescriptor(in location: String) throws(VaultError) -> RemoteDescriptor {
-        let names = (try? FileManager.default.contentsOfDirectory(atPath: location)) ?? []
+        let names = (try? FileSystem.entries(of: location)) ?? []
         let vaults = names.filter { $0.hasPrefix("bmvault-") }.map { String($0.dropFirst("bmvault-".count)) }
         guard vaults.count == 1, let vaultID = vaults.first else {
             throw .remote(name: "origin", errorClass: vaults.isEmpty ? "noVault" : "severalVaults")

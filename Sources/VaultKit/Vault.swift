@@ -1,3 +1,4 @@
+internal import FileIO
 import Foundation
 public import Journal
 import Sync
@@ -237,7 +238,7 @@ public final class Vault {
 extension Vault {
     /// Whether a vault exists at `location` (without opening it).
     public static func exists(at location: VaultLocation) -> Bool {
-        FileManager.default.fileExists(atPath: location.databasePath)
+        FileSystem.exists(location.databasePath)
     }
 
     /// Fails unless journal commands can run now: the key is in the keystore, not expired,
