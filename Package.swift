@@ -37,7 +37,7 @@ let package = Package(
         // The facade the CLI talks to.
         .target(name: "VaultKit", dependencies: ["FileIO", "VaultStore", "Sync", "Archive", "Keystore", "VaultCrypto", "Journal", "Telemetry"]),
         // Commands, parsing, help, terminal I/O.
-        .target(name: "BMCLI", dependencies: ["VaultKit", "Journal", "Telemetry"]),
+        .target(name: "BMCLI", dependencies: ["FileIO", "VaultKit", "Journal", "Telemetry"]),
         .executableTarget(name: "bmvault", dependencies: ["BMCLI"]),
         // Writes a large, seeded journal for Scripts/bench (not shipped).
         .executableTarget(name: "bmvault-bench-journal",

@@ -1,10 +1,8 @@
+internal import FileIO
 import Foundation
 import Journal
 import Telemetry
 import VaultKit
-#if canImport(Glibc)
-import Glibc
-#endif
 
 /// `diagnostics`: a bundle a reader can read before sharing it, with no content in it.
 enum DiagnosticsCommand {
@@ -47,12 +45,10 @@ enum DiagnosticsCommand {
     }
 
     private static func writeNewFile(_ text: String, to path: String) throws(CLIError) {
-        let descriptor = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
-        guard descriptor >= 0 else { throw .system(operation: "create \(path)", errno: errno) }
-        defer { close(descriptor) }
-        var text = text
-        let written = text.withUTF8 { write(descriptor, $0.baseAddress, $0.count) }
-        guard written == text.utf8.count else { throw .system(operation: "write", errno: errno) }
+        let descriptor: FileDescriptor
+        do { descriptor = try FileDescriptor.create(path, permissions: 0o600) } catch { throw .system(operation: "create \(path)", errno: error.errno.rawValue) }
+        defer { try? descriptor.close() }
+        do { try descriptor.writeAll(text) } catch { throw .system(error) }
     }
 }
 

@@ -1,3 +1,5 @@
+internal import FileIO
+
 /// Failures that belong to the terminal side of bmvault: input, prompts, the editor.
 /// Like every bmvault error, no case carries what the reader typed.
 enum CLIError: Error, Equatable {
@@ -24,4 +26,11 @@ enum CLIError: Error, Equatable {
     case unreadableRecords(count: Int)
     /// A file-system or terminal call failed.
     case system(operation: String, errno: Int32)
+}
+
+extension CLIError {
+    /// A failed file-system call, by the name FileIO gives it (`open`, `read`, `write`).
+    static func system(_ error: FileIOError) -> CLIError {
+        .system(operation: error.operation.rawValue, errno: error.errno.rawValue)
+    }
 }

@@ -1,3 +1,4 @@
+internal import FileIO
 import Foundation
 import Journal
 import Telemetry
@@ -110,8 +111,9 @@ final class CommandContext {
     }
 
     private func readStandardInput() throws(CLIError) -> String {
-        let data = FileHandle.standardInput.readDataToEndOfFile()
-        guard let text = String(validating: data, as: UTF8.self) else { throw .invalidUTF8 }
+        let bytes: [UInt8]
+        do { bytes = try FileDescriptor.standardInput.readAll() } catch { throw .system(error) }
+        guard let text = String(validating: bytes, as: UTF8.self) else { throw .invalidUTF8 }
         return text
     }
 

@@ -1,3 +1,4 @@
+internal import FileIO
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -17,14 +18,13 @@ final class Console {
     /// Raw bytes to standard output, bypassing Swift strings (a recovery key).
     func out(bytes: UnsafeRawBufferPointer) {
         flush()
-        Self.writeAll(1, bytes)
+        try? FileDescriptor.standardOutput.writeAll(bytes)
     }
 
     /// Messages, progress and prompts for the person at the terminal.
     func err(_ text: String) {
         flush()
-        var text = text
-        text.withUTF8 { utf8 in Self.writeAll(2, UnsafeRawBufferPointer(utf8)) }
+        try? FileDescriptor.standardError.writeAll(text)
     }
 
     /// A progress line ("Unlocking..."), shown only to a person watching a terminal, so
@@ -35,24 +35,10 @@ final class Console {
 
     func flush() {
         guard !buffer.isEmpty else { return }
-        buffer.withUnsafeBytes { Self.writeAll(1, $0) }
+        buffer.withUnsafeBytes { _ = try? FileDescriptor.standardOutput.writeAll($0) }
         buffer.removeAll(keepingCapacity: true)
     }
 
     var stdinIsTerminal: Bool { isatty(0) == 1 }
     var stderrIsTerminal: Bool { isatty(2) == 1 }
-
-    private static func writeAll(_ descriptor: Int32, _ bytes: UnsafeRawBufferPointer) {
-        guard var base = bytes.baseAddress else { return }
-        var remaining = bytes.count
-        while remaining > 0 {
-            let written = write(descriptor, base, remaining)
-            if written < 0 {
-                if errno == EINTR { continue }
-                return
-            }
-            base += written
-            remaining -= written
-        }
-    }
 }

@@ -1,3 +1,4 @@
+internal import FileIO
 import Foundation
 import Telemetry
 #if canImport(Glibc)
@@ -50,86 +51,53 @@ struct Editor {
         guard let runtime = environment["XDG_RUNTIME_DIR"], runtime.hasPrefix("/") else {
             throw .noPrivateRuntimeDirectory
         }
-        var info = stat()
-        guard stat(runtime, &info) == 0, (info.st_mode & S_IFMT) == S_IFDIR,
-              info.st_uid == getuid(), info.st_mode & 0o077 == 0 else {
+        guard let status = try? FileSystem.status(runtime), status.kind == .directory,
+              status.owner == getuid(), status.permissions & 0o077 == 0 else {
             throw .noPrivateRuntimeDirectory
         }
-        var template = Array((runtime + "/bmvault-edit-XXXXXX").utf8CString)
-        guard let created = template.withUnsafeMutableBufferPointer({ mkdtemp($0.baseAddress!) }) else {
-            throw .system(operation: "mkdtemp", errno: errno)
-        }
-        return String(cString: created)
+        do { return try FileSystem.makeTemporaryDirectory(prefix: runtime + "/bmvault-edit-") } catch { throw .system(error) }
     }
 
     private static func write(_ text: String, to path: String) throws(CLIError) {
-        let descriptor = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
-        guard descriptor >= 0 else { throw .system(operation: "open", errno: errno) }
-        defer { close(descriptor) }
-        var text = text
-        let failed = text.withUTF8 { utf8 -> Bool in
-            var offset = 0
-            while offset < utf8.count {
-                let written = Glibc.write(descriptor, utf8.baseAddress! + offset, utf8.count - offset)
-                if written < 0 { if errno == EINTR { continue }; return true }
-                offset += written
-            }
-            return false
-        }
-        if failed { throw .system(operation: "write", errno: errno) }
+        let descriptor: FileDescriptor
+        do { descriptor = try FileDescriptor.create(path, permissions: 0o600) } catch { throw .system(operation: "open", errno: error.errno.rawValue) }
+        defer { try? descriptor.close() }
+        do { try descriptor.writeAll(text) } catch { throw .system(error) }
     }
 
     private static func read(_ path: String) throws(CLIError) -> [UInt8] {
-        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
-        guard descriptor >= 0 else { throw .system(operation: "open", errno: errno) }
-        defer { close(descriptor) }
-        var bytes: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 1 << 16)
-        while true {
-            let count = Glibc.read(descriptor, &chunk, chunk.count)
-            if count < 0 { if errno == EINTR { continue }; throw .system(operation: "read", errno: errno) }
-            if count == 0 { break }
-            bytes.append(contentsOf: chunk[0..<count])
-        }
-        return bytes
+        do { return try FileSystem.readFile(at: path) } catch { throw .system(error) }
     }
 
     /// Overwrites every regular file in `directory` (and below it: an editor may leave a
-    /// backup folder) with zeros, then removes them and it.
+    /// backup folder) with zeros, then removes them and it. Best effort: whatever fails,
+    /// the rest is still shredded and removed.
     private static func shred(directory: String) {
-        guard let stream = opendir(directory) else { return }
-        var names: [String] = []
-        while let entry = readdir(stream) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
-                String(cString: raw.baseAddress!.assumingMemoryBound(to: CChar.self))
-            }
-            if name != "." && name != ".." { names.append(name) }
-        }
-        closedir(stream)
+        guard let names = try? FileSystem.entries(of: directory) else { return }
         for name in names {
             let path = directory + "/" + name
-            var info = stat()
-            if lstat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFDIR {
+            let status = try? FileSystem.status(path, followingLinks: false)
+            if status?.kind == .directory {
                 shred(directory: path)
                 continue
             }
-            if lstat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG {
-                let descriptor = open(path, O_WRONLY | O_CLOEXEC)
-                if descriptor >= 0 {
-                    let zeros = [UInt8](repeating: 0, count: 1 << 16)
-                    var remaining = Int(info.st_size)
-                    while remaining > 0 {
-                        let written = Glibc.write(descriptor, zeros, min(remaining, zeros.count))
-                        if written <= 0 { break }
-                        remaining -= written
+            if let status, status.kind == .regular, let descriptor = try? FileDescriptor.open(path, .writeOnly) {
+                let zeros = [UInt8](repeating: 0, count: 1 << 16)
+                var remaining = Int(status.size)
+                while remaining > 0 {
+                    let count = min(remaining, zeros.count)
+                    let written = zeros.withUnsafeBytes { raw in
+                        (try? descriptor.writeAll(UnsafeRawBufferPointer(rebasing: raw.prefix(count)))) != nil
                     }
-                    fsync(descriptor)
-                    close(descriptor)
+                    guard written else { break }
+                    remaining -= count
                 }
+                try? descriptor.sync()
+                try? descriptor.close()
             }
-            unlink(path)
+            try? FileSystem.unlink(path)
         }
-        rmdir(directory)
+        try? FileSystem.removeDirectory(directory)
     }
 
     // MARK: - Running the editor
@@ -154,8 +122,10 @@ struct Editor {
         guard spawned == 0 else { throw .editorFailed(status: 127) }
         EditorSignals.child = child
         var status: Int32 = 0
-        while waitpid(child, &status, 0) < 0 {
-            guard errno == EINTR else { throw .system(operation: "waitpid", errno: errno) }
+        do {
+            _ = try systemCall(FileIOError.Operation(rawValue: "waitpid")) { waitpid(child, &status, 0) }
+        } catch {
+            throw .system(error)
         }
         // WIFEXITED / WEXITSTATUS are macros Swift cannot import.
         let signalled = status & 0x7f

@@ -1,3 +1,4 @@
+internal import FileIO
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -11,28 +12,27 @@ enum SecretInput {
 
     /// One line from standard input, without its line ending.
     static func readLine() throws(CLIError) -> SecretBytes {
-        try readLine(from: 0)
+        try readLine(from: .standardInput)
     }
 
     /// Asks on the controlling terminal with echo off. Ctrl-C restores the terminal.
     static func prompt(_ message: String) throws(CLIError) -> SecretBytes {
-        let terminal = open("/dev/tty", O_RDWR | O_CLOEXEC)
-        guard terminal >= 0 else { throw .noTerminal }
-        defer { close(terminal) }
+        guard let terminal = try? FileDescriptor.open("/dev/tty", .readWrite) else { throw .noTerminal }
+        defer { try? terminal.close() }
         var original = termios()
-        guard tcgetattr(terminal, &original) == 0 else { throw .noTerminal }
+        guard tcgetattr(terminal.rawValue, &original) == 0 else { throw .noTerminal }
         var silent = original
         silent.c_lflag &= ~tcflag_t(ECHO)
         silent.c_lflag |= tcflag_t(ECHONL)
-        TerminalRestorer.arm(terminal: terminal, settings: original)
+        TerminalRestorer.arm(terminal: terminal.rawValue, settings: original)
         defer { TerminalRestorer.disarm() }
-        _ = message.withCString { write(terminal, $0, strlen($0)) }
-        guard tcsetattr(terminal, TCSAFLUSH, &silent) == 0 else { throw .system(operation: "tcsetattr", errno: errno) }
-        defer { tcsetattr(terminal, TCSAFLUSH, &original) }
+        try? terminal.writeAll(message)
+        guard tcsetattr(terminal.rawValue, TCSAFLUSH, &silent) == 0 else { throw .system(operation: "tcsetattr", errno: errno) }
+        defer { tcsetattr(terminal.rawValue, TCSAFLUSH, &original) }
         return try readLine(from: terminal)
     }
 
-    private static func readLine(from descriptor: Int32) throws(CLIError) -> SecretBytes {
+    private static func readLine(from descriptor: FileDescriptor) throws(CLIError) -> SecretBytes {
         let secret: SecretBytes
         do { secret = try SecretBytes(count: maximumBytes) } catch { throw .system(operation: "sodium_malloc", errno: ENOMEM) }
         var length = 0
@@ -41,9 +41,14 @@ enum SecretInput {
         secret.withUnsafeMutableBytes { buffer in
             var byte: UInt8 = 0
             while true {
-                let count = read(descriptor, &byte, 1)
-                if count < 0 && errno == EINTR { continue }
-                if count < 0 { failure = errno; break }
+                // One byte at a time: nothing after the line ending may be taken from the stream.
+                let count: Int
+                do throws(FileIOError) {
+                    count = try withUnsafeMutableBytes(of: &byte) { raw in Result { () throws(FileIOError) in try descriptor.read(into: raw) } }.get()
+                } catch {
+                    failure = error.errno.rawValue
+                    break
+                }
                 if count == 0 || byte == UInt8(ascii: "\n") { break }
                 // Never cut a secret silently: a longer one is refused.
                 guard length < buffer.count else { tooLong = true; break }
