@@ -52,7 +52,7 @@ let package = Package(
         .testTarget(name: "VaultCryptoTests", dependencies: ["VaultCrypto"]),
         .testTarget(name: "KeystoreTests", dependencies: ["Keystore", "VaultCrypto"]),
         .testTarget(name: "VaultStoreTests", dependencies: ["VaultStore", "Sync", "VaultCrypto", "Journal", "TestSupport"]),
-        .testTarget(name: "ArchiveTests", dependencies: ["Archive", "Journal", "VaultCrypto", "TestSupport"]),
+        .testTarget(name: "ArchiveTests", dependencies: ["FileIO", "Archive", "Journal", "VaultCrypto", "TestSupport"]),
         .testTarget(name: "SyncTests", dependencies: ["Sync", "FileIO", "VaultStore", "VaultCrypto", "Journal"]),
         .testTarget(name: "VaultKitTests", dependencies: ["VaultKit", "VaultStore", "Keystore", "VaultCrypto", "Journal", "TestSupport"]),
         .testTarget(name: "BMCLITests", dependencies: ["BMCLI", "VaultKit"]),
