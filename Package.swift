@@ -51,7 +51,7 @@ let package = Package(
         .testTarget(name: "TelemetryTests", dependencies: ["Telemetry"]),
         .testTarget(name: "VaultCryptoTests", dependencies: ["VaultCrypto"]),
         .testTarget(name: "KeystoreTests", dependencies: ["Keystore", "VaultCrypto"]),
-        .testTarget(name: "VaultStoreTests", dependencies: ["VaultStore", "Sync", "VaultCrypto", "Journal", "TestSupport"]),
+        .testTarget(name: "VaultStoreTests", dependencies: ["FileIO", "VaultStore", "Sync", "VaultCrypto", "Journal", "TestSupport"]),
         .testTarget(name: "ArchiveTests", dependencies: ["FileIO", "Archive", "Journal", "VaultCrypto", "TestSupport"]),
         .testTarget(name: "SyncTests", dependencies: ["Sync", "FileIO", "VaultStore", "VaultCrypto", "Journal"]),
         .testTarget(name: "VaultKitTests", dependencies: ["VaultKit", "VaultStore", "Keystore", "VaultCrypto", "Journal", "TestSupport"]),

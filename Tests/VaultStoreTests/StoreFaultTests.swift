@@ -1,0 +1,28 @@
+import Foundation
+import Testing
+import FileIO
+import Journal
+@testable import VaultStore
+import VaultCrypto
+import TestSupport
+
+/// File-system failures while a vault is made, injected (FileIO's debug-only faults), come
+/// out as `StoreError.io` naming the call, and leave no vault and no temporary file.
+@Suite struct StoreFaultTests {
+    @Test(arguments: [(FileIOError.Operation.link, Errno.noSpace), (.fsync, .ioError), (.chmod, .permissionDenied)])
+    func aVaultThatCannotBeMadeDurableIsNotMade(operation: FileIOError.Operation, errno: Errno) throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let key = try VaultKey.generate()
+        let metadata = VaultMetadata(vaultID: "v", keyID: key.id, createdAt: TestClock().now())
+        let slots = try placeholderKeyslots()
+        let error = InjectedFaults.with([operation: errno]) {
+            storeError { () throws(StoreError) in
+                _ = try Store.create(at: directory.databasePath, metadata: metadata, keyslots: slots, clock: TestClock(),
+                                     generatorVersion: testGeneratorVersion)
+            }
+        }
+        #expect(error == .io(operation: operation.rawValue, errno: errno.rawValue))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path) == [])
+    }
+}
