@@ -314,6 +314,19 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: vault.root.appendingPathComponent("other").path))
     }
 
+    /// A disk that fails under an export (BMVAULT_TEST_IO_FAULTS, debug builds): one line
+    /// naming the call and the file, exit 1, and no archive, finished or not.
+    @Test(arguments: [("syncfs:EIO", "Error: syncfs of the archive failed: Input/output error\n"),
+                      ("create:ENOSPC", "Error: create of journal.json failed: No space left on device\n")])
+    func aFailingDiskLeavesNoArchive(fault: String, message: String) throws {
+        let (vault, _, _) = try Self.populated()
+        let parent = vault.root.appendingPathComponent("exports")
+        let failed = try vault.run(["export", "--out", parent.appendingPathComponent("archive").path],
+                                   environment: ["BMVAULT_TEST_IO_FAULTS": fault])
+        #expect(failed.status == 1 && failed.stderr == message, "\(failed)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: parent.path) == [])
+    }
+
     @Test func theGoldenArchiveOfEveryFormatVersionImportsEveryRecord() throws {
         #expect(GoldenArchive.versions.contains(1))
         for version in GoldenArchive.versions {
