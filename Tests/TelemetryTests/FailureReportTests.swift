@@ -48,7 +48,7 @@ import Testing
         defer { try? FileManager.default.removeItem(at: root) }
         // The state "directory" is a file: no reports directory can be made under it.
         let blocker = root.appendingPathComponent("state").path
-        FileManager.default.createFile(atPath: blocker, contents: Data())
+        _ = FileManager.default.createFile(atPath: blocker, contents: Data())
         #expect(FailureReport.write(stateDirectory: blocker, event: "x", fields: [:], recentLines: [],
                                     scrubber: Scrubber(recentContent: RecentContent())) == nil)
     }

@@ -21,7 +21,7 @@ import Testing
         let root = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: root) }
         let sink = FileSink(directory: root.path)
-        FileManager.default.createFile(atPath: sink.path, contents: Data("old\n".utf8), attributes: [.posixPermissions: 0o644])
+        _ = FileManager.default.createFile(atPath: sink.path, contents: Data("old\n".utf8), attributes: [.posixPermissions: 0o644])
         #expect(mode(of: sink.path) == 0o644)
         sink.write("new", level: .notice)
         #expect(mode(of: sink.path) == 0o600)

@@ -34,7 +34,7 @@ final class PrivateBus {
         // Not --fork: a daemonizing child confuses Foundation's Process; run it in the
         // foreground and read the address it prints from a file.
         let addressFile = home.appendingPathComponent("address")
-        FileManager.default.createFile(atPath: addressFile.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: addressFile.path, contents: nil)
         let daemon = Process()
         daemon.executableURL = URL(fileURLWithPath: "/usr/bin/dbus-daemon")
         daemon.arguments = ["--config-file=\(config.path)", "--nofork", "--print-address"]
