@@ -94,6 +94,15 @@ extension Store {
         return books
     }
 
+    /// Whether a book is here, live, deleted, or deleted with its title purged.
+    func bookPresence(_ id: EntityID) throws(StoreError) -> BookPresence {
+        var presence = BookPresence.missing
+        try database.forEachRow("SELECT deleted_at IS NOT NULL, length(title) > 0 FROM book WHERE id = ?", [.text(id.rawValue)]) { row in
+            presence = row.int64(0) == 0 ? .live : (row.int64(1) == 0 ? .purged : .deleted)
+        }
+        return presence
+    }
+
     /// Live notes and quotes of a book (conflict copies included).
     func liveAnnotationCount(of bookID: EntityID) throws(StoreError) -> Int {
         var count = 0

@@ -40,9 +40,9 @@ public final class ArchiveImport {
     /// Per book, SHA-256 of the kind, text and locator of each of its notes and quotes
     /// (in memory only), for additions and conflict copies that are there already.
     private var texts: [EntityID: Set<String>] = [:]
-    /// Whether each book is deleted, as this import has left it so far: every note added
-    /// asks (a note brings its book back). Forgotten whenever the import merges that book.
-    private var deletedBooks: [EntityID: Bool] = [:]
+    /// Each book's presence, as this import has left it so far: every note added asks (a
+    /// note brings its book back). Forgotten whenever the import merges that book.
+    private var bookPresence: [EntityID: BookPresence] = [:]
     /// A vault that had no notes (or sessions) when the import began holds one now only if
     /// this import added it, and ``seen`` has every id it added: an id not seen is new,
     /// without looking it up. (Restoring an archive into a new vault is the common case.)
@@ -77,7 +77,7 @@ public final class ArchiveImport {
     public func add(_ incoming: Book) throws(StoreError) -> ImportOutcome {
         guard seen.insert(Self.key(incoming.id)).inserted else { return .duplicate }
         knownBooks.insert(incoming.id)
-        deletedBooks[incoming.id] = nil
+        bookPresence[incoming.id] = nil
         let local: LocalBook?
         do {
             local = .book(try store.bookVersion(incoming.id), liveAnnotations: try store.liveAnnotationCount(of: incoming.id))
@@ -143,25 +143,13 @@ public final class ArchiveImport {
     public func add(_ incoming: Annotation) throws(StoreError) -> (outcome: ImportOutcome, bookKnown: Bool) {
         guard seen.insert(Self.key(incoming.id)).inserted else { return (.duplicate, true) }
         let bookKnown = try bookExists(incoming.bookID)
-        guard hadAnnotations else {
-            try insert(incoming)
-            return (.added, bookKnown)
+        // A vault that had no notes holds only those this import added, all seen: new.
+        let local = hadAnnotations ? try store.localAnnotation(incoming.id) : nil
+        let decision = try merge.merge(archived: incoming, into: local, book: try presence(of: incoming.bookID),
+                                       newID: { .generate(at: now) }) { (text) throws(StoreError) in
+            try texts(of: incoming.bookID).contains(Self.digest(text))
         }
-        let local: Annotation
-        do { local = try store.annotation(incoming.id) } catch .recordNotFound {
-            try insert(incoming)
-            return (.added, bookKnown)
-        } catch .recordUnreadable {
-            // What is here cannot be read; the archive's version can: it replaces it.
-            try store.replaceSealedText(with: incoming)
-            try store.changeAnnotationInTransaction(incoming.id, action: .update, requireLive: false) { $0.deletedAt = incoming.deletedAt }
-            count(incoming.kind, updated: true)
-            return (.updated, bookKnown)
-        }
-        let decision = try merge.merge(archived: incoming, into: local, newID: { .generate(at: now) }) { (text) throws(StoreError) in
-            try texts(of: local.bookID).contains(Self.digest(text))
-        }
-        return (try apply(decision, to: local), bookKnown)
+        return (try apply(decision, to: incoming), bookKnown)
     }
 
     /// Adds a note or quote a reader wrote into a Markdown file, unless its book already
@@ -169,51 +157,49 @@ public final class ArchiveImport {
     public func addIfNew(_ incoming: Annotation) throws(StoreError) -> (outcome: ImportOutcome, bookKnown: Bool) {
         let bookKnown = try bookExists(incoming.bookID)
         guard bookKnown else { return (.added, false) }
-        let decision = try merge.merge(addition: incoming) { (text) throws(StoreError) in
+        let decision = try merge.merge(addition: incoming, book: try presence(of: incoming.bookID)) { (text) throws(StoreError) in
             try texts(of: incoming.bookID).contains(Self.digest(text))
         }
-        guard case .insert(let addition) = decision else {
-            summary.unchanged += 1
-            return (.unchanged, true)
-        }
-        seen.insert(Self.key(addition.id))
-        try insert(addition)
-        return (.added, true)
+        if case .insert(let addition, _) = decision { seen.insert(Self.key(addition.id)) }
+        return (try apply(decision, to: incoming), true)
     }
 
-    private func apply(_ decision: ArchivedAnnotationDecision, to local: Annotation) throws(StoreError) -> ImportOutcome {
+    /// Applies what the merge decided for `incoming`, as local changes.
+    private func apply(_ decision: ArchivedAnnotationDecision, to incoming: Annotation) throws(StoreError) -> ImportOutcome {
         switch decision {
-        case .unchanged, .insert, .replaceUnreadable:
+        case .unchanged:
             summary.unchanged += 1
             return .unchanged
+        case .insert(let annotation, let reviveBook):
+            try store.insertAnnotation(annotation, outboxState: .pending)
+            texts[annotation.bookID]?.insert(Self.digest(annotation))
+            count(annotation.kind, updated: false)
+            if reviveBook {
+                try store.changeBookInTransaction(annotation.bookID, action: .update, parts: .metadata, requireLive: false) { $0.deletedAt = nil }
+                bookPresence[annotation.bookID] = .live
+                summary.updated.books += 1
+            }
+            return .added
+        case .replaceUnreadable(let annotation):
+            try store.replaceSealedText(with: annotation)
+            try store.changeAnnotationInTransaction(annotation.id, action: .update, requireLive: false) { $0.deletedAt = annotation.deletedAt }
+            count(annotation.kind, updated: true)
+            return .updated
         case .change(let change, let isConflict):
-            let deletes = change.isDeleted == true && local.deletedAt == nil
-            try store.changeAnnotationInTransaction(local.id, action: deletes ? .delete : .update, requireLive: false) {
+            try store.changeAnnotationInTransaction(incoming.id, action: change.isDeleted == true ? .delete : .update, requireLive: false) {
                 change.apply(to: &$0)
             }
             if isConflict {
                 summary.conflicts += 1
                 return .conflict
             }
-            count(local.kind, updated: true)
+            count(incoming.kind, updated: true)
             return .updated
         case .addCopy(let copy):
             try store.insertAnnotation(copy, outboxState: .pending)
-            texts[local.bookID]?.insert(Self.digest(copy))
+            texts[copy.bookID]?.insert(Self.digest(copy))
             summary.conflicts += 1
             return .conflict
-        }
-    }
-
-    private func insert(_ annotation: Annotation) throws(StoreError) {
-        try store.insertAnnotation(annotation, outboxState: .pending)
-        texts[annotation.bookID]?.insert(Self.digest(annotation))
-        count(annotation.kind, updated: false)
-        // A note is never left inside a deleted book: the book comes back with it.
-        if annotation.deletedAt == nil, try isDeleted(book: annotation.bookID) {
-            try store.changeBookInTransaction(annotation.bookID, action: .update, parts: .metadata, requireLive: false) { $0.deletedAt = nil }
-            deletedBooks[annotation.bookID] = false
-            summary.updated.books += 1
         }
     }
 
@@ -228,14 +214,11 @@ public final class ArchiveImport {
         }
     }
 
-    private func isDeleted(book id: EntityID) throws(StoreError) -> Bool {
-        if let known = deletedBooks[id] { return known }
-        var deleted = false
-        try store.database.forEachRow("SELECT deleted_at IS NOT NULL FROM book WHERE id = ?", [.text(id.rawValue)]) { row in
-            deleted = row.int64(0) != 0
-        }
-        deletedBooks[id] = deleted
-        return deleted
+    private func presence(of book: EntityID) throws(StoreError) -> BookPresence {
+        if let known = bookPresence[book] { return known }
+        let presence = try store.bookPresence(book)
+        bookPresence[book] = presence
+        return presence
     }
 
     /// The digests of every note and quote of a book (tombstones included: a conflict copy

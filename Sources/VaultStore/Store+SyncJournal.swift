@@ -66,11 +66,7 @@ public struct MergeTransaction: SyncApplyTransaction {
     }
 
     public func bookPresence(_ id: EntityID) throws(StoreError) -> BookPresence {
-        var presence = BookPresence.missing
-        try store.database.forEachRow("SELECT deleted_at IS NOT NULL, length(title) > 0 FROM book WHERE id = ?", [.text(id.rawValue)]) { row in
-            presence = row.int64(0) == 0 ? .live : (row.int64(1) == 0 ? .purged : .deleted)
-        }
-        return presence
+        try store.bookPresence(id)
     }
 
     public func localBook(_ id: EntityID) throws(StoreError) -> LocalBook? {

@@ -35,15 +35,23 @@ extension JournalMerge {
     }
 
     /// A note or quote from an archive, against the one here as the reader sees it
-    /// (``NoteAndQuoteTextPolicy``). The same text with only a deletion between them: a
-    /// tombstone of a later version deletes, an older live copy does not undelete. Another
-    /// text: an edit of the vault's very version replaces it; otherwise both stand (the
-    /// vault's in the note, the archive's in a new conflict copy, unless the book holds that
-    /// text already, `bookHolds`), and a deletion on one side against the other's text
+    /// (``NoteAndQuoteTextPolicy``). New here: added (see ``merge(newArchived:book:)``); here
+    /// but unreadable: the archive's replaces it. The same text with only a deletion between
+    /// them: a tombstone of a later version deletes, an older live copy does not undelete.
+    /// Another text: an edit of the vault's very version replaces it; otherwise both stand
+    /// (the vault's in the note, the archive's in a new conflict copy, unless the book holds
+    /// that text already, `bookHolds`), and a deletion on one side against the other's text
     /// keeps the text, marked `edited-after-delete`.
-    public func merge<Failure: Error>(archived incoming: Annotation, into local: Annotation,
+    public func merge<Failure: Error>(archived incoming: Annotation, into here: LocalAnnotation?, book: BookPresence,
                                       newID: () -> EntityID,
                                       bookHolds: (Annotation) throws(Failure) -> Bool) throws(Failure) -> ArchivedAnnotationDecision {
+        let local: Annotation
+        switch here {
+        case nil: return merge(newArchived: incoming, book: book)
+        case .unreadable?: return .replaceUnreadable(incoming)
+        case .derivedCopy(let copy)?: local = copy
+        case .record(let versions)?: local = present(versions).note
+        }
         let localDeleted = local.deletedAt != nil
         let incomingDeleted = incoming.deletedAt != nil
         if local.body == incoming.body && local.locator == incoming.locator {
@@ -58,7 +66,8 @@ extension JournalMerge {
                                                 divergence: Divergence(localChanged: !localClean, remoteChanged: true)) {
         case .winner(let winner, _):
             guard winner == incoming else { return .unchanged }
-            return .change(AnnotationChange(body: incoming.body, locator: .some(incoming.locator), isDeleted: incomingDeleted),
+            return .change(AnnotationChange(body: incoming.body, locator: .some(incoming.locator),
+                                            isDeleted: incomingDeleted == localDeleted ? nil : incomingDeleted),
                            isConflict: false)
         case .needsUser(_, let theirs, _) where localDeleted:
             // Deleted here, another text in the archive: it comes back, marked.
@@ -76,11 +85,18 @@ extension JournalMerge {
         }
     }
 
+    /// A note or quote from an archive that the vault does not have: added as it is. A live
+    /// one for a book deleted here brings the book back, as in sync (unless its title was
+    /// purged).
+    public func merge(newArchived incoming: Annotation, book: BookPresence) -> ArchivedAnnotationDecision {
+        .insert(incoming, reviveBook: incoming.deletedAt == nil && book == .deleted)
+    }
+
     /// A note a reader wrote into a Markdown file (no id of its own yet): added unless its
     /// book holds that text already (it was imported before).
-    public func merge<Failure: Error>(addition incoming: Annotation,
+    public func merge<Failure: Error>(addition incoming: Annotation, book: BookPresence,
                                       bookHolds: (Annotation) throws(Failure) -> Bool) throws(Failure) -> ArchivedAnnotationDecision {
-        try bookHolds(incoming) ? .unchanged : .insert(incoming)
+        try bookHolds(incoming) ? .unchanged : merge(newArchived: incoming, book: book)
     }
 
     /// Clocks for the policies from what an archive has, `updatedAt`: the vault wins a tie,

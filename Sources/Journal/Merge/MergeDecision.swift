@@ -55,7 +55,9 @@ public struct BookChange: Hashable, Sendable {
 /// reader's own.
 public enum ArchivedAnnotationDecision: Hashable, Sendable {
     case unchanged
-    case insert(Annotation)
+    /// A note new here; `reviveBook`: a live note for a book deleted here, which comes back
+    /// with it (a note is never left inside a deleted book).
+    case insert(Annotation, reviveBook: Bool)
     /// The note here does not open; the archive's, which does, replaces it.
     case replaceUnreadable(Annotation)
     /// The note here changes; `isConflict` when the change brings it back or marks it for
@@ -65,7 +67,8 @@ public enum ArchivedAnnotationDecision: Hashable, Sendable {
     case addCopy(Annotation)
 }
 
-/// A change an archive makes to a note or quote here. Nil fields stay as they are.
+/// A change an archive makes to a note or quote here. Nil fields stay as they are (so
+/// `isDeleted` is set only when the change deletes or brings back).
 public struct AnnotationChange: Hashable, Sendable {
     public var body: String?
     public var locator: Locator??
