@@ -215,8 +215,49 @@ import Testing
         guard case .store(_, _, let purged, _) = Self.merge.merge(version, into: nil, book: .purged) else { Issue.record("stored"); return }
         #expect(!purged)
         #expect(Self.merge.merge(version, into: nil, book: .missing) == .deferred)
+        // A deletion waits for its book too, so the tombstone is kept here as everywhere.
         var deletion = version
         deletion.annotation.deletedAt = ms(100)
-        #expect(Self.merge.merge(deletion, into: nil, book: .missing) == .unchanged)
+        #expect(Self.merge.merge(deletion, into: nil, book: .missing) == .deferred)
+    }
+
+    // MARK: - From an archive
+
+    static func archived(_ body: String, version: Int64, updated: Int64, deleted: Bool = false) -> Annotation {
+        note(body, at: updated, deleted: deleted, version: version)
+    }
+
+    static func decide(_ incoming: Annotation, here: LocalAnnotation?, book: BookPresence = .live,
+                       holds: Bool = false) -> ArchivedAnnotationDecision {
+        merge.merge(archived: incoming, into: here, book: book, newID: { noteID }, bookHolds: { _ in holds })
+    }
+
+    static func here(_ annotation: Annotation) -> LocalAnnotation {
+        .record(AnnotationVersions(AnnotationVersion(annotation, clock: clock(annotation.updatedAt.millisecondsSince1970, "a"),
+                                                     history: VersionVector(clock(annotation.updatedAt.millisecondsSince1970, "a")))))
+    }
+
+    /// An archive's record meets the vault's as the reader's own change: new notes are added
+    /// (bringing a deleted book back, unless it was purged), an unreadable note is replaced,
+    /// an edit of the vault's very version replaces it, and two different texts both stand.
+    @Test func archiveRecordsAreDecidedAsTheReadersOwnChanges() {
+        let incoming = Self.archived("from the archive", version: 2, updated: 200)
+        #expect(Self.decide(incoming, here: nil, book: .deleted) == .insert(incoming, reviveBook: true))
+        #expect(Self.decide(incoming, here: nil, book: .purged) == .insert(incoming, reviveBook: false))
+        #expect(Self.decide(incoming, here: .unreadable) == .replaceUnreadable(incoming))
+        // The archive holds another text at the vault's very version and time: an edit of it.
+        let vault = Self.archived("in the vault", version: 2, updated: 200)
+        #expect(Self.decide(incoming, here: Self.here(vault))
+                == .change(AnnotationChange(body: "from the archive", locator: .some(nil), isDeleted: nil), isConflict: false))
+        // Changed on both sides: both stand, the archive's as a copy, unless the book holds it.
+        let changed = Self.archived("changed in the vault", version: 3, updated: 300)
+        guard case .addCopy(let copy) = Self.decide(incoming, here: Self.here(changed)) else {
+            Issue.record("expected a conflict copy"); return
+        }
+        #expect(copy.body == "from the archive" && copy.conflictOf == Self.noteID && copy.conflictReason == .bothEdited)
+        #expect(Self.decide(incoming, here: Self.here(changed), holds: true) == .unchanged)
+        // The same text: an older live copy does not bring a deleted note back.
+        let deleted = Self.archived("from the archive", version: 3, updated: 300, deleted: true)
+        #expect(Self.decide(incoming, here: Self.here(deleted)) == .unchanged)
     }
 }

@@ -313,7 +313,7 @@ final class ScheduleRunner {
         for outcome in diverged { Issue.record("\(outcome)") }
     }
 
-    /// Sweeps many seeds with the known triggers left out, printing what still diverges:
+    /// Sweeps many seeds and fails on any that breaks a promise, printing it:
     /// BMVAULT_SYNC_SWEEP=N (off by default; a tool for finding new bugs).
     @Test(.enabled(if: ProcessInfo.processInfo.environment["BMVAULT_SYNC_SWEEP"] != nil, "a tool, run with BMVAULT_SYNC_SWEEP=N"))
     func sweep() throws {
@@ -321,9 +321,11 @@ final class ScheduleRunner {
         var options = ScheduleRunner.Options(devices: Int(ProcessInfo.processInfo.environment["BMVAULT_SYNC_DEVICES"] ?? "3") ?? 3, steps: 60)
         options.realBackoff = ProcessInfo.processInfo.environment["BMVAULT_SYNC_REAL_BACKOFF"] == "1"
         for outcome in try Self.runAll(options, seeds: Array(1000...(1000 + count - 1))) {
-            if !outcome.visibleDivergence.isEmpty || !outcome.lostText.isEmpty || !outcome.outboxNotEmpty.isEmpty || !outcome.unexpectedErrors.isEmpty
-                || !outcome.notExactlyOnceOnRemote.isEmpty {
+            if !outcome.visibleDivergence.isEmpty || !outcome.fullDivergence.isEmpty || !outcome.lostText.isEmpty
+                || !outcome.outboxNotEmpty.isEmpty || !outcome.unexpectedErrors.isEmpty || !outcome.notExactlyOnceOnRemote.isEmpty
+                || !outcome.massDeleteChangedSomething.isEmpty {
                 print("SWEEP " + outcome.description)
+                Issue.record("seed \(outcome.seed) broke a promise (printed above)")
             }
         }
         print("SWEEP done")
