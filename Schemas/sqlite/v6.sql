@@ -52,7 +52,7 @@ CREATE TABLE book (
     updated_at INTEGER NOT NULL,
     deleted_at INTEGER,
     version    INTEGER NOT NULL
-, hlc TEXT, synced_hlc TEXT, progress_hlc TEXT, progress_rewind INTEGER NOT NULL DEFAULT 0 CHECK (progress_rewind IN (0, 1)), metadata_hlc TEXT);
+, hlc TEXT, synced_hlc TEXT, progress_hlc TEXT, progress_rewind INTEGER NOT NULL DEFAULT 0 CHECK (progress_rewind IN (0, 1)), metadata_hlc TEXT, progress_marks TEXT);
 
 CREATE TABLE book_title_cache (
     id       INTEGER PRIMARY KEY NOT NULL CHECK (id = 1),

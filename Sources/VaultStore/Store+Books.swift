@@ -7,10 +7,13 @@ extension Store {
     static let bookColumns = "id, title, authors, progress, created_at, updated_at, deleted_at, version"
     // Made once: the statement cache is keyed by the text.
     private static let insertBookSQL = """
-        INSERT INTO book (\(bookColumns), hlc, metadata_hlc, progress_hlc, progress_rewind) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?9, ?10, ?11, ?12)
+        INSERT INTO book (\(bookColumns), hlc, metadata_hlc, progress_hlc, progress_rewind, progress_marks)
+        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?9, ?10, ?11, ?12, ?13)
         """
     private static let bookByIDSQL = "SELECT \(bookColumns) FROM book WHERE id = ?"
-    private static let bookClocksSQL = "SELECT hlc, coalesce(metadata_hlc, hlc), coalesce(progress_hlc, hlc), progress_rewind FROM book WHERE id = ?"
+    private static let bookClocksSQL = """
+        SELECT hlc, coalesce(metadata_hlc, hlc), coalesce(progress_hlc, hlc), progress_rewind, progress_marks FROM book WHERE id = ?
+        """
 
     /// Saves a new book and its `create` operation.
     public func addBook(_ book: Book) throws(StoreError) {
@@ -20,7 +23,8 @@ extension Store {
     /// Inserts a book row and its `create` operation. Call inside a write transaction.
     func insertBook(_ book: Book, outboxState: OutboxState) throws(StoreError) {
         let stamp = try tick()
-        let version = BookVersion(book, clock: stamp, metadataClock: stamp, progressClock: stamp, progressRewind: false)
+        let version = BookVersion(book, clock: stamp, metadataClock: stamp,
+                                  positions: ProgressPolicy.Positions(percent: book.progress, isRewind: false, clock: stamp))
         try writeBook(version, insert: true)
         try enqueue(.create, .book(version), clock: stamp, at: book.updatedAt, baseVersion: 0, base: nil, state: outboxState)
     }
@@ -68,17 +72,21 @@ extension Store {
         }
     }
 
-    /// One book with the clocks its merge reads.
+    /// One book with the clocks its merge reads. A book whose recorded positions are just
+    /// its current one (`progress_marks` NULL: nearly every book, and every book before 0.6)
+    /// has them from its progress columns.
     func bookVersion(_ id: EntityID) throws(StoreError) -> BookVersion {
         let book = try self.book(id)
-        var clocks: (HybridTimestamp, HybridTimestamp, HybridTimestamp, Bool)?
+        var clocks: (HybridTimestamp, HybridTimestamp, ProgressPolicy.Positions)?
         try database.forEachRow(Self.bookClocksSQL, [.text(id.rawValue)]) { row in
             guard let clock = try? HybridTimestamp(parsing: row.text(0)), let metadata = try? HybridTimestamp(parsing: row.text(1)),
                   let progress = try? HybridTimestamp(parsing: row.text(2)) else { return }
-            clocks = (clock, metadata, progress, row.int64(3) == 1)
+            let positions = row.isNull(4) ? ProgressPolicy.Positions(percent: book.progress, isRewind: row.int64(3) == 1, clock: progress)
+                : try? ProgressPolicy.Positions(parsing: row.text(4))
+            if let positions { clocks = (clock, metadata, positions) }
         }
-        guard let (clock, metadata, progress, rewind) = clocks else { throw .recordUnreadable(id: id.rawValue, field: "hlc") }
-        return BookVersion(book, clock: clock, metadataClock: metadata, progressClock: progress, progressRewind: rewind)
+        guard let (clock, metadata, positions) = clocks else { throw .recordUnreadable(id: id.rawValue, field: "hlc") }
+        return BookVersion(book, clock: clock, metadataClock: metadata, positions: positions)
     }
 
     /// Every book, oldest first. A book whose sealed fields do not open is reported in
@@ -142,13 +150,12 @@ extension Store {
         case .metadata:
             version.metadataClock = stamp
         case .progress(let rewind):
-            version.progressClock = stamp
-            version.progressRewind = rewind
+            version.positions = version.positions.recording(version.book.progress, rewind: rewind, at: stamp)
         case .all(let rewind):
             version.metadataClock = stamp
-            version.progressClock = stamp
-            version.progressRewind = rewind
+            version.positions = version.positions.recording(version.book.progress, rewind: rewind, at: stamp)
         }
+        version.book.progress = version.positions.current.percent
         try writeBook(version, insert: false, titleChanged: version.book.title != originalTitle)
         try enqueue(action, .book(version), clock: stamp, at: version.book.updatedAt, baseVersion: baseVersion, base: base)
         return version.book
@@ -159,17 +166,20 @@ extension Store {
     /// every progress change.
     func writeBook(_ version: BookVersion, insert: Bool, titleChanged: Bool = true) throws(StoreError) {
         let cipher = try requireCipher()
+        let current = version.positions.current
+        let onlyCurrent = ProgressPolicy.Positions(percent: current.percent, isRewind: current.isRewind, clock: current.clock)
         let values = try bookValues(version.book, cipher: cipher)
             + [.text(version.clock.description), .text(version.metadataClock.description),
-               .text(version.progressClock.description), .integer(version.progressRewind ? 1 : 0)]
+               .text(current.clock.description), .integer(current.isRewind ? 1 : 0),
+               version.positions == onlyCurrent ? .null : .text(version.positions.text)]
         if insert {
             try database.run(Self.insertBookSQL, values)
             return
         }
         try database.run("""
-            UPDATE book SET title = CASE WHEN ?13 THEN title ELSE ?2 END, authors = ?3, progress = ?4, created_at = ?5,
+            UPDATE book SET title = CASE WHEN ?14 THEN title ELSE ?2 END, authors = ?3, progress = ?4, created_at = ?5,
                             updated_at = ?6, deleted_at = ?7, version = ?8, hlc = ?9, metadata_hlc = ?10, progress_hlc = ?11,
-                            progress_rewind = ?12
+                            progress_rewind = ?12, progress_marks = ?13
             WHERE id = ?1
             """, values + [.integer(titleChanged ? 0 : 1)])
     }

@@ -122,17 +122,59 @@ import Testing
         let policy = ProgressPolicy()
         let divergence = Divergence(localChanged: true, remoteChanged: true)
         func resolve(_ local: (Double, Bool, Int64), _ remote: (Double, Bool, Int64)) -> Double? {
-            guard case .winner(let position, _) = policy.resolve(
-                local: Side(.init(percent: local.0, isRewind: local.1), clock: Self.clock(local.2)),
-                remote: Side(.init(percent: remote.0, isRewind: remote.1), clock: Self.clock(remote.2, "other")),
-                divergence: divergence) else { return nil }
-            return position.percent
+            let here = ProgressPolicy.Positions(percent: local.0, isRewind: local.1, clock: Self.clock(local.2))
+            let there = ProgressPolicy.Positions(percent: remote.0, isRewind: remote.1, clock: Self.clock(remote.2, "other"))
+            guard case .winner(let positions, _) = policy.resolve(local: Side(here, clock: Self.clock(local.2)),
+                                                                  remote: Side(there, clock: Self.clock(remote.2, "other")),
+                                                                  divergence: divergence) else { return nil }
+            return positions.current.percent
         }
         #expect(resolve((40, false, 10), (60, false, 5)) == 60)   // furthest, whatever the clock
         #expect(resolve((60, false, 10), (40, false, 20)) == 60)
         #expect(resolve((80, false, 10), (20, true, 20)) == 20)   // a newer rewind wins
         #expect(resolve((20, true, 10), (80, false, 20)) == 80)   // a position after the rewind wins again
         #expect(resolve((90, false, 30), (20, true, 20)) == 90)   // a rewind loses to a newer position
+    }
+
+    /// Found by the random schedules: A records 76, C rewinds to 62 later, B records a plain
+    /// 62 later still, none having seen the others. Every device must end at a plain 62,
+    /// whatever order it meets them in: the rewind cuts A's 76, B's 62 comes after it.
+    @Test func progressIsTheSameWhateverOrderThePositionsArriveIn() throws {
+        let a = ProgressPolicy.Positions(percent: 76, isRewind: false, clock: Self.clock(10, "a"))
+        let c = ProgressPolicy.Positions(percent: 62, isRewind: true, clock: Self.clock(20, "c"))
+        let b = ProgressPolicy.Positions(percent: 62, isRewind: false, clock: Self.clock(30, "b"))
+        for order in [[a, b, c], [a, c, b], [b, a, c], [b, c, a], [c, a, b], [c, b, a]] {
+            let joined = order.dropFirst().reduce(order[0]) { $0.joined(with: $1) }
+            #expect(joined.current.percent == 62 && !joined.current.isRewind, "\(order.map(\.text))")
+            #expect(joined == a.joined(with: c).joined(with: b))
+        }
+        // Positions a later rewind could still leave standing are kept, and travel as text.
+        let kept = a.joined(with: b)
+        #expect(kept.plain.map(\.percent) == [76, 62] && kept.current.percent == 76)
+        #expect(try ProgressPolicy.Positions(parsing: kept.text) == kept)
+        #expect(kept.joined(with: ProgressPolicy.Positions(percent: 10, isRewind: true, clock: Self.clock(20, "c"))).current.percent == 62)
+        #expect(throws: JournalError.invalidClock) { try ProgressPolicy.Positions(parsing: "") }
+        #expect(throws: JournalError.progressOutOfRange) { try ProgressPolicy.Positions(parsing: "P@\(Self.clock(1))=101") }
+    }
+
+    /// Joining positions is commutative, associative and idempotent: random positions from
+    /// three devices, joined in any order and grouping, give the same result.
+    @Test(arguments: 0..<30)
+    func joiningPositionsIsOrderFree(seed: UInt64) {
+        var random = SplitMix64(seed: seed)
+        var marks: [ProgressPolicy.Positions] = []
+        for index in 0..<8 {
+            marks.append(ProgressPolicy.Positions(percent: Double(random.next() % 101), isRewind: random.next() % 3 == 0,
+                                                  clock: Self.clock(Int64(index * 10 + Int(random.next() % 7)), ["a", "b", "c"][index % 3])))
+        }
+        let reference = marks.dropFirst().reduce(marks[0]) { $0.joined(with: $1) }
+        for _ in 0..<5 {
+            let shuffled = marks.shuffled(using: &random)
+            let half = shuffled.count / 2
+            let left = shuffled[..<half].dropFirst().reduce(shuffled[0]) { $0.joined(with: $1) }
+            let right = shuffled[half...].dropFirst().reduce(shuffled[half]) { $0.joined(with: $1) }
+            #expect(left.joined(with: right) == reference && right.joined(with: left).joined(with: left) == reference, "seed \(seed)")
+        }
     }
 
     @Test func hybridClockIsMonotonicAndItsTextSortsLikeIt() throws {

@@ -168,7 +168,8 @@ import Testing
                      rewind: Bool = false) -> BookVersion {
         BookVersion(Book(id: someBookID, title: title, authors: ["Someone"], progress: progress, createdAt: ms(1),
                          updatedAt: ms(max(meta.wallMilliseconds, progressAt.wallMilliseconds)), deletedAt: nil, version: 2),
-                    clock: max(meta, progressAt), metadataClock: meta, progressClock: progressAt, progressRewind: rewind)
+                    clock: max(meta, progressAt), metadataClock: meta,
+                    positions: ProgressPolicy.Positions(percent: progress, isRewind: rewind, clock: progressAt))
     }
 
     /// Once SYNC.md's defect 7: one clock for the whole book let a position set later

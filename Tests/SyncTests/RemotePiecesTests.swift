@@ -118,8 +118,10 @@ import VaultCrypto
                             authors: ["One", "Two"].prefix(index % 3).map { $0 }, progress: progress,
                             createdAt: Timestamp(millisecondsSince1970: 1), updatedAt: Timestamp(millisecondsSince1970: 2),
                             deletedAt: index % 2 == 0 ? nil : Timestamp(millisecondsSince1970: 3), version: 7)
+            let positions = ProgressPolicy.Positions(percent: progress, isRewind: index % 2 == 0, clock: Self.clock)
+                .joined(with: ProgressPolicy.Positions(percent: 100, isRewind: false, clock: HybridTimestamp(wallMilliseconds: 1, counter: 0, deviceID: "e")))
             let version = BookVersion(book, clock: Self.clock, metadataClock: HybridTimestamp(wallMilliseconds: 12, counter: 3, deviceID: "device"),
-                                      progressClock: Self.clock, progressRewind: index % 2 == 0)
+                                      positions: positions)
             let operation = Self.operation(.book(version))
             #expect(try Self.decoded(OperationDocument.encode(operation)) == operation, "\(progress)")
         }

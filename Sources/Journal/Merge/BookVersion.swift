@@ -1,25 +1,28 @@
 /// A book with the clocks its merge reads: one for the whole record, one for its metadata
-/// (title, authors, deletion: ``BookMetadataPolicy``) and one for its progress
-/// (``ProgressPolicy``), so a change to one never undoes a change to the other.
+/// (title, authors, deletion: ``BookMetadataPolicy``), and its recorded positions with their
+/// own clocks (``ProgressPolicy``), so a change to one never undoes a change to the other.
 public struct BookVersion: Hashable, Sendable {
+    /// The book; its `progress` is `positions.current`.
     public var book: Book
     /// The latest change of any kind.
     public var clock: HybridTimestamp
     /// The latest change of title, authors or deletion.
     public var metadataClock: HybridTimestamp
-    /// The latest change of position.
-    public var progressClock: HybridTimestamp
-    /// Whether the position was set as an explicit move backwards (`progress --rewind`).
-    public var progressRewind: Bool
+    /// Every position that can still matter, with when each was recorded.
+    public var positions: ProgressPolicy.Positions
 
-    public init(_ book: Book, clock: HybridTimestamp, metadataClock: HybridTimestamp,
-                progressClock: HybridTimestamp, progressRewind: Bool) {
+    public init(_ book: Book, clock: HybridTimestamp, metadataClock: HybridTimestamp, positions: ProgressPolicy.Positions) {
         self.book = book
         self.clock = clock
         self.metadataClock = metadataClock
-        self.progressClock = progressClock
-        self.progressRewind = progressRewind
+        self.positions = positions
+        self.book.progress = positions.current.percent
     }
+
+    /// Whether the position shown was set as an explicit move backwards (`progress --rewind`).
+    public var progressRewind: Bool { positions.current.isRewind }
+    /// When the position shown was recorded.
+    public var progressClock: HybridTimestamp { positions.current.clock }
 
     /// A deleted book whose title and authors were purged (or travel as a content-free
     /// stand-in): nothing of it can be shown again.

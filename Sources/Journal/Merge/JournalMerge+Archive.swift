@@ -16,11 +16,13 @@ extension JournalMerge {
         let divergence = Divergence(localChanged: true, remoteChanged: true)
         guard case .winner(let metadata, _) = BookMetadataPolicy().resolve(
                   local: Side(here.book, clock: localClock), remote: Side(incoming, clock: archiveClock), divergence: divergence),
-              case .winner(let position, _) = ProgressPolicy().resolve(
-                  local: Side(.init(percent: here.book.progress, isRewind: here.progressRewind), clock: localClock),
-                  remote: Side(.init(percent: incoming.progress, isRewind: false), clock: archiveClock), divergence: divergence) else {
+              case .winner(let positions, _) = ProgressPolicy().resolve(
+                  local: Side(here.positions, clock: localClock),
+                  remote: Side(.init(percent: incoming.progress, isRewind: false, clock: archiveClock), clock: archiveClock),
+                  divergence: divergence) else {
             return .unchanged
         }
+        let position = positions.current
         let wasDeleted = here.book.deletedAt != nil
         let isDeleted = metadata.deletedAt != nil && (wasDeleted || liveAnnotations == 0)
         guard metadata.title != here.book.title || metadata.authors != here.book.authors

@@ -23,9 +23,10 @@ public struct JournalMerge: Sendable {
     // MARK: - From another device
 
     /// A book's version from another device. Title, authors and deletion follow the later
-    /// metadata clock, the position the progress policy, each on its own clock (so a
-    /// position set elsewhere never undoes a retitle here). A book is not deleted while it
-    /// has live notes here; a purged deletion brings no title, so the book keeps its own.
+    /// metadata clock, the position the progress policy over both sides' recorded positions
+    /// (so a position set elsewhere never undoes a retitle here). A book is not deleted
+    /// while it has live notes here; a purged deletion brings no title, so the book keeps
+    /// its own.
     public func merge(_ incoming: BookVersion, into local: LocalBook?) -> BookDecision {
         guard case .book(let here, let liveAnnotations)? = local else {
             // New here, or unreadable here while the other device's version opens: take it.
@@ -34,9 +35,8 @@ public struct JournalMerge: Sendable {
         guard case .winner(let metadata, _) = BookMetadataPolicy().resolve(
                   local: Side(here.book, clock: here.metadataClock), remote: Side(incoming.book, clock: incoming.metadataClock),
                   divergence: Divergence(localChanged: true, remoteChanged: true)),
-              case .winner(let position, _) = ProgressPolicy().resolve(
-                  local: Side(.init(percent: here.book.progress, isRewind: here.progressRewind), clock: here.progressClock),
-                  remote: Side(.init(percent: incoming.book.progress, isRewind: incoming.progressRewind), clock: incoming.progressClock),
+              case .winner(let positions, _) = ProgressPolicy().resolve(
+                  local: Side(here.positions, clock: here.clock), remote: Side(incoming.positions, clock: incoming.clock),
                   divergence: Divergence(localChanged: true, remoteChanged: true)) else { return .unchanged }
         var merged = here
         if !metadata.title.isEmpty || metadata.deletedAt == nil {
@@ -45,24 +45,12 @@ public struct JournalMerge: Sendable {
         }
         merged.book.deletedAt = metadata.deletedAt == nil || liveAnnotations > 0 ? nil : metadata.deletedAt
         merged.metadataClock = max(here.metadataClock, incoming.metadataClock)
-        merged.book.progress = position.percent
-        merged.progressRewind = position.isRewind
-        merged.progressClock = Self.clock(of: position, here: here, incoming: incoming)
+        merged.positions = positions
+        merged.book.progress = positions.current.percent
         merged.book.version = max(here.book.version, incoming.book.version)
         merged.book.updatedAt = max(here.book.updatedAt, incoming.book.updatedAt)
         merged.clock = max(here.clock, incoming.clock)
         return merged == here ? .unchanged : .update(merged)
-    }
-
-    /// The clock of the position that won: the side's that holds it, the later when both do.
-    private static func clock(of position: ProgressPolicy.Position, here: BookVersion, incoming: BookVersion) -> HybridTimestamp {
-        let mine = position == .init(percent: here.book.progress, isRewind: here.progressRewind)
-        let theirs = position == .init(percent: incoming.book.progress, isRewind: incoming.progressRewind)
-        switch (mine, theirs) {
-        case (true, false): return here.progressClock
-        case (false, true): return incoming.progressClock
-        default: return max(here.progressClock, incoming.progressClock)
-        }
     }
 
     /// A reading session from another device: a union by id.

@@ -10,8 +10,10 @@ struct BookSnapshot: Codable {
     /// Format 1 (added with sync): the position was set as an explicit rewind, and when.
     let progressRewind: Bool?
     let progressClock: String?
-    /// Format 2: when title, authors or deletion last changed.
+    /// Format 2: when title, authors or deletion last changed, and every recorded position
+    /// that can still matter (``ProgressPolicy/Positions/text``).
     let metadataClock: String?
+    let progressMarks: String?
 
     init(_ version: BookVersion) {
         let book = version.book
@@ -26,10 +28,12 @@ struct BookSnapshot: Codable {
         progressRewind = version.progressRewind
         progressClock = version.progressClock.description
         metadataClock = version.metadataClock.description
+        progressMarks = version.positions.text
     }
 
     /// The version, checked. `clock` is the operation's; a format 1 snapshot, which has no
-    /// metadata clock, counts as changing everything at it.
+    /// metadata clock, counts as changing everything at it, and its one position as recorded
+    /// at its progress clock.
     func version(at clock: HybridTimestamp) throws(JournalError) -> BookVersion {
         var checkedAuthors: [String] = []
         for author in authors { checkedAuthors.append(try TextRules.line(author, field: "author")) }
@@ -39,9 +43,16 @@ struct BookSnapshot: Codable {
                         authors: checkedAuthors, progress: try Book.checkedProgress(progress),
                         createdAt: Timestamp(millisecondsSince1970: createdAt), updatedAt: Timestamp(millisecondsSince1970: updatedAt),
                         deletedAt: deletedAt.map(Timestamp.init(millisecondsSince1970:)), version: version)
-        return BookVersion(book, clock: clock, metadataClock: try metadataClock.map { (text) throws(JournalError) in try HybridTimestamp(parsing: text) } ?? clock,
-                           progressClock: try progressClock.map { (text) throws(JournalError) in try HybridTimestamp(parsing: text) } ?? clock,
-                           progressRewind: progressRewind ?? false)
+        let positions: ProgressPolicy.Positions
+        if let progressMarks {
+            positions = try ProgressPolicy.Positions(parsing: progressMarks)
+        } else {
+            let recorded = try progressClock.map { (text) throws(JournalError) in try HybridTimestamp(parsing: text) } ?? clock
+            positions = ProgressPolicy.Positions(percent: book.progress, isRewind: progressRewind ?? false, clock: recorded)
+        }
+        return BookVersion(book, clock: clock,
+                           metadataClock: try metadataClock.map { (text) throws(JournalError) in try HybridTimestamp(parsing: text) } ?? clock,
+                           positions: positions)
     }
 
     func write(to out: inout JSONObjectWriter) {
@@ -52,6 +63,7 @@ struct BookSnapshot: Codable {
         if let metadataClock { out.string("metadataClock", metadataClock) }
         out.double("progress", progress)
         if let progressClock { out.string("progressClock", progressClock) }
+        if let progressMarks { out.string("progressMarks", progressMarks) }
         if let progressRewind { out.boolean("progressRewind", progressRewind) }
         out.string("title", title)
         out.integer("updatedAt", updatedAt)

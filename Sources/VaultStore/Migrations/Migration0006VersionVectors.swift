@@ -4,16 +4,20 @@
 /// of them are kept in `annotation_version` (sealed like the note), and the conflict copies
 /// shown from them are rows marked `derived` until a device keeps one as a note of its own.
 /// A book's title, authors and deletion get their own clock (`metadata_hlc`; NULL: the
-/// record's `hlc`), so a position set elsewhere never undoes a retitle. An outbox row says
-/// how its payload is written (`payload_format`: 1, the record's JSON sealed for the outbox;
-/// 2, the whole operation as it goes to the remotes). Schema only: no row is rewritten.
+/// record's `hlc`), so a position set elsewhere never undoes a retitle, and its recorded
+/// positions that can still matter are kept (`progress_marks`; NULL: only the current one,
+/// `progress` at `progress_hlc`), so devices agree on the position whatever order they met
+/// them in. An outbox row says how its payload is written (`payload_format`: 1, the
+/// record's JSON sealed for the outbox; 2, the whole operation as it goes to the remotes).
+/// Schema only: no row is rewritten.
 /// FROZEN: shipped in bmvault 0.6.0; never edit this text.
 enum Migration0006VersionVectors {
     static let migration = Migration(id: "0006_version_vectors",
                                      summary: "version vectors for notes, standing versions, a metadata clock for books, outbox payload format",
-                                     schemaChecksum: "881b5557a146d6739d51dc4d1950f3742f7bf9e3fd9c75f55ea93af4b2e1c37b",
+                                     schemaChecksum: "8bb950cd1d4896acce02ac684facd7034fa521607020c609aacadec75d629038",
                                      sql: """
         ALTER TABLE book ADD COLUMN metadata_hlc TEXT;
+        ALTER TABLE book ADD COLUMN progress_marks TEXT;
         ALTER TABLE annotation ADD COLUMN vv TEXT;
         ALTER TABLE annotation ADD COLUMN derived INTEGER NOT NULL DEFAULT 0 CHECK (derived = 0 OR derived = 1);
         ALTER TABLE outbox ADD COLUMN payload_format INTEGER NOT NULL DEFAULT 1 CHECK (payload_format = 1 OR payload_format = 2);
