@@ -242,8 +242,12 @@ public final class SyncEngine<Journal: SyncJournal> {
                 let sealed = try remote.readOperation(name, of: device)
                 // A file that does not open under this vault's key and binding, or is not an
                 // operation, is counted and logged (by class), and read again next time.
-                guard let plain = try? cipher.open(operation: sealed, idempotencyKey: key),
-                      let operation = try? OperationDocument.decode(plain, expectedKey: key, device: device) else {
+                var operation: OperationDocument.Decoded?
+                if var plain = try? cipher.open(operation: sealed, idempotencyKey: key) {
+                    operation = try? OperationDocument.decode(plain, expectedKey: key, device: device)
+                    wipe(&plain)
+                }
+                guard let operation else {
                     summary.rejected += 1
                     log.warning("sync.operation.unreadable", ["remote": .public(remote.name)])
                     continue
@@ -363,9 +367,20 @@ public final class SyncEngine<Journal: SyncJournal> {
     private func upload(_ operation: OutgoingOperation, to remote: any Remote) throws(RemoteError) {
         let device = journal.deviceID
         if try remote.writeOperation(operation.fileName, of: device, bytes: operation.sealed) { return }
-        if try remote.readOperation(operation.fileName, of: device) == operation.sealed { return }
+        let existing = try remote.readOperation(operation.fileName, of: device)
+        if existing == operation.sealed || opens(existing, as: operation.fileName) { return }
         log.warning("sync.push.replacedDamagedFile", ["remote": .public(remote.name)])
         try remote.replaceOperation(operation.fileName, of: device, bytes: operation.sealed)
+    }
+
+    /// Whether `sealed` opens under the binding of the operation named `fileName`: then it
+    /// is that operation, sealed at another time (a stand-in made again after a compaction
+    /// failed), not a damaged file.
+    private func opens(_ sealed: [UInt8], as fileName: String) -> Bool {
+        guard let key = OperationFileName.idempotencyKey(in: fileName),
+              var plain = try? cipher.open(operation: sealed, idempotencyKey: key) else { return false }
+        wipe(&plain)
+        return true
     }
 
     /// Records a failed upload: a temporary failure waits out a backoff, a permanent one

@@ -24,8 +24,7 @@ extension Store {
             // A row from before clocks existed has none to give: it reads as written at the start of time.
             let clock = (try? HybridTimestamp(parsing: row.text(AnnotationColumn.hlc)))
                 ?? HybridTimestamp(wallMilliseconds: 0, counter: 0, deviceID: "")
-            let history = row.isNull(AnnotationColumn.vv) ? VersionVector(clock)
-                : ((try? VersionVector(parsing: row.text(AnnotationColumn.vv))) ?? VersionVector(clock))
+            let history = Self.history(row.isNull(AnnotationColumn.vv) ? nil : row.text(AnnotationColumn.vv), of: clock)
             found = StoredAnnotation(shown: decodeAnnotation(row, openers: openers), clock: clock, history: history,
                                      derived: row.int64(AnnotationColumn.derived) == 1)
         }
@@ -46,7 +45,12 @@ extension Store {
         guard let stored = try storedAnnotation(id) else { return nil }
         guard case .success(let shown) = stored.shown else { return .unreadable }
         if stored.derived { return .derivedCopy(shown) }
-        return .record(try standingVersions(of: shown, clock: stored.clock, history: stored.history))
+        do {
+            return .record(try standingVersions(of: shown, clock: stored.clock, history: stored.history))
+        } catch .recordUnreadable {
+            // A kept version that no longer opens: the note is damaged, as if its row were.
+            return .unreadable
+        }
     }
 
     /// The versions standing together in `note` (the row as shown, with its clock and history).
@@ -60,7 +64,7 @@ extension Store {
             guard let versionClock = try? HybridTimestamp(parsing: row.text(0)) else {
                 throw .recordUnreadable(id: note.id.rawValue, field: "version")
             }
-            let recordID = Self.versionRecordID(note.id, versionClock)
+            let recordID = Self.versionRecordID(note.id.rawValue, clock: row.text(0))
             let deleted = !row.isNull(5)
             do throws(UnreadableRecord) {
                 // A purged tombstone's versions have no content left.
@@ -77,20 +81,28 @@ extension Store {
                                             version: row.int64(6),
                                             conflictOf: row.isNull(7) ? nil : try? EntityID(validating: row.text(7)),
                                             conflictReason: row.isNull(8) ? nil : ConflictReason(rawValue: row.text(8)))
-                let history = row.isNull(1) ? VersionVector(versionClock)
-                    : ((try? VersionVector(parsing: row.text(1))) ?? VersionVector(versionClock))
+                let history = Self.history(row.isNull(1) ? nil : row.text(1), of: versionClock)
                 versions.append(AnnotationVersion(annotation, clock: versionClock, history: history))
             } catch {
-                throw .recordUnreadable(id: error.id, field: error.field)
+                // Named by the note (the version's binding is no record a reader can name).
+                throw .recordUnreadable(id: note.id.rawValue, field: error.field)
             }
         }
         if versions.isEmpty { return AnnotationVersions(AnnotationVersion(note, clock: clock, history: history)) }
         return AnnotationVersions(versions)
     }
 
-    /// Where a kept version's sealed fields are bound: the note and the version's clock.
-    private static func versionRecordID(_ id: EntityID, _ clock: HybridTimestamp) -> String {
-        "\(id.rawValue)@\(clock.description)"
+    /// Where a kept version's sealed fields are bound: the note and the version's clock as
+    /// stored in `annotation_version.hlc`.
+    static func versionRecordID(_ id: String, clock: String) -> String {
+        "\(id)@\(clock)"
+    }
+
+    /// A history as read back: NULL is the version's own clock. One that does not parse
+    /// (only a damaged row) counts as that too: the version then stands with any other.
+    private static func history(_ stored: String?, of clock: HybridTimestamp) -> VersionVector {
+        guard let stored, let history = try? VersionVector(parsing: stored) else { return VersionVector(clock) }
+        return history
     }
 
     /// Keeps `versions` for `id` when more than one stands; removes what was kept otherwise.
@@ -100,7 +112,7 @@ extension Store {
         guard versions.versions.count > 1 else { return }
         for version in versions.versions {
             let annotation = version.annotation
-            let recordID = Self.versionRecordID(id, version.clock)
+            let recordID = Self.versionRecordID(id.rawValue, clock: version.clock.description)
             try database.run("""
                 INSERT INTO annotation_version (annotation_id, hlc, vv, body, locator, updated_at, deleted_at, version,
                                                 conflict_of, conflict_reason)

@@ -111,6 +111,17 @@ extension Store {
         return presence
     }
 
+    /// What a merge needs to know of book `id`: nil when it is not here.
+    func localBook(_ id: EntityID) throws(StoreError) -> LocalBook? {
+        do {
+            return .book(try bookVersion(id), liveAnnotations: try liveAnnotationCount(of: id))
+        } catch .recordNotFound {
+            return nil
+        } catch .recordUnreadable {
+            return .unreadable
+        }
+    }
+
     /// Live notes and quotes of a book (conflict copies included).
     func liveAnnotationCount(of bookID: EntityID) throws(StoreError) -> Int {
         var count = 0
@@ -187,20 +198,26 @@ extension Store {
     /// Replaces a book's sealed title and authors with `book`'s (a record whose own no
     /// longer open, replaced by a readable version of it).
     func replaceSealedMetadata(with book: Book) throws(StoreError) {
-        let values = try bookValues(book, cipher: try requireCipher())
-        try database.run("UPDATE book SET title = ?2, authors = ?3 WHERE id = ?1", Array(values.prefix(3)))
+        let sealed = try sealedMetadata(book, cipher: try requireCipher())
+        try database.run("UPDATE book SET title = ?, authors = ? WHERE id = ?", [sealed.title, sealed.authors, .text(book.id.rawValue)])
     }
 
-    func bookValues(_ book: Book, cipher: RecordCipher) throws(StoreError) -> [SQLValue] {
+    /// A book's title and its authors (as a JSON array), each sealed to its field.
+    private func sealedMetadata(_ book: Book, cipher: RecordCipher) throws(StoreError) -> (title: SQLValue, authors: SQLValue) {
         let authors: String
         do {
             authors = String(decoding: try JSONEncoder().encode(book.authors), as: UTF8.self)
         } catch {
             throw .encodingFailed(field: "authors")
         }
-        return [.text(book.id.rawValue),
-                .blob(try cipher.seal(book.title, table: "book", id: book.id.rawValue, field: "title")),
-                .blob(try cipher.seal(authors, table: "book", id: book.id.rawValue, field: "authors")),
+        return (.blob(try cipher.seal(book.title, table: "book", id: book.id.rawValue, field: "title")),
+                .blob(try cipher.seal(authors, table: "book", id: book.id.rawValue, field: "authors")))
+    }
+
+    /// The values of ``bookColumns``, in that order.
+    private func bookValues(_ book: Book, cipher: RecordCipher) throws(StoreError) -> [SQLValue] {
+        let sealed = try sealedMetadata(book, cipher: cipher)
+        return [.text(book.id.rawValue), sealed.title, sealed.authors,
                 .real(book.progress),
                 .integer(book.createdAt.millisecondsSince1970), .integer(book.updatedAt.millisecondsSince1970),
                 .integer(book.deletedAt?.millisecondsSince1970), .integer(book.version)]

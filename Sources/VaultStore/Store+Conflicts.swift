@@ -46,12 +46,13 @@ extension Store {
     /// to the note, which supersedes that version: `local` lets its text go, `remote` puts
     /// it in the note, `both` keeps it as a note of its own first.
     public func resolveConflict(_ id: EntityID, keep choice: ConflictChoice) throws(StoreError) {
-        let flagged = try annotation(id)
-        guard flagged.deletedAt == nil, let reason = flagged.conflictReason else {
-            throw .noConflict(id: id.rawValue)
-        }
-        let derived = try storedAnnotation(id)?.derived ?? false
         try database.writeTransaction { () throws(StoreError) in
+            // Read inside the transaction: a sync in another process may have changed it.
+            let flagged = try annotation(id)
+            guard flagged.deletedAt == nil, let reason = flagged.conflictReason else {
+                throw .noConflict(id: id.rawValue)
+            }
+            let derived = try storedAnnotation(id)?.derived ?? false
             switch (reason, choice) {
             case (.editedAfterDelete, .local), (.editedAfterDelete, .both):
                 try changeAnnotationInTransaction(id, action: .update) { $0.conflictReason = nil }

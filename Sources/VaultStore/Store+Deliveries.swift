@@ -59,7 +59,9 @@ extension Store {
     private func sendable(_ row: PendingRow, cipher: RecordCipher, clock: HybridTimestamp) throws(StoreError) -> [UInt8]? {
         switch row.format {
         case .operation?:
-            guard (try? cipher.operations.open(operation: row.payload, idempotencyKey: row.key)) != nil else { return nil }
+            // Checked before it leaves: a payload that no longer opens is not sent.
+            guard var plain = try? cipher.operations.open(operation: row.payload, idempotencyKey: row.key) else { return nil }
+            wipe(&plain)
             return row.payload
         case .record?:
             guard let entity = row.entity, let action = row.action,

@@ -36,12 +36,11 @@ public final class ArchiveImport {
     private let now: Timestamp
     /// Ids met in this import, to refuse an archive holding one id twice (16 bytes each).
     private var seen = Set<UInt128>()
-    private var knownBooks = Set<EntityID>()
     /// Per book, SHA-256 of the kind, text and locator of each of its notes and quotes
     /// (in memory only), for additions and conflict copies that are there already.
     private var texts: [EntityID: Set<String>] = [:]
-    /// Each book's presence, as this import has left it so far: every note added asks (a
-    /// note brings its book back). Forgotten whenever the import merges that book.
+    /// Each book's presence, as this import has left it so far: every session and note
+    /// asks (a note brings its book back). Forgotten whenever the import merges that book.
     private var bookPresence: [EntityID: BookPresence] = [:]
     /// A vault that had no notes (or sessions) when the import began holds one now only if
     /// this import added it, and ``seen`` has every id it added: an id not seen is new,
@@ -65,27 +64,15 @@ public final class ArchiveImport {
 
     /// Whether the vault (with what this import added so far) has the book.
     public func bookExists(_ id: EntityID) throws(StoreError) -> Bool {
-        if knownBooks.contains(id) { return true }
-        var exists = false
-        try store.database.forEachRow("SELECT 1 FROM book WHERE id = ?", [.text(id.rawValue)]) { _ in exists = true }
-        if exists { knownBooks.insert(id) }
-        return exists
+        try presence(of: id) != .missing
     }
 
     // MARK: - Books
 
     public func add(_ incoming: Book) throws(StoreError) -> ImportOutcome {
         guard seen.insert(Self.key(incoming.id)).inserted else { return .duplicate }
-        knownBooks.insert(incoming.id)
         bookPresence[incoming.id] = nil
-        let local: LocalBook?
-        do {
-            local = .book(try store.bookVersion(incoming.id), liveAnnotations: try store.liveAnnotationCount(of: incoming.id))
-        } catch .recordNotFound {
-            local = nil
-        } catch .recordUnreadable {
-            local = .unreadable
-        }
+        let local = try store.localBook(incoming.id)
         switch merge.merge(archived: incoming, into: local) {
         case .unchanged:
             summary.unchanged += 1
@@ -105,7 +92,11 @@ public final class ArchiveImport {
             return .updated
         case .change(let change):
             let wasDeleted = local.flatMap { if case .book(let version, _) = $0 { version.book.deletedAt != nil } else { nil } } ?? false
-            let parts: Store.BookParts = change.progressMoved ? .all(rewind: false) : .metadata
+            let parts: Store.BookParts = switch (change.metadataChanged, change.progressMoved) {
+            case (true, true): .all(rewind: false)
+            case (false, true): .progress(rewind: false)
+            default: .metadata
+            }
             try store.changeBookInTransaction(incoming.id, action: change.isDeleted && !wasDeleted ? .delete : .update,
                                               parts: parts, requireLive: false) { book in
                 book.title = change.title
@@ -126,7 +117,7 @@ public final class ArchiveImport {
         let bookKnown = try bookExists(incoming.bookID)
         var local: ReadingSession?
         if hadSessions {
-            do { local = try store.session(incoming.id) } catch .recordNotFound { local = nil }
+            local = try store.localSession(incoming.id)
         }
         guard case .store(let session) = merge.merge(archived: incoming, into: local) else {
             summary.unchanged += 1
@@ -174,21 +165,18 @@ public final class ArchiveImport {
             try store.insertAnnotation(annotation, outboxState: .pending)
             texts[annotation.bookID]?.insert(Self.digest(annotation))
             count(annotation.kind, updated: false)
-            if reviveBook {
-                try store.changeBookInTransaction(annotation.bookID, action: .update, parts: .metadata, requireLive: false) { $0.deletedAt = nil }
-                bookPresence[annotation.bookID] = .live
-                summary.updated.books += 1
-            }
+            if reviveBook { try bringBack(annotation.bookID) }
             return .added
         case .replaceUnreadable(let annotation):
             try store.replaceSealedText(with: annotation)
             try store.changeAnnotationInTransaction(annotation.id, action: .update, requireLive: false) { $0.deletedAt = annotation.deletedAt }
             count(annotation.kind, updated: true)
             return .updated
-        case .change(let change, let isConflict):
+        case .change(let change, let isConflict, let reviveBook):
             try store.changeAnnotationInTransaction(incoming.id, action: change.isDeleted == true ? .delete : .update, requireLive: false) {
                 change.apply(to: &$0)
             }
+            if reviveBook { try bringBack(incoming.bookID) }
             if isConflict {
                 summary.conflicts += 1
                 return .conflict
@@ -204,6 +192,13 @@ public final class ArchiveImport {
     }
 
     // MARK: - Helpers
+
+    /// Brings back a book deleted here, for a live note the merge kept in it.
+    private func bringBack(_ book: EntityID) throws(StoreError) {
+        try store.changeBookInTransaction(book, action: .update, parts: .metadata, requireLive: false) { $0.deletedAt = nil }
+        bookPresence[book] = .live
+        summary.updated.books += 1
+    }
 
     private func count(_ kind: AnnotationKind, updated: Bool) {
         switch (kind, updated) {

@@ -192,9 +192,9 @@ extension Store {
     private func resealVersions(of id: String, old: FieldSealer, new: FieldSealer, damaged: inout Int) throws(StoreError) {
         var versions: [(rowid: Int64, recordID: String, fields: [[UInt8]?])] = []
         try database.forEachRow("""
-            SELECT rowid, annotation_id || '@' || hlc, body, locator FROM annotation_version WHERE annotation_id = ?
+            SELECT rowid, hlc, body, locator FROM annotation_version WHERE annotation_id = ?
             """, [.text(id)]) { row in
-            versions.append((row.int64(0), row.text(1), [row.blob(2), row.isNull(3) ? nil : row.blob(3)]))
+            versions.append((row.int64(0), Self.versionRecordID(id, clock: row.text(1)), [row.blob(2), row.isNull(3) ? nil : row.blob(3)]))
         }
         for version in versions {
             try reseal(table: "annotation_version", rowid: version.rowid, fields: ["body", "locator"], values: version.fields,

@@ -19,11 +19,11 @@ extension Store {
         try enqueue(.create, .session(session), clock: try tick(), at: clock.now(), baseVersion: 0, base: nil, state: outboxState)
     }
 
-    /// Writes a session row: a new one, or the one the merge decided to keep under its id.
+    /// Writes a new session row. Sessions are never changed: a merge stores only sessions
+    /// new here (``SessionUnionPolicy``).
     func writeSession(_ session: ReadingSession) throws(StoreError) {
         try database.run("""
             INSERT INTO reading_session (id, book_id, started_at, ended_at, pages_read) VALUES (?1, ?2, ?3, ?4, ?5)
-            ON CONFLICT (id) DO UPDATE SET book_id = ?2, started_at = ?3, ended_at = ?4, pages_read = ?5
             """, [.text(session.id.rawValue), .text(session.bookID.rawValue),
                   .integer(session.startedAt.millisecondsSince1970), .integer(session.endedAt.millisecondsSince1970),
                   .integer(Int64(session.pagesRead))])
@@ -40,6 +40,11 @@ extension Store {
             throw .recordNotFound(id: id.rawValue)
         }
         return session
+    }
+
+    /// The session `id`, or nil when it is not here (what a merge needs to know of it).
+    func localSession(_ id: EntityID) throws(StoreError) -> ReadingSession? {
+        do { return try session(id) } catch .recordNotFound { return nil }
     }
 
     private func readSessions(where condition: String, _ value: SQLValue) throws(StoreError) -> [ReadingSession] {

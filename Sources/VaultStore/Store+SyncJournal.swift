@@ -70,17 +70,11 @@ public struct MergeTransaction: SyncApplyTransaction {
     }
 
     public func localBook(_ id: EntityID) throws(StoreError) -> LocalBook? {
-        do {
-            return .book(try store.bookVersion(id), liveAnnotations: try store.liveAnnotationCount(of: id))
-        } catch .recordNotFound {
-            return nil
-        } catch .recordUnreadable {
-            return .unreadable
-        }
+        try store.localBook(id)
     }
 
     public func localSession(_ id: EntityID) throws(StoreError) -> ReadingSession? {
-        do { return try store.session(id) } catch .recordNotFound { return nil }
+        try store.localSession(id)
     }
 
     public func localAnnotation(_ id: EntityID) throws(StoreError) -> LocalAnnotation? {
@@ -94,8 +88,13 @@ public struct MergeTransaction: SyncApplyTransaction {
         case .insert(let version):
             try store.writeBook(version, insert: true)
         case .update(let version):
-            let current = try? store.book(version.book.id)
-            try store.writeBook(version, insert: false, titleChanged: current?.title != version.book.title)
+            let titleChanged: Bool
+            do {
+                titleChanged = try store.book(version.book.id).title != version.book.title
+            } catch .recordUnreadable {
+                titleChanged = true   // what was here did not open: the title cache is written anew
+            }
+            try store.writeBook(version, insert: false, titleChanged: titleChanged)
         }
     }
 

@@ -109,7 +109,9 @@ extension Store {
                     purged += database.changes
                 case .annotation:
                     try database.run("UPDATE annotation SET body = X'', locator = NULL WHERE id = ? AND deleted_at IS NOT NULL", [id])
-                    purged += database.changes
+                    // Still a tombstone (not brought back since it was listed): its kept versions go too.
+                    guard database.changes > 0 else { break }
+                    purged += 1
                     try database.run("UPDATE annotation_version SET body = X'', locator = NULL WHERE annotation_id = ?", [id])
                 }
                 try database.run("UPDATE outbox SET payload = X'' WHERE entity_id = ? AND state = 'done'", [id])

@@ -66,6 +66,31 @@ import VaultCrypto
         try expectConverged([a, b])
     }
 
+    /// A kept version that no longer opens (a damaged `annotation_version` row) makes the
+    /// note unreadable to the merge, like a damaged row: the next version from elsewhere
+    /// replaces it, instead of failing every sync at that operation.
+    @Test func aDamagedKeptVersionIsReplacedByTheNextVersionFromElsewhere() throws {
+        let (_, a, b, _, note) = try Self.pair()
+        try a.edit(note.id, "A's edit")
+        b.clock.advance(seconds: 10)
+        try b.edit(note.id, "B's edit")
+        try a.sync(); try b.sync(); try a.sync()
+        var kept = 0
+        try a.store.database.forEachRow("SELECT count(*) FROM annotation_version WHERE annotation_id = ?", [.text(note.id.rawValue)]) {
+            kept = Int($0.int64(0))
+        }
+        #expect(kept == 2)
+        try a.store.database.run("UPDATE annotation_version SET body = X'00' WHERE annotation_id = ?", [.text(note.id.rawValue)])
+        b.clock.advance(seconds: 10)
+        try b.edit(note.id, "B, after seeing both")
+        try b.sync()
+        let summary = try a.sync()
+        #expect(summary.failures == 0 && summary.rejected == 0 && summary.deferred == 0)
+        #expect(try a.note(note.id).body == "B, after seeing both")
+        try syncUntilQuiet([a, b])
+        try expectConverged([a, b])
+    }
+
     /// The decision SYNC.md states plainly: on the device whose edit was OLDER, its own
     /// text leaves the note and becomes the conflict copy (for convergence), instead of the
     /// reference policy's "local stays on screen". Nothing is lost either way.

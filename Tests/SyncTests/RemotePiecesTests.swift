@@ -152,7 +152,7 @@ import VaultCrypto
         guard case .book(let book) = try Self.decoded(Array(try JSONSerialization.data(withJSONObject: file))).record else {
             Issue.record("not a book"); return
         }
-        #expect(book.metadataClock == Self.clock && book.progressClock == base && book.clock == Self.clock)
+        #expect(book.metadataClock == Self.clock && book.positions.current.clock == base && book.clock == Self.clock)
     }
 
     @Test func aFileOfAnotherKeyDeviceOrANewerFormatIsMalformedAndBadRecordsAreRefused() throws {

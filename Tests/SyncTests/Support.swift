@@ -364,8 +364,12 @@ final class ScriptedRemote: Remote {
     var failAllWritesFrom: (Int, RemoteError)?
     /// A fault for writes of operations on these files (by name predicate).
     var failWhere: ((String) -> RemoteError?)?
+    /// Every removal of an operation file fails like this.
+    var failRemovals: RemoteError?
     private(set) var writes = 0
     private(set) var landed: [String] = []
+    /// Files whose bytes were replaced (the engine found them damaged).
+    private(set) var replaced: [String] = []
 
     var name: String { wrapped.name }
 
@@ -383,12 +387,16 @@ final class ScriptedRemote: Remote {
 
     func writeDescriptor(_ bytes: [UInt8]) throws(RemoteError) { try wrapped.writeDescriptor(bytes) }
     func commitWrites() throws(RemoteError) { try wrapped.commitWrites() }
-    func removeOperation(_ name: String, of device: String) throws(RemoteError) { try wrapped.removeOperation(name, of: device) }
+    func removeOperation(_ name: String, of device: String) throws(RemoteError) {
+        if let failRemovals { throw failRemovals }
+        try wrapped.removeOperation(name, of: device)
+    }
     func readAcknowledgement(of device: String) throws(RemoteError) -> [UInt8]? { try wrapped.readAcknowledgement(of: device) }
     func writeAcknowledgement(_ bytes: [UInt8], of device: String) throws(RemoteError) {
         try wrapped.writeAcknowledgement(bytes, of: device)
     }
     func replaceOperation(_ name: String, of device: String, bytes: [UInt8]) throws(RemoteError) {
+        replaced.append(name)
         try wrapped.replaceOperation(name, of: device, bytes: bytes)
     }
     func devices() throws(RemoteError) -> [String] { try wrapped.devices() }

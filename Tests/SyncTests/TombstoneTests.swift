@@ -49,6 +49,24 @@ import VaultCrypto
         try expectConverged([a, b])
     }
 
+    /// A compaction that failed after writing its stand-in seals the stand-in again next
+    /// time (a new nonce, other bytes): the file already there opens as that operation, so
+    /// it is kept, not replaced as if it were damaged.
+    @Test func aStandInSealedAgainAfterAFailedCompactionIsKept() throws {
+        let (cluster, a, b, _, note) = try ConvergenceTests.pair()
+        a.clock.advance(seconds: 1); try a.delete(note.id)
+        try a.sync(); try b.sync()
+        let remote = ScriptedRemote(wrapping: cluster.folderRemote())
+        remote.failRemovals = .io(operation: "unlink", errno: EIO)
+        #expect(try a.sync(through: [remote]).purged == 1)
+        #expect(try cluster.remoteOperations(about: note.id).count == 3, "the stand-in beside the note's two operations")
+        remote.failRemovals = nil
+        try a.sync(through: [remote])
+        #expect(remote.replaced.isEmpty)
+        #expect(try cluster.remoteOperations(about: note.id).count == 1, "only the content-free stand-in is left")
+        #expect(try Self.outboxRows(a, about: note.id) == 0)
+    }
+
     @Test func aDeviceThatHasNotAcknowledgedHoldsThePurgeUntilTheRetentionEnds() throws {
         let (cluster, a, b, _, note) = try ConvergenceTests.pair()
         let c = try cluster.addDevice("c", deviceID: deviceID("c"))

@@ -88,11 +88,6 @@ public struct AnnotationPresentation: Hashable, Sendable {
     /// The other texts, as conflict copies (`conflictOf` the record), derived from the
     /// versions: the same ids and dates on every device.
     public let copies: [ConflictCopy]
-
-    /// How many things need the reader: copies, and the mark of a deletion not seen.
-    public var conflicts: Int {
-        copies.count + (note.conflictReason == .editedAfterDelete && shown.annotation.conflictReason != .editedAfterDelete ? 1 : 0)
-    }
 }
 
 /// A conflict copy derived from a version of a note: shown until a device keeps it as a

@@ -18,13 +18,4 @@ public struct BookVersion: Hashable, Sendable {
         self.positions = positions
         self.book.progress = positions.current.percent
     }
-
-    /// Whether the position shown was set as an explicit move backwards (`progress --rewind`).
-    public var progressRewind: Bool { positions.current.isRewind }
-    /// When the position shown was recorded.
-    public var progressClock: HybridTimestamp { positions.current.clock }
-
-    /// A deleted book whose title and authors were purged (or travel as a content-free
-    /// stand-in): nothing of it can be shown again.
-    public var isContentFree: Bool { book.deletedAt != nil && book.title.isEmpty }
 }

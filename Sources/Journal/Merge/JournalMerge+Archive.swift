@@ -25,10 +25,11 @@ extension JournalMerge {
         let position = positions.current
         let wasDeleted = here.book.deletedAt != nil
         let isDeleted = metadata.deletedAt != nil && (wasDeleted || liveAnnotations == 0)
-        guard metadata.title != here.book.title || metadata.authors != here.book.authors
-                || position.percent != here.book.progress || isDeleted != wasDeleted else { return .unchanged }
+        let metadataChanged = metadata.title != here.book.title || metadata.authors != here.book.authors || isDeleted != wasDeleted
+        let progressMoved = position.percent != here.book.progress
+        guard metadataChanged || progressMoved else { return .unchanged }
         return .change(BookChange(title: metadata.title, authors: metadata.authors, progress: position.percent,
-                                  isDeleted: isDeleted, progressMoved: position.percent != here.book.progress))
+                                  isDeleted: isDeleted, metadataChanged: metadataChanged, progressMoved: progressMoved))
     }
 
     /// A reading session from an archive: a union by id (``SessionUnionPolicy``).
@@ -43,7 +44,8 @@ extension JournalMerge {
     /// Another text: an edit of the vault's very version replaces it; otherwise both stand
     /// (the vault's in the note, the archive's in a new conflict copy, unless the book holds
     /// that text already, `bookHolds`), and a deletion on one side against the other's text
-    /// keeps the text, marked `edited-after-delete`.
+    /// keeps the text, marked `edited-after-delete`. A note that comes back brings its book
+    /// back if the book was deleted here (not if purged), as a new one does.
     public func merge<Failure: Error>(archived incoming: Annotation, into here: LocalAnnotation?, book: BookPresence,
                                       newID: () -> EntityID,
                                       bookHolds: (Annotation) throws(Failure) -> Bool) throws(Failure) -> ArchivedAnnotationDecision {
@@ -58,7 +60,7 @@ extension JournalMerge {
         let incomingDeleted = incoming.deletedAt != nil
         if local.body == incoming.body && local.locator == incoming.locator {
             guard !localDeleted, incomingDeleted, incoming.version > local.version else { return .unchanged }
-            return .change(AnnotationChange(isDeleted: true), isConflict: false)
+            return .change(AnnotationChange(isDeleted: true), isConflict: false, reviveBook: false)
         }
         let (localClock, archiveClock) = Self.clocks(here: local.version, local.updatedAt, archive: incoming.version,
                                                      incoming.updatedAt, archiveDiffers: true)
@@ -70,15 +72,16 @@ extension JournalMerge {
             guard winner == incoming else { return .unchanged }
             return .change(AnnotationChange(body: incoming.body, locator: .some(incoming.locator),
                                             isDeleted: incomingDeleted == localDeleted ? nil : incomingDeleted),
-                           isConflict: false)
+                           isConflict: false, reviveBook: localDeleted && !incomingDeleted && book == .deleted)
         case .needsUser(_, let theirs, _) where localDeleted:
             // Deleted here, another text in the archive: it comes back, marked.
             return .change(AnnotationChange(body: theirs.body, locator: .some(theirs.locator), isDeleted: false,
-                                            conflictReason: .some(.editedAfterDelete)), isConflict: true)
+                                            conflictReason: .some(.editedAfterDelete)), isConflict: true,
+                           reviveBook: book == .deleted)
         case .needsUser where incomingDeleted:
             // Changed here, deleted (with another text) in the archive: it stays, marked.
             guard local.conflictReason == nil else { return .unchanged }
-            return .change(AnnotationChange(conflictReason: .some(.editedAfterDelete)), isConflict: true)
+            return .change(AnnotationChange(conflictReason: .some(.editedAfterDelete)), isConflict: true, reviveBook: false)
         case .needsUser(_, let theirs, _):
             guard try !bookHolds(theirs) else { return .unchanged }
             return .addCopy(Annotation(id: newID(), bookID: local.bookID, kind: theirs.kind, body: theirs.body,

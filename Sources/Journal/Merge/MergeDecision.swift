@@ -47,6 +47,9 @@ public struct BookChange: Hashable, Sendable {
     public let progress: Double
     /// Deleted after the change (the deletion time stays the book's if it had one).
     public let isDeleted: Bool
+    /// Title, authors or deletion changed: the book's metadata clock moves (only then, so a
+    /// position from an archive does not outrank a retitle made elsewhere).
+    public let metadataChanged: Bool
     /// The position moved: it is then a plain one, no longer a rewind.
     public let progressMoved: Bool
 }
@@ -61,8 +64,9 @@ public enum ArchivedAnnotationDecision: Hashable, Sendable {
     /// The note here does not open; the archive's, which does, replaces it.
     case replaceUnreadable(Annotation)
     /// The note here changes; `isConflict` when the change brings it back or marks it for
-    /// the reader.
-    case change(AnnotationChange, isConflict: Bool)
+    /// the reader; `reviveBook` when it brings back a note of a book deleted here, which
+    /// comes back with it.
+    case change(AnnotationChange, isConflict: Bool, reviveBook: Bool)
     /// Both texts stand: the archive's becomes this conflict copy.
     case addCopy(Annotation)
 }

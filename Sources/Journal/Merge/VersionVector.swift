@@ -26,11 +26,6 @@ public struct VersionVector: Hashable, Sendable, CustomStringConvertible {
         return entry >= clock
     }
 
-    /// Whether every version in `other` is in this history.
-    public func includes(_ other: VersionVector) -> Bool {
-        other.clocks.allSatisfy(includes)
-    }
-
     /// Adds the version written at `clock` (and, by the rule above, its device's earlier ones).
     public mutating func insert(_ clock: HybridTimestamp) {
         if let index = clocks.firstIndex(where: { $0.deviceID == clock.deviceID }) {

@@ -43,11 +43,6 @@ struct JSONObjectWriter {
         bytes.append(contentsOf: text.utf8)
     }
 
-    mutating func boolean(_ key: StaticString, _ value: Bool) {
-        self.key(key)
-        bytes.append(contentsOf: (value ? "true" : "false").utf8)
-    }
-
     mutating func finish() -> [UInt8] {
         bytes.append(UInt8(ascii: "}"))
         return bytes

@@ -7,7 +7,8 @@ import Journal
 struct BookSnapshot: Codable {
     let id: String, title: String, authors: [String], progress: Double
     let createdAt: Int64, updatedAt: Int64, deletedAt: Int64?, version: Int64
-    /// Format 1 (added with sync): the position was set as an explicit rewind, and when.
+    /// Format 1 only (added with sync): the position was set as an explicit rewind, and
+    /// when. Format 2 carries every position that matters in `progressMarks` instead.
     let progressRewind: Bool?
     let progressClock: String?
     /// Format 2: when title, authors or deletion last changed, and every recorded position
@@ -25,8 +26,8 @@ struct BookSnapshot: Codable {
         updatedAt = book.updatedAt.millisecondsSince1970
         deletedAt = book.deletedAt?.millisecondsSince1970
         self.version = book.version
-        progressRewind = version.progressRewind
-        progressClock = version.progressClock.description
+        progressRewind = nil
+        progressClock = nil
         metadataClock = version.metadataClock.description
         progressMarks = version.positions.text
     }
@@ -62,9 +63,7 @@ struct BookSnapshot: Codable {
         out.string("id", id)
         if let metadataClock { out.string("metadataClock", metadataClock) }
         out.double("progress", progress)
-        if let progressClock { out.string("progressClock", progressClock) }
         if let progressMarks { out.string("progressMarks", progressMarks) }
-        if let progressRewind { out.boolean("progressRewind", progressRewind) }
         out.string("title", title)
         out.integer("updatedAt", updatedAt)
         out.integer("version", version)
