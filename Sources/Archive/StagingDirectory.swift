@@ -22,7 +22,7 @@ final class StagingDirectory {
         while destination.count > 1 && destination.hasSuffix("/") { destination.removeLast() }
         self.destination = destination
         guard !FileSystem.exists(destination, followingLinks: false) else { throw .destinationExists(path: destination) }
-        let parent = Self.parent(of: destination)
+        let parent = FileSystem.directory(of: destination)
         do {
             try FileSystem.makeDirectories(parent, permissions: 0o700)
         } catch {
@@ -54,33 +54,37 @@ final class StagingDirectory {
     /// Puts every file and directory written into the staging directory on disk with ONE
     /// `syncfs` of its file system (one journal commit, where a flush per file costs one
     /// each: thousands for a large journal), then gives the staging directory the
-    /// destination's name. Every file must be closed first. `rename` cannot replace a
-    /// directory that has anything in it, so nothing the reader made since the export began
-    /// is lost.
+    /// destination's name only if nothing has it (`RENAME_NOREPLACE`), so nothing the reader
+    /// made there since the export began is replaced. Every file must be closed first.
     func commit() throws(ArchiveError) {
         do { try descriptor.syncFileSystem() } catch { throw .io(error, path: "the archive") }
-        guard !FileSystem.exists(destination, followingLinks: false) else { throw .destinationExists(path: destination) }
         do {
-            try FileSystem.rename(path, to: destination)
+            try renameIntoPlace()
         } catch {
             throw [.directoryNotEmpty, .exists, .notDirectory].contains(error.errno)
                 ? .destinationExists(path: destination) : .io(error, path: "the archive")
         }
         committed = true
         do {
-            try FileSystem.syncDirectory(Self.parent(of: destination))
+            try FileSystem.syncDirectory(FileSystem.directory(of: destination))
         } catch {
             throw .io(error, path: "the archive's parent directory")
+        }
+    }
+
+    private func renameIntoPlace() throws(FileIOError) {
+        do {
+            try FileSystem.renameWithoutReplacing(path, to: destination)
+        } catch where error.errno == .invalidArgument {
+            // A file system without the flag: look first; `rename` still cannot replace a
+            // directory that has anything in it.
+            guard !FileSystem.exists(destination, followingLinks: false) else { throw FileIOError(.rename, .exists) }
+            try FileSystem.rename(path, to: destination)
         }
     }
 
     /// Removes the staging directory and everything in it.
     func discard() {
         try? FileSystem.removeTree(path)
-    }
-
-    static func parent(of path: String) -> String {
-        guard let slash = path.lastIndex(of: "/") else { return "." }
-        return slash == path.startIndex ? "/" : String(path[..<slash])
     }
 }

@@ -18,7 +18,7 @@ public struct Errno: RawRepresentable, Hashable, Sendable, CustomStringConvertib
     public static let notFound = Errno(rawValue: ENOENT)
     /// `EEXIST`: the name is taken; a create-or-fail lost the race or found a leftover.
     public static let exists = Errno(rawValue: EEXIST)
-    /// `EINTR`: a signal arrived first. ``systemCall(_:retryOnInterrupt:_:)`` retries these.
+    /// `EINTR`: a signal arrived first. ``systemCall(_:_:)`` retries these.
     public static let interrupted = Errno(rawValue: EINTR)
     /// `EWOULDBLOCK`: a lock another process holds, asked for without waiting.
     public static let wouldBlock = Errno(rawValue: EWOULDBLOCK)
@@ -32,11 +32,13 @@ public struct Errno: RawRepresentable, Hashable, Sendable, CustomStringConvertib
     public static let notDirectory = Errno(rawValue: ENOTDIR)
     /// `ENOTEMPTY`: a directory still has entries (`rename` onto it, `rmdir`).
     public static let directoryNotEmpty = Errno(rawValue: ENOTEMPTY)
+    /// `EINVAL`: an argument the call refuses (a flag the file system does not support).
+    public static let invalidArgument = Errno(rawValue: EINVAL)
 
     private static let names: [(Errno, String)] = [
         (.notFound, "ENOENT"), (.exists, "EEXIST"), (.interrupted, "EINTR"), (.wouldBlock, "EWOULDBLOCK"),
         (.noSpace, "ENOSPC"), (.permissionDenied, "EACCES"), (.ioError, "EIO"), (.notDirectory, "ENOTDIR"),
-        (.directoryNotEmpty, "ENOTEMPTY"),
+        (.directoryNotEmpty, "ENOTEMPTY"), (.invalidArgument, "EINVAL"),
     ]
 
     /// The C name of a value named above, else `errno <number>`.

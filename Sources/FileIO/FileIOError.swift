@@ -8,7 +8,7 @@ public struct FileIOError: Error, Equatable, Sendable, CustomStringConvertible {
     public struct Operation: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
         public let rawValue: String
 
-        /// Any other call's name, for ``systemCall(_:retryOnInterrupt:_:)`` (`waitpid`).
+        /// Any other call's name, for ``systemCall(_:_:)`` (`waitpid`).
         public init(rawValue: String) {
             self.rawValue = rawValue
         }

@@ -30,6 +30,19 @@ public struct FileStatus: Equatable, Sendable {
 /// Operations on paths: the file-system calls that take a name rather than a descriptor.
 /// Each throws ``FileIOError`` naming the call; none puts the path in it.
 public enum FileSystem {
+    /// The directory that holds `path` (`.` for a bare name, `/` for a name at the root),
+    /// whose flush makes a new or removed name in it durable.
+    public static func directory(of path: String) -> String {
+        guard let slash = path.lastIndex(of: "/") else { return "." }
+        return slash == path.startIndex ? "/" : String(path[..<slash])
+    }
+
+    /// The last component of `path`.
+    public static func fileName(of path: String) -> String {
+        guard let slash = path.lastIndex(of: "/") else { return path }
+        return String(path[path.index(after: slash)...])
+    }
+
     /// Whether anything is at `path`: a broken symbolic link counts only when
     /// `followingLinks` is false.
     public static func exists(_ path: String, followingLinks: Bool = true) -> Bool {

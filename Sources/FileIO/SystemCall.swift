@@ -6,18 +6,18 @@ import Glibc
 /// its result or throws the failure named `operation`.
 ///
 /// A signal that arrives during a slow call (a read of a pipe, a lock wait) makes it fail
-/// with `EINTR` although nothing went wrong; such a call is made again, unless
-/// `retryOnInterrupt` is false (for a call that must not run twice, like `close`). In debug
+/// with `EINTR` although nothing went wrong; such a call is made again. (`close`, which must
+/// not be made twice, is not made through here: ``FileDescriptor/close()``.) In debug
 /// builds a fault armed for `operation` (``InjectedFaults``) is thrown instead, and `call`
 /// is not made.
-public func systemCall<Result: FixedWidthInteger>(_ operation: FileIOError.Operation, retryOnInterrupt: Bool = true,
+public func systemCall<Result: FixedWidthInteger>(_ operation: FileIOError.Operation,
                                                   _ call: () -> Result) throws(FileIOError) -> Result {
     try InjectedFaults.check(operation)
     while true {
         let result = call()
         guard result == -1 else { return result }
         let code = Errno(rawValue: errno)
-        guard retryOnInterrupt && code == .interrupted else { throw FileIOError(operation, code) }
+        guard code == .interrupted else { throw FileIOError(operation, code) }
     }
 }
 

@@ -172,7 +172,7 @@ public final class FolderRemote: Remote {
         let temporary = path + ".tmp-" + UUID().uuidString
         try write(temporary, bytes)
         try rename(temporary, to: path)
-        try call { () throws(FileIOError) in try FileSystem.syncDirectory((path as NSString).deletingLastPathComponent) }
+        try call { () throws(FileIOError) in try FileSystem.syncDirectory(FileSystem.directory(of: path)) }
     }
 
     private func makeDirectory(_ path: String) throws(RemoteError) {

@@ -69,13 +69,11 @@ enum FileSystem {
     }
 
     static func fileName(of path: String) -> String {
-        guard let slash = path.lastIndex(of: "/") else { return path }
-        return String(path[path.index(after: slash)...])
+        FileIO.FileSystem.fileName(of: path)
     }
 
     static func directory(of path: String) -> String {
-        guard let slash = path.lastIndex(of: "/") else { return "." }
-        return slash == path.startIndex ? "/" : String(path[..<slash])
+        FileIO.FileSystem.directory(of: path)
     }
 
     private static func call<Result>(_ body: () throws(FileIOError) -> Result) throws(StoreError) -> Result {

@@ -78,7 +78,7 @@ import TestSupport
         #expect(try !Self.openFiles().contains(directory.file("file")))
     }
 
-    @Test func anInterruptedCallIsMadeAgainUnlessRetryingIsOff() throws {
+    @Test func anInterruptedCallIsMadeAgainAndAFailureIsNot() throws {
         var calls = 0
         let interruptedOnce = { () -> Int32 in
             calls += 1
@@ -91,7 +91,12 @@ import TestSupport
         #expect(try systemCall(.read, interruptedOnce) == 42)
         #expect(calls == 2)
         calls = 0
-        #expect(throws: FileIOError(.close, .interrupted)) { try systemCall(.close, retryOnInterrupt: false, interruptedOnce) }
+        let failing = { () -> Int32 in
+            calls += 1
+            errno = EIO
+            return -1
+        }
+        #expect(throws: FileIOError(.read, .ioError)) { try systemCall(.read, failing) }
         #expect(calls == 1)
     }
 

@@ -4,18 +4,16 @@
 struct DatabaseError: Error, Sendable, CustomStringConvertible {
     /// The primary result code: what kind of failure this is.
     let code: ResultCode
-    /// The extended result code, which says more (`SQLITE_IOERR_NOSPC` rather than `SQLITE_IOERR`).
+    /// The extended result code, which says more (`SQLITE_IOERR_FSYNC` rather than `SQLITE_IOERR`).
     let extendedCode: Int32
     let message: String
 
     var description: String { "SQLite error \(extendedCode): \(message)" }
 
-    /// `SQLITE_FULL`, or an I/O error whose cause was a full disk.
+    /// `SQLITE_FULL`: a write found the disk full.
     var isDiskFull: Bool { code == .full }
     /// `SQLITE_BUSY` / `SQLITE_LOCKED`: another process held the lock past the busy timeout.
     var isBusy: Bool { code == .busy || code == .locked }
     /// `SQLITE_NOTADB`: the file is not an SQLite database (or is encrypted by something else).
     var isNotADatabase: Bool { code == .notADatabase }
-    /// `SQLITE_CONSTRAINT`.
-    var isConstraintViolation: Bool { code == .constraint }
 }

@@ -6,7 +6,7 @@ internal import CSQLite
 struct ResultCode: Equatable, Sendable {
     let rawValue: Int32
 
-    /// The primary code of `code`: an extended code (`SQLITE_IOERR_NOSPC`, which bmvault
+    /// The primary code of `code`: an extended code (`SQLITE_IOERR_FSYNC`, which bmvault
     /// asks for with `SQLITE_OPEN_EXRESCODE`) carries it in its low byte.
     init(primaryOf code: Int32) {
         rawValue = code & 0xff
@@ -16,10 +16,8 @@ struct ResultCode: Equatable, Sendable {
     static let busy = ResultCode(primaryOf: SQLITE_BUSY)
     /// `SQLITE_LOCKED`: a lock conflict within one process.
     static let locked = ResultCode(primaryOf: SQLITE_LOCKED)
-    /// `SQLITE_FULL`: the disk is full.
+    /// `SQLITE_FULL`: the disk is full (SQLite's Unix VFS reports `ENOSPC` this way).
     static let full = ResultCode(primaryOf: SQLITE_FULL)
-    /// `SQLITE_CONSTRAINT`: a UNIQUE, NOT NULL, CHECK or foreign key constraint failed.
-    static let constraint = ResultCode(primaryOf: SQLITE_CONSTRAINT)
     /// `SQLITE_NOTADB`: the file is not an SQLite database (or is encrypted by something else).
     static let notADatabase = ResultCode(primaryOf: SQLITE_NOTADB)
 }
