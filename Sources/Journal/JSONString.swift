@@ -17,6 +17,13 @@ public enum JSONString {
         var plainStart = 0
         var index = 0
         while index < bytes.count {
+            // Eight bytes at a time while none needs a look (most of any text in a Latin
+            // script): then the loop below runs only near an escape or a non-ASCII letter.
+            if index + 8 <= bytes.count, let base = bytes.baseAddress,
+               !mayNeedEscape(UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self)) {
+                index += 8
+                continue
+            }
             let byte = bytes[index]
             // Printable ASCII but `"` and `\`: most of any text, decided in one test.
             if byte >= 0x20 && byte < 0x7F && byte != UInt8(ascii: "\"") && byte != UInt8(ascii: "\\") {
@@ -37,6 +44,20 @@ public enum JSONString {
         }
         out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[plainStart...]))
         out.append(UInt8(ascii: "\""))
+    }
+
+    /// Whether any of the eight bytes of `word` may need an escape or a closer look: a byte
+    /// below 0x20, `"`, `\`, 0x7F or any byte with the high bit set. Never false for such a
+    /// word; true for a few others (the byte loop then decides).
+    @inline(__always)
+    private static func mayNeedEscape(_ word: UInt64) -> Bool {
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let highBits: UInt64 = 0x8080_8080_8080_8080
+        func hasByteBelow(_ x: UInt64, _ n: UInt64) -> Bool { (x &- ones &* n) & ~x & highBits != 0 }
+        let quote = word ^ (ones &* 0x22)
+        let backslash = word ^ (ones &* 0x5C)
+        return hasByteBelow(word, 0x20) || hasByteBelow(quote, 1) || hasByteBelow(backslash, 1)
+            || (word | (word &+ ones)) & highBits != 0
     }
 
     private enum Escape {

@@ -15,10 +15,10 @@ public enum OperationDocument {
         var out = JSONObjectWriter()
         out.string("action", operation.action.rawValue)
         if case .annotation(let version) = operation.record {
-            out.object("annotation") { AnnotationSnapshot(version).write(to: &$0) }
+            out.object("annotation") { AnnotationSnapshot(version, operationClock: operation.clock).write(to: &$0) }
         }
         if case .book(let version) = operation.record {
-            out.object("book") { BookSnapshot(version).write(to: &$0) }
+            out.object("book") { BookSnapshot(version, operationClock: operation.clock).write(to: &$0) }
         }
         out.string("clock", operation.clock.description)
         out.string("device", operation.deviceID)

@@ -16,7 +16,9 @@ struct BookSnapshot: Codable {
     let metadataClock: String?
     let progressMarks: String?
 
-    init(_ version: BookVersion) {
+    /// The snapshot of `version` in an operation made at `operationClock`; a metadata clock
+    /// equal to it is left out (the reader takes the operation's).
+    init(_ version: BookVersion, operationClock: HybridTimestamp) {
         let book = version.book
         id = book.id.rawValue
         title = book.title
@@ -28,7 +30,7 @@ struct BookSnapshot: Codable {
         self.version = book.version
         progressRewind = nil
         progressClock = nil
-        metadataClock = version.metadataClock.description
+        metadataClock = version.metadataClock == operationClock ? nil : version.metadataClock.description
         progressMarks = version.positions.text
     }
 
@@ -104,10 +106,12 @@ struct AnnotationSnapshot: Codable {
     /// Format 1 (added with sync): conflict copies and unresolved conflicts travel too.
     let conflictOf: String?, conflictReason: String?
     /// Format 2: the version's own clock, and every version it supersedes (with itself).
+    /// Left out when they say nothing more: a clock equal to the operation's (a version
+    /// written by the operation that carries it), a history of the version alone.
     let clock: String?
     let history: String?
 
-    init(_ version: AnnotationVersion) {
+    init(_ version: AnnotationVersion, operationClock: HybridTimestamp) {
         let annotation = version.annotation
         id = annotation.id.rawValue
         bookId = annotation.bookID.rawValue
@@ -120,8 +124,8 @@ struct AnnotationSnapshot: Codable {
         self.version = annotation.version
         conflictOf = annotation.conflictOf?.rawValue
         conflictReason = annotation.conflictReason?.rawValue
-        clock = version.clock.description
-        history = version.history.description
+        clock = version.clock == operationClock ? nil : version.clock.description
+        history = version.history == VersionVector(version.clock) ? nil : version.history.description
     }
 
     /// The version, checked. A format 1 snapshot has neither clock nor history: its version
