@@ -20,7 +20,7 @@ CREATE TABLE annotation (
     deleted_at INTEGER,
     version    INTEGER NOT NULL
 , hlc TEXT, synced_hlc TEXT, conflict_of TEXT, conflict_reason TEXT
-    CHECK (conflict_reason IN ('both-edited', 'edited-after-delete')), vv TEXT, derived INTEGER NOT NULL DEFAULT 0 CHECK (derived = 0 OR derived = 1));
+    CHECK (conflict_reason IN ('both-edited', 'edited-after-delete')), vv TEXT, derived INTEGER NOT NULL DEFAULT 0);
 
 CREATE TABLE annotation_version (
     annotation_id   TEXT NOT NULL REFERENCES annotation (id),
@@ -83,7 +83,7 @@ CREATE TABLE outbox (
     created_at      INTEGER NOT NULL,
     state           TEXT NOT NULL DEFAULT 'pending'
                     CHECK (state = 'pending' OR state = 'in_flight' OR state = 'done' OR state = 'failed')
-, hlc TEXT, base_hlc TEXT, next_attempt_at INTEGER, last_attempt_at INTEGER, last_error_class TEXT, payload_format INTEGER NOT NULL DEFAULT 1 CHECK (payload_format = 1 OR payload_format = 2));
+, hlc TEXT, base_hlc TEXT, next_attempt_at INTEGER, last_attempt_at INTEGER, last_error_class TEXT, payload_format INTEGER NOT NULL DEFAULT 1);
 
 CREATE TABLE outbox_delivery (
     operation_id INTEGER NOT NULL REFERENCES outbox (id) ON DELETE CASCADE,

@@ -17,7 +17,7 @@ import TestSupport
         ("0003_sync_state", "6333ac15e4c051c543af2b61ed919a91854488015e56576b8735d5caaeb72e3b"),
         ("0004_book_title_cache", "99f54d98d2353e8f6ca7c4874040a6b6e98855cd6cb024c1cc7127a375c9e5bb"),
         ("0005_outbox_check_comparisons", "f1033553e2318c10fe128db5310988493fcc5e7c88c9ca9f93868ebe5145fa4f"),
-        ("0006_version_vectors", "376e7163688f6110ae1cec1d9485bd7ee9ceb03cad22db082c28d86be6c821af"),
+        ("0006_version_vectors", "7bdffe463c846d7d76efb87151ba5590a52885070af14e14e523de5963afa38c"),
     ]
 
     /// `<package>/Schemas/sqlite`, found from this file's own path.

