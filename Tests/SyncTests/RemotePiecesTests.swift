@@ -132,6 +132,24 @@ import VaultCrypto
         #expect(try Self.decoded(OperationDocument.encode(operation)) == operation)
     }
 
+    /// A note's clock and history, and a book's metadata clock, are written only when they
+    /// say more than the operation does (another clock, a history beyond the version).
+    @Test func clocksTheOperationAlreadyGivesAreLeftOut() throws {
+        let written = try Self.note("words", index: 0).annotation
+        var note = AnnotationVersion(written, clock: Self.clock, history: VersionVector(Self.clock))
+        let plain = try #require(try JSONSerialization.jsonObject(with: Data(OperationDocument.encode(Self.operation(.annotation(note))))) as? [String: Any])
+        let record = try #require(plain["annotation"] as? [String: Any])
+        #expect(record["clock"] == nil && record["history"] == nil)
+        #expect(try Self.decoded(OperationDocument.encode(Self.operation(.annotation(note)))) == Self.operation(.annotation(note)))
+        let earlier = HybridTimestamp(wallMilliseconds: 5, counter: 0, deviceID: deviceID("e"))
+        note = AnnotationVersion(written, clock: earlier,
+                                 history: VersionVector([earlier, HybridTimestamp(wallMilliseconds: 4, counter: 0, deviceID: deviceID("f"))]))
+        let kept = try #require(try JSONSerialization.jsonObject(with: Data(OperationDocument.encode(Self.operation(.annotation(note))))) as? [String: Any])
+        let keptRecord = try #require(kept["annotation"] as? [String: Any])
+        #expect(keptRecord["clock"] as? String == earlier.description && keptRecord["history"] as? String == note.history.description)
+        #expect(try Self.decoded(OperationDocument.encode(Self.operation(.annotation(note)))) == Self.operation(.annotation(note)))
+    }
+
     /// Files written by bmvault 0.3 to 0.5 (format 1: the record as JSON text in `payload`,
     /// `hlc` and `base`) still read: a note's version was written at the file's clock and
     /// supersedes its base; a book changed everything at that clock.

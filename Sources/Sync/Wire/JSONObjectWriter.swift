@@ -6,13 +6,25 @@ import Journal
 /// operation's bytes are the same wherever it is written. Strings are escaped the
 /// journal's one way (``JSONString``).
 struct JSONObjectWriter {
-    private var bytes: [UInt8] = [UInt8(ascii: "{")]
+    private var bytes: [UInt8] = []
+    /// Whether the object being written has a member already (the next one needs a comma).
+    private var hasMembers = false
 
+    /// `capacity`: the bytes to make room for at once (an operation with a typical note
+    /// fits in the default, so the buffer is never copied to grow).
+    init(capacity: Int = 1_024) {
+        bytes.reserveCapacity(capacity)
+        bytes.append(UInt8(ascii: "{"))
+    }
+
+    /// A member whose value is an object, written in place by `members`.
     mutating func object(_ key: StaticString, _ members: (inout JSONObjectWriter) -> Void) {
-        var inner = JSONObjectWriter()
-        members(&inner)
         self.key(key)
-        bytes.append(contentsOf: inner.finish())
+        bytes.append(UInt8(ascii: "{"))
+        hasMembers = false
+        members(&self)
+        bytes.append(UInt8(ascii: "}"))
+        hasMembers = true
     }
 
     mutating func string(_ key: StaticString, _ value: String) {
@@ -50,7 +62,8 @@ struct JSONObjectWriter {
 
     /// A key: plain ASCII, written as it is.
     private mutating func key(_ key: StaticString) {
-        if bytes.count > 1 { bytes.append(UInt8(ascii: ",")) }
+        if hasMembers { bytes.append(UInt8(ascii: ",")) }
+        hasMembers = true
         bytes.append(UInt8(ascii: "\""))
         bytes.append(contentsOf: UnsafeBufferPointer(start: key.utf8Start, count: key.utf8CodeUnitCount))
         bytes.append(UInt8(ascii: "\""))
