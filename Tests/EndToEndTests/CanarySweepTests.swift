@@ -328,11 +328,14 @@ final class SweepWorld {
     }
 
     /// An editor script in `tools`: `body` runs with the buffer as `$1`.
+    ///
+    /// The command is `/bin/sh <script>`: the script is read, never executed itself, because
+    /// a process another test starts meanwhile can inherit the descriptor Foundation wrote it
+    /// through, and executing a file open for writing fails (`ETXTBSY`, "Text file busy").
     func editor(_ name: String, _ body: String) throws -> String {
         let path = tools.appendingPathComponent(name).path
         try "#!/bin/sh\n\(body)\n".write(toFile: path, atomically: true, encoding: .utf8)
-        try FileManager.default.setAttributes([.posixPermissions: 0o700], ofItemAtPath: path)
-        return path
+        return "/bin/sh '\(path)'"
     }
 
     /// An editor that sends `signal` to the bmvault process that started it, and waits to be killed.

@@ -19,9 +19,10 @@ import Testing
             printf '%s\\n' '\(text)' > "$1"
             exit \(status)
             """.write(to: editor, atomically: true, encoding: .utf8)
-        try FileManager.default.setAttributes([.posixPermissions: 0o700], ofItemAtPath: editor.path)
         vault.environment["XDG_RUNTIME_DIR"] = runtime.path
-        vault.environment["EDITOR"] = editor.path
+        // Read by sh, not executed: a process another test starts meanwhile may hold the
+        // file open for writing (inherited), which makes executing it fail with ETXTBSY.
+        vault.environment["EDITOR"] = "/bin/sh '\(editor.path)'"
         return (vault, log)
     }
 
