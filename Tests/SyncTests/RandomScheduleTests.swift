@@ -51,9 +51,9 @@ final class ScheduleRunner {
         var steps = 60
         /// A real backoff (default Backoff, computed from the real time) instead of none.
         var realBackoff = false
-        /// Include book deletions (a known divergence, see ConvergenceTests).
+        /// Include book deletions: a note written for a book while it was deleted and purged
+        /// elsewhere leaves the devices disagreeing about the book (Docs/SYNC.md, Tombstones).
         var bookDeletions = false
-        /// Include plain (non-rewind) moves backwards of progress (a known divergence).
     }
 
     let options: Options
