@@ -110,9 +110,10 @@ extension Store {
                 case .annotation:
                     try database.run("UPDATE annotation SET body = X'', locator = NULL WHERE id = ? AND deleted_at IS NOT NULL", [id])
                     // Still a tombstone (not brought back since it was listed): its kept versions go too.
-                    guard database.changes > 0 else { break }
-                    purged += 1
-                    try database.run("UPDATE annotation_version SET body = X'', locator = NULL WHERE annotation_id = ?", [id])
+                    if database.changes > 0 {
+                        purged += 1
+                        try database.run("UPDATE annotation_version SET body = X'', locator = NULL WHERE annotation_id = ?", [id])
+                    }
                 }
                 try database.run("UPDATE outbox SET payload = X'' WHERE entity_id = ? AND state = 'done'", [id])
             }

@@ -10,10 +10,9 @@ struct JSONObjectWriter {
     /// Whether the object being written has a member already (the next one needs a comma).
     private var hasMembers = false
 
-    /// `capacity`: the bytes to make room for at once (an operation with a typical note
-    /// fits in the default, so the buffer is never copied to grow).
-    init(capacity: Int = 1_024) {
-        bytes.reserveCapacity(capacity)
+    /// Room for an operation with a typical note at once, so the buffer is rarely copied to grow.
+    init() {
+        bytes.reserveCapacity(1_024)
         bytes.append(UInt8(ascii: "{"))
     }
 
