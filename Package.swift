@@ -1,7 +1,7 @@
 // swift-tools-version: 6.0
 import PackageDescription
 
-// bmvault depends on the Swift toolchain and two system C libraries only (plus glibc).
+// bmvault depends on the Swift toolchain and three system C libraries only (libsodium, SQLite, libsecret) (plus glibc).
 // Each C module has exactly one Swift importer, which imports it `internal`.
 let package = Package(
     name: "bmvault",
@@ -12,6 +12,7 @@ let package = Package(
         // C libraries (and the glibc calls Swift's Glibc module hides), wrapped once.
         .systemLibrary(name: "CSodium", pkgConfig: "libsodium", providers: [.apt(["libsodium-dev"])]),
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
+        .systemLibrary(name: "CSecret", pkgConfig: "libsecret-1", providers: [.apt(["libsecret-1-dev"])]),
         .systemLibrary(name: "CFileIO"),
 
         // The model: depends on nothing of ours.
@@ -23,8 +24,8 @@ let package = Package(
         .target(name: "Telemetry", dependencies: ["FileIO"]),
         // Keys, sealed fields, keyslots: the only importer of libsodium.
         .target(name: "VaultCrypto", dependencies: ["CSodium"]),
-        // The vault key in the freedesktop Secret Service, through a small D-Bus client of its own.
-        .target(name: "Keystore", dependencies: ["VaultCrypto", "Telemetry"]),
+        // The vault key in the freedesktop Secret Service, through libsecret: the only importer of CSecret.
+        .target(name: "Keystore", dependencies: ["CSecret", "VaultCrypto", "Telemetry"]),
         // Sync's one home: the operation wire format, remotes, the engine that drains the outbox and
         // merges other devices' changes. It holds no key (sealing is handed in) and depends on the
         // journal through a protocol (SyncJournal), not on the Store.

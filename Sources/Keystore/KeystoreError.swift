@@ -1,7 +1,7 @@
 internal import VaultCrypto
 
 /// Everything that can go wrong talking to the keystore. Cases carry only D-Bus error
-/// names, errno values and codes, never an error message from the bus: a message may quote
+/// names, GLib error domains and codes, never an error message: a message may quote
 /// anything, including attribute values or paths, and would end up in logs and terminal output.
 public enum KeystoreError: Error, Equatable, Sendable {
     /// There is no D-Bus session bus to connect to (no address, or its socket is missing or
@@ -23,9 +23,10 @@ public enum KeystoreError: Error, Equatable, Sendable {
     /// something else, by a newer bmvault, or damaged.
     case malformedItem
     /// Anything else, as a domain and a code (never a message): a D-Bus error name with code
-    /// 0 (`org.freedesktop.DBus.Error.AccessDenied`), `errno` with the errno value,
-    /// `bmvault-dbus` for a bus that broke the protocol (``BusProtocolFailure``), or
-    /// `bmvault-crypto` for a VaultCrypto failure (no secure memory).
+    /// 0 (`org.freedesktop.DBus.Error.AccessDenied`), a GLib error domain with its code
+    /// (`g-io-error-quark` 14), `bmvault-malformed-error-name` for a provider that answered
+    /// with something that is not a D-Bus error name, or `bmvault-crypto` for a VaultCrypto
+    /// failure (no secure memory).
     case failure(domain: String, code: Int32)
 }
 

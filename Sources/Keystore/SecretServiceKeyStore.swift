@@ -1,8 +1,8 @@
 public import VaultCrypto
 import Telemetry
 
-/// The real keystore: the freedesktop Secret Service (gnome-keyring, KeePassXC, ...) over
-/// the D-Bus session bus, with bmvault's own small client (``SecretServiceClient``). Items
+/// The real keystore: the freedesktop Secret Service (gnome-keyring, KeePassXC, ...) through
+/// libsecret (``SecretServiceConnection``), with its encrypted transfer session. Items
 /// carry the attributes `vault-id` and `xdg:schema` = "org.bmvault.VaultKey" (as libsecret
 /// writes them for a schema, so items made by earlier bmvault releases are found) and hold
 /// the key in ``StoredKeyLayout``.
@@ -36,44 +36,39 @@ public final class SecretServiceKeyStore: KeyStore, Sendable {
     /// schema, and the next `store` replaces it.
     public func lookup(vaultID: String) throws(KeystoreError) -> KeyLookup {
         try logged("lookup") { () throws(KeystoreError) -> KeyLookup in
-            let client = try SecretServiceClient(deadline: Deadline(timeoutMilliseconds: timeoutMilliseconds))
-            // All three travel together with the opening of the session: one round trip.
-            let search = try client.searchItems(vaultID: vaultID)
-            let sessionCollection = try client.collection(alias: "session")
-            let defaultCollection = try client.collection(alias: "default")
-            let items = try client.wait(search)
-            if items.unlocked.isEmpty && items.locked.isEmpty { return .notFound }
+            let connection = try SecretServiceConnection(deadline: Deadline(timeoutMilliseconds: timeoutMilliseconds))
+            let items = try connection.items(vaultID: vaultID, loadingSecrets: true)
+            if items.isEmpty { return .notFound }
 
-            var sawUnreadable = !items.locked.isEmpty
+            var sawUnreadable = false
             var sawMalformed = false
-            var candidates: [(item: String, decoded: StoredKeyLayout.Decoded)] = []
-            if !items.unlocked.isEmpty {
-                let secrets: [String: SecretBytes]
+            var best: (item: SecretServiceConnection.Item, decoded: StoredKeyLayout.Decoded)?
+            for item in items {
+                // why an unlocked item without a secret counts as unreadable: a provider may
+                // answer GetSecrets without an item it could not unlock.
+                guard let secret = item.secret else {
+                    sawUnreadable = true
+                    continue
+                }
+                let decoded: StoredKeyLayout.Decoded
                 do throws(KeystoreError) {
-                    secrets = try client.wait(try client.secrets(of: items.unlocked))
-                } catch .keyringLocked {
-                    // Locked between the search and the read: the same as locked at search.
-                    secrets = [:]
+                    decoded = try secret.withUnsafeBytes { (bytes) throws(KeystoreError) in try StoredKeyLayout.decode(bytes) }
+                } catch .malformedItem {
+                    sawMalformed = true
+                    continue
                 }
-                for item in items.unlocked {
-                    // why: a provider may answer GetSecrets without an item it could not unlock.
-                    guard let secret = secrets[item] else {
-                        sawUnreadable = true
-                        continue
-                    }
-                    do throws(KeystoreError) {
-                        let decoded = try secret.withUnsafeBytes { (bytes) throws(KeystoreError) in try StoredKeyLayout.decode(bytes) }
-                        candidates.append((item, decoded))
-                    } catch .malformedItem {
-                        sawMalformed = true
-                    }
+                // The newest by the item's creation time, then the expiry.
+                if let current = best,
+                   (current.item.created, current.decoded.expiresAtMilliseconds) >= (item.created, decoded.expiresAtMilliseconds) {
+                    continue
                 }
+                best = (item, decoded)
             }
-            guard let best = try Self.newest(candidates, client: client) else {
+            guard let best else {
                 if sawMalformed { throw .malformedItem }
                 return sawUnreadable ? .keyringLocked : .notFound
             }
-            let persistence = try Self.persistence(of: best.item, session: sessionCollection, remembered: defaultCollection, client: client)
+            let persistence = try Self.persistence(of: best.item.path, connection: connection)
             return .found(StoredVaultKey(key: best.decoded.key, expiresAtMilliseconds: best.decoded.expiresAtMilliseconds,
                                          persistence: persistence))
         }
@@ -84,8 +79,8 @@ public final class SecretServiceKeyStore: KeyStore, Sendable {
     /// after removing the rest.
     public func remove(vaultID: String) throws(KeystoreError) {
         try logged("remove") { () throws(KeystoreError) in
-            let client = try SecretServiceClient(deadline: Deadline(timeoutMilliseconds: timeoutMilliseconds))
-            let lockedLeft = try Self.deleteUnlockedItems(vaultID: vaultID, client: client)
+            let connection = try SecretServiceConnection(deadline: Deadline(timeoutMilliseconds: timeoutMilliseconds))
+            let lockedLeft = try Self.deleteUnlockedItems(vaultID: vaultID, connection: connection)
             if lockedLeft { throw .keyringLocked }
         }
     }
@@ -97,29 +92,29 @@ public final class SecretServiceKeyStore: KeyStore, Sendable {
     /// that are not bmvault's layout.
     func storeSecret(_ secret: UnsafeRawBufferPointer, vaultID: String, persistence: KeyPersistence) throws(KeystoreError) {
         try logged("store") { () throws(KeystoreError) in
-            let client = try SecretServiceClient(deadline: Deadline(timeoutMilliseconds: timeoutMilliseconds))
+            let connection = try SecretServiceConnection(deadline: Deadline(timeoutMilliseconds: timeoutMilliseconds))
             // "session" is libsecret's SECRET_COLLECTION_SESSION; "default" is the login keyring.
             let alias = persistence == .session ? "session" : "default"
-            guard let target = try client.wait(try client.collection(alias: alias)) else {
+            guard let target = try connection.collection(alias: alias) else {
                 // A provider could create the collection behind a password prompt; we say so instead.
                 throw .noSuchCollection(alias: alias)
             }
-            // Refuse before touching anything, so a failed store leaves the old key in place.
-            if try client.wait(try client.isLocked(collection: target)) { throw .keyringLocked }
+            // Refuse before touching anything, so a failed store leaves the old key in place
+            // (and so libsecret never meets a locked collection, which would mean a prompt).
+            if target.isLocked { throw .keyringLocked }
             // why items in locked collections are left: deleting them needs an unlock prompt.
             // The new item is unlocked, and lookup prefers the newest readable item.
-            _ = try Self.deleteUnlockedItems(vaultID: vaultID, client: client)
-            try client.wait(try client.createItem(in: target, label: Self.label(vaultID: vaultID), vaultID: vaultID,
-                                                  secret: secret, contentType: StoredKeyLayout.contentType))
+            _ = try Self.deleteUnlockedItems(vaultID: vaultID, connection: connection)
+            try connection.createItem(in: target, vaultID: vaultID, label: Self.label(vaultID: vaultID), secret: secret,
+                                      contentType: StoredKeyLayout.contentType)
         }
     }
 
     /// How many items exist for the vault, locked or not (for tests).
     func itemCount(vaultID: String) throws(KeystoreError) -> Int {
         try logged("count") { () throws(KeystoreError) -> Int in
-            let client = try SecretServiceClient(deadline: Deadline(timeoutMilliseconds: timeoutMilliseconds))
-            let items = try client.wait(try client.searchItems(vaultID: vaultID))
-            return items.unlocked.count + items.locked.count
+            let connection = try SecretServiceConnection(deadline: Deadline(timeoutMilliseconds: timeoutMilliseconds))
+            return try connection.items(vaultID: vaultID, loadingSecrets: false).count
         }
     }
 
@@ -148,44 +143,21 @@ public final class SecretServiceKeyStore: KeyStore, Sendable {
         }
     }
 
-    /// Deletes the vault's unlocked items (all calls sent together); reports whether locked ones remain.
-    private static func deleteUnlockedItems(vaultID: String, client: SecretServiceClient) throws(KeystoreError) -> Bool {
-        let items = try client.wait(try client.searchItems(vaultID: vaultID))
-        var deletions: [SecretServiceClient.Pending<Void>] = []
-        for item in items.unlocked { deletions.append(try client.delete(item: item)) }
-        for deletion in deletions { try client.wait(deletion) }
-        return !items.locked.isEmpty
-    }
-
-    /// The newest of several readable keys by the item's creation time, then the expiry.
-    /// Only asks the provider for creation times when there is a choice to make.
-    private static func newest(_ candidates: [(item: String, decoded: StoredKeyLayout.Decoded)],
-                               client: SecretServiceClient) throws(KeystoreError) -> (item: String, decoded: StoredKeyLayout.Decoded)? {
-        guard candidates.count > 1 else { return candidates.first }
-        var times: [SecretServiceClient.Pending<UInt64>] = []
-        for candidate in candidates { times.append(try client.creationTime(of: candidate.item)) }
-        var best: (item: String, decoded: StoredKeyLayout.Decoded, created: UInt64)?
-        for (candidate, time) in zip(candidates, times) {
-            let created = try client.wait(time)
-            if let current = best,
-               (current.created, current.decoded.expiresAtMilliseconds) >= (created, candidate.decoded.expiresAtMilliseconds) {
-                continue
-            }
-            best = (candidate.item, candidate.decoded, created)
-        }
-        return best.map { ($0.item, $0.decoded) }
+    /// Deletes the vault's unlocked items; reports whether locked ones remain.
+    private static func deleteUnlockedItems(vaultID: String, connection: SecretServiceConnection) throws(KeystoreError) -> Bool {
+        let items = try connection.items(vaultID: vaultID, loadingSecrets: false)
+        for item in items where !item.isLocked { try connection.delete(item) }
+        return items.contains { $0.isLocked }
     }
 
     /// Which collection an item lives in, by its object path; nil when neither alias
     /// resolves, when they name the same collection, or when the item is in neither.
-    private static func persistence(of item: String, session: SecretServiceClient.Pending<String?>,
-                                    remembered: SecretServiceClient.Pending<String?>,
-                                    client: SecretServiceClient) throws(KeystoreError) -> KeyPersistence? {
+    private static func persistence(of item: String, connection: SecretServiceConnection) throws(KeystoreError) -> KeyPersistence? {
         let sessionPath: String?
         let rememberedPath: String?
         do throws(KeystoreError) {
-            sessionPath = try client.wait(session)
-            rememberedPath = try client.wait(remembered)
+            sessionPath = try connection.path(ofAlias: "session")
+            rememberedPath = try connection.path(ofAlias: "default")
         } catch .timedOut(let milliseconds) {
             throw .timedOut(milliseconds: milliseconds)
         } catch {
@@ -201,5 +173,3 @@ public final class SecretServiceKeyStore: KeyStore, Sendable {
         return nil
     }
 }
-
-

@@ -67,11 +67,10 @@ import VaultCrypto
         #expect(try store.itemCount(vaultID: vaultID) == 0)
     }
 
-    /// gnome-keyring 42 aborts when a new client's first call needs the client record it has
-    /// not made yet (Docs/SECURITY.md, "The provider's health"). Before bmvault's client
-    /// waited for a first call that needs none, these 3,000 connections killed the daemon,
-    /// and the session item with it, in three runs out of four.
-    @Test func thousandsOfShortConnectionsLeaveTheKeyringRunning() throws {
+    /// Four threads at a time store, read and remove through libsecret's one shared
+    /// connection, as parallel tests do: each operation gets its answer, and a key stored
+    /// before is still there afterwards (the daemon and the connection survived).
+    @Test func concurrentOperationsEachGetTheirAnswer() throws {
         let store = SecretServiceKeyStore()
         let vaultID = try freshVaultID()
         let key = try VaultKey.generate()
@@ -79,17 +78,16 @@ import VaultCrypto
         defer { try? store.remove(vaultID: vaultID) }
 
         let unexpected = Mutex<[String]>([])
-        // Four at a time, as parallel tests and scripts connect, storing (the login keyring
-        // writes its file, and the daemon's main loop falls behind), reading and removing.
         DispatchQueue.concurrentPerform(iterations: 4) { worker in
             do {
                 let workerKey = try VaultKey.generate()
-                for round in 0..<250 {
+                for round in 0..<50 {
                     let id = "\(vaultID)-\(worker)-\(round)"
                     try store.store(workerKey, vaultID: id, expiresAtMilliseconds: 1,
                                     persistence: (worker + round).isMultiple(of: 2) ? .session : .remembered)
-                    if foundKey(try store.lookup(vaultID: id)) == nil { unexpected.withLock { $0.append("not found") } }
+                    if foundKey(try store.lookup(vaultID: id))?.key.id != workerKey.id { unexpected.withLock { $0.append("not found") } }
                     try store.remove(vaultID: id)
+                    if !isNotFound(try store.lookup(vaultID: id)) { unexpected.withLock { $0.append("not removed") } }
                 }
             } catch {
                 unexpected.withLock { $0.append("\(error)") }
