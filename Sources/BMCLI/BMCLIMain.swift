@@ -16,7 +16,7 @@ public enum BMCLIMain {
         defer { context.console.flush() }
         context.startLogging(threshold: .notice)
         let parser = CommandLineParser(root: CommandTable.root(context),
-                                       globalOptions: [CommandTable.vaultOption, CommandTable.verboseOption, CommandTable.debugOption])
+                                       globalOptions: [CommandTable.vaultOption, CommandTable.noKeyringOption, CommandTable.verboseOption, CommandTable.debugOption])
         var commandName = "bmvault"
         let started = Date()
         do {
@@ -28,6 +28,7 @@ public enum BMCLIMain {
             case .run(let command, let invocation):
                 commandName = invocation.commandPath.joined(separator: " ")
                 context.vaultOption = invocation.globalOptions[CommandTable.vaultOption.name]
+                context.usesKeyring = invocation.globalOptions[CommandTable.noKeyringOption.name] == nil
                 let threshold: LogLevel = invocation.globalOptions[CommandTable.debugOption.name] != nil ? .debug
                     : invocation.globalOptions[CommandTable.verboseOption.name] != nil ? .info : .notice
                 context.startLogging(threshold: threshold, command: commandName)

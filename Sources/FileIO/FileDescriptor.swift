@@ -66,6 +66,13 @@ public struct FileDescriptor: RawRepresentable, Hashable, Sendable {
         return FileDescriptor(rawValue: try systemCall(.open) { Glibc.open(path, access | options.rawValue | O_CLOEXEC, permissions) })
     }
 
+    /// A pipe, both ends close-on-exec (a child is given one end explicitly, with dup2).
+    public static func pipe() throws(FileIOError) -> (read: FileDescriptor, write: FileDescriptor) {
+        var ends: [Int32] = [-1, -1]
+        _ = try systemCall(.pipe) { pipe2(&ends, O_CLOEXEC) }
+        return (FileDescriptor(rawValue: ends[0]), FileDescriptor(rawValue: ends[1]))
+    }
+
     /// Creates a new file at `path`, open for writing, or fails with `EEXIST` if anything
     /// has that name (a file, a directory, a symbolic link: it is never followed). So two
     /// processes can never write one file, and no one can plant a link bmvault would write

@@ -24,6 +24,8 @@ public struct FileIOError: Error, Equatable, Sendable, CustomStringConvertible {
         public static let read = Operation(rawValue: "read")
         /// `write(2)`, or a write that made no progress.
         public static let write = Operation(rawValue: "write")
+        /// `pipe2(2)`.
+        public static let pipe = Operation(rawValue: "pipe")
         /// `close(2)`: can be the first report of a write that did not reach the disk.
         public static let close = Operation(rawValue: "close")
         /// `fsync(2)` of a file or a directory.

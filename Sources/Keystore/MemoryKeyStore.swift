@@ -1,6 +1,7 @@
 public import VaultCrypto
 
-/// A keystore in process memory, for unit tests of the vault logic: it follows the same
+/// A keystore in process memory: the CLI's `--no-keyring` (the key lives and dies with one
+/// command) and unit tests of the vault logic. It follows the same
 /// contract as ``SecretServiceKeyStore`` (replace on store, idempotent remove, not-found as
 /// an outcome) without a D-Bus session. Keys are kept as `SecretBytes` copies, so a caller
 /// dropping its `VaultKey` does not change what is stored, and nothing lingers unwiped.

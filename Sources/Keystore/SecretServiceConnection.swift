@@ -40,6 +40,13 @@ final class SecretServiceConnection {
         g_object_unref(service)
     }
 
+    /// The transfer session's algorithm as the provider agreed it: the spec's
+    /// "dh-ietf1024-sha256-aes128-cbc-pkcs7" with gnome-keyring and KeePassXC, "plain" only
+    /// with a provider that offers nothing else.
+    var transferAlgorithm: String {
+        secret_service_get_session_algorithms(service).map { String(cString: $0) } ?? "none"
+    }
+
     /// An item found under bmvault's schema.
     struct Item {
         let reference: ObjectReference

@@ -21,6 +21,7 @@ public typealias KeystoreError = Keystore.KeystoreError
 public typealias KeyStore = Keystore.KeyStore
 /// The freedesktop Secret Service keystore.
 public typealias SecretServiceKeyStore = Keystore.SecretServiceKeyStore
+public typealias MemoryKeyStore = Keystore.MemoryKeyStore
 /// Errors from opening sealed data.
 public typealias CryptoError = VaultCrypto.CryptoError
 /// Where a vault's schema stands: its version, history and pending migrations.

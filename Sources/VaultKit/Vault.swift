@@ -93,36 +93,71 @@ public final class Vault {
     @discardableResult
     public func unlock(passphrase: SecretBytes, forSeconds seconds: Int64 = defaultUnlockSeconds,
                        persistence: KeyPersistence = .session) throws(VaultError) -> Timestamp {
-        let slot = try slot(.passphrase)
-        let key: VaultKey
-        do {
-            key = try slot.unwrap(passphrase: passphrase, vaultID: vaultID)
-        } catch .authenticationFailed {
-            log.warning("vault.unlock.refused", ["reason": .public("wrongPassphrase")])
-            throw .wrongPassphrase
-        } catch {
-            throw .crypto(error)
-        }
-        return try keep(key, forSeconds: seconds, persistence: persistence)
+        try keep(try unwrapKey(passphrase: passphrase), forSeconds: seconds, persistence: persistence)
     }
 
     /// Unwraps the vault key with the recovery key (as typed) and keeps it like ``unlock(passphrase:forSeconds:persistence:)``.
     @discardableResult
     public func unlock(recoveryKey text: SecretBytes, forSeconds seconds: Int64 = defaultUnlockSeconds,
                        persistence: KeyPersistence = .session) throws(VaultError) -> Timestamp {
+        try keep(try unwrapKey(recoveryKey: text), forSeconds: seconds, persistence: persistence)
+    }
+
+    /// Unwraps the vault key with the passphrase for this process alone: nothing goes to the
+    /// keystore, and the key is gone when the process ends. The headless path, where no
+    /// Secret Service runs (SSH, a console, a server) or the reader chose `--no-keyring`.
+    public func unlockForThisProcess(passphrase: SecretBytes) throws(VaultError) {
+        let key = try unwrapKey(passphrase: passphrase)
+        try attachKey(key)
+        log.notice("vault.unlocked", ["persistence": .public("process"), "seconds": .integer(0)])
+    }
+
+    /// Keeps the key already in the keystore until `seconds` from now, in the collection
+    /// `persistence` names (moving it there if needed). Fails with ``VaultError/locked``
+    /// when the vault is not unlocked: extending never stands in for the passphrase.
+    @discardableResult
+    public func extendUnlock(forSeconds seconds: Int64, persistence: KeyPersistence) throws(VaultError) -> Timestamp {
+        try keep(try currentKey(), forSeconds: seconds, persistence: persistence)
+    }
+
+    /// The key a passphrase or a recovery key (whichever `secret` is) unwraps. Used to
+    /// confirm who is at the keyboard before the vault's keys change: an unlocked terminal
+    /// alone is not enough. Tries the recovery slot first when `secret` has the recovery
+    /// key's form (cheap), then the passphrase slot (Argon2id).
+    func confirmedKey(_ secret: SecretBytes) throws(VaultError) -> VaultKey {
+        guard (try? RecoveryKey(parsing: secret)) != nil else { return try unwrapKey(passphrase: secret) }
+        do {
+            return try unwrapKey(recoveryKey: secret)
+        } catch .wrongRecoveryKey {
+            // A passphrase may happen to look like a recovery key.
+            do { return try unwrapKey(passphrase: secret) } catch .wrongPassphrase { throw .wrongRecoveryKey }
+        }
+    }
+
+    private func unwrapKey(passphrase: SecretBytes) throws(VaultError) -> VaultKey {
+        let slot = try slot(.passphrase)
+        do {
+            return try slot.unwrap(passphrase: passphrase, vaultID: vaultID)
+        } catch .authenticationFailed {
+            log.warning("vault.unlock.refused", ["reason": .public("wrongPassphrase")])
+            throw .wrongPassphrase
+        } catch {
+            throw .crypto(error)
+        }
+    }
+
+    private func unwrapKey(recoveryKey text: SecretBytes) throws(VaultError) -> VaultKey {
         let recoveryKey: RecoveryKey
         do { recoveryKey = try RecoveryKey(parsing: text) } catch { throw .invalidRecoveryKey }
         let slot = try slot(.recovery)
-        let key: VaultKey
         do {
-            key = try slot.unwrap(recoveryKey: recoveryKey, vaultID: vaultID)
+            return try slot.unwrap(recoveryKey: recoveryKey, vaultID: vaultID)
         } catch .authenticationFailed {
             log.warning("vault.unlock.refused", ["reason": .public("wrongRecoveryKey")])
             throw .wrongRecoveryKey
         } catch {
             throw .crypto(error)
         }
-        return try keep(key, forSeconds: seconds, persistence: persistence)
     }
 
     /// Removes the key from the keystore. Locking a locked vault is not an error.
@@ -132,11 +167,12 @@ public final class Vault {
         log.notice("vault.locked")
     }
 
-    /// Replaces the passphrase keyslot. Needs the vault unlocked (by passphrase or recovery
-    /// key); the vault key, and so every sealed field, is unchanged.
-    public func changePassphrase(to passphrase: SecretBytes, kdf: KDFParameters) throws(VaultError) {
+    /// Replaces the passphrase keyslot, once `current` (the passphrase or the recovery key)
+    /// has proved who is asking; the vault need not be unlocked. The vault key, and so every
+    /// sealed field, is unchanged.
+    public func changePassphrase(current: SecretBytes, to passphrase: SecretBytes, kdf: KDFParameters) throws(VaultError) {
+        let key = try confirmedKey(current)
         try Self.checkNewPassphrase(passphrase)
-        let key = try currentKey()
         let now = clock.now()
         let slot = try Self.cryptoCall { () throws(CryptoError) in
             try Keyslot.wrapping(key, passphrase: passphrase, kdf: kdf, vaultID: vaultID,
@@ -144,6 +180,28 @@ public final class Vault {
         }
         try Self.storeCall { () throws(StoreError) in try store.replaceKeyslot(slot) }
         log.notice("vault.passphrase.changed", ["opsLimit": .integer(Int64(kdf.opsLimit)), "memLimit": .integer(Int64(kdf.memLimit))])
+    }
+
+    /// Replaces the recovery keyslot with one for a new recovery key, once `current` (the
+    /// passphrase or the old recovery key) has proved who is asking. No record is
+    /// re-encrypted; the old recovery key stops opening this vault, and remotes get the new
+    /// slot at the next sync. Returns the new key in display form, to show once.
+    public func rotateRecoveryKey(current: SecretBytes) throws(VaultError) -> SecretBytes {
+        let key = try confirmedKey(current)
+        let now = clock.now()
+        let recoveryKey = try Self.cryptoCall { () throws(CryptoError) in try RecoveryKey.generate() }
+        let slot = try Self.cryptoCall { () throws(CryptoError) in
+            try Keyslot.wrapping(key, recoveryKey: recoveryKey, vaultID: vaultID, slotID: EntityID.generate(at: now).rawValue)
+        }
+        try Self.storeCall { () throws(StoreError) in try store.replaceKeyslot(slot) }
+        log.notice("vault.recoveryKey.rotated")
+        return try Self.cryptoCall { () throws(CryptoError) in try recoveryKey.formatted() }
+    }
+
+    /// Checks a new passphrase against the rules before anything is derived from it, so a
+    /// prompt can ask again at once.
+    public static func validateNewPassphrase(_ passphrase: SecretBytes) throws(VaultError) {
+        try checkNewPassphrase(passphrase)
     }
 
     /// The Store with the key attached, fetching the key from the keystore on first use.
@@ -179,6 +237,12 @@ public final class Vault {
         }
     }
 
+    /// Attaches a key just unwrapped from a keyslot to the Store and to this process.
+    private func attachKey(_ key: VaultKey) throws(VaultError) {
+        try Self.storeCall { () throws(StoreError) in try store.attach(key) }
+        didAttach(key)
+    }
+
     /// The key is attached: journal operations may run, and log lines may tag private values.
     private func didAttach(_ key: VaultKey) {
         operationCipher = OperationCipher(sealer: FieldSealer(key: key, vaultID: vaultID))
@@ -188,13 +252,12 @@ public final class Vault {
     }
 
     private func keep(_ key: VaultKey, forSeconds seconds: Int64, persistence: KeyPersistence) throws(VaultError) -> Timestamp {
-        try Self.storeCall { () throws(StoreError) in try store.attach(key) }
+        try attachKey(key)
         let expiry = Timestamp(millisecondsSince1970: clock.now().millisecondsSince1970 + seconds * 1000)
         try keystoreCall { () throws(KeystoreError) in
             try keyStore.store(key, vaultID: vaultID, expiresAtMilliseconds: expiry.millisecondsSince1970,
                                persistence: persistence)
         }
-        didAttach(key)
         log.notice("vault.unlocked", ["persistence": .public(persistence.rawValue), "seconds": .integer(seconds)])
         return expiry
     }

@@ -621,19 +621,39 @@ final class SweepWorld {
         try world.run(["migrate", "--status", "--dry-run"], status: 64)
 
         // MARK: Passphrase change, lock, recovery key
-        try world.run(["passphrase", "change", "--passphrase-stdin", "--kdf", "interactive"], stdin: newPassphrase + "\n", status: 0)
-        try world.run(["passphrase", "change", "--passphrase-stdin", "--kdf", "interactive"], stdin: "short\n", status: 65)
+        try world.run(["passphrase", "change", "--passphrase-stdin", "--kdf", "interactive"], stdin: "wrong \(c)\n" + newPassphrase + "\n", status: 77)
+        try world.run(["passphrase", "change", "--passphrase-stdin", "--kdf", "interactive"], stdin: passphrase + "\n" + newPassphrase + "\n", status: 0)
+        try world.run(["passphrase", "change", "--passphrase-stdin", "--kdf", "interactive"], stdin: newPassphrase + "\nshort\n", status: 65)
+        try world.run(["unlock"], status: 0)                                                   // already unlocked: says until when
+        try world.run(["unlock", "--extend", "--timeout", "3h"], status: 0)
         try world.run(["lock"], status: 0)
         try world.run(["lock"], status: 0)
+        try world.run(["unlock", "--extend"], status: 77)                                      // nothing to extend
         try world.run(["status", "--json"], status: 0)
-        try world.run(["passphrase", "change", "--passphrase-stdin"], stdin: newPassphrase + "\n", status: 77)
+        try world.run(["passphrase", "change", "--passphrase-stdin"], stdin: "wrong \(c)\n" + newPassphrase + "\n", status: 77)
+        let rotated = try world.run(["recovery-key", "rotate", "--passphrase-stdin"], stdin: newPassphrase + "\n", status: 0).line
+        try world.run(["recovery-key", "rotate", "--passphrase-stdin"], stdin: "wrong \(c)\n", status: 77)
+        try world.run(["unlock", "--recovery-key-stdin"], stdin: rotated + "\n", status: 0)
+        try world.run(["lock"], status: 0)
         try world.run(["search", c], showsContent: true, status: 77)
         try world.run(["show", note], showsContent: true, status: 77)
         try world.run(["unlock", "--passphrase-stdin"], stdin: passphrase + "\n", status: 77)   // the old one
         try world.run(["unlock", "--recovery-key-stdin"], stdin: "not a key \(c)\n", status: 65)
         try world.run(["unlock", "--recovery-key-stdin", "--passphrase-stdin"], stdin: recoveryKey + "\n", status: 64)
-        try world.run(["unlock", "--recovery-key-stdin"], stdin: recoveryKey + "\n", status: 0)
-        try world.run(["lock"], status: 0)
+        try world.run(["unlock", "--recovery-key-stdin"], stdin: recoveryKey + "\n", status: 77)             // rotated away
+        try world.run(["recovery-key", "rotate", "--passphrase-stdin"], stdin: rotated + "\n", status: 0)  // the old recovery key proves it too
+        // The headless path: no keyring used, the passphrase from a command, the key in one process.
+        let command = ["BMVAULT_PASSPHRASE_COMMAND": "printf '%s\\n' '\(newPassphrase)'"]
+        try world.run(["--no-keyring", "list"], environment: command, showsContent: true, status: 0)
+        try world.run(["--no-keyring", "note", "add", book, "headless \(c)"], environment: command, status: 0)
+        try world.run(["--no-keyring", "note", "add", book], stdin: "headless piped \(c)\n", environment: command, status: 0)
+        try world.run(["--no-keyring", "list"], environment: ["BMVAULT_PASSPHRASE_COMMAND": "printf '%s\\n' 'wrong \(c)'"], showsContent: true, status: 77)
+        try world.run(["--no-keyring", "list"], environment: ["BMVAULT_PASSPHRASE_COMMAND": "'unterminated \(c)"], showsContent: true, status: 64)
+        try world.run(["--no-keyring", "list"], environment: ["BMVAULT_PASSPHRASE_COMMAND": "no-such-program-\(c)"], showsContent: true, status: 77)
+        try world.run(["--no-keyring", "list"], showsContent: true, status: 77)
+        try world.run(["--no-keyring", "unlock"], status: 64)
+        try world.run(["list"], environment: command.merging(["DBUS_SESSION_BUS_ADDRESS": "unix:path=/nonexistent/\(c)"]) { $1 },
+                      showsContent: true, status: 0)
         try world.run(["unlock", "--passphrase-stdin", "--remember", "--timeout", "1h"], stdin: newPassphrase + "\n", status: 0)
         try world.run(["lock"], status: 0)
         try world.run(["unlock", "--passphrase-stdin"], stdin: newPassphrase + "\n", status: 0)

@@ -93,7 +93,7 @@ import Testing
 
     @Test func everyCommandHasHelpThatNamesItsUsage() throws {
         let vault = try TestVault()
-        let commands = [["init"], ["unlock"], ["lock"], ["status"], ["passphrase", "change"], ["book", "add"], ["book", "list"],
+        let commands = [["init"], ["unlock"], ["lock"], ["status"], ["passphrase", "change"], ["recovery-key", "rotate"], ["book", "add"], ["book", "list"],
                         ["book", "progress"], ["migrate"], ["rekey"], ["diagnostics"], ["remote", "add"], ["remote", "list"],
                         ["remote", "remove"], ["sync"], ["outbox"], ["conflicts"], ["conflicts", "resolve"], ["session", "add"], ["note", "add"], ["quote", "add"], ["list"], ["show"],
                         ["edit"], ["delete"], ["search"]]

@@ -120,7 +120,8 @@ import Testing
         #expect(unlocked.stderr.contains("bmvault passphrase change"))
         try vault.succeed(["book", "add", "Kept"])
 
-        try vault.succeed(["passphrase", "change", "--passphrase-stdin", "--kdf", "interactive"], stdin: "a brand new passphrase\n")
+        // The recovery key stands in for the forgotten passphrase.
+        try vault.succeed(["passphrase", "change", "--passphrase-stdin", "--kdf", "interactive"], stdin: recoveryKey + "\na brand new passphrase\n")
         try vault.succeed(["lock"])
         #expect(try vault.run(["unlock", "--passphrase-stdin"], stdin: TestVault.passphrase + "\n").status == 77)
         try vault.succeed(["unlock", "--passphrase-stdin"], stdin: "a brand new passphrase\n")

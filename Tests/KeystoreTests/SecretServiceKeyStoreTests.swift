@@ -98,6 +98,13 @@ import VaultCrypto
         #expect(foundKey(try store.lookup(vaultID: vaultID))?.key.id == key.id)
     }
 
+    /// The key travels on the bus encrypted: libsecret agreed the spec's Diffie-Hellman
+    /// session with gnome-keyring, not `plain`.
+    @Test func theTransferSessionIsEncrypted() throws {
+        let connection = try SecretServiceConnection(deadline: Deadline(timeoutMilliseconds: 5000))
+        #expect(connection.transferAlgorithm == "dh-ietf1024-sha256-aes128-cbc-pkcs7")
+    }
+
     @Test func labelNamesTheVaultByItsFirstEightCharacters() {
         #expect(SecretServiceKeyStore.label(vaultID: "0123456789abcdef") == "bmvault vault key (01234567)")
         #expect(SecretServiceKeyStore.label(vaultID: "abc") == "bmvault vault key (abc)")

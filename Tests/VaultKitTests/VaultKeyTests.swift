@@ -230,12 +230,13 @@ import TestSupport
         let note = try fixture.vault.addAnnotation(to: try fixture.vault.book(named: book.id.rawValue), kind: .note, body: "sealed before the change", locator: nil)
         let quote = try fixture.vault.addAnnotation(to: try fixture.vault.book(named: "persistent"), kind: .quote, body: "quoted", locator: "p. 4")
 
-        #expect(vaultError { () throws(VaultError) in try fixture.vault.changePassphrase(to: try secretOrFail("short"), kdf: interactive) }
+        #expect(vaultError { () throws(VaultError) in try fixture.vault.changePassphrase(current: try secretOrFail(testPassphrase), to: try secretOrFail("short"), kdf: interactive) }
                 == .passphraseTooShort(minimum: 8))
         #expect(vaultError { () throws(VaultError) in
-            try fixture.vault.changePassphrase(to: try secretOrFail(Array("new passphrase".utf8) + [0]), kdf: interactive)
+            try fixture.vault.changePassphrase(current: try secretOrFail(testPassphrase), to: try secretOrFail(Array("new passphrase".utf8) + [0]),
+                                               kdf: interactive)
         } == .passphraseInvalid)
-        try fixture.vault.changePassphrase(to: try secret("a brand new passphrase"), kdf: interactive)
+        try fixture.vault.changePassphrase(current: try secret(testPassphrase), to: try secret("a brand new passphrase"), kdf: interactive)
         try fixture.vault.lock()
 
         let next = try fixture.reopen()
@@ -250,27 +251,46 @@ import TestSupport
         #expect(Set(try viaRecovery.allAnnotations().map { try $0.get().annotation }) == [note, quote])
     }
 
-    @Test func aForgottenPassphraseIsReplacedAfterARecoveryUnlock() throws {
+    @Test func aForgottenPassphraseIsReplacedWithTheRecoveryKey() throws {
         let fixture = try makeVault(unlocked: false)
         defer { fixture.directory.remove() }
-        try fixture.vault.unlock(recoveryKey: try secret(fixture.recoveryKey))
-        _ = try fixture.vault.addBook(title: "Recovered", authors: [])
-        try fixture.vault.changePassphrase(to: try secret("remembered this time"), kdf: interactive)
-        try fixture.vault.lock()
+        try fixture.vault.changePassphrase(current: try secret(fixture.recoveryKey), to: try secret("remembered this time"), kdf: interactive)
         let next = try fixture.reopen()
         #expect(vaultError { () throws(VaultError) in try next.unlock(passphrase: try secretOrFail(testPassphrase)) } == .wrongPassphrase)
         try next.unlock(passphrase: try secret("remembered this time"))
-        #expect(try next.books().map { try $0.get().title } == ["Recovered"])
     }
 
-    @Test func changingThePassphraseNeedsAnUnlockedVault() throws {
+    @Test func changingThePassphraseNeedsTheCurrentOneNotAnUnlockedVault() throws {
+        let fixture = try makeVault(unlocked: true)
+        defer { fixture.directory.remove() }
+        let before = try fileBytes(fixture.databasePath)
+        #expect(vaultError { () throws(VaultError) in
+            try fixture.vault.changePassphrase(current: try secretOrFail("a guess at it"), to: try secretOrFail("a brand new passphrase"), kdf: interactive)
+        } == .wrongPassphrase)
+        #expect(vaultError { () throws(VaultError) in
+            try fixture.vault.changePassphrase(current: try secretOrFail("AAAA-AAAA"), to: try secretOrFail("a brand new passphrase"), kdf: interactive)
+        } == .wrongPassphrase)
+        #expect(try fileBytes(fixture.databasePath) == before)
+    }
+
+    @Test func rotatingTheRecoveryKeyRetiresTheOldOneAndKeepsThePassphrase() throws {
         let fixture = try makeVault(unlocked: false)
         defer { fixture.directory.remove() }
         let before = try fileBytes(fixture.databasePath)
-        #expect(vaultError { () throws(VaultError) in try fixture.vault.changePassphrase(to: try secretOrFail("a brand new passphrase"), kdf: interactive) }
-                == .locked)
+        #expect(vaultError { () throws(VaultError) in _ = try fixture.vault.rotateRecoveryKey(current: try secretOrFail("a guess at it")) }
+                == .wrongPassphrase)
         #expect(try fileBytes(fixture.databasePath) == before)
-        try fixture.vault.unlock(passphrase: try secret(testPassphrase))
+
+        let rotated = try fixture.vault.rotateRecoveryKey(current: try secret(testPassphrase))
+        let newKey = rotated.withUnsafeBytes { Array($0) }
+        #expect(newKey != fixture.recoveryKey)
+        let next = try fixture.reopen()
+        #expect(vaultError { () throws(VaultError) in try next.unlock(recoveryKey: try secretOrFail(fixture.recoveryKey)) } == .wrongRecoveryKey)
+        try next.unlock(recoveryKey: try secret(newKey))
+        try next.lock()
+        try next.unlock(passphrase: try secret(testPassphrase))
+        // The new recovery key proves who is asking, too.
+        _ = try next.rotateRecoveryKey(current: try secret(newKey))
     }
 
     // MARK: - Recovery key

@@ -4,6 +4,10 @@ enum CommandTable {
         name: "vault", valueName: "dir",
         help: "The vault directory (default: $BMVAULT_HOME, else $XDG_DATA_HOME/bmvault, else ~/.local/share/bmvault).")
 
+    static let noKeyringOption = OptionSpec(
+        name: "no-keyring",
+        help: "Do not use the Secret Service: ask for the passphrase (or run $BMVAULT_PASSPHRASE_COMMAND) and keep the key in this process only.")
+
     static let verboseOption = OptionSpec(name: "verbose", help: "Log more events (never more content) to the log file and standard error.")
     static let debugOption = OptionSpec(name: "debug", help: "Log every event, with timings (never content), to the log file and standard error.")
 
@@ -17,6 +21,7 @@ enum CommandTable {
                 VaultCommands.lock(context),
                 VaultCommands.status(context),
                 VaultCommands.passphrase(context),
+                VaultCommands.recoveryKey(context),
                 MigrateCommand.migrate(context),
                 RekeyCommand.rekey(context),
                 DiagnosticsCommand.diagnostics(context),

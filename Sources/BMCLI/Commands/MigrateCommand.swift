@@ -28,7 +28,7 @@ enum MigrateCommand {
                 printRehearsal(rehearsal, json: input.json, context: context)
                 return
             }
-            if !input.status { _ = try context.openVault() }
+            if !input.status { _ = try context.openVaultWithoutKey() }
             printState(try Vault.schemaState(at: context.location), json: input.json, context: context)
         }
     }

@@ -21,7 +21,7 @@ enum RekeyCommand {
             discussion: "Asks for the passphrase (it stays the same) and prints a NEW recovery key; the old recovery key stops working when the rekey finishes. The work runs in batches: if it is interrupted, the journal stays closed until `bmvault rekey` is run again, and it resumes where it stopped.",
             parameters: Input.parameters
         ) { input in
-            let vault = try context.openVault()
+            let vault = try context.openVaultWithoutKey()
             let resuming = try vault.hasPendingRekey()
             let passphrase = input.passphraseStdin ? try SecretInput.readLine()
                 : try SecretInput.prompt("Passphrase for \(vault.location.directory): ")

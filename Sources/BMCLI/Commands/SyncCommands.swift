@@ -127,7 +127,7 @@ enum SyncCommands {
     static func outbox(_ context: CommandContext) -> CommandSpec {
         CommandSpec(name: "outbox", abstract: "Show the operations waiting to be synced (never their content).",
                     parameters: JSONOnlyInput.parameters) { input in
-            let entries = try context.openVault().outbox()
+            let entries = try context.openVaultWithoutKey().outbox()
             if input.json {
                 context.console.out(JSONDocuments.render(entries.map(JSONDocuments.OutboxEntryDocument.init)))
                 return

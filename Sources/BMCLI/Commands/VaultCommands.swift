@@ -66,28 +66,47 @@ enum VaultCommands {
         var recoveryKeyStdin = false
         var timeoutSeconds = Vault.defaultUnlockSeconds
         var remember = false
+        var extend = false
 
         static var parameters: [Parameter<UnlockInput>] {
             [.flag(\.passphraseStdin, SharedOptions.passphraseStdin),
              .flag(\.recoveryKeyStdin, OptionSpec(name: "recovery-key-stdin", help: "Unlock with the recovery key, read from standard input.")),
              .option(\.timeoutSeconds, OptionSpec(name: "timeout", valueName: "duration", help: "How long to stay unlocked, such as 30m, 8h or 2d (default 8h)."),
                      ValueParsing.duration),
-             .flag(\.remember, OptionSpec(name: "remember", help: "Keep the key in the default keyring, which survives logout."))]
+             .flag(\.remember, OptionSpec(name: "remember", help: "Keep the key in the default keyring, which survives logout.")),
+             .flag(\.extend, OptionSpec(name: "extend", help: "Already unlocked: keep the key for --timeout from now, without the passphrase."))]
         }
     }
 
     static func unlock(_ context: CommandContext) -> CommandSpec {
         CommandSpec(
             name: "unlock", abstract: "Keep the vault key in the Secret Service for a while.",
-            discussion: "The key goes to the in-memory session keyring (gone at logout) unless --remember puts it in the default keyring. It expires after --timeout (default 8h); `bmvault lock` removes it at once.",
+            discussion: "The key goes to the in-memory session keyring (gone at logout) unless --remember puts it in the default keyring. It expires after --timeout (default 8h); `bmvault lock` removes it at once. Run while unlocked, it says until when; --extend keeps it longer.",
             parameters: UnlockInput.parameters
         ) { input in
+            guard context.usesKeyring else { throw CLIError.keyringCommandWithoutKeyring(command: "unlock") }
             let useRecovery = input.recoveryKeyStdin
             if useRecovery && input.passphraseStdin {
                 throw CLIError.invalidValue("use either --passphrase-stdin or --recovery-key-stdin, not both")
             }
+            let vault = try context.openVaultWithoutKey()
+            if case .unlocked(let until, let current) = try vault.status().keyState {
+                let persistence: KeyPersistence = input.remember ? .remembered : current ?? .session
+                if input.extend {
+                    let expiry = try vault.extendUnlock(forSeconds: input.timeoutSeconds, persistence: persistence)
+                    context.console.err("Unlocked until \(HumanFormat.localTime(expiry)) (\(keyringName(persistence))).\n")
+                } else {
+                    let extended = Timestamp(millisecondsSince1970: context.clock.now().millisecondsSince1970 + input.timeoutSeconds * 1000)
+                    context.console.err("Already unlocked until \(HumanFormat.localTime(until)) (\(keyringName(current))). "
+                                        + "To keep it unlocked until \(HumanFormat.localTime(extended)), run `bmvault unlock --extend"
+                                        + (input.timeoutSeconds == Vault.defaultUnlockSeconds ? "" : " --timeout ...")
+                                        + (input.remember ? " --remember" : "") + "`.\n")
+                }
+                return
+            }
+            // Extending never stands in for the passphrase.
+            if input.extend { throw VaultError.locked }
             let persistence: KeyPersistence = input.remember ? .remembered : .session
-            let vault = try context.openVault()
             try vault.checkKeystore()
             let expiry: Timestamp
             if useRecovery {
@@ -100,8 +119,7 @@ enum VaultCommands {
                 context.console.progress("Unlocking...\n")
                 expiry = try vault.unlock(passphrase: passphrase, forSeconds: input.timeoutSeconds, persistence: persistence)
             }
-            let keyring = persistence == .remembered ? "default keyring" : "session keyring"
-            context.console.err("Unlocked until \(HumanFormat.localTime(expiry)) (\(keyring)).\n")
+            context.console.err("Unlocked until \(HumanFormat.localTime(expiry)) (\(keyringName(persistence))).\n")
             if useRecovery {
                 context.console.err("Set a new passphrase now with `bmvault passphrase change`.\n")
             }
@@ -110,7 +128,8 @@ enum VaultCommands {
 
     static func lock(_ context: CommandContext) -> CommandSpec {
         CommandSpec(name: "lock", abstract: "Remove the vault key from the Secret Service.", parameters: NoInput.parameters) { _ in
-            try context.openVault().lock()
+            guard context.usesKeyring else { throw CLIError.keyringCommandWithoutKeyring(command: "lock") }
+            try context.openVaultWithoutKey().lock()
             context.console.err("Locked.\n")
         }
     }
@@ -121,7 +140,7 @@ enum VaultCommands {
             discussion: "Works while locked: it shows counts and ids, never content.",
             parameters: JSONOnlyInput.parameters
         ) { input in
-            let vault = try context.openVault()
+            let vault = try context.openVaultWithoutKey()
             let status = try vault.status()
             let counts = status.counts
             let (state, until, sentence) = describe(status.keyState)
@@ -148,11 +167,19 @@ enum VaultCommands {
         }
     }
 
+    /// The collection a key is kept in, as the reader knows it.
+    private static func keyringName(_ persistence: KeyPersistence?) -> String {
+        switch persistence {
+        case .remembered: "default keyring"
+        case .session: "session keyring"
+        case nil: "keyring"
+        }
+    }
+
     private static func describe(_ state: VaultStatus.KeyState) -> (String, Timestamp?, String) {
         switch state {
         case .unlocked(let until, let persistence):
-            let keyring = persistence == .remembered ? "default keyring" : persistence == .session ? "session keyring" : "keyring"
-            return ("unlocked", until, "unlocked until \(HumanFormat.localTime(until)) (\(keyring))")
+            return ("unlocked", until, "unlocked until \(HumanFormat.localTime(until)) (\(keyringName(persistence)))")
         case .notUnlocked:
             return ("locked", nil, "locked; run `bmvault unlock`")
         case .expired:
@@ -169,7 +196,9 @@ enum VaultCommands {
         var kdf = KDFStrength.moderate
 
         static var parameters: [Parameter<PassphraseChangeInput>] {
-            [.flag(\.passphraseStdin, SharedOptions.passphraseStdin), .option(\.kdf, SharedOptions.kdf, ValueParsing.kdfStrength)]
+            [.flag(\.passphraseStdin, OptionSpec(name: "passphrase-stdin",
+                                                 help: "Read the current passphrase (or the recovery key), then the new passphrase, one per line from standard input.")),
+             .option(\.kdf, SharedOptions.kdf, ValueParsing.kdfStrength)]
         }
     }
 
@@ -178,15 +207,50 @@ enum VaultCommands {
             name: "passphrase", abstract: "Manage the vault's passphrase.",
             subcommands: [
                 CommandSpec(
-                    name: "change", abstract: "Replace the passphrase (the vault must be unlocked).",
-                    discussion: "Only the passphrase keyslot is rewritten; no note is re-encrypted and the recovery key keeps working. After unlocking with the recovery key, this is how to set a new passphrase.",
+                    name: "change", abstract: "Replace the passphrase, after the current one (or the recovery key).",
+                    discussion: "Asks for the current passphrase or the recovery key first, as passwd and gpg do: an unlocked terminal alone cannot change it. Only the passphrase keyslot is rewritten; no note is re-encrypted and the recovery key keeps working. After losing the passphrase, give the recovery key here to set a new one.",
                     parameters: PassphraseChangeInput.parameters
                 ) { input in
-                    let vault = try context.openVault()
-                    try vault.ensureUnlocked()
+                    let vault = try context.openVaultWithoutKey()
+                    let current = try context.currentSecret(fromStandardInput: input.passphraseStdin)
                     let passphrase = try context.newPassphrase(fromStandardInput: input.passphraseStdin)
-                    try vault.changePassphrase(to: passphrase, kdf: KDFParameters(strength: input.kdf))
+                    context.console.progress("Deriving the key (Argon2id, \(input.kdf.rawValue))...\n")
+                    try vault.changePassphrase(current: current, to: passphrase, kdf: KDFParameters(strength: input.kdf))
                     context.console.err("Passphrase changed; the old one no longer opens the vault.\n")
+                },
+            ])
+    }
+
+    struct RecoveryKeyRotateInput: CommandInput {
+        var passphraseStdin = false
+
+        static var parameters: [Parameter<RecoveryKeyRotateInput>] {
+            [.flag(\.passphraseStdin, OptionSpec(name: "passphrase-stdin",
+                                                 help: "Read the current passphrase (or the old recovery key) from standard input."))]
+        }
+    }
+
+    static func recoveryKey(_ context: CommandContext) -> CommandSpec {
+        CommandSpec(
+            name: "recovery-key", abstract: "Manage the vault's recovery key.",
+            subcommands: [
+                CommandSpec(
+                    name: "rotate", abstract: "Make a new recovery key and print it once; the old one stops working.",
+                    discussion: "Asks for the current passphrase (or the old recovery key) first. Only the recovery keyslot is rewritten; no note is re-encrypted and the passphrase keeps working. Remotes get the new keyslot at the next sync.",
+                    parameters: RecoveryKeyRotateInput.parameters
+                ) { input in
+                    let vault = try context.openVaultWithoutKey()
+                    let current = try context.currentSecret(fromStandardInput: input.passphraseStdin)
+                    context.console.progress("Checking...\n")
+                    let recoveryKey = try vault.rotateRecoveryKey(current: current)
+                    context.console.err("""
+                        Your NEW recovery key is on the next line; the old one no longer opens the vault.
+                        It is shown only this once: write it down and keep it away from this computer.
+
+                        """)
+                    recoveryKey.withUnsafeBytes { context.console.out(bytes: $0) }
+                    context.console.out("\n")
+                    context.console.err("\nRun `bmvault sync` so your remotes hold the new recovery keyslot.\n")
                 },
             ])
     }

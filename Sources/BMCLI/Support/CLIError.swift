@@ -24,8 +24,27 @@ enum CLIError: Error, Equatable {
     case editorFailed(status: Int32)
     /// Some records could not be read; the rest were shown.
     case unreadableRecords(count: Int)
+    /// The vault key is needed, no keyring holds it (none is reachable, or `--no-keyring`),
+    /// and there is neither a terminal to ask on nor a `BMVAULT_PASSPHRASE_COMMAND`.
+    case noPassphraseSource(KeylessReason)
+    /// `BMVAULT_PASSPHRASE_COMMAND` is empty or has an unterminated quote (its text is never repeated).
+    case passphraseCommandInvalid
+    /// `BMVAULT_PASSPHRASE_COMMAND` could not be started (127) or exited with this status.
+    case passphraseCommandFailed(status: Int32)
+    /// `--no-keyring` with a command whose whole job is the keyring (`unlock`, `lock`).
+    case keyringCommandWithoutKeyring(command: String)
     /// A file-system or terminal call failed.
     case system(operation: String, errno: Int32)
+}
+
+/// Why a command works without a keyring, for the message that says what to do instead.
+enum KeylessReason: Equatable {
+    /// There is no D-Bus session bus (SSH, a console, a server, WSL).
+    case noSessionBus
+    /// The bus is up but no Secret Service runs on it.
+    case noProvider
+    /// The reader asked for `--no-keyring`.
+    case noKeyringOption
 }
 
 extension CLIError {

@@ -14,6 +14,8 @@ final class CommandContext {
     let console: Console
     let clock: any Clock
     var vaultOption: String?
+    /// Whether commands may use the Secret Service; `--no-keyring` turns it off.
+    var usesKeyring = true
     /// Records that failed to read during a listing; turns a finished listing into exit 65.
     private(set) var unreadableCount = 0
 
@@ -56,14 +58,72 @@ final class CommandContext {
         if let path { console.err("A failure report (no journal content) was written to \(path).\n") }
     }
 
+    /// The Secret Service, bounded by `BMVAULT_KEYRING_TIMEOUT_MS`; with `--no-keyring`, an
+    /// empty keystore in this process's memory, so nothing reaches or asks the keyring.
     func keyStore() -> any KeyStore {
+        guard usesKeyring else { return MemoryKeyStore() }
         let timeout = environment["BMVAULT_KEYRING_TIMEOUT_MS"].flatMap(Int.init).flatMap { $0 > 0 ? $0 : nil }
         return SecretServiceKeyStore(timeoutMilliseconds: timeout ?? Self.defaultKeyringTimeoutMilliseconds)
     }
 
-    /// Opens the vault, upgrading an older one with a one-line notice on standard error
-    /// (and, on a terminal, a line per migration).
-    func openVault() throws(VaultError) -> Vault {
+    /// Opens the vault with its key attached, for the commands that read or write the journal.
+    ///
+    /// The key comes from the keyring. Where no keyring is reachable (or with `--no-keyring`)
+    /// it comes from the passphrase, for this process only (``unlockForThisProcess(_:because:)``).
+    /// Where the vault is locked and a terminal is attached, the reader is offered an unlock,
+    /// as sudo and gpg-agent do; without a terminal the command fails with exit 77.
+    func openVault() throws -> Vault {
+        let vault = try openVaultWithoutKey()
+        guard usesKeyring else {
+            try unlockForThisProcess(vault, because: .noKeyringOption)
+            return vault
+        }
+        do throws(VaultError) {
+            try vault.ensureUnlocked()
+        } catch {
+            switch error {
+            case .keystore(.noSessionBus):
+                try unlockForThisProcess(vault, because: .noSessionBus)
+            case .keystore(.noProvider):
+                try unlockForThisProcess(vault, because: .noProvider)
+            case .locked where console.stdinIsTerminal, .sessionExpired where console.stdinIsTerminal:
+                try offerToUnlock(vault, after: error)
+            default:
+                throw error
+            }
+        }
+        return vault
+    }
+
+    /// The headless path: the passphrase from `BMVAULT_PASSPHRASE_COMMAND` when it is set (an
+    /// explicit setting wins, as restic's and borg's password commands do), else from the
+    /// terminal, else a failure saying what the options are. The key lives in this process only.
+    private func unlockForThisProcess(_ vault: Vault, because reason: KeylessReason) throws {
+        let passphrase: SecretBytes
+        if let command = environment[PassphraseCommand.variable], !command.isEmpty {
+            passphrase = try PassphraseCommand.run(command)
+        } else if console.stdinIsTerminal {
+            console.flush()
+            passphrase = try SecretInput.prompt("Passphrase for \(vault.location.directory) (no keyring: kept for this command only): ")
+        } else {
+            throw CLIError.noPassphraseSource(reason)
+        }
+        try vault.unlockForThisProcess(passphrase: passphrase)
+    }
+
+    /// A locked vault at a terminal: ask for the passphrase and unlock for the default period.
+    private func offerToUnlock(_ vault: Vault, after error: VaultError) throws {
+        console.flush()
+        console.err(error == .sessionExpired ? "The vault's unlock period has ended.\n" : "The vault is locked.\n")
+        let passphrase = try SecretInput.prompt("Passphrase to unlock it for \(Vault.defaultUnlockSeconds / 3600) hours: ")
+        let expiry = try vault.unlock(passphrase: passphrase)
+        console.err("Unlocked until \(HumanFormat.localTime(expiry)) (session keyring).\n")
+    }
+
+    /// Opens the vault without its key, upgrading an older one with a one-line notice on
+    /// standard error (and, on a terminal, a line per migration). For the commands that read
+    /// only what is in the clear (`status`, `outbox`) or take a passphrase themselves.
+    func openVaultWithoutKey() throws(VaultError) -> Vault {
         try Vault.open(at: location, keyStore: keyStore(), clock: clock) { event in
             switch event {
             case .upgrading(let from, let to, let snapshot):
@@ -117,13 +177,43 @@ final class CommandContext {
         return text
     }
 
-    /// A new passphrase: one line of stdin, or asked twice on the terminal.
-    func newPassphrase(fromStandardInput: Bool) throws(CLIError) -> SecretBytes {
+    /// The current passphrase or the recovery key, proving who is asking before the vault's
+    /// keys change: one line of stdin, or asked on the terminal.
+    func currentSecret(fromStandardInput: Bool) throws(CLIError) -> SecretBytes {
         if fromStandardInput { return try SecretInput.readLine() }
         console.flush()
-        let first = try SecretInput.prompt("New passphrase: ")
-        let second = try SecretInput.prompt("Repeat passphrase: ")
-        guard first.constantTimeEquals(second) else { throw .passphraseMismatch }
-        return first
+        return try SecretInput.prompt("Current passphrase (or recovery key): ")
+    }
+
+    /// How many times a new passphrase is asked for at a terminal before giving up.
+    static let newPassphraseAttempts = 3
+
+    /// A new passphrase: one line of stdin, or asked twice on the terminal. At the terminal a
+    /// passphrase that breaks the rules is refused after its first entry, and a mismatch
+    /// asks again (up to ``newPassphraseAttempts`` times), instead of ending the command.
+    func newPassphrase(fromStandardInput: Bool) throws -> SecretBytes {
+        if fromStandardInput { return try SecretInput.readLine() }
+        console.flush()
+        var attempt = 1
+        while true {
+            let first = try SecretInput.prompt("New passphrase: ")
+            let failure: any Error
+            do {
+                try Vault.validateNewPassphrase(first)
+                let second = try SecretInput.prompt("Repeat passphrase: ")
+                guard first.constantTimeEquals(second) else { throw CLIError.passphraseMismatch }
+                return first
+            } catch {
+                failure = error
+            }
+            guard attempt < Self.newPassphraseAttempts else { throw failure }
+            let reason = switch failure {
+            case CLIError.passphraseMismatch: "The two entries differ."
+            case VaultError.passphraseTooShort(let minimum): "Too short: a passphrase needs at least \(minimum) characters."
+            default: "That passphrase cannot be used (\(ErrorReport(failure).message))."
+            }
+            console.err(reason + " Try again.\n")
+            attempt += 1
+        }
     }
 }

@@ -121,15 +121,7 @@ struct Editor {
         let spawned = posix_spawn(&child, "/bin/sh", nil, &attributes, &argv, environ)
         guard spawned == 0 else { throw .editorFailed(status: 127) }
         EditorSignals.child = child
-        var status: Int32 = 0
-        do {
-            _ = try systemCall(FileIOError.Operation(rawValue: "waitpid")) { waitpid(child, &status, 0) }
-        } catch {
-            throw .system(error)
-        }
-        // WIFEXITED / WEXITSTATUS are macros Swift cannot import.
-        let signalled = status & 0x7f
-        return signalled == 0 ? (status >> 8) & 0xff : 128 + signalled
+        return try ChildProcess.waitForExit(child)
     }
 }
 

@@ -145,7 +145,7 @@ struct ErrorReport: Equatable {
     static func report(_ error: KeystoreError) -> ErrorReport {
         switch error {
         case .noSessionBus:
-            return ErrorReport("no D-Bus session bus: log in to a desktop session, or start one with `dbus-run-session` and a Secret Service provider", .unavailable)
+            return ErrorReport("no D-Bus session bus: log in to a desktop session, or start one with `dbus-run-session` and a Secret Service provider (README, \"Without a desktop\")", .unavailable)
         case .noProvider:
             return ErrorReport("no Secret Service on the session bus: start `gnome-keyring-daemon --start --components=secrets`, or enable KeePassXC's Secret Service integration", .unavailable)
         case .timedOut(let milliseconds):
@@ -185,6 +185,21 @@ struct ErrorReport: Equatable {
             return ErrorReport("the editor exited with status \(status); nothing was saved", .failure)
         case .unreadableRecords(let count):
             return ErrorReport("\(count) record\(count == 1 ? "" : "s") could not be read (listed above); every other record was shown", .dataError)
+        case .noPassphraseSource(let reason):
+            let why = switch reason {
+            case .noSessionBus: "there is no D-Bus session bus"
+            case .noProvider: "no Secret Service runs on the session bus"
+            case .noKeyringOption: "--no-keyring was given"
+            }
+            return ErrorReport("the vault key is needed and \(why): run this at a terminal to type the passphrase, set BMVAULT_PASSPHRASE_COMMAND to a command that prints it, or start a Secret Service (README, \"Without a desktop\")", .noPermission)
+        case .passphraseCommandInvalid:
+            return ErrorReport("BMVAULT_PASSPHRASE_COMMAND is empty or has an unterminated quote (it runs without a shell)", .usage)
+        case .passphraseCommandFailed(let status) where status == 127:
+            return ErrorReport("BMVAULT_PASSPHRASE_COMMAND could not be started: its first word is not a program in PATH", .noPermission)
+        case .passphraseCommandFailed(let status):
+            return ErrorReport("BMVAULT_PASSPHRASE_COMMAND exited with status \(status); nothing was changed", .noPermission)
+        case .keyringCommandWithoutKeyring(let command):
+            return ErrorReport("`\(command)` works on the keyring and --no-keyring turns it off; without a keyring each command asks for the passphrase", .usage)
         case .system(let operation, let code):
             return ErrorReport("\(operation) failed: \(String(cString: strerror(code)))", .failure)
         }

@@ -26,13 +26,16 @@ enum SecretInput {
         silent.c_lflag |= tcflag_t(ECHONL)
         TerminalRestorer.arm(terminal: terminal.rawValue, settings: original)
         defer { TerminalRestorer.disarm() }
-        try? terminal.writeAll(message)
+        // Echo off before the prompt shows: what is typed after seeing it is never echoed,
+        // nor discarded by TCSAFLUSH (which drops only what was typed before the prompt).
         guard tcsetattr(terminal.rawValue, TCSAFLUSH, &silent) == 0 else { throw .system(operation: "tcsetattr", errno: errno) }
         defer { tcsetattr(terminal.rawValue, TCSAFLUSH, &original) }
+        try? terminal.writeAll(message)
         return try readLine(from: terminal)
     }
 
-    private static func readLine(from descriptor: FileDescriptor) throws(CLIError) -> SecretBytes {
+    /// One line from `descriptor`, a byte at a time so nothing after the line ending is taken.
+    static func readLine(from descriptor: FileDescriptor) throws(CLIError) -> SecretBytes {
         let secret: SecretBytes
         do { secret = try SecretBytes(count: maximumBytes) } catch { throw .system(operation: "sodium_malloc", errno: ENOMEM) }
         var length = 0

@@ -1,0 +1,116 @@
+internal import FileIO
+#if canImport(Glibc)
+import Glibc
+#endif
+import VaultKit
+
+/// `BMVAULT_PASSPHRASE_COMMAND`: a program whose first line of output is the passphrase, for
+/// the headless path without a terminal (as restic's `--password-command` and borg's
+/// `BORG_PASSCOMMAND`). It runs without a shell: the value is split into words with shell
+/// quoting rules (`'...'`, `"..."`, `\`), and the first word is looked up in `PATH`.
+///
+/// Its standard input is `/dev/null` (it must not eat a note piped to bmvault) and its
+/// standard error is bmvault's, so `pass` or `secret-tool` can say what went wrong. Its output
+/// goes straight into secure memory; the value itself is never repeated in a message, since
+/// it may hold the passphrase (`echo ...`).
+enum PassphraseCommand {
+    static let variable = "BMVAULT_PASSPHRASE_COMMAND"
+
+    /// Runs `command` and returns the first line it printed, without the line ending.
+    static func run(_ command: String) throws(CLIError) -> SecretBytes {
+        let arguments = try words(command)
+        guard !arguments.isEmpty else { throw .passphraseCommandInvalid }
+        let output: (read: FileDescriptor, write: FileDescriptor)
+        let nothing: FileDescriptor
+        do {
+            output = try FileDescriptor.pipe()
+            nothing = try FileDescriptor.open("/dev/null", .readOnly)
+        } catch {
+            throw .system(error)
+        }
+        defer { try? output.read.close() }
+        let child: pid_t
+        do {
+            defer {
+                try? output.write.close()
+                try? nothing.close()
+            }
+            child = try spawn(arguments, standardInput: nothing, standardOutput: output.write)
+        }
+        let line = try firstLine(from: output.read)
+        let status = try ChildProcess.waitForExit(child)
+        guard status == 0 else { throw .passphraseCommandFailed(status: status) }
+        return line
+    }
+
+    /// Splits the command into words as a POSIX shell would, without expanding anything.
+    static func words(_ command: String) throws(CLIError) -> [String] {
+        var words: [String] = []
+        var current = ""
+        var inWord = false
+        var quote: Character?
+        var escaped = false
+        for character in command {
+            if escaped {
+                current.append(character)
+                escaped = false
+                continue
+            }
+            switch (quote, character) {
+            case ("'", "'"), ("\"", "\""):
+                quote = nil
+            case ("'", _):
+                current.append(character)
+            case ("\"", "\\"), (nil, "\\"):
+                escaped = true
+                inWord = true
+            case ("\"", _):
+                current.append(character)
+            case (nil, "'"), (nil, "\""):
+                quote = character
+                inWord = true
+            case (nil, " "), (nil, "\t"), (nil, "\n"):
+                if inWord { words.append(current) }
+                current = ""
+                inWord = false
+            default:
+                current.append(character)
+                inWord = true
+            }
+        }
+        guard quote == nil, !escaped else { throw .passphraseCommandInvalid }
+        if inWord { words.append(current) }
+        return words
+    }
+
+    // MARK: - Private
+
+    private static func spawn(_ arguments: [String], standardInput: FileDescriptor,
+                              standardOutput: FileDescriptor) throws(CLIError) -> pid_t {
+        var argv: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) } + [nil]
+        defer { for pointer in argv { free(pointer) } }
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_adddup2(&actions, standardInput.rawValue, 0)
+        posix_spawn_file_actions_adddup2(&actions, standardOutput.rawValue, 1)
+        var child: pid_t = 0
+        // posix_spawnp: the first word is looked up in PATH, as a shell would, with no shell.
+        let spawned = posix_spawnp(&child, argv[0]!, &actions, nil, &argv, environ)
+        guard spawned == 0 else { throw .passphraseCommandFailed(status: 127) }
+        return child
+    }
+
+    /// Reads the first line into secure memory, then drains the rest (not kept), so the
+    /// command never blocks on a full pipe.
+    private static func firstLine(from descriptor: FileDescriptor) throws(CLIError) -> SecretBytes {
+        let line = try SecretInput.readLine(from: descriptor)
+        var rest = [UInt8](repeating: 0, count: 512)
+        do {
+            while try descriptor.read(into: &rest) > 0 {}
+        } catch {
+            throw .system(error)
+        }
+        return line
+    }
+}
