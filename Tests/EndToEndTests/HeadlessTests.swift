@@ -62,7 +62,7 @@ import Testing
         let added = try run(vault, noBus, ["note", "add", "walden"], stdin: "Piped in.\n", extra: command)
         #expect(added.status == 0, "\(added)")
         let list = try run(vault, noBus, ["list", "--json"], extra: command)
-        #expect(list.stdout.contains("\"body\" : \"Piped in.\\n\""), "\(list)")
+        #expect(list.stdout.contains("{\"body\":\"Piped in.\",\"bookId\""), "\(list)")
     }
 
     @Test(arguments: [
@@ -96,7 +96,8 @@ import Testing
     // MARK: - At a terminal
 
     @Test func withoutAKeyringATerminalIsAskedForThePassphrase() throws {
-        let (_, noBus) = try vaultWithoutBus()
+        let (vault, noBus) = try vaultWithoutBus()
+        defer { withExtendedLifetime(vault) {} }
         let result = try Terminal.run(["book", "add", "Typed for"], answers: [("kept for this command only): ", TestVault.passphrase)],
                                       environment: noBus)
         #expect(result.status == 0, "\(result)")

@@ -11,11 +11,14 @@ import Testing
         in the Secret Service while the vault is unlocked. Start with `bmvault init`,
         then `bmvault unlock`.
 
-        USAGE: bmvault [--vault <dir>] [--verbose] [--debug] <subcommand>
+        USAGE: bmvault [--vault <dir>] [--no-keyring] [--verbose] [--debug] <subcommand>
 
         OPTIONS:
           --vault <dir>           The vault directory (default: $BMVAULT_HOME, else
                                   $XDG_DATA_HOME/bmvault, else ~/.local/share/bmvault).
+          --no-keyring            Do not use the Secret Service: ask for the passphrase
+                                  (or run $BMVAULT_PASSPHRASE_COMMAND) and keep the key
+                                  in this process only.
           --verbose               Log more events (never more content) to the log file
                                   and standard error.
           --debug                 Log every event, with timings (never content), to the
@@ -29,6 +32,7 @@ import Testing
           lock                    Remove the vault key from the Secret Service.
           status                  Show whether the vault is unlocked and what it holds.
           passphrase              Manage the vault's passphrase.
+          recovery-key            Manage the vault's recovery key.
           migrate                 Show, rehearse or run the vault's schema upgrades.
           rekey                   Re-encrypt everything under a new vault key.
           diagnostics             Show versions, vault health and recent log lines,
