@@ -688,8 +688,11 @@ final class SweepWorld {
         let noBus = ["DBUS_SESSION_BUS_ADDRESS": "unix:path=/nonexistent"]
         try world.run(["status"], environment: noBus, status: 0)
         try world.run(["unlock", "--passphrase-stdin"], stdin: newPassphrase + "\n", environment: noBus, status: 69)
-        try world.run(["list"], environment: noBus, showsContent: true, status: 69)
-        try world.run(["note", "add", book, "no bus \(c)"], environment: noBus, status: 69)
+        try world.run(["list"], environment: noBus, showsContent: true, status: 77)          // headless: no passphrase source
+        try world.run(["note", "add", book, "no bus \(c)"], environment: noBus, status: 77)
+        let fromCommand = noBus.merging(["BMVAULT_PASSPHRASE_COMMAND": "printf '%s\\n' '\(newPassphrase)'"]) { $1 }
+        try world.run(["note", "add", book, "no bus \(c)"], environment: fromCommand, status: 0)
+        try world.run(["search", c], environment: fromCommand, showsContent: true, status: 65)   // the tampered row above
         try world.run(["diagnostics", "--json"], environment: noBus, status: 0)
 
         // MARK: A crash (a fatal signal while the editor is open)

@@ -28,10 +28,13 @@ import Testing
         try vault.succeed(["book", "add", "Unlocked at a terminal"])
     }
 
-    @Test func mismatchedPassphrasesCreateNothing() throws {
+    @Test func passphrasesThatNeverMatchCreateNothing() throws {
         let vault = try TestVault()
-        let result = try typing(["first passphrase", "second passphrase"], into: vault, ["init", "--kdf", "interactive"])
+        // Asked three times (HeadlessTests has the one that ends well), then it gives up.
+        let attempt: [(prompt: String, reply: String)] = [("New passphrase: ", "first passphrase"), ("Repeat passphrase: ", "second passphrase")]
+        let result = try Terminal.run(["init", "--kdf", "interactive"], answers: attempt + attempt + attempt, environment: vault.environment)
         #expect(result.status == 65, "\(result)")
+        #expect(result.stdout.components(separatedBy: "The two entries differ. Try again.").count == 3, "\(result)")
         #expect(result.stdout.contains("the passphrases do not match; nothing was changed"))
         #expect(!FileManager.default.fileExists(atPath: vault.databasePath))
     }
