@@ -41,7 +41,9 @@ SIZES = {"10k": 10_000, "100k": 100_000, "1M": 1_000_000}
 SYNC_ANNOTATIONS = 7_042       # + 2,816 sessions + 140 books = 9,998 queued operations
 MiB = 1024 * 1024
 # The row groups `--only` selects.
-ONLY_ROWS = {"note", "list", "show", "search", "status", "export", "import", "sync", "migrate", "unlock", "size"}
+ONLY_ROWS = {"note", "list", "show", "search", "status", "export", "import", "sync", "migrate", "unlock", "size", "capture"}
+# Issue 16's goal for capture against jrnl's add: bmvault / jrnl at most this, per journal size.
+CAPTURE_GOALS = {"empty": 0.25, "100k": 0.02}
 
 
 def log(message):
@@ -748,6 +750,44 @@ version: '{JRNL_VERSION}'
             self.compare_rows.append(entry)
             log(f"  {name} [{label}]: bmvault {fmt_time(entry.get('bmvault'))}, jrnl {fmt_time(entry.get('jrnl'))}")
 
+    def compare_capture(self, label):
+        """`note add` and `show` of one note against jrnl's add, in one run, on an empty journal
+        and at 100k: what a reader feels on every capture, key lookup included (libsecret)."""
+        jrnl = self.jrnl_venv()
+        journal = SCRATCH / f"jrnl-capture-{label}.txt"
+        if label == "empty":
+            journal.write_text("")
+            vault = SCRATCH / "capture-empty"
+            shutil.rmtree(vault, ignore_errors=True)
+            self.check_runs(self.bmvault(vault, "init", "--passphrase-stdin", "--kdf", "interactive"),
+                            stdin_path=self.passphrase_file())
+            self.unlock(vault)
+            book = "Book 00000"
+            self.check_runs(self.bmvault(vault, "book", "add", book))
+            note = self.check_runs(self.bmvault(vault, "note", "add", book, NOTE_TEXT)).strip()
+        else:
+            shutil.copyfile(self.jrnl_journal(label), journal)
+            vault = self.scratch_copy(self.cached_vault(label) / "vault", f"capture-{label}")
+            self.unlock(vault)
+            book = self.book_name(label)
+            note = self.sample_annotation(vault)
+        config = self.jrnl_config(journal, f"jrnl-capture-{label}")
+        jrnl_add = [str(jrnl), "--config-file", str(config), NOTE_TEXT]
+        log(f"capture against jrnl {JRNL_VERSION}'s add, {label} journal")
+        their_times = self.hyperfine(jrnl_add, 10, warmup=1)
+        goal = CAPTURE_GOALS[label]
+        for name, ours in [("`note add`, against jrnl's add", self.bmvault(vault, "note", "add", book, NOTE_TEXT)),
+                           ("`show` of one note, against jrnl's add",
+                            self.bmvault(vault, "show", self.unique_prefix(vault, note)))]:
+            self.check_runs(ours)
+            entry = {"operation": name, "size": label, "jrnl": median(their_times),
+                     "bmvault": median(self.hyperfine(ours, self.runs))}
+            entry["ratio"] = entry["bmvault"] / entry["jrnl"]
+            entry["note"] = f"goal ≤ {goal} × jrnl: {'met' if entry['ratio'] <= goal else 'MISSED'}"
+            self.compare_rows.append(entry)
+            log(f"  {name} [{label}]: bmvault {fmt_time(entry['bmvault'])}, jrnl {fmt_time(entry['jrnl'])}, "
+                f"ratio {entry['ratio']:.3f} ({entry['note']})")
+
     # MARK: - Profiles
 
     def profile_misses(self):
@@ -939,7 +979,10 @@ def main():
         bench.measure_unlock("100k")
         for label in ["10k", "100k"] + (["1M"] if args.large else []):
             bench.measure_size_on_disk(label)
-        if args.compare:
+        if args.compare and bench.wants("capture"):
+            for label in ["empty", "100k"]:
+                bench.compare_capture(label)
+        if args.compare and bench.only is None:
             for label in ["10k", "100k"]:
                 bench.compare(label)
         bench.report()
