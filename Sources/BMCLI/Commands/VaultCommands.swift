@@ -104,10 +104,10 @@ enum VaultCommands {
                 }
                 return
             }
-            // Extending never stands in for the passphrase.
+            // A keyring that cannot be reached says so first; then, extending never stands in for the passphrase.
+            try vault.checkKeystore()
             if input.extend { throw VaultError.locked }
             let persistence: KeyPersistence = input.remember ? .remembered : .session
-            try vault.checkKeystore()
             let expiry: Timestamp
             if useRecovery {
                 let key = context.console.stdinIsTerminal ? try SecretInput.prompt("Recovery key: ") : try SecretInput.readLine()
