@@ -28,14 +28,11 @@ enum RekeyCommand {
             context.console.progress(resuming ? "Resuming the interrupted rekey...\n" : "Deriving keys...\n")
             let kdf = input.kdf.map(KDFParameters.init(strength:))
             let outcome = try vault.rekey(passphrase: passphrase, kdf: kdf, batchSize: input.batchSize, began: { recoveryKey in
-                context.console.err("""
+                context.showNewRecoveryKey(recoveryKey, introduction: """
                     Your NEW recovery key is on the next line; the old one stops working when this finishes.
                     It is shown only this once: write it down and keep it away from this computer.
 
                     """)
-                recoveryKey.withUnsafeBytes { context.console.out(bytes: $0) }
-                context.console.out("\n")
-                context.console.flush()
             }, progress: { done, total in
                 context.console.progress("\rRe-encrypting: \(done) of \(total) records")
             })

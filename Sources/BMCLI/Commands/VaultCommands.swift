@@ -33,15 +33,13 @@ enum VaultCommands {
             context.console.progress("Deriving the key (Argon2id, \(input.kdf.rawValue))...\n")
             let created = try Vault.create(at: location, passphrase: passphrase, kdf: KDFParameters(strength: input.kdf),
                                            keyStore: context.keyStore(), clock: context.clock)
-            context.console.err("""
+            context.showNewRecoveryKey(created.recoveryKey, introduction: """
                 Created a vault at \(location.directory).
 
                 Your recovery key is on the next line. It is shown only this once: write it down and
                 keep it away from this computer. It unlocks the vault if you forget your passphrase.
 
                 """)
-            created.recoveryKey.withUnsafeBytes { context.console.out(bytes: $0) }
-            context.console.out("\n")
             context.console.err("\nNext: `bmvault unlock`.\n")
         }
     }
@@ -243,13 +241,11 @@ enum VaultCommands {
                     let current = try context.currentSecret(fromStandardInput: input.passphraseStdin)
                     context.console.progress("Checking...\n")
                     let recoveryKey = try vault.rotateRecoveryKey(current: current)
-                    context.console.err("""
+                    context.showNewRecoveryKey(recoveryKey, introduction: """
                         Your NEW recovery key is on the next line; the old one no longer opens the vault.
                         It is shown only this once: write it down and keep it away from this computer.
 
                         """)
-                    recoveryKey.withUnsafeBytes { context.console.out(bytes: $0) }
-                    context.console.out("\n")
                     context.console.err("\nRun `bmvault sync` so your remotes hold the new recovery keyslot.\n")
                 },
             ])

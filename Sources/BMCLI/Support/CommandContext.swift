@@ -177,6 +177,16 @@ final class CommandContext {
         return text
     }
 
+    /// Shows a new recovery key once: `introduction` on standard error, then the key alone on
+    /// its line on standard output, straight from secure memory, flushed at once (a rekey
+    /// goes on for a while after it).
+    func showNewRecoveryKey(_ recoveryKey: SecretBytes, introduction: String) {
+        console.err(introduction)
+        recoveryKey.withUnsafeBytes { console.out(bytes: $0) }
+        console.out("\n")
+        console.flush()
+    }
+
     /// The current passphrase or the recovery key, proving who is asking before the vault's
     /// keys change: one line of stdin, or asked on the terminal.
     func currentSecret(fromStandardInput: Bool) throws(CLIError) -> SecretBytes {
