@@ -12,8 +12,12 @@ public struct SyncSummary: Sendable, Equatable {
     /// Files that did not open or decode as an operation, and operations whose record
     /// breaks the journal's rules.
     public var rejected = 0
-    /// Uploads that failed this time (they stay in the outbox, with their next retry).
+    /// Uploads that failed this time (they stay in the outbox: with their next retry, or
+    /// failed for good when the failure was permanent).
     public var failures = 0
+    /// Operations the outbox holds as failed for good once the sync ended: this sync's
+    /// permanent failures, payloads that no longer open, and earlier ones not yet retried.
+    public var failedForGood = 0
     /// Tombstones whose content was purged.
     public var purged = 0
     /// Other devices silent for longer than the retention period, with the days since their
@@ -37,6 +41,29 @@ public enum SyncError<Failure: Error>: Error {
 }
 
 extension SyncError: Equatable where Failure: Equatable {}
+
+/// What a sync left undone, the most pressing first: a command that did not do everything
+/// it was asked never ends as if it had (the CLI maps each to its exit status).
+public enum SyncShortfall: Sendable, Equatable {
+    /// Operations that will not go without the reader: failed for good here (see `bmvault
+    /// outbox`, then `--retry-failed`), or files on a remote that do not open here.
+    case needsAttention(failedForGood: Int, unreadable: Int)
+    /// Remotes that could not be used; what they need waits in the outbox.
+    case remotesSkipped([String: String])
+    /// Uploads that failed for now and wait for their retry, and received operations that
+    /// wait for records not received yet: a later sync finishes them.
+    case leftToRetry(failures: Int, deferred: Int)
+}
+
+extension SyncSummary {
+    /// What this sync left undone, or nil when it did everything.
+    public var shortfall: SyncShortfall? {
+        if failedForGood > 0 || rejected > 0 { return .needsAttention(failedForGood: failedForGood, unreadable: rejected) }
+        if !skipped.isEmpty { return .remotesSkipped(skipped) }
+        if failures > 0 || deferred > 0 { return .leftToRetry(failures: failures, deferred: deferred) }
+        return nil
+    }
+}
 
 /// Drains the outbox to remotes and applies what other devices left there.
 ///
@@ -161,9 +188,11 @@ public final class SyncEngine<Journal: SyncJournal> {
             })
         }
         if everyDeviceIsKnown { try compactTombstones(on: reachable, acknowledgements: acknowledgements) }
+        summary.failedForGood = try journalCall { () throws(Journal.Failure) in try journal.failedOperationCount() }
         log.notice("sync.finished", ["pushed": .integer(summary.pushed), "pulled": .integer(summary.pulled),
                                      "conflicts": .integer(summary.conflicts), "failures": .integer(summary.failures),
-                                     "purged": .integer(summary.purged),
+                                     "failedForGood": .integer(summary.failedForGood), "deferred": .integer(summary.deferred),
+                                     "rejected": .integer(summary.rejected), "purged": .integer(summary.purged),
                                      "skipped": .integer(summary.skipped.count)])
         return summary
     }

@@ -40,6 +40,9 @@ public protocol SyncJournal: AnyObject {
     /// Records a failed attempt: a temporary failure waits `retryAfterMilliseconds`, a
     /// permanent one (nil) leaves the operation `failed`, kept, until `--retry-failed`.
     func recordPushFailure(_ outboxID: Int64, errorClass: String, retryAfterMilliseconds: Int64?) throws(Failure)
+    /// How many operations the outbox holds as failed for good (a permanent upload failure,
+    /// or a payload that no longer opens), waiting for `--retry-failed`.
+    func failedOperationCount() throws(Failure) -> Int
 
     // MARK: Tombstones
 

@@ -36,6 +36,7 @@ public typealias OutboxState = VaultStore.OutboxState
 public typealias RemoteRecord = VaultStore.RemoteRecord
 /// What one sync did.
 public typealias SyncSummary = Sync.SyncSummary
+public typealias SyncShortfall = Sync.SyncShortfall
 /// Which version to keep when resolving a conflict.
 public typealias ConflictChoice = VaultStore.ConflictChoice
 /// An operation waiting in the outbox, without its payload.

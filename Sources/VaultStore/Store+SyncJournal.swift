@@ -10,6 +10,11 @@ extension Store: SyncJournal {
     public var vaultID: String { metadata.vaultID }
     public var keyID: KeyID { metadata.keyID }
 
+    /// Operations the outbox holds as failed for good.
+    public func failedOperationCount() throws(StoreError) -> Int {
+        try outboxCounts()[.failed] ?? 0
+    }
+
     /// Idempotency keys of `device`'s operations already applied here.
     public func appliedOperationKeys(from device: String) throws(StoreError) -> Set<String> {
         var keys = Set<String>()

@@ -531,7 +531,7 @@ final class SweepWorld {
         try world.run(["conflicts", "resolve", "ffffffff-ffff-7fff-bfff-ffffffffffff", "--keep", "local"], status: 66)
         try world.run(["conflicts", "resolve", copy, "--keep", "both"], status: 0)
         try world.run(["note", "add", book, "unsent \(c)"], status: 0)
-        try world.run(["sync"], environment: ["BMVAULT_TEST_REMOTE_FAULTS": "fail-write:1"], status: 0)
+        try world.run(["sync"], environment: ["BMVAULT_TEST_REMOTE_FAULTS": "fail-write:1"], status: 75)   // left to retry
         try world.run(["outbox"], status: 0)
         try world.run(["outbox", "--json"], status: 0)
         try world.run(["sync"], environment: ["BMVAULT_TEST_REMOTE_FAULTS": "unreachable"], status: 69)

@@ -135,7 +135,9 @@ func waitOutFirstBackoff() { usleep(2_200_000) }
 
         let note = try a.succeed(["note", "add", book, "typed with no network"]).line   // offline: no sync
         let lost = try a.run(["sync"], environment: ["BMVAULT_TEST_REMOTE_FAULTS": "lose-reply:1"])
-        #expect(lost.status == 0, "\(lost)")
+        // Not everything was done, so not exit 0: 75, the upload waits for its retry.
+        #expect(lost.status == 75, "\(lost)")
+        #expect(lost.stderr == "Error: the sync is not complete: 1 upload failed for now and will be retried; run `bmvault sync` again later\n")
         #expect(lost.stdout.contains("0 pushed") && lost.stdout.contains("1 failures"), "the failure is reported: \(lost.stdout)")
         #expect(world.operationFileCount == filesBefore + 1, "the write landed")
         let waiting = try a.outbox()
@@ -480,7 +482,7 @@ func waitOutFirstBackoff() { usleep(2_200_000) }
         try a.succeed(["sync"])
         try a.succeed(["note", "add", book, "Outbox canary body Kq7", "--locator", "p. Kq7"])
         let failed = try a.run(["sync"], environment: ["BMVAULT_TEST_REMOTE_FAULTS": "fail-write:1"])
-        #expect(failed.status == 0 && failed.stdout.contains("1 failures"), "\(failed)")
+        #expect(failed.status == 75 && failed.stdout.contains("1 failures"), "\(failed)")
 
         let text = try a.succeed(["outbox"]).stdout
         #expect(text.contains("annotation create"))
@@ -520,15 +522,23 @@ func waitOutFirstBackoff() { usleep(2_200_000) }
         let saved = try a.syncTestSQL("SELECT hex(payload) FROM outbox WHERE entity_id = '\(note)'").line
         #expect(!saved.isEmpty)
         #expect(try a.syncTestSQL("UPDATE outbox SET payload = X'00' WHERE entity_id = '\(note)'").status == 0)
-        try a.succeed(["sync"])
+        let refused = try a.run(["sync"])
+        // It did not go, and will not without the reader: exit 1, saying where to look.
+        #expect(refused.status == 1, "\(refused)")
+        #expect(refused.stdout.contains("1 failed for good"), "\(refused)")
+        #expect(refused.stderr == "Error: the sync is not complete: 1 operation failed for good and waits in the outbox (`bmvault outbox` says why; `bmvault sync --retry-failed` tries again)\n",
+                "\(refused)")
         var entry = try #require(try a.outbox().first)
         #expect(entry["state"] as? String == "failed")
         #expect(entry["lastErrorClass"] as? String == "unreadable")
 
         // Repaired, but a plain sync leaves a failed operation alone.
         #expect(try a.syncTestSQL("UPDATE outbox SET payload = X'\(saved)' WHERE entity_id = '\(note)'").status == 0)
-        let plain = try a.syncJSON()
+        let plainRun = try a.run(["sync", "--json"])
+        #expect(plainRun.status == 1, "still failed for good: \(plainRun)")
+        let plain = try #require(try JSONSerialization.jsonObject(with: Data(plainRun.stdout.utf8)) as? [String: Any])
         #expect(plain["pushed"] as? Int == 0)
+        #expect(plain["failedForGood"] as? Int == 1)
         entry = try #require(try a.outbox().first)
         #expect(entry["state"] as? String == "failed")
 

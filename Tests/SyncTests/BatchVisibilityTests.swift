@@ -63,6 +63,7 @@ import VaultCrypto
         func recordPushFailure(_ id: Int64, errorClass: String, retryAfterMilliseconds: Int64?) throws(StoreError) {
             try store.recordPushFailure(id, errorClass: errorClass, retryAfterMilliseconds: retryAfterMilliseconds)
         }
+        func failedOperationCount() throws(StoreError) -> Int { try store.failedOperationCount() }
         func tombstoneRetentionDays() throws(StoreError) -> Int { try store.tombstoneRetentionDays() }
         func tombstonesWithContent() throws(StoreError) -> [Tombstone] { try store.tombstonesWithContent() }
         func tombstonesWithFiles() throws(StoreError) -> [Tombstone] { try store.tombstonesWithFiles() }

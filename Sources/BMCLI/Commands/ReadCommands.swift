@@ -60,51 +60,56 @@ enum ReadCommands {
 
     static func show(_ context: CommandContext) -> CommandSpec {
         CommandSpec(name: "show", abstract: "Show one note, quote, book or session in full.", parameters: ShowInput.parameters) { input in
-            let json = input.json
-            let console = context.console
-            switch try context.openVaultForReading(fresh: input.fresh).record(input.id) {
-            case .annotation(let listing):
-                let annotation = listing.annotation
-                if json {
-                    console.out(JSONDocuments.render(JSONDocuments.AnnotationDocument(annotation: annotation, bookTitle: listing.bookTitle)))
-                    return
-                }
-                console.out(HumanFormat.field("id", annotation.id.rawValue)
-                    + HumanFormat.field("kind", annotation.kind.rawValue)
-                    + HumanFormat.field("book", (listing.bookTitle.map { $0 + " " } ?? "") + "(\(annotation.bookID))")
-                    + (annotation.locator.map { HumanFormat.field("locator", $0.text) } ?? "")
-                    + HumanFormat.field("created", HumanFormat.localTime(annotation.createdAt))
-                    + HumanFormat.field("updated", HumanFormat.localTime(annotation.updatedAt) + " (version \(annotation.version))")
-                    + "\n" + HumanFormat.printable(annotation.body) + "\n")
-            case .book(let details):
-                let book = details.book
-                let counts = details.counts
-                if json {
-                    console.out(JSONDocuments.render(JSONDocuments.BookDetailsDocument(
-                        book: JSONDocuments.BookDocument(book), sessions: details.sessions.map(JSONDocuments.SessionDocument.init),
-                        counts: counts)))
-                    return
-                }
-                var text = HumanFormat.field("id", book.id.rawValue) + HumanFormat.field("title", book.title)
-                if !book.authors.isEmpty { text += HumanFormat.field("authors", book.authors.joined(separator: ", ")) }
-                text += HumanFormat.field("progress", HumanFormat.percent(book.progress))
-                    + HumanFormat.field("added", HumanFormat.localTime(book.createdAt))
-                    + HumanFormat.field("journal", HumanFormat.counted([(counts.notes, "note"), (counts.quotes, "quote"), (counts.sessions, "session")]))
-                for session in details.sessions {
-                    text += HumanFormat.field("session", "\(HumanFormat.localTime(session.startedAt)) to \(HumanFormat.localTime(session.endedAt)), \(session.pagesRead) pages")
-                }
-                console.out(text)
-            case .session(let session):
-                if json {
-                    console.out(JSONDocuments.render(JSONDocuments.SessionDocument(session)))
-                    return
-                }
-                console.out(HumanFormat.field("id", session.id.rawValue)
-                    + HumanFormat.field("book", session.bookID.rawValue)
-                    + HumanFormat.field("started", HumanFormat.localTime(session.startedAt))
-                    + HumanFormat.field("ended", HumanFormat.localTime(session.endedAt))
-                    + HumanFormat.field("pages", String(session.pagesRead)))
+            let record = try context.openVaultForReading(fresh: input.fresh).record(input.id)
+            show(record, json: input.json, console: context.console)
+            // A sync asked for by --fresh that fell short fails the command, once the record is shown.
+            try context.finishListing()
+        }
+    }
+
+    private static func show(_ record: JournalRecord, json: Bool, console: Console) {
+        switch record {
+        case .annotation(let listing):
+            let annotation = listing.annotation
+            if json {
+                console.out(JSONDocuments.render(JSONDocuments.AnnotationDocument(annotation: annotation, bookTitle: listing.bookTitle)))
+                return
             }
+            console.out(HumanFormat.field("id", annotation.id.rawValue)
+                + HumanFormat.field("kind", annotation.kind.rawValue)
+                + HumanFormat.field("book", (listing.bookTitle.map { $0 + " " } ?? "") + "(\(annotation.bookID))")
+                + (annotation.locator.map { HumanFormat.field("locator", $0.text) } ?? "")
+                + HumanFormat.field("created", HumanFormat.localTime(annotation.createdAt))
+                + HumanFormat.field("updated", HumanFormat.localTime(annotation.updatedAt) + " (version \(annotation.version))")
+                + "\n" + HumanFormat.printable(annotation.body) + "\n")
+        case .book(let details):
+            let book = details.book
+            let counts = details.counts
+            if json {
+                console.out(JSONDocuments.render(JSONDocuments.BookDetailsDocument(
+                    book: JSONDocuments.BookDocument(book), sessions: details.sessions.map(JSONDocuments.SessionDocument.init),
+                    counts: counts)))
+                return
+            }
+            var text = HumanFormat.field("id", book.id.rawValue) + HumanFormat.field("title", book.title)
+            if !book.authors.isEmpty { text += HumanFormat.field("authors", book.authors.joined(separator: ", ")) }
+            text += HumanFormat.field("progress", HumanFormat.percent(book.progress))
+                + HumanFormat.field("added", HumanFormat.localTime(book.createdAt))
+                + HumanFormat.field("journal", HumanFormat.counted([(counts.notes, "note"), (counts.quotes, "quote"), (counts.sessions, "session")]))
+            for session in details.sessions {
+                text += HumanFormat.field("session", "\(HumanFormat.localTime(session.startedAt)) to \(HumanFormat.localTime(session.endedAt)), \(session.pagesRead) pages")
+            }
+            console.out(text)
+        case .session(let session):
+            if json {
+                console.out(JSONDocuments.render(JSONDocuments.SessionDocument(session)))
+                return
+            }
+            console.out(HumanFormat.field("id", session.id.rawValue)
+                + HumanFormat.field("book", session.bookID.rawValue)
+                + HumanFormat.field("started", HumanFormat.localTime(session.startedAt))
+                + HumanFormat.field("ended", HumanFormat.localTime(session.endedAt))
+                + HumanFormat.field("pages", String(session.pagesRead)))
         }
     }
 }

@@ -96,6 +96,7 @@ enum SyncCommands {
             }
             context.console.progress("\n")
             printSummary(summary, json: input.json, context: context)
+            if let shortfall = summary.shortfall { throw CLIError.syncIncomplete(shortfall) }
         }
     }
 
@@ -103,11 +104,12 @@ enum SyncCommands {
         if json {
             context.console.out(JSONDocuments.render(JSONDocuments.SyncDocument(
                 pushed: summary.pushed, pulled: summary.pulled, conflicts: summary.conflicts, failures: summary.failures,
-                deferred: summary.deferred, rejected: summary.rejected, purged: summary.purged, skippedRemotes: summary.skipped,
+                failedForGood: summary.failedForGood, deferred: summary.deferred, rejected: summary.rejected, purged: summary.purged, skippedRemotes: summary.skipped,
                 silentDevices: summary.silentDevices, returningAfterDays: summary.returningAfterDays)))
             return
         }
         var line = "Synced: \(summary.pushed) pushed, \(summary.pulled) pulled, \(summary.conflicts) conflicts, \(summary.failures) failures"
+        if summary.failedForGood > 0 { line += ", \(summary.failedForGood) failed for good" }
         if summary.deferred > 0 { line += ", \(summary.deferred) waiting for other records" }
         if summary.rejected > 0 { line += ", \(summary.rejected) unreadable operations skipped" }
         if summary.purged > 0 { line += ", \(summary.purged) deleted records purged" }

@@ -146,7 +146,7 @@ enum JSONDocuments {
     }
 
     struct SyncDocument: Encodable {
-        let pushed: Int, pulled: Int, conflicts: Int, failures: Int, deferred: Int, rejected: Int, purged: Int
+        let pushed: Int, pulled: Int, conflicts: Int, failures: Int, failedForGood: Int, deferred: Int, rejected: Int, purged: Int
         let skippedRemotes: [String: String]
         let silentDevices: [String: Int]
         let returningAfterDays: Int?

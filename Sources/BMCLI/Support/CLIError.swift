@@ -1,4 +1,5 @@
 internal import FileIO
+import VaultKit
 
 /// Failures that belong to the terminal side of bmvault: input, prompts, the editor.
 /// Like every bmvault error, no case carries what the reader typed.
@@ -33,6 +34,8 @@ enum CLIError: Error, Equatable {
     case passphraseCommandFailed(status: Int32)
     /// `--no-keyring` with a command whose whole job is the keyring (`unlock`, `lock`).
     case keyringCommandWithoutKeyring(command: String)
+    /// A sync (`sync`, or `--fresh`) did not do everything: its summary was shown first.
+    case syncIncomplete(SyncShortfall)
     /// A file-system or terminal call failed.
     case system(operation: String, errno: Int32)
 }

@@ -18,6 +18,8 @@ final class CommandContext {
     var usesKeyring = true
     /// Records that failed to read during a listing; turns a finished listing into exit 65.
     private(set) var unreadableCount = 0
+    /// What a sync asked for by `--fresh` left undone; turns a finished listing into its exit status.
+    private(set) var freshSyncShortfall: SyncShortfall?
 
     init(environment: [String: String], console: Console = Console(), clock: any Clock = SystemClock()) {
         self.environment = environment
@@ -145,6 +147,7 @@ final class CommandContext {
         if fresh {
             let summary = try vault.sync()
             console.err("Synced first: \(summary.pushed) pushed, \(summary.pulled) pulled, \(summary.conflicts) conflicts.\n")
+            freshSyncShortfall = summary.shortfall
         }
         return vault
     }
@@ -155,10 +158,12 @@ final class CommandContext {
         console.err("Error: " + ErrorReport.unreadable(id: record.id, field: record.field) + "\n")
     }
 
-    /// After a listing: fails with exit 65 if any record could not be read.
+    /// After a listing: fails with exit 65 if any record could not be read, else with the
+    /// sync's exit status if `--fresh` asked for a sync that fell short.
     func finishListing() throws(CLIError) {
         console.flush()
         if unreadableCount > 0 { throw .unreadableRecords(count: unreadableCount) }
+        if let freshSyncShortfall { throw .syncIncomplete(freshSyncShortfall) }
     }
 
     /// The text of a note or quote: TEXT if given, else standard input when it is not a

@@ -200,9 +200,40 @@ struct ErrorReport: Equatable {
             return ErrorReport("BMVAULT_PASSPHRASE_COMMAND exited with status \(status); nothing was changed", .noPermission)
         case .keyringCommandWithoutKeyring(let command):
             return ErrorReport("`\(command)` works on the keyring and --no-keyring turns it off; without a keyring each command asks for the passphrase", .usage)
+        case .syncIncomplete(let shortfall):
+            return report(shortfall)
         case .system(let operation, let code):
             return ErrorReport("\(operation) failed: \(String(cString: strerror(code)))", .failure)
         }
+    }
+
+    /// The last line of a sync that fell short: what is left, and what to do about it.
+    static func report(_ shortfall: SyncShortfall) -> ErrorReport {
+        switch shortfall {
+        case .needsAttention(let failed, let unreadable):
+            var parts: [String] = []
+            if failed > 0 {
+                parts.append("\(counted(failed, "operation")) failed for good and \(failed == 1 ? "waits" : "wait") in the outbox (`bmvault outbox` says why; `bmvault sync --retry-failed` tries again)")
+            }
+            if unreadable > 0 {
+                parts.append("\(counted(unreadable, "operation")) on the remotes could not be read here and \(unreadable == 1 ? "was" : "were") skipped (damaged files, or another vault key: Docs/SYNC.md, \"When sync says it could not read\")")
+            }
+            return ErrorReport("the sync is not complete: " + parts.joined(separator: "; "), .failure)
+        case .remotesSkipped(let skipped):
+            let names = skipped.keys.sorted().joined(separator: ", ")
+            let (remote, they) = skipped.count == 1 ? ("remote", "it needs") : ("remotes", "they need")
+            return ErrorReport("the sync is not complete: \(remote) \(names) could not be used (said above); what \(they) waits in the outbox", .unavailable)
+        case .leftToRetry(let failures, let deferred):
+            var parts: [String] = []
+            if failures > 0 { parts.append("\(counted(failures, "upload")) failed for now and will be retried") }
+            if deferred > 0 { parts.append("\(counted(deferred, "received operation")) \(deferred == 1 ? "waits" : "wait") for records not received yet") }
+            return ErrorReport("the sync is not complete: " + parts.joined(separator: "; ") + "; run `bmvault sync` again later", .temporaryFailure)
+        }
+    }
+
+    /// `1 operation`, `3 operations`.
+    private static func counted(_ count: Int, _ noun: String) -> String {
+        "\(count) \(noun)\(count == 1 ? "" : "s")"
     }
 
     /// `VaultError.recordUnreadable`: the error's type and case, never its associated values.

@@ -9,8 +9,10 @@ enum ExitCode: Int32 {
     case dataError = 65
     /// The vault, book or record does not exist.
     case notFound = 66
-    /// The Secret Service is not reachable or did not answer.
+    /// The Secret Service is not reachable or did not answer; a sync skipped a remote it could not use.
     case unavailable = 69
+    /// A sync left operations to retry later (a remote failed for now, records not received yet).
+    case temporaryFailure = 75
     /// The vault is locked, or the passphrase or recovery key is wrong.
     case noPermission = 77
 }
