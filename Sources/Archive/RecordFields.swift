@@ -42,8 +42,9 @@ enum RecordFields {
     }
 
     static func version(_ value: Int64?, file: String, line: Int?, record: String?) throws(ArchiveError) -> Int64 {
-        guard let value, value >= 1 else {
-            throw .invalidField(file: file, line: line, record: record, field: "version", reason: "not a whole number from 1")
+        guard let value, VersionNumber.range.contains(value) else {
+            throw .invalidField(file: file, line: line, record: record, field: "version",
+                                reason: "not a whole number from 1 to \(VersionNumber.range.upperBound)")
         }
         return value
     }
@@ -68,6 +69,7 @@ enum RecordFields {
         case .invalidID: return "not a record id"
         case .invalidClock: return "not valid"
         case .invalidTimestamp: return "not an ISO 8601 time with an offset, such as 2026-12-02T10:07:46.123Z"
+        case .versionOutOfRange: return "not a whole number from 1 to \(VersionNumber.range.upperBound)"
         }
     }
 }

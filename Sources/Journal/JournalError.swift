@@ -20,4 +20,6 @@ public enum JournalError: Error, Equatable, Sendable {
     case invalidClock
     /// Text that is not an ISO 8601 time with an offset (``Timestamp/init(iso8601:)``).
     case invalidTimestamp
+    /// A version number outside ``VersionNumber/range``, or a change that would take one past it.
+    case versionOutOfRange
 }

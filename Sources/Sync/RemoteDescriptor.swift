@@ -1,4 +1,5 @@
 import Foundation
+import Journal
 
 /// What a remote says about the vault it holds, in the clear: its id and key id, and the
 /// keyslots a new device unwraps with the passphrase or the recovery key (`init --join`).
@@ -56,6 +57,10 @@ public struct RemoteDescriptor: Codable, Sendable, Equatable {
         guard let descriptor = try? JSONDecoder().decode(RemoteDescriptor.self, from: Data(bytes)),
               descriptor.format == format else { throw .malformed(what: "descriptor") }
         guard descriptor.formatVersion <= formatVersion else { throw .malformed(what: "descriptor from a newer bmvault") }
+        // A number read from outside stays where counting on from it cannot overflow (issue 23).
+        guard (0...Int(VersionNumber.range.upperBound)).contains(descriptor.keyslotGeneration ?? 0) else {
+            throw .malformed(what: "descriptor")
+        }
         return descriptor
     }
 }

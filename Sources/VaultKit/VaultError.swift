@@ -60,6 +60,8 @@ public enum VaultError: Error, Equatable, Sendable {
     case malformedID
     /// No live record has this id or id prefix.
     case recordNotFound(id: String)
+    /// The record's version number is at the end of ``VersionNumber/range``; nothing was changed.
+    case versionExhausted(id: String)
     /// An id prefix matches several records.
     case ambiguousID(candidates: [String])
     /// The id names a record of another kind than the command works on.
@@ -103,6 +105,7 @@ extension VaultError {
         case .remoteExists(let name): self = .remoteExists(name: name)
         case .remoteNotFound(let name): self = .remoteNotFound(name: name)
         case .recordNotFound(let id): self = .recordNotFound(id: id)
+        case .versionExhausted(let id): self = .versionExhausted(id: id)
         case .recordUnreadable(let id, let field): self = .recordUnreadable(id: id, field: field)
         case .wrongRecordKind(let id, let expected, let found): self = .wrongRecordKind(id: id, expected: expected, found: found)
         case .bookHasAnnotations(let id, let count): self = .bookHasAnnotations(id: id, count: count)

@@ -156,7 +156,7 @@ extension Store {
         let baseVersion = standing.versions.map(\.annotation.version).max() ?? annotation.version
         annotation.updatedAt = max(clock.now(), annotation.updatedAt)
         change(&annotation)
-        annotation.version = baseVersion + 1
+        annotation.version = try Self.nextVersion(after: baseVersion, of: id)
         let version = standing.write(annotation, at: stamp)
         try writeAnnotationRow(version, derived: false)
         if standing.versions.count > 1 { try writeStandingVersions(AnnotationVersions(version), of: id) }

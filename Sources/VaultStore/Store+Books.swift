@@ -155,7 +155,7 @@ extension Store {
         let originalTitle = version.book.title
         version.book.updatedAt = max(clock.now(), version.book.updatedAt)
         change(&version.book)
-        version.book.version = baseVersion + 1
+        version.book.version = try Self.nextVersion(after: baseVersion, of: id)
         version.clock = stamp
         switch parts {
         case .metadata:
@@ -241,6 +241,19 @@ extension Store {
                         updatedAt: Timestamp(millisecondsSince1970: row.int64(5)),
                         deletedAt: row.isNull(6) ? nil : Timestamp(millisecondsSince1970: row.int64(6)),
                         version: row.int64(7))
+        }
+    }
+}
+
+extension Store {
+    /// The version after `current`: a record at the end of ``VersionNumber/range`` (only an
+    /// archive or a device from before the range was checked could have put it there) fails
+    /// with an error, and nothing is written, instead of trapping.
+    static func nextVersion(after current: Int64, of id: EntityID) throws(StoreError) -> Int64 {
+        do {
+            return try VersionNumber.next(after: current)
+        } catch {
+            throw .versionExhausted(id: id.rawValue)
         }
     }
 }

@@ -37,6 +37,8 @@ public enum StoreError: Error, Equatable, Sendable {
     case keyMismatch
     /// No record has this id.
     case recordNotFound(id: String)
+    /// The record's version number is at the end of its range; it cannot change again.
+    case versionExhausted(id: String)
     /// The record exists, but a sealed field does not open: it was altered or damaged.
     case recordUnreadable(id: String, field: String)
     /// A record of another kind has this id (e.g. a book id where a note was expected).

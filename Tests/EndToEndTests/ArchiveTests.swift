@@ -257,6 +257,22 @@ import Testing
         Spoiler(name: "a newer format version", force: true, spoil: { archive in
             try rewrite(archive.appendingPathComponent("manifest.json")) { $0.replacingOccurrences(of: "\"formatVersion\" : 1", with: "\"formatVersion\" : 9") }
         }, expected: #"^Error: this archive has format version 9, newer than the 1 this bmvault [0-9.]+ reads; upgrade bmvault; nothing was imported$"#),
+        // Issue 23: a version no change could ever follow would plant an uneditable record on every device.
+        Spoiler(name: "a version past the range in journal.json", force: true, spoil: { archive in
+            try rewrite(archive.appendingPathComponent("journal.json")) { $0.replacingOccurrences(of: "\"version\" : 2\n", with: "\"version\" : 9223372036854775807\n") }
+        }, expected: #"^Error: journal\.json line \d+: record [0-9a-f-]{36}: version is not a whole number from 1 to 9007199254740991; nothing was imported$"#),
+        Spoiler(name: "a version past the range in a Markdown marker", force: true, spoil: { archive in
+            let books = archive.appendingPathComponent("books")
+            for name in try FileManager.default.contentsOfDirectory(atPath: books.path) {
+                try rewrite(books.appendingPathComponent(name)) { $0.replacingOccurrences(of: " version=2 ", with: " version=9223372036854775807 ") }
+            }
+        }, expected: #"^Error: books/…-[0-9a-f]{8}\.md line \d+: record [0-9a-f-]{36}: version is not a whole number from 1 to 9007199254740991; nothing was imported$"#),
+        Spoiler(name: "a version past the range in front matter", force: true, spoil: { archive in
+            let books = archive.appendingPathComponent("books")
+            for name in try FileManager.default.contentsOfDirectory(atPath: books.path) {
+                try rewrite(books.appendingPathComponent(name)) { $0.replacingOccurrences(of: "\nversion: 2\n", with: "\nversion: 9223372036854775808\n") }
+            }
+        }, expected: #"^Error: books/…-[0-9a-f]{8}\.md line \d+: record [0-9a-f-]{36}: version is not a whole number from 1 to 9007199254740991; nothing was imported$"#),
         Spoiler(name: "a Markdown note without its end marker", force: false, spoil: { archive in
             let books = archive.appendingPathComponent("books")
             for name in try FileManager.default.contentsOfDirectory(atPath: books.path) {
@@ -286,6 +302,35 @@ import Testing
             #expect(try target.databaseBytesIgnoringChangeCounter() == before)
             if arguments.contains("--dry-run") { #expect(try target.databaseBytes() == exactly) }
         }
+    }
+
+    /// A record at the last version number (an archive may hold one) reads, and a change to
+    /// it fails with exit 65 and changes nothing, instead of trapping.
+    @Test func aRecordAtTheLastVersionNumberCannotChangeButNeverTraps() throws {
+        let (vault, book, note) = try Self.populated()
+        let archive = vault.root.appendingPathComponent("archive")
+        try vault.succeed(["export", "--out", archive.path])
+        try Self.rewrite(archive.appendingPathComponent("journal.json")) { text in
+            var lines = text.components(separatedBy: "\n")
+            for anchor in [note, book] {
+                let start = try! #require(lines.firstIndex { $0.contains("\"id\" : \"\(anchor)\"") })
+                let at = try! #require(lines[start...].firstIndex { $0.contains("\"version\" : ") })
+                lines[at] = lines[at].replacingOccurrences(of: #"\d+"#, with: "9007199254740991", options: .regularExpression)
+            }
+            return lines.joined(separator: "\n")
+        }
+        let fresh = try TestVault()
+        try fresh.createUnlocked()
+        try fresh.succeed(["import", archive.path, "--force"])
+        #expect(try fresh.succeed(["show", note]).stdout.contains("(version 9007199254740991)"))
+        let before = try fresh.databaseBytesIgnoringChangeCounter()
+        for arguments in [["edit", note, "changed"], ["delete", note], ["book", "progress", book, "90"]] {
+            let result = try fresh.run(arguments)
+            #expect(result.status == 65, "\(arguments): \(result)")
+            #expect(result.stderr.hasSuffix("has reached the highest version number (9007199254740991) and cannot change again; nothing was changed\n"),
+                    "\(arguments): \(result)")
+        }
+        #expect(try fresh.databaseBytesIgnoringChangeCounter() == before)
     }
 
     @Test func forceImportsAnArchiveThatDiffersFromItsManifest() throws {

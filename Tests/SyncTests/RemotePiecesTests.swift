@@ -132,6 +132,25 @@ import VaultCrypto
         #expect(try Self.decoded(OperationDocument.encode(operation)) == operation)
     }
 
+    /// A version no change could follow, sent by a hostile or broken device, is refused at the
+    /// door: it would otherwise trap the next edit on every device it reached (issue 23).
+    @Test func aVersionOutsideItsRangeIsRefused() throws {
+        for version in [Int64.max, VersionNumber.range.upperBound + 1, 0, -1] {
+            var annotation = try Self.note("words", index: 0).annotation
+            annotation.version = version
+            let bytes = OperationDocument.encode(Self.operation(.annotation(AnnotationVersion(annotation, clock: Self.clock,
+                                                                                             history: VersionVector(Self.clock)))))
+            guard case .refused = try OperationDocument.decode(bytes, expectedKey: Self.key, device: deviceID("d")) else {
+                Issue.record("version \(version) was accepted")
+                continue
+            }
+        }
+        var annotation = try Self.note("words", index: 0).annotation
+        annotation.version = VersionNumber.range.upperBound
+        let operation = Self.operation(.annotation(AnnotationVersion(annotation, clock: Self.clock, history: VersionVector(Self.clock))))
+        #expect(try Self.decoded(OperationDocument.encode(operation)) == operation, "the last version of the range is accepted")
+    }
+
     /// A note's clock and history, and a book's metadata clock, are written only when they
     /// say more than the operation does (another clock, a history beyond the version).
     @Test func clocksTheOperationAlreadyGivesAreLeftOut() throws {

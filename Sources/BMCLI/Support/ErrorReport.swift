@@ -75,6 +75,8 @@ struct ErrorReport: Equatable {
             return ErrorReport("ID must be a record id or a unique prefix of at least 4 characters", .usage)
         case .recordNotFound(let id):
             return ErrorReport("no note, quote, book or session has id \(id)", .notFound)
+        case .versionExhausted(let id):
+            return ErrorReport("record \(id) has reached the highest version number (\(VersionNumber.range.upperBound)) and cannot change again; nothing was changed", .dataError)
         case .ambiguousID(let candidates):
             return ErrorReport("ID matches \(candidates.count) records; give more characters: \(candidates.joined(separator: ", "))", .usage)
         case .wrongRecordKind(let id, let expected, let found):
@@ -300,6 +302,7 @@ struct ErrorReport: Equatable {
         case .invalidID: return "that is not a record id"
         case .invalidClock: return "a record carries a malformed clock reading"
         case .invalidTimestamp: return "that is not an ISO 8601 time with an offset"
+        case .versionOutOfRange: return "a version number is outside 1 to \(VersionNumber.range.upperBound)"
         }
     }
 }

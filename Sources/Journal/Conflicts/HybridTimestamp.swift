@@ -17,10 +17,19 @@ public struct HybridTimestamp: Hashable, Comparable, Sendable, CustomStringConve
         (lhs.wallMilliseconds, lhs.counter, lhs.deviceID) < (rhs.wallMilliseconds, rhs.counter, rhs.deviceID)
     }
 
+    /// The latest wall-clock reading accepted from anywhere: 9999-12-31T23:59:59.999Z, the
+    /// last time ISO 8601 writes with four digits. A reading parsed from outside beyond it is
+    /// refused, so a hostile clock cannot bring the arithmetic below to its end.
+    public static let latestWallMilliseconds: Int64 = 253_402_300_799_999
+
     /// The reading for a local event: after both the wall clock and every reading seen so far.
+    /// A counter at its maximum carries into the next millisecond, which still sorts after.
     public static func next(after last: HybridTimestamp?, now: Timestamp, deviceID: String) -> HybridTimestamp {
         guard let last, last.wallMilliseconds >= now.millisecondsSince1970 else {
             return HybridTimestamp(wallMilliseconds: now.millisecondsSince1970, counter: 0, deviceID: deviceID)
+        }
+        guard last.counter < UInt32.max else {
+            return HybridTimestamp(wallMilliseconds: last.wallMilliseconds + 1, counter: 0, deviceID: deviceID)
         }
         return HybridTimestamp(wallMilliseconds: last.wallMilliseconds, counter: last.counter + 1, deviceID: deviceID)
     }
@@ -50,7 +59,8 @@ public struct HybridTimestamp: Hashable, Comparable, Sendable, CustomStringConve
     public init(parsing text: String) throws(JournalError) {
         let parts = text.split(separator: "-", maxSplits: 2)
         guard parts.count == 3, parts[0].count == 16, parts[1].count == 8,
-              let wall = UInt64(parts[0], radix: 16), let counter = UInt32(parts[1], radix: 16), !parts[2].isEmpty else {
+              let wall = UInt64(parts[0], radix: 16), let counter = UInt32(parts[1], radix: 16), !parts[2].isEmpty,
+              wall <= UInt64(Self.latestWallMilliseconds) else {
             throw .invalidClock
         }
         self.init(wallMilliseconds: Int64(bitPattern: wall), counter: counter, deviceID: String(parts[2]))

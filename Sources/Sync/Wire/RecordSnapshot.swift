@@ -38,6 +38,7 @@ struct BookSnapshot: Codable {
     /// metadata clock, counts as changing everything at it, and its one position as recorded
     /// at its progress clock.
     func version(at clock: HybridTimestamp) throws(JournalError) -> BookVersion {
+        guard VersionNumber.range.contains(version) else { throw .versionOutOfRange }
         var checkedAuthors: [String] = []
         for author in authors { checkedAuthors.append(try TextRules.line(author, field: "author")) }
         // A purged tombstone travels with no title (a content-free stand-in); a live book needs one.
@@ -132,6 +133,7 @@ struct AnnotationSnapshot: Codable {
     /// was written at the operation's clock and supersedes the one it was based on.
     func version(at operationClock: HybridTimestamp, base: HybridTimestamp?) throws(JournalError) -> AnnotationVersion {
         guard let kind = AnnotationKind(rawValue: kind) else { throw .invalidID }
+        guard VersionNumber.range.contains(version) else { throw .versionOutOfRange }
         let checkedLocator: Locator? = try locator.map { (text) throws(JournalError) in try Locator(text) }
         // A purged tombstone travels with no text (a content-free stand-in); a live note needs some.
         let contentFree = deletedAt != nil && body.isEmpty && locator == nil
