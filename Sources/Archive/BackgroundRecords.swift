@@ -27,12 +27,16 @@ final class BackgroundRecords: Sendable {
     private let state = Mutex(State())
     /// Signalled once per batch handed over, and once for the end.
     private let ready = DispatchSemaphore(value: 0)
-    private let slots = DispatchSemaphore(value: maximumBatchesInFlight)
+    /// Room for batches in flight. why made at 0 and signalled up: libdispatch traps when a
+    /// semaphore goes away below the value it was made with, which is what `slots` is when
+    /// the importing side stops early (a merge error) with batches still waiting.
+    private let slots = DispatchSemaphore(value: 0)
     private let finished = DispatchSemaphore(value: 0)
 
     /// Starts `read` on another thread. It calls `emit` for every record, in order, and
     /// returns (or throws) when the file is read; it should return early when `emit` says so.
     init(_ read: @escaping @Sendable (_ emit: Emit) throws(ArchiveError) -> Void) {
+        for _ in 0..<Self.maximumBatchesInFlight { slots.signal() }
         DispatchQueue.global().async { [self] in
             var batch: [Record] = []
             batch.reserveCapacity(Self.batchSize)

@@ -304,6 +304,38 @@ import Testing
         }
     }
 
+    /// Issue 23: an import whose merge stopped while parsed batches still waited crashed
+    /// (exit 132, "semaphore object deallocated while in use") instead of exiting 65, about
+    /// every other run: here a duplicate id far into a journal.json of 3,000 notes, imported
+    /// again and again.
+    @Test func aMergeThatStopsWithBatchesWaitingExits65EveryTime() throws {
+        let (vault, _, note) = try Self.populated()
+        let archive = vault.root.appendingPathComponent("archive")
+        try vault.succeed(["export", "--out", archive.path])
+        let file = archive.appendingPathComponent("journal.json")
+        var journal = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: file)) as? [String: Any])
+        let template = try #require((journal["notes"] as? [[String: Any]])?.first { $0["id"] as? String == note })
+        var notes: [[String: Any]] = []
+        for index in 0..<3_000 {
+            var copy = template
+            copy["id"] = String(note.prefix(24)) + String(format: "%012x", index)
+            notes.append(copy)
+        }
+        notes[2_000]["id"] = notes[10]["id"]
+        journal["notes"] = notes
+        try JSONSerialization.data(withJSONObject: journal, options: [.prettyPrinted]).write(to: file)
+
+        for round in 0..<8 {
+            let target = try TestVault()
+            try target.createUnlocked()
+            let before = try target.databaseBytesIgnoringChangeCounter()
+            let result = try target.run(["import", archive.path, "--force"])
+            #expect(result.status == 65, "round \(round): \(result)")
+            #expect(result.stderr.contains("a second record with id \(notes[10]["id"] as? String ?? "")"), "round \(round): \(result)")
+            #expect(try target.databaseBytesIgnoringChangeCounter() == before)
+        }
+    }
+
     /// A record at the last version number (an archive may hold one) reads, and a change to
     /// it fails with exit 65 and changes nothing, instead of trapping.
     @Test func aRecordAtTheLastVersionNumberCannotChangeButNeverTraps() throws {
