@@ -75,7 +75,7 @@ public enum ArchiveReadme {
         | `progress` | number | percent read, 0 to 100 |
         | `createdAt`, `updatedAt` | string | when added, when last changed |
         | `deletedAt` | string or null | when deleted (only with `includesDeleted`) |
-        | `version` | integer | 1, plus one per change |
+        | `version` | integer | 1, plus one per change; at most 9,007,199,254,740,991 (2^53 − 1) here and in the Markdown, or the import refuses the archive |
 
         **notes** and **quotes** (a quote is the book's words, a note the reader's own), by
         book id, then creation time, then id:
@@ -88,7 +88,7 @@ public enum ArchiveReadme {
         | `locator` | string or null | where in the book (`p. 42`, `ch. 3`, `loc 1234`); every quote has one |
         | `createdAt`, `updatedAt` | string | when written, when last changed |
         | `deletedAt` | string or null | when deleted (only with `includesDeleted`) |
-        | `version` | integer | 1, plus one per change |
+        | `version` | integer | 1, plus one per change; at most 9,007,199,254,740,991 (2^53 − 1) here and in the Markdown, or the import refuses the archive |
         | `conflictOf` | string or null | for a conflict copy: the id of the note it is a copy of |
         | `conflictReason` | string or null | `both-edited` (two versions of one note: this copy holds the other) or `edited-after-delete` (edited on one device after being deleted on another); null once resolved |
 

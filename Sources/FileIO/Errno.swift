@@ -34,11 +34,20 @@ public struct Errno: RawRepresentable, Hashable, Sendable, CustomStringConvertib
     public static let directoryNotEmpty = Errno(rawValue: ENOTEMPTY)
     /// `EINVAL`: an argument the call refuses (a flag the file system does not support).
     public static let invalidArgument = Errno(rawValue: EINVAL)
+    /// `EPERM`: not allowed at all, whatever the permissions (FAT and exFAT refuse `link`).
+    public static let notPermitted = Errno(rawValue: EPERM)
+    /// `EOPNOTSUPP` (`ENOTSUP`): the file system does not do this (SMB mounts refuse `link`).
+    public static let notSupported = Errno(rawValue: EOPNOTSUPP)
+    /// `ENOSYS`: the kernel or the FUSE driver has no such call.
+    public static let noSuchCall = Errno(rawValue: ENOSYS)
+    /// `EMLINK`: no more names for this file (or none but one, on some file systems).
+    public static let tooManyLinks = Errno(rawValue: EMLINK)
 
     private static let names: [(Errno, String)] = [
         (.notFound, "ENOENT"), (.exists, "EEXIST"), (.interrupted, "EINTR"), (.wouldBlock, "EWOULDBLOCK"),
         (.noSpace, "ENOSPC"), (.permissionDenied, "EACCES"), (.ioError, "EIO"), (.notDirectory, "ENOTDIR"),
-        (.directoryNotEmpty, "ENOTEMPTY"), (.invalidArgument, "EINVAL"),
+        (.directoryNotEmpty, "ENOTEMPTY"), (.invalidArgument, "EINVAL"), (.notPermitted, "EPERM"),
+        (.notSupported, "EOPNOTSUPP"), (.noSuchCall, "ENOSYS"), (.tooManyLinks, "EMLINK"),
     ]
 
     /// The C name of a value named above, else `errno <number>`.

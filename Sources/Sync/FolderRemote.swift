@@ -2,9 +2,8 @@ import Foundation
 internal import FileIO
 
 /// A remote that is a directory: a USB stick, a NAS mount, a folder Syncthing or Nextcloud
-/// keeps in step. It needs no locks: each device writes only its own files, each file is
-/// created once (written under a temporary name, flushed, then linked to its final name,
-/// which fails if it exists) and never changed.
+/// keeps in step. It needs no locks: each device writes only its own files, and each
+/// operation file is created once and never changed (``CreateOnce``).
 ///
 ///     <location>/bmvault-<vault id>/vault.json                  the descriptor
 ///     <location>/bmvault-<vault id>/devices/<device id>/<clock>.<idempotency key>.op
@@ -19,6 +18,23 @@ public final class FolderRemote: Remote {
     /// The vault folder, opened before the first write of a batch: `syncfs` reports only
     /// the write-back errors that happen after the descriptor it is given was opened.
     private var commitDescriptor: FileDescriptor?
+
+    /// How an operation file is created once, so that a name is never written twice. The
+    /// first that the folder's file system supports, learnt at the first upload:
+    enum CreateOnce {
+        /// Written whole under a temporary name, then linked to its name (`link(2)` fails if
+        /// the name is taken): ext4, btrfs, XFS, NFS.
+        case link
+        /// The same, renamed with `renameat2(RENAME_NOREPLACE)`, where there are no hard
+        /// links but the flag is known (vfat through the kernel, some FUSE drivers).
+        case renameWithoutReplacing
+        /// Created under its name with `O_CREAT | O_EXCL`, written, flushed and read back
+        /// (exFAT and FAT through FUSE, SMB). A crash mid-write can leave the name with part
+        /// of the file; only this device writes names in its folder, and its next upload finds
+        /// the damaged file and replaces it (``SyncEngine``), so it is as safe for one writer.
+        case exclusiveCreate
+    }
+    private(set) var createOnce = CreateOnce.link
 
     deinit {
         try? commitDescriptor?.close()
@@ -82,15 +98,87 @@ public final class FolderRemote: Remote {
             madeDirectories.insert(directory)
         }
         try openForCommit()
-        let final = directory + "/" + name
+        return try createFileOnce(at: directory + "/" + name, in: directory, bytes)
+    }
+
+    /// Tries, in a scratch folder of its own that it removes, what syncing will do in the
+    /// folder: create a file once (learning how, ``CreateOnce``) and be refused a second
+    /// time, read it back, replace a file atomically. Throws what failed, so that `remote
+    /// add` can name a file-system problem before the first sync meets it.
+    public func probe() throws(RemoteError) {
+        let scratch = location + "/.bmvault-probe-" + UUID().uuidString
+        try makeDirectory(scratch)
+        defer { try? FileSystem.removeTree(scratch) }
+        let bytes = Array("bmvault checks that this folder can hold its files\n".utf8)
+        let file = scratch + "/created-once"
+        guard try createFileOnce(at: file, in: scratch, bytes) else { throw .io(operation: "create", errno: Errno.exists.rawValue) }
+        guard try !createFileOnce(at: file, in: scratch, bytes) else { throw .io(operation: "create-once", errno: Errno.exists.rawValue) }
+        guard try read(file) == bytes else { throw .io(operation: "verify", errno: Errno.ioError.rawValue) }
+        try replaceAtomically(scratch + "/replaced", with: bytes)
+        try replaceAtomically(scratch + "/replaced", with: bytes + bytes)
+        guard try read(scratch + "/replaced") == bytes + bytes else { throw .io(operation: "verify", errno: Errno.ioError.rawValue) }
+    }
+
+    /// Creates `final` holding `bytes` unless the name is taken (then false), the first
+    /// way of ``CreateOnce`` this file system supports.
+    private func createFileOnce(at final: String, in directory: String, _ bytes: [UInt8]) throws(RemoteError) -> Bool {
+        if createOnce == .exclusiveCreate { return try createExclusively(final, bytes) }
         let temporary = directory + "/.tmp-" + UUID().uuidString
         try write(temporary, bytes, flush: false)
         defer { try? FileSystem.unlink(temporary) }
+        if createOnce == .link {
+            do throws(FileIOError) {
+                try FileSystem.link(temporary, to: final)
+                return true
+            } catch where error.errno == .exists {
+                return false
+            } catch where Self.meansNoHardLinks(error.errno) {
+                createOnce = .renameWithoutReplacing
+            } catch {
+                throw RemoteError(error)
+            }
+        }
+        if createOnce == .renameWithoutReplacing {
+            do throws(FileIOError) {
+                try FileSystem.renameWithoutReplacing(temporary, to: final)
+                return true
+            } catch where error.errno == .exists {
+                return false
+            } catch where Self.meansNoHardLinks(error.errno) || error.errno == .invalidArgument {
+                createOnce = .exclusiveCreate
+            } catch {
+                throw RemoteError(error)
+            }
+        }
+        return try createExclusively(final, bytes)
+    }
+
+    /// What `link` (or `renameat2`'s flag) failing with `errno` says: this file system has no
+    /// such thing, rather than that something went wrong.
+    static func meansNoHardLinks(_ errno: Errno) -> Bool {
+        [.notPermitted, .notSupported, .noSuchCall, .tooManyLinks].contains(errno)
+    }
+
+    /// ``CreateOnce/exclusiveCreate``: false when the name is taken.
+    private func createExclusively(_ path: String, _ bytes: [UInt8]) throws(RemoteError) -> Bool {
+        let descriptor: FileDescriptor
         do {
-            try FileSystem.link(temporary, to: final)
+            descriptor = try FileDescriptor.create(path, permissions: 0o600)
         } catch {
             if error.errno == .exists { return false }
             throw RemoteError(error)
+        }
+        defer { try? descriptor.close() }
+        do {
+            try descriptor.writeAll(bytes)
+            try descriptor.sync()
+        } catch {
+            try? FileSystem.unlink(path)
+            throw RemoteError(error)
+        }
+        guard try read(path) == bytes else {
+            try? FileSystem.unlink(path)
+            throw .io(operation: "verify", errno: Errno.ioError.rawValue)
         }
         return true
     }

@@ -28,6 +28,12 @@ extension Vault {
         } catch {
             throw .remote(name: name, errorClass: error.errorClass)
         }
+        // What a sync will do there, tried first: a file system that cannot is named now.
+        do throws(RemoteError) {
+            try remote.probe()
+        } catch {
+            throw .remote(name: name, errorClass: "probe." + error.errorClass)
+        }
         try storeCall { () throws(StoreError) in try store.addRemote(name: name, kind: .folder, location: location) }
         log.notice("sync.remote.added", ["kind": .public("folder")])
         guard let record = try storeCall({ () throws(StoreError) in try store.remotes() }).first(where: { $0.name == name }) else {

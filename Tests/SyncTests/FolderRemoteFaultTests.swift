@@ -50,4 +50,57 @@ import FileIO
         try remote.writeAcknowledgement([8], of: "dev-1")
         #expect(try remote.readAcknowledgement(of: "dev-1") == [8])
     }
+
+    // MARK: - File systems without hard links (issue 17: FAT and exFAT sticks, SMB, sshfs)
+
+    /// `link` refused as FAT refuses it: the remote creates each file once by renaming
+    /// without replacing, or, where that flag is refused too (exFAT through FUSE), by an
+    /// exclusive create. Either way a name is written once, and a second write is refused.
+    @Test(arguments: [
+        ([FileIOError.Operation.link: Errno.notPermitted], FolderRemote.CreateOnce.renameWithoutReplacing),
+        ([.link: .notSupported], .renameWithoutReplacing),
+        ([.link: .notPermitted, .renameat2: .invalidArgument], .exclusiveCreate),
+        ([.link: .noSuchCall, .renameat2: .noSuchCall], .exclusiveCreate),
+    ])
+    func withoutHardLinksEachFileIsStillCreatedOnce(faults: [FileIOError.Operation: Errno], learnt: FolderRemote.CreateOnce) throws {
+        let scratch = try Scratch("folder-no-links")
+        let remote = FolderRemote(name: "r", location: scratch.path, vaultID: "vault-1")
+        try InjectedFaults.with(faults) {
+            #expect(try remote.writeOperation("a.k1.op", of: "dev-1", bytes: [1, 2, 3]))
+            #expect(remote.createOnce == learnt)
+            #expect(try remote.writeOperation("a.k1.op", of: "dev-1", bytes: [9]) == false, "a name is written once")
+            #expect(try remote.writeOperation("b.k2.op", of: "dev-1", bytes: [4]))
+            try remote.commitWrites()
+            try remote.probe()
+        }
+        #expect(try remote.readOperation("a.k1.op", of: "dev-1") == [1, 2, 3])
+        #expect(try remote.operationNames(of: "dev-1") == ["a.k1.op", "b.k2.op"])
+        #expect(try Self.leftovers(scratch) == [])
+        #expect(try FileManager.default.contentsOfDirectory(atPath: scratch.path).filter { $0.hasPrefix(".bmvault-probe-") } == [],
+                "the probe cleans up")
+    }
+
+    /// Any other failure of `link` is a failure, not a reason to try another way.
+    @Test func aLinkThatFailsForAnotherReasonIsReported() throws {
+        let scratch = try Scratch("folder-no-links")
+        let remote = FolderRemote(name: "r", location: scratch.path, vaultID: "vault-1")
+        #expect(throws: RemoteError.io(operation: "link", errno: EACCES)) {
+            try InjectedFaults.with([.link: .permissionDenied]) { try remote.writeOperation("a.k1.op", of: "dev-1", bytes: [1]) }
+        }
+        #expect(remote.createOnce == .link)
+    }
+
+    /// The probe names the step a folder cannot do.
+    @Test func theProbeNamesWhatTheFolderCannotDo() throws {
+        let scratch = try Scratch("folder-probe")
+        let remote = FolderRemote(name: "r", location: scratch.path, vaultID: "vault-1")
+        #expect(throws: RemoteError.io(operation: "write", errno: ENOSPC)) {
+            try InjectedFaults.with([.write: .noSpace]) { try remote.probe() }
+        }
+        #expect(throws: RemoteError.io(operation: "rename", errno: EIO)) {
+            try InjectedFaults.with([.rename: .ioError]) { try remote.probe() }
+        }
+        try remote.probe()
+        #expect(try FileManager.default.contentsOfDirectory(atPath: scratch.path) == [])
+    }
 }

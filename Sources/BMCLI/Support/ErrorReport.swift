@@ -269,7 +269,22 @@ struct ErrorReport: Equatable {
         case "otherVault": return "the remote \(name) holds another vault; use another folder"
         case "noVault": return "that folder holds no bmvault vault to join"
         case "severalVaults": return "that folder holds several bmvault vaults; join from a folder with one"
+        case let probe where probe.hasPrefix("probe."):
+            return "the folder for remote \(name) cannot hold bmvault's files: \(probeStep(probe.dropFirst("probe.".count))) failed there; check that the drive is writable, not full and not read-only (nothing was set up)"
         default: return "the remote \(name) could not be used (\(errorClass)); nothing was synced"
+        }
+    }
+
+    /// A step of ``FolderRemote``'s probe, in words.
+    private static func probeStep<Text: StringProtocol>(_ errorClass: Text) -> String {
+        switch errorClass {
+        case "io.create", "io.link", "io.renameat2": "creating a file"
+        case "io.create-once": "refusing to create a file twice (the file system lets a name be written twice)"
+        case "io.verify", "io.read", "io.open": "reading a file back"
+        case "io.write", "io.fsync", "io.close": "writing a file"
+        case "io.rename": "replacing a file"
+        case "io.mkdir": "making a folder"
+        default: "a file operation (\(errorClass))"
         }
     }
 
