@@ -42,12 +42,17 @@ public struct Errno: RawRepresentable, Hashable, Sendable, CustomStringConvertib
     public static let noSuchCall = Errno(rawValue: ENOSYS)
     /// `EMLINK`: no more names for this file (or none but one, on some file systems).
     public static let tooManyLinks = Errno(rawValue: EMLINK)
+    /// `EFBIG`: a file larger than allowed.
+    public static let fileTooLarge = Errno(rawValue: EFBIG)
+    /// `ELOOP`: a symbolic link where none may be followed (`O_NOFOLLOW`).
+    public static let symbolicLink = Errno(rawValue: ELOOP)
 
     private static let names: [(Errno, String)] = [
         (.notFound, "ENOENT"), (.exists, "EEXIST"), (.interrupted, "EINTR"), (.wouldBlock, "EWOULDBLOCK"),
         (.noSpace, "ENOSPC"), (.permissionDenied, "EACCES"), (.ioError, "EIO"), (.notDirectory, "ENOTDIR"),
         (.directoryNotEmpty, "ENOTEMPTY"), (.invalidArgument, "EINVAL"), (.notPermitted, "EPERM"),
-        (.notSupported, "EOPNOTSUPP"), (.noSuchCall, "ENOSYS"), (.tooManyLinks, "EMLINK"),
+        (.notSupported, "EOPNOTSUPP"), (.noSuchCall, "ENOSYS"), (.tooManyLinks, "EMLINK"), (.fileTooLarge, "EFBIG"),
+        (.symbolicLink, "ELOOP"),
     ]
 
     /// The C name of a value named above, else `errno <number>`.

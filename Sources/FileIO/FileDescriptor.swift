@@ -50,6 +50,10 @@ public struct FileDescriptor: RawRepresentable, Hashable, Sendable {
         public static let append = OpenOptions(rawValue: O_APPEND)
         /// Fail with `ENOTDIR` unless the path is a directory (one to fsync or syncfs).
         public static let directory = OpenOptions(rawValue: O_DIRECTORY)
+        /// Fail with `ELOOP` if the last component is a symbolic link, instead of following it.
+        public static let noFollow = OpenOptions(rawValue: O_NOFOLLOW)
+        /// Do not wait at the open: a FIFO with no writer opens at once instead of blocking.
+        public static let nonBlocking = OpenOptions(rawValue: O_NONBLOCK)
     }
 
     /// Opens `path`. Always close-on-exec, so the editor bmvault starts never inherits a
@@ -80,6 +84,14 @@ public struct FileDescriptor: RawRepresentable, Hashable, Sendable {
     public static func create(_ path: String, permissions: UInt32 = 0o600) throws(FileIOError) -> FileDescriptor {
         let flags = O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC
         return FileDescriptor(rawValue: try systemCall(.create) { Glibc.open(path, flags, permissions) })
+    }
+
+    /// What this descriptor refers to (`fstat(2)`): checked after opening, so the answer
+    /// is about the file read, not about whatever a path named a moment before.
+    public func status() throws(FileIOError) -> FileStatus {
+        var info = stat()
+        _ = try systemCall(.stat) { fstat(rawValue, &info) }
+        return FileStatus(info)
     }
 
     /// Reads up to `buffer.count` bytes into `buffer` and returns how many; 0 only at the

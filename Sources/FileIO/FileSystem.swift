@@ -27,6 +27,19 @@ public struct FileStatus: Equatable, Sendable {
     public let owner: UInt32
 }
 
+extension FileStatus {
+    /// From what `stat(2)` or `fstat(2)` filled in.
+    init(_ info: stat) {
+        let kind: Kind = switch info.st_mode & S_IFMT {
+        case S_IFREG: .regular
+        case S_IFDIR: .directory
+        case S_IFLNK: .symbolicLink
+        default: .other
+        }
+        self.init(kind: kind, size: Int64(info.st_size), permissions: info.st_mode & 0o7777, owner: info.st_uid)
+    }
+}
+
 /// Operations on paths: the file-system calls that take a name rather than a descriptor.
 /// Each throws ``FileIOError`` naming the call; none puts the path in it.
 public enum FileSystem {
@@ -54,13 +67,7 @@ public enum FileSystem {
     public static func status(_ path: String, followingLinks: Bool = true) throws(FileIOError) -> FileStatus {
         var info = stat()
         _ = try systemCall(.stat) { followingLinks ? stat(path, &info) : lstat(path, &info) }
-        let kind: FileStatus.Kind = switch info.st_mode & S_IFMT {
-        case S_IFREG: .regular
-        case S_IFDIR: .directory
-        case S_IFLNK: .symbolicLink
-        default: .other
-        }
-        return FileStatus(kind: kind, size: Int64(info.st_size), permissions: info.st_mode & 0o7777, owner: info.st_uid)
+        return FileStatus(info)
     }
 
     /// Bytes an unprivileged process may still write on the file system holding `path`
@@ -143,6 +150,29 @@ public enum FileSystem {
             }
             let name = String(cString: bmv_dirent_name(entry))
             if name != "." && name != ".." { names.append(name) }
+        }
+    }
+
+    /// The whole file at `path`, which must be a regular file of at most `limit` bytes: for
+    /// files someone else may have put there (a remote folder, an archive). A symbolic link
+    /// fails with `ELOOP`, a FIFO, device or directory with `EINVAL` (operation `type`),
+    /// without waiting at the open, and a longer file with `EFBIG`, without reading past
+    /// the limit; so no such file can hang the reader or fill its memory.
+    public static func readRegularFile(at path: String, limit: Int) throws(FileIOError) -> [UInt8] {
+        let descriptor = try FileDescriptor.open(path, .readOnly, options: [.noFollow, .nonBlocking])
+        defer { try? descriptor.close() }
+        let status = try descriptor.status()
+        guard status.kind == .regular else { throw FileIOError(.type, .invalidArgument) }
+        guard status.size <= Int64(limit) else { throw FileIOError(.read, .fileTooLarge) }
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(Int(status.size))
+        var chunk = [UInt8](repeating: 0, count: 64 * 1024)
+        while true {
+            let count = try descriptor.read(into: &chunk)
+            if count == 0 { return bytes }
+            // The file may grow while it is read: the limit holds all the same.
+            guard bytes.count + count <= limit else { throw FileIOError(.read, .fileTooLarge) }
+            bytes.append(contentsOf: chunk[0..<count])
         }
     }
 

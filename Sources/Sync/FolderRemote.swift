@@ -1,5 +1,6 @@
 import Foundation
 internal import FileIO
+import Telemetry
 
 /// A remote that is a directory: a USB stick, a NAS mount, a folder Syncthing or Nextcloud
 /// keeps in step. It needs no locks: each device writes only its own files, and each
@@ -28,8 +29,8 @@ public final class FolderRemote: Remote {
         /// The same, renamed with `renameat2(RENAME_NOREPLACE)`, where there are no hard
         /// links but the flag is known (vfat through the kernel, some FUSE drivers).
         case renameWithoutReplacing
-        /// Created under its name with `O_CREAT | O_EXCL`, written, flushed and read back
-        /// (exFAT and FAT through FUSE, SMB). A crash mid-write can leave the name with part
+        /// Created under its name, failing if it exists (`FileDescriptor.create`), written,
+        /// flushed and read back (exFAT and FAT through FUSE). A crash mid-write can leave the name with part
         /// of the file; only this device writes names in its folder, and its next upload finds
         /// the damaged file and replaces it (``SyncEngine``), so it is as safe for one writer.
         case exclusiveCreate
@@ -65,7 +66,8 @@ public final class FolderRemote: Remote {
 
     public func readDescriptor() throws(RemoteError) -> [UInt8]? {
         let path = root + "/vault.json"
-        guard FileSystem.exists(path) else { return nil }
+        guard FileSystem.exists(path, followingLinks: false) else { return nil }
+        try checkIsFolder(root)
         return try read(path)
     }
 
@@ -74,15 +76,41 @@ public final class FolderRemote: Remote {
         try replaceAtomically(root + "/vault.json", with: bytes)
     }
 
+    /// The largest file bmvault reads from a remote: an operation holding a note of the
+    /// largest size (1 MiB), JSON-escaped and sealed, stays well under it. A larger file, a
+    /// FIFO or a device is not bmvault's, and is never read into memory or waited on.
+    static let largestFile = 16 << 20
+
+    /// Device folders: entries of `devices/` named like a device id (32 lowercase hex
+    /// digits) that are folders, not links. Anything else there (a `desktop.ini`, a sync
+    /// tool's conflict folder, a link) is skipped and counted in the log, never a reason to
+    /// give up on the remote.
     public func devices() throws(RemoteError) -> [String] {
         let directory = root + "/devices"
-        guard FileSystem.exists(directory) else { return [] }
-        return try entries(of: directory).filter { !$0.hasPrefix(".") }
+        guard FileSystem.exists(directory, followingLinks: false) else { return [] }
+        try checkIsFolder(directory)
+        var devices: [String] = []
+        var skipped = 0
+        for name in try entries(of: directory) {
+            if Self.isDeviceID(name), (try? FileSystem.status(directory + "/" + name, followingLinks: false))?.kind == .directory {
+                devices.append(name)
+            } else if !name.hasPrefix(".") {
+                skipped += 1
+            }
+        }
+        if skipped > 0 { log.warning("sync.remote.strayEntries", ["remote": .public(name), "count": .integer(Int64(skipped))]) }
+        return devices
+    }
+
+    /// Whether `name` has the form of a device id (Migration0003: 16 random bytes in hex).
+    static func isDeviceID(_ name: String) -> Bool {
+        name.utf8.count == 32 && name.utf8.allSatisfy { ($0 >= 0x30 && $0 <= 0x39) || ($0 >= 0x61 && $0 <= 0x66) }
     }
 
     public func operationNames(of device: String) throws(RemoteError) -> [String] {
         let directory = root + "/devices/" + device
-        guard FileSystem.exists(directory) else { return [] }
+        guard FileSystem.exists(directory, followingLinks: false) else { return [] }
+        try checkIsFolder(directory)
         return try entries(of: directory).filter { $0.hasSuffix(".op") }
     }
 
@@ -202,7 +230,7 @@ public final class FolderRemote: Remote {
 
     public func readAcknowledgement(of device: String) throws(RemoteError) -> [UInt8]? {
         let path = root + "/devices/" + device + "/acknowledgement"
-        guard FileSystem.exists(path) else { return nil }
+        guard FileSystem.exists(path, followingLinks: false) else { return nil }
         return try read(path)
     }
 
@@ -225,8 +253,16 @@ public final class FolderRemote: Remote {
         try call { () throws(FileIOError) in try FileSystem.entries(of: directory) }.sorted()
     }
 
+    /// A file of bmvault's on the remote: a regular file, not a link, of at most
+    /// ``largestFile`` bytes; anything else is `malformed` (the sync counts it and goes on).
     private func read(_ path: String) throws(RemoteError) -> [UInt8] {
-        try call { () throws(FileIOError) in try FileSystem.readFile(at: path) }
+        do {
+            return try FileSystem.readRegularFile(at: path, limit: Self.largestFile)
+        } catch where error.operation == .type || error.errno == .fileTooLarge || error.errno == .symbolicLink {
+            throw .malformed(what: "not a file bmvault writes")
+        } catch {
+            throw RemoteError(error)
+        }
     }
 
     /// Writes a new file; `flush` makes it durable on its own (not needed for an operation
@@ -263,8 +299,21 @@ public final class FolderRemote: Remote {
         try call { () throws(FileIOError) in try FileSystem.syncDirectory(FileSystem.directory(of: path)) }
     }
 
+    /// Makes `path` and the folders above it, down from the remote's location, and checks
+    /// that each is a folder and not a link: a link planted there would send this device's
+    /// files into another directory.
     private func makeDirectory(_ path: String) throws(RemoteError) {
         try call { () throws(FileIOError) in try FileSystem.makeDirectories(path, permissions: 0o700) }
+        var below = path
+        while below.count > location.count, below.hasPrefix(location + "/") {
+            try checkIsFolder(below)
+            below = FileSystem.directory(of: below)
+        }
+    }
+
+    private func checkIsFolder(_ path: String) throws(RemoteError) {
+        let status = try call { () throws(FileIOError) in try FileSystem.status(path, followingLinks: false) }
+        guard status.kind == .directory else { throw .malformed(what: "a link or a file where a folder belongs") }
     }
 
     private func call<Result>(_ body: () throws(FileIOError) -> Result) throws(RemoteError) -> Result {

@@ -268,9 +268,17 @@ public final class SyncEngine<Journal: SyncJournal> {
             listed[device] = names
             for name in names {
                 guard let key = OperationFileName.idempotencyKey(in: name), !applied.contains(key) else { continue }
-                let sealed = try remote.readOperation(name, of: device)
-                // A file that does not open under this vault's key and binding, or is not an
-                // operation, is counted and logged (by class), and read again next time.
+                // A file that is not a file bmvault writes (a FIFO, a link, something huge), does
+                // not open under this vault's key and binding, or is not an operation, is
+                // counted and logged (by class), and read again next time.
+                let sealed: [UInt8]
+                do throws(RemoteError) {
+                    sealed = try remote.readOperation(name, of: device)
+                } catch .malformed {
+                    summary.rejected += 1
+                    log.warning("sync.operation.unreadable", ["remote": .public(remote.name)])
+                    continue
+                }
                 var operation: OperationDocument.Decoded?
                 if var plain = try? cipher.open(operation: sealed, idempotencyKey: key) {
                     operation = try? OperationDocument.decode(plain, expectedKey: key, device: device)
