@@ -21,7 +21,16 @@ struct Acknowledgements {
     mutating func read(from remote: any Remote, opening cipher: OperationCipher) throws(RemoteError) {
         for device in try remote.devices() {
             if device != ownDevice { knownDevices.insert(device) }
-            guard let sealed = try remote.readAcknowledgement(of: device) else { continue }
+            // An acknowledgement that is not a file bmvault writes counts as none: nothing the
+            // device did is taken as applied, so nothing is purged on its word.
+            let read: [UInt8]?
+            do throws(RemoteError) {
+                read = try remote.readAcknowledgement(of: device)
+            } catch .malformed {
+                log.warning("sync.acknowledgement.unreadable", ["remote": .public(remote.name)])
+                continue
+            }
+            guard let sealed = read else { continue }
             guard let plain = try? cipher.open(acknowledgement: sealed, device: device),
                   let acknowledgement = try? Acknowledgement.decode(plain, device: device) else {
                 log.warning("sync.acknowledgement.unreadable", ["remote": .public(remote.name)])
