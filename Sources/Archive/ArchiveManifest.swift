@@ -70,10 +70,12 @@ public struct ArchiveManifest: Equatable, Sendable {
                                files: files.sorted { $0.path.utf8.lexicographicallyPrecedes($1.path.utf8) })
     }
 
-    /// A path inside the archive: relative, no `..`, no empty component. A manifest can
-    /// never make an import read a file outside the archive.
+    /// A path inside the archive: relative, no `..`, no empty component, and one printable
+    /// line (no control character or bidirectional override, ``TextRules/line(_:field:)``).
+    /// A manifest can never make an import read a file outside the archive, nor put escape
+    /// sequences on the reader's terminal through an error message that names a file.
     static func isSafeRelativePath(_ path: String) -> Bool {
-        guard !path.isEmpty, !path.hasPrefix("/"), !path.contains("\0") else { return false }
+        guard !path.isEmpty, !path.hasPrefix("/"), (try? TextRules.line(path, field: "path")) == path else { return false }
         return path.split(separator: "/", omittingEmptySubsequences: false).allSatisfy { !$0.isEmpty && $0 != "." && $0 != ".." }
     }
 }

@@ -273,6 +273,12 @@ import Testing
                 try rewrite(books.appendingPathComponent(name)) { $0.replacingOccurrences(of: "\nversion: 2\n", with: "\nversion: 9223372036854775808\n") }
             }
         }, expected: #"^Error: books/…-[0-9a-f]{8}\.md line \d+: record [0-9a-f-]{36}: version is not a whole number from 1 to 9007199254740991; nothing was imported$"#),
+        // Issue 23: a manifest path reached the terminal raw in the checksum error, escape sequences and all.
+        Spoiler(name: "a manifest path with a terminal escape", force: false, spoil: { archive in
+            try rewrite(archive.appendingPathComponent("manifest.json")) {
+                $0.replacingOccurrences(of: "\"files\" : {\n", with: "\"files\" : {\n    \"\\u001b]0;owned\\u0007x\" : { \"bytes\" : 1, \"sha256\" : \"\(String(repeating: "0", count: 64))\" },\n")
+            }
+        }, expected: #"^Error: manifest\.json: files is an entry without a safe path, bytes and sha256; nothing was imported$"#),
         Spoiler(name: "a Markdown note without its end marker", force: false, spoil: { archive in
             let books = archive.appendingPathComponent("books")
             for name in try FileManager.default.contentsOfDirectory(atPath: books.path) {

@@ -279,42 +279,48 @@ import VaultCrypto
     @Test func writesAFileOnceAndLeavesNoTemporaryFile() throws {
         let scratch = try Scratch("folder")
         let remote = FolderRemote(name: "r", location: scratch.path, vaultID: "vault-1")
+        let (one, two) = (deviceID("1"), deviceID("2"))
         try remote.checkReachable()
         #expect(try remote.devices() == [])
         #expect(try remote.readDescriptor() == nil)
 
-        #expect(try remote.writeOperation("b.k2.op", of: "dev-2", bytes: [1]) == true)
-        #expect(try remote.writeOperation("a.k1.op", of: "dev-2", bytes: [2, 2]) == true)
-        #expect(try remote.writeOperation("c.k3.op", of: "dev-1", bytes: [3]) == true)
+        #expect(try remote.writeOperation("b.k2.op", of: two, bytes: [1]) == true)
+        #expect(try remote.writeOperation("a.k1.op", of: two, bytes: [2, 2]) == true)
+        #expect(try remote.writeOperation("c.k3.op", of: one, bytes: [3]) == true)
         // A second write of the same name: false, and the first content stays.
-        #expect(try remote.writeOperation("a.k1.op", of: "dev-2", bytes: [9, 9, 9]) == false)
-        #expect(try remote.readOperation("a.k1.op", of: "dev-2") == [2, 2])
+        #expect(try remote.writeOperation("a.k1.op", of: two, bytes: [9, 9, 9]) == false)
+        #expect(try remote.readOperation("a.k1.op", of: two) == [2, 2])
 
-        #expect(try remote.devices() == ["dev-1", "dev-2"])
-        #expect(try remote.operationNames(of: "dev-2") == ["a.k1.op", "b.k2.op"])
+        #expect(try remote.devices() == [one, two])
+        #expect(try remote.operationNames(of: two) == ["a.k1.op", "b.k2.op"])
         #expect(try remote.operationNames(of: "nobody") == [])
 
         // Nothing but the operation files: no temporary file left behind.
         let root = scratch.path + "/bmvault-vault-1/devices"
-        for device in ["dev-1", "dev-2"] {
+        for device in [one, two] {
             let names = try FileManager.default.contentsOfDirectory(atPath: root + "/" + device)
             #expect(names.allSatisfy { $0.hasSuffix(".op") && !$0.hasPrefix(".") }, "\(names)")
         }
         // Files are private.
-        let attributes = try FileManager.default.attributesOfItem(atPath: root + "/dev-2/a.k1.op")
+        let attributes = try FileManager.default.attributesOfItem(atPath: root + "/" + two + "/a.k1.op")
         #expect((attributes[.posixPermissions] as? NSNumber)?.intValue == 0o600)
     }
 
     @Test func ignoresStrayFilesAndTemporaryNames() throws {
         let scratch = try Scratch("folder")
         let remote = FolderRemote(name: "r", location: scratch.path, vaultID: "vault-1")
-        try remote.writeOperation("a.k1.op", of: "dev-1", bytes: [1])
-        let directory = scratch.path + "/bmvault-vault-1/devices/dev-1"
+        let one = deviceID("1")
+        try remote.writeOperation("a.k1.op", of: one, bytes: [1])
+        let directory = scratch.path + "/bmvault-vault-1/devices/" + one
         _ = FileManager.default.createFile(atPath: directory + "/.tmp-leftover", contents: Data([0]))
         _ = FileManager.default.createFile(atPath: directory + "/notes.txt", contents: Data([0]))
         try FileManager.default.createDirectory(atPath: scratch.path + "/bmvault-vault-1/devices/.hidden", withIntermediateDirectories: true)
-        #expect(try remote.operationNames(of: "dev-1") == ["a.k1.op"])
-        #expect(try remote.devices() == ["dev-1"])
+        // What a file manager or a sync tool leaves: not device folders, skipped (issue 23).
+        try FileManager.default.createDirectory(atPath: scratch.path + "/bmvault-vault-1/devices/New Folder", withIntermediateDirectories: true)
+        _ = FileManager.default.createFile(atPath: scratch.path + "/bmvault-vault-1/devices/desktop.ini", contents: Data([0]))
+        _ = FileManager.default.createFile(atPath: scratch.path + "/bmvault-vault-1/devices/" + deviceID("3"), contents: Data([0]))
+        #expect(try remote.operationNames(of: one) == ["a.k1.op"])
+        #expect(try remote.devices() == [one])
     }
 
     @Test func descriptorIsReplacedAtomically() throws {
