@@ -27,6 +27,9 @@ public final class ArchiveReader {
     public private(set) var ignoredFiles = 0
 
     private let journalPath: String?
+    /// Whether journal.json is the path the reader typed (which may be a link), not a file
+    /// inside an archive folder (which may not).
+    private var journalIsTyped = false
     /// journal.json against the manifest, checked while its records are read.
     private var journalCheck: BackgroundChecksum?
     /// Full path and display name of each Markdown file to read, in name order.
@@ -36,8 +39,9 @@ public final class ArchiveReader {
         guard let status = try? FileSystem.status(path) else { throw .notFound(path: path) }
         guard status.kind == .directory else {
             journalPath = path
+            journalIsTyped = true
             source = .journal
-            formatVersion = try Self.journalVersion(path: path, file: ArchiveFormat.journalFile)
+            formatVersion = try Self.journalVersion(path: path, file: ArchiveFormat.journalFile, followingLinks: true)
             return
         }
         let directory = path.hasSuffix("/") && path.count > 1 ? String(path.dropLast()) : path
@@ -65,6 +69,9 @@ public final class ArchiveReader {
             }
         }
         let books = directory + "/" + ArchiveFormat.booksDirectory
+        if (try? FileSystem.status(books, followingLinks: false))?.kind == .symbolicLink {
+            throw .malformed(file: ArchiveFormat.booksDirectory, line: 1, reason: "a link where the archive's folder belongs; nothing inside an archive is followed")
+        }
         var bookFiles: [(path: String, name: String)] = []
         for name in Self.entries(of: books) where name.hasSuffix(".md") {
             let relative = ArchiveFormat.booksDirectory + "/" + name
@@ -210,7 +217,8 @@ public final class ArchiveReader {
     /// Streams journal.json's records (version 1) to `body`, in file order. They are parsed
     /// on another thread (``BackgroundRecords``) while `body` merges the ones before them.
     private func readJournal(_ path: String, _ body: (ArchiveRecord, ArchiveRecordOrigin) throws -> Void) throws {
-        let records = BackgroundRecords { emit throws(ArchiveError) in try Self.parseJournal(path, emit) }
+        let followingLinks = journalIsTyped
+        let records = BackgroundRecords { emit throws(ArchiveError) in try Self.parseJournal(path, followingLinks: followingLinks, emit) }
         defer { records.stop() }
         while let batch = try records.next() {
             for (record, origin) in batch { try body(record, origin) }
@@ -219,9 +227,9 @@ public final class ArchiveReader {
 
     /// Parses journal.json (version 1), handing each record to `emit` in file order, until
     /// the end or until `emit` returns false.
-    private static func parseJournal(_ path: String, _ emit: BackgroundRecords.Emit) throws(ArchiveError) {
+    private static func parseJournal(_ path: String, followingLinks: Bool, _ emit: BackgroundRecords.Emit) throws(ArchiveError) {
         let file = ArchiveFormat.journalFile
-        let reader = try JSONStreamReader(path: path, displayName: file)
+        let reader = try JSONStreamReader(path: path, displayName: file, followingLinks: followingLinks)
         let records = JournalReaderV1(file: file)
         try reader.beginObject()
         while let key = try reader.nextKey() {
@@ -255,8 +263,8 @@ public final class ArchiveReader {
 
     /// The format version in journal.json's `archive` header, wherever in the object it is
     /// (first, as bmvault writes it; a tool may have moved it).
-    private static func journalVersion(path: String, file: String) throws(ArchiveError) -> Int {
-        let reader = try JSONStreamReader(path: path, displayName: file)
+    private static func journalVersion(path: String, file: String, followingLinks: Bool = false) throws(ArchiveError) -> Int {
+        let reader = try JSONStreamReader(path: path, displayName: file, followingLinks: followingLinks)
         try reader.beginObject()
         while let key = try reader.nextKey() {
             guard key == "archive" else {
@@ -299,7 +307,7 @@ public final class ArchiveReader {
         let name = entry.path.hasPrefix(booksPrefix) ? BookFileName.displayName(ofFile: String(entry.path.dropFirst(booksPrefix.count)))
             : entry.path
         let descriptor: FileDescriptor
-        do { descriptor = try FileDescriptor.open(path, .readOnly) } catch { throw .io(error, path: name) }
+        do { descriptor = try FileDescriptor.open(path, .readOnly, options: [.nonBlocking, .noFollow]) } catch { throw .io(error, path: name) }
         defer { try? descriptor.close() }
         var hasher = SHA256()
         var buffer = [UInt8](repeating: 0, count: 1 << 16)

@@ -15,8 +15,24 @@ final class FileBytes {
     private var count = 0
     private var reachedEnd = false
 
-    init(path: String, displayName: String) throws(ArchiveError) {
-        do { descriptor = try FileDescriptor.open(path, .readOnly) } catch { throw .io(error, path: displayName) }
+    /// Opens a regular file. A file inside an archive is never reached through a symbolic
+    /// link (a link could read any file on the disk into the vault); `followingLinks` is for
+    /// the one path the reader typed. A FIFO or a device is refused at once, never waited on
+    /// or read without end.
+    init(path: String, displayName: String, followingLinks: Bool = false) throws(ArchiveError) {
+        let opened: FileDescriptor
+        do {
+            opened = try FileDescriptor.open(path, .readOnly, options: followingLinks ? [.nonBlocking] : [.nonBlocking, .noFollow])
+        } catch where error.errno == .symbolicLink {
+            throw .malformed(file: displayName, line: 1, reason: "a link where a file belongs; nothing inside an archive is followed")
+        } catch {
+            throw .io(error, path: displayName)
+        }
+        guard (try? opened.status())?.kind == .regular else {
+            try? opened.close()
+            throw .malformed(file: displayName, line: 1, reason: "not a regular file (a pipe, a device or a folder)")
+        }
+        descriptor = opened
         self.displayName = displayName
         buffer = [UInt8](repeating: 0, count: Self.chunkSize)
     }

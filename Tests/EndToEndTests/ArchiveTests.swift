@@ -342,6 +342,66 @@ import Testing
         }
     }
 
+    /// Issue 23: nothing inside an archive is followed through a link, and no FIFO or device
+    /// is waited on: each is one line and exit 65, quickly, with the vault unchanged. The path
+    /// the reader typed may be a link.
+    @Test func linksAndPipesInsideAnArchiveAreRefusedNotFollowed() throws {
+        let (vault, _, _) = try Self.populated()
+        let archive = vault.root.appendingPathComponent("archive")
+        try vault.succeed(["export", "--out", archive.path])
+        let target = try TestVault()
+        try target.createUnlocked()
+        func bounded(_ arguments: [String]) throws -> CommandResult {
+            try Binary.run("/usr/bin/timeout", ["20", Binary.path] + arguments, environment: target.environment)
+        }
+        func copy(_ name: String) throws -> URL {
+            let copy = vault.root.appendingPathComponent(name)
+            try FileManager.default.copyItem(at: archive, to: copy)
+            return copy
+        }
+        let before = try target.databaseBytesIgnoringChangeCounter()
+
+        // journal.json as a FIFO: refused at once.
+        let piped = try copy("piped")
+        try FileManager.default.removeItem(at: piped.appendingPathComponent("journal.json"))
+        #expect(mkfifo(piped.appendingPathComponent("journal.json").path, 0o600) == 0)
+        let pipe = try bounded(["import", piped.path, "--force"])
+        #expect(pipe.status == 65, "\(pipe)")
+        #expect(pipe.stderr == "Error: journal.json line 1: not a regular file (a pipe, a device or a folder); nothing was imported\n", "\(pipe)")
+        let typedPipe = try bounded(["import", piped.appendingPathComponent("journal.json").path])
+        #expect(typedPipe.status == 65, "\(typedPipe)")
+
+        // books/ as a link to a folder elsewhere: refused.
+        let outside = vault.root.appendingPathComponent("outside")
+        try FileManager.default.copyItem(at: archive.appendingPathComponent("books"), to: outside)
+        let linkedBooks = try copy("linked-books")
+        try FileManager.default.removeItem(at: linkedBooks.appendingPathComponent("books"))
+        try FileManager.default.createSymbolicLink(atPath: linkedBooks.appendingPathComponent("books").path, withDestinationPath: outside.path)
+        let books = try bounded(["import", linkedBooks.path, "--force"])
+        #expect(books.status == 65, "\(books)")
+        #expect(books.stderr.hasPrefix("Error: books line 1: a link where the archive's folder belongs"), "\(books)")
+        #expect(try target.databaseBytesIgnoringChangeCounter() == before)
+
+        // A Markdown book file as a link to one elsewhere: not read (with no journal.json,
+        // the Markdown is the archive, so nothing is left to import).
+        let linkedFile = try copy("linked-file")
+        try FileManager.default.removeItem(at: linkedFile.appendingPathComponent("journal.json"))
+        try FileManager.default.removeItem(at: linkedFile.appendingPathComponent("manifest.json"))
+        for name in try FileManager.default.contentsOfDirectory(atPath: linkedFile.appendingPathComponent("books").path) {
+            let link = linkedFile.appendingPathComponent("books").appendingPathComponent(name)
+            try FileManager.default.removeItem(at: link)
+            try FileManager.default.createSymbolicLink(atPath: link.path, withDestinationPath: outside.appendingPathComponent(name).path)
+        }
+        let file = try bounded(["import", linkedFile.path])
+        #expect(file.status == 65, "\(file)")
+        #expect(try target.databaseBytesIgnoringChangeCounter() == before)
+
+        // The journal.json the reader names may be a link: it is their own choice of file.
+        let typed = vault.root.appendingPathComponent("typed.json")
+        try FileManager.default.createSymbolicLink(atPath: typed.path, withDestinationPath: archive.appendingPathComponent("journal.json").path)
+        #expect(try bounded(["import", typed.path]).status == 0)
+    }
+
     /// A record at the last version number (an archive may hold one) reads, and a change to
     /// it fails with exit 65 and changes nothing, instead of trapping.
     @Test func aRecordAtTheLastVersionNumberCannotChangeButNeverTraps() throws {

@@ -23,8 +23,8 @@ final class JSONStreamReader {
     var file: String { bytes.displayName }
     var line: Int { bytes.line }
 
-    init(path: String, displayName: String) throws(ArchiveError) {
-        bytes = try FileBytes(path: path, displayName: displayName)
+    init(path: String, displayName: String, followingLinks: Bool = false) throws(ArchiveError) {
+        bytes = try FileBytes(path: path, displayName: displayName, followingLinks: followingLinks)
         // A byte order mark some editors add.
         if try bytes.peek() == 0xEF {
             for expected: UInt8 in [0xEF, 0xBB, 0xBF] {
