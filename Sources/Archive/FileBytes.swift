@@ -4,6 +4,8 @@ internal import FileIO
 /// holding them in memory, and every problem can name its line.
 final class FileBytes {
     private static let chunkSize = 1 << 16
+    /// The longest line ``nextLine()`` returns.
+    static let longestLine = 8 << 20
 
     /// How the file is named in errors (relative to the archive).
     let displayName: String
@@ -122,6 +124,10 @@ final class FileBytes {
                 return bytes
             }
             bytes.append(byte)
+            // A line bmvault writes is at most a note's (1 MiB, escaped); an endless one is not read into memory.
+            guard bytes.count <= Self.longestLine else {
+                throw .malformed(file: displayName, line: line, reason: "a line longer than \(Self.longestLine >> 20) MiB")
+            }
         }
         if bytes.last == 0x0D { bytes.removeLast() }
         return bytes.isEmpty && reachedEnd ? nil : bytes

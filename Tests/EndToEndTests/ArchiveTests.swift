@@ -402,6 +402,50 @@ import Testing
         #expect(try bounded(["import", typed.path]).status == 0)
     }
 
+    /// Issue 23: hostile Markdown (300,000 blank lines in one note; 25 million one-character
+    /// lines in one note, 50 MB; 12 million added paragraphs) is read line by line in linear
+    /// time, within 64 MiB, and what breaks a bound is refused with exit 65. Memory is the
+    /// child's peak RSS (getrusage); the time bound only catches a hang or a quadratic walk.
+    @Test func hostileMarkdownIsReadInLinearTimeAndBoundedMemory() throws {
+        let vault = try TestVault()
+        try vault.createUnlocked()
+        let book = try vault.succeed(["book", "add", "Hostile"]).line
+        try vault.succeed(["note", "add", book, "first line"])
+        let archive = vault.root.appendingPathComponent("archive")
+        try vault.succeed(["export", "--out", archive.path])
+        let bookFile = try #require(try FileManager.default.contentsOfDirectory(atPath: archive.appendingPathComponent("books").path).first)
+        let markdown = try String(contentsOf: archive.appendingPathComponent("books").appendingPathComponent(bookFile), encoding: .utf8)
+        let measure = #"""
+            import resource, subprocess, sys
+            result = subprocess.run(sys.argv[2:], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, timeout=float(sys.argv[1]))
+            print(result.returncode, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss, result.stderr.decode()[-300:].strip())
+            """#
+        let cases: [(name: String, inner: String, status: Int32)] = [
+            ("blank", "first line" + String(repeating: "\n", count: 300_000) + "last line", 0),
+            ("short", "first line\n" + String(repeating: "x\n", count: 25_000_000), 65),
+            ("paras", "first line\n<!-- /bmvault:note -->\n\n" + String(repeating: "p\n\n", count: 12_000_000)
+                + "<!-- bmvault:note 00000000-0000-7000-8000-000000000000 -->\nx", 65),
+        ]
+        for hostile in cases {
+            let copy = vault.root.appendingPathComponent(hostile.name)
+            try FileManager.default.copyItem(at: archive, to: copy)
+            for name in ["journal.json", "manifest.json"] { try FileManager.default.removeItem(at: copy.appendingPathComponent(name)) }
+            let range = try #require(markdown.range(of: "first line"))
+            try markdown.replacingCharacters(in: range, with: hostile.inner)
+                .write(to: copy.appendingPathComponent("books").appendingPathComponent(bookFile), atomically: false, encoding: .utf8)
+            let target = try TestVault()
+            try target.createUnlocked()
+            let result = try Binary.run("/usr/bin/python3", ["-c", measure, "120", Binary.path, "import", copy.path, "--dry-run"],
+                                        environment: target.environment)
+            let fields = result.stdout.split(separator: " ", maxSplits: 2)
+            #expect(result.status == 0 && fields.count >= 2, "\(hostile.name): \(result)")
+            guard fields.count >= 2, let status = Int32(fields[0]), let peakKiB = Int(fields[1]) else { continue }
+            #expect(status == hostile.status, "\(hostile.name): \(result.stdout)")
+            #expect(peakKiB <= 64 * 1024, "\(hostile.name): peak RSS \(peakKiB) KiB")
+            try? FileManager.default.removeItem(at: copy)
+        }
+    }
+
     /// A record at the last version number (an archive may hold one) reads, and a change to
     /// it fails with exit 65 and changes nothing, instead of trapping.
     @Test func aRecordAtTheLastVersionNumberCannotChangeButNeverTraps() throws {

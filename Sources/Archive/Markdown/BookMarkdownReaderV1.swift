@@ -37,17 +37,35 @@ struct MarkdownBook {
 /// headings the reader adds there are ignored. A marker without its end marker is a file
 /// cut short, and an error.
 enum BookMarkdownReaderV1 {
+    /// The most front matter lines read before giving up on finding its end.
+    static let longestFrontMatter = 10_000
+    /// The most bytes of Markdown one note, quote or added paragraph may take: room for the
+    /// longest body (``TextRules/maximumBodyBytes``) with every character escaped and quoted.
+    static let longestBlock = 4 * TextRules.maximumBodyBytes
+    /// The most paragraphs one file may add (text outside any marker): far more than anyone
+    /// types into one book's file, and few enough that they are held in memory at once.
+    static let mostAdditions = 100_000
+
     static func read(path: String, displayName file: String) throws(ArchiveError) -> MarkdownBook {
+        // Read line by line, never the whole file: memory is bounded by the longest block.
         let bytes = try FileBytes(path: path, displayName: file)
-        var raw: [[UInt8]] = []
-        while let line = try bytes.nextLine() { raw.append(line) }
-        var lines: [Substring] = []
-        lines.reserveCapacity(raw.count)
-        for (index, line) in raw.enumerated() {
-            guard let text = String(validating: line, as: UTF8.self) else { throw .invalidUTF8(file: file, line: index + 1) }
-            lines.append(Substring(index == 0 && text.hasPrefix("\u{FEFF}") ? String(text.dropFirst()) : text))
+        var number = 0
+        func nextLine() throws(ArchiveError) -> Substring? {
+            guard let line = try bytes.nextLine() else { return nil }
+            number += 1
+            guard let text = String(validating: line, as: UTF8.self) else { throw .invalidUTF8(file: file, line: number) }
+            return Substring(number == 1 && text.hasPrefix("\u{FEFF}") ? String(text.dropFirst()) : text)
         }
-        let front = try FrontMatter(lines: lines, file: file)
+        var frontLines: [Substring] = []
+        while let line = try nextLine() {
+            frontLines.append(line)
+            let closes = line.trimmingTrailingSpaces() == "---"
+            if frontLines.count == 1 ? !closes : closes { break }   // not a front matter, or its end
+            guard frontLines.count < longestFrontMatter else {
+                throw .malformed(file: file, line: 1, reason: "the front matter has no end within \(longestFrontMatter) lines")
+            }
+        }
+        let front = try FrontMatter(lines: frontLines, file: file)
         let book = try makeBook(front, file: file)
 
         enum Section { case other, sessions, notes }
@@ -55,27 +73,45 @@ enum BookMarkdownReaderV1 {
         var sessions: [(session: ReadingSession, line: Int)] = []
         var annotations: [MarkdownAnnotation] = []
         var additions: [MarkdownAnnotation] = []
-        var open: (marker: Marker, lines: [Substring])?
+        // The block being read, as its bytes joined by line breaks (split into lines when it
+        // ends): a block of two million one-character lines is then 4 MiB, not two million
+        // strings. Kept apart from its marker: binding one optional tuple to test it would hold
+        // a second reference to the buffer, and every append would copy it (quadratic).
+        var openMarker: Marker?
+        var openText: [UInt8] = []
         var paragraph: [Substring] = []
+        var paragraphBytes = 0
         var paragraphLine = 0
 
         func flushParagraph() throws(ArchiveError) {
-            defer { paragraph.removeAll() }
+            defer {
+                paragraph.removeAll()
+                paragraphBytes = 0
+            }
             guard !paragraph.isEmpty else { return }
+            guard additions.count < mostAdditions else {
+                throw .malformed(file: file, line: paragraphLine, reason: "more than \(mostAdditions) added paragraphs in one file")
+            }
             additions.append(try addition(paragraph, line: paragraphLine, file: file))
         }
+        func tooLong(_ line: Int) -> ArchiveError {
+            .malformed(file: file, line: line, reason: "a note, quote or paragraph longer than \(longestBlock >> 20) MiB of Markdown")
+        }
 
-        for index in (front.endLine - 1)..<lines.count {
-            let line = lines[index]
-            let number = index + 1
-            if let block = open {
-                if Marker.isEnd(line, kind: block.marker.kind) {
-                    annotations.append(try annotation(block.marker, block.lines, file: file))
-                    open = nil
+        while let line = try nextLine() {
+            if let marker = openMarker {
+                if Marker.isEnd(line, kind: marker.kind) {
+                    let lines = openText.isEmpty ? [] : String(decoding: openText.dropLast(), as: UTF8.self)
+                        .split(separator: "\n", omittingEmptySubsequences: false)
+                    annotations.append(try annotation(marker, lines, file: file))
+                    openMarker = nil
+                    openText.removeAll(keepingCapacity: true)
                 } else if Marker(line) != nil {
-                    throw .malformed(file: file, line: block.marker.line, reason: "this \((block.marker.kind ?? .note).rawValue) has no end marker before the next one")
+                    throw .malformed(file: file, line: marker.line, reason: "this \((marker.kind ?? .note).rawValue) has no end marker before the next one")
                 } else {
-                    open?.lines.append(line)
+                    openText.append(contentsOf: line.utf8)
+                    openText.append(0x0A)
+                    if openText.count > longestBlock { throw tooLong(marker.line) }
                 }
                 continue
             }
@@ -100,7 +136,7 @@ enum BookMarkdownReaderV1 {
                         throw .malformed(file: file, line: number, reason: "a session marker among the notes and quotes")
                     }
                     marker.line = number
-                    open = (marker, [])
+                    openMarker = marker
                 } else if Marker.isAnyEnd(line) {
                     throw .malformed(file: file, line: number, reason: "an end marker without its start")
                 } else if trimmed.allSatisfy({ $0 == " " || $0 == "\t" }) {
@@ -110,11 +146,13 @@ enum BookMarkdownReaderV1 {
                 } else {
                     if paragraph.isEmpty { paragraphLine = number }
                     paragraph.append(line)
+                    paragraphBytes += line.utf8.count + 1
+                    if paragraphBytes > longestBlock { throw tooLong(paragraphLine) }
                 }
             }
         }
-        if let block = open {
-            throw .truncated(file: file, line: block.marker.line)
+        if let marker = openMarker {
+            throw .truncated(file: file, line: marker.line)
         }
         try flushParagraph()
         return MarkdownBook(file: file, book: book, sessions: sessions, annotations: annotations, additions: additions)
@@ -232,17 +270,19 @@ enum BookMarkdownReaderV1 {
     private static func text(_ lines: [Substring], kind: AnnotationKind, file: String, line: Int,
                              record: String?) throws(ArchiveError) -> (String, Locator?) {
         func isBlank(_ line: Substring) -> Bool { line.allSatisfy { $0 == " " || $0 == "\t" } }
-        var lines = lines
-        while let first = lines.first, isBlank(first) { lines.removeFirst() }
-        while let last = lines.last, isBlank(last) { lines.removeLast() }
+        // Trimmed by moving indices (an ArraySlice), not by removing from the front: 300,000
+        // blank lines must cost 300,000 steps, not their square.
+        var lines = lines[...]
+        while let first = lines.first, isBlank(first) { lines = lines.dropFirst() }
+        while let last = lines.last, isBlank(last) { lines = lines.dropLast() }
         var locator: Locator?
         if let last = lines.last, last.hasPrefix("— ") {
             let text = MarkdownText.unescape(last.dropFirst(2))
             do { locator = try Locator(text) } catch {
                 throw .invalidField(file: file, line: line, record: record, field: "locator", reason: RecordFields.reason(error))
             }
-            lines.removeLast()
-            while let last = lines.last, isBlank(last) { lines.removeLast() }
+            lines = lines.dropLast()
+            while let last = lines.last, isBlank(last) { lines = lines.dropLast() }
         }
         let body: String
         do { body = try TextRules.body(MarkdownText.body(lines), field: kind.rawValue) } catch {

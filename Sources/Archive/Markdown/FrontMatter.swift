@@ -7,8 +7,6 @@ import Foundation
 struct FrontMatter {
     private(set) var scalars: [String: (value: String, line: Int)] = [:]
     private(set) var lists: [String: (values: [String], line: Int)] = [:]
-    /// The line after the closing `---`.
-    let endLine: Int
 
     /// Reads the front matter at the top of `lines` (`---` ... `---`).
     init(lines: [Substring], file: String) throws(ArchiveError) {
@@ -47,7 +45,6 @@ struct FrontMatter {
                 scalars[key] = (try Self.scalar(rest, file: file, line: number), number)
             }
         }
-        endLine = index + 1
     }
 
     /// A scalar value: `"double quoted"`, `'single quoted'`, or plain (up to a ` #` comment).

@@ -60,7 +60,7 @@ enum MarkdownText {
     }
 
     /// The text of lines written by ``appendBody(_:quoted:to:)`` (or typed by the reader).
-    static func body(_ lines: [Substring]) -> String {
+    static func body(_ lines: some Collection<Substring>) -> String {
         lines.map(unescape).joined(separator: "\n")
     }
 
