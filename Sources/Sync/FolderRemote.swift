@@ -155,30 +155,41 @@ public final class FolderRemote: Remote {
         try write(temporary, bytes, flush: false)
         defer { try? FileSystem.unlink(temporary) }
         if createOnce == .link {
-            do throws(FileIOError) {
-                try FileSystem.link(temporary, to: final)
-                return true
-            } catch where error.errno == .exists {
-                return false
-            } catch where Self.meansNoHardLinks(error.errno) {
-                createOnce = .renameWithoutReplacing
-            } catch {
-                throw RemoteError(error)
+            switch try attempt({ () throws(FileIOError) in try FileSystem.link(temporary, to: final) }, unsupported: Self.meansNoHardLinks) {
+            case .made: return true
+            case .taken: return false
+            case .unsupported: createOnce = .renameWithoutReplacing
             }
         }
         if createOnce == .renameWithoutReplacing {
-            do throws(FileIOError) {
-                try FileSystem.renameWithoutReplacing(temporary, to: final)
-                return true
-            } catch where error.errno == .exists {
-                return false
-            } catch where Self.meansNoHardLinks(error.errno) || error.errno == .invalidArgument {
-                createOnce = .exclusiveCreate
-            } catch {
-                throw RemoteError(error)
+            switch try attempt({ () throws(FileIOError) in try FileSystem.renameWithoutReplacing(temporary, to: final) },
+                               unsupported: { Self.meansNoHardLinks($0) || $0 == .invalidArgument }) {
+            case .made: return true
+            case .taken: return false
+            case .unsupported: createOnce = .exclusiveCreate
             }
         }
         return try createExclusively(final, bytes)
+    }
+
+    /// How one way of creating a file once went.
+    private enum Attempt {
+        case made, taken, unsupported
+    }
+
+    /// Runs one way of creating a file once: `taken` when the name exists, `unsupported` when
+    /// it fails with an error number `unsupported` accepts (the next way is then tried).
+    private func attempt(_ create: () throws(FileIOError) -> Void, unsupported: (Errno) -> Bool) throws(RemoteError) -> Attempt {
+        do {
+            try create()
+            return .made
+        } catch where error.errno == .exists {
+            return .taken
+        } catch where unsupported(error.errno) {
+            return .unsupported
+        } catch {
+            throw RemoteError(error)
+        }
     }
 
     /// What `link` (or `renameat2`'s flag) failing with `errno` says: this file system has no
