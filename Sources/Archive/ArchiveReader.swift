@@ -309,6 +309,8 @@ public final class ArchiveReader {
         let descriptor: FileDescriptor
         do { descriptor = try FileDescriptor.open(path, .readOnly, options: [.nonBlocking, .noFollow]) } catch { throw .io(error, path: name) }
         defer { try? descriptor.close() }
+        // What was opened, not what the path named a moment before, must be a regular file.
+        guard (try? descriptor.status())?.kind == .regular else { return false }
         var hasher = SHA256()
         var buffer = [UInt8](repeating: 0, count: 1 << 16)
         while true {

@@ -57,8 +57,13 @@ enum BookMarkdownReaderV1 {
             return Substring(number == 1 && text.hasPrefix("\u{FEFF}") ? String(text.dropFirst()) : text)
         }
         var frontLines: [Substring] = []
+        var frontBytes = 0
         while let line = try nextLine() {
             frontLines.append(line)
+            frontBytes += line.utf8.count
+            guard frontBytes <= longestBlock else {
+                throw .malformed(file: file, line: 1, reason: "the front matter is longer than \(longestBlock >> 20) MiB")
+            }
             let closes = line.trimmingTrailingSpaces() == "---"
             if frontLines.count == 1 ? !closes : closes { break }   // not a front matter, or its end
             guard frontLines.count < longestFrontMatter else {
@@ -101,8 +106,11 @@ enum BookMarkdownReaderV1 {
         while let line = try nextLine() {
             if let marker = openMarker {
                 if Marker.isEnd(line, kind: marker.kind) {
-                    let lines = openText.isEmpty ? [] : String(decoding: openText.dropLast(), as: UTF8.self)
-                        .split(separator: "\n", omittingEmptySubsequences: false)
+                    // Split on the line-feed bytes, as the lines were read: splitting the
+                    // String would take a stray carriage return and the line break after it
+                    // as one character, and join two lines.
+                    let lines = openText.isEmpty ? [] : openText.dropLast().split(separator: 0x0A, omittingEmptySubsequences: false)
+                        .map { Substring(String(decoding: $0, as: UTF8.self)) }
                     annotations.append(try annotation(marker, lines, file: file))
                     openMarker = nil
                     openText.removeAll(keepingCapacity: true)
