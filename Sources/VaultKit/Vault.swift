@@ -120,17 +120,24 @@ public final class Vault {
         try keep(try currentKey(), forSeconds: seconds, persistence: persistence)
     }
 
-    /// The key a passphrase or a recovery key (whichever `secret` is) unwraps. Used to
-    /// confirm who is at the keyboard before the vault's keys change: an unlocked terminal
-    /// alone is not enough. Tries the recovery slot first when `secret` has the recovery
-    /// key's form (cheap), then the passphrase slot (Argon2id).
-    func confirmedKey(_ secret: SecretBytes) throws(VaultError) -> VaultKey {
-        guard (try? RecoveryKey(parsing: secret)) != nil else { return try unwrapKey(passphrase: secret) }
+    /// Proof that the person at the keyboard knows the passphrase or the recovery key: the
+    /// vault key it unwrapped, for ``changePassphrase(confirmed:to:kdf:)`` and
+    /// ``rotateRecoveryKey(confirmed:)``. An unlocked terminal alone is not enough to change
+    /// the vault's keys.
+    public struct Confirmation {
+        let key: VaultKey
+    }
+
+    /// Checks `secret`, the passphrase or the recovery key, whichever it is: the recovery
+    /// slot first when it has the recovery key's form (cheap), then the passphrase slot
+    /// (Argon2id). Asked before anything else, as passwd does.
+    public func confirm(_ secret: SecretBytes) throws(VaultError) -> Confirmation {
+        guard (try? RecoveryKey(parsing: secret)) != nil else { return Confirmation(key: try unwrapKey(passphrase: secret)) }
         do {
-            return try unwrapKey(recoveryKey: secret)
+            return Confirmation(key: try unwrapKey(recoveryKey: secret))
         } catch .wrongRecoveryKey {
             // A passphrase may happen to look like a recovery key.
-            do { return try unwrapKey(passphrase: secret) } catch .wrongPassphrase { throw .wrongRecoveryKey }
+            do { return Confirmation(key: try unwrapKey(passphrase: secret)) } catch .wrongPassphrase { throw .wrongRecoveryKey }
         }
     }
 
@@ -167,11 +174,10 @@ public final class Vault {
         log.notice("vault.locked")
     }
 
-    /// Replaces the passphrase keyslot, once `current` (the passphrase or the recovery key)
-    /// has proved who is asking; the vault need not be unlocked. The vault key, and so every
-    /// sealed field, is unchanged.
-    public func changePassphrase(current: SecretBytes, to passphrase: SecretBytes, kdf: KDFParameters) throws(VaultError) {
-        let key = try confirmedKey(current)
+    /// Replaces the passphrase keyslot, once ``confirm(_:)`` has proved who is asking; the
+    /// vault need not be unlocked. The vault key, and so every sealed field, is unchanged.
+    public func changePassphrase(confirmed confirmation: Confirmation, to passphrase: SecretBytes, kdf: KDFParameters) throws(VaultError) {
+        let key = confirmation.key
         try Self.checkNewPassphrase(passphrase)
         let now = clock.now()
         let slot = try Self.cryptoCall { () throws(CryptoError) in
@@ -182,20 +188,21 @@ public final class Vault {
         log.notice("vault.passphrase.changed", ["opsLimit": .integer(Int64(kdf.opsLimit)), "memLimit": .integer(Int64(kdf.memLimit))])
     }
 
-    /// Replaces the recovery keyslot with one for a new recovery key, once `current` (the
-    /// passphrase or the old recovery key) has proved who is asking. No record is
-    /// re-encrypted; the old recovery key stops opening this vault, and remotes get the new
-    /// slot at the next sync. Returns the new key in display form, to show once.
-    public func rotateRecoveryKey(current: SecretBytes) throws(VaultError) -> SecretBytes {
-        let key = try confirmedKey(current)
+    /// Replaces the recovery keyslot with one for a new recovery key, once ``confirm(_:)``
+    /// has proved who is asking. No record is re-encrypted; the old recovery key stops
+    /// opening this vault, and remotes get the new slot at the next sync. Returns the new key
+    /// in display form, to show once: it is formatted before the old slot goes, so nothing
+    /// can fail between the two.
+    public func rotateRecoveryKey(confirmed confirmation: Confirmation) throws(VaultError) -> SecretBytes {
         let now = clock.now()
         let recoveryKey = try Self.cryptoCall { () throws(CryptoError) in try RecoveryKey.generate() }
+        let shown = try Self.cryptoCall { () throws(CryptoError) in try recoveryKey.formatted() }
         let slot = try Self.cryptoCall { () throws(CryptoError) in
-            try Keyslot.wrapping(key, recoveryKey: recoveryKey, vaultID: vaultID, slotID: EntityID.generate(at: now).rawValue)
+            try Keyslot.wrapping(confirmation.key, recoveryKey: recoveryKey, vaultID: vaultID, slotID: EntityID.generate(at: now).rawValue)
         }
         try Self.storeCall { () throws(StoreError) in try store.replaceKeyslot(slot) }
         log.notice("vault.recoveryKey.rotated")
-        return try Self.cryptoCall { () throws(CryptoError) in try recoveryKey.formatted() }
+        return shown
     }
 
     /// Checks a new passphrase against the rules before anything is derived from it, so a

@@ -64,6 +64,30 @@ import Testing
         try second.succeed(["init", "--join", remote.path, "--recovery-key-stdin"], stdin: newKey + "\n")
     }
 
+    /// The current passphrase is checked before a new one is asked for, as passwd does.
+    @Test func aWrongCurrentPassphraseAtATerminalEndsBeforeTheNewOneIsAsked() throws {
+        let vault = try TestVault()
+        try vault.create()
+        let result = try Terminal.run(["passphrase", "change", "--kdf", "interactive"],
+                                      answers: [("Current passphrase (or recovery key): ", "not the passphrase")],
+                                      environment: vault.environment)
+        #expect(result.status == 77, "\(result)")
+        #expect(!result.stdout.contains("New passphrase"), "\(result)")
+    }
+
+    /// A new recovery key that cannot be written out is an error, not a silent loss: the
+    /// passphrase still opens the vault and another rotation shows a key that works.
+    @Test func aRecoveryKeyThatCannotBeShownIsAnErrorAndAnotherCanBeMade() throws {
+        let vault = try TestVault()
+        try vault.create()
+        let full = try Binary.run("/bin/sh", ["-c", "printf '%s\\n' \"$1\" | \"$0\" recovery-key rotate --passphrase-stdin > /dev/full",
+                                              Binary.path, TestVault.passphrase], environment: vault.environment)
+        #expect(full.status == 1, "\(full)")
+        #expect(full.stderr.hasSuffix("Error: the new recovery key could not be written to standard output; the passphrase still opens the vault: run `bmvault recovery-key rotate` for another where its output can be written\n"), "\(full)")
+        let again = try vault.succeed(["recovery-key", "rotate", "--passphrase-stdin"], stdin: TestVault.passphrase + "\n").line
+        try vault.succeed(["unlock", "--recovery-key-stdin"], stdin: again + "\n")
+    }
+
     @Test func unlockWhileUnlockedSaysUntilWhenAndExtendKeepsItLonger() throws {
         let vault = try TestVault()
         try vault.create()

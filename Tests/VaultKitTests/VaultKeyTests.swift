@@ -230,13 +230,13 @@ import TestSupport
         let note = try fixture.vault.addAnnotation(to: try fixture.vault.book(named: book.id.rawValue), kind: .note, body: "sealed before the change", locator: nil)
         let quote = try fixture.vault.addAnnotation(to: try fixture.vault.book(named: "persistent"), kind: .quote, body: "quoted", locator: "p. 4")
 
-        #expect(vaultError { () throws(VaultError) in try fixture.vault.changePassphrase(current: try secretOrFail(testPassphrase), to: try secretOrFail("short"), kdf: interactive) }
+        #expect(vaultError { () throws(VaultError) in try fixture.vault.changePassphrase(confirmed: try fixture.vault.confirm(try secretOrFail(testPassphrase)), to: try secretOrFail("short"), kdf: interactive) }
                 == .passphraseTooShort(minimum: 8))
         #expect(vaultError { () throws(VaultError) in
-            try fixture.vault.changePassphrase(current: try secretOrFail(testPassphrase), to: try secretOrFail(Array("new passphrase".utf8) + [0]),
+            try fixture.vault.changePassphrase(confirmed: try fixture.vault.confirm(try secretOrFail(testPassphrase)), to: try secretOrFail(Array("new passphrase".utf8) + [0]),
                                                kdf: interactive)
         } == .passphraseInvalid)
-        try fixture.vault.changePassphrase(current: try secret(testPassphrase), to: try secret("a brand new passphrase"), kdf: interactive)
+        try fixture.vault.changePassphrase(confirmed: try fixture.vault.confirm(try secret(testPassphrase)), to: try secret("a brand new passphrase"), kdf: interactive)
         try fixture.vault.lock()
 
         let next = try fixture.reopen()
@@ -254,7 +254,7 @@ import TestSupport
     @Test func aForgottenPassphraseIsReplacedWithTheRecoveryKey() throws {
         let fixture = try makeVault(unlocked: false)
         defer { fixture.directory.remove() }
-        try fixture.vault.changePassphrase(current: try secret(fixture.recoveryKey), to: try secret("remembered this time"), kdf: interactive)
+        try fixture.vault.changePassphrase(confirmed: try fixture.vault.confirm(try secret(fixture.recoveryKey)), to: try secret("remembered this time"), kdf: interactive)
         let next = try fixture.reopen()
         #expect(vaultError { () throws(VaultError) in try next.unlock(passphrase: try secretOrFail(testPassphrase)) } == .wrongPassphrase)
         try next.unlock(passphrase: try secret("remembered this time"))
@@ -265,10 +265,10 @@ import TestSupport
         defer { fixture.directory.remove() }
         let before = try fileBytes(fixture.databasePath)
         #expect(vaultError { () throws(VaultError) in
-            try fixture.vault.changePassphrase(current: try secretOrFail("a guess at it"), to: try secretOrFail("a brand new passphrase"), kdf: interactive)
+            _ = try fixture.vault.confirm(try secretOrFail("a guess at it"))
         } == .wrongPassphrase)
         #expect(vaultError { () throws(VaultError) in
-            try fixture.vault.changePassphrase(current: try secretOrFail("AAAA-AAAA"), to: try secretOrFail("a brand new passphrase"), kdf: interactive)
+            _ = try fixture.vault.confirm(try secretOrFail("AAAA-AAAA"))
         } == .wrongPassphrase)
         #expect(try fileBytes(fixture.databasePath) == before)
     }
@@ -277,11 +277,11 @@ import TestSupport
         let fixture = try makeVault(unlocked: false)
         defer { fixture.directory.remove() }
         let before = try fileBytes(fixture.databasePath)
-        #expect(vaultError { () throws(VaultError) in _ = try fixture.vault.rotateRecoveryKey(current: try secretOrFail("a guess at it")) }
+        #expect(vaultError { () throws(VaultError) in _ = try fixture.vault.rotateRecoveryKey(confirmed: try fixture.vault.confirm(try secretOrFail("a guess at it"))) }
                 == .wrongPassphrase)
         #expect(try fileBytes(fixture.databasePath) == before)
 
-        let rotated = try fixture.vault.rotateRecoveryKey(current: try secret(testPassphrase))
+        let rotated = try fixture.vault.rotateRecoveryKey(confirmed: try fixture.vault.confirm(try secret(testPassphrase)))
         let newKey = rotated.withUnsafeBytes { Array($0) }
         #expect(newKey != fixture.recoveryKey)
         let next = try fixture.reopen()
@@ -290,7 +290,7 @@ import TestSupport
         try next.lock()
         try next.unlock(passphrase: try secret(testPassphrase))
         // The new recovery key proves who is asking, too.
-        _ = try next.rotateRecoveryKey(current: try secret(newKey))
+        _ = try next.rotateRecoveryKey(confirmed: try next.confirm(try secret(newKey)))
     }
 
     // MARK: - Recovery key

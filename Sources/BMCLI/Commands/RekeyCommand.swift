@@ -27,12 +27,13 @@ enum RekeyCommand {
                 : try SecretInput.prompt("Passphrase for \(vault.location.directory): ")
             context.console.progress(resuming ? "Resuming the interrupted rekey...\n" : "Deriving keys...\n")
             let kdf = input.kdf.map(KDFParameters.init(strength:))
+            var recoveryKeyShown = true
             let outcome = try vault.rekey(passphrase: passphrase, kdf: kdf, batchSize: input.batchSize, began: { recoveryKey in
-                context.showNewRecoveryKey(recoveryKey, introduction: """
+                recoveryKeyShown = (try? context.showNewRecoveryKey(recoveryKey, introduction: """
                     Your NEW recovery key is on the next line; the old one stops working when this finishes.
                     It is shown only this once: write it down and keep it away from this computer.
 
-                    """)
+                    """)) != nil
             }, progress: { done, total in
                 context.console.progress("\rRe-encrypting: \(done) of \(total) records")
             })
@@ -41,6 +42,8 @@ enum RekeyCommand {
             if outcome.resumed { summary += " (resumed an interrupted rekey)" }
             if outcome.damaged > 0 { summary += "; \(outcome.damaged) damaged fields were left as they were" }
             context.console.err(summary + ".\n")
+            // The rekey itself is done; the reader must still hear that its new key was not shown.
+            if !recoveryKeyShown { throw CLIError.recoveryKeyNotShown }
         }
     }
 }

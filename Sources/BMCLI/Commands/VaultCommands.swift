@@ -33,7 +33,7 @@ enum VaultCommands {
             context.console.progress("Deriving the key (Argon2id, \(input.kdf.rawValue))...\n")
             let created = try Vault.create(at: location, passphrase: passphrase, kdf: KDFParameters(strength: input.kdf),
                                            keyStore: context.keyStore(), clock: context.clock)
-            context.showNewRecoveryKey(created.recoveryKey, introduction: """
+            try context.showNewRecoveryKey(created.recoveryKey, introduction: """
                 Created a vault at \(location.directory).
 
                 Your recovery key is on the next line. It is shown only this once: write it down and
@@ -210,10 +210,11 @@ enum VaultCommands {
                     parameters: PassphraseChangeInput.parameters
                 ) { input in
                     let vault = try context.openVaultWithoutKey()
-                    let current = try context.currentSecret(fromStandardInput: input.passphraseStdin)
+                    // The current one first, as passwd does: nobody types a new passphrase twice for nothing.
+                    let confirmation = try vault.confirm(try context.currentSecret(fromStandardInput: input.passphraseStdin))
                     let passphrase = try context.newPassphrase(fromStandardInput: input.passphraseStdin)
                     context.console.progress("Deriving the key (Argon2id, \(input.kdf.rawValue))...\n")
-                    try vault.changePassphrase(current: current, to: passphrase, kdf: KDFParameters(strength: input.kdf))
+                    try vault.changePassphrase(confirmed: confirmation, to: passphrase, kdf: KDFParameters(strength: input.kdf))
                     context.console.err("Passphrase changed; the old one no longer opens the vault.\n")
                 },
             ])
@@ -240,8 +241,8 @@ enum VaultCommands {
                     let vault = try context.openVaultWithoutKey()
                     let current = try context.currentSecret(fromStandardInput: input.passphraseStdin)
                     context.console.progress("Checking...\n")
-                    let recoveryKey = try vault.rotateRecoveryKey(current: current)
-                    context.showNewRecoveryKey(recoveryKey, introduction: """
+                    let recoveryKey = try vault.rotateRecoveryKey(confirmed: try vault.confirm(current))
+                    try context.showNewRecoveryKey(recoveryKey, introduction: """
                         Your NEW recovery key is on the next line; the old one no longer opens the vault.
                         It is shown only this once: write it down and keep it away from this computer.
 

@@ -34,6 +34,9 @@ enum CLIError: Error, Equatable {
     case passphraseCommandFailed(status: Int32)
     /// `--no-keyring` with a command whose whole job is the keyring (`unlock`, `lock`).
     case keyringCommandWithoutKeyring(command: String)
+    /// A new recovery key could not be written to standard output (a full disk, a closed
+    /// pipe); the passphrase still opens the vault, so `recovery-key rotate` makes another.
+    case recoveryKeyNotShown
     /// A sync (`sync`, or `--fresh`) did not do everything: its summary was shown first.
     case syncIncomplete(SyncShortfall)
     /// A file-system or terminal call failed.

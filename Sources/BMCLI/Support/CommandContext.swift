@@ -185,11 +185,14 @@ final class CommandContext {
     /// Shows a new recovery key once: `introduction` on standard error, then the key alone on
     /// its line on standard output, straight from secure memory, flushed at once (a rekey
     /// goes on for a while after it).
-    func showNewRecoveryKey(_ recoveryKey: SecretBytes, introduction: String) {
+    func showNewRecoveryKey(_ recoveryKey: SecretBytes, introduction: String) throws(CLIError) {
         console.err(introduction)
-        recoveryKey.withUnsafeBytes { console.out(bytes: $0) }
-        console.out("\n")
-        console.flush()
+        do {
+            try recoveryKey.withUnsafeBytes { (bytes) throws(CLIError) in try console.out(bytes: bytes) }
+            try console.out(bytes: UnsafeRawBufferPointer(start: [UInt8(ascii: "\n")], count: 1))
+        } catch {
+            throw .recoveryKeyNotShown
+        }
     }
 
     /// The current passphrase or the recovery key, proving who is asking before the vault's
@@ -212,23 +215,33 @@ final class CommandContext {
         var attempt = 1
         while true {
             let first = try SecretInput.prompt("New passphrase: ")
+            // Only a passphrase that breaks the rules, or two that differ, is asked again;
+            // a terminal that fails ends the command.
             let failure: any Error
-            do {
+            do throws(VaultError) {
                 try Vault.validateNewPassphrase(first)
-                let second = try SecretInput.prompt("Repeat passphrase: ")
-                guard first.constantTimeEquals(second) else { throw CLIError.passphraseMismatch }
-                return first
             } catch {
                 failure = error
+                guard attempt < Self.newPassphraseAttempts else { throw failure }
+                console.err(Self.retryReason(failure) + " Try again.\n")
+                attempt += 1
+                continue
             }
+            let second = try SecretInput.prompt("Repeat passphrase: ")
+            if first.constantTimeEquals(second) { return first }
+            failure = CLIError.passphraseMismatch
             guard attempt < Self.newPassphraseAttempts else { throw failure }
-            let reason = switch failure {
-            case CLIError.passphraseMismatch: "The two entries differ."
-            case VaultError.passphraseTooShort(let minimum): "Too short: a passphrase needs at least \(minimum) characters."
-            default: "That passphrase cannot be used (\(ErrorReport(failure).message))."
-            }
-            console.err(reason + " Try again.\n")
+            console.err(Self.retryReason(failure) + " Try again.\n")
             attempt += 1
+        }
+    }
+
+    /// Why a new passphrase is asked again, in a sentence.
+    private static func retryReason(_ failure: any Error) -> String {
+        switch failure {
+        case CLIError.passphraseMismatch: "The two entries differ."
+        case VaultError.passphraseTooShort(let minimum): "Too short: a passphrase needs at least \(minimum) characters."
+        default: "That passphrase cannot be used (\(ErrorReport(failure).message))."
         }
     }
 }

@@ -15,10 +15,11 @@ final class Console {
         if buffer.count >= Self.flushThreshold { flush() }
     }
 
-    /// Raw bytes to standard output, bypassing Swift strings (a recovery key).
-    func out(bytes: UnsafeRawBufferPointer) {
+    /// Raw bytes to standard output, bypassing Swift strings (a recovery key); throws when
+    /// they did not all get there (a full disk, a closed pipe), since some are shown once.
+    func out(bytes: UnsafeRawBufferPointer) throws(CLIError) {
         flush()
-        try? FileDescriptor.standardOutput.writeAll(bytes)
+        do { try FileDescriptor.standardOutput.writeAll(bytes) } catch { throw .system(error) }
     }
 
     /// Messages, progress and prompts for the person at the terminal.

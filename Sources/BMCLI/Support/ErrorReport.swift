@@ -204,6 +204,8 @@ struct ErrorReport: Equatable {
             return ErrorReport("`\(command)` works on the keyring and --no-keyring turns it off; without a keyring each command asks for the passphrase", .usage)
         case .syncIncomplete(let shortfall):
             return report(shortfall)
+        case .recoveryKeyNotShown:
+            return ErrorReport("the new recovery key could not be written to standard output; the passphrase still opens the vault: run `bmvault recovery-key rotate` for another where its output can be written", .failure)
         case .system(let operation, let code):
             return ErrorReport("\(operation) failed: \(String(cString: strerror(code)))", .failure)
         }
