@@ -25,7 +25,7 @@ let package = Package(
         // Keys, sealed fields, keyslots: the only importer of libsodium.
         .target(name: "VaultCrypto", dependencies: ["CSodium"]),
         // The vault key in the freedesktop Secret Service, through libsecret: the only importer of CSecret.
-        .target(name: "Keystore", dependencies: ["CSecret", "VaultCrypto", "Telemetry"]),
+        .target(name: "Keystore", dependencies: ["CSecret", "FileIO", "VaultCrypto", "Telemetry"]),
         // Sync's one home: the operation wire format, remotes, the engine that drains the outbox and
         // merges other devices' changes. It holds no key (sealing is handed in) and depends on the
         // journal through a protocol (SyncJournal), not on the Store.

@@ -49,8 +49,7 @@ static inline SecretValue *bmvault_secret_value_new(const void *bytes, size_t le
     return secret_value_new(length == 0 ? "" : (const gchar *)bytes, (gssize)length, content_type);
 }
 
-/* GIO's and GLib's error domains, which are function-like macros in C. */
+/* GIO's error domain, a function-like macro in C. */
 static inline GQuark bmvault_io_error_quark(void) { return G_IO_ERROR; }
-static inline GQuark bmvault_dbus_error_quark(void) { return G_DBUS_ERROR; }
 
 #endif

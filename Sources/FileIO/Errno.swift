@@ -46,13 +46,15 @@ public struct Errno: RawRepresentable, Hashable, Sendable, CustomStringConvertib
     public static let fileTooLarge = Errno(rawValue: EFBIG)
     /// `ELOOP`: a symbolic link where none may be followed (`O_NOFOLLOW`).
     public static let symbolicLink = Errno(rawValue: ELOOP)
+    /// `ENXIO`: a socket or a device with nothing behind it, where a file was opened.
+    public static let noDeviceOrAddress = Errno(rawValue: ENXIO)
 
     private static let names: [(Errno, String)] = [
         (.notFound, "ENOENT"), (.exists, "EEXIST"), (.interrupted, "EINTR"), (.wouldBlock, "EWOULDBLOCK"),
         (.noSpace, "ENOSPC"), (.permissionDenied, "EACCES"), (.ioError, "EIO"), (.notDirectory, "ENOTDIR"),
         (.directoryNotEmpty, "ENOTEMPTY"), (.invalidArgument, "EINVAL"), (.notPermitted, "EPERM"),
         (.notSupported, "EOPNOTSUPP"), (.noSuchCall, "ENOSYS"), (.tooManyLinks, "EMLINK"), (.fileTooLarge, "EFBIG"),
-        (.symbolicLink, "ELOOP"),
+        (.symbolicLink, "ELOOP"), (.noDeviceOrAddress, "ENXIO"),
     ]
 
     /// The C name of a value named above, else `errno <number>`.

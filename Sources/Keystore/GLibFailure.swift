@@ -32,18 +32,6 @@ enum GLibFailure {
             defer { g_free(remoteName) }
             return classify(remoteName: String(cString: remoteName), timeoutMilliseconds: deadline.timeoutMilliseconds)
         }
-        if domain == bmvault_dbus_error_quark() {
-            switch UInt32(bitPattern: code) {
-            case G_DBUS_ERROR_SERVICE_UNKNOWN.rawValue, G_DBUS_ERROR_NAME_HAS_NO_OWNER.rawValue,
-                 G_DBUS_ERROR_SPAWN_EXEC_FAILED.rawValue, G_DBUS_ERROR_SPAWN_CHILD_EXITED.rawValue,
-                 G_DBUS_ERROR_SPAWN_SERVICE_NOT_FOUND.rawValue, G_DBUS_ERROR_SPAWN_FAILED.rawValue:
-                return .noProvider
-            case G_DBUS_ERROR_NO_REPLY.rawValue, G_DBUS_ERROR_TIMEOUT.rawValue, G_DBUS_ERROR_TIMED_OUT.rawValue:
-                return .timedOut(milliseconds: deadline.timeoutMilliseconds)
-            default:
-                break
-            }
-        }
         let domainName = g_quark_to_string(domain).map { String(cString: $0) } ?? "unknown"
         return .failure(domain: domainName, code: code)
     }

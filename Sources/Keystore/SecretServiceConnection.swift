@@ -1,5 +1,9 @@
 internal import CSecret
+internal import FileIO
 internal import VaultCrypto
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// The Secret Service calls bmvault makes, through libsecret, within one ``Deadline``.
 ///
@@ -17,6 +21,10 @@ final class SecretServiceConnection {
     /// Connects to the session bus, then to the Secret Service with an open transfer session.
     init(deadline: Deadline) throws(KeystoreError) {
         self.deadline = deadline
+        // why not leave finding the bus to GIO: with no address and no `$XDG_RUNTIME_DIR/bus`,
+        // GIO "autolaunches" one through dbus-launch (on any X11 display, say over `ssh -X`),
+        // a child process no deadline can stop, and a bus that outlives bmvault.
+        guard Self.sessionBusMayExist() else { throw .noSessionBus }
         var error: UnsafeMutablePointer<GError>?
         // why the bus alone first: any failure to reach it means "no session bus", which has
         // its own advice, whatever GIO's error code for the particular way it is missing.
@@ -25,7 +33,10 @@ final class SecretServiceConnection {
             if case .timedOut = failure { throw failure }
             throw .noSessionBus
         }
-        g_object_unref(UnsafeMutableRawPointer(bus))
+        // GIO's shared bus ends the process (SIGTERM) when the bus closes: not bmvault, in the
+        // middle of an import or an editor session. Held until libsecret has it too.
+        g_dbus_connection_set_exit_on_close(bus, 0)
+        defer { g_object_unref(UnsafeMutableRawPointer(bus)) }
         guard let service = secret_service_get_sync(SECRET_SERVICE_OPEN_SESSION, deadline.pointer, &error) else {
             throw Self.take(&error, deadline)
         }
@@ -140,6 +151,14 @@ final class SecretServiceConnection {
     }
 
     // MARK: - Private
+
+    /// Whether GIO can find a session bus without starting one: an address in the
+    /// environment, or the socket systemd and dbus-run-session leave in the runtime directory.
+    private static func sessionBusMayExist() -> Bool {
+        if let address = getenv("DBUS_SESSION_BUS_ADDRESS"), address.pointee != 0 { return true }
+        guard let runtime = getenv("XDG_RUNTIME_DIR"), runtime.pointee != 0 else { return false }
+        return FileSystem.exists(String(cString: runtime) + "/bus")
+    }
 
     /// Copies an item's loaded secret into secure memory and releases libsecret's copy at once.
     private static func secret(of item: UnsafeMutablePointer<SecretItem>) throws(KeystoreError) -> SecretBytes? {

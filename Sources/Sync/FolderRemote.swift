@@ -215,7 +215,14 @@ public final class FolderRemote: Remote {
             try? FileSystem.unlink(path)
             throw RemoteError(error)
         }
-        guard try read(path) == bytes else {
+        let readBack: [UInt8]
+        do {
+            readBack = try read(path)
+        } catch {
+            try? FileSystem.unlink(path)
+            throw error
+        }
+        guard readBack == bytes else {
             try? FileSystem.unlink(path)
             throw .io(operation: "verify", errno: Errno.ioError.rawValue)
         }
@@ -269,7 +276,7 @@ public final class FolderRemote: Remote {
     private func read(_ path: String) throws(RemoteError) -> [UInt8] {
         do {
             return try FileSystem.readRegularFile(at: path, limit: Self.largestFile)
-        } catch where error.operation == .type || error.errno == .fileTooLarge || error.errno == .symbolicLink {
+        } catch where error.operation == .type || [.fileTooLarge, .symbolicLink, .noDeviceOrAddress].contains(error.errno) {
             throw .malformed(what: "not a file bmvault writes")
         } catch {
             throw RemoteError(error)
@@ -314,11 +321,26 @@ public final class FolderRemote: Remote {
     /// that each is a folder and not a link: a link planted there would send this device's
     /// files into another directory.
     private func makeDirectory(_ path: String) throws(RemoteError) {
-        try call { () throws(FileIOError) in try FileSystem.makeDirectories(path, permissions: 0o700) }
-        var below = path
-        while below.count > location.count, below.hasPrefix(location + "/") {
-            try checkIsFolder(below)
-            below = FileSystem.directory(of: below)
+        guard path.hasPrefix(location + "/") else {
+            try call { () throws(FileIOError) in try FileSystem.makeDirectories(path, permissions: 0o700) }
+            return
+        }
+        // Down from the location one folder at a time: each that exists must be a folder and
+        // not a link before anything is made inside it.
+        var current = location
+        for component in path.dropFirst(location.count + 1).split(separator: "/") {
+            current += "/" + component
+            if FileSystem.exists(current, followingLinks: false) {
+                try checkIsFolder(current)
+            } else {
+                do {
+                    try FileSystem.makeDirectory(current, permissions: 0o700)
+                } catch where error.errno == .exists {
+                    try checkIsFolder(current)   // made meanwhile by another process
+                } catch {
+                    throw RemoteError(error)
+                }
+            }
         }
     }
 

@@ -404,7 +404,14 @@ public final class SyncEngine<Journal: SyncJournal> {
     private func upload(_ operation: OutgoingOperation, to remote: any Remote) throws(RemoteError) {
         let device = journal.deviceID
         if try remote.writeOperation(operation.fileName, of: device, bytes: operation.sealed) { return }
-        let existing = try remote.readOperation(operation.fileName, of: device)
+        // A link, a FIFO or an oversized file under this device's own name is not its upload:
+        // replaced like a damaged file (a rename replaces the name, never writes through it).
+        let existing: [UInt8]
+        do throws(RemoteError) {
+            existing = try remote.readOperation(operation.fileName, of: device)
+        } catch .malformed {
+            existing = []
+        }
         if existing == operation.sealed || opens(existing, as: operation.fileName) { return }
         log.warning("sync.push.replacedDamagedFile", ["remote": .public(remote.name)])
         try remote.replaceOperation(operation.fileName, of: device, bytes: operation.sealed)

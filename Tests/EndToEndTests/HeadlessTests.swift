@@ -14,7 +14,8 @@ import Testing
         try vault.create()
         var environment = vault.environment
         environment["DBUS_SESSION_BUS_ADDRESS"] = nil
-        environment["DISPLAY"] = nil
+        // An X display, as over `ssh -X`: GIO would autolaunch a bus there; bmvault must not.
+        environment["DISPLAY"] = ":77"
         environment["XDG_RUNTIME_DIR"] = vault.root.path
         return (vault, environment)
     }

@@ -103,4 +103,23 @@ import FileIO
         try remote.probe()
         #expect(try FileManager.default.contentsOfDirectory(atPath: scratch.path) == [])
     }
+
+    /// A link where a remote folder belongs, at any depth: nothing is made through it, not
+    /// even this device's folder (each folder is checked before anything is made inside it).
+    @Test(arguments: ["bmvault-vault-1", "bmvault-vault-1/devices", "bmvault-vault-1/devices/" + deviceID("1")])
+    func nothingIsMadeThroughALinkedFolder(linked: String) throws {
+        let scratch = try Scratch("folder-linked")
+        let elsewhere = try Scratch("folder-elsewhere")
+        let remote = FolderRemote(name: "r", location: scratch.path, vaultID: "vault-1")
+        try FileManager.default.createDirectory(atPath: scratch.path + "/" + linked, withIntermediateDirectories: true)
+        try FileManager.default.removeItem(atPath: scratch.path + "/" + linked)
+        try FileManager.default.createSymbolicLink(atPath: scratch.path + "/" + linked, withDestinationPath: elsewhere.path)
+        #expect(throws: RemoteError.malformed(what: "a link or a file where a folder belongs")) {
+            try remote.writeOperation("a.k1.op", of: deviceID("1"), bytes: [1])
+        }
+        #expect(throws: RemoteError.malformed(what: "a link or a file where a folder belongs")) {
+            try remote.writeAcknowledgement([1], of: deviceID("1"))
+        }
+        #expect(try FileManager.default.contentsOfDirectory(atPath: elsewhere.path).isEmpty)
+    }
 }
