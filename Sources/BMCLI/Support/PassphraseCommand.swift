@@ -37,10 +37,11 @@ enum PassphraseCommand {
             }
             child = try spawn(arguments, standardInput: nothing, standardOutput: output.write)
         }
-        let line = try firstLine(from: output.read)
+        // Waited for whatever the reading did, so no child is left behind.
+        let line = Result { () throws(CLIError) in try firstLine(from: output.read) }
         let status = try ChildProcess.waitForExit(child)
         guard status == 0 else { throw .passphraseCommandFailed(status: status) }
-        return line
+        return try line.get()
     }
 
     /// Splits the command into words as a POSIX shell would, without expanding anything.
@@ -52,6 +53,7 @@ enum PassphraseCommand {
         var escaped = false
         for character in command {
             if escaped {
+                if quote == "\"" && !"$`\"\\\n".contains(character) { current.append("\\") }
                 current.append(character)
                 escaped = false
                 continue
@@ -61,9 +63,13 @@ enum PassphraseCommand {
                 quote = nil
             case ("'", _):
                 current.append(character)
-            case ("\"", "\\"), (nil, "\\"):
+            case (nil, "\\"):
                 escaped = true
                 inWord = true
+            case ("\"", "\\"):
+                // Inside double quotes a backslash escapes only `$`, `` ` ``, `"`, `\` and a
+                // line break (POSIX); before anything else it is itself.
+                escaped = true
             case ("\"", _):
                 current.append(character)
             case (nil, "'"), (nil, "\""):
@@ -89,6 +95,7 @@ enum PassphraseCommand {
                               standardOutput: FileDescriptor) throws(CLIError) -> pid_t {
         var argv: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) } + [nil]
         defer { for pointer in argv { free(pointer) } }
+        guard let program = argv[0] else { throw .passphraseCommandInvalid }
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
@@ -96,7 +103,7 @@ enum PassphraseCommand {
         posix_spawn_file_actions_adddup2(&actions, standardOutput.rawValue, 1)
         var child: pid_t = 0
         // posix_spawnp: the first word is looked up in PATH, as a shell would, with no shell.
-        let spawned = posix_spawnp(&child, argv[0]!, &actions, nil, &argv, environ)
+        let spawned = posix_spawnp(&child, program, &actions, nil, &argv, environ)
         guard spawned == 0 else { throw .passphraseCommandFailed(status: 127) }
         return child
     }
@@ -105,9 +112,12 @@ enum PassphraseCommand {
     /// command never blocks on a full pipe.
     private static func firstLine(from descriptor: FileDescriptor) throws(CLIError) -> SecretBytes {
         let line = try SecretInput.readLine(from: descriptor)
-        var rest = [UInt8](repeating: 0, count: 512)
+        // The rest (`pass` puts a login or a one-time-code seed there) passes through secure
+        // memory too, and is wiped.
+        let rest: SecretBytes
+        do { rest = try SecretBytes(count: 512) } catch { throw .system(operation: "sodium_malloc", errno: ENOMEM) }
         do {
-            while try descriptor.read(into: &rest) > 0 {}
+            while try rest.withUnsafeMutableBytes({ (buffer) throws(FileIOError) in try descriptor.read(into: buffer) }) > 0 {}
         } catch {
             throw .system(error)
         }
