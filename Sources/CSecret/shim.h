@@ -36,6 +36,10 @@ static inline gchar *bmvault_read_alias(SecretService *service, const char *alia
     GVariant *reply = g_dbus_proxy_call_sync(G_DBUS_PROXY(service), "ReadAlias", g_variant_new("(s)", alias),
                                              G_DBUS_CALL_FLAGS_NONE, -1, cancellable, error);
     if (reply == NULL) return NULL;
+    if (!g_variant_is_of_type(reply, G_VARIANT_TYPE("(o)"))) {   /* a provider that answers oddly: no alias */
+        g_variant_unref(reply);
+        return NULL;
+    }
     const gchar *path = NULL;
     g_variant_get(reply, "(&o)", &path);
     gchar *result = g_strcmp0(path, "/") == 0 ? NULL : g_strdup(path);

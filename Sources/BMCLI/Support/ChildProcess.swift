@@ -3,8 +3,37 @@ internal import FileIO
 import Glibc
 #endif
 
-/// Waiting for a program bmvault started (the editor, a passphrase command).
+/// Starting and waiting for a program bmvault runs (the editor, a passphrase command).
 enum ChildProcess {
+    /// Starts `arguments` (the first is the program, looked up in `PATH`: `posix_spawnp`,
+    /// with no shell unless the program is one), with the signals in `defaultSignals` back
+    /// to their default actions and standard input or output replaced where given. Returns
+    /// the child's pid, or nil when it could not be started (the caller says what that means).
+    static func spawn(_ arguments: [String], defaultSignals: [Int32] = [], standardInput: FileDescriptor? = nil,
+                      standardOutput: FileDescriptor? = nil) -> pid_t? {
+        var argv: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) } + [nil]
+        defer { for pointer in argv { free(pointer) } }
+        guard let program = argv.first ?? nil else { return nil }
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        if !defaultSignals.isEmpty {
+            var defaults = sigset_t()
+            sigemptyset(&defaults)
+            for signalNumber in defaultSignals { sigaddset(&defaults, signalNumber) }
+            posix_spawnattr_setsigdefault(&attributes, &defaults)
+            posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGDEF))
+        }
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        if let standardInput { posix_spawn_file_actions_adddup2(&actions, standardInput.rawValue, 0) }
+        if let standardOutput { posix_spawn_file_actions_adddup2(&actions, standardOutput.rawValue, 1) }
+        var child: pid_t = 0
+        guard posix_spawnp(&child, program, &actions, &attributes, &argv, environ) == 0 else { return nil }
+        return child
+    }
+
     /// Waits for `child` to end and returns its exit status, or 128 + the signal that ended it.
     static func waitForExit(_ child: pid_t) throws(CLIError) -> Int32 {
         var status: Int32 = 0

@@ -189,7 +189,7 @@ final class CommandContext {
         console.err(introduction)
         do {
             try recoveryKey.withUnsafeBytes { (bytes) throws(CLIError) in try console.out(bytes: bytes) }
-            try console.out(bytes: UnsafeRawBufferPointer(start: [UInt8(ascii: "\n")], count: 1))
+            try console.out(bytes: [0x0A])
         } catch {
             throw .recoveryKeyNotShown
         }

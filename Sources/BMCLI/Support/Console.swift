@@ -22,6 +22,12 @@ final class Console {
         do { try FileDescriptor.standardOutput.writeAll(bytes) } catch { throw .system(error) }
     }
 
+    /// Bytes to standard output at once, throwing when they did not all get there.
+    func out(bytes: [UInt8]) throws(CLIError) {
+        flush()
+        do { try FileDescriptor.standardOutput.writeAll(bytes) } catch { throw .system(error) }
+    }
+
     /// Messages, progress and prompts for the person at the terminal.
     func err(_ text: String) {
         flush()

@@ -105,21 +105,11 @@ struct Editor {
     /// Runs `command` through `/bin/sh`, so `EDITOR="code --wait"` works, with the file as
     /// `$1` (never spliced into the command text). Returns its exit status.
     private static func run(_ command: String, on path: String) throws(CLIError) -> Int32 {
-        let arguments = ["/bin/sh", "-c", command + " \"$1\"", "bmvault-editor", path]
-        var argv: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) } + [nil]
-        defer { for pointer in argv { free(pointer) } }
         // bmvault ignores Ctrl-C while it waits; the editor must not inherit that.
-        var attributes = posix_spawnattr_t()
-        posix_spawnattr_init(&attributes)
-        defer { posix_spawnattr_destroy(&attributes) }
-        var defaults = sigset_t()
-        sigemptyset(&defaults)
-        for signalNumber in [SIGINT, SIGQUIT, SIGTERM, SIGHUP] { sigaddset(&defaults, signalNumber) }
-        posix_spawnattr_setsigdefault(&attributes, &defaults)
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGDEF))
-        var child: pid_t = 0
-        let spawned = posix_spawn(&child, "/bin/sh", nil, &attributes, &argv, environ)
-        guard spawned == 0 else { throw .editorFailed(status: 127) }
+        guard let child = ChildProcess.spawn(["/bin/sh", "-c", command + " \"$1\"", "bmvault-editor", path],
+                                             defaultSignals: [SIGINT, SIGQUIT, SIGTERM, SIGHUP]) else {
+            throw .editorFailed(status: 127)
+        }
         EditorSignals.child = child
         return try ChildProcess.waitForExit(child)
     }

@@ -35,7 +35,11 @@ enum PassphraseCommand {
                 try? output.write.close()
                 try? nothing.close()
             }
-            child = try spawn(arguments, standardInput: nothing, standardOutput: output.write)
+            // posix_spawnp: the first word is looked up in PATH, as a shell would, with no shell.
+            guard let started = ChildProcess.spawn(arguments, standardInput: nothing, standardOutput: output.write) else {
+                throw .passphraseCommandFailed(status: 127)
+            }
+            child = started
         }
         // Waited for whatever the reading did, so no child is left behind.
         let line = Result { () throws(CLIError) in try firstLine(from: output.read) }
@@ -90,23 +94,6 @@ enum PassphraseCommand {
     }
 
     // MARK: - Private
-
-    private static func spawn(_ arguments: [String], standardInput: FileDescriptor,
-                              standardOutput: FileDescriptor) throws(CLIError) -> pid_t {
-        var argv: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) } + [nil]
-        defer { for pointer in argv { free(pointer) } }
-        guard let program = argv[0] else { throw .passphraseCommandInvalid }
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_adddup2(&actions, standardInput.rawValue, 0)
-        posix_spawn_file_actions_adddup2(&actions, standardOutput.rawValue, 1)
-        var child: pid_t = 0
-        // posix_spawnp: the first word is looked up in PATH, as a shell would, with no shell.
-        let spawned = posix_spawnp(&child, program, &actions, nil, &argv, environ)
-        guard spawned == 0 else { throw .passphraseCommandFailed(status: 127) }
-        return child
-    }
 
     /// Reads the first line into secure memory, then drains the rest (not kept), so the
     /// command never blocks on a full pipe.
