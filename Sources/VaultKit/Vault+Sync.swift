@@ -26,7 +26,7 @@ extension Vault {
                 throw RemoteError.otherVault
             }
         } catch {
-            throw .remote(name: name, errorClass: error.errorClass)
+            throw Self.folderError(error, remote: name)
         }
         // What a sync will do there, tried first: a file system that cannot is named now.
         do throws(RemoteError) {
@@ -124,14 +124,17 @@ extension Vault {
 
     // MARK: - Joining
 
+    /// The name `init --join` gives the remote it joined through.
+    public static let joinedRemoteName = "origin"
+
     /// Creates this device's copy of a vault that already syncs through the folder at
     /// `remotePath`: the vault id and keyslots come from the remote, and the passphrase
     /// (or the recovery key, `usingRecoveryKey`) must open them before anything is written.
-    /// The remote is recorded as `origin`; the new vault is locked.
+    /// The remote is recorded as ``joinedRemoteName``; the new vault is locked.
     public static func join(at location: VaultLocation, remotePath: String, secret: SecretBytes, usingRecoveryKey: Bool,
                             keyStore: any KeyStore, clock: any Clock = SystemClock()) throws(VaultError) -> Vault {
         guard !exists(at: location) else { throw .vaultExists(path: location.databasePath) }
-        let remoteLocation = URL(fileURLWithPath: remotePath).standardizedFileURL.path
+        let remoteLocation = remoteLocation(for: remotePath)
         let descriptor = try findDescriptor(in: remoteLocation)
         let slots = descriptor.keyslots.compactMap { slot -> Keyslot? in
             guard let kind = Keyslot.Kind(rawValue: slot.kind), let salt = Data(base64Encoded: slot.salt),
@@ -140,7 +143,7 @@ extension Vault {
                            salt: Array(salt), wrappedKey: Array(wrapped))
         }
         guard let keyID = try? KeyID(hex: descriptor.keyId), slots.count == descriptor.keyslots.count else {
-            throw .remote(name: "origin", errorClass: "malformed")
+            throw .remote(name: joinedRemoteName, errorClass: "malformed")
         }
         // Prove the secret opens the vault before creating anything.
         let key: VaultKey
@@ -160,17 +163,40 @@ extension Vault {
         } catch {
             throw .crypto(error)
         }
-        guard key.id == keyID else { throw .remote(name: "origin", errorClass: "malformed") }
+        guard key.id == keyID else { throw .remote(name: joinedRemoteName, errorClass: "malformed") }
         let metadata = VaultMetadata(vaultID: descriptor.vaultId, keyID: keyID, createdAt: clock.now())
         let store = try storeCall { () throws(StoreError) in
             try Store.create(at: location.databasePath, metadata: metadata, keyslots: slots, clock: clock, generatorVersion: BuildInfo.version)
         }
         try storeCall { () throws(StoreError) in
             try store.adoptKeyslotGeneration(descriptor.keyslotGeneration ?? 0)
-            try store.addRemote(name: "origin", kind: .folder, location: remoteLocation)
+            try store.addRemote(name: Self.joinedRemoteName, kind: .folder, location: remoteLocation)
         }
         log.notice("vault.joined")
         return try open(at: location, keyStore: keyStore, clock: clock)
+    }
+
+    /// The folder to sync through for `path`: the folder given, or, when the reader gave the
+    /// `bmvault-<vault id>` folder inside it (what they see on the stick), the one holding it.
+    static func remoteLocation(for path: String) -> String {
+        let location = URL(fileURLWithPath: path).standardizedFileURL.path
+        let name = FileSystem.fileName(of: location)
+        guard name.hasPrefix("bmvault-"), FileSystem.exists(location + "/vault.json", followingLinks: false) else { return location }
+        return FileSystem.directory(of: location)
+    }
+
+    /// A remote folder that cannot be used, said about the folder the reader named (remote
+    /// `remote`, or nil for `init --join`): a missing folder and a permission are told apart
+    /// from other failures.
+    static func folderError(_ error: RemoteError, remote: String?) -> VaultError {
+        if case .unreachable(let errno) = error {
+            switch Errno(rawValue: errno) {
+            case .notFound, .notDirectory: return .remoteFolderMissing(name: remote)
+            case .permissionDenied, .notPermitted: return .remoteFolderNotPermitted(name: remote)
+            default: break
+            }
+        }
+        return .remote(name: remote ?? joinedRemoteName, errorClass: error.errorClass)
     }
 
     /// The descriptor of the one vault in a remote folder.
@@ -178,17 +204,18 @@ extension Vault {
         let names = (try? FileSystem.entries(of: location)) ?? []
         let vaults = names.filter { $0.hasPrefix("bmvault-") }.map { String($0.dropFirst("bmvault-".count)) }
         guard vaults.count == 1, let vaultID = vaults.first else {
-            throw .remote(name: "origin", errorClass: vaults.isEmpty ? "noVault" : "severalVaults")
+            if !FileSystem.exists(location) { throw .remoteFolderMissing(name: nil) }
+            throw .remote(name: joinedRemoteName, errorClass: vaults.isEmpty ? "noVault" : "severalVaults")
         }
         do throws(RemoteError) {
-            let remote = FolderRemote(name: "origin", location: location, vaultID: vaultID)
+            let remote = FolderRemote(name: joinedRemoteName, location: location, vaultID: vaultID)
             try remote.checkReachable()
             guard let bytes = try remote.readDescriptor() else { throw RemoteError.malformed(what: "descriptor") }
             let descriptor = try RemoteDescriptor.decode(bytes)
             guard descriptor.vaultId == vaultID else { throw RemoteError.malformed(what: "descriptor") }
             return descriptor
         } catch {
-            throw .remote(name: "origin", errorClass: error.errorClass)
+            throw folderError(error, remote: nil)
         }
     }
 }

@@ -25,6 +25,11 @@ public enum VaultError: Error, Equatable, Sendable {
     case invalidRemoteName
     /// No remote is set up, so there is nothing to sync with.
     case noRemote
+    /// The folder given for remote `name` (nil: the folder given to `init --join`) does not
+    /// exist, or is not a folder. The path is not repeated: a folder's name can be private.
+    case remoteFolderMissing(name: String?)
+    /// The folder given for remote `name` (nil: to `init --join`) cannot be read or written by this user.
+    case remoteFolderNotPermitted(name: String?)
     /// A remote could not be used (`errorClass` says why: unreachable, otherVault, ...).
     case remote(name: String, errorClass: String)
     /// This sync would delete `count` of the vault's `total` live books and notes; nothing

@@ -123,4 +123,38 @@ import Testing
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path) == [], "the probe left nothing")
         try vault.succeed(["remote", "add", "stick", folder.path])
     }
+
+    /// Issue 17: `remote add` and `init --join` say what is wrong with the folder the reader
+    /// named, in its own words, and never speak of a remote called "origin" they never made.
+    @Test func aMissingFolderIsNamedAsMissing() throws {
+        let vault = try TestVault()
+        try vault.createUnlocked()
+        let missing = vault.root.appendingPathComponent("not-plugged-in").path
+        let added = try vault.run(["remote", "add", "usb", missing])
+        #expect(added.status == 69, "\(added)")
+        #expect(added.stderr == "Error: the folder for remote usb does not exist or is not a folder (is the drive mounted?); nothing was set up\n")
+        let other = try TestVault()
+        let joined = try other.run(["init", "--join", missing, "--passphrase-stdin"], stdin: TestVault.passphrase + "\n")
+        #expect(joined.status == 69, "\(joined)")
+        #expect(joined.stderr == "Error: the folder given to `init --join` does not exist or is not a folder (is the drive mounted?); nothing was set up\n")
+        #expect(!joined.stderr.contains("origin"))
+    }
+
+    /// The folder a reader sees on the stick is `bmvault-<vault id>`: joining through it works
+    /// like joining through the folder that holds it.
+    @Test func joiningThroughTheVaultFolderItselfWorks() throws {
+        let world = try SyncWorld()
+        defer { withExtendedLifetime(world) {} }
+        try world.first.succeed(["book", "add", "Found through its own folder"])
+        try world.first.succeed(["sync"])
+        let inner = try #require(try FileManager.default.contentsOfDirectory(atPath: world.folder.path).first { $0.hasPrefix("bmvault-") })
+        let device = try TestVault()
+        let joined = try device.run(["init", "--join", world.folder.appendingPathComponent(inner).path, "--passphrase-stdin"],
+                                    stdin: TestVault.passphrase + "\n")
+        #expect(joined.status == 0, "\(joined)")
+        try device.succeed(["unlock", "--passphrase-stdin"], stdin: TestVault.passphrase + "\n")
+        try device.succeed(["sync"])
+        #expect(try device.succeed(["book", "list"]).stdout.contains("Found through its own folder"))
+        #expect(try device.succeed(["remote", "list"]).stdout.contains(world.folder.path))
+    }
 }

@@ -55,7 +55,7 @@ enum VaultCommands {
         context.console.progress("Checking the key...\n")
         let vault = try Vault.join(at: context.location, remotePath: remotePath, secret: secret, usingRecoveryKey: recovery,
                                    keyStore: context.keyStore(), clock: context.clock)
-        context.console.err("Joined vault \(vault.vaultID) at \(vault.location.directory), syncing through remote origin.\n")
+        context.console.err("Joined vault \(vault.vaultID) at \(vault.location.directory); it syncs through \(remotePath) (remote \"\(Vault.joinedRemoteName)\").\n")
         context.console.err("Next: `bmvault unlock`, then `bmvault sync`.\n")
     }
 

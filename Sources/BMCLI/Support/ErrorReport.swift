@@ -39,6 +39,10 @@ struct ErrorReport: Equatable {
             return ErrorReport("a remote name may use letters, digits, '-', '_' and '.' only", .usage)
         case .noRemote:
             return ErrorReport("no remote is set up; add one with `bmvault remote add NAME PATH`", .notFound)
+        case .remoteFolderMissing(let name):
+            return ErrorReport("\(folderGiven(name)) does not exist or is not a folder (is the drive mounted?); nothing was set up", .unavailable)
+        case .remoteFolderNotPermitted(let name):
+            return ErrorReport("permission denied on \(folderGiven(name)): this user cannot read and write there; nothing was set up", .unavailable)
         case .remote(let name, let errorClass):
             return ErrorReport(remoteMessage(name: name, errorClass: errorClass), .unavailable)
         case .massDelete(let count, let total):
@@ -275,6 +279,11 @@ struct ErrorReport: Equatable {
             return "the folder for remote \(name) cannot hold bmvault's files: \(probeStep(probe.dropFirst("probe.".count))) failed there; check that the drive is writable, not full and not read-only (nothing was set up)"
         default: return "the remote \(name) could not be used (\(errorClass)); nothing was synced"
         }
+    }
+
+    /// The folder a remote error is about, without its path (a folder's name can be private).
+    private static func folderGiven(_ remote: String?) -> String {
+        remote.map { "the folder for remote \($0)" } ?? "the folder given to `init --join`"
     }
 
     /// A step of ``FolderRemote``'s probe, in words.
