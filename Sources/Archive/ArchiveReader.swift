@@ -232,7 +232,15 @@ public final class ArchiveReader {
         let reader = try JSONStreamReader(path: path, displayName: file, followingLinks: followingLinks)
         let records = JournalReaderV1(file: file)
         try reader.beginObject()
+        // Each top-level member once: a second `notes` (or `archive`) would otherwise be read
+        // as well, or not at all, depending on the reader.
+        var seen = Set<String>()
         while let key = try reader.nextKey() {
+            guard seen.insert(key).inserted else {
+                let known = ["archive", "books", "sessions", "notes", "quotes"].contains(key)
+                throw .malformed(file: file, line: reader.line,
+                                 reason: "the top-level member \(known ? "\"\(key)\"" : "of an unknown name") appears twice")
+            }
             let kind: AnnotationKind?
             switch key {
             case "books", "sessions": kind = nil

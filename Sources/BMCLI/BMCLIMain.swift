@@ -12,6 +12,9 @@ public enum BMCLIMain {
     public static func run(arguments: [String], environment: [String: String] = ProcessInfo.processInfo.environment) -> Int32 {
         // Whatever bmvault creates (vault files, SQLite's -wal and -shm, logs) is private to the reader.
         umask(0o077)
+        // A file-size limit (`ulimit -f`) is an error to report ("File too large"), not a
+        // signal that kills bmvault in the middle of a write.
+        signal(SIGXFSZ, SIG_IGN)
         let context = CommandContext(environment: environment)
         defer { context.console.flush() }
         context.startLogging(threshold: .notice)

@@ -83,6 +83,8 @@ public enum VaultError: Error, Equatable, Sendable {
     case busy
     /// The disk is full; nothing was changed.
     case diskFull
+    /// A file would pass the size this process may write (`ulimit -f`); nothing was changed.
+    case fileTooLarge
     /// Not enough free space to upgrade the vault safely; nothing was touched.
     case insufficientSpace(needed: Int64, available: Int64)
     /// An upgrade failed and was rolled back; the vault is at schema `from`, and the
@@ -118,6 +120,7 @@ extension VaultError {
         case .progressBehind(let current): self = .progressBehind(current: current)
         case .busy: self = .busy
         case .diskFull: self = .diskFull
+        case .fileTooLarge: self = .fileTooLarge
         case .crypto(let error): self = .crypto(error)
         case .insufficientSpace(let needed, let available): self = .insufficientSpace(needed: needed, available: available)
         case .upgradeFailed(let from, let to, let snapshot, let reason):

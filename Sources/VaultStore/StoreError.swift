@@ -53,6 +53,8 @@ public enum StoreError: Error, Equatable, Sendable {
     case busy
     /// The disk is full. The change was rolled back; nothing saved before was touched.
     case diskFull
+    /// A file would pass the size this process may write (`ulimit -f`); nothing was changed.
+    case fileTooLarge
     /// Any other SQLite failure: its extended result code and SQLite's own message (never a value).
     case database(code: Int32, message: String)
     /// A field could not be encoded to be stored (its name, never its value).
@@ -67,6 +69,8 @@ extension StoreError {
     init(_ error: DatabaseError) {
         if error.isDiskFull {
             self = .diskFull
+        } else if error.isFileTooLarge {
+            self = .fileTooLarge
         } else if error.isBusy {
             self = .busy
         } else {

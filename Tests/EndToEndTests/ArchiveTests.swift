@@ -279,6 +279,14 @@ import Testing
                 $0.replacingOccurrences(of: "\"files\" : {\n", with: "\"files\" : {\n    \"\\u001b]0;owned\\u0007x\" : { \"bytes\" : 1, \"sha256\" : \"\(String(repeating: "0", count: 64))\" },\n")
             }
         }, expected: #"^Error: manifest\.json: files is an entry without a safe path, bytes and sha256; nothing was imported$"#),
+        // Issue 23 (low): top-level members read twice or not at all; a manifest that is a folder.
+        Spoiler(name: "a second notes member", force: true, spoil: { archive in
+            try rewrite(archive.appendingPathComponent("journal.json")) { $0.replacingOccurrences(of: "\n  \"notes\" : [", with: "\n  \"notes\" : [],\n  \"notes\" : [") }
+        }, expected: #"^Error: journal\.json line \d+: the top-level member "notes" appears twice; nothing was imported$"#),
+        Spoiler(name: "a manifest that is a folder", force: false, spoil: { archive in
+            try FileManager.default.removeItem(at: archive.appendingPathComponent("manifest.json"))
+            try FileManager.default.createDirectory(at: archive.appendingPathComponent("manifest.json"), withIntermediateDirectories: false)
+        }, expected: #"^Error: manifest\.json line 1: not a regular file \(a pipe, a device or a folder\); nothing was imported$"#),
         Spoiler(name: "a Markdown note without its end marker", force: false, spoil: { archive in
             let books = archive.appendingPathComponent("books")
             for name in try FileManager.default.contentsOfDirectory(atPath: books.path) {
@@ -473,6 +481,18 @@ import Testing
                     "\(arguments): \(result)")
         }
         #expect(try fresh.databaseBytesIgnoringChangeCounter() == before)
+    }
+
+    /// Issue 23 (low): a file-size limit killed bmvault with SIGXFSZ (exit 153) in the middle
+    /// of an export; now it is one line and exit 1, and no partial archive is left.
+    @Test func aFileSizeLimitIsAnErrorNotASignal() throws {
+        let (vault, _, _) = try Self.populated()
+        let archive = vault.root.appendingPathComponent("limited")
+        let result = try Binary.run("/bin/sh", ["-c", "ulimit -f 4; exec \"$0\" export --out \"$1\"", Binary.path, archive.path],
+                                    environment: vault.environment)
+        #expect(result.status == 1, "\(result)")
+        #expect(result.stderr.hasPrefix("Error: ") && result.stderr.contains("File too large"), "\(result)")
+        #expect(!FileManager.default.fileExists(atPath: archive.path))
     }
 
     @Test func forceImportsAnArchiveThatDiffersFromItsManifest() throws {

@@ -97,6 +97,8 @@ struct ErrorReport: Equatable {
             return ErrorReport("another bmvault process kept the vault busy; nothing was changed, try again", .failure)
         case .diskFull:
             return ErrorReport("the disk is full; nothing was changed", .failure)
+        case .fileTooLarge:
+            return ErrorReport("a file would grow past the size this process may write (ulimit -f: File too large); nothing was changed", .failure)
         case .insufficientSpace(let needed, let available):
             return ErrorReport("not enough free space to upgrade the vault safely: it needs \(bytes(needed)), \(bytes(available)) are free; nothing was changed", .failure)
         case .upgradeFailed(let from, let to, let snapshot, let reason):

@@ -218,7 +218,7 @@ final class Database {
     func lastError(code: Int32) -> DatabaseError {
         let extended = sqlite3_extended_errcode(handle)
         return DatabaseError(code: ResultCode(primaryOf: code), extendedCode: extended,
-                             message: String(cString: sqlite3_errmsg(handle)))
+                             message: String(cString: sqlite3_errmsg(handle)), systemErrno: sqlite3_system_errno(handle))
     }
 }
 

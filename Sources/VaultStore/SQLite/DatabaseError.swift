@@ -1,3 +1,5 @@
+internal import FileIO
+
 /// An SQLite failure. Like GRDB, it never carries bound values or SQL arguments, so a
 /// failing INSERT cannot print a quote: only the result codes and SQLite's own message,
 /// which names tables and constraints but not the values in them.
@@ -7,11 +9,16 @@ struct DatabaseError: Error, Sendable, CustomStringConvertible {
     /// The extended result code, which says more (`SQLITE_IOERR_FSYNC` rather than `SQLITE_IOERR`).
     let extendedCode: Int32
     let message: String
+    /// The errno of the system call behind an `SQLITE_IOERR` (`sqlite3_system_errno`), or 0.
+    var systemErrno: Int32 = 0
 
     var description: String { "SQLite error \(extendedCode): \(message)" }
 
-    /// `SQLITE_FULL`: a write found the disk full.
-    var isDiskFull: Bool { code == .full }
+    /// `SQLITE_FULL`, or an I/O error whose write found no space (with under a page free,
+    /// SQLite reports `SQLITE_IOERR_WRITE` rather than `SQLITE_FULL`).
+    var isDiskFull: Bool { code == .full || (code == .ioError && systemErrno == Errno.noSpace.rawValue) }
+    /// An I/O error from a file-size limit (`ulimit -f`, `EFBIG`).
+    var isFileTooLarge: Bool { code == .ioError && systemErrno == Errno.fileTooLarge.rawValue }
     /// `SQLITE_BUSY` / `SQLITE_LOCKED`: another process held the lock past the busy timeout.
     var isBusy: Bool { code == .busy || code == .locked }
     /// `SQLITE_NOTADB`: the file is not an SQLite database (or is encrypted by something else).

@@ -18,6 +18,8 @@ struct ResultCode: Equatable, Sendable {
     static let locked = ResultCode(primaryOf: SQLITE_LOCKED)
     /// `SQLITE_FULL`: the disk is full (SQLite's Unix VFS reports `ENOSPC` this way).
     static let full = ResultCode(primaryOf: SQLITE_FULL)
+    /// `SQLITE_IOERR`: the operating system refused a read, write or sync (its errno says why).
+    static let ioError = ResultCode(primaryOf: SQLITE_IOERR)
     /// `SQLITE_NOTADB`: the file is not an SQLite database (or is encrypted by something else).
     static let notADatabase = ResultCode(primaryOf: SQLITE_NOTADB)
 }
