@@ -319,12 +319,9 @@ public final class FolderRemote: Remote {
 
     /// Makes `path` and the folders above it, down from the remote's location, and checks
     /// that each is a folder and not a link: a link planted there would send this device's
-    /// files into another directory.
+    /// files into another directory. `path` is always below the location (the vault folder,
+    /// a device's folder, the probe's scratch folder).
     private func makeDirectory(_ path: String) throws(RemoteError) {
-        guard path.hasPrefix(location + "/") else {
-            try call { () throws(FileIOError) in try FileSystem.makeDirectories(path, permissions: 0o700) }
-            return
-        }
         // Down from the location one folder at a time: each that exists must be a folder and
         // not a link before anything is made inside it.
         var current = location

@@ -83,11 +83,6 @@ public final class Vault {
 
     // MARK: - The key
 
-    /// Checks the keystore answers, before the reader is asked for a passphrase.
-    public func checkKeystore() throws(VaultError) {
-        _ = try keystoreCall { () throws(KeystoreError) in try keyStore.lookup(vaultID: vaultID) }
-    }
-
     /// Unwraps the vault key with the passphrase and puts it in the keystore until
     /// `seconds` from now. A wrong passphrase changes nothing. Returns the expiry.
     @discardableResult
@@ -205,12 +200,6 @@ public final class Vault {
         return shown
     }
 
-    /// Checks a new passphrase against the rules before anything is derived from it, so a
-    /// prompt can ask again at once.
-    public static func validateNewPassphrase(_ passphrase: SecretBytes) throws(VaultError) {
-        try checkNewPassphrase(passphrase)
-    }
-
     /// The Store with the key attached, fetching the key from the keystore on first use.
     func unlockedStore() throws(VaultError) -> Store {
         if !isKeyAttached { _ = try currentKey() }
@@ -275,7 +264,9 @@ public final class Vault {
         return slot
     }
 
-    private static func checkNewPassphrase(_ passphrase: SecretBytes) throws(VaultError) {
+    /// Checks a new passphrase against the rules before anything is derived from it, so a
+    /// prompt can ask again at once.
+    public static func checkNewPassphrase(_ passphrase: SecretBytes) throws(VaultError) {
         let (characters, hasNUL) = passphrase.withUnsafeBytes { bytes in
             // Count UTF-8 lead bytes, so "ÿ" is one character, without making a String.
             (bytes.reduce(0) { $0 + ($1 & 0xC0 == 0x80 ? 0 : 1) }, bytes.contains(0))

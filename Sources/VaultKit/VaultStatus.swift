@@ -34,32 +34,34 @@ public struct VaultStatus: Sendable {
 extension Vault {
     /// The vault's state. An expired key found here is removed, as on any other command.
     public func status() throws(VaultError) -> VaultStatus {
-        let keyState: VaultStatus.KeyState
-        do {
-            switch try keyStore.lookup(vaultID: vaultID) {
-            case .notFound:
-                keyState = .notUnlocked
-            case .keyringLocked:
-                keyState = .keyringLocked
-            case .found(let stored):
-                if stored.expiresAtMilliseconds <= clock.now().millisecondsSince1970 {
-                    try? keyStore.remove(vaultID: vaultID)
-                    keyState = .expired
-                } else if stored.key.id != store.metadata.keyID {
-                    keyState = .notUnlocked
-                } else {
-                    keyState = .unlocked(until: Timestamp(millisecondsSince1970: stored.expiresAtMilliseconds),
-                                         persistence: stored.persistence)
-                }
-            }
-        } catch {
-            keyState = .keyringUnavailable(error)
-        }
+        let keyState = keyState()
         return try storeCall { () throws(StoreError) in
             VaultStatus(vaultID: vaultID, schemaVersion: try store.schemaVersion(), keyState: keyState,
                         counts: try store.counts(), outbox: try store.outboxCounts(),
                         rekeyInProgress: try store.pendingRekey() != nil, conflicts: try store.conflictCount(),
                         remotes: try store.remotes().map(\.name))
+        }
+    }
+
+    /// Whether journal commands can run now, from the keystore alone (one lookup, none of
+    /// `status`'s counting): what `unlock` needs to know first. An expired key is removed.
+    public func keyState() -> VaultStatus.KeyState {
+        do {
+            switch try keyStore.lookup(vaultID: vaultID) {
+            case .notFound:
+                return .notUnlocked
+            case .keyringLocked:
+                return .keyringLocked
+            case .found(let stored):
+                if stored.expiresAtMilliseconds <= clock.now().millisecondsSince1970 {
+                    try? keyStore.remove(vaultID: vaultID)
+                    return .expired
+                }
+                if stored.key.id != store.metadata.keyID { return .notUnlocked }
+                return .unlocked(until: Timestamp(millisecondsSince1970: stored.expiresAtMilliseconds), persistence: stored.persistence)
+            }
+        } catch {
+            return .keyringUnavailable(error)
         }
     }
 }

@@ -88,7 +88,8 @@ enum VaultCommands {
                 throw CLIError.invalidValue("use either --passphrase-stdin or --recovery-key-stdin, not both")
             }
             let vault = try context.openVaultWithoutKey()
-            if case .unlocked(let until, let current) = try vault.status().keyState {
+            let keyState = vault.keyState()
+            if case .unlocked(let until, let current) = keyState {
                 let persistence: KeyPersistence = input.remember ? .remembered : current ?? .session
                 if input.extend {
                     let expiry = try vault.extendUnlock(forSeconds: input.timeoutSeconds, persistence: persistence)
@@ -102,8 +103,9 @@ enum VaultCommands {
                 }
                 return
             }
-            // A keyring that cannot be reached says so first; then, extending never stands in for the passphrase.
-            try vault.checkKeystore()
+            // A keyring that cannot be reached says so before the passphrase is asked; then,
+            // extending never stands in for the passphrase.
+            if case .keyringUnavailable(let failure) = keyState { throw VaultError.keystore(failure) }
             if input.extend { throw VaultError.locked }
             let persistence: KeyPersistence = input.remember ? .remembered : .session
             let expiry: Timestamp

@@ -219,7 +219,7 @@ final class CommandContext {
             // a terminal that fails ends the command.
             let failure: any Error
             do throws(VaultError) {
-                try Vault.validateNewPassphrase(first)
+                try Vault.checkNewPassphrase(first)
             } catch {
                 failure = error
                 guard attempt < Self.newPassphraseAttempts else { throw failure }
