@@ -18,6 +18,7 @@ import TestSupport
         ("0004_book_title_cache", "99f54d98d2353e8f6ca7c4874040a6b6e98855cd6cb024c1cc7127a375c9e5bb"),
         ("0005_outbox_check_comparisons", "f1033553e2318c10fe128db5310988493fcc5e7c88c9ca9f93868ebe5145fa4f"),
         ("0006_version_vectors", "7bdffe463c846d7d76efb87151ba5590a52885070af14e14e523de5963afa38c"),
+        ("0007_remote_history", "2f1048b82526c27c85f9ec17ab8add8c3fcbe6850751f261c577fcaae9306f36"),
     ]
 
     /// `<package>/Schemas/sqlite`, found from this file's own path.

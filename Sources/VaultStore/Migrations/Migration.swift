@@ -37,6 +37,7 @@ enum Migrations {
         Migration0004BookTitleCache.migration,
         Migration0005OutboxCheckComparisons.migration,
         Migration0006VersionVectors.migration,
+        Migration0007RemoteHistory.migration,
     ]
 
     static var latestVersion: Int { all.count }
