@@ -57,6 +57,11 @@ public struct EntityID: Hashable, Comparable, Sendable, CustomStringConvertible 
         }
         bytes[6] = 0x70 | (bytes[6] & 0x0f)   // version 7
         bytes[8] = 0x80 | (bytes[8] & 0x3f)   // RFC 9562 variant
+        return EntityID(trusted: text(of: bytes))
+    }
+
+    /// 16 bytes as an id is written: lowercase hex digits, hyphens where a UUID has them.
+    private static func text(of bytes: [UInt8]) -> String {
         var text = [UInt8]()
         text.reserveCapacity(36)
         for (index, byte) in bytes.enumerated() {
@@ -64,7 +69,7 @@ public struct EntityID: Hashable, Comparable, Sendable, CustomStringConvertible 
             text.append(hexDigit(byte >> 4))
             text.append(hexDigit(byte & 0x0f))
         }
-        return EntityID(trusted: String(decoding: text, as: UTF8.self))
+        return String(decoding: text, as: UTF8.self)
     }
 
     private init(trusted text: String) {
@@ -80,6 +85,29 @@ public struct EntityID: Hashable, Comparable, Sendable, CustomStringConvertible 
     public static func < (lhs: EntityID, rhs: EntityID) -> Bool { lhs.rawValue < rhs.rawValue }
 
     public var description: String { rawValue }
+
+    /// The 16 bytes the id writes out, for compact storage.
+    public var bytes: [UInt8] {
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(16)
+        var high: UInt8?
+        for character in rawValue.utf8 where character != UInt8(ascii: "-") {
+            let value = character &- UInt8(ascii: "0") < 10 ? character - UInt8(ascii: "0") : character - UInt8(ascii: "a") + 10
+            if let first = high {
+                bytes.append(first << 4 | value)
+                high = nil
+            } else {
+                high = value
+            }
+        }
+        return bytes
+    }
+
+    /// The id whose ``bytes`` are `bytes`; fails unless there are exactly 16.
+    public init(bytes: [UInt8]) throws(JournalError) {
+        guard bytes.count == 16 else { throw .invalidID }
+        self.rawValue = Self.text(of: bytes)
+    }
 
     /// The first eight characters, for file names and compact listings.
     public var short: String { String(rawValue.prefix(8)) }

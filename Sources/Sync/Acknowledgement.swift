@@ -14,12 +14,18 @@ struct Acknowledgement: Codable, Equatable {
     /// Per other device: the clock of its last operation such that this device has applied
     /// every one of that device's operations up to it (in file-name order, which is clock order).
     let applied: [String: String]
+    /// Whether the device's folder on this remote held, when it wrote this, everything it
+    /// had queued (a snapshot of its journal, or its whole history, and every later
+    /// operation): a device joining through the remote then misses nothing of it. Absent
+    /// from acknowledgements written before bmvault 0.7 (older readers ignore it).
+    let complete: Bool?
 
-    init(device: String, at: Timestamp, applied: [String: HybridTimestamp]) {
+    init(device: String, at: Timestamp, applied: [String: HybridTimestamp], complete: Bool) {
         v = Self.version
         self.device = device
         self.at = at.millisecondsSince1970
         self.applied = applied.mapValues(\.description)
+        self.complete = complete
     }
 
     /// The clock up to which this device has applied `source`'s operations, if any.

@@ -28,6 +28,12 @@ public struct SyncSummary: Sendable, Equatable {
     public var returningAfterDays: Int?
     /// Remotes that could not be used, with why (error class).
     public var skipped: [String: String] = [:]
+    /// Remotes that received a snapshot of the journal (new, or emptied since the last
+    /// sync), with how many operations it took.
+    public var snapshots: [String: Int] = [:]
+    /// Records that could not be read here for a snapshot (damaged at rest): a device
+    /// joining through that remote will not have them.
+    public var unsentRecords = 0
 
     public init() {}
 }
@@ -46,8 +52,9 @@ extension SyncError: Equatable where Failure: Equatable {}
 /// it was asked never ends as if it had (the CLI maps each to its exit status).
 public enum SyncShortfall: Sendable, Equatable {
     /// Operations that will not go without the reader: failed for good here (see `bmvault
-    /// outbox`, then `--retry-failed`), or files on a remote that do not open here.
-    case needsAttention(failedForGood: Int, unreadable: Int)
+    /// outbox`, then `--retry-failed`), files on a remote that do not open here, or
+    /// records here too damaged to put in a snapshot.
+    case needsAttention(failedForGood: Int, unreadable: Int, unsentRecords: Int)
     /// Remotes that could not be used; what they need waits in the outbox.
     case remotesSkipped([String: String])
     /// Uploads that failed for now and wait for their retry, and received operations that
@@ -58,7 +65,9 @@ public enum SyncShortfall: Sendable, Equatable {
 extension SyncSummary {
     /// What this sync left undone, or nil when it did everything.
     public var shortfall: SyncShortfall? {
-        if failedForGood > 0 || rejected > 0 { return .needsAttention(failedForGood: failedForGood, unreadable: rejected) }
+        if failedForGood > 0 || rejected > 0 || unsentRecords > 0 {
+            return .needsAttention(failedForGood: failedForGood, unreadable: rejected, unsentRecords: unsentRecords)
+        }
         if !skipped.isEmpty { return .remotesSkipped(skipped) }
         if failures > 0 || deferred > 0 { return .leftToRetry(failures: failures, deferred: deferred) }
         return nil
@@ -169,14 +178,20 @@ public final class SyncEngine<Journal: SyncJournal> {
             progress("pulled \(min(start, incoming.count)) of \(incoming.count)")
         }
 
-        // Push.
+        // Push: a remote that lacks what this device finished before (new, or emptied) first
+        // gets a snapshot of the journal as it stands.
+        var clean = Set<String>()
         for remote in reachable where summary.skipped[remote.name] == nil {
-            try push(to: remote, summary: &summary, progress: progress)
+            try queueSnapshotIfNeeded(for: remote, summary: &summary)
+            if try push(to: remote, summary: &summary, progress: progress) { clean.insert(remote.name) }
         }
 
         // Acknowledge, then purge what every device has acknowledged or the retention allows.
         for remote in reachable where summary.skipped[remote.name] == nil {
-            acknowledge(on: remote, listed: listed[remote.name] ?? [:])
+            let complete = try journalCall { () throws(Journal.Failure) in try journal.remoteHasEverything(remote.name) }
+            if acknowledge(on: remote, listed: listed[remote.name] ?? [:], complete: complete), clean.contains(remote.name) {
+                try journalCall { () throws(Journal.Failure) in try journal.recordSyncSuccess(of: remote.name) }
+            }
         }
         // Tombstones: content purged here once every device has acknowledged the deletion or
         // after the retention; files removed from the remotes only once every device has.
@@ -188,6 +203,7 @@ public final class SyncEngine<Journal: SyncJournal> {
             })
         }
         if everyDeviceIsKnown { try compactTombstones(on: reachable, acknowledgements: acknowledgements) }
+        try journalCall { () throws(Journal.Failure) in try journal.compactWholeOutbox() }
         summary.failedForGood = try journalCall { () throws(Journal.Failure) in try journal.failedOperationCount() }
         log.notice("sync.finished", ["pushed": .integer(summary.pushed), "pulled": .integer(summary.pulled),
                                      "conflicts": .integer(summary.conflicts), "failures": .integer(summary.failures),
@@ -320,13 +336,14 @@ public final class SyncEngine<Journal: SyncJournal> {
         try journalCall { () throws(Journal.Failure) in try journal.forgetSentOperations(of: tombstones) }
     }
 
-    /// A content-free stand-in for each deletion this device made (so a device that joins
+    /// A content-free stand-in for each deletion this device sent (so a device that joins
     /// later still learns of it), durable, and only then the removal of this device's files.
     private func compact(_ tombstones: [Tombstone], on remote: any Remote) throws {
-        // Only the deletion needs a stand-in, and only the device that made it sends one
-        // (another device's deletion stays on the remote in that device's folder).
+        // Only the deletion needs a stand-in, and only a device that sent one sends it: the
+        // device that made it, or one whose snapshot carried it (another device's deletion
+        // stays on the remote in that device's folder).
         for tombstone in tombstones {
-            guard let deletion = tombstone.ownDeletion else { continue }
+            guard let deletion = tombstone.sentDeletion else { continue }
             let standIn = SyncOperation(idempotencyKey: DerivedIDs.standIn(for: tombstone.id, deletedAt: tombstone.clock),
                                         deviceID: journal.deviceID, clock: deletion.clock, action: .delete,
                                         record: try journal.contentFreeDeletion(of: tombstone))
@@ -343,27 +360,49 @@ public final class SyncEngine<Journal: SyncJournal> {
         try remote.commitWrites()
     }
 
-    /// Leaves this device's acknowledgement on `remote`. A failure only delays purging, so
-    /// it is logged and the sync goes on.
-    private func acknowledge(on remote: any Remote, listed: [String: [String]]) {
+    /// Leaves this device's acknowledgement on `remote`, saying whether its folder there is
+    /// `complete`. A failure only delays purging, so it is logged and the sync goes on;
+    /// returns whether it was written.
+    private func acknowledge(on remote: any Remote, listed: [String: [String]], complete: Bool) -> Bool {
         let marks = Acknowledgement.watermarks(listed: listed) { device in (try? journal.appliedOperationKeys(from: device)) ?? [] }
-        let acknowledgement = Acknowledgement(device: journal.deviceID, at: journal.now, applied: marks)
+        let acknowledgement = Acknowledgement(device: journal.deviceID, at: journal.now, applied: marks, complete: complete)
         do {
             let sealed = try cipher.seal(acknowledgement: acknowledgement.encoded(), device: journal.deviceID)
             try remote.writeAcknowledgement(sealed, of: journal.deviceID)
+            return true
         } catch {
             log.warning("sync.acknowledgement.failed", ["remote": .public(remote.name)])
+            return false
         }
     }
 
-    private func push(to remote: any Remote, summary: inout SyncSummary, progress: (String) -> Void) throws(SyncError<Journal.Failure>) {
+    /// Queues a snapshot of the journal for `remote` when it lacks what this device finished
+    /// before: a remote added after others (or after the first sync), or one whose copy of
+    /// this device's folder is gone (emptied, or another stick under the same path: a
+    /// remote this device synced with before holds no acknowledgement of its).
+    private func queueSnapshotIfNeeded(for remote: any Remote, summary: inout SyncSummary) throws(SyncError<Journal.Failure>) {
+        if try journalCall({ () throws(Journal.Failure) in try journal.hasSynced(with: remote.name) }),
+           case .success(nil) = Result(catching: { () throws(RemoteError) in try remote.readAcknowledgement(of: journal.deviceID) }) {
+            log.notice("sync.remote.emptied", ["remote": .public(remote.name)])
+            try journalCall { () throws(Journal.Failure) in try journal.requireSnapshot(for: remote.name) }
+        }
+        guard try journalCall({ () throws(Journal.Failure) in try journal.remotesNeedingSnapshot() }).contains(remote.name) else { return }
+        let report = try journalCall { () throws(Journal.Failure) in try journal.enqueueSnapshot(for: remote.name) }
+        summary.snapshots[remote.name] = report.operations
+        summary.unsentRecords += report.unreadable
+        log.notice("sync.snapshot.queued", ["remote": .public(remote.name), "operations": .integer(report.operations),
+                                            "unreadable": .integer(report.unreadable)])
+    }
+
+    /// Sends what `remote` lacks; returns whether every upload succeeded.
+    private func push(to remote: any Remote, summary: inout SyncSummary, progress: (String) -> Void) throws(SyncError<Journal.Failure>) -> Bool {
         var blockedRecords = Set<String>()
         var generator = SystemRandomNumberGenerator()
         while true {
             let operations = try journalCall { () throws(Journal.Failure) in
                 try journal.operationsToPush(to: remote.name, limit: Self.batchSize)
             }.filter { !blockedRecords.contains($0.entityID) }
-            guard !operations.isEmpty else { return }
+            guard !operations.isEmpty else { return blockedRecords.isEmpty }
             var written: [OutgoingOperation] = []
             var remoteDown = false
             for operation in operations where !blockedRecords.contains(operation.entityID) {
@@ -385,14 +424,14 @@ public final class SyncEngine<Journal: SyncJournal> {
                 do { try remote.commitWrites() } catch {
                     summary.failures += written.count
                     for operation in written { try recordFailure(of: operation, error, using: &generator) }
-                    return
+                    return false
                 }
             }
             let delivered = written.map(\.outboxID)
             try journalCall { () throws(Journal.Failure) in try journal.markDelivered(delivered, to: remote.name) }
             summary.pushed += delivered.count
             progress("pushed \(summary.pushed)")
-            if remoteDown || delivered.isEmpty { return }
+            if remoteDown || delivered.isEmpty { return blockedRecords.isEmpty }
         }
     }
 

@@ -44,6 +44,24 @@ public protocol SyncJournal: AnyObject {
     /// or a payload that no longer opens), waiting for `--retry-failed`.
     func failedOperationCount() throws(Failure) -> Int
 
+    // MARK: Remote history
+
+    /// The remotes that lack what this device finished before they were added (or emptied).
+    func remotesNeedingSnapshot() throws(Failure) -> Set<String>
+    /// Queues the journal as it stands for `remote` alone (see ``SnapshotReport``).
+    func enqueueSnapshot(for remote: String) throws(Failure) -> SnapshotReport
+    /// Marks `remote` as lacking what this device sent before: its folder was emptied.
+    func requireSnapshot(for remote: String) throws(Failure)
+    /// Whether a sync has used `remote` without a failure before.
+    func hasSynced(with remote: String) throws(Failure) -> Bool
+    /// Whether `remote` has everything this device has queued: no snapshot owed, no
+    /// operation waiting for it.
+    func remoteHasEverything(_ remote: String) throws(Failure) -> Bool
+    /// Records that this sync used `remote` without a failure.
+    func recordSyncSuccess(of remote: String) throws(Failure)
+    /// Keeps of every operation all remotes have only what names its files.
+    func compactWholeOutbox() throws(Failure)
+
     // MARK: Tombstones
 
     func tombstoneRetentionDays() throws(Failure) -> Int
@@ -89,6 +107,17 @@ public struct OutgoingOperation: Sendable, Equatable {
     }
 }
 
+/// What queuing a snapshot of the journal for one remote did.
+public struct SnapshotReport: Sendable, Equatable {
+    /// Operations queued: one per book and session, one per standing version of each note
+    /// and quote.
+    public var operations = 0
+    /// Records that could not be read here (damaged at rest): they are not on the remote.
+    public var unreadable = 0
+
+    public init() {}
+}
+
 /// A deleted book, note or quote whose content or files may go, with this device's
 /// operations about it.
 public struct Tombstone: Sendable, Equatable {
@@ -112,10 +141,12 @@ public struct Tombstone: Sendable, Equatable {
         self.operations = operations
     }
 
-    /// The deletion this tombstone is, when this device made it: the one operation a
-    /// content-free stand-in must replace on the remotes.
-    public var ownDeletion: SentOperation? {
-        operations.last { $0.action == .delete && $0.clock == clock }
+    /// The deletion this device last sent about the record: its own deletion, or the one a
+    /// snapshot carried to a remote added later (which may be the only place a device joining
+    /// through that remote learns of it). A content-free stand-in must replace it on the
+    /// remotes before its files go.
+    public var sentDeletion: SentOperation? {
+        operations.last { $0.action == .delete }
     }
 }
 

@@ -26,9 +26,15 @@ extension Store {
     ///
     /// The operation is written and sealed once, as it goes to every remote (bound to its
     /// idempotency key): the outbox never holds plaintext, and a push sends these bytes.
+    ///
+    /// A vault with no remote has nowhere to send it: it is written `done` (every remote,
+    /// of none, has it), and the first operation of each transaction first removes those of
+    /// earlier ones, so the outbox stays as small as the last change. A remote added later
+    /// receives a snapshot of the journal instead (``enqueueSnapshot(for:)``).
     func enqueue(_ action: OutboxAction, _ record: RecordVersion, clock: HybridTimestamp, at time: Timestamp,
                  baseVersion: Int64, base: HybridTimestamp?, state: OutboxState = .pending) throws(StoreError) {
         let cipher = try requireCipher()
+        let state = try hasRemoteForThisTransaction() ? state : .done
         let idempotencyKey = EntityID.generate(at: time, using: &randomIDs).rawValue
         let operation = SyncOperation(idempotencyKey: idempotencyKey, deviceID: deviceID, clock: clock, action: action, record: record)
         let sealed = try cipher.sealOperation(operation)
@@ -40,6 +46,17 @@ extension Store {
         } else {
             try database.run(Self.outboxInsertOne, values)
         }
+    }
+
+    /// Whether the vault has a remote, asked once per write transaction; without one, the
+    /// operations of earlier transactions go first.
+    private func hasRemoteForThisTransaction() throws(StoreError) -> Bool {
+        if let current = outboxTransaction, current.number == database.writeTransactionCount { return current.hasRemote }
+        var hasRemote = false
+        try database.forEachRow("SELECT 1 FROM remote LIMIT 1") { _ in hasRemote = true }
+        if !hasRemote { try database.run("DELETE FROM outbox WHERE state <> 'failed'") }
+        outboxTransaction = (database.writeTransactionCount, hasRemote)
+        return hasRemote
     }
 
     static let outboxInsertOne = outboxInsert(rows: 1)

@@ -37,9 +37,11 @@ extension Store {
     }
 
     /// Deleted records whose every operation is done and whose files (named by this
-    /// device's operations, still in the outbox) may still be on the remotes.
+    /// device's operations, in the outbox or compacted) may still be on the remotes.
     public func tombstonesWithFiles() throws(StoreError) -> [Tombstone] {
-        try tombstones(whose: { _ in "AND EXISTS (SELECT 1 FROM outbox o WHERE o.entity_id = t.id)" })
+        try tombstones(whose: { _ in
+            "AND (EXISTS (SELECT 1 FROM outbox o WHERE o.entity_id = t.id) OR EXISTS (SELECT 1 FROM sent_operation s WHERE s.entity_id = t.id))"
+        })
     }
 
     private func tombstones(whose stage: (String) -> String) throws(StoreError) -> [Tombstone] {
@@ -58,14 +60,8 @@ extension Store {
         }
         var tombstones: [Tombstone] = []
         for record in found {
-            var operations: [SentOperation] = []
-            try database.forEachRow("SELECT hlc, idempotency_key, action FROM outbox WHERE entity_id = ? ORDER BY id",
-                                    [.text(record.id.rawValue)]) { row in
-                guard let clock = try? HybridTimestamp(parsing: row.text(0)), let action = OutboxAction(rawValue: row.text(2)) else { return }
-                operations.append(SentOperation(clock: clock, idempotencyKey: row.text(1), action: action))
-            }
             tombstones.append(Tombstone(kind: record.kind, id: record.id, clock: record.clock, deletedAt: record.deletedAt,
-                                        operations: operations))
+                                        operations: try sentOperations(about: record.id)))
         }
         return tombstones
     }
@@ -128,6 +124,7 @@ extension Store {
         try database.writeTransaction { () throws(StoreError) in
             for tombstone in tombstones {
                 try database.run("DELETE FROM outbox WHERE entity_id = ? AND state = 'done'", [.text(tombstone.id.rawValue)])
+                try database.run("DELETE FROM sent_operation WHERE entity_id = ?", [.text(tombstone.id.rawValue)])
             }
         }
     }

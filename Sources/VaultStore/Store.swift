@@ -21,6 +21,9 @@ public final class Store {
     var writeBatch: WriteBatch?
     /// The random bits of the ids this Store makes (an idempotency key per operation).
     var randomIDs = RandomPool()
+    /// The write transaction whose first operation was enqueued, and whether the vault had
+    /// a remote then (see ``enqueue(_:_:clock:at:baseVersion:base:state:)``).
+    var outboxTransaction: (number: Int, hasRemote: Bool)?
 
     private init(database: Database, metadata: VaultMetadata, clock: any Clock, generatorVersion: String) {
         self.database = database

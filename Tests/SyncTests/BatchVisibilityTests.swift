@@ -64,6 +64,13 @@ import VaultCrypto
             try store.recordPushFailure(id, errorClass: errorClass, retryAfterMilliseconds: retryAfterMilliseconds)
         }
         func failedOperationCount() throws(StoreError) -> Int { try store.failedOperationCount() }
+        func remotesNeedingSnapshot() throws(StoreError) -> Set<String> { try store.remotesNeedingSnapshot() }
+        func enqueueSnapshot(for remote: String) throws(StoreError) -> SnapshotReport { try store.enqueueSnapshot(for: remote) }
+        func requireSnapshot(for remote: String) throws(StoreError) { try store.requireSnapshot(for: remote) }
+        func hasSynced(with remote: String) throws(StoreError) -> Bool { try store.hasSynced(with: remote) }
+        func remoteHasEverything(_ remote: String) throws(StoreError) -> Bool { try store.remoteHasEverything(remote) }
+        func recordSyncSuccess(of remote: String) throws(StoreError) { try store.recordSyncSuccess(of: remote) }
+        func compactWholeOutbox() throws(StoreError) { try store.compactWholeOutbox() }
         func tombstoneRetentionDays() throws(StoreError) -> Int { try store.tombstoneRetentionDays() }
         func tombstonesWithContent() throws(StoreError) -> [Tombstone] { try store.tombstonesWithContent() }
         func tombstonesWithFiles() throws(StoreError) -> [Tombstone] { try store.tombstonesWithFiles() }

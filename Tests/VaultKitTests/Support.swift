@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 import Journal
 import Keystore
@@ -65,6 +66,16 @@ func makeVault(unlocked: Bool = true, passphrase: String = testPassphrase, clock
     if unlocked { try created.vault.unlock(passphrase: try secret(passphrase)) }
     return VaultFixture(directory: directory, location: location, vault: created.vault, keyStore: keyStore,
                         clock: clock, recoveryKey: revealed(created.recoveryKey))
+}
+
+extension VaultFixture {
+    /// A folder remote that is never synced: every operation then waits in the outbox, as in
+    /// a vault that syncs (with no remote, each change's operations replace the last one's).
+    func addUnsyncedRemote() throws {
+        let folder = directory.path + "/remote"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        try vault.addRemote(name: "shared", path: folder)
+    }
 }
 
 /// The error `body` throws, or nil when it does not throw.

@@ -107,6 +107,7 @@ import Keystore
 
     @Test func idsNameRecordsOfTheRightKindOnly() throws {
         let fixture = try makeVault()
+        try fixture.addUnsyncedRemote()   // so every operation waits in the outbox
         defer { fixture.directory.remove() }
         let vault = fixture.vault
         // A fixed clock: every id made here shares its first 13 characters.
@@ -138,6 +139,7 @@ import Keystore
 
     @Test func editAndDeleteThroughTheVault() throws {
         let fixture = try makeVault()
+        try fixture.addUnsyncedRemote()   // so every operation waits in the outbox
         defer { fixture.directory.remove() }
         let vault = fixture.vault
         let book = try vault.addBook(title: "Dune", authors: [])
@@ -170,6 +172,7 @@ import Keystore
 
     @Test func journalRulesAreCheckedBeforeAnythingIsWritten() throws {
         let fixture = try makeVault()
+        try fixture.addUnsyncedRemote()   // so every operation waits in the outbox
         defer { fixture.directory.remove() }
         let vault = fixture.vault
         #expect(vaultError { () throws(VaultError) in try vault.addBook(title: "  ", authors: []) } == .invalidInput(.emptyText(field: "title")))

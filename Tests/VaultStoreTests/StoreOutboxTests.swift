@@ -37,6 +37,31 @@ import VaultCrypto
         return (row, payload)
     }
 
+    @Test func withNoRemoteEachChangeReplacesTheOperationsOfTheOneBefore() throws {
+        let fixture = try makeFixture(remote: false)
+        defer { fixture.directory.remove() }
+        let book = try newBook(clock: fixture.clock)
+        try fixture.store.addBook(book)
+        let first = try fixture.store.outboxRows()
+        #expect(first.count == 1 && first[0].state == "done", "nowhere to send it: done")
+        try fixture.store.addAnnotation(try newNote(book, clock: fixture.clock))
+        let second = try fixture.store.outboxRows()
+        #expect(second.count == 1 && second[0].entity == "annotation" && second[0].state == "done")
+        // A change that fails removes nothing.
+        #expect(storeError { () throws(StoreError) in try fixture.store.addBook(book) } != nil)
+        #expect(try fixture.store.outboxRows() == second)
+        // The first remote owes a snapshot of the two records; nothing older is kept for it.
+        try fixture.store.addRemote(name: "shared", kind: .folder, location: fixture.directory.file("remote"))
+        #expect(try fixture.store.outboxRows().isEmpty)
+        #expect(try fixture.store.remotesNeedingSnapshot() == ["shared"])
+        #expect(try fixture.store.enqueueSnapshot(for: "shared") == {
+            var report = SnapshotReport()
+            report.operations = 2
+            return report
+        }())
+        #expect(try fixture.store.outboxCounts()[.pending] == 2)
+    }
+
     @Test func everyMutationAddsExactlyOneSealedPendingOperation() throws {
         let fixture = try makeFixture()
         defer { fixture.directory.remove() }

@@ -52,7 +52,10 @@ func placeholderKeyslots() throws -> [Keyslot] {
 }
 
 /// Creates a vault in a fresh temporary directory; attaches its key unless told not to.
-func makeFixture(attach: Bool = true, keyslots: [Keyslot]? = nil, clock: TestClock = TestClock()) throws -> Fixture {
+/// A new vault. With `remote` (the default) it has a folder remote that is never synced, so
+/// every operation waits in the outbox, as in a vault that syncs; without, each change's
+/// operations replace the last one's (see `Store.enqueue`).
+func makeFixture(attach: Bool = true, keyslots: [Keyslot]? = nil, clock: TestClock = TestClock(), remote: Bool = true) throws -> Fixture {
     let directory = try TemporaryDirectory()
     let key = try VaultKey.generate()
     let metadata = VaultMetadata(vaultID: UUID().uuidString.lowercased(), keyID: key.id, createdAt: clock.now())
@@ -60,6 +63,7 @@ func makeFixture(attach: Bool = true, keyslots: [Keyslot]? = nil, clock: TestClo
                                  keyslots: try keyslots ?? placeholderKeyslots(),
                                  clock: clock, generatorVersion: testGeneratorVersion)
     if attach { try store.attach(key) }
+    if remote { try store.addRemote(name: "shared", kind: .folder, location: directory.file("remote")) }
     return Fixture(directory: directory, store: store, key: key, clock: clock, metadata: metadata)
 }
 

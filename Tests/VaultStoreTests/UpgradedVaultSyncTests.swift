@@ -11,21 +11,35 @@ import TestSupport
 /// sent like any operation, and a device that joins through the remote gets every record.
 @Suite struct UpgradedVaultSyncTests {
     @Test(arguments: UpgradeFixtures.olderThanNewest)
-    func anUpgradedVaultSendsItsWholeOutboxToANewDevice(version: Int) throws {
+    func anUpgradedVaultSendsItsWholeJournalToANewDevice(version: Int) throws {
         let fixture = try UpgradeFixtures.load(version)
         let directory = try fixture.materialized()
         defer { directory.remove() }
         let remoteFolder = directory.file("remote")
         try FileManager.default.createDirectory(atPath: remoteFolder, withIntermediateDirectories: true)
+        // From schema v3 a vault can have a remote: one recorded before the upgrade receives
+        // the operations waiting for it (older rows converted once); a vault older than
+        // that gets its first remote now, and with it a snapshot of the journal.
+        let remoteBeforeUpgrade = version >= 3
+        if remoteBeforeUpgrade {
+            let database = try Database(path: directory.databasePath, create: false)
+            try database.run("INSERT INTO remote (name, kind, location, added_at) VALUES ('shared', 'folder', ?, 0)", [.text(remoteFolder)])
+        }
 
         let old = try Store.open(at: directory.databasePath, clock: TestClock(), generatorVersion: testGeneratorVersion)
         let key = try unlockWithFixturePassphrase(old, fixture)
         let cipher = OperationCipher(sealer: FieldSealer(key: key, vaultID: old.metadata.vaultID))
-        try old.addRemote(name: "shared", kind: .folder, location: remoteFolder)
+        if !remoteBeforeUpgrade { try old.addRemote(name: "shared", kind: .folder, location: remoteFolder) }
         let remote = { FolderRemote(name: "shared", location: remoteFolder, vaultID: old.metadata.vaultID) }
         let pushed = try SyncEngine(journal: old, cipher: cipher, remotes: [remote()]).run(allowMassDelete: false)
-        #expect(pushed.pushed == fixture.expected.outbox.operations.count && pushed.failures == 0)
-        #expect(try old.outboxRows().allSatisfy { $0.payloadFormat == 2 }, "every row converted once, and kept converted")
+        #expect(pushed.failures == 0 && pushed.unsentRecords == 0)
+        if remoteBeforeUpgrade {
+            #expect(pushed.pushed == fixture.expected.outbox.operations.count && pushed.snapshots.isEmpty)
+        } else {
+            let records = fixture.expected.books.count + fixture.expected.sessions.count + fixture.expected.annotations.count
+            #expect(pushed.snapshots == ["shared": records] && pushed.pushed == records)
+        }
+        #expect(try old.outboxRows().isEmpty, "every operation sent, and compacted")
 
         let newPath = directory.file("new.db")
         let joined = try Store.create(at: newPath, metadata: VaultMetadata(vaultID: old.metadata.vaultID, keyID: key.id,

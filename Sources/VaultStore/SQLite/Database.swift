@@ -15,6 +15,8 @@ final class Database {
     let path: String
     private let handle: OpaquePointer
     private var statements: [String: Statement] = [:]
+    /// How many write transactions this connection has begun: tells one from the next.
+    private(set) var writeTransactionCount = 0
 
     /// Opens the database at `path`; with `create`, makes the file if it is missing.
     init(path: String, create: Bool) throws(DatabaseError) {
@@ -150,6 +152,7 @@ final class Database {
     /// rolls back on any error, including a failed commit.
     func writeTransaction<Result>(_ body: () throws(StoreError) -> Result) throws(StoreError) -> Result {
         try execute("BEGIN IMMEDIATE")
+        writeTransactionCount += 1
         return try committing(body)
     }
 
@@ -160,6 +163,7 @@ final class Database {
         let began = withoutWaiting { sqlite3_exec(handle, "BEGIN IMMEDIATE", nil, nil, nil) }
         if ResultCode(primaryOf: began) == .busy { return nil }
         guard began == SQLITE_OK else { throw StoreError(lastError(code: began)) }
+        writeTransactionCount += 1
         return try committing(body)
     }
 
