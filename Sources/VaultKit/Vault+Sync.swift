@@ -42,9 +42,9 @@ extension Vault {
         return record
     }
 
+    /// The remotes, with when each last synced. Works while locked: no content.
     public func remotes() throws(VaultError) -> [RemoteRecord] {
-        let store = try unlockedStore()
-        return try storeCall { () throws(StoreError) in try store.remotes() }
+        try storeCall { () throws(StoreError) in try store.remotes() }
     }
 
     public func removeRemote(name: String) throws(VaultError) {
@@ -130,9 +130,10 @@ extension Vault {
     /// Creates this device's copy of a vault that already syncs through the folder at
     /// `remotePath`: the vault id and keyslots come from the remote, and the passphrase
     /// (or the recovery key, `usingRecoveryKey`) must open them before anything is written.
-    /// The remote is recorded as ``joinedRemoteName``; the new vault is locked.
+    /// The remote is recorded as ``joinedRemoteName``; the new vault is locked. Also says
+    /// how complete the remote's copy of the journal is, by its devices' acknowledgements.
     public static func join(at location: VaultLocation, remotePath: String, secret: SecretBytes, usingRecoveryKey: Bool,
-                            keyStore: any KeyStore, clock: any Clock = SystemClock()) throws(VaultError) -> Vault {
+                            keyStore: any KeyStore, clock: any Clock = SystemClock()) throws(VaultError) -> (Vault, RemoteCompleteness) {
         guard !exists(at: location) else { throw .vaultExists(path: location.databasePath) }
         let remoteLocation = remoteLocation(for: remotePath)
         let descriptor = try findDescriptor(in: remoteLocation)
@@ -164,6 +165,13 @@ extension Vault {
             throw .crypto(error)
         }
         guard key.id == keyID else { throw .remote(name: joinedRemoteName, errorClass: "malformed") }
+        let completeness: RemoteCompleteness
+        do throws(RemoteError) {
+            let remote = FolderRemote(name: joinedRemoteName, location: remoteLocation, vaultID: descriptor.vaultId)
+            completeness = try RemoteCompleteness.read(from: remote, opening: OperationCipher(sealer: FieldSealer(key: key, vaultID: descriptor.vaultId)))
+        } catch {
+            throw folderError(error, remote: nil)
+        }
         let metadata = VaultMetadata(vaultID: descriptor.vaultId, keyID: keyID, createdAt: clock.now())
         let store = try storeCall { () throws(StoreError) in
             try Store.create(at: location.databasePath, metadata: metadata, keyslots: slots, clock: clock, generatorVersion: BuildInfo.version)
@@ -173,7 +181,7 @@ extension Vault {
             try store.addRemote(name: Self.joinedRemoteName, kind: .folder, location: remoteLocation)
         }
         log.notice("vault.joined")
-        return try open(at: location, keyStore: keyStore, clock: clock)
+        return (try open(at: location, keyStore: keyStore, clock: clock), completeness)
     }
 
     /// The folder to sync through for `path`: the folder given, or, when the reader gave the

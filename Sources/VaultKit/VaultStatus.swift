@@ -22,8 +22,8 @@ public struct VaultStatus: Sendable {
     public let rekeyInProgress: Bool
     /// Conflicts from syncing that wait for the reader (`bmvault conflicts`).
     public let conflicts: Int
-    /// The names of the remotes this vault syncs with.
-    public let remotes: [String]
+    /// The remotes this vault syncs with, by name, with when each last synced.
+    public let remotes: [RemoteRecord]
 
     public var isLocked: Bool {
         if case .unlocked = keyState { return false }
@@ -39,7 +39,7 @@ extension Vault {
             VaultStatus(vaultID: vaultID, schemaVersion: try store.schemaVersion(), keyState: keyState,
                         counts: try store.counts(), outbox: try store.outboxCounts(),
                         rekeyInProgress: try store.pendingRekey() != nil, conflicts: try store.conflictCount(),
-                        remotes: try store.remotes().map(\.name))
+                        remotes: try store.remotes())
         }
     }
 

@@ -6,6 +6,10 @@ import Testing
     @Test func twoWritersTimesTwoHundredNotesLeaveFourHundred() throws {
         let vault = try TestVault()
         try vault.createUnlocked()
+        // A remote never synced, so every operation waits in the outbox and can be counted.
+        let remote = vault.root.appendingPathComponent("remote-folder")
+        try FileManager.default.createDirectory(at: remote, withIntermediateDirectories: true)
+        try vault.succeed(["remote", "add", "usb", remote.path])
         let book = try vault.succeed(["book", "add", "Shared"]).line
         let environment = vault.environment
         let failures = Failures()

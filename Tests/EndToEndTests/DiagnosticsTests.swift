@@ -249,8 +249,17 @@ import Glibc
 
     @Test func theOutboxIsCountedByStateAndAttemptsWithTheOldestAge() throws {
         let world = try SweepWorld()
-        let book = try journal(world)                         // book, session, note, quote: 4 operations
-        for index in 1...3 { try world.run(["note", "add", book, "more \(index) \(world.canary.text)"], status: 0) }
+        let c = world.canary.text
+        try world.createUnlocked("main", passphrase: "pass phrase \(c)")
+        // A remote never synced: every operation waits (with no remote, only the last change's stay).
+        let remote = world.root.appendingPathComponent("remote-folder")
+        try FileManager.default.createDirectory(at: remote, withIntermediateDirectories: true)
+        try world.run(["remote", "add", "usb", remote.path], status: 0)
+        let book = try world.run(["book", "add", "title \(c)", "--author", "author \(c)"], status: 0).line
+        try world.run(["session", "add", book, "--pages", "10"], status: 0)
+        try world.run(["note", "add", book, "note \(c)", "--locator", "locator \(c)"], status: 0)
+        try world.run(["quote", "add", book, "quote \(c)", "--locator", "page \(c)"], status: 0)   // 4 operations
+        for index in 1...3 { try world.run(["note", "add", book, "more \(index) \(c)"], status: 0) }
         // As sync would leave it: two failed after 3 attempts, one in flight, one done, one old.
         try world.sqlite("main", """
             UPDATE outbox SET state = 'failed', attempt_count = 3 WHERE id IN (1, 2);

@@ -7,6 +7,10 @@ import Testing
     private func journal() throws -> (TestVault, [String: Data]) {
         let vault = try TestVault()
         try vault.createUnlocked()
+        // A remote never synced: the outbox keeps every operation, and rekey seals each again.
+        let remote = vault.root.appendingPathComponent("remote-folder")
+        try FileManager.default.createDirectory(at: remote, withIntermediateDirectories: true)
+        try vault.succeed(["remote", "add", "usb", remote.path])
         try vault.succeed(["book", "add", "Солярис", "--author", "Stanisław Lem"])
         try vault.succeed(["book", "add", "Le Petit Prince"])
         try vault.succeed(["session", "add", "солярис", "--pages", "40"])

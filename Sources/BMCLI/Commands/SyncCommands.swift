@@ -39,14 +39,19 @@ enum SyncCommands {
                 let remote = try context.openVault().addRemote(name: input.name, path: input.path)
                 context.console.err("Added remote \(remote.name) at \(remote.location).\n")
             },
-            CommandSpec(name: "list", abstract: "List the remotes.", parameters: JSONOnlyInput.parameters) { input in
-                let remotes = try context.openVault().remotes()
+            CommandSpec(name: "list", abstract: "List the remotes, with when each last synced.",
+                        discussion: "Works while locked: names, folders and times are not content.",
+                        parameters: JSONOnlyInput.parameters) { input in
+                let remotes = try context.openVaultWithoutKey().remotes()
                 if input.json {
                     context.console.out(JSONDocuments.render(remotes.map {
-                        JSONDocuments.RemoteDocument(name: $0.name, kind: $0.kind.rawValue, location: $0.location, addedAt: $0.addedAt.iso8601)
+                        JSONDocuments.RemoteDocument(name: $0.name, kind: $0.kind.rawValue, location: $0.location, addedAt: $0.addedAt.iso8601,
+                                                     lastSyncedAt: $0.lastSyncedAt?.iso8601)
                     }))
                 } else {
-                    for remote in remotes { context.console.out("\(remote.name)  \(remote.kind.rawValue)  \(remote.location)\n") }
+                    for remote in remotes {
+                        context.console.out("\(remote.name)  \(remote.kind.rawValue)  \(remote.location)  \(lastSync(remote))\n")
+                    }
                 }
             },
             CommandSpec(name: "remove", abstract: "Forget a remote (the folder is left as it is).",
@@ -100,12 +105,18 @@ enum SyncCommands {
         }
     }
 
+    /// `synced 2026-12-04 18:40`, or `never synced`: when a sync last used the remote fully.
+    static func lastSync(_ remote: RemoteRecord) -> String {
+        remote.lastSyncedAt.map { "synced " + HumanFormat.localTime($0) } ?? "never synced"
+    }
+
     static func printSummary(_ summary: SyncSummary, json: Bool, context: CommandContext) {
         if json {
             context.console.out(JSONDocuments.render(JSONDocuments.SyncDocument(
                 pushed: summary.pushed, pulled: summary.pulled, conflicts: summary.conflicts, failures: summary.failures,
                 failedForGood: summary.failedForGood, deferred: summary.deferred, rejected: summary.rejected, purged: summary.purged, skippedRemotes: summary.skipped,
-                silentDevices: summary.silentDevices, returningAfterDays: summary.returningAfterDays)))
+                silentDevices: summary.silentDevices, returningAfterDays: summary.returningAfterDays,
+                snapshots: summary.snapshots, unsentRecords: summary.unsentRecords)))
             return
         }
         var line = "Synced: \(summary.pushed) pushed, \(summary.pulled) pulled, \(summary.conflicts) conflicts, \(summary.failures) failures"
@@ -113,7 +124,11 @@ enum SyncCommands {
         if summary.deferred > 0 { line += ", \(summary.deferred) waiting for other records" }
         if summary.rejected > 0 { line += ", \(summary.rejected) unreadable operations skipped" }
         if summary.purged > 0 { line += ", \(summary.purged) deleted records purged" }
+        if summary.unsentRecords > 0 { line += ", \(summary.unsentRecords) unreadable records not sent" }
         context.console.out(line + ".\n")
+        for (name, operations) in summary.snapshots.sorted(by: { $0.key < $1.key }) {
+            context.console.out("Remote \(name) received the whole journal as it stands (\(operations) operations): a device can join through it.\n")
+        }
         for (name, reason) in summary.skipped.sorted(by: { $0.key < $1.key }) {
             context.console.err("Skipped remote \(name): \(ErrorReport.remoteMessage(name: name, errorClass: reason)).\n")
         }

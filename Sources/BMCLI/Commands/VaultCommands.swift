@@ -53,9 +53,13 @@ enum VaultCommands {
             secret = passphraseFromStdin ? try SecretInput.readLine() : try SecretInput.prompt("Passphrase of the vault to join: ")
         }
         context.console.progress("Checking the key...\n")
-        let vault = try Vault.join(at: context.location, remotePath: remotePath, secret: secret, usingRecoveryKey: recovery,
-                                   keyStore: context.keyStore(), clock: context.clock)
-        context.console.err("Joined vault \(vault.vaultID) at \(vault.location.directory); it syncs through \(remotePath) (remote \"\(Vault.joinedRemoteName)\").\n")
+        let (vault, completeness) = try Vault.join(at: context.location, remotePath: remotePath, secret: secret, usingRecoveryKey: recovery,
+                                                   keyStore: context.keyStore(), clock: context.clock)
+        context.console.err("Joined vault \(vault.vaultID) at \(vault.location.directory); it syncs through \(remotePath).\n")
+        if completeness.incomplete > 0 {
+            let devices = completeness.devices == 1 ? "the device" : "\(completeness.incomplete) of the \(completeness.devices) devices"
+            context.console.err("Warning: \(devices) syncing through this folder \(completeness.incomplete == 1 ? "has" : "have") not put all of the journal there yet (a sync that did not finish, or a bmvault older than 0.7): run `bmvault sync` on \(completeness.incomplete == 1 ? "it" : "each") with bmvault 0.7 or later, then sync here.\n")
+        }
         context.console.err("Next: `bmvault unlock`, then `bmvault sync`.\n")
     }
 
@@ -150,7 +154,8 @@ enum VaultCommands {
                 context.console.out(JSONDocuments.render(JSONDocuments.StatusDocument(
                     locked: status.isLocked, keyState: state, unlockedUntil: until?.iso8601, vaultId: status.vaultID,
                     vaultPath: vault.location.directory, schemaVersion: status.schemaVersion, counts: counts, outbox: outbox,
-                    rekeyInProgress: status.rekeyInProgress, conflicts: status.conflicts, remotes: status.remotes)))
+                    rekeyInProgress: status.rekeyInProgress, conflicts: status.conflicts, remotes: status.remotes.map(\.name),
+                    lastSynced: Dictionary(uniqueKeysWithValues: status.remotes.map { ($0.name, $0.lastSyncedAt?.iso8601) }))))
             } else {
                 let pending = status.outbox[.pending] ?? 0
                 let failed = status.outbox[.failed] ?? 0
@@ -161,7 +166,7 @@ enum VaultCommands {
                     + HumanFormat.field("schema", "version \(status.schemaVersion)")
                     + HumanFormat.field("journal", HumanFormat.counted([(counts.books, "book"), (counts.sessions, "session"), (counts.notes, "note"), (counts.quotes, "quote")]))
                     + HumanFormat.field("outbox", "\(pending) pending" + (failed > 0 ? ", \(failed) failed" : ""))
-                    + HumanFormat.field("sync", status.remotes.isEmpty ? "no remote" : "remotes: " + status.remotes.joined(separator: ", ")
+                    + HumanFormat.field("sync", status.remotes.isEmpty ? "no remote" : "remotes: " + status.remotes.map { "\($0.name) (\(SyncCommands.lastSync($0)))" }.joined(separator: ", ")
                                         + (status.conflicts > 0 ? "; \(status.conflicts) conflicts, see `bmvault conflicts`" : "")))
             }
         }

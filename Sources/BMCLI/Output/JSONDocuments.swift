@@ -91,6 +91,8 @@ enum JSONDocuments {
         let rekeyInProgress: Bool
         let conflicts: Int
         let remotes: [String]
+        /// Per remote: when a sync last used it without a failure (null: never).
+        let lastSynced: [String: String?]
 
         func encode(to encoder: Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
@@ -105,10 +107,12 @@ enum JSONDocuments {
             try container.encode(rekeyInProgress, forKey: .rekeyInProgress)
             try container.encode(conflicts, forKey: .conflicts)
             try container.encode(remotes, forKey: .remotes)
+            try container.encode(lastSynced, forKey: .lastSynced)
         }
 
         enum CodingKeys: String, CodingKey {
             case locked, keyState, unlockedUntil, vaultId, vaultPath, schemaVersion, counts, outbox, rekeyInProgress, conflicts, remotes
+            case lastSynced
         }
     }
 
@@ -143,6 +147,8 @@ enum JSONDocuments {
 
     struct RemoteDocument: Encodable {
         let name: String, kind: String, location: String, addedAt: String
+        /// When a sync last used it without a failure; null before the first.
+        let lastSyncedAt: String?
     }
 
     struct SyncDocument: Encodable {
@@ -150,6 +156,8 @@ enum JSONDocuments {
         let skippedRemotes: [String: String]
         let silentDevices: [String: Int]
         let returningAfterDays: Int?
+        let snapshots: [String: Int]
+        let unsentRecords: Int
     }
 
     struct OutboxEntryDocument: Encodable {

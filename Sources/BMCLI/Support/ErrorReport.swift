@@ -220,13 +220,16 @@ struct ErrorReport: Equatable {
     /// The last line of a sync that fell short: what is left, and what to do about it.
     static func report(_ shortfall: SyncShortfall) -> ErrorReport {
         switch shortfall {
-        case .needsAttention(let failed, let unreadable):
+        case .needsAttention(let failed, let unreadable, let unsent):
             var parts: [String] = []
             if failed > 0 {
                 parts.append("\(counted(failed, "operation")) failed for good and \(failed == 1 ? "waits" : "wait") in the outbox (`bmvault outbox` says why; `bmvault sync --retry-failed` tries again)")
             }
             if unreadable > 0 {
                 parts.append("\(counted(unreadable, "operation")) on the remotes could not be read here and \(unreadable == 1 ? "was" : "were") skipped (damaged files, or another vault key: Docs/SYNC.md, \"When sync says it could not read\")")
+            }
+            if unsent > 0 {
+                parts.append("\(counted(unsent, "record")) here could not be read and \(unsent == 1 ? "is" : "are") not on the remote (`bmvault diagnostics` names the damage; a backup or an export restores it)")
             }
             return ErrorReport("the sync is not complete: " + parts.joined(separator: "; "), .failure)
         case .remotesSkipped(let skipped):
