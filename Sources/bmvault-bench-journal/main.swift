@@ -1,13 +1,15 @@
 // bmvault-bench-journal: writes a large, seeded reading journal into a new vault for
 // Scripts/bench (not shipped). See Docs/PERFORMANCE.md.
 //
-//   bmvault-bench-journal --vault DIR --annotations N [--seed S] [--pending] --passphrase-stdin
+//   bmvault-bench-journal --vault DIR --annotations N [--seed S] [--synced-remote] --passphrase-stdin
 //   bmvault-bench-journal --jrnl FILE --annotations N [--seed S]
 //
 // The first form creates a vault at DIR (Argon2id "interactive", the passphrase from the
 // first line of standard input), then writes N/50 books, 0.4·N sessions and N annotations
 // through Store.insert in transactions of about 5,000 records. Their outbox operations are
-// `done` (a journal synced long ago), or `pending` with --pending (queued for a first sync).
+// compacted after each transaction as bmvault compacts them: with no remote they go (a
+// journal kept on one device), with --synced-remote only the names of their files stay (a
+// journal synced long ago through one remote).
 // The second form writes the same live annotations, with the same seed, as a plain-text
 // jrnl journal (for --compare).
 #if canImport(Glibc)
@@ -25,10 +27,10 @@ struct Options {
     var annotations: Int?
     var seed: UInt64 = 1
     var passphraseFromStdin = false
-    var pending = false
+    var syncedRemote = false
 
     static let usage = """
-        usage: bmvault-bench-journal --vault DIR --annotations N [--seed S] [--pending] --passphrase-stdin
+        usage: bmvault-bench-journal --vault DIR --annotations N [--seed S] [--synced-remote] --passphrase-stdin
                bmvault-bench-journal --jrnl FILE --annotations N [--seed S]
         """
 
@@ -51,7 +53,7 @@ struct Options {
                 guard let s = UInt64(value()) else { fail("--seed needs a whole number") }
                 options.seed = s
             case "--passphrase-stdin": options.passphraseFromStdin = true
-            case "--pending": options.pending = true
+            case "--synced-remote": options.syncedRemote = true
             case "-h", "--help":
                 print(usage)
                 exit(0)
@@ -86,7 +88,7 @@ func monotonicSeconds() -> Double {
 /// About 5,000 records per transaction: 3,500 annotations bring ~1,400 sessions and ~70 books.
 let annotationsPerChunk = 3_500
 
-func writeVault(at directory: String, annotations: Int, seed: UInt64, outboxState: OutboxState) {
+func writeVault(at directory: String, annotations: Int, seed: UInt64, syncedRemote: Bool) {
     guard let line = readLine(strippingNewline: true), !line.isEmpty else { fail("no passphrase on standard input") }
     let started = monotonicSeconds()
     let location = VaultLocation(directory: directory)
@@ -109,6 +111,8 @@ func writeVault(at directory: String, annotations: Int, seed: UInt64, outboxStat
         let key: VaultKey
         do { key = try slot.unwrap(passphrase: passphrase, vaultID: store.metadata.vaultID) } catch { fail("unwrap: \(error)") }
         try store.attach(key)
+        // Added while the vault is empty, so no snapshot is owed; the folder is never used.
+        if syncedRemote { try store.addRemote(name: "nas", kind: .folder, location: directory + "/never-used-remote") }
         while !generator.isFinished {
             let chunk = generator.nextChunk(annotationsPerChunk: annotationsPerChunk)
             counts.books += chunk.books.count
@@ -118,7 +122,8 @@ func writeVault(at directory: String, annotations: Int, seed: UInt64, outboxStat
                 if annotation.deletedAt != nil { counts.tombstones += 1 } else if annotation.version > 1 { counts.edited += 1 }
             }
             try store.insert(JournalBatch(books: chunk.books, sessions: chunk.sessions, annotations: chunk.annotations),
-                             outboxState: outboxState)
+                             outboxState: .done)
+            try store.compactOutbox(limit: Int.max)
         }
     } catch { fail("cannot write the journal: \(error)") }
     // The Store is released here: its connection closes and SQLite folds the WAL back in.
@@ -126,7 +131,7 @@ func writeVault(at directory: String, annotations: Int, seed: UInt64, outboxStat
     FileHandleErr.write("""
         bmvault-bench-journal: \(directory): \(counts.books) books, \(counts.sessions) sessions, \
         \(counts.annotations) annotations (\(counts.edited) edited, \(counts.tombstones) tombstones), \
-        outbox \(outboxState.rawValue), seed \(seed), \(format2(seconds)) s
+        outbox \(syncedRemote ? "synced through one remote" : "no remote"), seed \(seed), \(format2(seconds)) s
 
         """)
 }
@@ -168,8 +173,7 @@ func writeJrnl(to path: String, annotations: Int, seed: UInt64) {
 
 let options = Options.parse(Array(CommandLine.arguments.dropFirst()))
 if let vault = options.vault {
-    writeVault(at: vault, annotations: options.annotations!, seed: options.seed,
-               outboxState: options.pending ? .pending : .done)
+    writeVault(at: vault, annotations: options.annotations!, seed: options.seed, syncedRemote: options.syncedRemote)
 } else if let jrnl = options.jrnl {
     writeJrnl(to: jrnl, annotations: options.annotations!, seed: options.seed)
 }
