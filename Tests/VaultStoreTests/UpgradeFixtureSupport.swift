@@ -305,7 +305,10 @@ func expectEveryRecord(in store: Store, of fixture: UpgradeFixture,
             sourceLocation: sourceLocation)
 
     // Every payload opens, and describes the record it belongs to; the last operation of
-    // each record carries the record as it is now.
+    // each record carries the record as it is now. Up to schema v6 the outbox of a vault
+    // with no remote kept every operation; from v7 it keeps only the last change's (each
+    // change's operations replace those of the one before), so a record may have none.
+    let everyRecordHasAnOperation = expected.schemaVersion < 7
     var last: [String: [String: Any]] = [:]
     for row in rows {
         let payload = try openPayload(row, key: key, vaultID: store.metadata.vaultID)
@@ -317,6 +320,7 @@ func expectEveryRecord(in store: Store, of fixture: UpgradeFixture,
         last[row.entityID] = record
     }
     for book in expected.books {
+        guard everyRecordHasAnOperation || last[book.id] != nil else { continue }
         let record = try #require(last[book.id], "no outbox operation for book \(book.id)", sourceLocation: sourceLocation)
         #expect(record["title"] as? String == book.title && record["authors"] as? [String] == book.authors
                 && (record["progress"] as? NSNumber)?.doubleValue == book.progress
@@ -324,6 +328,7 @@ func expectEveryRecord(in store: Store, of fixture: UpgradeFixture,
                 "last outbox payload of book \(book.id)", sourceLocation: sourceLocation)
     }
     for annotation in expected.annotations {
+        guard everyRecordHasAnOperation || last[annotation.id] != nil else { continue }
         let record = try #require(last[annotation.id], "no outbox operation for \(annotation.id)", sourceLocation: sourceLocation)
         #expect(record["body"] as? String == annotation.body && record["locator"] as? String == annotation.locator
                 && (record["version"] as? NSNumber)?.int64Value == annotation.version
@@ -331,6 +336,7 @@ func expectEveryRecord(in store: Store, of fixture: UpgradeFixture,
                 "last outbox payload of \(annotation.id)", sourceLocation: sourceLocation)
     }
     for session in expected.sessions {
+        guard everyRecordHasAnOperation || last[session.id] != nil else { continue }
         let record = try #require(last[session.id], "no outbox operation for session \(session.id)", sourceLocation: sourceLocation)
         #expect((record["pagesRead"] as? NSNumber)?.intValue == session.pagesRead, sourceLocation: sourceLocation)
     }
