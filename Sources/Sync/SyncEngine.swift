@@ -341,11 +341,14 @@ public final class SyncEngine<Journal: SyncJournal> {
     private func compact(_ tombstones: [Tombstone], on remote: any Remote) throws {
         // Only the deletion needs a stand-in, and only a device that sent one sends it: the
         // device that made it, or one whose snapshot carried it (another device's deletion
-        // stays on the remote in that device's folder).
+        // stays on the remote in that device's folder). One stand-in per deletion and remote:
+        // a deletion compacted before, then carried again by a snapshot, has one there already.
+        let present = Set(try remote.operationNames(of: journal.deviceID).compactMap(OperationFileName.idempotencyKey(in:)))
         for tombstone in tombstones {
             guard let deletion = tombstone.sentDeletion else { continue }
-            let standIn = SyncOperation(idempotencyKey: DerivedIDs.standIn(for: tombstone.id, deletedAt: tombstone.clock),
-                                        deviceID: journal.deviceID, clock: deletion.clock, action: .delete,
+            let key = DerivedIDs.standIn(for: tombstone.id, deletedAt: tombstone.clock)
+            guard !present.contains(key) else { continue }
+            let standIn = SyncOperation(idempotencyKey: key, deviceID: journal.deviceID, clock: deletion.clock, action: .delete,
                                         record: try journal.contentFreeDeletion(of: tombstone))
             let sealed = try cipher.seal(operation: OperationDocument.encode(standIn), idempotencyKey: standIn.idempotencyKey)
             try upload(OutgoingOperation(outboxID: 0, fileName: standIn.fileName, sealed: sealed,

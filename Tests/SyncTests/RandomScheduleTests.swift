@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import FileIO
 import Journal
 @testable import Sync
 @testable import VaultStore
@@ -54,6 +55,10 @@ final class ScheduleRunner {
         /// Include book deletions: a note written for a book while it was deleted and purged
         /// elsewhere leaves the devices disagreeing about the book (Docs/SYNC.md, Tombstones).
         var bookDeletions = false
+        /// Devices add and remove a second remote (`nas`, on a file system without hard
+        /// links: `link` is refused while they sync through it), remove the first one, and
+        /// empty `nas`; at the end every device has both again (issue 17).
+        var remoteChanges = false
     }
 
     let options: Options
@@ -67,12 +72,15 @@ final class ScheduleRunner {
     /// text, the text a conflict resolution let go.
     var discarded = Set<String>()
     var counter = 0
+    /// The second remote's folder (``Options/remoteChanges``).
+    let nasFolder: String
 
     init(seed: UInt64, options: Options) throws {
         self.options = options
         random = SeededGenerator(seed: seed)
         outcome = ScheduleOutcome(seed: seed)
         cluster = try Cluster(label: "random")
+        nasFolder = try cluster.scratch.sub("nas")
         // Clocks a day ahead of the real time when there is no backoff, so the engine's
         // "retry at real now + 0" is always due; skewed by up to 3 s between devices.
         let start = realNowMilliseconds() + (options.realBackoff ? 0 : 86_400_000)
@@ -182,13 +190,50 @@ final class ScheduleRunner {
             outcome.log.append("\(step) \(device.name): delete book \(book.id.rawValue.suffix(6))")
         case 70..<94:
             try sync(device, step: step)
+        case 94..<99 where options.remoteChanges:
+            try changeRemotes(device, step: step)
         default:
             try device.restart()
             outcome.log.append("\(step) \(device.name): killed and relaunched")
         }
     }
 
+    /// Adds `nas`, or removes one of two remotes, or empties `nas` (a new disk under the
+    /// same path): what a reader does with the places they sync through.
+    func changeRemotes(_ device: Device, step: Int) throws {
+        let names = Set(try device.store.remotes().map(\.name))
+        if !names.contains("nas") {
+            try device.store.addRemote(name: "nas", kind: .folder, location: nasFolder)
+            outcome.log.append("\(step) \(device.name): remote add nas")
+        } else if names.count > 1, chance(60), let gone = pick(names.sorted()) {
+            try device.store.removeRemote(name: gone)
+            outcome.log.append("\(step) \(device.name): remote remove \(gone)")
+        } else {
+            for entry in try FileManager.default.contentsOfDirectory(atPath: nasFolder) {
+                try FileManager.default.removeItem(atPath: nasFolder + "/" + entry)
+            }
+            outcome.log.append("\(step) \(device.name): nas emptied")
+        }
+    }
+
+    /// The remotes `device` has recorded, as it would build them.
+    func recordedRemotes(_ device: Device) throws -> [FolderRemote] {
+        try device.store.remotes().map { FolderRemote(name: $0.name, location: $0.location, vaultID: cluster.metadata.vaultID) }
+    }
+
+    /// One sync of `device` through `remotes`; `nas` refuses hard links, as FAT does.
+    func sync(_ device: Device, through remotes: [any Remote], allowMassDelete: Bool) throws -> SyncSummary {
+        guard options.remoteChanges else { return try device.sync(through: remotes, allowMassDelete: allowMassDelete, backoff: backoff) }
+        return try InjectedFaults.with([.link: .notPermitted]) {
+            try device.sync(through: remotes, allowMassDelete: allowMassDelete, backoff: backoff)
+        }
+    }
+
     func sync(_ device: Device, step: Int) throws {
+        if options.remoteChanges {
+            try syncThroughRecordedRemotes(device, step: step)
+            return
+        }
         let remote = ScriptedRemote(wrapping: cluster.folderRemote())
         var fault = "no fault"
         let roll = Int.random(in: 0..<100, using: &random)
@@ -214,6 +259,24 @@ final class ScheduleRunner {
         }
     }
 
+    /// A sync through every remote `device` has recorded, one of them with a fault.
+    func syncThroughRecordedRemotes(_ device: Device, step: Int) throws {
+        let recorded = try recordedRemotes(device)
+        guard !recorded.isEmpty else { return }
+        let faulty = Int.random(in: 0..<recorded.count, using: &random)
+        let remotes: [any Remote] = recorded.enumerated().map { index, remote in
+            let scripted = ScriptedRemote(wrapping: remote)
+            if index == faulty, chance(30) { scripted.writeFaults[Int.random(in: 1...3, using: &random)] = .loseReply }
+            return scripted
+        }
+        do {
+            let summary = try sync(device, through: remotes, allowMassDelete: true)
+            outcome.log.append("\(step) \(device.name): sync via \(recorded.map(\.name)) pushed \(summary.pushed) pulled \(summary.pulled) snapshots \(summary.snapshots)")
+        } catch {
+            outcome.unexpectedErrors.append("step \(step) on \(device.name): \(error)")
+        }
+    }
+
     /// The network heals: failed operations are put back, every backoff has passed, and
     /// every device syncs until nothing moves.
     func settle() throws {
@@ -221,9 +284,25 @@ final class ScheduleRunner {
             try device.restart()
             try device.store.retryFailedOperations()
             device.clock.advance(hours: 24 * 100)
+            if options.remoteChanges {
+                let names = Set(try device.store.remotes().map(\.name))
+                if !names.contains(remoteName) { try device.store.addRemote(name: remoteName, kind: .folder, location: cluster.remoteFolder) }
+                if !names.contains("nas") { try device.store.addRemote(name: "nas", kind: .folder, location: nasFolder) }
+            }
         }
         do {
-            try syncUntilQuiet(devices, maxRounds: 10, allowMassDelete: true)
+            if options.remoteChanges {
+                for _ in 0..<10 {
+                    var moved = 0
+                    for device in devices {
+                        let summary = try sync(device, through: try recordedRemotes(device), allowMassDelete: true)
+                        moved += summary.pushed + summary.pulled + summary.deferred
+                    }
+                    if moved == 0 { break }
+                }
+            } else {
+                try syncUntilQuiet(devices, maxRounds: 10, allowMassDelete: true)
+            }
         } catch {
             outcome.unexpectedErrors.append("settling: \(error)")
             return
@@ -313,6 +392,19 @@ final class ScheduleRunner {
         for outcome in diverged { Issue.record("\(outcome)") }
     }
 
+    /// Remotes added, removed and emptied mid-run, one of them without hard links: every
+    /// device still ends with the same journal, and no typed text is lost (issue 17).
+    @Test func remotesComeAndGo() throws {
+        let outcomes = try Self.runAll(.init(devices: 3, steps: 60, remoteChanges: true), seeds: Array(201...215))
+        for outcome in outcomes {
+            #expect(outcome.lostText.isEmpty, "\(outcome)")
+            #expect(outcome.outboxNotEmpty.isEmpty, "\(outcome)")
+            #expect(outcome.unexpectedErrors.isEmpty, "\(outcome)")
+        }
+        let diverged = outcomes.filter { !$0.visibleDivergence.isEmpty || !$0.fullDivergence.isEmpty }
+        for outcome in diverged { Issue.record("\(outcome)") }
+    }
+
     /// Sweeps many seeds and fails on any that breaks a promise, printing it:
     /// BMVAULT_SYNC_SWEEP=N (off by default; a tool for finding new bugs).
     @Test(.enabled(if: ProcessInfo.processInfo.environment["BMVAULT_SYNC_SWEEP"] != nil, "a tool, run with BMVAULT_SYNC_SWEEP=N"))
@@ -320,6 +412,7 @@ final class ScheduleRunner {
         let count = try #require(UInt64(ProcessInfo.processInfo.environment["BMVAULT_SYNC_SWEEP"] ?? ""), "BMVAULT_SYNC_SWEEP is a number")
         var options = ScheduleRunner.Options(devices: Int(ProcessInfo.processInfo.environment["BMVAULT_SYNC_DEVICES"] ?? "3") ?? 3, steps: 60)
         options.realBackoff = ProcessInfo.processInfo.environment["BMVAULT_SYNC_REAL_BACKOFF"] == "1"
+        options.remoteChanges = ProcessInfo.processInfo.environment["BMVAULT_SYNC_REMOTE_CHANGES"] == "1"
         for outcome in try Self.runAll(options, seeds: Array(1000...(1000 + count - 1))) {
             if !outcome.visibleDivergence.isEmpty || !outcome.fullDivergence.isEmpty || !outcome.lostText.isEmpty
                 || !outcome.outboxNotEmpty.isEmpty || !outcome.unexpectedErrors.isEmpty || !outcome.notExactlyOnceOnRemote.isEmpty
@@ -339,6 +432,7 @@ final class ScheduleRunner {
         let devices = Int(ProcessInfo.processInfo.environment["BMVAULT_SYNC_DEVICES"] ?? "3") ?? 3
         var options = ScheduleRunner.Options(devices: devices, steps: 60)
         options.realBackoff = ProcessInfo.processInfo.environment["BMVAULT_SYNC_REAL_BACKOFF"] == "1"
+        options.remoteChanges = ProcessInfo.processInfo.environment["BMVAULT_SYNC_REMOTE_CHANGES"] == "1"
         let outcome = try ScheduleRunner(seed: seed, options: options).run()
         print(outcome.description + "\n  full log:\n    " + outcome.log.joined(separator: "\n    "))
         fflush(nil)   // the test runner may exit without flushing a piped stdout
