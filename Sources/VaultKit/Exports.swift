@@ -37,8 +37,10 @@ public typealias RemoteRecord = VaultStore.RemoteRecord
 /// What one sync did.
 public typealias SyncSummary = Sync.SyncSummary
 public typealias SyncShortfall = Sync.SyncShortfall
-/// Which version to keep when resolving a conflict.
+/// Which side a resolution keeps, as the Store applies it.
 public typealias ConflictChoice = VaultStore.ConflictChoice
+/// The two sides of a conflict, with the device that wrote each.
+public typealias ConflictSides = VaultStore.ConflictSides
 /// An operation waiting in the outbox, without its payload.
 public typealias OutboxEntry = VaultStore.OutboxEntry
 /// Why an export or an import of an archive failed.

@@ -103,22 +103,40 @@ extension Vault {
     // MARK: - Conflicts
 
     /// Conflict copies, and notes an edit brought back after a deletion, with the title of
-    /// their book.
-    public func conflicts() throws(VaultError) -> [Result<AnnotationListing, UnreadableRecord>] {
+    /// their book and both sides of each.
+    public func conflicts() throws(VaultError) -> [Result<ConflictListing, UnreadableRecord>] {
         let store = try unlockedStore()
         var titles: [EntityID: String] = [:]
         for case .success(let book) in try storeCall({ () throws(StoreError) in try store.books(includeDeleted: true) }) {
             titles[book.id] = book.title
         }
-        return try storeCall { () throws(StoreError) in try store.conflicts() }.map { result in
-            result.map { AnnotationListing(annotation: $0, bookTitle: titles[$0.bookID]) }
+        var listings: [Result<ConflictListing, UnreadableRecord>] = []
+        for result in try storeCall({ () throws(StoreError) in try store.conflicts() }) {
+            switch result {
+            case .failure(let unreadable):
+                listings.append(.failure(unreadable))
+            case .success(let annotation):
+                do throws(StoreError) {
+                    let sides = try store.conflictSides(of: annotation.id)
+                    listings.append(.success(ConflictListing(listing: AnnotationListing(annotation: annotation, bookTitle: titles[annotation.bookID]),
+                                                             sides: sides, thisDevice: store.deviceID)))
+                } catch .recordUnreadable(let id, let field) {
+                    listings.append(.failure(UnreadableRecord(id: id, field: field)))
+                } catch {
+                    throw VaultError(error)
+                }
+            }
         }
+        return listings
     }
 
-    public func resolveConflict(_ id: String, keep choice: ConflictChoice) throws(VaultError) {
+    /// Resolves one conflict, keeping the side `keep` names (see ``ConflictKeep``).
+    public func resolveConflict(_ id: String, keep: ConflictKeep) throws(VaultError) {
         let reference = try resolveID(id)
         guard reference.kind == .annotation else { throw .noConflict(id: reference.id.rawValue) }
         let store = try unlockedStore()
+        let sides = try storeCall { () throws(StoreError) in try store.conflictSides(of: reference.id) }
+        let choice = try keep.choice(for: ConflictListing(listing: nil, sides: sides, thisDevice: store.deviceID))
         try storeCall { () throws(StoreError) in try store.resolveConflict(reference.id, keep: choice) }
     }
 

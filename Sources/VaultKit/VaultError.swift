@@ -19,6 +19,9 @@ public enum VaultError: Error, Equatable, Sendable {
     case locked
     /// The record is not (or no longer) in conflict.
     case noConflict(id: String)
+    /// `conflicts resolve --keep` named a side this conflict does not have, or one that
+    /// cannot be told on this device.
+    case conflictSideUnclear(ConflictSideProblem)
     /// A remote with this name is already set up.
     case remoteExists(name: String)
     /// A remote name may use letters, digits, `-`, `_` and `.` only.
@@ -128,4 +131,14 @@ extension VaultError {
         case .database, .encodingFailed, .io, .migrationChanged, .upgradeCheckFailed: self = .storage(error)
         }
     }
+}
+
+/// Why a `--keep` word does not name one side of a conflict.
+public enum ConflictSideProblem: Sendable, Equatable {
+    /// `copy` for a note an edit brought back: it has no copy, only the deletion.
+    case noCopy
+    /// `mine` or `theirs`, and neither side was written on this device.
+    case neitherWrittenHere
+    /// `mine` or `theirs`, and both sides were written on this device.
+    case bothWrittenHere
 }

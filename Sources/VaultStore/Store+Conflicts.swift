@@ -1,14 +1,33 @@
 public import Journal
 import Sync
 
-/// Which version a reader keeps when resolving a conflict.
+/// Which side a reader keeps when resolving a conflict. The same word means the same
+/// text on every device (`mine` and `theirs` are worked out per device, in VaultKit).
 public enum ConflictChoice: String, Sendable, CaseIterable {
     /// The text in the note now (for a note brought back by an edit: keep it).
-    case local
-    /// The other text: the conflict copy's (for a note brought back: let the deletion stand).
-    case remote
+    case note
+    /// The other side: the conflict copy's text (for a note brought back: the deletion).
+    case other
     /// Both: the conflict copy becomes a note of its own.
     case both
+}
+
+/// The two sides of one conflict, as `bmvault conflicts` shows them.
+public struct ConflictSides: Sendable, Equatable {
+    /// One side: its text (nil for a deletion, or a note no longer there), and which device
+    /// wrote it when (nil when not known: a record from before clocks).
+    public struct Side: Sendable, Equatable {
+        public let text: String?
+        public let locator: Locator?
+        public let deviceID: String?
+        public let at: Timestamp?
+    }
+
+    public let reason: ConflictReason
+    /// The text in the note.
+    public let note: Side
+    /// The conflict copy's text, or (for a note brought back) the deletion.
+    public let other: Side
 }
 
 extension Store {
@@ -39,11 +58,43 @@ extension Store {
         return results
     }
 
+    /// Both sides of the conflict `id` (a conflict copy, or a note an edit brought back).
+    public func conflictSides(of id: EntityID) throws(StoreError) -> ConflictSides {
+        let flagged = try annotation(id)
+        guard flagged.deletedAt == nil, let reason = flagged.conflictReason else { throw .noConflict(id: id.rawValue) }
+        switch reason {
+        case .bothEdited:
+            let copy = try side(of: flagged)
+            guard let original = flagged.conflictOf, let note = try? annotation(original), note.deletedAt == nil else {
+                return ConflictSides(reason: reason, note: ConflictSides.Side(text: nil, locator: nil, deviceID: nil, at: nil), other: copy)
+            }
+            return ConflictSides(reason: reason, note: try side(of: note), other: copy)
+        case .editedAfterDelete:
+            // The deletion is one of the versions standing with the edit, when they are kept.
+            var deletion = ConflictSides.Side(text: nil, locator: nil, deviceID: nil, at: nil)
+            if case .record(let versions)? = try localAnnotation(id), let deleted = versions.versions.last(where: \.isDeleted) {
+                deletion = ConflictSides.Side(text: nil, locator: nil, deviceID: Self.writer(deleted.clock), at: deleted.annotation.deletedAt)
+            }
+            return ConflictSides(reason: reason, note: try side(of: flagged), other: deletion)
+        }
+    }
+
+    private func side(of annotation: Annotation) throws(StoreError) -> ConflictSides.Side {
+        let clock = try storedAnnotation(annotation.id)?.clock
+        return ConflictSides.Side(text: annotation.body, locator: annotation.locator, deviceID: clock.flatMap(Self.writer),
+                                  at: annotation.updatedAt)
+    }
+
+    /// The device that wrote a version at `clock` (none for a row from before clocks).
+    private static func writer(_ clock: HybridTimestamp) -> String? {
+        clock.deviceID.isEmpty ? nil : clock.deviceID
+    }
+
     /// Resolves one conflict, through ordinary edits and deletions (so the resolution syncs
     /// like any change). `id` is a conflict copy, or a note an edit brought back.
     ///
     /// A copy still shown from one of its note's versions (derived) is resolved by a write
-    /// to the note, which supersedes that version: `local` lets its text go, `remote` puts
+    /// to the note, which supersedes that version: `note` lets its text go, `other` puts
     /// it in the note, `both` keeps it as a note of its own first.
     public func resolveConflict(_ id: EntityID, keep choice: ConflictChoice) throws(StoreError) {
         try database.writeTransaction { () throws(StoreError) in
@@ -54,17 +105,17 @@ extension Store {
             }
             let derived = try storedAnnotation(id)?.derived ?? false
             switch (reason, choice) {
-            case (.editedAfterDelete, .local), (.editedAfterDelete, .both):
+            case (.editedAfterDelete, .note), (.editedAfterDelete, .both):
                 try changeAnnotationInTransaction(id, action: .update) { $0.conflictReason = nil }
-            case (.editedAfterDelete, .remote):
+            case (.editedAfterDelete, .other):
                 try changeAnnotationInTransaction(id, action: .delete) { $0.conflictReason = nil; $0.deletedAt = $0.updatedAt }
-            case (.bothEdited, .local):
+            case (.bothEdited, .note):
                 guard derived, let original = flagged.conflictOf else {
                     try changeAnnotationInTransaction(id, action: .delete) { $0.deletedAt = $0.updatedAt }
                     return
                 }
                 try changeAnnotationInTransaction(original, action: .update, dropping: [id]) { _ in }
-            case (.bothEdited, .remote):
+            case (.bothEdited, .other):
                 guard let original = flagged.conflictOf else { throw .noConflict(id: id.rawValue) }
                 // The reader chose this text for the note: it comes back if it was deleted since.
                 try changeAnnotationInTransaction(original, action: .update, requireLive: false, dropping: derived ? [id] : []) { note in

@@ -528,7 +528,7 @@ final class SweepWorld {
         let copy = ((try? JSONSerialization.jsonObject(with: Data(conflicts.stdout.utf8))) as? [[String: Any]])?.first?["id"] as? String ?? ""
         #expect(!copy.isEmpty, "a conflict was listed")
         try world.run(["conflicts", "resolve", copy, "--keep", c], status: 64)
-        try world.run(["conflicts", "resolve", "ffffffff-ffff-7fff-bfff-ffffffffffff", "--keep", "local"], status: 66)
+        try world.run(["conflicts", "resolve", "ffffffff-ffff-7fff-bfff-ffffffffffff", "--keep", "note"], status: 66)
         try world.run(["conflicts", "resolve", copy, "--keep", "both"], status: 0)
         try world.run(["note", "add", book, "unsent \(c)"], status: 0)
         try world.run(["sync"], environment: ["BMVAULT_TEST_REMOTE_FAULTS": "fail-write:1"], status: 75)   // left to retry

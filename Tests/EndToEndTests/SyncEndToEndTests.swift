@@ -214,8 +214,14 @@ func waitOutFirstBackoff() { usleep(2_200_000) }
 
     // MARK: - Conflicts
 
-    @Test(arguments: ["both", "local", "remote"])
-    func twoDevicesEditTheSameNote(keep: String) throws {
+    /// A edits, then B edits the same note: B's text is in the note, A's in the copy. Each
+    /// word keeps the same text whichever device resolves, and `mine` keeps the text typed
+    /// on the device that resolves (issue 17, item 4: `local` on A used to keep B's text).
+    @Test(arguments: [("B", "both", ["edited on A", "edited on B"]), ("B", "note", ["edited on B"]), ("A", "note", ["edited on B"]),
+                      ("B", "copy", ["edited on A"]), ("A", "copy", ["edited on A"]),
+                      ("A", "mine", ["edited on A"]), ("A", "theirs", ["edited on B"]),
+                      ("B", "mine", ["edited on B"]), ("B", "theirs", ["edited on A"])])
+    func twoDevicesEditTheSameNote(resolver: String, keep: String, kept: [String]) throws {
         let world = try SyncWorld()
         defer { withExtendedLifetime(world) {} }
         let a = world.first
@@ -237,21 +243,36 @@ func waitOutFirstBackoff() { usleep(2_200_000) }
         #expect(copy["conflictOf"] as? String == note)
         #expect(copy["conflictReason"] as? String == "both-edited")
         #expect(copy["body"] as? String == "edited on A")
+        #expect((copy["note"] as? [String: Any])?["body"] as? String == "edited on B")
+        #expect((copy["copy"] as? [String: Any])?["writtenHere"] as? Bool == true, "A wrote the copy's text")
+        #expect(copy["mine"] as? String == "copy")
+        #expect(onB.first?["mine"] as? String == "note")
         #expect(try b.notes().first { $0["id"] as? String == note }?["body"] as? String == "edited on B")
+        // Both texts, with who wrote each, without `show`.
         let human = try b.succeed(["conflicts"]).stdout
-        #expect(human.contains("edited on A"))
+        #expect(human.contains("  in the note, by device "), "\(human)")
+        #expect(human.contains(" (this device), "), "\(human)")
+        #expect(human.contains("    edited on B\n") && human.contains("    edited on A\n"), "\(human)")
+        #expect(human.contains("--keep mine keeps the note's text, theirs the copy's."), "\(human)")
 
-        try b.succeed(["conflicts", "resolve", copy["id"] as? String ?? "", "--keep", keep])
-        try b.succeed(["sync"]); try a.succeed(["sync"])
+        let device = resolver == "A" ? a : b
+        try device.succeed(["conflicts", "resolve", copy["id"] as? String ?? "", "--keep", keep])
+        try device.succeed(["sync"]); try (resolver == "A" ? b : a).succeed(["sync"])
         try expectSameJournal([a, b])
         #expect(try a.conflicts().isEmpty && b.conflicts().isEmpty)
-        let bodies = Set(try a.notes().compactMap { $0["body"] as? String })
-        switch keep {
-        case "both": #expect(bodies == ["edited on A", "edited on B"])
-        case "local": #expect(bodies == ["edited on B"])
-        default: #expect(bodies == ["edited on A"])
-        }
+        #expect(Set(try a.notes().compactMap { $0["body"] as? String }) == Set(kept))
         #expect(try a.succeed(["conflicts"]).stdout.contains("No conflicts."))
+    }
+
+    @Test func theWordsOfBmvault06AreRefusedSayingWhy() throws {
+        let world = try SyncWorld()
+        defer { withExtendedLifetime(world) {} }
+        for word in ["local", "remote"] {
+            let result = try world.first.run(["conflicts", "resolve", "ffffffff-ffff-7fff-bfff-ffffffffffff", "--keep", word])
+            #expect(result.status == 64, "\(result)")
+            #expect(result.stderr == "Error: --keep \(word) is gone (it meant different texts on different devices): use note, copy, both, mine or theirs\n",
+                    "\(result)")
+        }
     }
 
     @Test(arguments: [true, false])
@@ -274,6 +295,18 @@ func waitOutFirstBackoff() { usleep(2_200_000) }
             #expect(survivor["conflictReason"] as? String == "edited-after-delete")
             #expect(try device.conflicts().compactMap { $0["id"] as? String } == [note])
         }
+        // A note brought back has no copy; mine and theirs are worked out per device.
+        let noCopy = try editor.run(["conflicts", "resolve", note, "--keep", "copy"])
+        #expect(noCopy.status == 64 && noCopy.stderr.hasPrefix("Error: a note brought back by an edit has no copy"), "\(noCopy)")
+        let onDeleter = try #require(try deleter.conflicts().first)
+        #expect(onDeleter["mine"] as? String == "deletion", "\(onDeleter)")
+        #expect((onDeleter["deletion"] as? [String: Any])?["writtenHere"] as? Bool == true)
+        #expect(try editor.conflicts().first?["mine"] as? String == "note")
+        try deleter.succeed(["conflicts", "resolve", note, "--keep", "theirs"])    // the editor's: keep the note
+        try deleter.succeed(["sync"]); try editor.succeed(["sync"])
+        try expectSameJournal([a, b])
+        #expect(try editor.notes().first { $0["id"] as? String == note }?["body"] as? String == "kept by an edit")
+        #expect(try editor.conflicts().isEmpty)
     }
 
     // MARK: - Progress and sessions

@@ -395,7 +395,7 @@ import VaultCrypto
 
     // MARK: - Resolving
 
-    @Test(arguments: [ConflictChoice.local, .remote, .both])
+    @Test(arguments: [ConflictChoice.note, .other, .both])
     func resolvingAConflictThenSyncingGivesTheSameResultEverywhere(choice: ConflictChoice) throws {
         let (_, a, b, _, note) = try Self.pair()
         a.clock.advance(seconds: 1); try a.edit(note.id, "older edit")
@@ -411,14 +411,14 @@ import VaultCrypto
         #expect(try a.conflictIDs().isEmpty)
         let bodies = try a.liveAnnotations().map(\.body).sorted()
         switch choice {
-        case .local: #expect(bodies == ["newer edit"])
-        case .remote: #expect(bodies == ["older edit"])
+        case .note: #expect(bodies == ["newer edit"])
+        case .other: #expect(bodies == ["older edit"])
         case .both: #expect(bodies == ["newer edit", "older edit"])
         }
         #expect(try a.waitingOperations().isEmpty && b.waitingOperations().isEmpty)
     }
 
-    @Test(arguments: [ConflictChoice.local, .remote, .both])
+    @Test(arguments: [ConflictChoice.note, .other, .both])
     func resolvingADeleteEditConflictConverges(choice: ConflictChoice) throws {
         let (_, a, b, _, note) = try Self.pair()
         a.clock.advance(seconds: 1); try a.delete(note.id)
@@ -429,7 +429,7 @@ import VaultCrypto
         try a.sync(); try b.sync()
         try expectConverged([a, b], "after resolving with \(choice)")
         #expect(try b.conflictIDs().isEmpty)
-        #expect((try b.note(note.id).deletedAt != nil) == (choice == .remote))
+        #expect((try b.note(note.id).deletedAt != nil) == (choice == .other))
     }
 
     /// Found by the random schedules (seed 1207, 2 devices): a conflict copy whose note was
@@ -444,7 +444,7 @@ import VaultCrypto
         let copyID = try #require(try a.conflictIDs().first)
         a.clock.advance(seconds: 1); try a.delete(note.id)
         // The reader chose the copy's text for the note: the note comes back with it.
-        try a.store.resolveConflict(copyID, keep: .remote)
+        try a.store.resolveConflict(copyID, keep: .other)
         #expect(try a.liveAnnotations().map(\.body) == ["older edit"])
         #expect(try a.conflictIDs().isEmpty)
         try a.sync(); try b.sync()
@@ -459,7 +459,7 @@ import VaultCrypto
         try a.sync(); try b.sync(); try a.sync()
         let copyID = try #require(try a.conflictIDs().first)
         a.clock.advance(seconds: 1); try a.store.resolveConflict(copyID, keep: .both)
-        b.clock.advance(seconds: 2); try b.store.resolveConflict(copyID, keep: .local)
+        b.clock.advance(seconds: 2); try b.store.resolveConflict(copyID, keep: .note)
         try syncUntilQuiet([a, b])
         try expectConverged([a, b])
         // B deleted the copy after A kept it: A's "both" is an edit that the deletion meets.

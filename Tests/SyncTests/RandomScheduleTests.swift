@@ -176,10 +176,10 @@ final class ScheduleRunner {
             guard let conflict = pick(flagged) else { return }
             let choice = pick(ConflictChoice.allCases)!
             switch (conflict.conflictReason, choice) {
-            case (.bothEdited?, .local): discarded.insert(conflict.body)
-            case (.bothEdited?, .remote):
+            case (.bothEdited?, .note): discarded.insert(conflict.body)
+            case (.bothEdited?, .other):
                 if let original = conflict.conflictOf, let note = try? device.note(original) { discarded.insert(note.body) }
-            case (.editedAfterDelete?, .remote): discarded.insert(conflict.body)
+            case (.editedAfterDelete?, .other): discarded.insert(conflict.body)
             default: break
             }
             try device.store.resolveConflict(conflict.id, keep: choice)

@@ -161,12 +161,12 @@ enum SyncCommands {
 
     struct ResolveInput: CommandInput {
         var id = ""
-        var keep = ConflictChoice.both  // Required: decoding always sets it.
+        var keep = ConflictKeep.both  // Required: decoding always sets it.
 
         static var parameters: [Parameter<ResolveInput>] {
             [.argument(\.id, SharedOptions.id),
-             .option(\.keep, OptionSpec(name: "keep", valueName: "choice", help: "local, remote or both (required)."),
-                     missing: ValueParsing.conflictChoiceNeeded, ValueParsing.conflictChoice)]
+             .option(\.keep, OptionSpec(name: "keep", valueName: "choice", help: "note, copy, both, mine or theirs (required)."),
+                     missing: ValueParsing.conflictChoiceNeeded, ValueParsing.conflictKeep)]
         }
     }
 
@@ -178,7 +178,7 @@ enum SyncCommands {
             subcommands: [
                 CommandSpec(
                     name: "resolve", abstract: "Resolve a conflict: keep one text, or both.",
-                    discussion: "For a conflict copy: local keeps the note's text and deletes the copy; remote puts the copy's text in the note; both keeps the copy as a note of its own. For a note brought back: local or both keep it; remote deletes it again.",
+                    discussion: "For a conflict copy: note keeps the note's text and lets the copy go; copy puts the copy's text in the note; both keeps the copy as a note of its own. For a note brought back: note or both keep it. mine keeps the side written on this device and theirs the other (`bmvault conflicts` says which device wrote each); they work when exactly one side was written here.",
                     parameters: ResolveInput.parameters
                 ) { input in
                     try context.openVault().resolveConflict(input.id, keep: input.keep)
@@ -186,11 +186,26 @@ enum SyncCommands {
                 },
             ]
         ) { input in
-            let printer = ListingPrinter(context: context, json: input.json)
             let conflicts = try context.openVault().conflicts()
-            if conflicts.isEmpty && !input.json { context.console.out("No conflicts.\n") }
-            for conflict in conflicts { printer.print(conflict) }
-            try printer.finish()
+            var shown: [JSONDocuments.ConflictDocument] = []
+            for result in conflicts {
+                switch result {
+                case .failure(let unreadable):
+                    context.reportUnreadable(unreadable)
+                case .success(let conflict):
+                    if input.json {
+                        shown.append(JSONDocuments.ConflictDocument(conflict))
+                    } else {
+                        context.console.out(HumanFormat.conflictBlock(conflict))
+                    }
+                }
+            }
+            if input.json {
+                context.console.out(JSONDocuments.render(shown))
+            } else if conflicts.isEmpty {
+                context.console.out("No conflicts.\n")
+            }
+            try context.finishListing()
         }
     }
 }

@@ -98,6 +98,47 @@ enum HumanFormat {
         return block + "\n\n"
     }
 
+    /// A conflict for `bmvault conflicts`: the flagged record's header, then each side with
+    /// the device that wrote it and when, and which side `--keep mine` names here.
+    static func conflictBlock(_ conflict: ConflictListing) -> String {
+        guard let listing = conflict.listing else { return "" }
+        let header = annotationBlock(listing).prefix { $0 != "\n" }
+        let sides = conflict.sides
+        var block = header + "\n"
+        block += "  in the note, " + written(sides.note, here: conflict.noteWrittenHere) + ":\n" + indentedText(sides.note.text)
+        switch sides.reason {
+        case .bothEdited:
+            block += "  in this copy, " + written(sides.other, here: conflict.otherWrittenHere) + ":\n" + indentedText(sides.other.text)
+        case .editedAfterDelete:
+            block += "  deleted, " + written(sides.other, here: conflict.otherWrittenHere) + "\n"
+        }
+        switch (conflict.mine, sides.reason) {
+        case (.note?, .bothEdited): block += "  --keep mine keeps the note's text, theirs the copy's.\n"
+        case (.other?, .bothEdited): block += "  --keep mine keeps the copy's text, theirs the note's.\n"
+        case (.note?, .editedAfterDelete): block += "  --keep mine keeps the note, theirs lets the deletion stand.\n"
+        case (.other?, .editedAfterDelete): block += "  --keep mine lets the deletion stand, theirs keeps the note.\n"
+        default: break
+        }
+        return block + "\n"
+    }
+
+    /// `by device 3f2a9c0e (this device), 2026-12-04 18:40`.
+    private static func written(_ side: ConflictSides.Side, here: Bool) -> String {
+        var text = side.deviceID.map { "by device \($0.prefix(8))" + (here ? " (this device)" : "") } ?? "by a device not known"
+        if let at = side.at { text += ", " + localTime(at) }
+        return text
+    }
+
+    /// Every line of `text` indented by four spaces (a note no longer there: a dash).
+    private static func indentedText(_ text: String?) -> String {
+        guard let text else { return "    —\n" }
+        var block = ""
+        for line in printable(text).utf8.split(separator: 0x0A, omittingEmptySubsequences: false) {
+            block += (line.isEmpty ? "" : "    " + Substring(line)) + "\n"
+        }
+        return block
+    }
+
     /// `1 book, 2 notes`: counts with their nouns, singular where it is one.
     static func counted(_ counts: [(Int, String)]) -> String {
         counts.map { "\($0.0) \($0.1)\($0.0 == 1 ? "" : "s")" }.joined(separator: ", ")

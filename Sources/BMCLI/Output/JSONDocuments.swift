@@ -60,6 +60,50 @@ enum JSONDocuments {
         }
     }
 
+    /// A conflict: the flagged record (as `list` gives it), both sides with the device
+    /// that wrote each, and which side `--keep mine` names here (`note`, `copy`,
+    /// `deletion`, or null when not exactly one side was written on this device).
+    struct ConflictDocument: Encodable {
+        let conflict: ConflictListing
+
+        init(_ conflict: ConflictListing) {
+            self.conflict = conflict
+        }
+
+        struct SideDocument: Encodable {
+            let body: String?, locator: String?, device: String?, writtenHere: Bool, at: String?
+
+            func encode(to encoder: Encoder) throws {
+                var container = encoder.container(keyedBy: CodingKeys.self)
+                try container.encode(body, forKey: .body)
+                try container.encode(locator, forKey: .locator)
+                try container.encode(device, forKey: .device)
+                try container.encode(writtenHere, forKey: .writtenHere)
+                try container.encode(at, forKey: .at)
+            }
+
+            enum CodingKeys: String, CodingKey { case body, locator, device, writtenHere, at }
+        }
+
+        func encode(to encoder: Encoder) throws {
+            if let listing = conflict.listing {
+                try AnnotationDocument(annotation: listing.annotation, bookTitle: listing.bookTitle).encode(to: encoder)
+            }
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            let sides = conflict.sides
+            try container.encode(side(sides.note, here: conflict.noteWrittenHere), forKey: .note)
+            try container.encode(side(sides.other, here: conflict.otherWrittenHere), forKey: sides.reason == .bothEdited ? .copy : .deletion)
+            let otherName = sides.reason == .bothEdited ? "copy" : "deletion"
+            try container.encode(conflict.mine.map { $0 == .note ? "note" : otherName }, forKey: .mine)
+        }
+
+        private func side(_ side: ConflictSides.Side, here: Bool) -> SideDocument {
+            SideDocument(body: side.text, locator: side.locator?.text, device: side.deviceID, writtenHere: here, at: side.at?.iso8601)
+        }
+
+        enum CodingKeys: String, CodingKey { case note, copy, deletion, mine }
+    }
+
     struct SessionDocument: Encodable {
         let id: String, bookId: String, startedAt: String, endedAt: String, pagesRead: Int
 

@@ -33,6 +33,12 @@ struct ErrorReport: Equatable {
             return ErrorReport("this vault has schema version \(found), newer than the \(supported) this bmvault \(BuildInfo.version) knows; upgrade bmvault (the vault was not changed)", .failure)
         case .locked:
             return ErrorReport("the vault is locked; run `bmvault unlock`", .noPermission)
+        case .conflictSideUnclear(.noCopy):
+            return ErrorReport("a note brought back by an edit has no copy: --keep note (or both) keeps it, and `bmvault delete ID` lets the deletion stand", .usage)
+        case .conflictSideUnclear(.neitherWrittenHere):
+            return ErrorReport("neither side of this conflict was written on this device, so mine and theirs name nothing: use --keep note, copy or both (`bmvault conflicts` shows who wrote each)", .usage)
+        case .conflictSideUnclear(.bothWrittenHere):
+            return ErrorReport("both sides of this conflict were written on this device, so mine and theirs name nothing: use --keep note, copy or both", .usage)
         case .noConflict(let id):
             return ErrorReport("\(id) is not in conflict; see `bmvault conflicts`", .notFound)
         case .invalidRemoteName:

@@ -106,12 +106,18 @@ enum ValueParsing {
     }
 
     /// What `conflicts resolve` says without a valid `--keep`.
-    static let conflictChoiceNeeded = "conflicts resolve needs --keep local, remote or both"
+    static let conflictChoiceNeeded = "conflicts resolve needs --keep note, copy, both, mine or theirs"
 
-    /// `conflicts resolve --keep`: `local`, `remote` or `both`, in any case.
-    static func conflictChoice(_ text: String) throws(CLIError) -> ConflictChoice {
-        guard let choice = ConflictChoice(rawValue: text.lowercased()) else { throw .invalidValue(conflictChoiceNeeded) }
-        return choice
+    /// `conflicts resolve --keep`: `note`, `copy`, `both`, `mine` or `theirs`, in any case.
+    /// The words of bmvault 0.6 and older, `local` and `remote`, meant different texts on
+    /// different devices; they are refused, saying so.
+    static func conflictKeep(_ text: String) throws(CLIError) -> ConflictKeep {
+        let word = text.lowercased()
+        if word == "local" || word == "remote" {
+            throw .invalidValue("--keep \(word) is gone (it meant different texts on different devices): use note, copy, both, mine or theirs")
+        }
+        guard let keep = ConflictKeep(rawValue: word) else { throw .invalidValue(conflictChoiceNeeded) }
+        return keep
     }
 
     /// An annotation kind for `list --kind`.
