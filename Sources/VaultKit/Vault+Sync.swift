@@ -54,8 +54,38 @@ extension Vault {
 
     /// How long a deleted record keeps its content, in days (see `Store.purgeTombstones`).
     public func tombstoneRetentionDays() throws(VaultError) -> Int {
-        let store = try unlockedStore()
-        return try storeCall { () throws(StoreError) in try store.tombstoneRetentionDays() }
+        try storeCall { () throws(StoreError) in try store.tombstoneRetentionDays() }
+    }
+
+    /// How many deleted records one command purges, at most, on its way (see
+    /// ``purgeExpiredTombstones(all:)``).
+    public static let purgePerCommand = 100
+
+    /// Purges the content of deleted records older than the retention period, on this
+    /// device, with or without a remote (their operations must be sent first): at most
+    /// ``purgePerCommand`` of each kind, or all with `all` (`bmvault purge`). Needs no key.
+    /// Returns how many were purged.
+    @discardableResult
+    public func purgeExpiredTombstones(all: Bool = false) throws(VaultError) -> Int {
+        try storeCall { () throws(StoreError) -> Int in
+            var purged = 0
+            while true {
+                let now = try store.purgeExpiredTombstones(limit: Self.purgePerCommand, onlyIfDue: !all)
+                purged += now
+                if !all || now == 0 { return purged }
+            }
+        }
+    }
+
+    /// The same, as housekeeping before a command: a failure never fails the command, it is
+    /// logged and tried again at the next.
+    public func purgeExpiredTombstonesOnTheWay() {
+        do {
+            let purged = try purgeExpiredTombstones()
+            if purged > 0 { log.notice("tombstones.purged", ["count": .integer(purged)]) }
+        } catch {
+            log.warning("tombstones.purge.failed")
+        }
     }
 
     public func setTombstoneRetention(days: Int) throws(VaultError) {

@@ -44,16 +44,58 @@ extension Store {
         })
     }
 
-    private func tombstones(whose stage: (String) -> String) throws(StoreError) -> [Tombstone] {
+    /// Deleted records older than the retention period (deleted before `horizon`) whose
+    /// content is still here and whose every operation is done, at most `limit` of each
+    /// kind: purged on this device whatever the remotes say, with or without a remote. The
+    /// retention is the longest a deleted text stays here.
+    public func expiredTombstones(before horizon: Timestamp, limit: Int) throws(StoreError) -> [Tombstone] {
+        try tombstones(whose: { content in "AND length(\(content)) > 0 AND deleted_at < \(horizon.millisecondsSince1970)" },
+                       onlyWithARemote: false, limit: limit)
+    }
+
+    /// `vault_meta` key: when ``purgeExpiredTombstones(limit:onlyIfDue:)`` last found nothing
+    /// left to purge (set when the vault is made).
+    static let purgeCheckedAtKey = "tombstones_purge_checked_at"
+
+    /// Purges what ``expiredTombstones(before:limit:)`` finds, `limit` at a time (a command's
+    /// share of the work, or all of it for `bmvault purge`). With `onlyIfDue` (a command on
+    /// its way), the search runs at most once a day once nothing was left, since it scans
+    /// the deleted records: otherwise one small read, and nothing written. Returns how many
+    /// were purged.
+    @discardableResult
+    public func purgeExpiredTombstones(limit: Int, onlyIfDue: Bool = false) throws(StoreError) -> Int {
+        let now = clock.now().millisecondsSince1970
+        if onlyIfDue {
+            var checkedAt: Int64?
+            try database.forEachRow("SELECT value FROM vault_meta WHERE key = ?", [.text(Self.purgeCheckedAtKey)]) { row in
+                checkedAt = Int64(row.text(0))
+            }
+            if let checkedAt, now - checkedAt < 86_400_000, checkedAt <= now { return 0 }
+        }
+        let horizon = Timestamp(millisecondsSince1970: now - Int64(try tombstoneRetentionDays()) * 86_400_000)
+        let expired = try expiredTombstones(before: horizon, limit: limit)
+        let purged = try purgeTombstones(expired)
+        if expired.count < limit {
+            try database.writeTransaction { () throws(StoreError) in
+                try database.run("""
+                    INSERT INTO vault_meta (key, value) VALUES (?1, ?2) ON CONFLICT (key) DO UPDATE SET value = ?2
+                    """, [.text(Self.purgeCheckedAtKey), .text(String(now))])
+            }
+        }
+        return purged
+    }
+
+    private func tombstones(whose stage: (String) -> String, onlyWithARemote: Bool = true,
+                            limit: Int = Int(Int32.max)) throws(StoreError) -> [Tombstone] {
         var found: [(kind: Tombstone.Kind, id: EntityID, clock: HybridTimestamp, deletedAt: Timestamp)] = []
         for (kind, table, content) in [(Tombstone.Kind.book, "book", "title"), (.annotation, "annotation", "body")] {
             try database.forEachRow("""
                 SELECT id, hlc, deleted_at FROM \(table) t
                 WHERE deleted_at IS NOT NULL \(stage(content)) AND hlc IS NOT NULL
-                  AND EXISTS (SELECT 1 FROM remote)
+                  \(onlyWithARemote ? "AND EXISTS (SELECT 1 FROM remote)" : "")
                   AND NOT EXISTS (SELECT 1 FROM outbox o WHERE o.entity_id = t.id AND o.state != 'done')
-                ORDER BY deleted_at, id
-                """) { row in
+                ORDER BY deleted_at, id LIMIT ?
+                """, [.integer(Int64(limit))]) { row in
                 guard let id = try? EntityID(validating: row.text(0)), let clock = try? HybridTimestamp(parsing: row.text(1)) else { return }
                 found.append((kind, id, clock, Timestamp(millisecondsSince1970: row.int64(2))))
             }

@@ -51,6 +51,8 @@ import Testing
           outbox                  Show the operations waiting to be synced (never their
                                   content).
           conflicts               List conflicts from syncing, and resolve them.
+          purge                   Purge the text of records deleted longer ago than the
+                                  retention period.
           export                  Write a plain-text archive of the journal.
           import                  Merge an archive made by `bmvault export`.
           help                    Show subcommand help information.

@@ -38,6 +38,7 @@ enum CommandTable {
                 SyncCommands.sync(context),
                 SyncCommands.outbox(context),
                 SyncCommands.conflicts(context),
+                SyncCommands.purge(context),
                 ArchiveCommands.export(context),
                 ArchiveCommands.importCommand(context),
             ])

@@ -61,7 +61,7 @@ enum SyncCommands {
             },
             CommandSpec(
                 name: "retention", abstract: "Show or set how long deleted records keep their content.",
-                discussion: "A deleted book, note or quote keeps its text until every device has acknowledged the deletion, or at most this many days once every remote has it (default 90). Then sync purges the text and keeps only the tombstone's id, dates and clock.",
+                discussion: "A deleted book, note or quote keeps its text at most this many days on this device (default 90), and less when it syncs: once every device has acknowledged the deletion, sync purges it. The purge keeps only the tombstone's id, dates and clock; it happens at the next sync, at any command (a hundred records at a time), or with `bmvault purge`. A deletion not yet sent waits for its sync.",
                 parameters: RetentionInput.parameters
             ) { input in
                 let vault = try context.openVault()
@@ -73,6 +73,19 @@ enum SyncCommands {
                 }
             },
         ])
+    }
+
+    static func purge(_ context: CommandContext) -> CommandSpec {
+        CommandSpec(
+            name: "purge", abstract: "Purge the text of records deleted longer ago than the retention period.",
+            discussion: "Every command already purges a hundred such records on its way; this purges them all now. Works while locked. See `bmvault remote retention`.",
+            parameters: NoInput.parameters
+        ) { _ in
+            let vault = try context.openVaultWithoutKey()
+            let purged = try vault.purgeExpiredTombstones(all: true)
+            let days = try vault.tombstoneRetentionDays()
+            context.console.err("Purged \(purged) deleted record\(purged == 1 ? "" : "s") older than \(days) days.\n")
+        }
     }
 
     struct SyncInput: CommandInput {

@@ -76,6 +76,8 @@ final class CommandContext {
     /// as sudo and gpg-agent do; without a terminal the command fails with exit 77.
     func openVault() throws -> Vault {
         let vault = try openVaultWithoutKey()
+        // Deleted text older than the retention period goes, a bounded share per command.
+        vault.purgeExpiredTombstonesOnTheWay()
         guard usesKeyring else {
             try unlockForThisProcess(vault, because: .noKeyringOption)
             return vault
