@@ -530,6 +530,7 @@ final class SweepWorld {
         try world.run(["conflicts", "resolve", copy, "--keep", c], status: 64)
         try world.run(["conflicts", "resolve", "ffffffff-ffff-7fff-bfff-ffffffffffff", "--keep", "note"], status: 66)
         try world.run(["conflicts", "resolve", copy, "--keep", "both"], status: 0)
+        try world.run(["purge"], status: 0)
         try world.run(["note", "add", book, "unsent \(c)"], status: 0)
         try world.run(["sync"], environment: ["BMVAULT_TEST_REMOTE_FAULTS": "fail-write:1"], status: 75)   // left to retry
         try world.run(["outbox"], status: 0)

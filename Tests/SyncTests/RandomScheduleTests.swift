@@ -59,6 +59,9 @@ final class ScheduleRunner {
         /// links: `link` is refused while they sync through it), remove the first one, and
         /// empty `nas`; at the end every device has both again (issue 17).
         var remoteChanges = false
+        /// Files reach a device in any order: each sync leaves out a random third of the
+        /// other devices' files, as a sync tool that has not copied them yet (issue 23).
+        var outOfOrderDelivery = false
     }
 
     let options: Options
@@ -235,6 +238,13 @@ final class ScheduleRunner {
             return
         }
         let remote = ScriptedRemote(wrapping: cluster.folderRemote())
+        if options.outOfOrderDelivery {
+            let salt = UInt64.random(in: 0...UInt64.max, using: &random)
+            // FNV-1a of the name: the same names are left out whenever the seed is replayed.
+            remote.notYetArrived = { name in
+                name.utf8.reduce(salt ^ 0xCBF2_9CE4_8422_2325) { ($0 ^ UInt64($1)) &* 0x100_0000_01B3 } % 3 == 0
+            }
+        }
         var fault = "no fault"
         let roll = Int.random(in: 0..<100, using: &random)
         let at = Int.random(in: 1...3, using: &random)
@@ -392,6 +402,19 @@ final class ScheduleRunner {
         for outcome in diverged { Issue.record("\(outcome)") }
     }
 
+    /// Every device's files arrive in any order (a third left out of each sync, at random):
+    /// the devices still converge and lose no text (issue 23, medium 3).
+    @Test func filesArriveInAnyOrder() throws {
+        let outcomes = try Self.runAll(.init(devices: 3, steps: 60, outOfOrderDelivery: true), seeds: Array(301...315))
+        for outcome in outcomes {
+            #expect(outcome.lostText.isEmpty, "\(outcome)")
+            #expect(outcome.outboxNotEmpty.isEmpty, "\(outcome)")
+            #expect(outcome.unexpectedErrors.isEmpty, "\(outcome)")
+        }
+        let diverged = outcomes.filter { !$0.visibleDivergence.isEmpty || !$0.fullDivergence.isEmpty }
+        for outcome in diverged { Issue.record("\(outcome)") }
+    }
+
     /// Remotes added, removed and emptied mid-run, one of them without hard links: every
     /// device still ends with the same journal, and no typed text is lost (issue 17).
     @Test func remotesComeAndGo() throws {
@@ -413,6 +436,7 @@ final class ScheduleRunner {
         var options = ScheduleRunner.Options(devices: Int(ProcessInfo.processInfo.environment["BMVAULT_SYNC_DEVICES"] ?? "3") ?? 3, steps: 60)
         options.realBackoff = ProcessInfo.processInfo.environment["BMVAULT_SYNC_REAL_BACKOFF"] == "1"
         options.remoteChanges = ProcessInfo.processInfo.environment["BMVAULT_SYNC_REMOTE_CHANGES"] == "1"
+        options.outOfOrderDelivery = ProcessInfo.processInfo.environment["BMVAULT_SYNC_OUT_OF_ORDER"] == "1"
         for outcome in try Self.runAll(options, seeds: Array(1000...(1000 + count - 1))) {
             if !outcome.visibleDivergence.isEmpty || !outcome.fullDivergence.isEmpty || !outcome.lostText.isEmpty
                 || !outcome.outboxNotEmpty.isEmpty || !outcome.unexpectedErrors.isEmpty || !outcome.notExactlyOnceOnRemote.isEmpty
@@ -433,6 +457,7 @@ final class ScheduleRunner {
         var options = ScheduleRunner.Options(devices: devices, steps: 60)
         options.realBackoff = ProcessInfo.processInfo.environment["BMVAULT_SYNC_REAL_BACKOFF"] == "1"
         options.remoteChanges = ProcessInfo.processInfo.environment["BMVAULT_SYNC_REMOTE_CHANGES"] == "1"
+        options.outOfOrderDelivery = ProcessInfo.processInfo.environment["BMVAULT_SYNC_OUT_OF_ORDER"] == "1"
         let outcome = try ScheduleRunner(seed: seed, options: options).run()
         print(outcome.description + "\n  full log:\n    " + outcome.log.joined(separator: "\n    "))
         fflush(nil)   // the test runner may exit without flushing a piped stdout

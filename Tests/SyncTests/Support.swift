@@ -400,7 +400,11 @@ final class ScriptedRemote: Remote {
         try wrapped.replaceOperation(name, of: device, bytes: bytes)
     }
     func devices() throws(RemoteError) -> [String] { try wrapped.devices() }
-    func operationNames(of device: String) throws(RemoteError) -> [String] { try wrapped.operationNames(of: device) }
+    /// Names left out of listings, as if a sync tool had not copied those files yet.
+    var notYetArrived: (String) -> Bool = { _ in false }
+    func operationNames(of device: String) throws(RemoteError) -> [String] {
+        try wrapped.operationNames(of: device).filter { !notYetArrived($0) }
+    }
     func readOperation(_ name: String, of device: String) throws(RemoteError) -> [UInt8] { try wrapped.readOperation(name, of: device) }
 
     func writeOperation(_ name: String, of device: String, bytes: [UInt8]) throws(RemoteError) -> Bool {
