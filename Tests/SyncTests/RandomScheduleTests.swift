@@ -392,40 +392,34 @@ final class ScheduleRunner {
     /// The same, with the real backoff (so operations wait while later ones are tried).
     @Test func withTheRealBackoff() throws {
         let outcomes = try Self.runAll(.init(devices: 3, steps: 60, realBackoff: true), seeds: Array(101...110))
+        expectEveryPromiseHeld(outcomes)
+        for outcome in outcomes { #expect(outcome.notExactlyOnceOnRemote.isEmpty, "\(outcome)") }
+    }
+
+    /// No text lost, every outbox drained, no unexpected error, every device the same.
+    private func expectEveryPromiseHeld(_ outcomes: [ScheduleOutcome], sourceLocation: SourceLocation = #_sourceLocation) {
         for outcome in outcomes {
-            #expect(outcome.lostText.isEmpty, "\(outcome)")
-            #expect(outcome.outboxNotEmpty.isEmpty, "\(outcome)")
-            #expect(outcome.unexpectedErrors.isEmpty, "\(outcome)")
-            #expect(outcome.notExactlyOnceOnRemote.isEmpty, "\(outcome)")
+            #expect(outcome.lostText.isEmpty, "\(outcome)", sourceLocation: sourceLocation)
+            #expect(outcome.outboxNotEmpty.isEmpty, "\(outcome)", sourceLocation: sourceLocation)
+            #expect(outcome.unexpectedErrors.isEmpty, "\(outcome)", sourceLocation: sourceLocation)
         }
-        let diverged = outcomes.filter { !$0.visibleDivergence.isEmpty || !$0.fullDivergence.isEmpty }
-        for outcome in diverged { Issue.record("\(outcome)") }
+        for outcome in outcomes where !outcome.visibleDivergence.isEmpty || !outcome.fullDivergence.isEmpty {
+            Issue.record("\(outcome)", sourceLocation: sourceLocation)
+        }
     }
 
     /// Every device's files arrive in any order (a third left out of each sync, at random):
     /// the devices still converge and lose no text (issue 23, medium 3).
     @Test func filesArriveInAnyOrder() throws {
         let outcomes = try Self.runAll(.init(devices: 3, steps: 60, outOfOrderDelivery: true), seeds: Array(301...315))
-        for outcome in outcomes {
-            #expect(outcome.lostText.isEmpty, "\(outcome)")
-            #expect(outcome.outboxNotEmpty.isEmpty, "\(outcome)")
-            #expect(outcome.unexpectedErrors.isEmpty, "\(outcome)")
-        }
-        let diverged = outcomes.filter { !$0.visibleDivergence.isEmpty || !$0.fullDivergence.isEmpty }
-        for outcome in diverged { Issue.record("\(outcome)") }
+        expectEveryPromiseHeld(outcomes)
     }
 
     /// Remotes added, removed and emptied mid-run, one of them without hard links: every
     /// device still ends with the same journal, and no typed text is lost (issue 17).
     @Test func remotesComeAndGo() throws {
         let outcomes = try Self.runAll(.init(devices: 3, steps: 60, remoteChanges: true), seeds: Array(201...215))
-        for outcome in outcomes {
-            #expect(outcome.lostText.isEmpty, "\(outcome)")
-            #expect(outcome.outboxNotEmpty.isEmpty, "\(outcome)")
-            #expect(outcome.unexpectedErrors.isEmpty, "\(outcome)")
-        }
-        let diverged = outcomes.filter { !$0.visibleDivergence.isEmpty || !$0.fullDivergence.isEmpty }
-        for outcome in diverged { Issue.record("\(outcome)") }
+        expectEveryPromiseHeld(outcomes)
     }
 
     /// Sweeps many seeds and fails on any that breaks a promise, printing it:
