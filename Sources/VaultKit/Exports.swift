@@ -41,6 +41,10 @@ public typealias SyncShortfall = Sync.SyncShortfall
 public typealias ConflictChoice = VaultStore.ConflictChoice
 /// The two sides of a conflict, with the device that wrote each.
 public typealias ConflictSides = VaultStore.ConflictSides
+/// The words of `conflicts resolve --keep`.
+public typealias ConflictKeep = VaultStore.ConflictKeep
+/// Why a `--keep` word names no side of a conflict.
+public typealias ConflictSideProblem = VaultStore.ConflictSideProblem
 /// An operation waiting in the outbox, without its payload.
 public typealias OutboxEntry = VaultStore.OutboxEntry
 /// Why an export or an import of an archive failed.

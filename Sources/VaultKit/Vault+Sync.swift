@@ -152,6 +152,8 @@ extension Vault {
                                                              sides: sides, thisDevice: store.deviceID)))
                 } catch .recordUnreadable(let id, let field) {
                     listings.append(.failure(UnreadableRecord(id: id, field: field)))
+                } catch .noConflict {
+                    continue   // resolved by another process since it was listed
                 } catch {
                     throw VaultError(error)
                 }
@@ -165,9 +167,7 @@ extension Vault {
         let reference = try resolveID(id)
         guard reference.kind == .annotation else { throw .noConflict(id: reference.id.rawValue) }
         let store = try unlockedStore()
-        let sides = try storeCall { () throws(StoreError) in try store.conflictSides(of: reference.id) }
-        let choice = try keep.choice(for: ConflictListing(listing: nil, sides: sides, thisDevice: store.deviceID))
-        try storeCall { () throws(StoreError) in try store.resolveConflict(reference.id, keep: choice) }
+        try storeCall { () throws(StoreError) in try store.resolveConflict(reference.id, keep: keep) }
     }
 
     // MARK: - Joining

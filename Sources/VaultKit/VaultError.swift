@@ -112,6 +112,7 @@ extension VaultError {
         case .locked, .keyMismatch: self = .locked
         case .rekeyInProgress: self = .rekeyInProgress
         case .noConflict(let id): self = .noConflict(id: id)
+        case .conflictSideUnclear(let problem): self = .conflictSideUnclear(problem)
         case .remoteExists(let name): self = .remoteExists(name: name)
         case .remoteNotFound(let name): self = .remoteNotFound(name: name)
         case .recordNotFound(let id): self = .recordNotFound(id: id)
@@ -131,14 +132,4 @@ extension VaultError {
         case .database, .encodingFailed, .io, .migrationChanged, .upgradeCheckFailed: self = .storage(error)
         }
     }
-}
-
-/// Why a `--keep` word does not name one side of a conflict.
-public enum ConflictSideProblem: Sendable, Equatable {
-    /// `copy` for a note an edit brought back: it has no copy, only the deletion.
-    case noCopy
-    /// `mine` or `theirs`, and neither side was written on this device.
-    case neitherWrittenHere
-    /// `mine` or `theirs`, and both sides were written on this device.
-    case bothWrittenHere
 }

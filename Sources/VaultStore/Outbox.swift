@@ -52,9 +52,7 @@ extension Store {
     /// operations of earlier transactions go first.
     private func hasRemoteForThisTransaction() throws(StoreError) -> Bool {
         if let current = outboxTransaction, current.number == database.writeTransactionCount { return current.hasRemote }
-        var hasRemote = false
-        try database.forEachRow("SELECT 1 FROM remote LIMIT 1") { _ in hasRemote = true }
-        if !hasRemote { try database.run("DELETE FROM outbox WHERE state <> 'failed'") }
+        let hasRemote = try !discardOutboxIfNoRemote()
         outboxTransaction = (database.writeTransactionCount, hasRemote)
         return hasRemote
     }

@@ -28,6 +28,56 @@ public struct ConflictSides: Sendable, Equatable {
     public let note: Side
     /// The conflict copy's text, or (for a note brought back) the deletion.
     public let other: Side
+
+    /// The side `device` wrote, when it wrote exactly one of them.
+    public func side(writtenBy device: String) -> ConflictChoice? {
+        let noteHere = note.deviceID == device, otherHere = other.deviceID == device
+        guard noteHere != otherHere else { return nil }
+        return noteHere ? .note : .other
+    }
+}
+
+/// What `conflicts resolve --keep` keeps, in words that mean the same text on every device
+/// (`note`, `copy`, `both`), or worked out on the device that resolves (`mine`: the side
+/// written there; `theirs`: the side written elsewhere).
+public enum ConflictKeep: String, Sendable, CaseIterable {
+    /// The text in the note (a note brought back by an edit: keep it).
+    case note
+    /// The conflict copy's text, in the note.
+    case copy
+    /// Both texts: the copy becomes a note of its own (a note brought back: keep it).
+    case both
+    /// The side this device wrote: its text, or (a note brought back elsewhere) its deletion.
+    case mine
+    /// The side another device wrote.
+    case theirs
+
+    /// The side of `sides` this word names, on `device`.
+    func choice(for sides: ConflictSides, on device: String) throws(StoreError) -> ConflictChoice {
+        switch self {
+        case .note: return .note
+        case .both: return .both
+        case .copy:
+            guard sides.reason == .bothEdited else { throw .conflictSideUnclear(.noCopy) }
+            return .other
+        case .mine, .theirs:
+            guard let mine = sides.side(writtenBy: device) else {
+                throw .conflictSideUnclear(sides.note.deviceID == device ? .bothWrittenHere : .neitherWrittenHere)
+            }
+            if self == .mine { return mine }
+            return mine == .note ? .other : .note
+        }
+    }
+}
+
+/// Why a `--keep` word does not name one side of a conflict.
+public enum ConflictSideProblem: Sendable, Equatable {
+    /// `copy` for a note an edit brought back: it has no copy, only the deletion.
+    case noCopy
+    /// `mine` or `theirs`, and neither side was written on this device.
+    case neitherWrittenHere
+    /// `mine` or `theirs`, and both sides were written on this device.
+    case bothWrittenHere
 }
 
 extension Store {
@@ -65,10 +115,11 @@ extension Store {
         switch reason {
         case .bothEdited:
             let copy = try side(of: flagged)
-            guard let original = flagged.conflictOf, let note = try? annotation(original), note.deletedAt == nil else {
-                return ConflictSides(reason: reason, note: ConflictSides.Side(text: nil, locator: nil, deviceID: nil, at: nil), other: copy)
-            }
-            return ConflictSides(reason: reason, note: try side(of: note), other: copy)
+            let gone = ConflictSides(reason: reason, note: ConflictSides.Side(text: nil, locator: nil, deviceID: nil, at: nil), other: copy)
+            guard let original = flagged.conflictOf else { return gone }
+            let note: Annotation
+            do { note = try annotation(original) } catch .recordNotFound { return gone }   // an unreadable note is reported as such
+            return note.deletedAt == nil ? ConflictSides(reason: reason, note: try side(of: note), other: copy) : gone
         case .editedAfterDelete:
             // The deletion is one of the versions standing with the edit, when they are kept.
             var deletion = ConflictSides.Side(text: nil, locator: nil, deviceID: nil, at: nil)
@@ -96,43 +147,54 @@ extension Store {
     /// A copy still shown from one of its note's versions (derived) is resolved by a write
     /// to the note, which supersedes that version: `note` lets its text go, `other` puts
     /// it in the note, `both` keeps it as a note of its own first.
-    public func resolveConflict(_ id: EntityID, keep choice: ConflictChoice) throws(StoreError) {
+    public func resolveConflict(_ id: EntityID, keepingSide choice: ConflictChoice) throws(StoreError) {
+        try database.writeTransaction { () throws(StoreError) in try resolveConflictInTransaction(id, keep: choice) }
+    }
+
+    /// Resolves one conflict keeping the side `keep` names on this device, decided inside
+    /// the transaction that resolves it: a change another process makes meanwhile is seen.
+    public func resolveConflict(_ id: EntityID, keep: ConflictKeep) throws(StoreError) {
         try database.writeTransaction { () throws(StoreError) in
-            // Read inside the transaction: a sync in another process may have changed it.
-            let flagged = try annotation(id)
-            guard flagged.deletedAt == nil, let reason = flagged.conflictReason else {
-                throw .noConflict(id: id.rawValue)
+            let choice = try keep.choice(for: try conflictSides(of: id), on: deviceID)
+            try resolveConflictInTransaction(id, keep: choice)
+        }
+    }
+
+    private func resolveConflictInTransaction(_ id: EntityID, keep choice: ConflictChoice) throws(StoreError) {
+        // Read inside the transaction: a sync in another process may have changed it.
+        let flagged = try annotation(id)
+        guard flagged.deletedAt == nil, let reason = flagged.conflictReason else {
+            throw .noConflict(id: id.rawValue)
+        }
+        let derived = try storedAnnotation(id)?.derived ?? false
+        switch (reason, choice) {
+        case (.editedAfterDelete, .note), (.editedAfterDelete, .both):
+            try changeAnnotationInTransaction(id, action: .update) { $0.conflictReason = nil }
+        case (.editedAfterDelete, .other):
+            try changeAnnotationInTransaction(id, action: .delete) { $0.conflictReason = nil; $0.deletedAt = $0.updatedAt }
+        case (.bothEdited, .note):
+            guard derived, let original = flagged.conflictOf else {
+                try changeAnnotationInTransaction(id, action: .delete) { $0.deletedAt = $0.updatedAt }
+                return
             }
-            let derived = try storedAnnotation(id)?.derived ?? false
-            switch (reason, choice) {
-            case (.editedAfterDelete, .note), (.editedAfterDelete, .both):
-                try changeAnnotationInTransaction(id, action: .update) { $0.conflictReason = nil }
-            case (.editedAfterDelete, .other):
-                try changeAnnotationInTransaction(id, action: .delete) { $0.conflictReason = nil; $0.deletedAt = $0.updatedAt }
-            case (.bothEdited, .note):
-                guard derived, let original = flagged.conflictOf else {
-                    try changeAnnotationInTransaction(id, action: .delete) { $0.deletedAt = $0.updatedAt }
-                    return
-                }
-                try changeAnnotationInTransaction(original, action: .update, dropping: [id]) { _ in }
-            case (.bothEdited, .other):
-                guard let original = flagged.conflictOf else { throw .noConflict(id: id.rawValue) }
-                // The reader chose this text for the note: it comes back if it was deleted since.
-                try changeAnnotationInTransaction(original, action: .update, requireLive: false, dropping: derived ? [id] : []) { note in
-                    note.body = flagged.body
-                    note.locator = flagged.locator
-                    note.deletedAt = nil
-                }
-                if !derived { try changeAnnotationInTransaction(id, action: .delete) { $0.deletedAt = $0.updatedAt } }
-            case (.bothEdited, .both):
-                try changeAnnotationInTransaction(id, action: .update) { note in
-                    note.conflictOf = nil
-                    note.conflictReason = nil
-                }
-                // The note's version this copy showed is superseded, so its text is not shown twice.
-                if derived, let original = flagged.conflictOf {
-                    try changeAnnotationInTransaction(original, action: .update) { _ in }
-                }
+            try changeAnnotationInTransaction(original, action: .update, dropping: [id]) { _ in }
+        case (.bothEdited, .other):
+            guard let original = flagged.conflictOf else { throw .noConflict(id: id.rawValue) }
+            // The reader chose this text for the note: it comes back if it was deleted since.
+            try changeAnnotationInTransaction(original, action: .update, requireLive: false, dropping: derived ? [id] : []) { note in
+                note.body = flagged.body
+                note.locator = flagged.locator
+                note.deletedAt = nil
+            }
+            if !derived { try changeAnnotationInTransaction(id, action: .delete) { $0.deletedAt = $0.updatedAt } }
+        case (.bothEdited, .both):
+            try changeAnnotationInTransaction(id, action: .update) { note in
+                note.conflictOf = nil
+                note.conflictReason = nil
+            }
+            // The note's version this copy showed is superseded, so its text is not shown twice.
+            if derived, let original = flagged.conflictOf {
+                try changeAnnotationInTransaction(original, action: .update) { _ in }
             }
         }
     }

@@ -266,7 +266,7 @@ extension Store {
     }
 
     private func importTransaction(dryRun: Bool, _ produce: (ArchiveImport) throws -> Void) throws -> ImportSummary {
-        try database.execute("BEGIN IMMEDIATE")
+        try database.beginImmediate()
         do {
             try database.execute("PRAGMA defer_foreign_keys = ON")
             let importer = try ArchiveImport(store: self, now: clock.now())

@@ -2,8 +2,8 @@ import Journal
 import Sync
 
 extension Store {
-    /// How many operations one call to ``compactOutbox(limit:)`` handles by default: a
-    /// write command's share of the work, a few milliseconds.
+    /// How many operations one call to ``compactOutbox(limit:)`` handles by default (one
+    /// step of a sync's compaction: a few milliseconds).
     public static let outboxCompactionBatch = 5_000
 
     /// Keeps in the outbox only what a remote still needs, at most `limit` operations per
@@ -13,23 +13,13 @@ extension Store {
     ///   `sent_operation`: the file is removed once its record's deletion is acknowledged
     ///   everywhere (tombstone compaction). Its sealed payload goes.
     /// - With no remote at all, waiting and finished operations go whole, and so does the
-    ///   record of files sent: nothing is on a remote, and a remote added later receives a
-    ///   snapshot of the journal as it then stands (``enqueueSnapshot(for:)``).
+    ///   record of files sent (``discardOutboxIfNoRemote()``).
     ///
     /// Operations failed for good stay, with their context, until `--retry-failed`.
     @discardableResult
     public func compactOutbox(limit: Int = Store.outboxCompactionBatch) throws(StoreError) -> Int {
         try database.writeTransaction { () throws(StoreError) -> Int in
-            var hasRemote = false
-            try database.forEachRow("SELECT 1 FROM remote LIMIT 1") { _ in hasRemote = true }
-            guard hasRemote else {
-                try database.run("""
-                    DELETE FROM outbox WHERE id IN (SELECT id FROM outbox WHERE state <> 'failed' ORDER BY id LIMIT ?)
-                    """, [.integer(Int64(limit))])
-                let removed = database.changes
-                try database.run("DELETE FROM sent_operation")
-                return removed
-            }
+            guard try !discardOutboxIfNoRemote() else { return 0 }
             var finished: [(id: Int64, sent: [SQLValue]?)] = []
             try database.forEachRow("""
                 SELECT id, entity_id, idempotency_key, hlc, action FROM outbox WHERE state = 'done' ORDER BY id LIMIT ?
@@ -49,6 +39,20 @@ extension Store {
             }
             return finished.count
         }
+    }
+
+    /// With no remote, nothing is on a remote, and a remote added later receives a snapshot
+    /// of the journal as it then stands (``enqueueSnapshot(for:)``): the operations waiting
+    /// or done go, and so does the record of files sent (files on a remote that was removed
+    /// are no longer this vault's to remove). Failed ones stay, as a report. Call inside a
+    /// write transaction. Returns whether there was no remote.
+    func discardOutboxIfNoRemote() throws(StoreError) -> Bool {
+        var hasRemote = false
+        try database.forEachRow("SELECT 1 FROM remote LIMIT 1") { _ in hasRemote = true }
+        guard !hasRemote else { return false }
+        try database.run("DELETE FROM outbox WHERE state <> 'failed'")
+        try database.run("DELETE FROM sent_operation")
+        return true
     }
 
     /// Compacts until nothing is left (a sync's end, after every remote took what it needed).

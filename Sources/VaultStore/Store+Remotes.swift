@@ -13,9 +13,6 @@ public struct RemoteRecord: Sendable, Equatable {
     public let addedAt: Timestamp
     /// When a sync last used it without a failure; nil before the first such sync.
     public let lastSyncedAt: Timestamp?
-    /// Whether it lacks operations finished before it was added (or before it was emptied):
-    /// its next sync first queues a snapshot of the whole journal for it.
-    public let needsSnapshot: Bool
 }
 
 extension Store {
@@ -28,8 +25,7 @@ extension Store {
             try database.forEachRow("SELECT 1 FROM remote WHERE name = ?", [.text(name)]) { _ in exists = true }
             guard !exists else { throw .remoteExists(name: name) }
             // The first remote: nothing was sent anywhere, and the snapshot covers it all.
-            try database.run("DELETE FROM outbox WHERE state <> 'failed' AND NOT EXISTS (SELECT 1 FROM remote)")
-            try database.run("DELETE FROM sent_operation WHERE NOT EXISTS (SELECT 1 FROM remote)")
+            _ = try discardOutboxIfNoRemote()
             try database.run("""
                 INSERT INTO remote (name, kind, location, added_at, needs_snapshot)
                 VALUES (?, ?, ?, ?, EXISTS (SELECT 1 FROM book) OR EXISTS (SELECT 1 FROM reading_session) OR EXISTS (SELECT 1 FROM annotation))
@@ -57,22 +53,23 @@ extension Store {
     }
 
     /// Marks `name` as lacking what this device sent before (its folder was emptied, or
-    /// replaced by another): its next push starts with a snapshot.
+    /// replaced by another): its next push starts with a snapshot. Its last sync time is
+    /// forgotten too, so a failed acknowledgement after that snapshot does not read as an
+    /// emptied folder again (and send the whole journal at every sync).
     public func requireSnapshot(for name: String) throws(StoreError) {
         try database.writeTransaction { () throws(StoreError) in
-            try database.run("UPDATE remote SET needs_snapshot = 1 WHERE name = ?", [.text(name)])
+            try database.run("UPDATE remote SET needs_snapshot = 1, last_synced_at = NULL WHERE name = ?", [.text(name)])
         }
     }
 
     /// The remotes, by name. Readable while locked: names, paths and times, no content.
     public func remotes() throws(StoreError) -> [RemoteRecord] {
         var remotes: [RemoteRecord] = []
-        try database.forEachRow("SELECT name, kind, location, added_at, last_synced_at, needs_snapshot FROM remote ORDER BY name") { row in
+        try database.forEachRow("SELECT name, kind, location, added_at, last_synced_at FROM remote ORDER BY name") { row in
             guard let kind = RemoteRecord.Kind(rawValue: row.text(1)) else { return }
             remotes.append(RemoteRecord(name: row.text(0), kind: kind, location: row.text(2),
                                         addedAt: Timestamp(millisecondsSince1970: row.int64(3)),
-                                        lastSyncedAt: row.isNull(4) ? nil : Timestamp(millisecondsSince1970: row.int64(4)),
-                                        needsSnapshot: row.int64(5) == 1))
+                                        lastSyncedAt: row.isNull(4) ? nil : Timestamp(millisecondsSince1970: row.int64(4))))
         }
         return remotes
     }

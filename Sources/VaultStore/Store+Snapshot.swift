@@ -52,7 +52,7 @@ extension Store {
             let now = SQLValue.integer(clock.now().millisecondsSince1970)
             try database.run("""
                 INSERT OR IGNORE INTO outbox_delivery (operation_id, remote, delivered_at)
-                SELECT id, ?1, ?2 FROM outbox WHERE id <= ?3 AND state <> 'done'
+                SELECT id, ?1, ?2 FROM outbox WHERE id <= ?3 AND state <> 'done' AND state <> 'failed'
                 """, [.text(remote), now, .integer(lastBefore)])
             try database.run("""
                 INSERT OR IGNORE INTO outbox_delivery (operation_id, remote, delivered_at)

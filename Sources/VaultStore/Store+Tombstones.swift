@@ -30,8 +30,9 @@ extension Store {
         }
     }
 
-    /// Deleted records whose every operation is done and whose content is still here. A
-    /// vault with no remote keeps its tombstones whole, as it always has.
+    /// Deleted records whose every operation is done and whose content is still here, in a
+    /// vault with a remote (a sync decides when they go; without a remote, only the
+    /// retention does: ``purgeExpiredTombstones(limit:onlyIfDue:)``).
     public func tombstonesWithContent() throws(StoreError) -> [Tombstone] {
         try tombstones(whose: { content in "AND length(\(content)) > 0" })
     }

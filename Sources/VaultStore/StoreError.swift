@@ -24,6 +24,9 @@ public enum StoreError: Error, Equatable, Sendable {
     case upgradeCheckFailed(check: String)
     /// The note is not (or no longer) in conflict.
     case noConflict(id: String)
+    /// `conflicts resolve --keep` named a side this conflict does not have, or one that
+    /// cannot be told on this device.
+    case conflictSideUnclear(ConflictSideProblem)
     /// A remote with this name is already set up.
     case remoteExists(name: String)
     /// No remote has this name.

@@ -404,7 +404,7 @@ import VaultCrypto
         let copyID = try #require(try a.conflictIDs().first)
         #expect(try b.conflictIDs() == [copyID])
 
-        try b.store.resolveConflict(copyID, keep: choice)
+        try b.store.resolveConflict(copyID, keepingSide: choice)
         #expect(try b.conflictIDs().isEmpty)
         try b.sync(); try a.sync()
         try expectConverged([a, b], "after resolving with \(choice)")
@@ -425,7 +425,7 @@ import VaultCrypto
         b.clock.advance(seconds: 2); try b.edit(note.id, "edited")
         try a.sync(); try b.sync(); try a.sync()
         #expect(try a.conflictIDs() == [note.id])
-        try a.store.resolveConflict(note.id, keep: choice)
+        try a.store.resolveConflict(note.id, keepingSide: choice)
         try a.sync(); try b.sync()
         try expectConverged([a, b], "after resolving with \(choice)")
         #expect(try b.conflictIDs().isEmpty)
@@ -444,7 +444,7 @@ import VaultCrypto
         let copyID = try #require(try a.conflictIDs().first)
         a.clock.advance(seconds: 1); try a.delete(note.id)
         // The reader chose the copy's text for the note: the note comes back with it.
-        try a.store.resolveConflict(copyID, keep: .other)
+        try a.store.resolveConflict(copyID, keepingSide: .other)
         #expect(try a.liveAnnotations().map(\.body) == ["older edit"])
         #expect(try a.conflictIDs().isEmpty)
         try a.sync(); try b.sync()
@@ -458,8 +458,8 @@ import VaultCrypto
         b.clock.advance(seconds: 2); try b.edit(note.id, "newer edit")
         try a.sync(); try b.sync(); try a.sync()
         let copyID = try #require(try a.conflictIDs().first)
-        a.clock.advance(seconds: 1); try a.store.resolveConflict(copyID, keep: .both)
-        b.clock.advance(seconds: 2); try b.store.resolveConflict(copyID, keep: .note)
+        a.clock.advance(seconds: 1); try a.store.resolveConflict(copyID, keepingSide: .both)
+        b.clock.advance(seconds: 2); try b.store.resolveConflict(copyID, keepingSide: .note)
         try syncUntilQuiet([a, b])
         try expectConverged([a, b])
         // B deleted the copy after A kept it: A's "both" is an edit that the deletion meets.

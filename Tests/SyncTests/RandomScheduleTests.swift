@@ -185,7 +185,7 @@ final class ScheduleRunner {
             case (.editedAfterDelete?, .other): discarded.insert(conflict.body)
             default: break
             }
-            try device.store.resolveConflict(conflict.id, keep: choice)
+            try device.store.resolveConflict(conflict.id, keepingSide: choice)
             outcome.log.append("\(step) \(device.name): resolve \(conflict.id.rawValue.suffix(6)) (\(conflict.conflictReason?.rawValue ?? "?")) keep \(choice)")
         case 69..<70 where options.bookDeletions:
             guard let book = pick(books.filter { book in !live.contains { $0.bookID == book.id } }) else { return }

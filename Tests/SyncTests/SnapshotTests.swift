@@ -110,4 +110,22 @@ import Journal
         _ = try a.addBook("First")
         #expect(try a.sync().snapshots.isEmpty)
     }
+
+    @Test func anEmptiedRemoteGetsOneSnapshotEvenWhenItsAcknowledgementFailsOnce() throws {
+        let cluster = try Cluster(label: "snapshot-emptied")
+        let a = try cluster.addDevice("A")
+        let book = try a.addBook("Carried")
+        _ = try a.addNote("on the stick", to: book)
+        try a.sync()
+        #expect(try a.store.hasSynced(with: remoteName))
+        // The stick is wiped; the sync that refills it cannot leave its acknowledgement.
+        try FileManager.default.removeItem(atPath: cluster.remoteRoot)
+        let refill = ScriptedRemote(wrapping: cluster.folderRemote())
+        refill.failAcknowledgements = .io(operation: "write", errno: EIO)
+        #expect(try a.sync(through: [refill]).snapshots == [remoteName: 2])
+        // The next sync does not take the missing acknowledgement for another wipe.
+        let next = try a.sync()
+        #expect(next.snapshots.isEmpty && next.pushed == 0, "\(next)")
+        #expect(try cluster.remoteOperationFiles().values.map(\.count).reduce(0, +) == 2)
+    }
 }

@@ -392,7 +392,10 @@ final class ScriptedRemote: Remote {
         try wrapped.removeOperation(name, of: device)
     }
     func readAcknowledgement(of device: String) throws(RemoteError) -> [UInt8]? { try wrapped.readAcknowledgement(of: device) }
+    /// Set: every acknowledgement write fails so.
+    var failAcknowledgements: RemoteError?
     func writeAcknowledgement(_ bytes: [UInt8], of device: String) throws(RemoteError) {
+        if let failAcknowledgements { throw failAcknowledgements }
         try wrapped.writeAcknowledgement(bytes, of: device)
     }
     func replaceOperation(_ name: String, of device: String, bytes: [UInt8]) throws(RemoteError) {

@@ -47,7 +47,7 @@ import TestSupport
             }
         },
     ] + ConflictChoice.allCases.map { choice in
-        Write(description: "resolveConflict --keep \(choice)") { store, setup in try store.resolveConflict(setup.copy, keep: choice) }
+        Write(description: "resolveConflict --keep \(choice)") { store, setup in try store.resolveConflict(setup.copy, keepingSide: choice) }
     }
 
     /// A version of `note` from another device that did not see this one's: the two stand

@@ -87,28 +87,21 @@ enum HumanFormat {
         case .editedAfterDelete?: header += "  [edited after it was deleted elsewhere]"
         case nil: break
         }
-        // Every line of the body indented, empty ones left empty. A line feed is always a
-        // grapheme of its own (and a carriage return has become ␍), so splitting the bytes
-        // at 0x0A splits where the characters would, without reading them as characters.
-        var block = header + "\n"
-        for (index, line) in printable(annotation.body).utf8.split(separator: 0x0A, omittingEmptySubsequences: false).enumerated() {
-            if index > 0 { block += "\n" }
-            if !line.isEmpty { block += "    " + Substring(line) }
-        }
-        return block + "\n\n"
+        return header + "\n" + indented(annotation.body) + "\n\n"
     }
 
     /// A conflict for `bmvault conflicts`: the flagged record's header, then each side with
     /// the device that wrote it and when, and which side `--keep mine` names here.
     static func conflictBlock(_ conflict: ConflictListing) -> String {
-        guard let listing = conflict.listing else { return "" }
-        let header = annotationBlock(listing).prefix { $0 != "\n" }
+        let header = annotationBlock(conflict.listing).prefix { $0 != "\n" }
         let sides = conflict.sides
         var block = header + "\n"
-        block += "  in the note, " + written(sides.note, here: conflict.noteWrittenHere) + ":\n" + indentedText(sides.note.text)
+        block += "  in the note" + located(sides.note) + ", " + written(sides.note, here: conflict.noteWrittenHere) + ":\n"
+            + (sides.note.text.map { indented($0) + "\n" } ?? "    —\n")
         switch sides.reason {
         case .bothEdited:
-            block += "  in this copy, " + written(sides.other, here: conflict.otherWrittenHere) + ":\n" + indentedText(sides.other.text)
+            block += "  in this copy" + located(sides.other) + ", " + written(sides.other, here: conflict.otherWrittenHere) + ":\n"
+                + (sides.other.text.map { indented($0) + "\n" } ?? "    —\n")
         case .editedAfterDelete:
             block += "  deleted, " + written(sides.other, here: conflict.otherWrittenHere) + "\n"
         }
@@ -129,12 +122,19 @@ enum HumanFormat {
         return text
     }
 
-    /// Every line of `text` indented by four spaces (a note no longer there: a dash).
-    private static func indentedText(_ text: String?) -> String {
-        guard let text else { return "    —\n" }
+    /// ` at p. 12`: a side's locator, so sides that differ only there are told apart.
+    private static func located(_ side: ConflictSides.Side) -> String {
+        side.locator.map { " at " + printable($0.text) } ?? ""
+    }
+
+    /// Every line of `text` indented by four spaces, empty ones left empty. A line feed is
+    /// always a grapheme of its own (and a carriage return has become ␍), so splitting the
+    /// bytes at 0x0A splits where the characters would, without reading them as characters.
+    private static func indented(_ text: String) -> String {
         var block = ""
-        for line in printable(text).utf8.split(separator: 0x0A, omittingEmptySubsequences: false) {
-            block += (line.isEmpty ? "" : "    " + Substring(line)) + "\n"
+        for (index, line) in printable(text).utf8.split(separator: 0x0A, omittingEmptySubsequences: false).enumerated() {
+            if index > 0 { block += "\n" }
+            if !line.isEmpty { block += "    " + Substring(line) }
         }
         return block
     }

@@ -86,9 +86,7 @@ enum JSONDocuments {
         }
 
         func encode(to encoder: Encoder) throws {
-            if let listing = conflict.listing {
-                try AnnotationDocument(annotation: listing.annotation, bookTitle: listing.bookTitle).encode(to: encoder)
-            }
+            try AnnotationDocument(annotation: conflict.listing.annotation, bookTitle: conflict.listing.bookTitle).encode(to: encoder)
             var container = encoder.container(keyedBy: CodingKeys.self)
             let sides = conflict.sides
             try container.encode(side(sides.note, here: conflict.noteWrittenHere), forKey: .note)

@@ -151,9 +151,15 @@ final class Database {
     /// so two processes never both read and then both try to write. Commits on return;
     /// rolls back on any error, including a failed commit.
     func writeTransaction<Result>(_ body: () throws(StoreError) -> Result) throws(StoreError) -> Result {
+        try beginImmediate()
+        return try committing(body)
+    }
+
+    /// `BEGIN IMMEDIATE`, counted (``writeTransactionCount``): for a transaction whose end
+    /// the caller manages itself.
+    func beginImmediate() throws(StoreError) {
         try execute("BEGIN IMMEDIATE")
         writeTransactionCount += 1
-        return try committing(body)
     }
 
     /// Like ``writeTransaction(_:)``, but returns nil at once, instead of waiting up to the
