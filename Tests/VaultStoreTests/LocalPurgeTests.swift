@@ -42,7 +42,7 @@ import TestSupport
         #expect(try store.purgeExpiredTombstones(limit: 100) == 0, "once")
     }
 
-    @Test func onItsWayACommandLooksOnceADayAndWritesNothingElse() throws {
+    @Test func onItsWayACommandLooksOnceADay() throws {
         let (fixture, _, gone, _) = try deletedRecords()
         defer { fixture.directory.remove() }
         let store = fixture.store
