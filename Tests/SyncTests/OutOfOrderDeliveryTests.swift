@@ -11,17 +11,13 @@ import Journal
     /// a function that puts them back.
     private func hide(_ cluster: Cluster, filesOf device: Device, about record: EntityID,
                       keeping keep: (SyncOperation) -> Bool) throws -> () throws -> Void {
-        let remote = cluster.folderRemote()
         let folder = cluster.remoteRoot + "/devices/" + device.deviceID
         let aside = try cluster.scratch.sub("aside-\(UUID().uuidString)")
         var moved: [String] = []
-        for name in try remote.operationNames(of: device.deviceID) {
-            guard let key = OperationFileName.idempotencyKey(in: name) else { continue }
-            let plain = try cluster.cipher.open(operation: try remote.readOperation(name, of: device.deviceID), idempotencyKey: key)
-            guard case .operation(let operation) = try OperationDocument.decode(plain, expectedKey: key, device: device.deviceID),
-                  operation.entityID == record, !keep(operation) else { continue }
-            try FileManager.default.moveItem(atPath: folder + "/" + name, toPath: aside + "/" + name)
-            moved.append(name)
+        for file in try cluster.operationFiles(on: cluster.folderRemote())
+        where file.device == device.deviceID && file.operation.entityID == record && !keep(file.operation) {
+            try FileManager.default.moveItem(atPath: folder + "/" + file.name, toPath: aside + "/" + file.name)
+            moved.append(file.name)
         }
         #expect(!moved.isEmpty, "nothing was held back")
         return {

@@ -12,21 +12,6 @@ import Journal
         FolderRemote(name: name, location: try cluster.scratch.sub(name), vaultID: cluster.metadata.vaultID)
     }
 
-    /// Every operation on `remote`, opened.
-    private func operations(on remote: FolderRemote, _ cluster: Cluster) throws -> [SyncOperation] {
-        var found: [SyncOperation] = []
-        for owner in try remote.devices() {
-            for name in try remote.operationNames(of: owner) {
-                let key = try #require(OperationFileName.idempotencyKey(in: name))
-                let plain = try cluster.cipher.open(operation: try remote.readOperation(name, of: owner), idempotencyKey: key)
-                if case .operation(let operation) = try OperationDocument.decode(plain, expectedKey: key, device: owner) {
-                    found.append(operation)
-                }
-            }
-        }
-        return found
-    }
-
     @Test func aDeviceJoiningThroughALaterRemoteGetsTheSameJournalConflictsIncluded() throws {
         let cluster = try Cluster(label: "snapshot")
         let a = try cluster.addDevice("A")
@@ -74,7 +59,7 @@ import Journal
         let nas = try secondRemote(cluster, "nas")
         try a.store.addRemote(name: "nas", kind: .folder, location: nas.location)
         try a.sync(through: [cluster.folderRemote(), nas])
-        let sent = try operations(on: nas, cluster)
+        let sent = try cluster.operationFiles(on: nas).map(\.operation)
         let quote = try #require(sent.first { $0.entityID == gone.id })
         guard case .annotation(let version) = quote.record else { Issue.record("not a quote: \(quote)"); return }
         #expect(version.isDeleted && version.annotation.body.isEmpty && version.annotation.locator == nil)
@@ -100,7 +85,7 @@ import Journal
         #expect(summary.pushed == 4 + 3)
         #expect(try a.waitingOperations().isEmpty)
         #expect(try cluster.remoteOperationFiles().values.map(\.count).reduce(0, +) == 4)
-        #expect(try operations(on: nas, cluster).count == 3)
+        #expect(try cluster.operationFiles(on: nas).map(\.operation).count == 3)
     }
 
     @Test func aRemoteAddedToAnEmptyVaultNeedsNoSnapshot() throws {

@@ -113,14 +113,19 @@ final class Cluster {
 
     /// Every `.op` file on the remote whose operation is about `entityID`.
     func remoteOperations(about entityID: EntityID) throws -> [SyncOperation] {
-        let remote = folderRemote()
-        var found: [SyncOperation] = []
+        try operationFiles(on: folderRemote()).map(\.operation).filter { $0.entityID == entityID }
+    }
+
+    /// Every operation file on `remote`, opened: its device
+    /// folder, its name, and the operation it holds.
+    func operationFiles(on remote: FolderRemote) throws -> [(device: String, name: String, operation: SyncOperation)] {
+        var found: [(device: String, name: String, operation: SyncOperation)] = []
         for owner in try remote.devices() {
             for name in try remote.operationNames(of: owner) {
                 guard let key = OperationFileName.idempotencyKey(in: name) else { continue }
                 let plain = try cipher.open(operation: try remote.readOperation(name, of: owner), idempotencyKey: key)
                 guard case .operation(let operation) = try OperationDocument.decode(plain, expectedKey: key, device: owner) else { continue }
-                if operation.entityID == entityID { found.append(operation) }
+                found.append((owner, name, operation))
             }
         }
         return found

@@ -78,6 +78,11 @@ enum HumanFormat {
     /// A header line (id, kind, date, book, locator), then the body indented four spaces,
     /// then a blank line.
     static func annotationBlock(_ listing: AnnotationListing) -> String {
+        annotationHeader(listing) + "\n" + indented(listing.annotation.body) + "\n\n"
+    }
+
+    /// The first line of ``annotationBlock(_:)``: id, kind, time, book, locator, mark.
+    private static func annotationHeader(_ listing: AnnotationListing) -> String {
         let annotation = listing.annotation
         var header = "\(annotation.id)  \(annotation.kind.rawValue.padding(toLength: 5, withPad: " ", startingAt: 0))  \(localTime(annotation.updatedAt))"
         if let title = listing.bookTitle { header += "  \(printable(title))" }
@@ -87,15 +92,14 @@ enum HumanFormat {
         case .editedAfterDelete?: header += "  [edited after it was deleted elsewhere]"
         case nil: break
         }
-        return header + "\n" + indented(annotation.body) + "\n\n"
+        return header
     }
 
     /// A conflict for `bmvault conflicts`: the flagged record's header, then each side with
     /// the device that wrote it and when, and which side `--keep mine` names here.
     static func conflictBlock(_ conflict: ConflictListing) -> String {
-        let header = annotationBlock(conflict.listing).prefix { $0 != "\n" }
         let sides = conflict.sides
-        var block = header + "\n"
+        var block = annotationHeader(conflict.listing) + "\n"
         block += "  in the note" + located(sides.note) + ", " + written(sides.note, here: conflict.noteWrittenHere) + ":\n"
             + (sides.note.text.map { indented($0) + "\n" } ?? "    —\n")
         switch sides.reason {
