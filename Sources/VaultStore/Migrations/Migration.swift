@@ -38,6 +38,7 @@ enum Migrations {
         Migration0005OutboxCheckComparisons.migration,
         Migration0006VersionVectors.migration,
         Migration0007RemoteHistory.migration,
+        Migration0008KeyChain.migration,
     ]
 
     static var latestVersion: Int { all.count }
