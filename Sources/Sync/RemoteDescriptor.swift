@@ -1,9 +1,12 @@
 import Foundation
 import Journal
+public import VaultCrypto
 
-/// What a remote says about the vault it holds, in the clear: its id and key id, and the
-/// keyslots a new device unwraps with the passphrase or the recovery key (`init --join`).
-/// Keyslots are already wrapped (Argon2id for the passphrase), as in the vault file.
+/// What a remote says about the vault it holds, in the clear: its id and key id, the
+/// keyslots a new device unwraps with the passphrase or the recovery key (`init --join`),
+/// and the key chain that opens what was written before a rekey. Keyslots are already
+/// wrapped (Argon2id for the passphrase), as in the vault file; the chain is sealed under
+/// the current key. Nothing here opens anything without the passphrase or recovery key.
 public struct RemoteDescriptor: Codable, Sendable, Equatable {
     public static let format = "bmvault-remote"
     public static let formatVersion = 1
@@ -28,6 +31,16 @@ public struct RemoteDescriptor: Codable, Sendable, Equatable {
         }
     }
 
+    /// A retired vault key, sealed under the descriptor's key (``RetiredKey``).
+    public struct ChainEntry: Codable, Sendable, Equatable {
+        public let keyId: String
+        public let sealedKey: String   // base64
+    }
+
+    /// Descriptors refuse a chain longer than this: no vault is rekeyed that often, and a
+    /// hostile folder must not make a sync open keys without end.
+    static let longestChain = 10_000
+
     public let format: String
     public let formatVersion: Int
     public let vaultId: String
@@ -36,14 +49,58 @@ public struct RemoteDescriptor: Codable, Sendable, Equatable {
     /// How many times the slots were replaced (passphrase changes, rekeys); absent (0) in
     /// descriptors written before it existed. Only a higher generation overwrites.
     public let keyslotGeneration: Int?
+    /// The key chain; absent in descriptors written before bmvault 0.8 (readers before it
+    /// ignore it, as JSON readers do an unknown member).
+    public let keyChain: [ChainEntry]?
 
-    public init(vaultID: String, keyID: String, keyslots: [Slot], keyslotGeneration: Int) {
+    public init(vaultID: String, keyID: KeyID, keyslots: [Keyslot], keyslotGeneration: Int, keyChain: [RetiredKey]) {
         format = Self.format
         formatVersion = Self.formatVersion
         vaultId = vaultID
-        keyId = keyID
-        self.keyslots = keyslots
+        keyId = keyID.description
+        self.keyslots = keyslots.map {
+            Slot(id: $0.id, kind: $0.kind.rawValue, kdf: $0.kdf.algorithm, opsLimit: $0.kdf.opsLimit,
+                 memLimit: $0.kdf.memLimit, salt: $0.salt, wrappedKey: $0.wrappedKey)
+        }
         self.keyslotGeneration = keyslotGeneration
+        self.keyChain = keyChain.map { ChainEntry(keyId: $0.id.description, sealedKey: Data($0.sealed).base64EncodedString()) }
+    }
+
+    /// The keyslots as VaultCrypto reads them, or nil when one is malformed.
+    public func vaultKeyslots() -> [Keyslot]? {
+        let slots = keyslots.compactMap { slot -> Keyslot? in
+            guard let kind = Keyslot.Kind(rawValue: slot.kind), let salt = Data(base64Encoded: slot.salt),
+                  let wrapped = Data(base64Encoded: slot.wrappedKey) else { return nil }
+            return Keyslot(id: slot.id, kind: kind, kdf: KDFParameters(algorithm: slot.kdf, opsLimit: slot.opsLimit, memLimit: slot.memLimit),
+                           salt: Array(salt), wrappedKey: Array(wrapped))
+        }
+        return slots.count == keyslots.count ? slots : nil
+    }
+
+    /// The key chain's entries (none before 0.8), or nil when one is malformed.
+    public func retiredKeys() -> [RetiredKey]? {
+        let entries = (keyChain ?? []).compactMap { entry -> RetiredKey? in
+            guard let id = try? KeyID(hex: entry.keyId), let sealed = Data(base64Encoded: entry.sealedKey) else { return nil }
+            return RetiredKey(id: id, sealed: Array(sealed))
+        }
+        return entries.count == (keyChain ?? []).count ? entries : nil
+    }
+
+    /// Whether these keyslots replace `other`'s, the same answer on every device:
+    ///
+    /// - with the same key, a higher generation (a later passphrase change, or a chain that
+    ///   grew when two rekeys made at once met);
+    /// - with another key, the one whose chain holds the other's key (its rekey retired it,
+    ///   whatever passphrase changes either side counted meanwhile); for two rekeys made at
+    ///   once, neither of which retired the other, the longer chain, then the higher
+    ///   generation, then the lower key id.
+    public func isNewer(than other: RemoteDescriptor) -> Bool {
+        let (mine, theirs) = (keyslotGeneration ?? 0, other.keyslotGeneration ?? 0)
+        guard keyId != other.keyId else { return mine > theirs }
+        let (myChain, theirChain) = (Set((keyChain ?? []).map(\.keyId)), Set((other.keyChain ?? []).map(\.keyId)))
+        if myChain.contains(other.keyId) != theirChain.contains(keyId) { return myChain.contains(other.keyId) }
+        if myChain.count != theirChain.count { return myChain.count > theirChain.count }
+        return mine != theirs ? mine > theirs : keyId < other.keyId
     }
 
     public func encoded() -> [UInt8] {
@@ -58,7 +115,8 @@ public struct RemoteDescriptor: Codable, Sendable, Equatable {
               descriptor.format == format else { throw .malformed(what: "descriptor") }
         guard descriptor.formatVersion <= formatVersion else { throw .malformed(what: "descriptor from a newer bmvault") }
         // A number read from outside stays where counting on from it cannot overflow (issue 23).
-        guard (0...Int(VersionNumber.range.upperBound)).contains(descriptor.keyslotGeneration ?? 0) else {
+        guard (0...Int(VersionNumber.range.upperBound)).contains(descriptor.keyslotGeneration ?? 0),
+              (descriptor.keyChain ?? []).count <= longestChain else {
             throw .malformed(what: "descriptor")
         }
         return descriptor

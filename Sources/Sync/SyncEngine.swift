@@ -34,6 +34,10 @@ public struct SyncSummary: Sendable, Equatable {
     /// Records that could not be read here for a snapshot (damaged at rest): a device
     /// joining through that remote will not have them.
     public var unsentRecords = 0
+    /// Remotes whose keyslots come from a rekey made on another device, which this device
+    /// has not taken up (`unlock` does): not used until it has, so nothing new is sent under
+    /// the retired key and nothing sealed under the new one is skipped.
+    public var rekeyedElsewhere: Set<String> = []
 
     public init() {}
 }
@@ -51,6 +55,9 @@ extension SyncError: Equatable where Failure: Equatable {}
 /// What a sync left undone, the most pressing first: a command that did not do everything
 /// it was asked never ends as if it had (the CLI maps each to its exit status).
 public enum SyncShortfall: Sendable, Equatable {
+    /// The vault was rekeyed on another device: these remotes wait until this device takes
+    /// up the new key (`unlock` asks for the passphrase and does).
+    case rekeyedElsewhere(remotes: Set<String>)
     /// Operations that will not go without the reader: failed for good here (see `bmvault
     /// outbox`, then `--retry-failed`), files on a remote that do not open here, or
     /// records here too damaged to put in a snapshot.
@@ -65,6 +72,7 @@ public enum SyncShortfall: Sendable, Equatable {
 extension SyncSummary {
     /// What this sync left undone, or nil when it did everything.
     public var shortfall: SyncShortfall? {
+        if !rekeyedElsewhere.isEmpty { return .rekeyedElsewhere(remotes: rekeyedElsewhere) }
         if failedForGood > 0 || rejected > 0 || unsentRecords > 0 {
             return .needsAttention(failedForGood: failedForGood, unreadable: rejected, unsentRecords: unsentRecords)
         }
@@ -92,7 +100,9 @@ public final class SyncEngine<Journal: SyncJournal> {
     public static var massDeleteMinimum: Int { 10 }
 
     let journal: Journal
-    let cipher: OperationCipher
+    /// Widened during a run when a remote's descriptor carries keys of the chain this
+    /// device lacks (see ``adoptKeyChain(of:)``).
+    private(set) var cipher: OperationCipher
     let remotes: [any Remote]
     let backoff: Backoff
     let merge = JournalMerge.vault
@@ -118,14 +128,22 @@ public final class SyncEngine<Journal: SyncJournal> {
         var summary = SyncSummary()
         var reachable: [any Remote] = []
         for remote in remotes {
+            let theirs: RemoteDescriptor?
             do {
                 try remote.checkReachable()
-                try checkDescriptor(of: remote)
-                reachable.append(remote)
+                theirs = try checkDescriptor(of: remote)
             } catch {
                 summary.skipped[remote.name] = error.errorClass
                 log.warning("sync.remote.skipped", ["error": .public(error.errorClass)])
+                continue
             }
+            if let theirs, theirs.keyId != journal.keyID.description {
+                summary.rekeyedElsewhere.insert(remote.name)
+                log.warning("sync.remote.rekeyedElsewhere", ["remote": .public(remote.name)])
+                continue
+            }
+            if let theirs { try adoptKeyChain(of: theirs) }
+            reachable.append(remote)
         }
 
         // Acknowledgements first: every operation a device sent before acknowledging is then
@@ -251,25 +269,37 @@ public final class SyncEngine<Journal: SyncJournal> {
 
     /// Writes the descriptor to a new remote; refuses a remote holding another vault.
     /// An existing descriptor is replaced only by newer keyslots (a passphrase change or a
-    /// rekey made here), never by a device that has not caught up with one made elsewhere.
-    private func checkDescriptor(of remote: any Remote) throws(RemoteError) {
+    /// rekey made here: ``RemoteDescriptor/isNewer(than:)``), never by a device that has not
+    /// caught up with one made elsewhere. Returns the descriptor the remote keeps when it is
+    /// not this device's: one with another key means a rekey this device must take up.
+    private func checkDescriptor(of remote: any Remote) throws(RemoteError) -> RemoteDescriptor? {
         let ours = descriptor()
         guard let bytes = try remote.readDescriptor() else {
             try remote.writeDescriptor(ours.encoded())
-            return
+            return nil
         }
         let theirs = try RemoteDescriptor.decode(bytes)
         guard theirs.vaultId == ours.vaultId else { throw .otherVault }
-        if (ours.keyslotGeneration ?? 0) > (theirs.keyslotGeneration ?? 0) { try remote.writeDescriptor(ours.encoded()) }
+        guard ours.isNewer(than: theirs) else { return theirs }
+        try remote.writeDescriptor(ours.encoded())
+        return nil
     }
 
     private func descriptor() -> RemoteDescriptor {
-        let slots = ((try? journal.keyslots()) ?? []).map {
-            RemoteDescriptor.Slot(id: $0.id, kind: $0.kind.rawValue, kdf: $0.kdf.algorithm, opsLimit: $0.kdf.opsLimit,
-                                  memLimit: $0.kdf.memLimit, salt: $0.salt, wrappedKey: $0.wrappedKey)
-        }
-        return RemoteDescriptor(vaultID: journal.vaultID, keyID: journal.keyID.description, keyslots: slots,
-                                keyslotGeneration: (try? journal.keyslotGeneration()) ?? 0)
+        RemoteDescriptor(vaultID: journal.vaultID, keyID: journal.keyID, keyslots: (try? journal.keyslots()) ?? [],
+                         keyslotGeneration: (try? journal.keyslotGeneration()) ?? 0,
+                         keyChain: (try? journal.retiredKeys()) ?? [])
+    }
+
+    /// Takes up the keys of a descriptor's chain (under this device's key) that this device
+    /// lacks: after two devices rekeyed at once, the one that followed the other added its
+    /// own retired key, and every device needs it for the files written under it.
+    private func adoptKeyChain(of theirs: RemoteDescriptor) throws(SyncError<Journal.Failure>) {
+        let (wider, added) = cipher.adding(theirs.retiredKeys() ?? [])
+        guard !added.isEmpty else { return }
+        try journalCall { () throws(Journal.Failure) in try journal.adoptRetiredKeys(added) }
+        cipher = wider
+        log.notice("sync.keyChain.adopted", ["count": .integer(added.count)])
     }
 
     /// Every operation other devices left on `remote` that this vault has not applied, and

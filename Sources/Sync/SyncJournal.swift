@@ -19,6 +19,12 @@ public protocol SyncJournal: AnyObject {
     /// The wrapped keyslots a joining device needs, and how many times they were replaced.
     func keyslots() throws(Failure) -> [Keyslot]
     func keyslotGeneration() throws(Failure) -> Int
+    /// The key chain, sealed under the current key, as a remote's descriptor carries it.
+    func retiredKeys() throws(Failure) -> [RetiredKey]
+    /// Keeps entries of another device's chain that open under the current key (the engine
+    /// found them in a descriptor and checked them).
+    @discardableResult
+    func adoptRetiredKeys(_ keys: [RetiredKey]) throws(Failure) -> Int
 
     // MARK: Pull
 

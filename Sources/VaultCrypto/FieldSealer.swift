@@ -90,6 +90,14 @@ public final class FieldSealer {
         return plain
     }
 
+    /// The id of the key a sealed value names in its header, or nil for bytes that are not
+    /// an envelope of this format: which key of a chain opens it (see ``RetiredKey``).
+    public static func keyID(of sealed: some Collection<UInt8>) -> KeyID? {
+        let header = Array(sealed.prefix(headerCount))
+        guard header.count == headerCount, header[0] == formatVersion else { return nil }
+        return try? KeyID(bytes: Array(header[1...]))
+    }
+
     /// A reusable opener for many values of one field (a search scan): see ``FieldOpener``.
     public func opener(table: String, field: String) throws(CryptoError) -> FieldOpener {
         try Sodium.ensureInitialized()

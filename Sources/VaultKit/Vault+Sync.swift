@@ -176,7 +176,7 @@ extension Vault {
     public static let joinedRemoteName = "origin"
 
     /// Creates this device's copy of a vault that already syncs through the folder at
-    /// `remotePath`: the vault id and keyslots come from the remote, and the passphrase
+    /// `remotePath`: the vault id, keyslots and key chain come from the remote, and the passphrase
     /// (or the recovery key, `usingRecoveryKey`) must open them before anything is written.
     /// The remote is recorded as ``joinedRemoteName``; the new vault is locked. Also says
     /// how complete the remote's copy of the journal is, by its devices' acknowledgements.
@@ -185,13 +185,8 @@ extension Vault {
         guard !exists(at: location) else { throw .vaultExists(path: location.databasePath) }
         let remoteLocation = remoteLocation(for: remotePath)
         let descriptor = try findDescriptor(in: remoteLocation)
-        let slots = descriptor.keyslots.compactMap { slot -> Keyslot? in
-            guard let kind = Keyslot.Kind(rawValue: slot.kind), let salt = Data(base64Encoded: slot.salt),
-                  let wrapped = Data(base64Encoded: slot.wrappedKey) else { return nil }
-            return Keyslot(id: slot.id, kind: kind, kdf: KDFParameters(algorithm: slot.kdf, opsLimit: slot.opsLimit, memLimit: slot.memLimit),
-                           salt: Array(salt), wrappedKey: Array(wrapped))
-        }
-        guard let keyID = try? KeyID(hex: descriptor.keyId), slots.count == descriptor.keyslots.count else {
+        guard let keyID = try? KeyID(hex: descriptor.keyId), let slots = descriptor.vaultKeyslots(),
+              let keyChain = descriptor.retiredKeys() else {
             throw .remote(name: joinedRemoteName, errorClass: "malformed")
         }
         // Prove the secret opens the vault before creating anything.
@@ -216,7 +211,9 @@ extension Vault {
         let completeness: RemoteCompleteness
         do throws(RemoteError) {
             let remote = FolderRemote(name: joinedRemoteName, location: remoteLocation, vaultID: descriptor.vaultId)
-            completeness = try RemoteCompleteness.read(from: remote, opening: OperationCipher(sealer: FieldSealer(key: key, vaultID: descriptor.vaultId)))
+            // What was written before a rekey opens with the chain's keys.
+            let cipher = OperationCipher(sealer: FieldSealer(key: key, vaultID: descriptor.vaultId)).adding(keyChain).cipher
+            completeness = try RemoteCompleteness.read(from: remote, opening: cipher)
         } catch {
             throw folderError(error, remote: nil)
         }
@@ -226,6 +223,8 @@ extension Vault {
         }
         try storeCall { () throws(StoreError) in
             try store.adoptKeyslotGeneration(descriptor.keyslotGeneration ?? 0)
+            try store.attach(key)
+            try store.adoptRetiredKeys(keyChain)
             try store.addRemote(name: Self.joinedRemoteName, kind: .folder, location: remoteLocation)
         }
         log.notice("vault.joined")

@@ -85,24 +85,33 @@ public final class Vault {
 
     /// Unwraps the vault key with the passphrase and puts it in the keystore until
     /// `seconds` from now. A wrong passphrase changes nothing. Returns the expiry.
+    ///
+    /// When another device rekeyed the vault and the passphrase opens the new key, this
+    /// device takes it up first (`events` hears how it goes): see ``rekeyMadeElsewhere()``.
     @discardableResult
     public func unlock(passphrase: SecretBytes, forSeconds seconds: Int64 = defaultUnlockSeconds,
-                       persistence: KeyPersistence = .session) throws(VaultError) -> Timestamp {
-        try keep(try unwrapKey(passphrase: passphrase), forSeconds: seconds, persistence: persistence)
+                       persistence: KeyPersistence = .session,
+                       events: (RekeyFollowEvent) -> Void = { _ in }) throws(VaultError) -> Timestamp {
+        try keep(try unwrapKeyFollowingRekey(passphrase: passphrase, events: events), forSeconds: seconds, persistence: persistence)
     }
 
-    /// Unwraps the vault key with the recovery key (as typed) and keeps it like ``unlock(passphrase:forSeconds:persistence:)``.
+    /// Unwraps the vault key with the recovery key (as typed) and keeps it like ``unlock(passphrase:forSeconds:persistence:events:)``.
     @discardableResult
     public func unlock(recoveryKey text: SecretBytes, forSeconds seconds: Int64 = defaultUnlockSeconds,
-                       persistence: KeyPersistence = .session) throws(VaultError) -> Timestamp {
-        try keep(try unwrapKey(recoveryKey: text), forSeconds: seconds, persistence: persistence)
+                       persistence: KeyPersistence = .session,
+                       events: (RekeyFollowEvent) -> Void = { _ in }) throws(VaultError) -> Timestamp {
+        let key = try unwrapFollowingRekey(.recovery, local: { () throws(VaultError) in try unwrapKey(recoveryKey: text) },
+                                           unwrap: { (slot) throws(CryptoError) in
+                                               try slot.unwrap(recoveryKey: try RecoveryKey(parsing: text), vaultID: vaultID)
+                                           }, events: events)
+        return try keep(key, forSeconds: seconds, persistence: persistence)
     }
 
     /// Unwraps the vault key with the passphrase for this process alone: nothing goes to the
     /// keystore, and the key is gone when the process ends. The headless path, where no
     /// Secret Service runs (SSH, a console, a server) or the reader chose `--no-keyring`.
-    public func unlockForThisProcess(passphrase: SecretBytes) throws(VaultError) {
-        let key = try unwrapKey(passphrase: passphrase)
+    public func unlockForThisProcess(passphrase: SecretBytes, events: (RekeyFollowEvent) -> Void = { _ in }) throws(VaultError) {
+        let key = try unwrapKeyFollowingRekey(passphrase: passphrase, events: events)
         try attachKey(key)
         log.notice("vault.unlocked", ["persistence": .public("process"), "seconds": .integer(0)])
     }
@@ -134,6 +143,12 @@ public final class Vault {
             // A passphrase may happen to look like a recovery key.
             do { return Confirmation(key: try unwrapKey(passphrase: secret)) } catch .wrongPassphrase { throw .wrongRecoveryKey }
         }
+    }
+
+    private func unwrapKeyFollowingRekey(passphrase: SecretBytes, events: (RekeyFollowEvent) -> Void) throws(VaultError) -> VaultKey {
+        try unwrapFollowingRekey(.passphrase, local: { () throws(VaultError) in try unwrapKey(passphrase: passphrase) },
+                                 unwrap: { (slot) throws(CryptoError) in try slot.unwrap(passphrase: passphrase, vaultID: vaultID) },
+                                 events: events)
     }
 
     private func unwrapKey(passphrase: SecretBytes) throws(VaultError) -> VaultKey {
@@ -228,7 +243,7 @@ public final class Vault {
                 try? keyStore.remove(vaultID: vaultID)
                 throw .locked
             }
-            didAttach(stored.key)
+            try didAttach(stored.key)
             return stored.key
         }
     }
@@ -236,12 +251,12 @@ public final class Vault {
     /// Attaches a key just unwrapped from a keyslot to the Store and to this process.
     private func attachKey(_ key: VaultKey) throws(VaultError) {
         try Self.storeCall { () throws(StoreError) in try store.attach(key) }
-        didAttach(key)
+        try didAttach(key)
     }
 
     /// The key is attached: journal operations may run, and log lines may tag private values.
-    private func didAttach(_ key: VaultKey) {
-        operationCipher = OperationCipher(sealer: FieldSealer(key: key, vaultID: vaultID))
+    private func didAttach(_ key: VaultKey) throws(VaultError) {
+        operationCipher = try storeCall { () throws(StoreError) in try store.operationCipher() }
         if let tagger = try? LogTagger(vaultKey: key) {
             Logger.shared.setTagger { tagger.tag($0) }
         }

@@ -45,7 +45,8 @@ extension Store {
         return generation
     }
 
-    /// Takes the generation of the slots this vault was joined with.
+    /// Takes the generation of the slots this vault was joined with, or took up from a rekey
+    /// made on another device.
     public func adoptKeyslotGeneration(_ generation: Int) throws(StoreError) {
         try database.writeTransaction { () throws(StoreError) in
             try database.run("""

@@ -29,7 +29,8 @@ public struct RekeyProgress: Sendable, Equatable {
 /// the same transaction, so a crash loses at most the batch in flight and the next run
 /// resumes after the last committed one. The journal is closed to other commands while a
 /// job exists (``StoreError/rekeyInProgress``): its fields are under two keys at once.
-/// The last transaction swaps the keyslots and the vault's key id, and deletes the job.
+/// The last transaction swaps the keyslots and the vault's key id, moves the old key into
+/// the key chain (``RetiredKey``, sealed under the new one), and deletes the job.
 extension Store {
     /// The tables and sealed fields a rekey converts, in order (the names `rekey_job.phase`
     /// allows). A note's kept versions (`annotation_version`) are converted with the note.
@@ -83,6 +84,27 @@ extension Store {
         }
     }
 
+    /// Takes up a rekey made on another device, as that device published it (its keyslots,
+    /// key chain and keyslot generation, from a remote's descriptor): every field re-sealed
+    /// from `current` to `newKey` by the same resumable job as a rekey made here, which this
+    /// call resumes when an earlier one was interrupted. The chain ends up holding both
+    /// devices' retired keys; when it holds one the other device's lacks (the two rekeyed at
+    /// once), the generation is one higher, so this device's descriptor carries it to them.
+    public func followRekey(from current: VaultKey, to newKey: VaultKey, keyslots: [Keyslot], keyChain: [RetiredKey],
+                            generation: Int, batchSize: Int = 500, progress: (RekeyProgress) -> Void) throws(StoreError) {
+        if let job = try pendingRekey() {
+            guard job.newKeyID == newKey.id else { throw .rekeyInProgress }
+        } else {
+            try beginRekey(from: current, to: newKey, keyslots: keyslots)
+        }
+        try continueRekey(from: current, to: newKey, batchSize: batchSize, progress: progress)
+        try attach(newKey)
+        try adoptRetiredKeys(keyChain)
+        let published = Set(keyChain.map(\.id))
+        let holdsMore = try retiredKeys().contains { !published.contains($0.id) }
+        try adoptKeyslotGeneration(generation + (holdsMore ? 1 : 0))
+    }
+
     /// Converts the remaining fields, batch by batch, then finishes the job.
     public func continueRekey(from oldKey: VaultKey, to newKey: VaultKey, batchSize: Int = 500,
                               progress: (RekeyProgress) -> Void) throws(StoreError) {
@@ -102,6 +124,7 @@ extension Store {
             if finished { break }
         }
         try database.writeTransaction { () throws(StoreError) in
+            try carryKeyChain(from: old, retiring: oldKey, to: new)
             try database.execute("""
                 DELETE FROM keyslot;
                 INSERT INTO keyslot (id, kind, kdf, ops_limit, mem_limit, salt, wrapped_key, created_at)

@@ -28,9 +28,11 @@ final class SyncWorld {
 
     deinit { try? FileManager.default.removeItem(at: folder) }
 
-    /// Another device: `init --join` with the passphrase, unlocked, synced once.
-    func join() throws -> TestVault {
-        let device = try TestVault()
+    /// Another device: `init --join` with the passphrase, unlocked, synced once. With
+    /// `environment` (a ``PrivateBus``'s), it keeps its key in a keyring of its own, as a
+    /// device of its own does: the devices of one vault share its id, and so its keyring entry.
+    func join(environment: [String: String] = [:]) throws -> TestVault {
+        let device = try TestVault(environment: environment)
         try device.succeed(["init", "--join", folder.path, "--passphrase-stdin"], stdin: TestVault.passphrase + "\n")
         try device.succeed(["unlock", "--passphrase-stdin"], stdin: TestVault.passphrase + "\n")
         try device.succeed(["sync"])
@@ -603,6 +605,7 @@ func waitOutFirstBackoff() { usleep(2_200_000) }
         }
         let descriptor = try #require(world.allRemoteFiles().first { $0.hasSuffix("vault.json") })
         let json = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: world.folder.appendingPathComponent(descriptor))) as? [String: Any])
-        #expect(Set(json.keys) == ["format", "formatVersion", "vaultId", "keyId", "keyslots", "keyslotGeneration"])
+        #expect(Set(json.keys) == ["format", "formatVersion", "vaultId", "keyId", "keyslots", "keyslotGeneration", "keyChain"])
+        #expect((json["keyChain"] as? [Any])?.isEmpty == true, "a vault never rekeyed has an empty key chain")
     }
 }

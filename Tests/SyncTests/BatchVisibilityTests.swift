@@ -54,6 +54,8 @@ import VaultCrypto
         var now: Timestamp { store.now }
         func keyslots() throws(StoreError) -> [Keyslot] { try store.keyslots() }
         func keyslotGeneration() throws(StoreError) -> Int { try store.keyslotGeneration() }
+        func retiredKeys() throws(StoreError) -> [RetiredKey] { try store.retiredKeys() }
+        func adoptRetiredKeys(_ keys: [RetiredKey]) throws(StoreError) -> Int { try store.adoptRetiredKeys(keys) }
         func appliedOperationKeys(from device: String) throws(StoreError) -> Set<String> { try store.appliedOperationKeys(from: device) }
         func liveRecords(among ids: [EntityID]) throws(StoreError) -> (matching: Int, total: Int) { try store.liveRecords(among: ids) }
         func operationsToPush(to remote: String, limit: Int) throws(StoreError) -> [OutgoingOperation] {

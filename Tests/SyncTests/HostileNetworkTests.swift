@@ -190,7 +190,7 @@ import VaultCrypto
         let a = try cluster.addDevice("a")
         try a.addBook("Book")
         try FileManager.default.createDirectory(atPath: cluster.remoteRoot, withIntermediateDirectories: true)
-        let foreign = RemoteDescriptor(vaultID: "someone-else", keyID: "00112233aabbccdd", keyslots: [], keyslotGeneration: 0)
+        let foreign = RemoteDescriptor(vaultID: "someone-else", keyID: try KeyID(hex: "00112233aabbccdd"), keyslots: [], keyslotGeneration: 0, keyChain: [])
         try Data(foreign.encoded()).write(to: URL(fileURLWithPath: cluster.remoteRoot + "/vault.json"))
         let summary = try a.sync()
         #expect(summary.skipped == [remoteName: "otherVault"])

@@ -62,6 +62,10 @@ final class ScheduleRunner {
         /// Files reach a device in any order: each sync leaves out a random third of the
         /// other devices' files, as a sync tool that has not copied them yet (issue 23).
         var outOfOrderDelivery = false
+        /// Devices rekey now and then (two may at once, before either syncs); a device that
+        /// finds a rekey made elsewhere takes it up as its next unlock does, at once or some
+        /// steps later, and until then its syncs leave the remote alone (issue 17).
+        var rekeys = false
     }
 
     let options: Options
@@ -195,6 +199,9 @@ final class ScheduleRunner {
             try sync(device, step: step)
         case 94..<99 where options.remoteChanges:
             try changeRemotes(device, step: step)
+        case 94..<97 where options.rekeys:
+            try device.rekey()
+            outcome.log.append("\(step) \(device.name): rekey to \(device.key.id)")
         default:
             try device.restart()
             outcome.log.append("\(step) \(device.name): killed and relaunched")
@@ -256,11 +263,15 @@ final class ScheduleRunner {
         case 88..<93: remote.writeFaults[at] = .fail(.malformed(what: "operation")); fault = "permanent:\(at)"
         default: remote.failAllWritesFrom = (at, .timedOut); fault = "fail-writes-from:\(at)"
         }
+        if options.rekeys, chance(50), try device.takeUpRekeyMadeElsewhere() {
+            outcome.log.append("\(step) \(device.name): unlock takes up the rekey to \(device.key.id)")
+        }
         let allow = chance(70)
         let before = allow ? nil : try device.state()
         do {
             let summary = try device.sync(through: [remote], allowMassDelete: allow, backoff: backoff)
-            outcome.log.append("\(step) \(device.name): sync (\(fault)) pushed \(summary.pushed) pulled \(summary.pulled) conflicts \(summary.conflicts) failures \(summary.failures) deferred \(summary.deferred)")
+            outcome.log.append("\(step) \(device.name): sync (\(fault)) pushed \(summary.pushed) pulled \(summary.pulled) conflicts \(summary.conflicts) failures \(summary.failures) deferred \(summary.deferred)"
+                               + (summary.rekeyedElsewhere.isEmpty ? "" : " rekeyed elsewhere") + (summary.rejected > 0 ? " rejected \(summary.rejected)" : ""))
         } catch .massDelete(let count, let total) {
             outcome.log.append("\(step) \(device.name): sync refused, mass delete \(count)/\(total)")
             if let before, try device.state() != before {
@@ -287,6 +298,29 @@ final class ScheduleRunner {
         }
     }
 
+    /// Every device takes up any rekey made elsewhere and syncs, until nothing moves; then
+    /// every device has the same key, and a last round reads every file on the remote.
+    func settleTakingUpRekeys() throws {
+        for _ in 0..<12 {
+            var moved = 0
+            for device in devices {
+                if try device.takeUpRekeyMadeElsewhere() { moved += 1 }
+                let summary = try device.sync(allowMassDelete: true)
+                moved += summary.pushed + summary.pulled + summary.deferred + summary.rekeyedElsewhere.count
+            }
+            if moved == 0 { break }
+        }
+        if Set(devices.map(\.key.id)).count != 1 {
+            outcome.unexpectedErrors.append("devices kept different keys: \(devices.map { "\($0.name) \($0.key.id)" })")
+        }
+        for device in devices {
+            let summary = try device.sync(allowMassDelete: true)
+            if summary.shortfall != nil {
+                outcome.unexpectedErrors.append("\(device.name)'s last sync fell short: \(String(describing: summary.shortfall))")
+            }
+        }
+    }
+
     /// The network heals: failed operations are put back, every backoff has passed, and
     /// every device syncs until nothing moves.
     func settle() throws {
@@ -310,6 +344,8 @@ final class ScheduleRunner {
                     }
                     if moved == 0 { break }
                 }
+            } else if options.rekeys {
+                try settleTakingUpRekeys()
             } else {
                 try syncUntilQuiet(devices, maxRounds: 10, allowMassDelete: true)
             }
@@ -422,6 +458,15 @@ final class ScheduleRunner {
         expectEveryPromiseHeld(outcomes)
     }
 
+    /// Devices rekey mid-run, sometimes two at once; the others take the new key up when
+    /// they next unlock: every device ends with the same key and journal, no text is lost,
+    /// and no file is left unread (issue 17).
+    @Test func devicesRekeyMidRun() throws {
+        let outcomes = try Self.runAll(.init(devices: 3, steps: 60, rekeys: true), seeds: Array(401...415))
+        expectEveryPromiseHeld(outcomes)
+        #expect(outcomes.contains { $0.log.contains { $0.contains("takes up the rekey") } }, "no schedule took up a rekey")
+    }
+
     /// Sweeps many seeds and fails on any that breaks a promise, printing it:
     /// BMVAULT_SYNC_SWEEP=N (off by default; a tool for finding new bugs).
     @Test(.enabled(if: ProcessInfo.processInfo.environment["BMVAULT_SYNC_SWEEP"] != nil, "a tool, run with BMVAULT_SYNC_SWEEP=N"))
@@ -431,6 +476,7 @@ final class ScheduleRunner {
         options.realBackoff = ProcessInfo.processInfo.environment["BMVAULT_SYNC_REAL_BACKOFF"] == "1"
         options.remoteChanges = ProcessInfo.processInfo.environment["BMVAULT_SYNC_REMOTE_CHANGES"] == "1"
         options.outOfOrderDelivery = ProcessInfo.processInfo.environment["BMVAULT_SYNC_OUT_OF_ORDER"] == "1"
+        options.rekeys = ProcessInfo.processInfo.environment["BMVAULT_SYNC_REKEYS"] == "1"
         for outcome in try Self.runAll(options, seeds: Array(1000...(1000 + count - 1))) {
             if !outcome.visibleDivergence.isEmpty || !outcome.fullDivergence.isEmpty || !outcome.lostText.isEmpty
                 || !outcome.outboxNotEmpty.isEmpty || !outcome.unexpectedErrors.isEmpty || !outcome.notExactlyOnceOnRemote.isEmpty
@@ -452,6 +498,7 @@ final class ScheduleRunner {
         options.realBackoff = ProcessInfo.processInfo.environment["BMVAULT_SYNC_REAL_BACKOFF"] == "1"
         options.remoteChanges = ProcessInfo.processInfo.environment["BMVAULT_SYNC_REMOTE_CHANGES"] == "1"
         options.outOfOrderDelivery = ProcessInfo.processInfo.environment["BMVAULT_SYNC_OUT_OF_ORDER"] == "1"
+        options.rekeys = ProcessInfo.processInfo.environment["BMVAULT_SYNC_REKEYS"] == "1"
         let outcome = try ScheduleRunner(seed: seed, options: options).run()
         print(outcome.description + "\n  full log:\n    " + outcome.log.joined(separator: "\n    "))
         fflush(nil)   // the test runner may exit without flushing a piped stdout

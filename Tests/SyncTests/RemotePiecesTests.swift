@@ -232,12 +232,18 @@ import VaultCrypto
 }
 
 @Suite struct RemoteDescriptorTests {
-    static let slot = RemoteDescriptor.Slot(id: "slot-passphrase", kind: "passphrase", kdf: "argon2id13", opsLimit: 2,
-                                            memLimit: 67_108_864, salt: [1, 2, 3], wrappedKey: [4, 5, 6])
+    static let slot = Keyslot(id: "slot-passphrase", kind: .passphrase,
+                              kdf: KDFParameters(algorithm: "argon2id13", opsLimit: 2, memLimit: 67_108_864),
+                              salt: [1, 2, 3], wrappedKey: [4, 5, 6])
+
+    static func descriptor(key: String = "00112233aabbccdd", generation: Int = 0, chain: [RetiredKey] = []) throws -> RemoteDescriptor {
+        RemoteDescriptor(vaultID: "v-1", keyID: try KeyID(hex: key), keyslots: [slot], keyslotGeneration: generation, keyChain: chain)
+    }
 
     @Test func roundTripsAndRefusesForeignOrNewer() throws {
-        let descriptor = RemoteDescriptor(vaultID: "v-1", keyID: "00112233aabbccdd", keyslots: [Self.slot], keyslotGeneration: 0)
+        let descriptor = try Self.descriptor()
         #expect(try RemoteDescriptor.decode(descriptor.encoded()) == descriptor)
+        #expect(descriptor.vaultKeyslots() == [Self.slot])
         #expect(descriptor.format == "bmvault-remote" && descriptor.formatVersion == 1)
 
         var json = try #require(try JSONSerialization.jsonObject(with: Data(descriptor.encoded())) as? [String: Any])
@@ -256,20 +262,64 @@ import VaultCrypto
 
     /// Descriptors written before the keyslot generation existed still read, as generation 0.
     @Test func aDescriptorWithoutAGenerationReadsAsZero() throws {
-        let descriptor = RemoteDescriptor(vaultID: "v-1", keyID: "00112233aabbccdd", keyslots: [Self.slot], keyslotGeneration: 3)
+        let descriptor = try Self.descriptor(generation: 3)
         var json = try #require(try JSONSerialization.jsonObject(with: Data(descriptor.encoded())) as? [String: Any])
         #expect(json["keyslotGeneration"] as? Int == 3)
         json["keyslotGeneration"] = nil
+        json["keyChain"] = nil
         let older = try RemoteDescriptor.decode(Array(try JSONSerialization.data(withJSONObject: json)))
-        #expect(older.keyslotGeneration == nil && older.keyslots == [Self.slot])
+        #expect(older.keyslotGeneration == nil && older.vaultKeyslots() == [Self.slot])
+        #expect(older.retiredKeys() == [], "a descriptor from before the key chain has an empty one")
+    }
+
+    /// The key chain travels as it is (sealed), and a damaged entry or an endless chain is refused.
+    @Test func theKeyChainRoundTripsAndIsBounded() throws {
+        let entries = [RetiredKey(id: try KeyID(hex: "0102030405060708"), sealed: [9, 9, 9])]
+        let descriptor = try Self.descriptor(chain: entries)
+        #expect(try RemoteDescriptor.decode(descriptor.encoded()).retiredKeys() == entries)
+
+        var json = try #require(try JSONSerialization.jsonObject(with: Data(descriptor.encoded())) as? [String: Any])
+        json["keyChain"] = [["keyId": "not hex", "sealedKey": "AAAA"]]
+        #expect(try RemoteDescriptor.decode(Array(try JSONSerialization.data(withJSONObject: json))).retiredKeys() == nil)
+        json["keyChain"] = Array(repeating: ["keyId": "0102030405060708", "sealedKey": "AAAA"], count: RemoteDescriptor.longestChain + 1)
+        #expect(throws: RemoteError.malformed(what: "descriptor")) {
+            try RemoteDescriptor.decode(Array(try JSONSerialization.data(withJSONObject: json)))
+        }
+    }
+
+    /// Newer keyslots: a higher generation; at the same generation (two rekeys at once), the
+    /// lower key id, the same answer on every device; never the same key at the same generation.
+    @Test func newerMeansAHigherGenerationThenTheLowerKey() throws {
+        let low = try Self.descriptor(key: "00000000000000aa", generation: 2)
+        let high = try Self.descriptor(key: "ff000000000000aa", generation: 2)
+        #expect(low.isNewer(than: high) && !high.isNewer(than: low))
+        let later = try Self.descriptor(key: "ff000000000000aa", generation: 3)
+        #expect(later.isNewer(than: low) && !low.isNewer(than: later))
+        #expect(!low.isNewer(than: low))
+    }
+
+    /// A rekey's keyslots beat the key it retired whatever the generations (a passphrase
+    /// change counted elsewhere meanwhile), and a longer chain beats a shorter one.
+    @Test func aKeyThatRetiredTheOtherIsNewer() throws {
+        let retired = RetiredKey(id: try KeyID(hex: "ff000000000000aa"), sealed: [1])
+        let rekeyed = try Self.descriptor(key: "ff000000000000bb", generation: 1, chain: [retired])
+        let passphraseChangedTwice = try Self.descriptor(key: "ff000000000000aa", generation: 2)
+        #expect(rekeyed.isNewer(than: passphraseChangedTwice) && !passphraseChangedTwice.isNewer(than: rekeyed))
+
+        let other = RetiredKey(id: try KeyID(hex: "0000000000000001"), sealed: [1])
+        let longer = try Self.descriptor(key: "ff000000000000cc", generation: 1, chain: [retired, other])
+        let shorter = try Self.descriptor(key: "00000000000000cc", generation: 5, chain: [retired])
+        #expect(longer.isNewer(than: shorter) && !shorter.isNewer(than: longer))
     }
 
     /// What the descriptor holds in the clear: ids, KDF parameters, salts and wrapped keys —
     /// nothing else (SYNC.md's "what a remote can see").
     @Test func holdsOnlyIdsKDFParametersAndWrappedKeys() throws {
-        let descriptor = RemoteDescriptor(vaultID: "v-1", keyID: "00112233aabbccdd", keyslots: [Self.slot], keyslotGeneration: 0)
+        let descriptor = try Self.descriptor(chain: [RetiredKey(id: try KeyID(hex: "0102030405060708"), sealed: [9, 9, 9])])
         let json = try #require(try JSONSerialization.jsonObject(with: Data(descriptor.encoded())) as? [String: Any])
-        #expect(Set(json.keys) == ["format", "formatVersion", "vaultId", "keyId", "keyslots", "keyslotGeneration"])
+        #expect(Set(json.keys) == ["format", "formatVersion", "vaultId", "keyId", "keyslots", "keyslotGeneration", "keyChain"])
+        let entry = try #require((json["keyChain"] as? [[String: Any]])?.first)
+        #expect(Set(entry.keys) == ["keyId", "sealedKey"])
         let slot = try #require((json["keyslots"] as? [[String: Any]])?.first)
         #expect(Set(slot.keys) == ["id", "kind", "kdf", "opsLimit", "memLimit", "salt", "wrappedKey"])
     }

@@ -84,10 +84,30 @@ final class Cluster {
                                  createdAt: Timestamp(millisecondsSince1970: realNowMilliseconds()))
         keyslots = try placeholderKeyslots()
         remoteFolder = try scratch.sub("remote")
+        keys = [key]
     }
 
-    /// What the engine seals and opens with, as VaultKit builds it from the vault key.
-    var cipher: OperationCipher { OperationCipher(sealer: FieldSealer(key: key, vaultID: metadata.vaultID)) }
+    /// Every vault key a device of this cluster made (the first, then each rekey's): what
+    /// the passphrase would unwrap from a remote's keyslots, for a device taking up a rekey.
+    private(set) var keys: [VaultKey]
+
+    /// A cipher that opens whatever any device of the cluster sealed, under any of its keys.
+    var cipher: OperationCipher {
+        OperationCipher(sealer: FieldSealer(key: key, vaultID: metadata.vaultID),
+                        retired: keys.map { FieldSealer(key: $0, vaultID: metadata.vaultID) })
+    }
+
+    /// A new vault key, as a device rekeying makes one.
+    func newKey() throws -> VaultKey {
+        let key = try VaultKey.generate()
+        keys.append(key)
+        return key
+    }
+
+    /// The key a remote's keyslots wrap, as the passphrase would unwrap it.
+    func key(withID id: String) -> VaultKey? {
+        keys.first { $0.id.description == id }
+    }
 
     /// The vault's folder on the remote: `<folder>/bmvault-<vault id>`.
     var remoteRoot: String { remoteFolder + "/bmvault-" + metadata.vaultID }
@@ -140,11 +160,14 @@ final class Device {
     /// Strong: the cluster (and its folders) lives as long as any of its devices.
     let cluster: Cluster
     private(set) var store: Store
+    /// This device's vault key: the cluster's first, until it rekeys or takes up a rekey.
+    private(set) var key: VaultKey
 
     init(cluster: Cluster, name: String, deviceID: String?, clock: ManualClock) throws {
         self.cluster = cluster
         self.name = name
         self.clock = clock
+        key = cluster.key
         path = try cluster.scratch.sub("device-\(name)") + "/vault.db"
         var created: Store? = try Store.create(at: path, metadata: cluster.metadata, keyslots: cluster.keyslots,
                                                clock: clock, generatorVersion: testGeneratorVersion)
@@ -162,14 +185,41 @@ final class Device {
     /// The process dies and comes back: the Store object is dropped and the file reopened.
     func restart() throws {
         store = try Store.open(at: path, clock: clock, generatorVersion: testGeneratorVersion)
-        try store.attach(cluster.key)
+        try store.attach(key)
+    }
+
+    /// `bmvault rekey` here: a new key, every field re-sealed, the old key kept in the chain.
+    func rekey() throws {
+        let newKey = try cluster.newKey()
+        try store.beginRekey(from: key, to: newKey, keyslots: try placeholderKeyslots())
+        try store.continueRekey(from: key, to: newKey) { _ in }
+        try store.attach(newKey)
+        key = newKey
+    }
+
+    /// What `unlock` does with the passphrase when `remotes` hold a rekey made on another
+    /// device: takes up its key (the cluster stands in for the passphrase unwrapping it).
+    /// Returns whether there was one.
+    @discardableResult
+    func takeUpRekeyMadeElsewhere(on remotes: [any Remote]? = nil) throws -> Bool {
+        guard let found = RekeyMadeElsewhere.newest(on: remotes ?? [cluster.folderRemote()], vaultID: store.vaultID,
+                                                    keyID: key.id, generation: try store.keyslotGeneration(),
+                                                    keyChain: try store.retiredKeys()) else { return false }
+        let descriptor = found.descriptor
+        let newKey = try #require(cluster.key(withID: descriptor.keyId))
+        try store.followRekey(from: key, to: newKey, keyslots: try #require(descriptor.vaultKeyslots()),
+                              keyChain: try #require(descriptor.retiredKeys()), generation: descriptor.keyslotGeneration ?? 0) { _ in }
+        key = newKey
+        return true
     }
 
     /// Runs one sync through `remotes` (default: the shared folder remote).
     @discardableResult
     func sync(through remotes: [any Remote]? = nil, allowMassDelete: Bool = false,
               backoff: Backoff = Backoff()) throws(SyncError<StoreError>) -> SyncSummary {
-        try SyncEngine(journal: store, cipher: cluster.cipher, remotes: remotes ?? [cluster.folderRemote()], backoff: backoff)
+        let cipher: OperationCipher
+        do { cipher = try store.operationCipher() } catch { throw .journal(error) }
+        return try SyncEngine(journal: store, cipher: cipher, remotes: remotes ?? [cluster.folderRemote()], backoff: backoff)
             .run(allowMassDelete: allowMassDelete)
     }
 

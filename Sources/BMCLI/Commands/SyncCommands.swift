@@ -129,7 +129,8 @@ enum SyncCommands {
                 pushed: summary.pushed, pulled: summary.pulled, conflicts: summary.conflicts, failures: summary.failures,
                 failedForGood: summary.failedForGood, deferred: summary.deferred, rejected: summary.rejected, purged: summary.purged, skippedRemotes: summary.skipped,
                 silentDevices: summary.silentDevices, returningAfterDays: summary.returningAfterDays,
-                snapshots: summary.snapshots, unsentRecords: summary.unsentRecords)))
+                snapshots: summary.snapshots, unsentRecords: summary.unsentRecords,
+                rekeyedElsewhere: summary.rekeyedElsewhere.sorted())))
             return
         }
         var line = "Synced: \(summary.pushed) pushed, \(summary.pulled) pulled, \(summary.conflicts) conflicts, \(summary.failures) failures"

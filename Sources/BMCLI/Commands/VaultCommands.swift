@@ -93,7 +93,12 @@ enum VaultCommands {
             }
             let vault = try context.openVaultWithoutKey()
             let keyState = vault.keyState()
-            if case .unlocked(let until, let current) = keyState {
+            // Unlocked under a key another device's rekey replaced: the secret is asked for
+            // again, to take up the new key.
+            let rekeyedElsewhere = input.extend ? nil : vault.rekeyMadeElsewhere()
+            if let remote = rekeyedElsewhere, case .unlocked = keyState {
+                context.console.err("The vault is unlocked under a key that a rekey on another device replaced (remote \(remote) holds the new one).\n")
+            } else if case .unlocked(let until, let current) = keyState {
                 let persistence: KeyPersistence = input.remember ? .remembered : current ?? .session
                 if input.extend {
                     let expiry = try vault.extendUnlock(forSeconds: input.timeoutSeconds, persistence: persistence)
@@ -116,12 +121,14 @@ enum VaultCommands {
             if useRecovery {
                 let key = context.console.stdinIsTerminal ? try SecretInput.prompt("Recovery key: ") : try SecretInput.readLine()
                 context.console.progress("Unlocking...\n")
-                expiry = try vault.unlock(recoveryKey: key, forSeconds: input.timeoutSeconds, persistence: persistence)
+                expiry = try vault.unlock(recoveryKey: key, forSeconds: input.timeoutSeconds, persistence: persistence,
+                                          events: context.reportRekeyFollow)
             } else {
                 let passphrase = input.passphraseStdin ? try SecretInput.readLine()
                     : try SecretInput.prompt("Passphrase for \(vault.location.directory): ")
                 context.console.progress("Unlocking...\n")
-                expiry = try vault.unlock(passphrase: passphrase, forSeconds: input.timeoutSeconds, persistence: persistence)
+                expiry = try vault.unlock(passphrase: passphrase, forSeconds: input.timeoutSeconds, persistence: persistence,
+                                          events: context.reportRekeyFollow)
             }
             context.console.err("Unlocked until \(HumanFormat.localTime(expiry)) (\(keyringName(persistence))).\n")
             if useRecovery {

@@ -200,6 +200,7 @@ enum JSONDocuments {
         let returningAfterDays: Int?
         let snapshots: [String: Int]
         let unsentRecords: Int
+        let rekeyedElsewhere: [String]
     }
 
     struct OutboxEntryDocument: Encodable {

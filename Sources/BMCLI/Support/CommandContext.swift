@@ -112,7 +112,25 @@ final class CommandContext {
         } else {
             throw CLIError.noPassphraseSource(reason)
         }
-        try vault.unlockForThisProcess(passphrase: passphrase)
+        try vault.unlockForThisProcess(passphrase: passphrase, events: reportRekeyFollow)
+    }
+
+    /// What an unlock says about a rekey made on another device, on standard error.
+    func reportRekeyFollow(_ event: Vault.RekeyFollowEvent) {
+        switch event {
+        case .following(let remote):
+            console.err("The vault was rekeyed on another device; taking up its new key from remote \(remote)...\n")
+        case .progress(let done, let total):
+            console.progress("\rre-encrypted \(done) of \(total)")
+        case .followed(_, let reencrypted, let damaged):
+            console.progress("\n")
+            console.err("Took up the new vault key: \(reencrypted) records re-encrypted under it"
+                        + (damaged > 0 ? "; \(damaged) damaged fields were left as they were" : "")
+                        + ". The passphrase and recovery key set with it now open this vault.\n")
+        case .notFollowed(let remote):
+            console.err("Note: the vault was rekeyed on another device under another passphrase (remote \(remote) holds its new key); "
+                        + "sync leaves that remote alone until you run `bmvault unlock` with that passphrase or the new recovery key.\n")
+        }
     }
 
     /// A locked vault at a terminal: ask for the passphrase and unlock for the default period.
@@ -120,7 +138,7 @@ final class CommandContext {
         console.flush()
         console.err(error == .sessionExpired ? "The vault's unlock period has ended.\n" : "The vault is locked.\n")
         let passphrase = try SecretInput.prompt("Passphrase to unlock it for \(Vault.defaultUnlockSeconds / 3600) hours: ")
-        let expiry = try vault.unlock(passphrase: passphrase)
+        let expiry = try vault.unlock(passphrase: passphrase, events: reportRekeyFollow)
         console.err("Unlocked until \(HumanFormat.localTime(expiry)) (session keyring).\n")
     }
 

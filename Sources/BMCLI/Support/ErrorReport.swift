@@ -226,6 +226,9 @@ struct ErrorReport: Equatable {
     /// The last line of a sync that fell short: what is left, and what to do about it.
     static func report(_ shortfall: SyncShortfall) -> ErrorReport {
         switch shortfall {
+        case .rekeyedElsewhere(let remotes):
+            let names = remotes.sorted().joined(separator: ", ")
+            return ErrorReport("the vault was rekeyed on another device (remote \(names) holds its new key), so nothing was sent there under the old key: run `bmvault unlock` (it asks for the passphrase) to take up the new key, then sync again", .failure)
         case .needsAttention(let failed, let unreadable, let unsent):
             var parts: [String] = []
             if failed > 0 {

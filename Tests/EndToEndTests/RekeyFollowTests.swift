@@ -1,0 +1,124 @@
+import Foundation
+import Testing
+
+/// `rekey` on one device reaches the others through the remote (issue 17, item 3), with the
+/// built binary: the other device's sync says what to do and exits non-zero, its next
+/// `unlock` takes the new key up, and a device joining afterwards gets the whole journal.
+@Suite struct RekeyFollowTests {
+    private static let rekeyedElsewhere = "the vault was rekeyed on another device"
+
+    /// Device B, with a keyring of its own: A's rekey replaces the key A keeps under the
+    /// vault's id, which on one keyring would be B's entry too.
+    private func joinOnItsOwnKeyring(_ world: SyncWorld) throws -> (TestVault, PrivateBus) {
+        let bus = try PrivateBus()
+        try bus.startKeyring()
+        return (try world.join(environment: bus.environment([:])), bus)
+    }
+
+    private func titles(_ vault: TestVault) throws -> [String] {
+        try #require(try vault.json(["book", "list", "--json"]) as? [[String: Any]]).compactMap { $0["title"] as? String }.sorted()
+    }
+
+    /// The issue's reproduction: after `rekey` on A, B's syncs said "unreadable operations
+    /// skipped" with exit 0 for ever, and a device joining later got 4 books of 10.
+    @Test func theOtherDeviceFollowsAndAJoinerGetsEverything() throws {
+        let world = try SyncWorld()
+        let a = world.first
+        for index in 1...4 { try a.succeed(["book", "add", "Before the rekey \(index)"]) }
+        try a.succeed(["sync"])
+        let (b, bus) = try joinOnItsOwnKeyring(world)
+        try withExtendedLifetime((b, bus)) {
+            let rekeyed = try a.run(["rekey", "--passphrase-stdin"], stdin: TestVault.passphrase + "\n")
+            #expect(rekeyed.status == 0, "\(rekeyed)")
+            let newRecoveryKey = rekeyed.line
+            for index in 1...6 { try a.succeed(["book", "add", "After the rekey \(index)"]) }
+            try a.succeed(["sync"])
+
+            try b.succeed(["note", "add", "before the rekey 1", "typed on B before it took up the new key"])
+            let behind = try b.run(["sync"])
+            #expect(behind.status == 1, "\(behind)")
+            #expect(behind.stderr.contains(Self.rekeyedElsewhere) && behind.stderr.contains("run `bmvault unlock`"), "\(behind)")
+            #expect(!behind.stdout.contains("unreadable"), "nothing is counted unreadable: \(behind)")
+            let json = try #require(try JSONSerialization.jsonObject(with: Data(try b.run(["sync", "--json"]).stdout.utf8)) as? [String: Any])
+            #expect(json["rekeyedElsewhere"] as? [String] == ["origin"])
+
+            // B is unlocked, under the old key: `unlock` asks for the passphrase again and takes the new key up.
+            let unlocked = try b.run(["unlock", "--passphrase-stdin"], stdin: TestVault.passphrase + "\n")
+            #expect(unlocked.status == 0, "\(unlocked)")
+            #expect(unlocked.stderr.contains("Took up the new vault key"), "\(unlocked)")
+            let again = try b.run(["unlock", "--passphrase-stdin"], stdin: TestVault.passphrase + "\n")
+            #expect(again.stderr.contains("Already unlocked"), "taken up once: \(again)")
+
+            try b.succeed(["sync"])
+            try a.succeed(["sync"])
+            #expect(try titles(b).count == 10)
+            #expect(try a.journal() == b.journal())
+
+            let c = try world.join()
+            try withExtendedLifetime(c) { () throws in
+                #expect(try titles(c) == titles(a), "the joiner reads what was written under the old key too")
+                #expect(try c.journal() == a.journal())
+            }
+
+            // The recovery key printed by A's rekey opens B now; the passphrase did not change.
+            try b.succeed(["lock"])
+            try b.succeed(["unlock", "--recovery-key-stdin"], stdin: newRecoveryKey + "\n")
+            #expect(try titles(b).count == 10)
+        }
+    }
+
+    /// Killed while it re-encrypts, the unlock that took the new key up leaves the journal
+    /// closed but whole; the next `unlock` finishes the job.
+    @Test func anInterruptedTakeUpResumesAtTheNextUnlock() throws {
+        let world = try SyncWorld()
+        let a = world.first
+        try a.succeed(["book", "add", "Solaris"])
+        try a.succeed(["note", "add", "solaris", "the ocean thinks"])
+        try a.succeed(["sync"])
+        let (b, bus) = try joinOnItsOwnKeyring(world)
+        try withExtendedLifetime((b, bus)) {
+            try b.succeed(["note", "add", "solaris", "typed on B"])
+            try a.succeed(["rekey", "--passphrase-stdin"], stdin: TestVault.passphrase + "\n")
+            try a.succeed(["sync"])
+
+            let killed = try b.run(["unlock", "--passphrase-stdin"], stdin: TestVault.passphrase + "\n",
+                                   environment: ["BMVAULT_TEST_CRASH_AT": "rekey:batch:1"])
+            #expect(killed.status == 137, "expected SIGKILL: \(killed)")
+            #expect(try b.run(["list"]).stderr.contains("a rekey was interrupted"))
+            let resumed = try b.run(["unlock", "--passphrase-stdin"], stdin: TestVault.passphrase + "\n")
+            #expect(resumed.status == 0 && resumed.stderr.contains("Took up the new vault key"), "\(resumed)")
+            try b.succeed(["sync"])
+            try a.succeed(["sync"])
+            #expect(try a.journal() == b.journal())
+            #expect(try b.journal().contains { $0.contains("typed on B") })
+        }
+    }
+
+    /// A device whose passphrase differs from the one the rekey was made with unlocks under
+    /// its old key, is told, and takes the key up when given the other passphrase.
+    @Test func aDifferentPassphraseIsNamedAndThenTakesItUp() throws {
+        let world = try SyncWorld()
+        let a = world.first
+        try a.succeed(["book", "add", "Solaris"])
+        try a.succeed(["sync"])
+        let (b, bus) = try joinOnItsOwnKeyring(world)
+        try withExtendedLifetime((b, bus)) {
+            let other = "another passphrase entirely"
+            try a.succeed(["passphrase", "change", "--passphrase-stdin", "--kdf", "interactive"], stdin: TestVault.passphrase + "\n" + other + "\n")
+            try a.succeed(["rekey", "--passphrase-stdin"], stdin: other + "\n")
+            try a.succeed(["book", "add", "Written after the rekey"])
+            try a.succeed(["sync"])
+
+            try b.succeed(["lock"])
+            let old = try b.run(["unlock", "--passphrase-stdin"], stdin: TestVault.passphrase + "\n")
+            #expect(old.status == 0, "\(old)")
+            #expect(old.stderr.contains("rekeyed on another device under another passphrase"), "\(old)")
+            #expect(try b.run(["sync"]).status == 1)
+
+            let taken = try b.run(["unlock", "--passphrase-stdin"], stdin: other + "\n")
+            #expect(taken.status == 0 && taken.stderr.contains("Took up the new vault key"), "\(taken)")
+            try b.succeed(["sync"])
+            #expect(try titles(b) == ["Solaris", "Written after the rekey"])
+        }
+    }
+}

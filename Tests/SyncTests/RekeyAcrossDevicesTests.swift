@@ -1,0 +1,168 @@
+import Foundation
+import Testing
+import Journal
+@testable import Sync
+@testable import VaultStore
+import VaultCrypto
+
+/// A rekey on one device reaches the others (issue 17, item 3): the new keyslots and the key
+/// chain go to the remote with the rekeying device's next sync; a device still on the old key
+/// leaves that remote alone and says so until its next unlock takes the new key up; what was
+/// written under an old key stays readable to every device, and to one that joins later.
+@Suite struct RekeyAcrossDevicesTests {
+    /// Two devices in step, then A rekeys, writes, and syncs.
+    private func rekeyedOnA() throws -> (Cluster, Device, Device, Book) {
+        let cluster = try Cluster(label: "rekey")
+        let a = try cluster.addDevice("a")
+        let b = try cluster.addDevice("b")
+        let book = try a.addBook("Solaris")
+        try a.addNote("written on A before the rekey", to: book)
+        try b.addBook("Le Petit Prince")
+        try syncUntilQuiet([a, b])
+        try a.rekey()
+        try a.addNote("written on A after the rekey", to: book)
+        try a.sync()
+        return (cluster, a, b, book)
+    }
+
+    @Test func theRekeyingDevicePublishesItsKeyslotsAndChain() throws {
+        let (cluster, a, _, _) = try rekeyedOnA()
+        let descriptor = try RemoteDescriptor.decode(try #require(try cluster.folderRemote().readDescriptor()))
+        #expect(descriptor.keyId == a.key.id.description)
+        #expect(descriptor.keyslotGeneration == 1)
+        #expect(descriptor.retiredKeys()?.map(\.id) == [cluster.key.id], "the old key travels, sealed under the new one")
+        let opened = try #require(descriptor.retiredKeys()?.first).open(with: FieldSealer(key: a.key, vaultID: cluster.metadata.vaultID))
+        #expect(opened.id == cluster.key.id)
+        // Sealed under the new key only: the old key cannot open its own entry.
+        #expect(throws: CryptoError.self) {
+            try descriptor.retiredKeys()?.first?.open(with: FieldSealer(key: cluster.key, vaultID: cluster.metadata.vaultID))
+        }
+    }
+
+    @Test func aDeviceOnTheOldKeyLeavesTheRemoteAloneAndSaysSo() throws {
+        let (cluster, _, b, _) = try rekeyedOnA()
+        let book = try #require(try b.store.books().compactMap { try? $0.get() }.first { $0.title == "Le Petit Prince" })
+        try b.addNote("written on B, still on the old key", to: book)
+        let filesBefore = try cluster.remoteOperationFiles()
+
+        let summary = try b.sync()
+        #expect(summary.rekeyedElsewhere == [remoteName])
+        #expect(summary.shortfall == .rekeyedElsewhere(remotes: [remoteName]))
+        #expect(summary.pushed == 0 && summary.pulled == 0 && summary.rejected == 0)
+        #expect(try cluster.remoteOperationFiles() == filesBefore, "nothing new went to the remote under the retired key")
+        #expect(try b.waitingOperations().count == 1, "B's note waits in its outbox")
+    }
+
+    @Test func takingUpTheNewKeyBringsTheDevicesTogether() throws {
+        let (cluster, a, b, _) = try rekeyedOnA()
+        let book = try #require(try b.store.books().compactMap { try? $0.get() }.first { $0.title == "Le Petit Prince" })
+        try b.addNote("written on B, still on the old key", to: book)
+        try b.sync()
+
+        #expect(try b.takeUpRekeyMadeElsewhere())
+        #expect(b.key.id == a.key.id && b.store.metadata.keyID == a.key.id)
+        #expect(try b.store.retiredKeys().map(\.id) == [cluster.key.id])
+        #expect(try b.store.keyslotGeneration() == 1, "the same chain as A's: nothing to publish")
+        #expect(try !b.takeUpRekeyMadeElsewhere(), "taken up once")
+
+        try syncUntilQuiet([a, b])
+        for device in [a, b] { #expect(try device.sync().shortfall == nil) }
+        try expectConverged([a, b])
+        let bodies = Set(try a.liveAnnotations().map(\.body))
+        #expect(bodies == ["written on A before the rekey", "written on A after the rekey", "written on B, still on the old key"])
+        // B's note went out under the new key: its file does not open with the old one.
+        let old = OperationCipher(sealer: FieldSealer(key: cluster.key, vaultID: cluster.metadata.vaultID))
+        let remote = cluster.folderRemote()
+        let name = try #require(try remote.operationNames(of: b.deviceID).last)
+        #expect(throws: CryptoError.keyMismatch) {
+            try old.open(operation: try remote.readOperation(name, of: b.deviceID),
+                         idempotencyKey: try #require(OperationFileName.idempotencyKey(in: name)))
+        }
+    }
+
+    /// The issue's reproduction at this level: a device joining after the rekey reads the
+    /// files written before it (under the old key) as well as after.
+    @Test func aDeviceJoiningAfterTheRekeyGetsTheWholeJournal() throws {
+        let (cluster, a, b, _) = try rekeyedOnA()
+        for index in 1...8 { try a.addBook("Book \(index)") }
+        try a.sync()
+        try b.takeUpRekeyMadeElsewhere()
+        try syncUntilQuiet([a, b])
+
+        let c = try cluster.addDevice("c")
+        #expect(try c.takeUpRekeyMadeElsewhere(), "a new device takes the key and chain the remote holds")
+        let summary = try c.sync()
+        #expect(summary.rejected == 0 && summary.shortfall == nil)
+        try expectConverged([a, b, c])
+        #expect(try c.store.books().count == 10)
+    }
+
+    @Test func aDeviceThatMissedTwoRekeysTakesUpTheLatest() throws {
+        let (cluster, a, b, book) = try rekeyedOnA()
+        try a.rekey()
+        try a.addNote("written on A after the second rekey", to: book)
+        try a.sync()
+        #expect(try b.takeUpRekeyMadeElsewhere())
+        #expect(b.key.id == a.key.id)
+        #expect(Set(try b.store.retiredKeys().map(\.id)) == Set(cluster.keys.dropLast().map(\.id)))
+        try syncUntilQuiet([a, b])
+        try expectConverged([a, b])
+        #expect(try b.liveAnnotations().count == 3)
+    }
+
+    /// A passphrase change on B counted a generation A never heard of: A's rekey still wins
+    /// (it retired the key B's slots wrap), and B follows it, instead of the two devices
+    /// putting their descriptors back in turn.
+    @Test func aRekeyBeatsAPassphraseChangeMadeMeanwhile() throws {
+        let cluster = try Cluster(label: "rekey")
+        let a = try cluster.addDevice("a")
+        let b = try cluster.addDevice("b")
+        try a.addBook("Solaris")
+        try syncUntilQuiet([a, b])
+        try b.store.replaceKeyslot(try #require(try placeholderKeyslots().first))
+        try b.sync()
+        try a.rekey()
+        try a.sync()
+        let descriptor = try RemoteDescriptor.decode(try #require(try cluster.folderRemote().readDescriptor()))
+        #expect(descriptor.keyId == a.key.id.description, "the rekey's keyslots replaced the passphrase change's")
+        #expect(try b.sync().rekeyedElsewhere == [remoteName])
+        #expect(try a.sync().shortfall == nil, "A does not take B's slots back")
+        #expect(try b.takeUpRekeyMadeElsewhere())
+        try syncUntilQuiet([a, b])
+        try expectConverged([a, b])
+    }
+
+    /// Two devices rekey before either syncs: they settle on one key (the higher generation,
+    /// then the lower key id), the one that follows adds its own retired key to the chain
+    /// and publishes it, and the other takes that entry up at its next sync.
+    @Test func twoRekeysAtOnceSettleOnOneKey() throws {
+        let cluster = try Cluster(label: "rekey")
+        let a = try cluster.addDevice("a")
+        let b = try cluster.addDevice("b")
+        let book = try a.addBook("Solaris")
+        try syncUntilQuiet([a, b])
+        try a.rekey()
+        try b.rekey()
+        try a.addNote("A, under A's new key", to: book)
+        try b.addNote("B, under B's new key", to: book)
+        try a.sync()
+        try b.sync()
+        let (winner, loser) = a.key.id.description < b.key.id.description ? (a, b) : (b, a)
+
+        #expect(try winner.sync().rekeyedElsewhere.isEmpty)
+        #expect(try loser.sync().rekeyedElsewhere == [remoteName])
+        let losingKey = loser.key.id
+        #expect(try loser.takeUpRekeyMadeElsewhere())
+        #expect(try loser.store.keyslotGeneration() == 2, "the loser holds a key the winner's chain lacks, so it publishes")
+        try syncUntilQuiet([a, b])
+        for device in [a, b] { #expect(Set(try device.store.retiredKeys().map(\.id)) == [cluster.key.id, losingKey]) }
+        for device in [a, b] { #expect(try device.sync().shortfall == nil) }
+        try expectConverged([a, b])
+        #expect(Set(try a.liveAnnotations().map(\.body)) == ["A, under A's new key", "B, under B's new key"])
+
+        let c = try cluster.addDevice("c")
+        try c.takeUpRekeyMadeElsewhere()
+        #expect(try c.sync().shortfall == nil)
+        try expectConverged([a, b, c])
+    }
+}
