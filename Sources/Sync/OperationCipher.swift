@@ -46,7 +46,8 @@ public struct OperationCipher {
     /// The sealer for the key `sealed` names: a retired key's, or the current one (which
     /// then refuses it, as ``CryptoError/keyMismatch``).
     private func opener(for sealed: [UInt8]) -> FieldSealer {
-        FieldSealer.keyID(of: sealed).flatMap { retired[$0] } ?? sealer
+        guard !retired.isEmpty else { return sealer }   // a vault never rekeyed: no header to read
+        return FieldSealer.keyID(of: sealed).flatMap { retired[$0] } ?? sealer
     }
 
     public func seal(operation document: [UInt8], idempotencyKey: String) throws(CryptoError) -> [UInt8] {
