@@ -67,6 +67,26 @@ public struct Keyslot: Sendable, Equatable {
         return try open(under: wrappingKey, vaultID: vaultID)
     }
 
+    /// Whether the slot has the shape this build writes: its salt and wrapped key of the
+    /// right lengths and version, and a KDF it would run (`bmvault check`). It says nothing
+    /// of whether the passphrase or recovery key opens it.
+    public var isWellFormed: Bool {
+        guard salt.count == Self.saltCount, wrappedKey.first == Self.formatVersion,
+              wrappedKey.count == 1 + FieldSealer.nonceCount + VaultKey.byteCount + FieldSealer.tagCount else { return false }
+        switch kind {
+        case .passphrase: return kdf.algorithm == KDFParameters.argon2id && Self.limitsAreWithinBounds(kdf)
+        case .recovery: return kdf.algorithm == Self.recoveryKDF
+        }
+    }
+
+    /// Limits come from the vault file: a damaged or hostile slot must not be able to crash
+    /// the process or demand more than the strongest preset.
+    private static func limitsAreWithinBounds(_ kdf: KDFParameters) -> Bool {
+        let strongest = KDFParameters(strength: .sensitive)
+        return kdf.opsLimit >= UInt64(crypto_pwhash_OPSLIMIT_MIN) && kdf.opsLimit <= strongest.opsLimit
+            && kdf.memLimit >= UInt64(crypto_pwhash_MEMLIMIT_MIN) && kdf.memLimit <= strongest.memLimit
+    }
+
     // MARK: - Derivation and sealing
 
     private static func binding(vaultID: String, slotID: String, kind: Kind, kdf: KDFParameters) -> Binding {
@@ -76,14 +96,7 @@ public struct Keyslot: Sendable, Equatable {
 
     private static func deriveFromPassphrase(_ passphrase: SecretBytes, salt: [UInt8], kdf: KDFParameters) throws(CryptoError) -> SecretBytes {
         guard salt.count == saltCount else { throw .invalidLength(expected: saltCount, actual: salt.count) }
-        // Limits come from the vault file: a damaged or hostile slot must not be able to
-        // crash the process or demand more than the strongest preset.
-        let strongest = KDFParameters(strength: .sensitive)
-        guard kdf.opsLimit >= UInt64(crypto_pwhash_OPSLIMIT_MIN), kdf.opsLimit <= strongest.opsLimit,
-              kdf.memLimit >= UInt64(crypto_pwhash_MEMLIMIT_MIN), kdf.memLimit <= strongest.memLimit,
-              let memLimit = Int(exactly: kdf.memLimit) else {
-            throw .keyDerivationFailed
-        }
+        guard limitsAreWithinBounds(kdf), let memLimit = Int(exactly: kdf.memLimit) else { throw .keyDerivationFailed }
         let derived = try SecretBytes(count: VaultKey.byteCount)
         let status = derived.withUnsafeMutableBytes { out in
             passphrase.withUnsafeBytes { secret in

@@ -55,3 +55,5 @@ public typealias ArchiveSummary = Archive.ArchiveSummary
 public typealias ImportSummary = VaultStore.ImportSummary
 /// A book's id and title alone, for naming books cheaply.
 public typealias BookTitle = VaultStore.BookTitle
+/// What `check` verified and found.
+public typealias VaultCheckReport = VaultStore.VaultCheckReport

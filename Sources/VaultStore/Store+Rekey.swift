@@ -139,6 +139,15 @@ extension Store {
         cipher = nil
     }
 
+    /// Where a sealed field of a ``rekeyPhases`` table is bound: an outbox row's payload as
+    /// the operation it is, from payload format 2 on (as it goes to the remotes), any other
+    /// field to its table, record and field.
+    func sealedFieldBinding(table: String, recordID: String, field: String, payloadFormat: Int64) -> Binding {
+        table == "outbox" && payloadFormat == OutboxPayloadFormat.operation.rawValue
+            ? OperationCipher.operationBinding(metadata.vaultID, recordID)
+            : Binding(vaultID: metadata.vaultID, table: table, recordID: recordID, field: field)
+    }
+
     /// One batch of the current phase: re-seal up to `batchSize` rows after the cursor and
     /// move the cursor, or move to the next phase when the table is done.
     private func rekeyBatch(old: FieldSealer, new: FieldSealer, batchSize: Int,
@@ -163,12 +172,8 @@ extension Store {
             rows.append((row.int64(0), row.text(1), fields, row.int64(2)))
         }
         for row in rows {
-            // An outbox row's payload is bound as the operation it is: from payload format 2
-            // on, as it goes to the remotes.
             let binding = { (field: String) in
-                row.format == OutboxPayloadFormat.operation.rawValue
-                    ? OperationCipher.operationBinding(self.metadata.vaultID, row.id)
-                    : Binding(vaultID: self.metadata.vaultID, table: phase.table, recordID: row.id, field: field)
+                self.sealedFieldBinding(table: phase.table, recordID: row.id, field: field, payloadFormat: row.format)
             }
             try reseal(table: phase.table, rowid: row.rowid, fields: phase.fields, values: row.fields, binding: binding,
                        old: old, new: new, damaged: &damaged)

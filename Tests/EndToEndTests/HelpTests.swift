@@ -37,6 +37,8 @@ import Testing
           rekey                   Re-encrypt everything under a new vault key.
           diagnostics             Show versions, vault health and recent log lines,
                                   without content.
+          check                   Verify the whole vault: the database, the keyslots,
+                                  and that every sealed field opens.
           book                    Add and list books, and record progress.
           session                 Record reading sessions.
           note                    Add notes: your own thoughts about a book.

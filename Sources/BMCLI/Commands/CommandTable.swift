@@ -25,6 +25,7 @@ enum CommandTable {
                 MigrateCommand.migrate(context),
                 RekeyCommand.rekey(context),
                 DiagnosticsCommand.diagnostics(context),
+                CheckCommand.check(context),
                 BookCommands.book(context),
                 BookCommands.session(context),
                 AnnotationCommands.note(context),

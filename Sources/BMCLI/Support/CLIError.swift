@@ -37,6 +37,8 @@ enum CLIError: Error, Equatable {
     /// A new recovery key could not be written to standard output (a full disk, a closed
     /// pipe); the passphrase still opens the vault, so `recovery-key rotate` makes another.
     case recoveryKeyNotShown
+    /// `check` found damage (listed first, by kind and id).
+    case checkFoundDamage(count: Int)
     /// A sync (`sync`, or `--fresh`) did not do everything: its summary was shown first.
     case syncIncomplete(SyncShortfall)
     /// A file-system or terminal call failed.

@@ -216,6 +216,8 @@ struct ErrorReport: Equatable {
             return ErrorReport("`\(command)` works on the keyring and --no-keyring turns it off; without a keyring each command asks for the passphrase", .usage)
         case .syncIncomplete(let shortfall):
             return report(shortfall)
+        case .checkFoundDamage(let count):
+            return ErrorReport("the check found \(counted(count, "problem")) (listed above); nothing was changed. What another device holds comes back from it; an export or a copy of vault.db made before the damage restores the rest (Docs/CLI.md, `check`)", .dataError)
         case .recoveryKeyNotShown:
             return ErrorReport("the new recovery key could not be written to standard output; the passphrase still opens the vault: run `bmvault recovery-key rotate` for another where its output can be written", .failure)
         case .system(let operation, let code):

@@ -1,0 +1,127 @@
+import Journal
+import VaultCrypto
+
+/// What `bmvault check` found: how much of each kind it verified, and what is damaged,
+/// named by kind and id (a record id, an outbox row, a keyslot id, a key id), never by
+/// content.
+public struct VaultCheckReport: Sendable, Equatable {
+    /// One damaged thing: `kind` (`database`, `schema`, `keyslot`, `book`, `annotation`,
+    /// `annotation_version`, `outbox`, `book_title_cache`, `retired_key`), its id when it has
+    /// one, and what is wrong (the field that does not open, or the check that failed).
+    public struct Finding: Sendable, Equatable {
+        public let kind: String
+        public let id: String?
+        public let problem: String
+    }
+
+    /// How many of each kind were verified (rows of a table, keyslots, keys of the chain).
+    public internal(set) var verified: [String: Int] = [:]
+    public internal(set) var findings: [Finding] = []
+}
+
+extension Store {
+    /// Verifies the whole vault, as `restic check` does a repository: SQLite's integrity and
+    /// foreign keys, the schema against the one this build ships, the keyslots' shape, and
+    /// that every sealed field opens under the record and field it is bound to (books,
+    /// notes and quotes and their kept versions, outbox operations, the title cache, the key
+    /// chain). Reads only; the key must be attached.
+    public func check() throws(StoreError) -> VaultCheckReport {
+        let sealer = try requireCipher().sealer
+        var report = VaultCheckReport()
+        try checkDatabase(&report)
+        try checkKeyslots(&report)
+        for phase in Self.rekeyPhases {
+            try checkSealedFields(of: phase.table, fields: phase.fields, sealer: sealer, &report)
+        }
+        try checkKeptVersions(sealer: sealer, &report)
+        try checkTitleCache(sealer: sealer, &report)
+        for key in try retiredKeys() {
+            report.verified["retired_key", default: 0] += 1
+            if (try? key.open(with: sealer)) == nil {
+                report.findings.append(.init(kind: "retired_key", id: key.id.description, problem: "does not open under the vault key"))
+            }
+        }
+        return report
+    }
+
+    /// SQLite's own checks (their messages are not repeated: a count and the rows named),
+    /// and the schema compared with the frozen one of this vault's version.
+    private func checkDatabase(_ report: inout VaultCheckReport) throws(StoreError) {
+        var integrity: [String] = []
+        try database.forEachRow("PRAGMA integrity_check") { row in integrity.append(row.text(0)) }
+        if integrity != ["ok"] {
+            report.findings.append(.init(kind: "database", id: nil, problem: "integrity_check reports \(integrity.count) problems"))
+        }
+        try database.forEachRow("PRAGMA foreign_key_check") { row in
+            report.findings.append(.init(kind: row.text(0), id: row.isNull(1) ? nil : String(row.int64(1)),
+                                         problem: "refers to a missing \(row.text(2))"))
+        }
+        let version = try schemaVersion()
+        let schema = SHA256.hex(of: Array(try SchemaText.of(database).utf8))
+        if version != Migrations.latestVersion || schema != Migrations.all[version - 1].schemaChecksum {
+            report.findings.append(.init(kind: "schema", id: nil, problem: "differs from schema v\(version) as shipped"))
+        }
+        report.verified["database", default: 0] += 1
+    }
+
+    /// One passphrase slot and one recovery slot, each of a shape this build opens.
+    private func checkKeyslots(_ report: inout VaultCheckReport) throws(StoreError) {
+        let slots = try keyslots()
+        report.verified["keyslot"] = slots.count
+        for kind in [Keyslot.Kind.passphrase, .recovery] where !slots.contains(where: { $0.kind == kind }) {
+            report.findings.append(.init(kind: "keyslot", id: nil, problem: "no \(kind.rawValue) slot"))
+        }
+        for slot in slots where !slot.isWellFormed {
+            report.findings.append(.init(kind: "keyslot", id: slot.id, problem: "malformed \(slot.kind.rawValue) slot"))
+        }
+    }
+
+    /// Every sealed field of `table` opens under its binding (a purged tombstone's emptied
+    /// field holds nothing to open).
+    private func checkSealedFields(of table: String, fields: [String], sealer: FieldSealer,
+                                   _ report: inout VaultCheckReport) throws(StoreError) {
+        let idColumn = table == "outbox" ? "idempotency_key" : "id"
+        let format = table == "outbox" ? "payload_format" : "0"
+        try database.forEachRow("SELECT \(idColumn), \(format), \(fields.joined(separator: ", ")) FROM \(table)") { row in
+            report.verified[table, default: 0] += 1
+            let id = row.text(0)
+            for (index, field) in fields.enumerated() where !row.isNull(Int32(index + 2)) {
+                let sealed = row.blob(Int32(index + 2))
+                let binding = sealedFieldBinding(table: table, recordID: id, field: field, payloadFormat: row.int64(1))
+                if !sealed.isEmpty, !opens(sealed, binding, sealer) {
+                    report.findings.append(.init(kind: table, id: id, problem: "\(field) does not open"))
+                }
+            }
+        }
+    }
+
+    private func checkKeptVersions(sealer: FieldSealer, _ report: inout VaultCheckReport) throws(StoreError) {
+        try database.forEachRow("SELECT annotation_id, hlc, body, locator FROM annotation_version") { row in
+            report.verified["annotation_version", default: 0] += 1
+            let recordID = Self.versionRecordID(row.text(0), clock: row.text(1))
+            for (index, field) in [(2, "body"), (3, "locator")] where !row.isNull(Int32(index)) {
+                let binding = Binding(vaultID: metadata.vaultID, table: "annotation_version", recordID: recordID, field: field)
+                if !opens(row.blob(Int32(index)), binding, sealer) {
+                    report.findings.append(.init(kind: "annotation_version", id: row.text(0), problem: "\(field) of a kept version does not open"))
+                }
+            }
+        }
+    }
+
+    private func checkTitleCache(sealer: FieldSealer, _ report: inout VaultCheckReport) throws(StoreError) {
+        try database.forEachRow("SELECT id, titles FROM book_title_cache") { row in
+            report.verified["book_title_cache", default: 0] += 1
+            let binding = Binding(vaultID: metadata.vaultID, table: "book_title_cache", recordID: String(row.int64(0)), field: "titles")
+            if !opens(row.blob(1), binding, sealer) {
+                report.findings.append(.init(kind: "book_title_cache", id: nil, problem: "titles do not open (rebuilt at the next change to a book)"))
+            }
+        }
+    }
+
+    /// Whether `sealed` opens under `binding`; the plaintext is wiped at once.
+    private func opens(_ sealed: [UInt8], _ binding: Binding, _ sealer: FieldSealer) -> Bool {
+        guard var plain = try? sealer.open(sealed, binding: binding) else { return false }
+        wipe(&plain)
+        return true
+    }
+}
