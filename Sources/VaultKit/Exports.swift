@@ -57,3 +57,7 @@ public typealias ImportSummary = VaultStore.ImportSummary
 public typealias BookTitle = VaultStore.BookTitle
 /// What `check` verified and found.
 public typealias VaultCheckReport = VaultStore.VaultCheckReport
+/// What `backup` wrote.
+public typealias BackupSummary = VaultStore.BackupSummary
+/// What an automatic schema upgrade reports as it goes.
+public typealias MigrationEvent = VaultStore.MigrationEvent

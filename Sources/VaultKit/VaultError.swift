@@ -13,6 +13,10 @@ public enum VaultError: Error, Equatable, Sendable {
     case vaultExists(path: String)
     /// The file at the location is not a bmvault vault.
     case notAVault(path: String)
+    /// `backup` found its file, or the checksum beside it, already there: nothing was written.
+    case backupExists(path: String)
+    /// A backup does not match its checksum or fails SQLite's integrity check: nothing was restored.
+    case backupDamaged(path: String)
     /// The vault was written by a newer bmvault; it was not modified.
     case newerSchema(found: Int, supported: Int)
     /// No key for this vault in the Secret Service: run `bmvault unlock`.
@@ -108,6 +112,8 @@ extension VaultError {
         case .vaultNotFound(let path): self = .vaultNotFound(path: path)
         case .vaultExists(let path): self = .vaultExists(path: path)
         case .notAVault(let path): self = .notAVault(path: path)
+        case .backupExists(let path): self = .backupExists(path: path)
+        case .backupDamaged(let path): self = .backupDamaged(path: path)
         case .newerSchema(let found, let supported): self = .newerSchema(found: found, supported: supported)
         case .locked, .keyMismatch: self = .locked
         case .rekeyInProgress: self = .rekeyInProgress

@@ -34,6 +34,54 @@ enum FileSystem {
         }
     }
 
+    /// Gives a finished backup its name only if nothing has it (`renameat2` with
+    /// `RENAME_NOREPLACE`); where the file system refuses that flag, checks the name is free
+    /// and renames, which is as safe for the one process writing that name.
+    static func renameBackupWithoutReplacing(_ source: String, to destination: String) throws(StoreError) {
+        do {
+            try FileIO.FileSystem.renameWithoutReplacing(source, to: destination)
+        } catch where error.errno == .exists {
+            throw .backupExists(path: destination)
+        } catch where error.errno == .invalidArgument {
+            guard !exists(destination) else { throw .backupExists(path: destination) }
+            try rename(source, to: destination)
+        } catch {
+            throw StoreError(error)
+        }
+    }
+
+    /// Creates `path` (0600) holding `text`, flushed; a file already there is
+    /// ``StoreError/backupExists(path:)``, left alone.
+    static func createBackupFile(_ path: String, holding text: String) throws(StoreError) {
+        do {
+            let file = try FileDescriptor.create(path, permissions: 0o600)
+            defer { try? file.close() }
+            try file.writeAll(text)
+            try file.sync()
+        } catch {
+            throw error.errno == .exists ? .backupExists(path: path) : StoreError(error)
+        }
+    }
+
+    /// A small regular file's bytes, at most `limit` of them.
+    static func readSmallFile(_ path: String, limit: Int) throws(StoreError) -> [UInt8] {
+        try call { () throws(FileIOError) in try FileIO.FileSystem.readRegularFile(at: path, limit: limit) }
+    }
+
+    /// The SHA-256 of the file at `path`, read a mebibyte at a time.
+    static func sha256(of path: String) throws(StoreError) -> String {
+        try call { () throws(FileIOError) in
+            let file = try FileDescriptor.open(path, .readOnly)
+            defer { try? file.close() }
+            var digest = SHA256()
+            var chunk = [UInt8](repeating: 0, count: 1 << 20)
+            while case let count = try file.read(into: &chunk), count > 0 {
+                digest.update(chunk[..<count])
+            }
+            return digest.finalizeHex()
+        }
+    }
+
     /// Removes a file if it is there; a leftover that cannot be removed is left for later.
     static func remove(_ path: String) {
         try? FileIO.FileSystem.unlink(path)

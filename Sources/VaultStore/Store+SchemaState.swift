@@ -92,10 +92,10 @@ extension Store {
 
     /// Opens the database at `path` if it is a bmvault vault; any other file, whatever its
     /// `user_version`, is refused as ``StoreError/notAVault(path:)`` and not touched.
-    static func openExisting(_ path: String) throws(StoreError) -> Database {
+    static func openExisting(_ path: String, readOnly: Bool = false) throws(StoreError) -> Database {
         guard FileSystem.exists(path) else { throw .vaultNotFound(path: path) }
         let database: Database
-        do { database = try Database(path: path, create: false) } catch {
+        do { database = try Database(path: path, create: false, readOnly: readOnly) } catch {
             throw error.isNotADatabase ? .notAVault(path: path) : StoreError(error)
         }
         var isVault = false

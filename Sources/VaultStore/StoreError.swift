@@ -66,6 +66,11 @@ public enum StoreError: Error, Equatable, Sendable {
     case io(operation: String, errno: Int32)
     /// Sealing failed (opening failures are ``recordUnreadable(id:field:)``).
     case crypto(CryptoError)
+    /// `backup` found its file, or the checksum beside it, already there: nothing was written.
+    case backupExists(path: String)
+    /// A backup to restore does not match the checksum beside it, or fails SQLite's
+    /// integrity check: nothing was restored.
+    case backupDamaged(path: String)
 }
 
 extension StoreError {

@@ -39,6 +39,8 @@ import Testing
                                   without content.
           check                   Verify the whole vault: the database, the keyslots,
                                   and that every sealed field opens.
+          backup                  Copy the vault, still encrypted, to a new file.
+          restore                 Make the vault again from a backup, as a new device.
           book                    Add and list books, and record progress.
           session                 Record reading sessions.
           note                    Add notes: your own thoughts about a book.

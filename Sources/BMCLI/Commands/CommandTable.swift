@@ -26,6 +26,8 @@ enum CommandTable {
                 RekeyCommand.rekey(context),
                 DiagnosticsCommand.diagnostics(context),
                 CheckCommand.check(context),
+                BackupCommands.backup(context),
+                BackupCommands.restore(context),
                 BookCommands.book(context),
                 BookCommands.session(context),
                 AnnotationCommands.note(context),

@@ -146,15 +146,19 @@ final class CommandContext {
     /// standard error (and, on a terminal, a line per migration). For the commands that read
     /// only what is in the clear (`status`, `outbox`) or take a passphrase themselves.
     func openVaultWithoutKey() throws(VaultError) -> Vault {
-        try Vault.open(at: location, keyStore: keyStore(), clock: clock) { event in
-            switch event {
-            case .upgrading(let from, let to, let snapshot):
-                console.err("Upgrading the vault from schema \(from) to \(to); its original is kept at \(snapshot) until this succeeds.\n")
-            case .applying(let id, let index, let count):
-                console.progress("  migration \(index)/\(count): \(id)\n")
-            case .upgraded(_, let to, let milliseconds):
-                console.progress("Upgraded to schema \(to) in \(milliseconds) ms.\n")
-            }
+        try Vault.open(at: location, keyStore: keyStore(), clock: clock, events: reportMigration)
+    }
+
+    /// What an automatic schema upgrade says: one line on standard error, and on a terminal
+    /// a line per migration.
+    func reportMigration(_ event: MigrationEvent) {
+        switch event {
+        case .upgrading(let from, let to, let snapshot):
+            console.err("Upgrading the vault from schema \(from) to \(to); its original is kept at \(snapshot) until this succeeds.\n")
+        case .applying(let id, let index, let count):
+            console.progress("  migration \(index)/\(count): \(id)\n")
+        case .upgraded(_, let to, let milliseconds):
+            console.progress("Upgraded to schema \(to) in \(milliseconds) ms.\n")
         }
     }
 

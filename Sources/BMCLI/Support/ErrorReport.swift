@@ -27,6 +27,10 @@ struct ErrorReport: Equatable {
             return ErrorReport("no vault at \(path); create one with `bmvault init`", .notFound)
         case .vaultExists(let path):
             return ErrorReport("a vault already exists at \(path); it was left untouched", .failure)
+        case .backupExists(let path):
+            return ErrorReport("\(path) exists already; nothing was written (a backup never replaces a file)", .failure)
+        case .backupDamaged(let path):
+            return ErrorReport("\(path) does not match the checksum beside it, or is damaged; nothing was restored", .dataError)
         case .notAVault(let path):
             return ErrorReport("\(path) is not a bmvault vault", .dataError)
         case .newerSchema(let found, let supported):

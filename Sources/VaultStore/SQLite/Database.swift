@@ -18,10 +18,11 @@ final class Database {
     /// How many write transactions this connection has begun: tells one from the next.
     private(set) var writeTransactionCount = 0
 
-    /// Opens the database at `path`; with `create`, makes the file if it is missing.
-    init(path: String, create: Bool) throws(DatabaseError) {
+    /// Opens the database at `path`; with `create`, makes the file if it is missing; with
+    /// `readOnly`, never writes to it (a backup being restored from).
+    init(path: String, create: Bool, readOnly: Bool = false) throws(DatabaseError) {
         var opened: OpaquePointer?
-        var flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_EXRESCODE
+        var flags = (readOnly ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE) | SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_EXRESCODE
         if create { flags |= SQLITE_OPEN_CREATE }
         let status = sqlite3_open_v2(path, &opened, flags, nil)
         guard let opened, status == SQLITE_OK else {

@@ -1,0 +1,106 @@
+import Journal
+import VaultCrypto
+
+/// What `backup` wrote.
+public struct BackupSummary: Sendable, Equatable {
+    public let path: String
+    /// The SHA-256 of the backup, also written beside it as `<path>.sha256` (the form
+    /// `sha256sum -c` reads).
+    public let sha256: String
+    public let bytes: Int64
+}
+
+/// A consistent copy of the vault that stays encrypted, and a vault made again from one.
+extension Store {
+    /// The checksum file beside a backup.
+    public static func checksumPath(of backup: String) -> String { backup + ".sha256" }
+
+    /// Copies the vault to `path`, as one consistent snapshot while other commands go on
+    /// (SQLite's online backup, under a read transaction), sealed fields and keyslots as they
+    /// are: the copy is as encrypted as the vault. Written under a temporary name, flushed,
+    /// then given its name only if nothing has it (a backup never replaces a file), with its
+    /// SHA-256 beside it. Needs no key.
+    public func backup(to path: String) throws(StoreError) -> BackupSummary {
+        let checksumPath = Self.checksumPath(of: path)
+        for taken in [path, checksumPath] where FileSystem.exists(taken) { throw .backupExists(path: taken) }
+        let partial = "\(path).partial-\(try FileSystem.uniqueSuffix())"
+        defer { FileSystem.remove(partial) }
+        try database.copy(to: partial)
+        // A file in rollback-journal mode: one file, which a reader opens without making a
+        // -wal and -shm beside it.
+        do {
+            let copy: Database
+            do { copy = try Database(path: partial, create: false) } catch { throw StoreError(error) }
+            try copy.execute("PRAGMA journal_mode = DELETE")
+        }
+        try FileSystem.restrictToOwner(partial)
+        try FileSystem.synchronizeFile(partial)
+        let sha256 = try FileSystem.sha256(of: partial)
+        try FileSystem.renameBackupWithoutReplacing(partial, to: path)
+        try FileSystem.createBackupFile(checksumPath, holding: "\(sha256)  \(FileSystem.fileName(of: path))\n")
+        try FileSystem.synchronizeDirectory(FileSystem.directory(of: path))
+        return BackupSummary(path: path, sha256: sha256, bytes: FileSystem.size(path))
+    }
+
+    /// Makes the vault at `path` again from the backup at `backup`: checked against the
+    /// checksum beside it when there is one, and by SQLite's integrity check; copied, brought
+    /// to this build's schema, and given its name only if no vault has it. Open it afterwards.
+    ///
+    /// The restored vault is a **new device** of its vault: a new device id, an empty outbox,
+    /// and every remote owed a snapshot. So its next sync takes in what the other devices
+    /// hold, this device's own changes made after the backup among them (its old device
+    /// folder is now another device's), and sends every remote the journal as it stands,
+    /// whatever the backup had not sent yet.
+    public static func restore(from backup: String, to path: String, clock: any Clock = SystemClock(),
+                               generatorVersion: String, events: (MigrationEvent) -> Void = { _ in }) throws(StoreError) {
+        for existing in [path, path + "-wal", path + "-journal"] where FileSystem.exists(existing) {
+            throw .vaultExists(path: existing)
+        }
+        try verifyChecksum(of: backup)
+        try FileSystem.makePrivateDirectory(FileSystem.directory(of: path))
+        let partial = "\(path).restoring-\(try FileSystem.uniqueSuffix())"
+        defer {
+            for leftover in ["", "-wal", "-shm", "-journal"] { FileSystem.remove(partial + leftover) }
+        }
+        do {
+            let source = try openExisting(backup, readOnly: true)
+            var integrity: [String] = []
+            try source.forEachRow("PRAGMA integrity_check") { row in integrity.append(row.text(0)) }
+            guard integrity == ["ok"] else { throw StoreError.backupDamaged(path: backup) }
+            try source.copy(to: partial)
+        }
+        try FileSystem.restrictToOwner(partial)
+        do {
+            let store = try open(at: partial, clock: clock, generatorVersion: generatorVersion, events: events)
+            try store.becomeNewDevice()
+            try store.database.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+        }
+        try FileSystem.synchronizeFile(partial)
+        try FileSystem.linkWithoutReplacing(partial, to: path)
+        try FileSystem.synchronizeDirectory(FileSystem.directory(of: path))
+    }
+
+    /// A restored copy's new identity, in one transaction: a new device id, no outbox, and
+    /// a snapshot owed to every remote (see ``restore(from:to:clock:generatorVersion:events:)``).
+    private func becomeNewDevice() throws(StoreError) {
+        let deviceID: String
+        do { deviceID = encodeHex(try randomBytes(count: 16)) } catch { throw .crypto(error) }
+        try database.writeTransaction { () throws(StoreError) in
+            try database.run("UPDATE vault_meta SET value = ? WHERE key = 'device_id'", [.text(deviceID)])
+            try database.execute("""
+                DELETE FROM outbox;
+                DELETE FROM sent_operation;
+                UPDATE remote SET needs_snapshot = 1, last_synced_at = NULL;
+                """)
+        }
+        metadata = VaultMetadata(vaultID: metadata.vaultID, keyID: metadata.keyID, createdAt: metadata.createdAt, deviceID: deviceID)
+    }
+
+    /// The checksum file beside `backup`, when there is one, must name its SHA-256.
+    private static func verifyChecksum(of backup: String) throws(StoreError) {
+        guard FileSystem.exists(checksumPath(of: backup)) else { return }
+        let recorded = try FileSystem.readSmallFile(checksumPath(of: backup), limit: 4096)
+        let expected = String(decoding: recorded.prefix { $0 != UInt8(ascii: " ") && $0 != UInt8(ascii: "\n") }, as: UTF8.self)
+        guard try FileSystem.sha256(of: backup) == expected.lowercased() else { throw .backupDamaged(path: backup) }
+    }
+}
