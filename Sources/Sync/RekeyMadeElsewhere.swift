@@ -18,7 +18,7 @@ public struct RekeyMadeElsewhere: Sendable {
         var newest: RekeyMadeElsewhere?
         for remote in remotes {
             guard let bytes = try? remote.readDescriptor(), let theirs = try? RemoteDescriptor.decode(bytes),
-                  theirs.vaultId == vaultID, theirs.keyId != ours.keyId, theirs.isNewer(than: ours) else { continue }
+                  theirs.vaultId == vaultID, theirs.keyId != ours.keyId, !ours.isNewer(than: theirs) else { continue }
             if newest.map({ theirs.isNewer(than: $0.descriptor) }) ?? true {
                 newest = RekeyMadeElsewhere(remote: remote.name, descriptor: theirs)
             }

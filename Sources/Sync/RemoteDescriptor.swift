@@ -86,21 +86,47 @@ public struct RemoteDescriptor: Codable, Sendable, Equatable {
         return entries.count == (keyChain ?? []).count ? entries : nil
     }
 
-    /// Whether these keyslots replace `other`'s, the same answer on every device:
+    /// Whether these keyslots replace `other`'s, the same answer on every device and at
+    /// every time:
     ///
-    /// - with the same key, a higher generation (a later passphrase change, or a chain that
-    ///   grew when two rekeys made at once met);
+    /// - with the same key, a higher generation (a later passphrase change);
     /// - with another key, the one whose chain holds the other's key (its rekey retired it,
-    ///   whatever passphrase changes either side counted meanwhile); for two rekeys made at
-    ///   once, neither of which retired the other, the longer chain, then the higher
-    ///   generation, then the lower key id.
+    ///   whatever passphrase changes either side counted meanwhile); and for two rekeys made
+    ///   at once, neither of which retired the other, the lower key id. Nothing that changes
+    ///   later (generations, chain lengths) decides between two keys, so no device ever goes
+    ///   back to a key it left.
+    ///
+    /// Ask it of this device's own descriptor, whose chain is its own, about another's, whose
+    /// chain says what it likes until its key is in hand: where each chain holds the other's
+    /// key, which only a forged descriptor makes, the key this device retired is the older.
     public func isNewer(than other: RemoteDescriptor) -> Bool {
-        let (mine, theirs) = (keyslotGeneration ?? 0, other.keyslotGeneration ?? 0)
-        guard keyId != other.keyId else { return mine > theirs }
-        let (myChain, theirChain) = (Set((keyChain ?? []).map(\.keyId)), Set((other.keyChain ?? []).map(\.keyId)))
-        if myChain.contains(other.keyId) != theirChain.contains(keyId) { return myChain.contains(other.keyId) }
-        if myChain.count != theirChain.count { return myChain.count > theirChain.count }
-        return mine != theirs ? mine > theirs : keyId < other.keyId
+        guard keyId != other.keyId else { return (keyslotGeneration ?? 0) > (other.keyslotGeneration ?? 0) }
+        if chainKeyIDs.contains(other.keyId) { return true }
+        if other.chainKeyIDs.contains(keyId) { return false }
+        return keyId < other.keyId
+    }
+
+    /// What to write over `theirs` on a remote, or nil to leave it: these keyslots when they
+    /// are newer (or the remote has none); for the same key, `theirs` with the entries of this
+    /// chain it lacks, so no retired key a device learnt is lost from the remote.
+    public func replacement(for theirs: RemoteDescriptor?) -> RemoteDescriptor? {
+        guard let theirs else { return self }
+        if isNewer(than: theirs) { return self }
+        guard theirs.keyId == keyId, !chainKeyIDs.isSubset(of: theirs.chainKeyIDs) else { return nil }
+        let missing = (keyChain ?? []).filter { !theirs.chainKeyIDs.contains($0.keyId) }
+        return RemoteDescriptor(copying: theirs, keyChain: (theirs.keyChain ?? []) + missing)
+    }
+
+    private var chainKeyIDs: Set<String> { Set((keyChain ?? []).map(\.keyId)) }
+
+    private init(copying other: RemoteDescriptor, keyChain: [ChainEntry]) {
+        format = other.format
+        formatVersion = other.formatVersion
+        vaultId = other.vaultId
+        keyId = other.keyId
+        keyslots = other.keyslots
+        keyslotGeneration = other.keyslotGeneration
+        self.keyChain = keyChain
     }
 
     public func encoded() -> [UInt8] {

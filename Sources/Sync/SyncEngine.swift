@@ -131,18 +131,24 @@ public final class SyncEngine<Journal: SyncJournal> {
             let theirs: RemoteDescriptor?
             do {
                 try remote.checkReachable()
-                theirs = try checkDescriptor(of: remote)
+                theirs = try readDescriptor(of: remote)
             } catch {
-                summary.skipped[remote.name] = error.errorClass
-                log.warning("sync.remote.skipped", ["error": .public(error.errorClass)])
+                skip(remote, error, in: &summary)
                 continue
             }
-            if let theirs, theirs.keyId != journal.keyID.description {
+            if let theirs, theirs.keyId == journal.keyID.description { try adoptKeyChain(of: theirs) }
+            let ours = try descriptor()
+            if let theirs, theirs.keyId != ours.keyId, !ours.isNewer(than: theirs) {
                 summary.rekeyedElsewhere.insert(remote.name)
                 log.warning("sync.remote.rekeyedElsewhere", ["remote": .public(remote.name)])
                 continue
             }
-            if let theirs { try adoptKeyChain(of: theirs) }
+            do {
+                if let replacement = ours.replacement(for: theirs) { try remote.writeDescriptor(replacement.encoded()) }
+            } catch {
+                skip(remote, error, in: &summary)
+                continue
+            }
             reachable.append(remote)
         }
 
@@ -267,28 +273,29 @@ public final class SyncEngine<Journal: SyncJournal> {
         summary.rejected += report.rejected
     }
 
-    /// Writes the descriptor to a new remote; refuses a remote holding another vault.
-    /// An existing descriptor is replaced only by newer keyslots (a passphrase change or a
-    /// rekey made here: ``RemoteDescriptor/isNewer(than:)``), never by a device that has not
-    /// caught up with one made elsewhere. Returns the descriptor the remote keeps when it is
-    /// not this device's: one with another key means a rekey this device must take up.
-    private func checkDescriptor(of remote: any Remote) throws(RemoteError) -> RemoteDescriptor? {
-        let ours = descriptor()
-        guard let bytes = try remote.readDescriptor() else {
-            try remote.writeDescriptor(ours.encoded())
-            return nil
-        }
+    /// The remote's descriptor, or nil when it holds no vault yet; one of another vault is
+    /// refused. Whether this device's replaces it is ``RemoteDescriptor/replacement(for:)``'s
+    /// to say: newer keyslots (a passphrase change or a rekey made here), or the same key's
+    /// chain with entries it lacks; never the slots of a device that has not caught up with
+    /// a rekey made elsewhere (that device leaves the remote alone until it takes it up).
+    private func readDescriptor(of remote: any Remote) throws(RemoteError) -> RemoteDescriptor? {
+        guard let bytes = try remote.readDescriptor() else { return nil }
         let theirs = try RemoteDescriptor.decode(bytes)
-        guard theirs.vaultId == ours.vaultId else { throw .otherVault }
-        guard ours.isNewer(than: theirs) else { return theirs }
-        try remote.writeDescriptor(ours.encoded())
-        return nil
+        guard theirs.vaultId == journal.vaultID else { throw .otherVault }
+        return theirs
     }
 
-    private func descriptor() -> RemoteDescriptor {
-        RemoteDescriptor(vaultID: journal.vaultID, keyID: journal.keyID, keyslots: (try? journal.keyslots()) ?? [],
-                         keyslotGeneration: (try? journal.keyslotGeneration()) ?? 0,
-                         keyChain: (try? journal.retiredKeys()) ?? [])
+    private func skip(_ remote: any Remote, _ error: RemoteError, in summary: inout SyncSummary) {
+        summary.skipped[remote.name] = error.errorClass
+        log.warning("sync.remote.skipped", ["error": .public(error.errorClass)])
+    }
+
+    /// This device's descriptor: its key, keyslots, their generation and the key chain.
+    private func descriptor() throws(SyncError<Journal.Failure>) -> RemoteDescriptor {
+        try journalCall { () throws(Journal.Failure) in
+            RemoteDescriptor(vaultID: journal.vaultID, keyID: journal.keyID, keyslots: try journal.keyslots(),
+                             keyslotGeneration: try journal.keyslotGeneration(), keyChain: try journal.retiredKeys())
+        }
     }
 
     /// Takes up the keys of a descriptor's chain (under this device's key) that this device

@@ -23,46 +23,65 @@ extension Vault {
 
     /// The remote holding the keyslots of a rekey made on another device that this device
     /// has not taken up, if any (see ``RekeyMadeElsewhere``). Works while locked:
-    /// descriptors are in the clear.
-    public func rekeyMadeElsewhere() -> String? {
-        newestRekeyMadeElsewhere()?.remote
+    /// descriptors are in the clear. What it names is checked when the secret is typed.
+    public func rekeyMadeElsewhere() throws(VaultError) -> String? {
+        try newestRekeyMadeElsewhere()?.remote
     }
 
-    private func newestRekeyMadeElsewhere() -> RekeyMadeElsewhere? {
-        guard let records = try? store.remotes(), !records.isEmpty else { return nil }
+    private func newestRekeyMadeElsewhere() throws(VaultError) -> RekeyMadeElsewhere? {
+        let (records, generation, chain) = try storeCall { () throws(StoreError) in
+            (try store.remotes(), try store.keyslotGeneration(), try store.retiredKeys())
+        }
+        guard !records.isEmpty else { return nil }
         return RekeyMadeElsewhere.newest(on: records.map { FolderRemote(name: $0.name, location: $0.location, vaultID: vaultID) },
-                                         vaultID: vaultID, keyID: store.metadata.keyID,
-                                         generation: (try? store.keyslotGeneration()) ?? 0,
-                                         keyChain: (try? store.retiredKeys()) ?? [])
+                                         vaultID: vaultID, keyID: store.metadata.keyID, generation: generation, keyChain: chain)
     }
 
     /// The vault key for an unlock with a secret of `kind`: the key the secret unwraps from a
     /// rekey made on another device when there is one (and then every field is re-encrypted
     /// under it first), else this device's key (`local`, which refuses a wrong secret).
     ///
-    /// The new key must open with the secret typed: a descriptor is in the clear, and one
-    /// that someone without the passphrase or recovery key wrote cannot lead anywhere. This
-    /// device's current key comes from the new key's chain when the other device retired it,
-    /// so the recovery key set with the rekey is enough on its own.
+    /// A descriptor is in the clear, so nothing in it is believed until the secret typed has
+    /// opened its new key: only the chain entries that open under that key count, and with
+    /// them the descriptor must still be newer than this device's keyslots (a replayed
+    /// descriptor of a key this device retired never is), with well-formed slots of both
+    /// kinds. This device's current key comes from that chain when the other device retired
+    /// it, so the recovery key set with the rekey is enough on its own; else from `local`.
     func unwrapFollowingRekey(_ kind: Keyslot.Kind, local: () throws(VaultError) -> VaultKey,
                               unwrap: (Keyslot) throws(CryptoError) -> VaultKey,
                               events: (RekeyFollowEvent) -> Void) throws(VaultError) -> VaultKey {
-        guard let found = newestRekeyMadeElsewhere() else { return try local() }
+        guard let found = try newestRekeyMadeElsewhere() else { return try local() }
         let (remote, descriptor) = (found.remote, found.descriptor)
-        guard let slots = descriptor.vaultKeyslots(), let slot = slots.first(where: { $0.kind == kind }),
-              let newKey = try? unwrap(slot), newKey.id.description == descriptor.keyId else {
+        guard let slots = descriptor.vaultKeyslots(), slots.count == 2, Set(slots.map(\.kind)) == [.passphrase, .recovery],
+              slots.allSatisfy(\.isWellFormed), let slot = slots.first(where: { $0.kind == kind }) else {
+            log.warning("vault.rekey.refused", ["reason": .public("malformedKeyslots")])
+            return try local()
+        }
+        guard let newKey = try? unwrap(slot), newKey.id.description == descriptor.keyId else {
             let key = try local()
             log.notice("vault.rekey.notFollowed")
             events(.notFollowed(remote: remote))
             return key
         }
-        let chain = descriptor.retiredKeys() ?? []
-        let current: VaultKey
-        if let retired = chain.first(where: { $0.id == store.metadata.keyID }),
-           let key = try? retired.open(with: FieldSealer(key: newKey, vaultID: vaultID)) {
-            current = key
-        } else {
-            current = try local()
+        let newSealer = FieldSealer(key: newKey, vaultID: vaultID)
+        let chain = (descriptor.retiredKeys() ?? []).filter { (try? $0.open(with: newSealer)) != nil }
+        let (generation, ownChain) = try storeCall { () throws(StoreError) in (try store.keyslotGeneration(), try store.retiredKeys()) }
+        let checked = RemoteDescriptor(vaultID: vaultID, keyID: newKey.id, keyslots: slots,
+                                       keyslotGeneration: descriptor.keyslotGeneration ?? 0, keyChain: chain)
+        let ours = RemoteDescriptor(vaultID: vaultID, keyID: store.metadata.keyID, keyslots: [], keyslotGeneration: generation, keyChain: ownChain)
+        guard !ours.isNewer(than: checked) else {
+            log.warning("vault.rekey.refused", ["reason": .public("notNewer")])
+            return try local()
+        }
+        var current = try currentKey(from: chain, under: newSealer, local: local)
+        // A take-up interrupted while the other device moved on to a later key: finish it
+        // first, with the key it was taking up, which the later key's chain holds.
+        if let job = try storeCall({ () throws(StoreError) in try store.pendingRekey() }), job.newKeyID != newKey.id {
+            guard let pending = chain.first(where: { $0.id == job.newKeyID }).flatMap({ try? $0.open(with: newSealer) }) else {
+                throw .rekeyInProgress
+            }
+            try storeCall { () throws(StoreError) in try store.continueRekey(from: current, to: pending) { _ in } }
+            current = pending
         }
         events(.following(remote: remote))
         var last: RekeyProgress?
@@ -76,5 +95,20 @@ extension Vault {
         log.notice("vault.rekey.followed", ["records": .integer(last?.done ?? 0)])
         events(.followed(remote: remote, reencrypted: last?.done ?? 0, damaged: last?.damaged ?? 0))
         return newKey
+    }
+
+    /// This device's current key: from the new key's chain when the other device retired it,
+    /// else unwrapped here. When the secret typed opens the new key but not this device's
+    /// own (two rekeys made at once, under different passphrases), both are needed.
+    private func currentKey(from chain: [RetiredKey], under newSealer: FieldSealer,
+                            local: () throws(VaultError) -> VaultKey) throws(VaultError) -> VaultKey {
+        if let retired = chain.first(where: { $0.id == store.metadata.keyID }), let key = try? retired.open(with: newSealer) {
+            return key
+        }
+        do {
+            return try local()
+        } catch .wrongPassphrase, .wrongRecoveryKey {
+            throw .rekeyNeedsThisDevicesSecret
+        }
     }
 }

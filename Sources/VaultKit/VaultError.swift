@@ -13,6 +13,9 @@ public enum VaultError: Error, Equatable, Sendable {
     case vaultExists(path: String)
     /// The file at the location is not a bmvault vault.
     case notAVault(path: String)
+    /// The secret typed opens the key another device's rekey set, but not this device's own
+    /// key, which that device never had (two rekeys made at once, under different passphrases).
+    case rekeyNeedsThisDevicesSecret
     /// `backup` found its file, or the checksum beside it, already there: nothing was written.
     case backupExists(path: String)
     /// A backup does not match its checksum or fails SQLite's integrity check: nothing was restored.

@@ -35,7 +35,13 @@ extension Store {
         }
         try checkKeptVersions(sealer: sealer, &report)
         try checkTitleCache(sealer: sealer, &report)
-        for key in try retiredKeys() {
+        let held = try retiredKeys()
+        var rows = 0
+        try database.forEachRow("SELECT count(*) FROM retired_key") { row in rows = Int(row.int64(0)) }
+        if rows > held.count {
+            report.findings.append(.init(kind: "retired_key", id: nil, problem: "\(rows - held.count) entries with a malformed key id"))
+        }
+        for key in held {
             report.verified["retired_key", default: 0] += 1
             if (try? key.open(with: sealer)) == nil {
                 report.findings.append(.init(kind: "retired_key", id: key.id.description, problem: "does not open under the vault key"))

@@ -24,14 +24,20 @@ extension Store {
     @discardableResult
     public func adoptRetiredKeys(_ keys: [RetiredKey]) throws(StoreError) -> Int {
         let sealer = try requireCipher().sealer
+        return try database.writeTransaction { () throws(StoreError) -> Int in
+            try insertRetiredKeys(keys, openingUnder: sealer)
+        }
+    }
+
+    /// Inserts the entries of `keys` that open under `sealer` (the current key's) and are not
+    /// held yet; returns how many. Inside a write transaction.
+    @discardableResult
+    func insertRetiredKeys(_ keys: [RetiredKey], openingUnder sealer: FieldSealer) throws(StoreError) -> Int {
         let held = Set(try retiredKeys().map(\.id))
         let adopted = keys.filter { key in
-            !held.contains(key.id) && key.id != metadata.keyID && (try? key.open(with: sealer)) != nil
+            !held.contains(key.id) && key.id != sealer.keyID && (try? key.open(with: sealer)) != nil
         }
-        guard !adopted.isEmpty else { return 0 }
-        try database.writeTransaction { () throws(StoreError) in
-            for key in adopted { try insertRetiredKey(key) }
-        }
+        for key in adopted { try insertRetiredKey(key) }
         return adopted.count
     }
 

@@ -45,15 +45,17 @@ extension Store {
         return generation
     }
 
-    /// Takes the generation of the slots this vault was joined with, or took up from a rekey
-    /// made on another device.
+    /// Takes the generation of the slots this vault was joined with.
     public func adoptKeyslotGeneration(_ generation: Int) throws(StoreError) {
-        try database.writeTransaction { () throws(StoreError) in
-            try database.run("""
-                INSERT INTO vault_meta (key, value) VALUES ('keyslot_generation', ?1)
-                ON CONFLICT (key) DO UPDATE SET value = ?1
-                """, [.text(String(generation))])
-        }
+        try database.writeTransaction { () throws(StoreError) in try setKeyslotGeneration(generation) }
+    }
+
+    /// Inside a write transaction.
+    func setKeyslotGeneration(_ generation: Int) throws(StoreError) {
+        try database.run("""
+            INSERT INTO vault_meta (key, value) VALUES ('keyslot_generation', ?1)
+            ON CONFLICT (key) DO UPDATE SET value = ?1
+            """, [.text(String(generation))])
     }
 
     /// Inside the transaction that replaces slots.

@@ -73,40 +73,56 @@ extension Store {
             // The title cache is sealed under the old key and is rebuilt under the new one,
             // so it is dropped, not converted: nothing may stay readable with the old key.
             try database.run("DELETE FROM book_title_cache")
-            for slot in keyslots {
-                try database.run("""
-                    INSERT INTO rekey_keyslot (id, kind, kdf, ops_limit, mem_limit, salt, wrapped_key, created_at)
-                    VALUES (?, ?, ?, ?, ?, ?, ?, ?)
-                    """, [.text(slot.id), .text(slot.kind.rawValue), .text(slot.kdf.algorithm),
-                          .integer(Int64(slot.kdf.opsLimit)), .integer(Int64(slot.kdf.memLimit)),
-                          .blob(slot.salt), .blob(slot.wrappedKey), .integer(now)])
-            }
+            try insertPendingKeyslots(keyslots)
         }
     }
 
     /// Takes up a rekey made on another device, as that device published it (its keyslots,
-    /// key chain and keyslot generation, from a remote's descriptor): every field re-sealed
-    /// from `current` to `newKey` by the same resumable job as a rekey made here, which this
-    /// call resumes when an earlier one was interrupted. The chain ends up holding both
-    /// devices' retired keys; when it holds one the other device's lacks (the two rekeyed at
-    /// once), the generation is one higher, so this device's descriptor carries it to them.
+    /// key chain and keyslot generation, from a remote's descriptor, already checked by the
+    /// caller): every field re-sealed from `current` to `newKey` by the same resumable job as
+    /// a rekey made here, which this call resumes when an earlier one for the same key was
+    /// interrupted (with the slots given now: the newest the other device published). The
+    /// chain and the generation are taken in the job's last transaction. The chain ends up
+    /// holding both devices' retired keys; when it holds one the other device's lacks (the
+    /// two rekeyed at once), the generation is one higher, so this device's descriptor
+    /// carries it to them.
     public func followRekey(from current: VaultKey, to newKey: VaultKey, keyslots: [Keyslot], keyChain: [RetiredKey],
                             generation: Int, batchSize: Int = 500, progress: (RekeyProgress) -> Void) throws(StoreError) {
         if let job = try pendingRekey() {
             guard job.newKeyID == newKey.id else { throw .rekeyInProgress }
+            try replacePendingKeyslots(keyslots)
         } else {
             try beginRekey(from: current, to: newKey, keyslots: keyslots)
         }
-        try continueRekey(from: current, to: newKey, batchSize: batchSize, progress: progress)
+        try continueRekey(from: current, to: newKey, batchSize: batchSize,
+                          adopting: (keyChain: keyChain, generation: generation), progress: progress)
         try attach(newKey)
-        try adoptRetiredKeys(keyChain)
-        let published = Set(keyChain.map(\.id))
-        let holdsMore = try retiredKeys().contains { !published.contains($0.id) }
-        try adoptKeyslotGeneration(generation + (holdsMore ? 1 : 0))
     }
 
-    /// Converts the remaining fields, batch by batch, then finishes the job.
+    private func replacePendingKeyslots(_ keyslots: [Keyslot]) throws(StoreError) {
+        try database.writeTransaction { () throws(StoreError) in
+            try database.run("DELETE FROM rekey_keyslot")
+            try insertPendingKeyslots(keyslots)
+        }
+    }
+
+    private func insertPendingKeyslots(_ keyslots: [Keyslot]) throws(StoreError) {
+        let now = clock.now().millisecondsSince1970
+        for slot in keyslots {
+            try database.run("""
+                INSERT INTO rekey_keyslot (id, kind, kdf, ops_limit, mem_limit, salt, wrapped_key, created_at)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+                """, [.text(slot.id), .text(slot.kind.rawValue), .text(slot.kdf.algorithm),
+                      .integer(Int64(slot.kdf.opsLimit)), .integer(Int64(slot.kdf.memLimit)),
+                      .blob(slot.salt), .blob(slot.wrappedKey), .integer(now)])
+        }
+    }
+
+    /// Converts the remaining fields, batch by batch, then finishes the job. `adopting`: for
+    /// a rekey made on another device, its key chain and keyslot generation, taken in the
+    /// same last transaction (see ``followRekey(from:to:keyslots:keyChain:generation:batchSize:progress:)``).
     public func continueRekey(from oldKey: VaultKey, to newKey: VaultKey, batchSize: Int = 500,
+                              adopting published: (keyChain: [RetiredKey], generation: Int)? = nil,
                               progress: (RekeyProgress) -> Void) throws(StoreError) {
         guard let job = try pendingRekey() else { return }
         guard oldKey.id == job.oldKeyID, newKey.id == job.newKeyID else { throw .keyMismatch }
@@ -133,7 +149,14 @@ extension Store {
                 DELETE FROM rekey_job;
                 """)
             try database.run("UPDATE vault_meta SET value = ? WHERE key = 'key_id'", [.text(newKey.id.description)])
-            try advanceKeyslotGeneration()
+            if let published {
+                try insertRetiredKeys(published.keyChain, openingUnder: new)
+                let publishedIDs = Set(published.keyChain.map(\.id))
+                let holdsMore = try retiredKeys().contains { !publishedIDs.contains($0.id) }
+                try setKeyslotGeneration(published.generation + (holdsMore ? 1 : 0))
+            } else {
+                try advanceKeyslotGeneration()
+            }
         }
         metadata = VaultMetadata(vaultID: metadata.vaultID, keyID: newKey.id, createdAt: metadata.createdAt, deviceID: metadata.deviceID)
         cipher = nil

@@ -671,6 +671,15 @@ final class SweepWorld {
         try world.run(["rekey", "--passphrase-stdin", "--batch-size", "1"], stdin: "wrong \(c)\n", status: 77)
         try world.run(["rekey", "--passphrase-stdin", "--batch-size", "1"], stdin: newPassphrase + "\n", status: 0)
 
+        // MARK: Check, backup and restore (the backup lands in the searched outputs)
+        try world.run(["check"], status: 0)
+        try world.run(["check", "--json"], status: 0)
+        let backup = world.outputs.appendingPathComponent("vault.backup").path
+        try world.run(["backup", "--out", backup], status: 0)
+        try world.run(["backup", "--out", backup], status: 1)                      // never overwrites
+        try world.run(["restore", backup], vault: "restored", status: 0)
+        try world.run(["restore", backup], vault: "restored", status: 1)           // a vault is there
+
         // MARK: A tampered row
         try world.sqlite("main", """
             UPDATE annotation SET body = substr(body, 1, 40)
@@ -682,6 +691,8 @@ final class SweepWorld {
         try world.run(["show", note], showsContent: true, status: 65)
         try world.run(["search", c], showsContent: true, status: 65)
         try world.run(["edit", note, "over the damage \(c)"], status: 65)
+        try world.run(["check"], status: 65)
+        try world.run(["check", "--json"], status: 65)
         try world.run(["rekey", "--passphrase-stdin", "--kdf", "interactive"], stdin: newPassphrase + "\n", status: 0)
         try world.run(["diagnostics"], status: 0)
 
@@ -768,7 +779,8 @@ final class SweepWorld {
             #expect(shown.contains(fragment), "no reading command showed \"\(fragment)\"")
         }
         let searched = world.search.searched
-        for suffix in ["main/vault.db", "main/vault.db-wal", "main/vault.db-shm", "old/vault.db.lock", "old/vault.db.v1.snapshot",
+        for suffix in ["main/vault.db", "main/vault.db-wal", "main/vault.db-shm", "restored/vault.db", "out/vault.backup",
+                       "out/vault.backup.sha256", "old/vault.db.lock", "old/vault.db.v1.snapshot",
                        "old/vault.db.v1.snapshot.partial", "broken/vault.db.v1.snapshot", "state/bmvault/bmvault.log",
                        "state/bmvault/bmvault.log.1", "out/diagnostics.txt", "out/diagnostics.json"] {
             #expect(searched.contains { $0.hasSuffix(suffix) }, "the search never saw \(suffix)")

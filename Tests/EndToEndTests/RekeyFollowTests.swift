@@ -67,6 +67,45 @@ import Testing
         }
     }
 
+    /// Someone who kept the old key and can write the folder puts the descriptor of before
+    /// the rekey back, claiming it retired the new key, with the old passphrase slot (which
+    /// the passphrase still opens): unlock does not go back to the old key, and the next
+    /// sync puts the real descriptor back.
+    @Test func aReplayedDescriptorIsNotFollowedBack() throws {
+        let world = try SyncWorld()
+        let a = world.first
+        try a.succeed(["book", "add", "Solaris"])
+        try a.succeed(["sync"])
+        let (b, bus) = try joinOnItsOwnKeyring(world)
+        try withExtendedLifetime((b, bus)) {
+            let root = try #require(try FileManager.default.contentsOfDirectory(atPath: world.folder.path).first { $0.hasPrefix("bmvault-") })
+            let descriptorFile = world.folder.appendingPathComponent(root).appendingPathComponent("vault.json")
+            let old = try Data(contentsOf: descriptorFile)
+            try a.succeed(["rekey", "--passphrase-stdin"], stdin: TestVault.passphrase + "\n")
+            try a.succeed(["sync"])
+            try b.succeed(["unlock", "--passphrase-stdin"], stdin: TestVault.passphrase + "\n")
+            let keyID = { (vault: TestVault) in
+                try Binary.run("/usr/bin/sqlite3", [vault.databasePath, "SELECT value FROM vault_meta WHERE key = 'key_id'"],
+                               environment: vault.environment).line
+            }
+            let current = try keyID(b)
+            #expect(current == (try keyID(a)))
+
+            var forged = try #require(try JSONSerialization.jsonObject(with: old) as? [String: Any])
+            forged["keyslotGeneration"] = 99
+            forged["keyChain"] = [["keyId": current, "sealedKey": "AAAA"]]
+            try JSONSerialization.data(withJSONObject: forged).write(to: descriptorFile)
+            try b.succeed(["lock"])
+            let unlocked = try b.run(["unlock", "--passphrase-stdin"], stdin: TestVault.passphrase + "\n")
+            #expect(unlocked.status == 0 && !unlocked.stderr.contains("Took up"), "\(unlocked)")
+            #expect(try keyID(b) == current)
+            let synced = try b.run(["sync"])
+            #expect(synced.status == 0, "\(synced)")
+            let back = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: descriptorFile)) as? [String: Any])
+            #expect(back["keyId"] as? String == current, "the sync put the current descriptor back")
+        }
+    }
+
     /// Killed while it re-encrypts, the unlock that took the new key up leaves the journal
     /// closed but whole; the next `unlock` finishes the job.
     @Test func anInterruptedTakeUpResumesAtTheNextUnlock() throws {
@@ -112,7 +151,7 @@ import Testing
             try b.succeed(["lock"])
             let old = try b.run(["unlock", "--passphrase-stdin"], stdin: TestVault.passphrase + "\n")
             #expect(old.status == 0, "\(old)")
-            #expect(old.stderr.contains("rekeyed on another device under another passphrase"), "\(old)")
+            #expect(old.stderr.contains("what you typed does not open its new key"), "\(old)")
             #expect(try b.run(["sync"]).status == 1)
 
             let taken = try b.run(["unlock", "--passphrase-stdin"], stdin: other + "\n")

@@ -97,7 +97,7 @@ import Testing
 
         let closed = try vault.run(["list"])
         #expect(closed.status == 1)
-        #expect(closed.stderr == "Error: a rekey was interrupted before it finished; run `bmvault rekey` to finish it (nothing is lost)\n")
+        #expect(closed.stderr == "Error: a rekey was interrupted before it finished; run `bmvault rekey` to finish it, or `bmvault unlock` if it was taking up another device's rekey (nothing is lost)\n")
         #expect((try vault.json(["status", "--json"]) as? [String: Any])?["rekeyInProgress"] as? Bool == true)
 
         let resumed = try vault.run(["rekey", "--passphrase-stdin", "--batch-size", "2"], stdin: TestVault.passphrase + "\n")

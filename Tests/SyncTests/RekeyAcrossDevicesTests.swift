@@ -132,6 +132,60 @@ import VaultCrypto
         try expectConverged([a, b])
     }
 
+    /// Someone who kept the old key and can write the folder puts the descriptor of before
+    /// the rekey back, claiming it retired the new key: no device takes it for newer, and
+    /// the next sync puts the real one back (review finding: a replayed descriptor).
+    @Test func aReplayedDescriptorOfARetiredKeyLeadsNowhere() throws {
+        let cluster = try Cluster(label: "rekey")
+        let a = try cluster.addDevice("a")
+        let b = try cluster.addDevice("b")
+        try a.addBook("Solaris")
+        try syncUntilQuiet([a, b])
+        let path = cluster.remoteRoot + "/vault.json"
+        let before = try RemoteDescriptor.decode(Array(try Data(contentsOf: URL(fileURLWithPath: path))))
+        try a.rekey()
+        try a.sync()
+        try b.takeUpRekeyMadeElsewhere()
+        try syncUntilQuiet([a, b])
+
+        let forged = RemoteDescriptor(vaultID: before.vaultId, keyID: cluster.key.id, keyslots: try #require(before.vaultKeyslots()),
+                                      keyslotGeneration: 99, keyChain: [RetiredKey(id: a.key.id, sealed: [1, 2, 3])])
+        try Data(forged.encoded()).write(to: URL(fileURLWithPath: path))
+        #expect(RekeyMadeElsewhere.newest(on: [cluster.folderRemote()], vaultID: cluster.metadata.vaultID, keyID: b.key.id,
+                                          generation: try b.store.keyslotGeneration(), keyChain: try b.store.retiredKeys()) == nil)
+        let summary = try b.sync()
+        #expect(summary.rekeyedElsewhere.isEmpty && summary.shortfall == nil)
+        let restored = try RemoteDescriptor.decode(Array(try Data(contentsOf: URL(fileURLWithPath: path))))
+        #expect(restored.keyId == a.key.id.description, "the sync put the current descriptor back")
+    }
+
+    /// After two rekeys at once, the winner changes its keyslots twice before the loser's
+    /// longer chain reaches the remote: the winner's newer descriptor must not drop the
+    /// loser's retired key, under which the loser wrote files (review finding).
+    @Test func aRetiredKeyIsNeverDroppedFromTheRemote() throws {
+        let cluster = try Cluster(label: "rekey")
+        let a = try cluster.addDevice("a")
+        let b = try cluster.addDevice("b")
+        let book = try a.addBook("Solaris")
+        try syncUntilQuiet([a, b])
+        try a.rekey()
+        try b.rekey()
+        let (winner, loser) = a.key.id.description < b.key.id.description ? (a, b) : (b, a)
+        try loser.addNote("written under the key that lost", to: book)
+        try winner.sync()
+        try loser.sync()
+        let losingKey = loser.key.id
+        #expect(try loser.takeUpRekeyMadeElsewhere())
+        for _ in 0..<2 { try winner.store.replaceKeyslot(try #require(try placeholderKeyslots().first)) }
+        try winner.sync()
+        try loser.sync()
+        try winner.sync()
+        #expect(try winner.store.retiredKeys().contains { $0.id == losingKey })
+        try syncUntilQuiet([a, b])
+        for device in [a, b] { #expect(try device.sync().shortfall == nil) }
+        #expect(try winner.liveAnnotations().map(\.body) == ["written under the key that lost"])
+    }
+
     /// Two devices rekey before either syncs: they settle on one key (the higher generation,
     /// then the lower key id), the one that follows adds its own retired key to the chain
     /// and publishes it, and the other takes that entry up at its next sync.

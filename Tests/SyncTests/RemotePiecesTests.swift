@@ -287,29 +287,42 @@ import VaultCrypto
         }
     }
 
-    /// Newer keyslots: a higher generation; at the same generation (two rekeys at once), the
-    /// lower key id, the same answer on every device; never the same key at the same generation.
-    @Test func newerMeansAHigherGenerationThenTheLowerKey() throws {
-        let low = try Self.descriptor(key: "00000000000000aa", generation: 2)
-        let high = try Self.descriptor(key: "ff000000000000aa", generation: 2)
+    /// Newer keyslots, for one key: a higher generation. For two keys that did not retire
+    /// each other (two rekeys at once): the lower key id, whatever the generations and
+    /// chains say, which change later; never the same key at the same generation.
+    @Test func newerMeansAHigherGenerationForOneKeyAndTheLowerIDForTwo() throws {
+        #expect(try Self.descriptor(generation: 3).isNewer(than: try Self.descriptor(generation: 2)))
+        #expect(!(try Self.descriptor(generation: 2).isNewer(than: try Self.descriptor(generation: 2))))
+        let other = RetiredKey(id: try KeyID(hex: "0000000000000001"), sealed: [1])
+        let low = try Self.descriptor(key: "00000000000000aa", generation: 1)
+        let high = try Self.descriptor(key: "ff000000000000aa", generation: 7, chain: [other])
         #expect(low.isNewer(than: high) && !high.isNewer(than: low))
-        let later = try Self.descriptor(key: "ff000000000000aa", generation: 3)
-        #expect(later.isNewer(than: low) && !low.isNewer(than: later))
-        #expect(!low.isNewer(than: low))
     }
 
     /// A rekey's keyslots beat the key it retired whatever the generations (a passphrase
-    /// change counted elsewhere meanwhile), and a longer chain beats a shorter one.
+    /// change counted elsewhere meanwhile); and, asked of the descriptor that retired a key,
+    /// a descriptor of that key never wins, even one claiming to have retired it in turn.
     @Test func aKeyThatRetiredTheOtherIsNewer() throws {
         let retired = RetiredKey(id: try KeyID(hex: "ff000000000000aa"), sealed: [1])
         let rekeyed = try Self.descriptor(key: "ff000000000000bb", generation: 1, chain: [retired])
         let passphraseChangedTwice = try Self.descriptor(key: "ff000000000000aa", generation: 2)
         #expect(rekeyed.isNewer(than: passphraseChangedTwice) && !passphraseChangedTwice.isNewer(than: rekeyed))
+        let replayed = try Self.descriptor(key: "ff000000000000aa", generation: 9,
+                                           chain: [RetiredKey(id: try KeyID(hex: "ff000000000000bb"), sealed: [2])])
+        #expect(rekeyed.isNewer(than: replayed))
+    }
 
-        let other = RetiredKey(id: try KeyID(hex: "0000000000000001"), sealed: [1])
-        let longer = try Self.descriptor(key: "ff000000000000cc", generation: 1, chain: [retired, other])
-        let shorter = try Self.descriptor(key: "00000000000000cc", generation: 5, chain: [retired])
-        #expect(longer.isNewer(than: shorter) && !shorter.isNewer(than: longer))
+    /// Over a descriptor of the same key, only the chain entries it lacks are added, with
+    /// its own slots and generation; an equal one is left alone.
+    @Test func theSameKeysChainIsMergedNotReplaced() throws {
+        let k1 = RetiredKey(id: try KeyID(hex: "0000000000000001"), sealed: [1])
+        let k2 = RetiredKey(id: try KeyID(hex: "0000000000000002"), sealed: [2])
+        let theirs = try Self.descriptor(generation: 5, chain: [k1])
+        let ours = try Self.descriptor(generation: 2, chain: [k1, k2])
+        let merged = try #require(ours.replacement(for: theirs))
+        #expect(merged.keyslotGeneration == 5 && merged.retiredKeys() == [k1, k2])
+        #expect(theirs.replacement(for: theirs) == nil)
+        #expect(ours.replacement(for: nil) == ours)
     }
 
     /// What the descriptor holds in the clear: ids, KDF parameters, salts and wrapped keys —

@@ -95,7 +95,7 @@ enum VaultCommands {
             let keyState = vault.keyState()
             // Unlocked under a key another device's rekey replaced: the secret is asked for
             // again, to take up the new key.
-            let rekeyedElsewhere = input.extend ? nil : vault.rekeyMadeElsewhere()
+            let rekeyedElsewhere = input.extend ? nil : try vault.rekeyMadeElsewhere()
             if let remote = rekeyedElsewhere, case .unlocked = keyState {
                 context.console.err("The vault is unlocked under a key that a rekey on another device replaced (remote \(remote) holds the new one).\n")
             } else if case .unlocked(let until, let current) = keyState {

@@ -128,8 +128,8 @@ final class CommandContext {
                         + (damaged > 0 ? "; \(damaged) damaged fields were left as they were" : "")
                         + ". The passphrase and recovery key set with it now open this vault.\n")
         case .notFollowed(let remote):
-            console.err("Note: the vault was rekeyed on another device under another passphrase (remote \(remote) holds its new key); "
-                        + "sync leaves that remote alone until you run `bmvault unlock` with that passphrase or the new recovery key.\n")
+            console.err("Note: the vault was rekeyed on another device, and what you typed does not open its new key (remote \(remote) holds it); "
+                        + "sync leaves that remote alone until you run `bmvault unlock` with the passphrase set there or the new recovery key.\n")
         }
     }
 

@@ -27,6 +27,8 @@ struct ErrorReport: Equatable {
             return ErrorReport("no vault at \(path); create one with `bmvault init`", .notFound)
         case .vaultExists(let path):
             return ErrorReport("a vault already exists at \(path); it was left untouched", .failure)
+        case .rekeyNeedsThisDevicesSecret:
+            return ErrorReport("that passphrase opens the key another device set when both were rekeyed at once, but not this device's own key, which that device never had: unlock with this device's passphrase, make it the other one with `bmvault passphrase change`, then unlock again; nothing was changed", .noPermission)
         case .backupExists(let path):
             return ErrorReport("\(path) exists already; nothing was written (a backup never replaces a file)", .failure)
         case .backupDamaged(let path):
@@ -62,7 +64,7 @@ struct ErrorReport: Equatable {
         case .remoteNotFound(let name):
             return ErrorReport("no remote is named \(name); see `bmvault remote list`", .notFound)
         case .rekeyInProgress:
-            return ErrorReport("a rekey was interrupted before it finished; run `bmvault rekey` to finish it (nothing is lost)", .failure)
+            return ErrorReport("a rekey was interrupted before it finished; run `bmvault rekey` to finish it, or `bmvault unlock` if it was taking up another device's rekey (nothing is lost)", .failure)
         case .sessionExpired:
             return ErrorReport("the vault's unlock period has ended and its key was removed; run `bmvault unlock`", .noPermission)
         case .keyringLocked, .keystore(.keyringLocked):
