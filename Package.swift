@@ -44,7 +44,8 @@ let package = Package(
         .executableTarget(name: "bmvault-bench-journal",
                           dependencies: ["VaultKit", "VaultStore", "VaultCrypto", "Keystore", "Journal"]),
 
-        // What several test targets share: a clock tests move, temporary directories, file bytes.
+        // What several test targets share: a clock tests move, temporary directories, file bytes,
+        // seeded generators and mutations (the fuzz tests).
         .target(name: "TestSupport", dependencies: ["Journal"], path: "Tests/TestSupport"),
 
         .testTarget(name: "JournalTests", dependencies: ["Journal"]),
@@ -54,7 +55,7 @@ let package = Package(
         .testTarget(name: "KeystoreTests", dependencies: ["Keystore", "VaultCrypto"]),
         .testTarget(name: "VaultStoreTests", dependencies: ["FileIO", "VaultStore", "Sync", "VaultCrypto", "Journal", "TestSupport"]),
         .testTarget(name: "ArchiveTests", dependencies: ["FileIO", "Archive", "Journal", "VaultCrypto", "TestSupport"]),
-        .testTarget(name: "SyncTests", dependencies: ["Sync", "FileIO", "VaultStore", "VaultCrypto", "Journal"]),
+        .testTarget(name: "SyncTests", dependencies: ["Sync", "FileIO", "VaultStore", "VaultCrypto", "Journal", "TestSupport"]),
         .testTarget(name: "VaultKitTests", dependencies: ["VaultKit", "VaultStore", "Keystore", "VaultCrypto", "Journal", "TestSupport"]),
         .testTarget(name: "BMCLITests", dependencies: ["BMCLI", "VaultKit"]),
         .testTarget(name: "EndToEndTests", dependencies: ["bmvault"]),

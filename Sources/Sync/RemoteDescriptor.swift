@@ -91,10 +91,13 @@ public struct RemoteDescriptor: Codable, Sendable, Equatable {
     ///
     /// - with the same key, a higher generation (a later passphrase change);
     /// - with another key, the one whose chain holds the other's key (its rekey retired it,
-    ///   whatever passphrase changes either side counted meanwhile); and for two rekeys made
-    ///   at once, neither of which retired the other, the lower key id. Nothing that changes
-    ///   later (generations, chain lengths) decides between two keys, so no device ever goes
-    ///   back to a key it left.
+    ///   whatever passphrase changes either side counted meanwhile); for keys neither of which
+    ///   retired the other (rekeys made at once), the longer chain, then the lower key id.
+    ///   A rekey's chain is always longer than the chain of the key it retired, so this is one
+    ///   order over all keys, never a circle (with the lower id alone, a key two rekeys deep
+    ///   could lose to a rival that loses to its own retired key, and the devices would
+    ///   overwrite each other's descriptors for ever). Generations count passphrase changes
+    ///   and never decide between two keys.
     ///
     /// Ask it of this device's own descriptor, whose chain is its own, about another's, whose
     /// chain says what it likes until its key is in hand: where each chain holds the other's
@@ -103,7 +106,8 @@ public struct RemoteDescriptor: Codable, Sendable, Equatable {
         guard keyId != other.keyId else { return (keyslotGeneration ?? 0) > (other.keyslotGeneration ?? 0) }
         if chainKeyIDs.contains(other.keyId) { return true }
         if other.chainKeyIDs.contains(keyId) { return false }
-        return keyId < other.keyId
+        let (mine, theirs) = (chainKeyIDs.count, other.chainKeyIDs.count)
+        return mine != theirs ? mine > theirs : keyId < other.keyId
     }
 
     /// What to write over `theirs` on a remote, or nil to leave it: these keyslots when they

@@ -5,19 +5,7 @@ import Journal
 @testable import Sync
 @testable import VaultStore
 import VaultCrypto
-
-/// A small, seedable generator (SplitMix64), so a schedule replays from its seed.
-struct SeededGenerator: RandomNumberGenerator {
-    private var state: UInt64
-    init(seed: UInt64) { state = seed &+ 0x9E37_79B9_7F4A_7C15 }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
+import TestSupport
 
 /// What went wrong in one schedule, by kind, so a failing seed says exactly what broke.
 struct ScheduleOutcome: CustomStringConvertible {
@@ -87,6 +75,7 @@ final class ScheduleRunner {
         random = SeededGenerator(seed: seed)
         outcome = ScheduleOutcome(seed: seed)
         cluster = try Cluster(label: "random")
+        cluster.keySource = SeededGenerator(seed: seed ^ 0x6B65_7973)
         nasFolder = try cluster.scratch.sub("nas")
         // Clocks a day ahead of the real time when there is no backoff, so the engine's
         // "retry at real now + 0" is always due; skewed by up to 3 s between devices.
@@ -304,9 +293,14 @@ final class ScheduleRunner {
         for _ in 0..<12 {
             var moved = 0
             for device in devices {
-                if try device.takeUpRekeyMadeElsewhere() { moved += 1 }
+                if try device.takeUpRekeyMadeElsewhere() {
+                    moved += 1
+                    outcome.log.append("settling \(device.name): takes up the rekey to \(device.key.id)")
+                }
                 let summary = try device.sync(allowMassDelete: true)
                 moved += summary.pushed + summary.pulled + summary.deferred + summary.rekeyedElsewhere.count
+                outcome.log.append("settling \(device.name): sync pushed \(summary.pushed) pulled \(summary.pulled)"
+                                   + (summary.rekeyedElsewhere.isEmpty ? "" : " rekeyed elsewhere") + (summary.rejected > 0 ? " rejected \(summary.rejected)" : ""))
             }
             if moved == 0 { break }
         }
@@ -462,7 +456,9 @@ final class ScheduleRunner {
     /// they next unlock: every device ends with the same key and journal, no text is lost,
     /// and no file is left unread (issue 17).
     @Test func devicesRekeyMidRun() throws {
-        let outcomes = try Self.runAll(.init(devices: 3, steps: 60, rekeys: true), seeds: Array(401...415))
+        // 1065: three keys in a circle (a key two rekeys deep, a rival that beat its retired
+        // key by a lower id, and lost to it by a higher one) while the lower id alone decided.
+        let outcomes = try Self.runAll(.init(devices: 3, steps: 60, rekeys: true), seeds: Array(401...415) + [1065])
         expectEveryPromiseHeld(outcomes)
         #expect(outcomes.contains { $0.log.contains { $0.contains("takes up the rekey") } }, "no schedule took up a rekey")
     }

@@ -288,15 +288,29 @@ import VaultCrypto
     }
 
     /// Newer keyslots, for one key: a higher generation. For two keys that did not retire
-    /// each other (two rekeys at once): the lower key id, whatever the generations and
-    /// chains say, which change later; never the same key at the same generation.
-    @Test func newerMeansAHigherGenerationForOneKeyAndTheLowerIDForTwo() throws {
+    /// each other (rekeys made at once): the longer chain, then the lower key id, whatever
+    /// the generations say; never the same key at the same generation.
+    @Test func newerMeansAHigherGenerationForOneKeyThenTheLongerChainAndTheLowerID() throws {
         #expect(try Self.descriptor(generation: 3).isNewer(than: try Self.descriptor(generation: 2)))
         #expect(!(try Self.descriptor(generation: 2).isNewer(than: try Self.descriptor(generation: 2))))
-        let other = RetiredKey(id: try KeyID(hex: "0000000000000001"), sealed: [1])
-        let low = try Self.descriptor(key: "00000000000000aa", generation: 1)
-        let high = try Self.descriptor(key: "ff000000000000aa", generation: 7, chain: [other])
+        let one = RetiredKey(id: try KeyID(hex: "0000000000000001"), sealed: [1])
+        let two = RetiredKey(id: try KeyID(hex: "0000000000000002"), sealed: [2])
+        let low = try Self.descriptor(key: "00000000000000aa", generation: 1, chain: [one])
+        let high = try Self.descriptor(key: "ff000000000000aa", generation: 7, chain: [one])
         #expect(low.isNewer(than: high) && !high.isNewer(than: low))
+        let deeper = try Self.descriptor(key: "ff000000000000bb", generation: 1, chain: [one, two])
+        #expect(deeper.isNewer(than: low) && !low.isNewer(than: deeper))
+    }
+
+    /// The circle the lower id alone makes: K2 retired K1, K1 beats K3 by its lower id, K3
+    /// beats K2 by its lower id. Chain length puts the three in one order.
+    @Test func threeKeysAreInOneOrder() throws {
+        let k0 = RetiredKey(id: try KeyID(hex: "0000000000000000"), sealed: [0])
+        let k1 = try Self.descriptor(key: "9932ffaa7c11dfb7", chain: [k0])
+        let k2 = try Self.descriptor(key: "e536fd04c2a90674", chain: [k0, RetiredKey(id: try KeyID(hex: "9932ffaa7c11dfb7"), sealed: [1])])
+        let k3 = try Self.descriptor(key: "c2156046e89b3f9b", chain: [k0])
+        #expect(k2.isNewer(than: k1) && k1.isNewer(than: k3) && k2.isNewer(than: k3))
+        #expect(!k3.isNewer(than: k2) && !k1.isNewer(than: k2) && !k3.isNewer(than: k1))
     }
 
     /// A rekey's keyslots beat the key it retired whatever the generations (a passphrase

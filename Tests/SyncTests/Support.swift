@@ -5,6 +5,7 @@ import Journal
 @testable import Sync
 @testable import VaultStore
 import VaultCrypto
+import TestSupport
 
 // Devices, a shared folder remote, and a way to compare what each device holds.
 //
@@ -97,9 +98,23 @@ final class Cluster {
                         retired: keys.map { FieldSealer(key: $0, vaultID: metadata.vaultID) })
     }
 
+    /// Where rekeys draw their keys from: the CSPRNG, or a seeded generator, so that a
+    /// schedule (whose outcome can depend on which key id is lower) replays from its seed.
+    var keySource: SeededGenerator?
+
     /// A new vault key, as a device rekeying makes one.
     func newKey() throws -> VaultKey {
-        let key = try VaultKey.generate()
+        let key: VaultKey
+        if var source = keySource {
+            let bytes = try SecretBytes(count: VaultKey.byteCount)
+            bytes.withUnsafeMutableBytes { buffer in
+                for index in buffer.indices { buffer[index] = UInt8(truncatingIfNeeded: source.next()) }
+            }
+            keySource = source
+            key = try VaultKey(bytes: bytes)
+        } else {
+            key = try VaultKey.generate()
+        }
         keys.append(key)
         return key
     }
