@@ -8,6 +8,9 @@ public struct ArchiveSummary: Sendable, Equatable {
     public let deleted: JournalCounts
     /// Book Markdown files written (one per live book).
     public let markdownFiles: Int
+    /// Staging directories of earlier exports to the same place, killed before they
+    /// finished (plaintext), that this export removed.
+    public let removedLeftovers: Int
 }
 
 /// Writes an archive of the current format into a staging directory beside `destination`,
@@ -153,6 +156,7 @@ public final class ArchiveWriter {
         background.drain()
         _ = try manifestSink.entry()
         try staging.commit()
-        return ArchiveSummary(path: staging.destination, counts: counts, deleted: deleted, markdownFiles: markdownFiles)
+        return ArchiveSummary(path: staging.destination, counts: counts, deleted: deleted, markdownFiles: markdownFiles,
+                              removedLeftovers: staging.removedLeftovers)
     }
 }

@@ -34,11 +34,36 @@ final class StagingDirectory {
         do { try FileSystem.makeDirectory(path, permissions: 0o700) } catch { throw .io(error, path: "the directory beside the archive") }
         do {
             descriptor = try FileDescriptor.open(path, .readOnly, options: .directory)
+            // Held while this export lives, so another export knows it is not a leftover.
+            _ = try descriptor.lockExclusively(waiting: false)
         } catch {
             // Thrown before every member is set, so deinit does not run to remove it.
             try? FileSystem.removeDirectory(path)
             throw .io(error, path: "the directory beside the archive")
         }
+        removedLeftovers = Self.removeLeftovers(of: destination, keeping: path)
+    }
+
+    /// How many staging directories of earlier exports to the same destination, killed
+    /// before they finished, this one removed: plaintext nothing else would remove.
+    private(set) var removedLeftovers = 0
+
+    /// Removes every `<destination>.partial-<16 hex digits>` directory but `kept` whose lock
+    /// is free: its export is gone (a live one holds the lock until it ends).
+    private static func removeLeftovers(of destination: String, keeping kept: String) -> Int {
+        let parent = FileSystem.directory(of: destination)
+        let prefix = FileSystem.fileName(of: destination) + ".partial-"
+        var removed = 0
+        for name in (try? FileSystem.entries(of: parent)) ?? [] where name.hasPrefix(prefix) {
+            let suffix = name.dropFirst(prefix.count)
+            let path = parent + "/" + name
+            guard suffix.count == 16, suffix.allSatisfy(\.isHexDigit), path != kept,
+                  let leftover = try? FileDescriptor.open(path, .readOnly, options: .directory) else { continue }
+            defer { try? leftover.close() }
+            guard (try? leftover.lockExclusively(waiting: false)) == true else { continue }
+            if (try? FileSystem.removeTree(path)) != nil { removed += 1 }
+        }
+        return removed
     }
 
     deinit {

@@ -25,6 +25,14 @@ public struct FileStatus: Equatable, Sendable {
     public let permissions: UInt32
     /// The owner's user id: a private directory must be the reader's own.
     public let owner: UInt32
+    /// Which file this is (device and inode): the same for two names or descriptors of one file.
+    public let identity: FileIdentity
+}
+
+/// A file's device and inode numbers.
+public struct FileIdentity: Hashable, Sendable {
+    let device: UInt64
+    let inode: UInt64
 }
 
 extension FileStatus {
@@ -36,7 +44,8 @@ extension FileStatus {
         case S_IFLNK: .symbolicLink
         default: .other
         }
-        self.init(kind: kind, size: Int64(info.st_size), permissions: info.st_mode & 0o7777, owner: info.st_uid)
+        self.init(kind: kind, size: Int64(info.st_size), permissions: info.st_mode & 0o7777, owner: info.st_uid,
+                  identity: FileIdentity(device: UInt64(info.st_dev), inode: UInt64(info.st_ino)))
     }
 }
 

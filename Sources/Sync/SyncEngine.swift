@@ -337,7 +337,9 @@ public final class SyncEngine<Journal: SyncJournal> {
                     operation = try? OperationDocument.decode(plain, expectedKey: key, device: device)
                     wipe(&plain)
                 }
-                guard let operation else {
+                // The clock in the name is in the clear: it must be the sealed one, or a
+                // renamed file could move an operation in the order, or inflate watermarks.
+                guard let operation, OperationFileName.clock(in: name) == operation.clock else {
                     summary.rejected += 1
                     log.warning("sync.operation.unreadable", ["remote": .public(remote.name)])
                     continue

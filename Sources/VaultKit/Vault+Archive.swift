@@ -85,6 +85,7 @@ extension Vault {
                     if exported.contains(session.bookID) { writer.write(session) } else { leftOut += 1 }
                 }
             }
+            FaultInjection.reach("export:before-commit")
             return try writer.commit(exportedAt: clock.now())
         }
         log.notice("archive.exported", ["formatVersion": .integer(ArchiveFormat.currentVersion), "books": .integer(summary.counts.books),

@@ -112,6 +112,36 @@ import Testing
         #expect(try SchemaValidator.validate(broken, python: python, environment: vault.environment).status != 0)
     }
 
+    /// A killed export leaves its unfinished copy (plaintext) beside the archive; the next
+    /// export to the same place removes it, and says so; one still being written is left
+    /// alone (issue 23, low).
+    @Test func anInterruptedExportsLeftoverGoesWithTheNextOne() throws {
+        let vault = try TestVault()
+        try vault.createUnlocked()
+        try vault.succeed(["book", "add", "Solaris"])
+        try vault.succeed(["note", "add", "solaris", "Zebra canary"])
+        let out = vault.root.appendingPathComponent("export")
+        let killed = try vault.run(["export", "--out", out.path], environment: ["BMVAULT_TEST_CRASH_AT": "export:before-commit"])
+        #expect(killed.status == 137, "\(killed)")
+        let leftovers = { try FileManager.default.contentsOfDirectory(atPath: vault.root.path).filter { $0.hasPrefix("export.partial-") } }
+        #expect(try leftovers().count == 1)
+        // Another export, still running, holds its copy's lock: that one is not a leftover.
+        let live = vault.root.appendingPathComponent("export.partial-00112233aabbccdd")
+        try FileManager.default.createDirectory(at: live, withIntermediateDirectories: false)
+        let holder = Process()
+        holder.executableURL = URL(fileURLWithPath: "/usr/bin/flock")
+        holder.arguments = ["-x", live.path, "sleep", "30"]
+        try holder.run()
+        defer { kill(holder.processIdentifier, SIGKILL); holder.waitUntilExit() }
+        usleep(300_000)
+
+        let exported = try vault.run(["export", "--out", out.path])
+        #expect(exported.status == 0, "\(exported)")
+        #expect(exported.stderr.contains("Removed 1 unfinished copy left beside \(out.path) by an interrupted export."), "\(exported)")
+        #expect(try leftovers() == ["export.partial-00112233aabbccdd"], "the killed export's copy is gone, the live one kept")
+        #expect(FileManager.default.fileExists(atPath: out.appendingPathComponent("journal.json").path))
+    }
+
     @Test func aDryRunReportsAndChangesNothing() throws {
         let (vault, _, _) = try Self.populated()
         let archive = vault.root.appendingPathComponent("archive")

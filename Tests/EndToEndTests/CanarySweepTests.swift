@@ -780,7 +780,7 @@ final class SweepWorld {
         }
         let searched = world.search.searched
         for suffix in ["main/vault.db", "main/vault.db-wal", "main/vault.db-shm", "restored/vault.db", "out/vault.backup",
-                       "out/vault.backup.sha256", "old/vault.db.lock", "old/vault.db.v1.snapshot",
+                       "out/vault.backup.sha256", "old/vault.db.v1.snapshot",
                        "old/vault.db.v1.snapshot.partial", "broken/vault.db.v1.snapshot", "state/bmvault/bmvault.log",
                        "state/bmvault/bmvault.log.1", "out/diagnostics.txt", "out/diagnostics.json"] {
             #expect(searched.contains { $0.hasSuffix(suffix) }, "the search never saw \(suffix)")

@@ -185,6 +185,27 @@ import VaultCrypto
         #expect(try a.waitingOperations().count == 2)
     }
 
+    /// The clock in an operation file's name is in the clear; the sealed document holds the
+    /// real one. A file renamed to another clock (to move it in the order, or to inflate an
+    /// acknowledgement's watermark) is not applied, and is counted (issue 23, low).
+    @Test func aRenamedOperationFileIsNotApplied() throws {
+        let cluster = try Cluster()
+        let a = try cluster.addDevice("a")
+        let b = try cluster.addDevice("b")
+        try a.addBook("Solaris")
+        try a.sync()
+        let folder = cluster.remoteRoot + "/devices/" + a.deviceID
+        let name = try #require(try cluster.folderRemote().operationNames(of: a.deviceID).first)
+        let clock = try #require(OperationFileName.clock(in: name))
+        let key = try #require(OperationFileName.idempotencyKey(in: name))
+        let later = HybridTimestamp(wallMilliseconds: clock.wallMilliseconds + 86_400_000, counter: 0, deviceID: clock.deviceID)
+        try FileManager.default.moveItem(atPath: folder + "/" + name, toPath: folder + "/" + OperationFileName.make(clock: later, idempotencyKey: key))
+
+        let summary = try b.sync()
+        #expect(summary.rejected == 1 && summary.pulled == 0)
+        #expect(try b.store.books().isEmpty)
+    }
+
     @Test func aRemoteHoldingAnotherVaultIsRefused() throws {
         let cluster = try Cluster()
         let a = try cluster.addDevice("a")

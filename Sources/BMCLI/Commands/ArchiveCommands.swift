@@ -44,6 +44,9 @@ enum ArchiveCommands {
             if report.leftOut > 0 {
                 context.console.err("\(plural(report.leftOut, "note, quote or session", "notes, quotes or sessions")) of deleted books were left out; --include-deleted keeps them.\n")
             }
+            if report.archive.removedLeftovers > 0 {
+                context.console.err("Removed \(plural(report.archive.removedLeftovers, "unfinished copy", "unfinished copies")) left beside \(report.archive.path) by an interrupted export.\n")
+            }
             context.console.err("Warning: the archive is not encrypted; anyone who can read \(report.archive.path) can read your journal.\n")
             try context.finishListing()
         }
