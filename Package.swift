@@ -58,7 +58,7 @@ let package = Package(
         .testTarget(name: "SyncTests", dependencies: ["Sync", "FileIO", "VaultStore", "VaultCrypto", "Journal", "TestSupport"]),
         .testTarget(name: "VaultKitTests", dependencies: ["VaultKit", "VaultStore", "Keystore", "VaultCrypto", "Journal", "TestSupport"]),
         .testTarget(name: "BMCLITests", dependencies: ["BMCLI", "VaultKit"]),
-        .testTarget(name: "EndToEndTests", dependencies: ["bmvault"]),
+        .testTarget(name: "EndToEndTests", dependencies: ["bmvault", "TestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )
