@@ -88,6 +88,15 @@ extension Parameter {
         }
     }
 
+    /// An option the command cannot do without whose empty value counts as none
+    /// (`--out ""` is as good as no `--out`); both fail with `missing`.
+    static func nonEmptyOption(_ field: WritableKeyPath<Input, String>, _ spec: OptionSpec, missing: String) -> Parameter {
+        option(field, spec, missing: missing) { (text) throws(CLIError) in
+            guard !text.isEmpty else { throw .invalidValue(missing) }
+            return text
+        }
+    }
+
     /// Every value of a repeatable option, in the order given.
     static func options(_ field: WritableKeyPath<Input, [String]>, _ spec: OptionSpec) -> Parameter {
         assert(spec.isRepeatable, "--\(spec.name) is not repeatable")

@@ -10,17 +10,9 @@ enum ArchiveCommands {
         var includeDeleted = false
 
         static var parameters: [Parameter<ExportInput>] {
-            [.option(\.out, OptionSpec(name: "out", valueName: "dir", help: "The directory to create (required)."),
-                     missing: outNeeded, nonEmpty),
+            [.nonEmptyOption(\.out, OptionSpec(name: "out", valueName: "dir", help: "The directory to create (required)."),
+                             missing: "export needs --out DIR, a directory that does not exist yet"),
              .flag(\.includeDeleted, OptionSpec(name: "include-deleted", help: "Also write deleted books, notes and quotes (tombstones) to journal.json."))]
-        }
-
-        private static let outNeeded = "export needs --out DIR, a directory that does not exist yet"
-
-        /// An empty `--out` is as good as none.
-        private static func nonEmpty(_ text: String) throws(CLIError) -> String {
-            guard !text.isEmpty else { throw .invalidValue(outNeeded) }
-            return text
         }
     }
 

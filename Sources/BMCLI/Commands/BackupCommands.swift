@@ -7,15 +7,8 @@ enum BackupCommands {
         var out = ""  // Required: decoding always sets it.
 
         static var parameters: [Parameter<BackupInput>] {
-            [.option(\.out, OptionSpec(name: "out", valueName: "file", help: "The file to create (required); its SHA-256 goes beside it in FILE.sha256."),
-                     missing: outNeeded, nonEmpty)]
-        }
-
-        private static let outNeeded = "backup needs --out FILE, a file that does not exist yet"
-
-        private static func nonEmpty(_ text: String) throws(CLIError) -> String {
-            guard !text.isEmpty else { throw .invalidValue(outNeeded) }
-            return text
+            [.nonEmptyOption(\.out, OptionSpec(name: "out", valueName: "file", help: "The file to create (required); its SHA-256 goes beside it in FILE.sha256."),
+                             missing: "backup needs --out FILE, a file that does not exist yet")]
         }
     }
 
