@@ -66,6 +66,7 @@ enum RecordFields {
         case .progressOutOfRange: return "not a number from 0 to 100"
         case .pagesOutOfRange: return "not a whole number from 0 to \(ReadingSession.maximumPages)"
         case .sessionEndsBeforeStart: return "the session ends before it starts"
+        case .sessionInFuture: return "the session ends in the future"
         case .invalidID: return "not a record id"
         case .invalidClock: return "not valid"
         case .invalidTimestamp: return "not an ISO 8601 time with an offset, such as 2026-12-02T10:07:46.123Z"

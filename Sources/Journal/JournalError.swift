@@ -14,6 +14,8 @@ public enum JournalError: Error, Equatable, Sendable {
     case pagesOutOfRange
     /// A reading session that ends before it starts.
     case sessionEndsBeforeStart
+    /// A reading session typed by the reader that ends after the present moment.
+    case sessionInFuture
     /// Text that is not a well-formed record id.
     case invalidID
     /// Text that is not a well-formed hybrid logical clock reading.

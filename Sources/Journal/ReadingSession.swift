@@ -17,11 +17,13 @@ public struct ReadingSession: Hashable, Sendable {
         self.pagesRead = pagesRead
     }
 
-    /// A new session, checked: it may not end before it starts, and pages are 0...100,000.
+    /// A new session, checked: it may not end before it starts or after `now` (a session
+    /// in 2030 is a typing mistake), and pages are 0...100,000.
     public static func new(bookID: EntityID, startedAt: Timestamp, endedAt: Timestamp, pagesRead: Int,
                            at now: Timestamp) throws(JournalError) -> ReadingSession {
         guard (0...maximumPages).contains(pagesRead) else { throw .pagesOutOfRange }
         guard endedAt >= startedAt else { throw .sessionEndsBeforeStart }
+        guard endedAt <= now else { throw .sessionInFuture }
         return ReadingSession(id: .generate(at: now), bookID: bookID, startedAt: startedAt,
                               endedAt: endedAt, pagesRead: pagesRead)
     }

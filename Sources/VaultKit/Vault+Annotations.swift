@@ -50,7 +50,8 @@ extension Vault {
         }
     }
 
-    private func bookTitles() throws(VaultError) -> [EntityID: String] {
+    /// Every live book's title by id, decrypted once per process.
+    func bookTitles() throws(VaultError) -> [EntityID: String] {
         let titles = try liveBookTitles()
         let all = try storeCall { () throws(StoreError) in try titles.titles() }
         return Dictionary(all.map { ($0.id, $0.title) }, uniquingKeysWith: { first, _ in first })

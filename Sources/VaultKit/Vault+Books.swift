@@ -9,6 +9,21 @@ public struct BookDetails: Sendable {
     public let counts: JournalCounts
 }
 
+/// What ``Vault/editBook(named:title:authors:)`` did: the book as it now stands, and
+/// which of its fields changed (none: nothing was written).
+public struct BookEdit: Sendable {
+    public let book: Book
+    /// `title` and/or `authors`, in that order.
+    public let changedFields: [String]
+}
+
+/// A reading session with the title of its book, for `session list`.
+public struct SessionListing: Sendable {
+    public let session: ReadingSession
+    /// `nil` when the book's own title cannot be read.
+    public let bookTitle: String?
+}
+
 extension Vault {
     /// Adds a book; returns it with its new id.
     public func addBook(title: String, authors: [String]) throws(VaultError) -> Book {
@@ -49,6 +64,37 @@ extension Vault {
         let titles = try storeCall { () throws(StoreError) in try store.bookTitleIndex() }
         cachedTitles = titles
         return titles
+    }
+
+    /// Corrects a book's title and/or authors (nil keeps the field). Writes nothing, and
+    /// says so by an empty ``BookEdit/changedFields``, when both are already as given.
+    public func editBook(named reference: String, title: String?, authors: [String]?) throws(VaultError) -> BookEdit {
+        let checkedTitle = try title.map { (text) throws(VaultError) in
+            try journalCall { () throws(JournalError) in try TextRules.line(text, field: "title") }
+        }
+        let checkedAuthors = try authors.map { (names) throws(VaultError) in
+            try journalCall { () throws(JournalError) in try names.map { (name) throws(JournalError) in try TextRules.line(name, field: "author") } }
+        }
+        let book = try book(named: reference)
+        var changed: [String] = []
+        if let checkedTitle, checkedTitle != book.title { changed.append("title") }
+        if let checkedAuthors, checkedAuthors != book.authors { changed.append("authors") }
+        guard !changed.isEmpty else { return BookEdit(book: book, changedFields: []) }
+        let store = try unlockedStore()
+        let edited = try storeCall { () throws(StoreError) in try store.editBook(book.id, title: checkedTitle, authors: checkedAuthors) }
+        cachedTitles = nil
+        return BookEdit(book: edited, changedFields: changed)
+    }
+
+    /// The reading sessions of live books, of one book if `reference` names it, that started
+    /// at or after `since`, if given; oldest first.
+    public func sessions(book reference: String?, since: Timestamp?) throws(VaultError) -> [SessionListing] {
+        let store = try unlockedStore()
+        let namedBook = try reference.map { (text) throws(VaultError) in try book(named: text) }
+        let titles: [EntityID: String]
+        if let namedBook { titles = [namedBook.id: namedBook.title] } else { titles = try bookTitles() }
+        let sessions = try storeCall { () throws(StoreError) in try store.sessions(book: namedBook?.id, startedSince: since) }
+        return sessions.map { SessionListing(session: $0, bookTitle: titles[$0.bookID]) }
     }
 
     /// Sets how far through a book the reader is, 0...100 percent.

@@ -48,6 +48,19 @@ extension Store {
         }
     }
 
+    /// Changes a book's title and/or authors (nil keeps the field). The metadata takes a
+    /// new clock of its own, so a position recorded on another device neither undoes this
+    /// change nor is undone by it (``BookVersion``).
+    @discardableResult
+    public func editBook(_ id: EntityID, title: String?, authors: [String]?) throws(StoreError) -> Book {
+        try database.writeTransaction { () throws(StoreError) in
+            try changeBookInTransaction(id, action: .update, parts: .metadata) { book in
+                if let title { book.title = title }
+                if let authors { book.authors = authors }
+            }
+        }
+    }
+
     /// Tombstones a book. Refused while it has live notes or quotes, which would
     /// otherwise disappear from every listing with it.
     public func deleteBook(_ id: EntityID) throws(StoreError) {

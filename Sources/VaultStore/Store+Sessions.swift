@@ -31,12 +31,21 @@ extension Store {
 
     /// A book's sessions, in the order they started.
     public func sessions(of bookID: EntityID) throws(StoreError) -> [ReadingSession] {
-        try readSessions(where: "book_id = ?", .text(bookID.rawValue))
+        try readSessions(where: "book_id = ?", [.text(bookID.rawValue)])
+    }
+
+    /// The sessions of books that are not deleted (of `bookID` alone, if given) that
+    /// started at or after `since`, if given, in the order they started.
+    public func sessions(book bookID: EntityID?, startedSince since: Timestamp?) throws(StoreError) -> [ReadingSession] {
+        try readSessions(where: """
+            book_id IN (SELECT id FROM book WHERE deleted_at IS NULL AND (?1 IS NULL OR id = ?1))
+            AND (?2 IS NULL OR started_at >= ?2)
+            """, [bookID.map { .text($0.rawValue) } ?? .null, since.map { .integer($0.millisecondsSince1970) } ?? .null])
     }
 
     /// One reading session by id.
     public func session(_ id: EntityID) throws(StoreError) -> ReadingSession {
-        guard let session = try readSessions(where: "id = ?", .text(id.rawValue)).first else {
+        guard let session = try readSessions(where: "id = ?", [.text(id.rawValue)]).first else {
             throw .recordNotFound(id: id.rawValue)
         }
         return session
@@ -47,13 +56,13 @@ extension Store {
         do { return try session(id) } catch .recordNotFound { return nil }
     }
 
-    private func readSessions(where condition: String, _ value: SQLValue) throws(StoreError) -> [ReadingSession] {
+    private func readSessions(where condition: String, _ values: [SQLValue]) throws(StoreError) -> [ReadingSession] {
         _ = try requireCipher()
         var sessions: [ReadingSession] = []
         try database.forEachRow("""
             SELECT id, book_id, started_at, ended_at, pages_read FROM reading_session
             WHERE \(condition) ORDER BY started_at, id
-            """, [value]) { row in
+            """, values) { row in
             guard let id = try? EntityID(validating: row.text(0)),
                   let bookID = try? EntityID(validating: row.text(1)) else { return }
             sessions.append(ReadingSession(id: id, bookID: bookID,

@@ -449,6 +449,16 @@ final class SweepWorld {
         try world.run(["session", "add", book, "--pages", c], status: 64)
         try world.run(["session", "add", book, "--pages", "3", "--start", c], status: 64)
         try world.run(["session", "add", "unknown \(c)", "--pages", "3"], status: 66)
+        try world.run(["session", "add", book, "--pages", "3", "--start", "2030-01-01 10:00", "--end", "2030-01-01 11:00"], status: 65)
+        try world.run(["session", "list"], showsContent: true, status: 0)
+        try world.run(["session", "list", "--book", book, "--since", "2026-12-01", "--json"], showsContent: true, status: 0)
+        try world.run(["session", "list", "--since", c], status: 64)
+        try world.run(["session", "list", "--book", "unknown \(c)"], status: 66)
+        try world.run(["book", "edit", book, "--title", "title \(c) first volume, corrected", "--author", "author \(c)"], status: 0)
+        try world.run(["book", "edit", book, "--title", "title \(c) first volume, corrected"], status: 0)   // nothing to change
+        try world.run(["book", "edit", book, "--author", "bad\u{1b}[2J\(c)"], status: 65)
+        try world.run(["book", "edit", book], status: 64)
+        try world.run(["book", "edit", "unknown \(c)", "--title", "title \(c)"], status: 66)
         let note = try world.run(["note", "add", book, "note \(c)", "--locator", "locator \(c)"], status: 0).line
         let quote = world.id(fromJSON: try world.run(["quote", "add", book, "quote \(c)", "--locator", "page \(c)", "--json"], status: 0))
         let piped = try world.run(["note", "add", "title \(c) second"], stdin: "piped note \(c)\nits second line\n", status: 0).line

@@ -41,8 +41,8 @@ import Testing
                                   and that every sealed field opens.
           backup                  Copy the vault, still encrypted, to a new file.
           restore                 Make the vault again from a backup, as a new device.
-          book                    Add and list books, and record progress.
-          session                 Record reading sessions.
+          book                    Add, list and correct books, and record progress.
+          session                 Record and list reading sessions.
           note                    Add notes: your own thoughts about a book.
           quote                   Add quotes: the book's words, with where they are.
           list                    List notes and quotes.
@@ -104,8 +104,8 @@ import Testing
     @Test func everyCommandHasHelpThatNamesItsUsage() throws {
         let vault = try TestVault()
         let commands = [["init"], ["unlock"], ["lock"], ["status"], ["passphrase", "change"], ["recovery-key", "rotate"], ["book", "add"], ["book", "list"],
-                        ["book", "progress"], ["migrate"], ["rekey"], ["diagnostics"], ["remote", "add"], ["remote", "list"],
-                        ["remote", "remove"], ["sync"], ["outbox"], ["conflicts"], ["conflicts", "resolve"], ["session", "add"], ["note", "add"], ["quote", "add"], ["list"], ["show"],
+                        ["book", "progress"], ["book", "edit"], ["migrate"], ["rekey"], ["diagnostics"], ["remote", "add"], ["remote", "list"],
+                        ["remote", "remove"], ["sync"], ["outbox"], ["conflicts"], ["conflicts", "resolve"], ["session", "add"], ["session", "list"], ["note", "add"], ["quote", "add"], ["list"], ["show"],
                         ["edit"], ["delete"], ["search"]]
         for command in commands {
             let result = try vault.run(["help"] + command)
@@ -125,6 +125,6 @@ import Testing
         #expect(version.stdout == "bmvault 0.8.0\n")
         let group = try vault.run(["book"])
         #expect(group.status == 0)
-        #expect(group.stdout.hasPrefix("OVERVIEW: Add and list books, and record progress.\n"))
+        #expect(group.stdout.hasPrefix("OVERVIEW: Add, list and correct books, and record progress.\n"))
     }
 }

@@ -91,6 +91,14 @@ struct ReadingSessionRulesTests {
         }
     }
 
+    @Test("A session ending after the present moment is .sessionInFuture; one ending now is not")
+    func endsInFuture() throws {
+        #expect(throws: JournalError.sessionInFuture) {
+            try ReadingSession.new(bookID: someBookID, startedAt: now, endedAt: ms(now.millisecondsSince1970 + 1), pagesRead: 1, at: now)
+        }
+        #expect(try ReadingSession.new(bookID: someBookID, startedAt: now, endedAt: now, pagesRead: 1, at: now).endedAt == now)
+    }
+
     @Test("Pages 0 and 100,000 are accepted", arguments: [0, 1, 100_000])
     func validPages(pages: Int) throws {
         #expect(ReadingSession.maximumPages == 100_000)

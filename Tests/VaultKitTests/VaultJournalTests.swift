@@ -73,9 +73,8 @@ import Keystore
         fixture.clock.advance(seconds: 1)
         let note = try vault.addAnnotation(to: try vault.book(named: "Dune"), kind: .note, body: "a note", locator: "p. 1")
         let quote = try vault.addAnnotation(to: try vault.book(named: "Dune"), kind: .quote, body: "a quote", locator: "p. 2")
-        let start = fixture.clock.now()
-        let session = try vault.addSession(to: "Dune", pagesRead: 40, startedAt: start,
-                                           endedAt: Timestamp(millisecondsSince1970: start.millisecondsSince1970 + 1_800_000))
+        let start = Timestamp(millisecondsSince1970: fixture.clock.now().millisecondsSince1970 - 1_800_000)
+        let session = try vault.addSession(to: "Dune", pagesRead: 40, startedAt: start, endedAt: fixture.clock.now())
 
         guard case .book(let details) = try vault.record(book.id.rawValue) else {
             Issue.record("expected a book")

@@ -231,7 +231,7 @@ import VaultCrypto
         defer { fixture.directory.remove() }
         let book = try newBook(clock: fixture.clock)
         try fixture.store.addBook(book)
-        let base = fixture.clock.now().millisecondsSince1970
+        let base = fixture.clock.now().millisecondsSince1970 - 3_600_000
         var sessions: [ReadingSession] = []
         for offset in [3, 1, 2] as [Int64] {
             let start = Timestamp(millisecondsSince1970: base + offset * 60_000)

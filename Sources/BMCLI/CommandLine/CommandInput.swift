@@ -103,20 +103,20 @@ extension Parameter {
         return Parameter(spec: .option(spec)) { input, invocation, _ in input[keyPath: field] = invocation.options(spec.name) }
     }
 
-    /// A time (``ValueParsing/time(_:option:now:)``); nil when absent.
-    static func time(_ field: WritableKeyPath<Input, Timestamp?>, _ spec: OptionSpec) -> Parameter {
+    /// A time (``ValueParsing/time(_:option:now:timeZone:)``); nil when absent.
+    static func time(_ field: WritableKeyPath<Input, ValueParsing.GivenTime?>, _ spec: OptionSpec) -> Parameter {
         assert(!spec.isFlag, "--\(spec.name) is a flag")
         return Parameter(spec: .option(spec)) { (input, invocation, now) throws(CLIError) in
             if let text = invocation.option(spec.name) { input[keyPath: field] = try ValueParsing.time(text, option: spec.name, now: now) }
         }
     }
 
-    /// A time (``ValueParsing/time(_:option:now:)``); absent, the moment the command runs:
-    /// the same `now` that `now` and `HH:MM` in its other times mean.
-    static func time(_ field: WritableKeyPath<Input, Timestamp>, _ spec: OptionSpec) -> Parameter {
+    /// A time (``ValueParsing/time(_:option:now:timeZone:)``); absent, the moment the
+    /// command runs: the same `now` that `now` and `HH:MM` in its other times mean.
+    static func time(_ field: WritableKeyPath<Input, ValueParsing.GivenTime>, _ spec: OptionSpec) -> Parameter {
         assert(!spec.isFlag, "--\(spec.name) is a flag")
         return Parameter(spec: .option(spec)) { (input, invocation, now) throws(CLIError) in
-            input[keyPath: field] = now
+            input[keyPath: field] = ValueParsing.GivenTime(timestamp: now, isTimeOfDay: false)
             if let text = invocation.option(spec.name) { input[keyPath: field] = try ValueParsing.time(text, option: spec.name, now: now) }
         }
     }

@@ -1,11 +1,11 @@
 import Journal
 import VaultKit
 
-/// `book add|list|progress` and `session add`: books and reading sessions.
+/// `book add|list|edit|progress` and `session add|list`: books and reading sessions.
 enum BookCommands {
     static func book(_ context: CommandContext) -> CommandSpec {
-        CommandSpec(name: "book", abstract: "Add and list books, and record progress.",
-                    subcommands: [add(context), list(context), progress(context)])
+        CommandSpec(name: "book", abstract: "Add, list and correct books, and record progress.",
+                    subcommands: [add(context), list(context), edit(context), progress(context)])
     }
 
     struct AddInput: CommandInput {
@@ -44,6 +44,44 @@ enum BookCommands {
         }
     }
 
+    struct EditInput: CommandInput {
+        var book = ""
+        var title: String?
+        var authors: [String] = []
+        var noAuthor = false
+
+        static var parameters: [Parameter<EditInput>] {
+            [.argument(\.book, SharedOptions.book),
+             .option(\.title, OptionSpec(name: "title", short: "t", valueName: "title", help: "The corrected title.")),
+             .options(\.authors, OptionSpec(name: "author", short: "a", valueName: "name",
+                                             help: "The authors, replacing those recorded; repeat for several.", isRepeatable: true)),
+             .flag(\.noAuthor, OptionSpec(name: "no-author", help: "Remove every author."))]
+        }
+    }
+
+    static func edit(_ context: CommandContext) -> CommandSpec {
+        CommandSpec(
+            name: "edit", abstract: "Correct a book's title or authors.",
+            discussion: "Give --title, --author (repeat for several; they replace the authors recorded) or --no-author. "
+                + "The change syncs like any other; a position recorded on another device meanwhile is kept, not undone.",
+            parameters: EditInput.parameters
+        ) { input in
+            guard input.title != nil || !input.authors.isEmpty || input.noAuthor else {
+                throw CLIError.invalidValue("book edit needs --title, --author or --no-author")
+            }
+            guard !(input.noAuthor && !input.authors.isEmpty) else {
+                throw CLIError.invalidValue("--no-author and --author cannot be given together")
+            }
+            let authors = input.noAuthor ? [] : input.authors.isEmpty ? nil : input.authors
+            let edit = try context.openVault().editBook(named: input.book, title: input.title, authors: authors)
+            if edit.changedFields.isEmpty {
+                context.console.err("Book \(edit.book.id) already has that \(input.title != nil && authors != nil ? "title and those authors" : input.title != nil ? "title" : "author list"); nothing was changed.\n")
+            } else {
+                context.console.err("Book \(edit.book.id) edited (\(edit.changedFields.joined(separator: " and "))).\n")
+            }
+        }
+    }
+
     struct ProgressInput: CommandInput {
         var book = ""
         var percent = 0.0
@@ -66,30 +104,60 @@ enum BookCommands {
     struct SessionAddInput: CommandInput {
         var book = ""
         var pages = 0  // Required: decoding always sets it.
-        var start: Timestamp?
-        var end = Timestamp(millisecondsSince1970: 0)  // Decoding always sets it: absent, now.
+        var start: ValueParsing.GivenTime?
+        var end = ValueParsing.GivenTime(timestamp: Timestamp(millisecondsSince1970: 0), isTimeOfDay: false)  // Decoding always sets it: absent, now.
         var json = false
 
         static var parameters: [Parameter<SessionAddInput>] {
             [.argument(\.book, SharedOptions.book),
              .option(\.pages, OptionSpec(name: "pages", short: "p", valueName: "n", help: "Pages read (required)."),
                      missing: "session add needs --pages N", ValueParsing.pages),
-             .time(\.start, OptionSpec(name: "start", valueName: "time", help: "When it started: now, HH:MM, YYYY-MM-DD HH:MM, or ISO 8601.")),
-             .time(\.end, OptionSpec(name: "end", valueName: "time", help: "When it ended (default: now).")),
+             .time(\.start, OptionSpec(name: "start", valueName: "time", help: "When it started: \(ValueParsing.timeForms).")),
+             .time(\.end, OptionSpec(name: "end", valueName: "time", help: "When it ended (default: now); not in the future.")),
+             .flag(\.json, SharedOptions.json)]
+        }
+    }
+
+    struct SessionListInput: CommandInput {
+        var book: String?
+        var since: ValueParsing.GivenTime?
+        var json = false
+
+        static var parameters: [Parameter<SessionListInput>] {
+            [.option(\.book, OptionSpec(name: "book", short: "b", valueName: "book", help: "Only this book's sessions: an id, id prefix or title prefix.")),
+             .time(\.since, OptionSpec(name: "since", valueName: "time", help: "Only sessions that started at or after this time: \(ValueParsing.timeForms).")),
              .flag(\.json, SharedOptions.json)]
         }
     }
 
     static func session(_ context: CommandContext) -> CommandSpec {
-        CommandSpec(name: "session", abstract: "Record reading sessions.", subcommands: [
+        CommandSpec(name: "session", abstract: "Record and list reading sessions.", subcommands: [
             CommandSpec(
                 name: "add", abstract: "Record a reading session and print its id.",
-                discussion: "Without times, the session is recorded as ending now; without --start, it starts when it ends.",
+                discussion: "Without times, the session is recorded as ending now; without --start, it starts when it ends. "
+                    + "A time of day means the latest such moment that is not in the future, and a --start of day after --end "
+                    + "is the day before's: --start 23:00 --end 00:30 crosses midnight. A session cannot end in the future.",
                 parameters: SessionAddInput.parameters
             ) { input in
+                let span = ValueParsing.sessionSpan(start: input.start, end: input.end)
                 let session = try context.openVault().addSession(to: input.book, pagesRead: input.pages,
-                                                                 startedAt: input.start ?? input.end, endedAt: input.end)
+                                                                 startedAt: span.start, endedAt: span.end)
                 printID(session.id.rawValue, json: input.json, context: context)
+            },
+            CommandSpec(
+                name: "list", abstract: "List reading sessions, oldest first.",
+                discussion: "One line each: id, start and end in local time, duration, pages and the book. Sessions of deleted books are not listed.",
+                parameters: SessionListInput.parameters
+            ) { input in
+                let listings = try context.openVault().sessions(book: input.book, since: input.since?.timestamp)
+                if input.json {
+                    context.console.out(JSONDocuments.render(listings.map(JSONDocuments.SessionListingDocument.init)))
+                } else if listings.isEmpty {
+                    context.console.err(input.book == nil && input.since == nil ? "No sessions yet.\n" : "No sessions match.\n")
+                } else {
+                    for listing in listings { context.console.out(HumanFormat.sessionLine(listing)) }
+                }
+                try context.finishListing()
             },
         ])
     }

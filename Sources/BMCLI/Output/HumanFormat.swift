@@ -75,6 +75,23 @@ enum HumanFormat {
         return "\(book.id)  \(percent(book.progress).padding(toLength: 6, withPad: " ", startingAt: 0)) \(printable(book.title))\(authors)\n"
     }
 
+    /// One line per session: id, local start and end (the end's date only when it is
+    /// another day), duration, pages and the book's title.
+    static func sessionLine(_ listing: SessionListing) -> String {
+        let session = listing.session
+        let start = localTime(session.startedAt), end = localTime(session.endedAt)
+        let endShown = start.prefix(10) == end.prefix(10) ? String(end.dropFirst(11)) : end
+        let pages = session.pagesRead == 1 ? "1 page" : "\(session.pagesRead) pages"
+        return "\(session.id)  \(start)–\(endShown)  \(duration(from: session.startedAt, to: session.endedAt))  \(pages)  "
+            + printable(listing.bookTitle ?? "(title unreadable)") + "\n"
+    }
+
+    /// `1 h 30 min`, `45 min`, or `0 min`, whole minutes.
+    static func duration(from start: Timestamp, to end: Timestamp) -> String {
+        let minutes = max(0, end.millisecondsSince1970 - start.millisecondsSince1970) / 60_000
+        return minutes >= 60 ? "\(minutes / 60) h \(minutes % 60) min" : "\(minutes) min"
+    }
+
     /// A header line (id, kind, date, book, locator), then the body indented four spaces,
     /// then a blank line.
     static func annotationBlock(_ listing: AnnotationListing) -> String {

@@ -114,6 +114,33 @@ enum JSONDocuments {
         }
     }
 
+    /// A session in `session list`: ``SessionDocument``'s fields and its book's title.
+    struct SessionListingDocument: Encodable {
+        let id: String, bookId: String, bookTitle: String?, startedAt: String, endedAt: String, pagesRead: Int
+
+        init(_ listing: SessionListing) {
+            let session = listing.session
+            id = session.id.rawValue
+            bookId = session.bookID.rawValue
+            bookTitle = listing.bookTitle
+            startedAt = session.startedAt.iso8601
+            endedAt = session.endedAt.iso8601
+            pagesRead = session.pagesRead
+        }
+
+        func encode(to encoder: Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(id, forKey: .id)
+            try container.encode(bookId, forKey: .bookId)
+            try container.encode(bookTitle, forKey: .bookTitle)   // null, not absent
+            try container.encode(startedAt, forKey: .startedAt)
+            try container.encode(endedAt, forKey: .endedAt)
+            try container.encode(pagesRead, forKey: .pagesRead)
+        }
+
+        enum CodingKeys: String, CodingKey { case id, bookId, bookTitle, startedAt, endedAt, pagesRead }
+    }
+
     struct BookDetailsDocument: Encodable {
         let book: BookDocument
         let sessions: [SessionDocument]

@@ -5,32 +5,81 @@ import VaultKit
 /// Turns option and argument text into values. Errors name the option and the forms it
 /// accepts, never the text given (it could be a note typed in the wrong place).
 enum ValueParsing {
-    /// A time for `session add --start/--end`: `now`, `HH:MM` (today), `YYYY-MM-DD`,
-    /// `YYYY-MM-DD HH:MM[:SS]` or `YYYY-MM-DDTHH:MM[:SS]` in local time, or ISO 8601 with
-    /// an offset (`2026-12-02T10:00:00+01:00`, `...Z`), read as an archive's times are
-    /// (``Timestamp/init(iso8601:)``).
-    static func time(_ text: String, option: String, now: Timestamp) throws(CLIError) -> Timestamp {
-        let trimmed = text.trimmingCharacters(in: .whitespaces)
-        if trimmed.lowercased() == "now" { return now }
-        if let timestamp = try? Timestamp(iso8601: trimmed) { return timestamp }
+    /// A time as the reader gave it, and whether it named only a time of day (`23:00`),
+    /// which ``sessionSpan(start:end:timeZone:)`` may move to the day before.
+    struct GivenTime: Equatable, Sendable {
+        var timestamp: Timestamp
+        var isTimeOfDay: Bool
+    }
+
+    /// The forms every time option takes, for its help and its error.
+    static let timeForms = "now, HH:MM, today, yesterday [HH:MM], -7d, -45m, YYYY-MM-DD [HH:MM], or ISO 8601 such as 2026-12-02T10:00:00+01:00"
+
+    /// A time for `session add --start/--end` and `session list --since`, in local time
+    /// unless it carries an offset:
+    /// - `now`; `HH:MM`, the latest such moment that is not in the future (at 08:00, `23:00`
+    ///   is last night's); `today` and `yesterday` (midnight), optionally with `HH:MM`;
+    /// - `-DURATION` before now, in ``duration(_:)``'s units (`-7d`, `-45m`, `-1h30m`);
+    /// - `YYYY-MM-DD`, `YYYY-MM-DD HH:MM[:SS]` or `YYYY-MM-DDTHH:MM[:SS]`;
+    /// - ISO 8601 with an offset (`2026-12-02T10:00:00+01:00`, `...Z`), read as an
+    ///   archive's times are (``Timestamp/init(iso8601:)``).
+    static func time(_ text: String, option: String, now: Timestamp,
+                     timeZone: TimeZone = .current) throws(CLIError) -> GivenTime {
+        let failure = CLIError.invalidValue("--\(option) takes a time: \(timeForms)")
+        let trimmed = text.trimmingCharacters(in: .whitespaces).lowercased()
+        if trimmed == "now" { return GivenTime(timestamp: now, isTimeOfDay: false) }
+        if let timestamp = try? Timestamp(iso8601: trimmed.uppercased()) { return GivenTime(timestamp: timestamp, isTimeOfDay: false) }
+        if trimmed.hasPrefix("-") {
+            guard let seconds = try? duration(String(trimmed.dropFirst())) else { throw failure }
+            return GivenTime(timestamp: Timestamp(millisecondsSince1970: now.millisecondsSince1970 - seconds * 1000), isTimeOfDay: false)
+        }
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = timeZone
+        let nowDate = date(now)
+        for (word, daysBack) in [("today", 0), ("yesterday", 1)] where trimmed == word || trimmed.hasPrefix(word + " ") {
+            guard let day = calendar.date(byAdding: .day, value: -daysBack, to: calendar.startOfDay(for: nowDate)) else { throw failure }
+            let clock = trimmed.dropFirst(word.count).trimmingCharacters(in: .whitespaces)
+            if clock.isEmpty { return GivenTime(timestamp: timestamp(day), isTimeOfDay: false) }
+            guard let moment = timeOfDay(clock, on: day, calendar: calendar) else { throw failure }
+            return GivenTime(timestamp: timestamp(moment), isTimeOfDay: false)
+        }
         let local = DateFormatter()
         local.locale = Locale(identifier: "en_US_POSIX")
-        local.timeZone = TimeZone.current
-        for format in ["yyyy-MM-dd'T'HH:mm:ss", "yyyy-MM-dd'T'HH:mm", "yyyy-MM-dd HH:mm:ss", "yyyy-MM-dd HH:mm", "yyyy-MM-dd"] {
+        local.timeZone = timeZone
+        for format in ["yyyy-MM-dd't'HH:mm:ss", "yyyy-MM-dd't'HH:mm", "yyyy-MM-dd HH:mm:ss", "yyyy-MM-dd HH:mm", "yyyy-MM-dd"] {
             local.dateFormat = format
-            if let date = local.date(from: trimmed) { return timestamp(date) }
+            if let date = local.date(from: trimmed) { return GivenTime(timestamp: timestamp(date), isTimeOfDay: false) }
         }
-        local.dateFormat = "HH:mm"
-        if let clock = local.date(from: trimmed) {
-            var calendar = Calendar(identifier: .gregorian)
-            calendar.timeZone = TimeZone.current
-            let parts = calendar.dateComponents([.hour, .minute], from: clock)
-            let today = Date(timeIntervalSince1970: Double(now.millisecondsSince1970) / 1000)
-            if let date = calendar.date(bySettingHour: parts.hour ?? 0, minute: parts.minute ?? 0, second: 0, of: today) {
-                return timestamp(date)
-            }
+        guard let today = timeOfDay(trimmed, on: nowDate, calendar: calendar) else { throw failure }
+        guard today > nowDate else { return GivenTime(timestamp: timestamp(today), isTimeOfDay: true) }
+        guard let dayBefore = timeOfDay(trimmed, on: calendar.date(byAdding: .day, value: -1, to: today) ?? today, calendar: calendar) else {
+            throw failure
         }
-        throw .invalidValue("--\(option) takes a time: now, HH:MM, YYYY-MM-DD HH:MM, or ISO 8601 such as 2026-12-02T10:00:00+01:00")
+        return GivenTime(timestamp: timestamp(dayBefore), isTimeOfDay: true)
+    }
+
+    /// A session's start and end: a start given as a time of day that falls after the end
+    /// is the day before's (`--start 23:00 --end 00:30` crosses midnight).
+    static func sessionSpan(start: GivenTime?, end: GivenTime,
+                            timeZone: TimeZone = .current) -> (start: Timestamp, end: Timestamp) {
+        guard let start else { return (end.timestamp, end.timestamp) }
+        guard start.isTimeOfDay, start.timestamp > end.timestamp else { return (start.timestamp, end.timestamp) }
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = timeZone
+        guard let dayBefore = calendar.date(byAdding: .day, value: -1, to: date(start.timestamp)) else {
+            return (start.timestamp, end.timestamp)
+        }
+        return (timestamp(dayBefore), end.timestamp)
+    }
+
+    /// `HH:MM` (24-hour clock) on the day of `day`, or nil when `text` is not one.
+    private static func timeOfDay(_ text: String, on day: Date, calendar: Calendar) -> Date? {
+        let parts = text.split(separator: ":", omittingEmptySubsequences: false)
+        guard parts.count == 2, parts.allSatisfy({ (1...2).contains($0.count) && $0.allSatisfy(\.isASCII) }),
+              let hour = Int(parts[0]), let minute = Int(parts[1]), (0...23).contains(hour), (0...59).contains(minute) else {
+            return nil
+        }
+        return calendar.date(bySettingHour: hour, minute: minute, second: 0, of: day)
     }
 
     /// A duration for `unlock --timeout`: units `d`, `h`, `m`, `s`, combined (`1h30m`), or
@@ -130,5 +179,9 @@ enum ValueParsing {
 
     private static func timestamp(_ date: Date) -> Timestamp {
         Timestamp(millisecondsSince1970: Int64((date.timeIntervalSince1970 * 1000).rounded()))
+    }
+
+    private static func date(_ timestamp: Timestamp) -> Date {
+        Date(timeIntervalSince1970: Double(timestamp.millisecondsSince1970) / 1000)
     }
 }

@@ -1,0 +1,141 @@
+import Foundation
+import Testing
+
+/// Issue 21, fixing mistakes: `book edit`, `session list`, and the session times a reader
+/// types (none in the future; a start of day after the end crosses midnight), through the
+/// built binary.
+@Suite("Journal editing", .serialized)
+struct JournalEditingTests {
+    @Test("book edit corrects a title and its authors, says which changed, and writes nothing when nothing changes")
+    func bookEditCorrectsTitleAndAuthors() throws {
+        let vault = try TestVault()
+        try vault.createUnlocked()
+        let id = try vault.succeed(["book", "add", "Middlemarsh", "--author", "George Elliot"]).line
+
+        let edited = try vault.succeed(["book", "edit", "middlemarsh", "--title", "Middlemarch", "--author", "George Eliot"])
+        #expect(edited.stderr == "Book \(id) edited (title and authors).\n")
+        var book = try #require(try vault.json(["show", id, "--json"]) as? [String: Any])["book"] as? [String: Any]
+        #expect(book?["title"] as? String == "Middlemarch")
+        #expect(book?["authors"] as? [String] == ["George Eliot"])
+        let version = book?["version"] as? Int
+
+        // The same values again: nothing written, and said.
+        let unchanged = try vault.succeed(["book", "edit", "Middlemarch", "--title", "Middlemarch"])
+        #expect(unchanged.stderr.contains("nothing was changed"))
+        book = try #require(try vault.json(["show", id, "--json"]) as? [String: Any])["book"] as? [String: Any]
+        #expect(book?["version"] as? Int == version)
+
+        // The old title names nothing any more; the new one finds the book's notes.
+        try vault.succeed(["note", "add", "Middlemarch", "Dorothea's choice."])
+        #expect(try vault.run(["list", "--book", "Middlemarsh"]).status != 0)
+        #expect(try vault.succeed(["list", "--book", "Middle"]).stdout.contains("Dorothea's choice."))
+
+        try vault.succeed(["book", "edit", id, "--no-author"])
+        book = try #require(try vault.json(["show", id, "--json"]) as? [String: Any])["book"] as? [String: Any]
+        #expect(book?["authors"] as? [String] == [])
+    }
+
+    @Test("book edit refuses a call that changes nothing, or a bad title, and leaves the book as it was")
+    func bookEditRefusesBadInput() throws {
+        let vault = try TestVault()
+        try vault.createUnlocked()
+        let id = try vault.succeed(["book", "add", "Middlemarch", "--author", "George Eliot"]).line
+        let before = try vault.json(["book", "list", "--json"]) as? [[String: Any]]
+
+        for (arguments, status) in [(["book", "edit", id], Int32(64)),
+                                    (["book", "edit", id, "--author", "A", "--no-author"], 64),
+                                    (["book", "edit", id, "--title", ""], 65),
+                                    (["book", "edit", id, "--title", "Two\nlines"], 65),
+                                    (["book", "edit", "no such book", "--title", "X"], 66)] {
+            let result = try vault.run(arguments)
+            #expect(result.status == status, "\(arguments): \(result)")
+            #expect(result.stderr.split(separator: "\n").count == 1, "\(result)")
+        }
+        let after = try vault.json(["book", "list", "--json"]) as? [[String: Any]]
+        #expect(after?.first?["title"] as? String == before?.first?["title"] as? String)
+        #expect(after?.first?["version"] as? Int == before?.first?["version"] as? Int)
+    }
+
+    @Test("A retitle on one device and a position recorded on another both survive the sync, on both")
+    func retitleAndProgressOnTwoDevices() throws {
+        let world = try SyncWorld()
+        let deviceA = world.first
+        let id = try deviceA.succeed(["book", "add", "Middlemarsh"]).line
+        try deviceA.succeed(["sync"])
+        let deviceB = try world.join()
+
+        try deviceA.succeed(["book", "edit", id, "--title", "Middlemarch", "--author", "George Eliot"])
+        try deviceB.succeed(["book", "progress", id, "40"])
+        try deviceB.succeed(["sync"])
+        try deviceA.succeed(["sync"])
+        try deviceB.succeed(["sync"])
+
+        for device in [deviceA, deviceB] {
+            let book = try #require(try device.json(["show", id, "--json"]) as? [String: Any])["book"] as? [String: Any]
+            #expect(book?["title"] as? String == "Middlemarch")
+            #expect(book?["authors"] as? [String] == ["George Eliot"])
+            #expect(book?["progress"] as? Double == 40)
+        }
+    }
+
+    @Test("session list shows the sessions of live books, oldest first, by book and since a time")
+    func sessionListFilters() throws {
+        let vault = try TestVault()
+        try vault.createUnlocked()
+        let first = try vault.succeed(["book", "add", "Middlemarch"]).line
+        let second = try vault.succeed(["book", "add", "Persuasion"]).line
+        let gone = try vault.succeed(["book", "add", "Gone"]).line
+        let early = try vault.succeed(["session", "add", first, "--pages", "20", "--start", "2026-11-02 21:00", "--end", "2026-11-02 22:30"]).line
+        let late = try vault.succeed(["session", "add", second, "--pages", "1", "--start", "2026-11-20 08:00", "--end", "2026-11-20 08:45"]).line
+        let middle = try vault.succeed(["session", "add", first, "--pages", "5", "--start", "2026-11-10T23:50:00Z", "--end", "2026-11-11T00:20:00Z"]).line
+        try vault.succeed(["session", "add", gone, "--pages", "3", "--start", "2026-11-12 10:00", "--end", "2026-11-12 10:10"])
+        try vault.succeed(["delete", gone])
+
+        let listed = try vault.succeed(["session", "list"]).stdout
+        #expect(listed == """
+            \(early)  2026-11-02 21:00–22:30  1 h 30 min  20 pages  Middlemarch
+            \(middle)  2026-11-10 23:50–2026-11-11 00:20  30 min  5 pages  Middlemarch
+            \(late)  2026-11-20 08:00–08:45  45 min  1 page  Persuasion
+
+            """)
+        let ofFirst = try #require(try vault.json(["session", "list", "--book", "Middle", "--json"]) as? [[String: Any]])
+        #expect(ofFirst.map { $0["id"] as? String } == [early, middle])
+        #expect(ofFirst.first?["bookTitle"] as? String == "Middlemarch")
+        #expect(ofFirst.first?["startedAt"] as? String == "2026-11-02T21:00:00.000Z")
+        let since = try #require(try vault.json(["session", "list", "--since", "2026-11-10 23:50", "--json"]) as? [[String: Any]])
+        #expect(since.map { $0["id"] as? String } == [middle, late])
+
+        let none = try vault.succeed(["session", "list", "--since", "2026-11-21"])
+        #expect(none.stdout.isEmpty)
+        #expect(none.stderr == "No sessions match.\n")
+        #expect(try vault.run(["session", "list", "--since", "last tuesday"]).status == 64)
+    }
+
+    @Test("A session that would end in the future is refused in one line, and nothing is saved")
+    func aFutureSessionIsRefused() throws {
+        let vault = try TestVault()
+        try vault.createUnlocked()
+        let book = try vault.succeed(["book", "add", "Middlemarch"]).line
+        let result = try vault.run(["session", "add", book, "--pages", "5", "--start", "2030-01-01 10:00", "--end", "2030-01-01 11:00"])
+        #expect(result.status == 65)
+        #expect(result.stderr == "Error: the session ends in the future; give the times it really started and ended\n")
+        #expect(try vault.succeed(["session", "list"]).stderr == "No sessions yet.\n")
+    }
+
+    @Test("--start 23:00 --end 00:30 is a session of an hour and a half across midnight, never one in the future")
+    func aSessionCrossesMidnight() throws {
+        let vault = try TestVault()
+        try vault.createUnlocked()
+        let book = try vault.succeed(["book", "add", "Middlemarch"]).line
+        try vault.succeed(["session", "add", book, "--pages", "30", "--start", "23:00", "--end", "00:30"])
+        let sessions = try #require(try vault.json(["session", "list", "--json"]) as? [[String: Any]])
+        let formatter = ISO8601DateFormatter()
+        formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+        let start = try #require(formatter.date(from: sessions.first?["startedAt"] as? String ?? ""))
+        let end = try #require(formatter.date(from: sessions.first?["endedAt"] as? String ?? ""))
+        #expect(end.timeIntervalSince(start) == 5_400)
+        #expect(end <= Date())
+        #expect(Date().timeIntervalSince(end) < 86_400)
+        #expect((sessions.first?["endedAt"] as? String)?.hasSuffix("T00:30:00.000Z") == true)
+    }
+}
