@@ -66,6 +66,7 @@ enum RecordFields {
         case .progressOutOfRange: return "not a number from 0 to 100"
         case .pagesOutOfRange: return "not a whole number from 0 to \(ReadingSession.maximumPages)"
         case .sessionEndsBeforeStart: return "the session ends before it starts"
+        case .quoteNeedsLocator: return "a quote without a locator"
         case .sessionInFuture: return "the session ends in the future"
         case .invalidID: return "not a record id"
         case .invalidClock: return "not valid"

@@ -51,7 +51,7 @@ public struct Annotation: Hashable, Sendable {
     /// A new note or quote, checked against ``TextRules``. A quote needs a locator.
     public static func new(bookID: EntityID, kind: AnnotationKind, body: String, locator: Locator?,
                            at now: Timestamp) throws(JournalError) -> Annotation {
-        if kind == .quote, locator == nil { throw .emptyText(field: "locator") }
+        if kind == .quote, locator == nil { throw .quoteNeedsLocator }
         return Annotation(id: .generate(at: now), bookID: bookID, kind: kind,
                           body: try TextRules.body(body, field: kind.rawValue),
                           locator: locator, createdAt: now, updatedAt: now, deletedAt: nil, version: 1)

@@ -14,6 +14,8 @@ public enum JournalError: Error, Equatable, Sendable {
     case pagesOutOfRange
     /// A reading session that ends before it starts.
     case sessionEndsBeforeStart
+    /// A quote without a locator: a quote says where it is from.
+    case quoteNeedsLocator
     /// A reading session typed by the reader that ends after the present moment.
     case sessionInFuture
     /// Text that is not a well-formed record id.

@@ -39,31 +39,37 @@ extension Vault {
         let checkedBody = try body.map { (text) throws(VaultError) in
             try journalCall { () throws(JournalError) in try TextRules.body(text) }
         }
-        let checkedLocator = try locator.map { (text) throws(VaultError) in
-            try journalCall { () throws(JournalError) in try Locator(text) }
+        // An empty locator removes the one recorded; a quote keeps its own.
+        let checkedLocator = try locator.map { (text) throws(VaultError) -> Locator? in
+            if text.isEmpty { return nil }
+            return try journalCall { () throws(JournalError) in try Locator(text) }
         }
         let store = try unlockedStore()
+        if case .some(nil) = checkedLocator,
+           try storeCall({ () throws(StoreError) in try store.annotation(reference.id) }).kind == .quote {
+            throw .invalidInput(.quoteNeedsLocator)
+        }
         return try storeCall { () throws(StoreError) in
-            try store.editAnnotation(reference.id, body: checkedBody, locator: checkedLocator.map { .some($0) })
+            try store.editAnnotation(reference.id, body: checkedBody, locator: checkedLocator)
         }
     }
 
-    /// Tombstones a note, quote or (empty) book, and says which it was. Reading sessions
-    /// are append-only.
-    public func delete(_ id: String) throws(VaultError) -> (kind: String, id: EntityID) {
-        let reference = try resolveID(id)
-        let store = try unlockedStore()
-        switch reference.kind {
-        case .annotation:
-            let deleted = try storeCall { () throws(StoreError) in try store.deleteAnnotation(reference.id) }
-            return (deleted.kind.rawValue, deleted.id)
-        case .book:
-            try storeCall { () throws(StoreError) in try store.deleteBook(reference.id) }
-            cachedTitles = nil
-            return ("book", reference.id)
-        case .session:
-            throw .wrongRecordKind(id: reference.id.rawValue, expected: "note, quote or book", found: "session")
+    /// Tombstones notes, quotes and (empty) books, all or none: every id is resolved and
+    /// checked, and every record deleted in one transaction, so one bad id deletes nothing.
+    /// Says what each was, in the order given. Reading sessions are append-only.
+    public func delete(_ ids: [String]) throws(VaultError) -> [(kind: String, id: EntityID)] {
+        var references: [RecordReference] = []
+        for id in ids {
+            let reference = try resolveID(id)
+            guard reference.kind != .session else {
+                throw .wrongRecordKind(id: reference.id.rawValue, expected: "note, quote or book", found: "session")
+            }
+            if !references.contains(reference) { references.append(reference) }
         }
+        let store = try unlockedStore()
+        let deleted = try storeCall { () throws(StoreError) in try store.delete(references) }
+        if references.contains(where: { $0.kind == .book }) { cachedTitles = nil }
+        return deleted
     }
 
     func resolveID(_ text: String) throws(VaultError) -> RecordReference {

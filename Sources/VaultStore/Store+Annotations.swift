@@ -86,6 +86,28 @@ extension Store {
         try changeAnnotation(id, action: .delete) { annotation in annotation.deletedAt = annotation.updatedAt }
     }
 
+    /// Tombstones notes, quotes and books (sessions are refused: they are append-only) in
+    /// one write transaction: all of them, or, if one cannot go (a book that would still
+    /// have notes), none. Notes go first, so a book deleted with its last notes may go.
+    /// Returns each record's kind and id, in the order given.
+    public func delete(_ references: [RecordReference]) throws(StoreError) -> [(kind: String, id: EntityID)] {
+        try database.writeTransaction { () throws(StoreError) in
+            var kinds: [EntityID: String] = [:]
+            for reference in references where reference.kind == .annotation {
+                let deleted = try changeAnnotationInTransaction(reference.id, action: .delete) { annotation in
+                    annotation.deletedAt = annotation.updatedAt
+                }
+                kinds[reference.id] = deleted.kind.rawValue
+            }
+            for reference in references where reference.kind != .annotation {
+                guard reference.kind == .book else { throw .recordNotFound(id: reference.id.rawValue) }
+                try deleteBookInTransaction(reference.id)
+                kinds[reference.id] = "book"
+            }
+            return references.map { (kinds[$0.id] ?? $0.kind.rawValue, $0.id) }
+        }
+    }
+
     /// One note or quote by id, tombstoned or not, as the reader sees it.
     public func annotation(_ id: EntityID) throws(StoreError) -> Annotation {
         let openers = try AnnotationOpeners(try requireCipher())

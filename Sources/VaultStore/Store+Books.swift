@@ -64,11 +64,14 @@ extension Store {
     /// Tombstones a book. Refused while it has live notes or quotes, which would
     /// otherwise disappear from every listing with it.
     public func deleteBook(_ id: EntityID) throws(StoreError) {
-        try database.writeTransaction { () throws(StoreError) in
-            let live = try liveAnnotationCount(of: id)
-            guard live == 0 else { throw .bookHasAnnotations(id: id.rawValue, count: live) }
-            _ = try changeBookInTransaction(id, action: .delete, parts: .metadata) { book in book.deletedAt = book.updatedAt }
-        }
+        try database.writeTransaction { () throws(StoreError) in try deleteBookInTransaction(id) }
+    }
+
+    /// ``deleteBook(_:)`` inside a write transaction.
+    func deleteBookInTransaction(_ id: EntityID) throws(StoreError) {
+        let live = try liveAnnotationCount(of: id)
+        guard live == 0 else { throw .bookHasAnnotations(id: id.rawValue, count: live) }
+        _ = try changeBookInTransaction(id, action: .delete, parts: .metadata) { book in book.deletedAt = book.updatedAt }
     }
 
     /// One book by id, tombstoned or not.

@@ -502,9 +502,14 @@ final class SweepWorld {
         try world.run(["edit", book, "a book is not a note \(c)"], status: 65)
         try world.run(["edit", note, "--locator", "bad\u{7}\(c)"], status: 65)
         let doomed = try world.run(["note", "add", book, "doomed \(c)"], status: 0).line
-        try world.run(["delete", doomed], status: 0)
+        let unplaced = try world.run(["note", "add", book, "unplaced \(c)", "--locator", "locator \(c) to remove"], status: 0).line
+        try world.run(["edit", unplaced, "--locator", ""], status: 0)
+        try world.run(["edit", quote, "--locator", ""], status: 65)                    // a quote keeps one
+        try world.run(["delete", doomed, "0000aaaa"], status: 66)                      // all or nothing
+        try world.run(["delete", doomed, unplaced], status: 0)
         try world.run(["delete", doomed], status: 66)
         try world.run(["delete", book], status: 65)                                   // still has notes
+        try world.run(["list", "--kind", "quote", "--book", secondBook], showsContent: true, status: 0)   // none: says so
         try world.run(["delete", c], status: 64)
 
         // MARK: Sync: a remote folder, a second device, a conflict, failures and the outbox

@@ -48,7 +48,7 @@ import Testing
           list                    List notes and quotes.
           show                    Show one note, quote, book or session in full.
           edit                    Change a note's or quote's text or locator.
-          delete                  Delete a note, a quote, or a book with no notes left.
+          delete                  Delete notes, quotes, or books with no notes left.
           search                  Find notes and quotes by text, locator or title.
           remote                  Set up the folders this vault syncs through.
           sync                    Send the outbox and take in other devices' changes.

@@ -138,4 +138,76 @@ struct JournalEditingTests {
         #expect(Date().timeIntervalSince(end) < 86_400)
         #expect((sessions.first?["endedAt"] as? String)?.hasSuffix("T00:30:00.000Z") == true)
     }
+
+    @Test("delete takes several ids: all of them go, or, if one cannot, none")
+    func deleteSeveralAllOrNothing() throws {
+        let vault = try TestVault()
+        try vault.createUnlocked()
+        let book = try vault.succeed(["book", "add", "Middlemarch"]).line
+        let first = try vault.succeed(["note", "add", book, "first"]).line
+        let second = try vault.succeed(["note", "add", book, "second"]).line
+        let third = try vault.succeed(["quote", "add", book, "third", "--locator", "p. 3"]).line
+        let unknown = "0000aaaa"
+
+        // One id names nothing: nothing is deleted.
+        let missing = try vault.run(["delete", first, unknown])
+        #expect(missing.status == 66, "\(missing)")
+        #expect(try vault.notes().count == 3)
+        // The book would keep a quote: nothing is deleted, not even the notes named with it.
+        let keeps = try vault.run(["delete", first, second, book])
+        #expect(keeps.status == 65, "\(keeps)")
+        #expect(try vault.notes().count == 3)
+
+        let two = try vault.succeed(["delete", first, second])
+        #expect(two.stderr == "Deleted note \(first).\nDeleted note \(second).\n")
+        #expect(try vault.notes().map { $0["id"] as? String } == [third])
+        // A book named with its last notes goes with them.
+        let all = try vault.succeed(["delete", book, third])
+        #expect(all.stderr == "Deleted book \(book).\nDeleted quote \(third).\n")
+        #expect((try vault.json(["book", "list", "--json"]) as? [Any])?.isEmpty == true)
+        #expect(try vault.run(["delete"]).status == 64)
+    }
+
+    @Test("edit --locator \"\" removes a note's locator; a quote keeps its own")
+    func anEmptyLocatorRemovesANotesLocator() throws {
+        let vault = try TestVault()
+        try vault.createUnlocked()
+        let book = try vault.succeed(["book", "add", "Middlemarch"]).line
+        let note = try vault.succeed(["note", "add", book, "a note", "--locator", "p. 8"]).line
+        let quote = try vault.succeed(["quote", "add", book, "a quote", "--locator", "ch. 2"]).line
+
+        try vault.succeed(["edit", note, "--locator", ""])
+        let shown = try #require(try vault.json(["show", note, "--json"]) as? [String: Any])
+        #expect(shown["locator"] is NSNull)
+        #expect(shown["body"] as? String == "a note")
+        #expect(shown["version"] as? Int == 2)
+
+        let refused = try vault.run(["edit", quote, "--locator", ""])
+        #expect(refused.status == 65)
+        #expect(refused.stderr == "Error: a quote needs a locator (where it is from); only a note's can be removed\n")
+        let kept = try #require(try vault.json(["show", quote, "--json"]) as? [String: Any])
+        #expect(kept["locator"] as? String == "ch. 2")
+        #expect(kept["version"] as? Int == 1)
+    }
+
+    @Test("An empty listing says so on standard error; its standard output stays empty, or [] with --json")
+    func emptyListingsSaySo() throws {
+        let vault = try TestVault()
+        try vault.createUnlocked()
+        let none = try vault.succeed(["list"])
+        #expect(none.stdout.isEmpty)
+        #expect(none.stderr == "No notes or quotes yet.\n")
+        let book = try vault.succeed(["book", "add", "Middlemarch"]).line
+        try vault.succeed(["note", "add", book, "a note"])
+        let filtered = try vault.succeed(["list", "--kind", "quote"])
+        #expect(filtered.stdout.isEmpty)
+        #expect(filtered.stderr == "No notes or quotes match.\n")
+        let searched = try vault.succeed(["search", "zeppelin"])
+        #expect(searched.stdout.isEmpty)
+        #expect(searched.stderr == "No notes or quotes match.\n")
+        let json = try vault.succeed(["search", "zeppelin", "--json"])
+        #expect(json.stdout == "[]\n")
+        #expect(json.stderr.isEmpty)
+        #expect(try vault.succeed(["list"]).stderr.isEmpty)
+    }
 }

@@ -115,9 +115,9 @@ struct ReadingSessionRulesTests {
 
 @Suite("Annotation and Locator")
 struct AnnotationRulesTests {
-    @Test("A quote without a locator is .emptyText(field: \"locator\")")
+    @Test("A quote without a locator is .quoteNeedsLocator")
     func quoteNeedsLocator() {
-        #expect(throws: JournalError.emptyText(field: "locator")) {
+        #expect(throws: JournalError.quoteNeedsLocator) {
             try Annotation.new(bookID: someBookID, kind: .quote, body: "It was a pleasure to burn.", locator: nil, at: now)
         }
     }

@@ -26,7 +26,7 @@ import Keystore
         #expect(vaultError { () throws(VaultError) in try vault.addAnnotation(to: try vault.book(named: "Du"), kind: .note, body: "x", locator: nil) }
                 == .ambiguousBook(candidates: [dune.id.rawValue, messiah.id.rawValue].sorted()))
         #expect(vaultError { () throws(VaultError) in try vault.addAnnotation(to: try vault.book(named: "Dune"), kind: .quote, body: "no locator", locator: nil) }
-                == .invalidInput(.emptyText(field: "locator")))
+                == .invalidInput(.quoteNeedsLocator))
 
         var listed: [String] = []
         try vault.forEachAnnotation(book: "dune", kind: .note) { result in
@@ -47,7 +47,7 @@ import Keystore
         let breakfast = try vault.addAnnotation(to: try vault.book(named: "The Hobbit"), kind: .note, body: "Second breakfast", locator: "ch. 1")
         let renard = try vault.addAnnotation(to: try vault.book(named: "Le Petit"), kind: .note, body: "Le RENARD à l'ÉCOLE", locator: nil)
         let deleted = try vault.addAnnotation(to: try vault.book(named: "The Hobbit"), kind: .note, body: "spice cake, deleted", locator: nil)
-        _ = try vault.delete(deleted.id.rawValue)
+        _ = try vault.delete([deleted.id.rawValue])
 
         #expect(try vault.searchIDs("spice") == [spice.id])           // body, other case; deleted excluded
         #expect(try vault.searchIDs("sPiCe MUST") == [spice.id])
@@ -118,13 +118,13 @@ import Keystore
                 == .wrongRecordKind(id: book.id.rawValue, expected: "note or quote", found: "book"))
         #expect(vaultError { () throws(VaultError) in try vault.editAnnotation(session.id.rawValue, body: "x", locator: nil) }
                 == .wrongRecordKind(id: session.id.rawValue, expected: "note or quote", found: "session"))
-        #expect(vaultError { () throws(VaultError) in try vault.delete(session.id.rawValue) }
+        #expect(vaultError { () throws(VaultError) in try vault.delete([session.id.rawValue]) }
                 == .wrongRecordKind(id: session.id.rawValue, expected: "note, quote or book", found: "session"))
 
         let shared = String(book.id.rawValue.prefix(8))
         #expect(vaultError { () throws(VaultError) in try vault.record(shared) }
                 == .ambiguousID(candidates: [book.id.rawValue, note.id.rawValue, session.id.rawValue].sorted()))
-        #expect(vaultError { () throws(VaultError) in try vault.delete(shared) }
+        #expect(vaultError { () throws(VaultError) in try vault.delete([shared]) }
                 == .ambiguousID(candidates: [book.id.rawValue, note.id.rawValue, session.id.rawValue].sorted()))
         #expect(vaultError { () throws(VaultError) in try vault.record(String(shared.prefix(3))) } == .malformedID)
         #expect(vaultError { () throws(VaultError) in try vault.record("not-an-id") } == .malformedID)
@@ -156,13 +156,13 @@ import Keystore
         #expect(vaultError { () throws(VaultError) in try vault.editAnnotation(note.id.rawValue, body: "   ", locator: nil) }
                 == .invalidInput(.emptyText(field: "body")))
 
-        #expect(vaultError { () throws(VaultError) in try vault.delete(book.id.rawValue) } == .bookHasAnnotations(id: book.id.rawValue, count: 1))
-        let reference = try vault.delete(note.id.rawValue)
+        #expect(vaultError { () throws(VaultError) in try vault.delete([book.id.rawValue]) } == .bookHasAnnotations(id: book.id.rawValue, count: 1))
+        let reference = try #require(try vault.delete([note.id.rawValue]).first)
         #expect(reference.id == note.id)
         #expect(reference.kind == "note")
         #expect(vaultError { () throws(VaultError) in try vault.record(note.id.rawValue) } == .recordNotFound(id: note.id.rawValue))
         #expect(try vault.allAnnotations().isEmpty)
-        #expect(try vault.delete(book.id.rawValue).kind == "book")
+        #expect(try vault.delete([book.id.rawValue]).map(\.kind) == ["book"])
         #expect(try vault.books().isEmpty)
         #expect(vaultError { () throws(VaultError) in try vault.book(named: "Dune") } == .bookNotFound)
         #expect(try countList(vault.status()) == [0, 0, 0, 0])

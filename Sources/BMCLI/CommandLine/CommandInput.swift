@@ -131,6 +131,12 @@ extension Parameter {
         argument(field, spec) { text in text }
     }
 
+    /// Every remaining positional, in the order given (the last argument, variadic).
+    static func arguments(_ field: WritableKeyPath<Input, [String]>, _ spec: ArgumentSpec) -> Parameter {
+        assert(spec.isVariadic, "<\(spec.name)> is not variadic")
+        return Parameter(spec: .argument(spec)) { input, invocation, _ in input[keyPath: field] = invocation.arguments(spec.name) }
+    }
+
     /// A positional converted by `convert`. Absent (an optional positional not given), the
     /// field keeps its initial value; the parser has rejected a command line without a
     /// required one.

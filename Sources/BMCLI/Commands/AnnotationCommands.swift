@@ -56,7 +56,7 @@ enum AnnotationCommands {
     static func edit(_ context: CommandContext) -> CommandSpec {
         CommandSpec(
             name: "edit", abstract: "Change a note's or quote's text or locator.",
-            discussion: "With neither TEXT nor --locator, reads the new text from standard input if piped, else opens $EDITOR on the current text. With only --locator, the text is kept.",
+            discussion: "With neither TEXT nor --locator, reads the new text from standard input if piped, else opens $EDITOR on the current text. With only --locator, the text is kept. --locator \"\" removes a note's locator (a quote keeps one).",
             parameters: EditInput.parameters
         ) { input in
             let vault = try context.openVault()
@@ -79,19 +79,23 @@ enum AnnotationCommands {
     }
 
     struct DeleteInput: CommandInput {
-        var id = ""
+        var ids: [String] = []
 
-        static var parameters: [Parameter<DeleteInput>] { [.argument(\.id, SharedOptions.id)] }
+        static var parameters: [Parameter<DeleteInput>] {
+            [.arguments(\.ids, ArgumentSpec(name: "id", help: "A record id, or a unique prefix of at least 4 characters; repeat for several.",
+                                              isVariadic: true))]
+        }
     }
 
     static func delete(_ context: CommandContext) -> CommandSpec {
         CommandSpec(
-            name: "delete", abstract: "Delete a note, a quote, or a book with no notes left.",
-            discussion: "Deletion leaves a tombstone, so the deletion can reach other devices; the record disappears from every listing at once. Its text stays in the vault, encrypted, until it is purged: once every device that syncs has the deletion, or at the latest after the retention period (90 days by default, `bmvault remote retention`), with or without a remote. Then only the tombstone's id, dates and clock are left. `bmvault purge` purges what is past the retention now.",
+            name: "delete", abstract: "Delete notes, quotes, or books with no notes left.",
+            discussion: "Several ids are deleted together or not at all: one that names nothing, or a book that would keep notes, deletes none. A book goes with its last notes when they are named with it. Deletion leaves a tombstone, so the deletion can reach other devices; the record disappears from every listing at once. Its text stays in the vault, encrypted, until it is purged: once every device that syncs has the deletion, or at the latest after the retention period (90 days by default, `bmvault remote retention`), with or without a remote. Then only the tombstone's id, dates and clock are left. `bmvault purge` purges what is past the retention now.",
             parameters: DeleteInput.parameters
         ) { input in
-            let deleted = try context.openVault().delete(input.id)
-            context.console.err("Deleted \(deleted.kind) \(deleted.id).\n")
+            for deleted in try context.openVault().delete(input.ids) {
+                context.console.err("Deleted \(deleted.kind) \(deleted.id).\n")
+            }
         }
     }
 }

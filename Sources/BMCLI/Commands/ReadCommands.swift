@@ -21,7 +21,7 @@ enum ReadCommands {
         CommandSpec(name: "list", abstract: "List notes and quotes.", parameters: ListInput.parameters) { input in
             let printer = ListingPrinter(context: context, json: input.json)
             try context.openVaultForReading(fresh: input.fresh).forEachAnnotation(book: input.book, kind: input.kind, printer.print)
-            try printer.finish()
+            try printer.finish(ifEmpty: input.book == nil && input.kind == nil ? "No notes or quotes yet." : "No notes or quotes match.")
         }
     }
 
@@ -44,7 +44,7 @@ enum ReadCommands {
         ) { input in
             let printer = ListingPrinter(context: context, json: input.json)
             try context.openVaultForReading(fresh: input.fresh).search(input.query, printer.print)
-            try printer.finish()
+            try printer.finish(ifEmpty: "No notes or quotes match.")
         }
     }
 
@@ -145,8 +145,11 @@ final class ListingPrinter {
         }
     }
 
-    func finish() throws(CLIError) {
+    /// Ends the listing. An empty one says `ifEmpty` on standard error (standard output
+    /// stays empty, or `[]`), unless records were left out as unreadable.
+    func finish(ifEmpty: String) throws(CLIError) {
         if json { context.console.out(count == 0 ? "[]\n" : "\n]\n") }
+        if count == 0 && !json && context.unreadableCount == 0 { context.console.err(ifEmpty + "\n") }
         try context.finishListing()
     }
 

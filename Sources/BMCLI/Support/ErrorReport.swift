@@ -347,6 +347,7 @@ struct ErrorReport: Equatable {
         case .progressOutOfRange: return "progress must be between 0 and 100"
         case .pagesOutOfRange: return "pages must be between 0 and \(ReadingSession.maximumPages)"
         case .sessionEndsBeforeStart: return "the session ends before it starts"
+        case .quoteNeedsLocator: return "a quote needs a locator (where it is from); only a note's can be removed"
         case .sessionInFuture: return "the session ends in the future; give the times it really started and ended"
         case .invalidID: return "that is not a record id"
         case .invalidClock: return "a record carries a malformed clock reading"
