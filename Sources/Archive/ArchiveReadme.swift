@@ -92,7 +92,7 @@ public enum ArchiveReadme {
         | `conflictOf` | string or null | for a conflict copy: the id of the note it is a copy of |
         | `conflictReason` | string or null | `both-edited` (two versions of one note: this copy holds the other) or `edited-after-delete` (edited on one device after being deleted on another); null once resolved |
 
-        **sessions**, by book id, then start, then id. Sessions are never changed:
+        **sessions**, by book id, then start, then id; a deleted session is left out:
 
         | key | type | meaning |
         | --- | --- | --- |

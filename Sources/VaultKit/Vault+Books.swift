@@ -117,6 +117,24 @@ extension Vault {
         return session
     }
 
+    /// Corrects a reading session: the fields given replace its own (nil keeps one), and
+    /// the result must still be a session the reader could have recorded (not ending before
+    /// it starts, nor in the future). `startedAt` as a time of day after the end is the day
+    /// before's, as for a new session (the caller resolves that against the end it knows).
+    public func editSession(_ id: String, startedAt: Timestamp?, endedAt: Timestamp?, pagesRead: Int?) throws(VaultError) -> ReadingSession {
+        let reference = try resolveID(id)
+        guard reference.kind == .session else {
+            throw .wrongRecordKind(id: reference.id.rawValue, expected: "session", found: reference.kind.rawValue)
+        }
+        let store = try unlockedStore()
+        let now = clock.now()
+        return try storeCall { () throws(StoreError) in
+            try store.editSession(reference.id) { (session) throws(JournalError) in
+                try session.edited(startedAt: startedAt, endedAt: endedAt, pagesRead: pagesRead, at: now)
+            }
+        }
+    }
+
     func journalCall<Result>(_ body: () throws(JournalError) -> Result) throws(VaultError) -> Result {
         do { return try body() } catch { throw .invalidInput(error) }
     }

@@ -54,15 +54,16 @@ extension Vault {
         }
     }
 
-    /// Tombstones notes, quotes and (empty) books, all or none: every id is resolved and
-    /// checked, and every record deleted in one transaction, so one bad id deletes nothing.
-    /// Says what each was, in the order given. Reading sessions are append-only.
-    public func delete(_ ids: [String]) throws(VaultError) -> [(kind: String, id: EntityID)] {
+    /// Tombstones notes, quotes, sessions and (empty) books, all or none: every id is
+    /// resolved and checked, and every record deleted in one transaction, so one bad id
+    /// deletes nothing. Says what each was, in the order given. With `sessionsOnly`, every id
+    /// must name a session (`session delete`).
+    public func delete(_ ids: [String], sessionsOnly: Bool = false) throws(VaultError) -> [(kind: String, id: EntityID)] {
         var references: [RecordReference] = []
         for id in ids {
             let reference = try resolveID(id)
-            guard reference.kind != .session else {
-                throw .wrongRecordKind(id: reference.id.rawValue, expected: "note, quote or book", found: "session")
+            if sessionsOnly, reference.kind != .session {
+                throw .wrongRecordKind(id: reference.id.rawValue, expected: "session", found: reference.kind.rawValue)
             }
             if !references.contains(reference) { references.append(reference) }
         }

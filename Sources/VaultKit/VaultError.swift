@@ -129,6 +129,7 @@ extension VaultError {
         case .recordUnreadable(let id, let field): self = .recordUnreadable(id: id, field: field)
         case .wrongRecordKind(let id, let expected, let found): self = .wrongRecordKind(id: id, expected: expected, found: found)
         case .bookHasAnnotations(let id, let count): self = .bookHasAnnotations(id: id, count: count)
+        case .invalidInput(let error): self = .invalidInput(error)
         case .invalidRetention(let maximumDays): self = .invalidRetention(maximumDays: maximumDays)
         case .progressBehind(let current): self = .progressBehind(current: current)
         case .busy: self = .busy

@@ -86,10 +86,10 @@ extension Store {
         try changeAnnotation(id, action: .delete) { annotation in annotation.deletedAt = annotation.updatedAt }
     }
 
-    /// Tombstones notes, quotes and books (sessions are refused: they are append-only) in
-    /// one write transaction: all of them, or, if one cannot go (a book that would still
-    /// have notes), none. Notes go first, so a book deleted with its last notes may go.
-    /// Returns each record's kind and id, in the order given.
+    /// Tombstones notes, quotes, sessions and books in one write transaction: all of them,
+    /// or, if one cannot go (a book that would still have notes), none. Notes go first, so
+    /// a book deleted with its last notes may go. Returns each record's kind and id, in the
+    /// order given.
     public func delete(_ references: [RecordReference]) throws(StoreError) -> [(kind: String, id: EntityID)] {
         try database.writeTransaction { () throws(StoreError) in
             var kinds: [EntityID: String] = [:]
@@ -99,10 +99,11 @@ extension Store {
                 }
                 kinds[reference.id] = deleted.kind.rawValue
             }
-            for reference in references where reference.kind != .annotation {
-                guard reference.kind == .book else { throw .recordNotFound(id: reference.id.rawValue) }
+            for reference in references where reference.kind == .session {
+                try deleteSessionInTransaction(reference.id)
+            }
+            for reference in references where reference.kind == .book {
                 try deleteBookInTransaction(reference.id)
-                kinds[reference.id] = "book"
             }
             return references.map { (kinds[$0.id] ?? $0.kind.rawValue, $0.id) }
         }

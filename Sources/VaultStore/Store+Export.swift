@@ -10,13 +10,15 @@ extension Store {
         return try body()
     }
 
-    /// Hands every reading session to `body`, by book, then start, then id, one row at a
-    /// time: memory does not grow with the journal.
+    /// Hands every live reading session to `body`, by book, then start, then id, one row at
+    /// a time: memory does not grow with the journal. A deleted session is not exported (it
+    /// holds no text to keep, and an archive never changes a session here).
     public func forEachSession(_ body: (ReadingSession) throws(StoreError) -> Void) throws(StoreError) {
         _ = try requireCipher()
         try database.readTransaction { () throws(StoreError) in
             try database.forEachRow("""
-                SELECT id, book_id, started_at, ended_at, pages_read FROM reading_session ORDER BY book_id, started_at, id
+                SELECT id, book_id, started_at, ended_at, pages_read FROM reading_session WHERE deleted_at IS NULL
+                ORDER BY book_id, started_at, id
                 """) { (row) throws(StoreError) in
                 guard let id = try? EntityID(validating: row.text(0)),
                       let bookID = try? EntityID(validating: row.text(1)) else { return }

@@ -115,11 +115,11 @@ public final class ArchiveImport {
     public func add(_ incoming: ReadingSession) throws(StoreError) -> (outcome: ImportOutcome, bookKnown: Bool) {
         guard seen.insert(Self.key(incoming.id)).inserted else { return (.duplicate, true) }
         let bookKnown = try bookExists(incoming.bookID)
-        var local: ReadingSession?
+        var local: SessionVersion?
         if hadSessions {
             local = try store.localSession(incoming.id)
         }
-        guard case .store(let session) = merge.merge(archived: incoming, into: local) else {
+        guard case .add(let session) = merge.merge(archived: incoming, into: local) else {
             summary.unchanged += 1
             return (.unchanged, bookKnown)
         }

@@ -4,7 +4,7 @@ public import Journal
 public struct VaultInspection: Sendable {
     public let schema: SchemaState
     public let counts: JournalCounts
-    /// Tombstoned books and annotations, kept so deletions can propagate.
+    /// Tombstoned books, sessions and annotations, kept so deletions can propagate.
     public let tombstones: Int
     public let outbox: OutboxInspection
     public let rekeyInProgress: Bool
@@ -37,6 +37,7 @@ extension Store {
         try database.forEachRow("""
             SELECT (SELECT count(*) FROM book WHERE deleted_at IS NOT NULL)
                  + (SELECT count(*) FROM annotation WHERE deleted_at IS NOT NULL)
+                 + \(schema.version >= 9 ? "(SELECT count(*) FROM reading_session WHERE deleted_at IS NOT NULL)" : "0")
             """) { row in tombstones = Int(row.int64(0)) }
         var byAttempts: [Int: Int] = [:]
         try database.forEachRow("SELECT attempt_count, count(*) FROM outbox WHERE state <> 'done' GROUP BY attempt_count") { row in
@@ -63,7 +64,7 @@ extension Store {
         }
         var sqliteVersion = ""
         try database.forEachRow("SELECT sqlite_version()") { row in sqliteVersion = row.text(0) }
-        return VaultInspection(schema: schema, counts: try counts(in: database), tombstones: tombstones,
+        return VaultInspection(schema: schema, counts: try counts(in: database, schemaVersion: schema.version), tombstones: tombstones,
                                outbox: OutboxInspection(byState: try outboxCounts(in: database), byAttempts: byAttempts,
                                                         oldestWaiting: oldest, lastErrorClass: lastErrorClass),
                                rekeyInProgress: rekeyInProgress, snapshots: VaultUpgrade.snapshots(of: path).count,

@@ -20,7 +20,7 @@ extension Store {
         var found: [RecordReference] = []
         try database.forEachRow("""
             SELECT id, 'book' FROM book WHERE id GLOB ?1 AND deleted_at IS NULL
-            UNION ALL SELECT id, 'session' FROM reading_session WHERE id GLOB ?1
+            UNION ALL SELECT id, 'session' FROM reading_session WHERE id GLOB ?1 AND deleted_at IS NULL
             UNION ALL SELECT id, 'annotation' FROM annotation WHERE id GLOB ?1 AND deleted_at IS NULL
             LIMIT 50
             """, [.text(pattern)]) { row in
@@ -36,7 +36,10 @@ extension Store {
         try Self.counts(in: database, of: bookID)
     }
 
-    static func counts(in database: Database, of bookID: EntityID? = nil) throws(StoreError) -> JournalCounts {
+    /// `schemaVersion`: of a vault read before its upgrade (`diagnostics`); sessions can be
+    /// deleted from schema v9 on.
+    static func counts(in database: Database, of bookID: EntityID? = nil,
+                       schemaVersion: Int = Migrations.latestVersion) throws(StoreError) -> JournalCounts {
         var books = 0, sessions = 0, notes = 0, quotes = 0
         let values: [SQLValue] = [bookID.map { .text($0.rawValue) } ?? .null]
         try database.readTransaction { () throws(StoreError) in
@@ -44,7 +47,8 @@ extension Store {
                                     values) { row in books = Int(row.int64(0)) }
             try database.forEachRow("""
                 SELECT count(*) FROM reading_session JOIN book ON book.id = reading_session.book_id
-                WHERE book.deleted_at IS NULL AND (?1 IS NULL OR book.id = ?1)
+                WHERE \(schemaVersion >= 9 ? "reading_session.deleted_at IS NULL AND " : "")book.deleted_at IS NULL
+                AND (?1 IS NULL OR book.id = ?1)
                 """, values) { row in sessions = Int(row.int64(0)) }
             try database.forEachRow("""
                 SELECT kind, count(*) FROM annotation WHERE deleted_at IS NULL AND (?1 IS NULL OR book_id = ?1)

@@ -2,7 +2,9 @@ public import Journal
 import Sync
 
 extension Store {
-    /// Saves a new reading session and its `create` operation. Sessions are append-only.
+    private static let sessionColumns = "id, book_id, started_at, ended_at, pages_read, deleted_at, version, hlc"
+
+    /// Saves a new reading session and its `create` operation.
     public func addSession(_ session: ReadingSession) throws(StoreError) {
         _ = try requireCipher()
         try database.writeTransaction { () throws(StoreError) in
@@ -15,60 +17,103 @@ extension Store {
     /// the book must exist (a foreign key), and callers adding a new session check first
     /// that it is not deleted.
     func insertSession(_ session: ReadingSession, outboxState: OutboxState) throws(StoreError) {
-        try writeSession(session)
-        try enqueue(.create, .session(session), clock: try tick(), at: clock.now(), baseVersion: 0, base: nil, state: outboxState)
+        let stamp = try tick()
+        let version = SessionVersion(session, clock: stamp)
+        try writeSession(version)
+        try enqueue(.create, .session(version), clock: stamp, at: clock.now(), baseVersion: 0, base: nil, state: outboxState)
     }
 
-    /// Writes a new session row. Sessions are never changed: a merge stores only sessions
-    /// new here (``SessionUnionPolicy``).
-    func writeSession(_ session: ReadingSession) throws(StoreError) {
+    /// Corrects a live session: `change` gets it as it stands inside the write transaction
+    /// and returns it changed, or throws the rule it would break (nothing is then written).
+    /// The change takes a new clock, which ``SessionEditPolicy`` compares between devices.
+    @discardableResult
+    public func editSession(_ id: EntityID,
+                            _ change: (ReadingSession) throws(JournalError) -> ReadingSession) throws(StoreError) -> ReadingSession {
+        try database.writeTransaction { () throws(StoreError) in
+            try changeSessionInTransaction(id, action: .update) { (session) throws(StoreError) in
+                do throws(JournalError) { return try change(session) } catch { throw .invalidInput(error) }
+            }
+        }
+    }
+
+    /// Tombstones a live session. Call inside a write transaction.
+    func deleteSessionInTransaction(_ id: EntityID) throws(StoreError) {
+        _ = try changeSessionInTransaction(id, action: .delete) { (session) throws(StoreError) in
+            var deleted = session
+            deleted.deletedAt = clock.now()
+            return deleted
+        }
+    }
+
+    private func changeSessionInTransaction(_ id: EntityID, action: OutboxAction,
+                                            _ change: (ReadingSession) throws(StoreError) -> ReadingSession) throws(StoreError) -> ReadingSession {
+        guard let local = try localSession(id), local.session.deletedAt == nil else { throw .recordNotFound(id: id.rawValue) }
+        var changed = try change(local.session)
+        changed.version = try Self.nextVersion(after: local.session.version, of: id)
+        let stamp = try tick()
+        let version = SessionVersion(changed, clock: stamp)
+        try writeSession(version)
+        try enqueue(action, .session(version), clock: stamp, at: clock.now(), baseVersion: local.session.version, base: local.clock)
+        return changed
+    }
+
+    /// Writes a session row with its clock: a new one, or one here changed (a merge stores
+    /// the version ``SessionEditPolicy`` let win). Its book never changes.
+    func writeSession(_ version: SessionVersion) throws(StoreError) {
+        let session = version.session
         try database.run("""
-            INSERT INTO reading_session (id, book_id, started_at, ended_at, pages_read) VALUES (?1, ?2, ?3, ?4, ?5)
+            INSERT INTO reading_session (\(Self.sessionColumns)) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)
+            ON CONFLICT (id) DO UPDATE SET started_at = ?3, ended_at = ?4, pages_read = ?5, deleted_at = ?6, version = ?7, hlc = ?8
             """, [.text(session.id.rawValue), .text(session.bookID.rawValue),
                   .integer(session.startedAt.millisecondsSince1970), .integer(session.endedAt.millisecondsSince1970),
-                  .integer(Int64(session.pagesRead))])
+                  .integer(Int64(session.pagesRead)), .integer(session.deletedAt?.millisecondsSince1970),
+                  .integer(session.version), .text(version.clock.description)])
     }
 
-    /// A book's sessions, in the order they started.
+    /// A book's live sessions, in the order they started.
     public func sessions(of bookID: EntityID) throws(StoreError) -> [ReadingSession] {
-        try readSessions(where: "book_id = ?", [.text(bookID.rawValue)])
+        try readSessions(where: "book_id = ? AND deleted_at IS NULL", [.text(bookID.rawValue)]).map(\.session)
     }
 
-    /// The sessions of books that are not deleted (of `bookID` alone, if given) that
+    /// The live sessions of books that are not deleted (of `bookID` alone, if given) that
     /// started at or after `since`, if given, in the order they started.
     public func sessions(book bookID: EntityID?, startedSince since: Timestamp?) throws(StoreError) -> [ReadingSession] {
         try readSessions(where: """
-            book_id IN (SELECT id FROM book WHERE deleted_at IS NULL AND (?1 IS NULL OR id = ?1))
+            deleted_at IS NULL AND book_id IN (SELECT id FROM book WHERE deleted_at IS NULL AND (?1 IS NULL OR id = ?1))
             AND (?2 IS NULL OR started_at >= ?2)
-            """, [bookID.map { .text($0.rawValue) } ?? .null, since.map { .integer($0.millisecondsSince1970) } ?? .null])
+            """, [bookID.map { .text($0.rawValue) } ?? .null, since.map { .integer($0.millisecondsSince1970) } ?? .null]).map(\.session)
     }
 
-    /// One reading session by id.
+    /// One live reading session by id.
     public func session(_ id: EntityID) throws(StoreError) -> ReadingSession {
-        guard let session = try readSessions(where: "id = ?", [.text(id.rawValue)]).first else {
+        guard let session = try readSessions(where: "id = ? AND deleted_at IS NULL", [.text(id.rawValue)]).first else {
             throw .recordNotFound(id: id.rawValue)
         }
-        return session
+        return session.session
     }
 
-    /// The session `id`, or nil when it is not here (what a merge needs to know of it).
-    func localSession(_ id: EntityID) throws(StoreError) -> ReadingSession? {
-        do { return try session(id) } catch .recordNotFound { return nil }
+    /// The session `id` with its clock, deleted or not, or nil when it is not here (what a
+    /// merge needs to know of it).
+    func localSession(_ id: EntityID) throws(StoreError) -> SessionVersion? {
+        try readSessions(where: "id = ?", [.text(id.rawValue)]).first
     }
 
-    private func readSessions(where condition: String, _ values: [SQLValue]) throws(StoreError) -> [ReadingSession] {
+    private func readSessions(where condition: String, _ values: [SQLValue]) throws(StoreError) -> [SessionVersion] {
         _ = try requireCipher()
-        var sessions: [ReadingSession] = []
+        var sessions: [SessionVersion] = []
         try database.forEachRow("""
-            SELECT id, book_id, started_at, ended_at, pages_read FROM reading_session
-            WHERE \(condition) ORDER BY started_at, id
+            SELECT \(Self.sessionColumns) FROM reading_session WHERE \(condition) ORDER BY started_at, id
             """, values) { row in
             guard let id = try? EntityID(validating: row.text(0)),
                   let bookID = try? EntityID(validating: row.text(1)) else { return }
-            sessions.append(ReadingSession(id: id, bookID: bookID,
-                                           startedAt: Timestamp(millisecondsSince1970: row.int64(2)),
-                                           endedAt: Timestamp(millisecondsSince1970: row.int64(3)),
-                                           pagesRead: Int(row.int64(4))))
+            // A session recorded before schema v9, and never changed since, has no clock.
+            let clock = row.isNull(7) ? .origin : (try? HybridTimestamp(parsing: row.text(7))) ?? .origin
+            sessions.append(SessionVersion(
+                ReadingSession(id: id, bookID: bookID, startedAt: Timestamp(millisecondsSince1970: row.int64(2)),
+                               endedAt: Timestamp(millisecondsSince1970: row.int64(3)), pagesRead: Int(row.int64(4)),
+                               deletedAt: row.isNull(5) ? nil : Timestamp(millisecondsSince1970: row.int64(5)),
+                               version: row.int64(6)),
+                clock: clock))
         }
         return sessions
     }

@@ -32,7 +32,8 @@ extension Store {
                 }
             }
             for id in try ids(in: "reading_session") {
-                try enqueueSnapshotOperation(.session(try session(id)), deleted: false)
+                guard let version = try localSession(id) else { continue }
+                try enqueueSnapshotOperation(.session(version), deleted: version.session.deletedAt != nil)
                 report.operations += 1
             }
             for id in try ids(in: "annotation", where: "derived = 0") {

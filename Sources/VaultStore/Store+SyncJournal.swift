@@ -78,7 +78,7 @@ public struct MergeTransaction: SyncApplyTransaction {
         try store.localBook(id)
     }
 
-    public func localSession(_ id: EntityID) throws(StoreError) -> ReadingSession? {
+    public func localSession(_ id: EntityID) throws(StoreError) -> SessionVersion? {
         try store.localSession(id)
     }
 

@@ -1,4 +1,5 @@
 public import VaultCrypto
+public import Journal
 
 /// Everything the Store can report. No case carries record content: ids, field names,
 /// counts and SQLite result codes only.
@@ -46,6 +47,9 @@ public enum StoreError: Error, Equatable, Sendable {
     case recordUnreadable(id: String, field: String)
     /// A record of another kind has this id (e.g. a book id where a note was expected).
     case wrongRecordKind(id: String, expected: String, found: String)
+    /// A change the journal's rules refuse, found inside the transaction that would have
+    /// made it (a corrected session that would end before it starts).
+    case invalidInput(JournalError)
     /// The book still has notes or quotes, which would be hidden with it.
     case bookHasAnnotations(id: String, count: Int)
     /// A plain position behind the book's `current` one; moving back needs `rewind`.

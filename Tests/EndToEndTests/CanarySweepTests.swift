@@ -454,6 +454,13 @@ final class SweepWorld {
         try world.run(["session", "list", "--book", book, "--since", "2026-12-01", "--json"], showsContent: true, status: 0)
         try world.run(["session", "list", "--since", c], status: 64)
         try world.run(["session", "list", "--book", "unknown \(c)"], status: 66)
+        let doomedSession = try world.run(["session", "add", book, "--pages", "2", "--start", "2026-12-01 12:00", "--end", "2026-12-01 12:30"], status: 0).line
+        try world.run(["session", "edit", doomedSession, "--pages", "4", "--start", "11:45"], status: 0)
+        try world.run(["session", "edit", doomedSession, "--end", c], status: 64)
+        try world.run(["session", "edit", doomedSession, "--end", "2030-01-01"], status: 65)
+        try world.run(["session", "edit", book, "--pages", "4"], status: 65)
+        try world.run(["session", "delete", doomedSession, book], status: 65)
+        try world.run(["session", "delete", doomedSession], status: 0)
         try world.run(["book", "edit", book, "--title", "title \(c) first volume, corrected", "--author", "author \(c)"], status: 0)
         try world.run(["book", "edit", book, "--title", "title \(c) first volume, corrected"], status: 0)   // nothing to change
         try world.run(["book", "edit", book, "--author", "bad\u{1b}[2J\(c)"], status: 65)

@@ -42,13 +42,14 @@ import Testing
           backup                  Copy the vault, still encrypted, to a new file.
           restore                 Make the vault again from a backup, as a new device.
           book                    Add, list and correct books, and record progress.
-          session                 Record and list reading sessions.
+          session                 Record, list and correct reading sessions.
           note                    Add notes: your own thoughts about a book.
           quote                   Add quotes: the book's words, with where they are.
           list                    List notes and quotes.
           show                    Show one note, quote, book or session in full.
           edit                    Change a note's or quote's text or locator.
-          delete                  Delete notes, quotes, or books with no notes left.
+          delete                  Delete notes, quotes, sessions, or books with no
+                                  notes left.
           search                  Find notes and quotes by text, locator or title.
           remote                  Set up the folders this vault syncs through.
           sync                    Send the outbox and take in other devices' changes.
@@ -105,7 +106,7 @@ import Testing
         let vault = try TestVault()
         let commands = [["init"], ["unlock"], ["lock"], ["status"], ["passphrase", "change"], ["recovery-key", "rotate"], ["book", "add"], ["book", "list"],
                         ["book", "progress"], ["book", "edit"], ["migrate"], ["rekey"], ["diagnostics"], ["remote", "add"], ["remote", "list"],
-                        ["remote", "remove"], ["sync"], ["outbox"], ["conflicts"], ["conflicts", "resolve"], ["session", "add"], ["session", "list"], ["note", "add"], ["quote", "add"], ["list"], ["show"],
+                        ["remote", "remove"], ["sync"], ["outbox"], ["conflicts"], ["conflicts", "resolve"], ["session", "add"], ["session", "list"], ["session", "edit"], ["session", "delete"], ["note", "add"], ["quote", "add"], ["list"], ["show"],
                         ["edit"], ["delete"], ["search"]]
         for command in commands {
             let result = try vault.run(["help"] + command)
@@ -122,7 +123,7 @@ import Testing
         let vault = try TestVault()
         let version = try vault.run(["--version"])
         #expect(version.status == 0)
-        #expect(version.stdout == "bmvault 0.8.0\n")
+        #expect(version.stdout == "bmvault 0.9.0\n")
         let group = try vault.run(["book"])
         #expect(group.status == 0)
         #expect(group.stdout.hasPrefix("OVERVIEW: Add, list and correct books, and record progress.\n"))

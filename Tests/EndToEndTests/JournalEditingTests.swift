@@ -210,4 +210,100 @@ struct JournalEditingTests {
         #expect(json.stderr.isEmpty)
         #expect(try vault.succeed(["list"]).stderr.isEmpty)
     }
+
+    @Test("session edit corrects pages and times, keeping the session's day for a time of day, and refuses what a new session may not be")
+    func sessionEditCorrectsASession() throws {
+        let vault = try TestVault()
+        try vault.createUnlocked()
+        let book = try vault.succeed(["book", "add", "Middlemarch"]).line
+        let session = try vault.succeed(["session", "add", book, "--pages", "10", "--start", "2026-11-01 20:00", "--end", "2026-11-01 21:00"]).line
+
+        let pages = try vault.succeed(["session", "edit", session, "--pages", "12"])
+        #expect(pages.stderr == "Saved session \(session) (version 2).\n")
+        try vault.succeed(["session", "edit", session, "--start", "19:45", "--end", "21:10"])
+        var shown = try #require(try vault.json(["show", session, "--json"]) as? [String: Any])
+        #expect(shown["pagesRead"] as? Int == 12)
+        #expect(shown["startedAt"] as? String == "2026-11-01T19:45:00.000Z")
+        #expect(shown["endedAt"] as? String == "2026-11-01T21:10:00.000Z")
+        // A start of day after the end crosses midnight.
+        try vault.succeed(["session", "edit", session, "--start", "23:30", "--end", "00:15"])
+        shown = try #require(try vault.json(["show", session, "--json"]) as? [String: Any])
+        #expect(shown["startedAt"] as? String == "2026-10-31T23:30:00.000Z")
+        #expect(shown["endedAt"] as? String == "2026-11-01T00:15:00.000Z")
+
+        for (arguments, status, message) in [
+            (["session", "edit", session], Int32(64), "Error: session edit needs --pages, --start or --end\n"),
+            (["session", "edit", session, "--end", "2030-01-01"], 65, "Error: the session ends in the future; give the times it really started and ended\n"),
+            (["session", "edit", session, "--end", "2026-10-01"], 65, "Error: the session ends before it starts\n"),
+            (["session", "edit", session, "--pages", "-1"], 64, nil),
+            (["session", "edit", book, "--pages", "1"], 65, nil),
+        ] {
+            let result = try vault.run(arguments)
+            #expect(result.status == status, "\(arguments): \(result)")
+            if let message { #expect(result.stderr == message) }
+        }
+        shown = try #require(try vault.json(["show", session, "--json"]) as? [String: Any])
+        #expect(shown["pagesRead"] as? Int == 12)
+        #expect(shown["endedAt"] as? String == "2026-11-01T00:15:00.000Z")
+    }
+
+    @Test("session delete (and delete) takes sessions out of every listing and count; an archive made before never brings one back")
+    func sessionDeleteRemovesASession() throws {
+        let vault = try TestVault()
+        try vault.createUnlocked()
+        let book = try vault.succeed(["book", "add", "Middlemarch"]).line
+        let note = try vault.succeed(["note", "add", book, "a note"]).line
+        let first = try vault.succeed(["session", "add", book, "--pages", "10", "--start", "2026-11-01 20:00", "--end", "2026-11-01 21:00"]).line
+        let second = try vault.succeed(["session", "add", book, "--pages", "5", "--start", "2026-11-02 20:00", "--end", "2026-11-02 20:30"]).line
+        let third = try vault.succeed(["session", "add", book, "--pages", "1", "--start", "2026-11-03 20:00", "--end", "2026-11-03 20:05"]).line
+        let before = vault.root.appendingPathComponent("before")
+        try vault.succeed(["export", "--out", before.path])
+
+        #expect(try vault.run(["session", "delete", first, note]).status == 65)   // not a session: nothing deleted
+        let deleted = try vault.succeed(["session", "delete", first, second])
+        #expect(deleted.stderr == "Deleted session \(first).\nDeleted session \(second).\n")
+        try vault.succeed(["delete", third])
+        #expect(try vault.succeed(["session", "list"]).stderr == "No sessions yet.\n")
+        #expect(try vault.run(["show", first]).status == 66)
+        #expect(try vault.run(["session", "edit", first, "--pages", "3"]).status == 66)
+        let status = try #require(try vault.json(["status", "--json"]) as? [String: Any])
+        #expect((status["counts"] as? [String: Any])?["sessions"] as? Int == 0)
+        let details = try #require(try vault.json(["show", book, "--json"]) as? [String: Any])
+        #expect((details["sessions"] as? [Any])?.isEmpty == true)
+
+        let after = vault.root.appendingPathComponent("after")
+        try vault.succeed(["export", "--out", after.path])
+        let journal = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: after.appendingPathComponent("journal.json"))) as? [String: Any])
+        #expect((journal["sessions"] as? [Any])?.isEmpty == true)
+        let imported = try vault.succeed(["import", before.path, "--json"])
+        let summary = try #require(try JSONSerialization.jsonObject(with: Data(imported.stdout.utf8)) as? [String: Any])
+        #expect((summary["added"] as? [String: Any])?["sessions"] as? Int == 0)
+        #expect(try vault.succeed(["session", "list"]).stderr == "No sessions yet.\n")
+    }
+
+    @Test("A session changed on two devices: the later change wins on both, a deletion included, and an edit after a deletion brings it back")
+    func sessionChangesOnTwoDevices() throws {
+        let world = try SyncWorld()
+        let deviceA = world.first
+        let book = try deviceA.succeed(["book", "add", "Middlemarch"]).line
+        let first = try deviceA.succeed(["session", "add", book, "--pages", "10", "--start", "2026-11-01 20:00", "--end", "2026-11-01 21:00"]).line
+        let second = try deviceA.succeed(["session", "add", book, "--pages", "5", "--start", "2026-11-02 20:00", "--end", "2026-11-02 20:30"]).line
+        try deviceA.succeed(["sync"])
+        let deviceB = try world.join()
+
+        // First: edited on A, then deleted on B. Second: deleted on B, then edited on A.
+        try deviceA.succeed(["session", "edit", first, "--pages", "50"])
+        try deviceB.succeed(["session", "delete", first])
+        try deviceB.succeed(["session", "delete", second])
+        try deviceA.succeed(["session", "edit", second, "--pages", "7"])
+        try deviceA.succeed(["sync"])
+        try deviceB.succeed(["sync"])
+        try deviceA.succeed(["sync"])
+
+        for device in [deviceA, deviceB] {
+            let sessions = try #require(try device.json(["session", "list", "--json"]) as? [[String: Any]])
+            #expect(sessions.map { $0["id"] as? String } == [second])
+            #expect(sessions.first?["pagesRead"] as? Int == 7)
+        }
+    }
 }

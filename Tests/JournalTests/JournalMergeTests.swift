@@ -202,10 +202,44 @@ import Testing
     }
 
     @Test func sessionsAreAUnionAndWaitForTheirBook() {
-        let session = ReadingSession(id: EntityID.generate(at: ms(5)), bookID: someBookID, startedAt: ms(1), endedAt: ms(2), pagesRead: 3)
+        let session = SessionVersion(ReadingSession(id: EntityID.generate(at: ms(5)), bookID: someBookID, startedAt: ms(1), endedAt: ms(2), pagesRead: 3),
+                                     clock: Self.clock(5, "a"))
         #expect(Self.merge.merge(session, into: nil, book: .missing) == .deferred)
         #expect(Self.merge.merge(session, into: nil, book: .live) == .store(session))
         #expect(Self.merge.merge(session, into: session, book: .live) == .unchanged)
+    }
+
+    @Test func theLaterChangeOfASessionWinsDeletionsIncluded() {
+        let recorded = SessionVersion(ReadingSession(id: EntityID.generate(at: ms(5)), bookID: someBookID, startedAt: ms(1), endedAt: ms(2), pagesRead: 3),
+                                      clock: .origin)
+        var editedThere = recorded
+        editedThere.session.pagesRead = 30
+        editedThere.session.version = 2
+        editedThere.clock = Self.clock(100, "b")
+        var deletedHere = recorded
+        deletedHere.session.deletedAt = ms(50)
+        deletedHere.session.version = 2
+        deletedHere.clock = Self.clock(50, "a")
+
+        // An edit made after the deletion (elsewhere, unseen) brings the session back with it.
+        #expect(Self.merge.merge(editedThere, into: deletedHere, book: .live) == .store(editedThere))
+        // The other way round, the older deletion changes nothing here.
+        #expect(Self.merge.merge(deletedHere, into: editedThere, book: .live) == .unchanged)
+        // A deletion made after an edit wins.
+        var deletedLater = editedThere
+        deletedLater.session.deletedAt = ms(200)
+        deletedLater.session.version = 3
+        deletedLater.clock = Self.clock(200, "a")
+        #expect(Self.merge.merge(deletedLater, into: editedThere, book: .live) == .store(deletedLater))
+        // The recording itself, arriving late, never undoes a change.
+        #expect(Self.merge.merge(recorded, into: editedThere, book: .live) == .unchanged)
+        // A tie of wall clocks is broken by device, the same on both sides.
+        var tiedA = editedThere, tiedB = editedThere
+        tiedA.session.pagesRead = 31
+        tiedA.clock = Self.clock(100, "a")
+        tiedB.session.pagesRead = 32
+        #expect(Self.merge.merge(tiedB, into: tiedA, book: .live) == .store(tiedB))
+        #expect(Self.merge.merge(tiedA, into: tiedB, book: .live) == .unchanged)
     }
 
     @Test func aLiveNoteForADeletedBookBringsItBackUnlessItWasPurged() {

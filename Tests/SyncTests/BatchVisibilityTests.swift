@@ -33,7 +33,7 @@ import VaultCrypto
             func observe(_ clock: HybridTimestamp) throws(StoreError) { try inner.observe(clock) }
             func bookPresence(_ id: EntityID) throws(StoreError) -> BookPresence { try inner.bookPresence(id) }
             func localBook(_ id: EntityID) throws(StoreError) -> LocalBook? { try inner.localBook(id) }
-            func localSession(_ id: EntityID) throws(StoreError) -> ReadingSession? { try inner.localSession(id) }
+            func localSession(_ id: EntityID) throws(StoreError) -> SessionVersion? { try inner.localSession(id) }
             func localAnnotation(_ id: EntityID) throws(StoreError) -> LocalAnnotation? { try inner.localAnnotation(id) }
             func apply(_ decision: BookDecision) throws(StoreError) { try inner.apply(decision) }
             func apply(_ decision: SessionDecision) throws(StoreError) { try inner.apply(decision) }

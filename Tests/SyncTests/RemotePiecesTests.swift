@@ -128,8 +128,27 @@ import VaultCrypto
         let session = ReadingSession(id: EntityID.generate(at: Timestamp(millisecondsSince1970: 4)),
                                      bookID: EntityID.generate(at: Timestamp(millisecondsSince1970: 5)),
                                      startedAt: Timestamp(millisecondsSince1970: 6), endedAt: Timestamp(millisecondsSince1970: 7), pagesRead: 30)
-        let operation = Self.operation(.session(session), action: .create)
-        #expect(try Self.decoded(OperationDocument.encode(operation)) == operation)
+        let operation = Self.operation(.session(SessionVersion(session, clock: Self.clock)), action: .create)
+        let encoded = OperationDocument.encode(operation)
+        #expect(try Self.decoded(encoded) == operation)
+        // A session recorded and never changed is written as format 2, which bmvault 0.8 reads.
+        #expect(String(decoding: encoded, as: UTF8.self).hasSuffix(#","v":2}"#))
+
+        // Edited, deleted, or carrying a clock of its own (a snapshot's): each round-trips.
+        var edited = session
+        edited.pagesRead = 31
+        edited.version = 2
+        var deleted = edited
+        deleted.deletedAt = Timestamp(millisecondsSince1970: 8)
+        deleted.version = 3
+        for (changed, clock, format) in [(edited, Self.clock, 3), (deleted, Self.clock, 3), (session, HybridTimestamp.origin, 2),
+                                         (edited, HybridTimestamp(wallMilliseconds: 9, counter: 1, deviceID: "e"), 3)] {
+            let operation = Self.operation(.session(SessionVersion(changed, clock: clock)))
+            let encoded = OperationDocument.encode(operation)
+            #expect(try Self.decoded(encoded) == operation)
+            // Format 3 only where a device of bmvault 0.8 would misread the session.
+            #expect(String(decoding: encoded, as: UTF8.self).hasSuffix(#","v":\#(format)}"#), "\(changed) \(clock)")
+        }
     }
 
     /// A version no change could follow, sent by a hostile or broken device, is refused at the

@@ -118,8 +118,10 @@ import Keystore
                 == .wrongRecordKind(id: book.id.rawValue, expected: "note or quote", found: "book"))
         #expect(vaultError { () throws(VaultError) in try vault.editAnnotation(session.id.rawValue, body: "x", locator: nil) }
                 == .wrongRecordKind(id: session.id.rawValue, expected: "note or quote", found: "session"))
-        #expect(vaultError { () throws(VaultError) in try vault.delete([session.id.rawValue]) }
-                == .wrongRecordKind(id: session.id.rawValue, expected: "note, quote or book", found: "session"))
+        #expect(vaultError { () throws(VaultError) in try vault.delete([note.id.rawValue], sessionsOnly: true) }
+                == .wrongRecordKind(id: note.id.rawValue, expected: "session", found: "annotation"))
+        #expect(vaultError { () throws(VaultError) in try vault.editSession(book.id.rawValue, startedAt: nil, endedAt: nil, pagesRead: 4) }
+                == .wrongRecordKind(id: book.id.rawValue, expected: "session", found: "book"))
 
         let shared = String(book.id.rawValue.prefix(8))
         #expect(vaultError { () throws(VaultError) in try vault.record(shared) }

@@ -20,6 +20,7 @@ import TestSupport
         ("0006_version_vectors", "7bdffe463c846d7d76efb87151ba5590a52885070af14e14e523de5963afa38c"),
         ("0007_remote_history", "2f1048b82526c27c85f9ec17ab8add8c3fcbe6850751f261c577fcaae9306f36"),
         ("0008_key_chain", "907cec521067fda8531d85b6df2afe2457529c66c310e8830777d41802ded50d"),
+        ("0009_session_edits", "a37c0a432f191fea51b9e4917082fa93f7124a38ddcacffd32cad6ca3935b0f9"),
     ]
 
     /// `<package>/Schemas/sqlite`, found from this file's own path.

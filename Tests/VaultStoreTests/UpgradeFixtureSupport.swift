@@ -80,6 +80,8 @@ struct ExpectedVault: Decodable {
     }
     struct Session: Decodable {
         let id: String, bookId: String, startedAt: Int64, endedAt: Int64, pagesRead: Int
+        /// From schema v9 (sessions can be corrected and deleted); absent before.
+        let deletedAt: Int64?, version: Int64?
     }
     struct Annotation: Decodable {
         let id: String, bookId: String, kind: String, body: String, locator: String?
@@ -242,21 +244,24 @@ func expectEveryRecord(in store: Store, of fixture: UpgradeFixture,
     #expect(allBooks.allSatisfy { (try? $0.get()) != nil }, "a book does not decrypt", sourceLocation: sourceLocation)
     #expect(try store.books().count == expected.books.filter { !$0.deleted }.count, sourceLocation: sourceLocation)
 
-    // Sessions.
+    // Sessions, deleted ones (from v9) included.
+    let liveSessions = expected.sessions.filter { $0.deletedAt == nil }
     var sessionCount = 0
     for book in expected.books {
         let read = try store.sessions(of: try EntityID(validating: book.id))
-        let want = expected.sessions.filter { $0.bookId == book.id }
+        let want = liveSessions.filter { $0.bookId == book.id }
         sessionCount += read.count
         #expect(read.map(\.id.rawValue).sorted() == want.map(\.id).sorted(), "sessions of \(book.id)", sourceLocation: sourceLocation)
     }
-    #expect(sessionCount == expected.sessions.count, sourceLocation: sourceLocation)
+    #expect(sessionCount == liveSessions.count, sourceLocation: sourceLocation)
     for session in expected.sessions {
-        let read = try store.session(try EntityID(validating: session.id))
+        let read = try #require(try store.localSession(try EntityID(validating: session.id)), sourceLocation: sourceLocation).session
         #expect(read.bookID.rawValue == session.bookId, sourceLocation: sourceLocation)
         #expect(read.startedAt.millisecondsSince1970 == session.startedAt, sourceLocation: sourceLocation)
         #expect(read.endedAt.millisecondsSince1970 == session.endedAt, sourceLocation: sourceLocation)
         #expect(read.pagesRead == session.pagesRead, sourceLocation: sourceLocation)
+        #expect(read.deletedAt?.millisecondsSince1970 == session.deletedAt, "tombstone of session \(session.id)", sourceLocation: sourceLocation)
+        #expect(read.version == session.version ?? 1, "version of session \(session.id)", sourceLocation: sourceLocation)
     }
 
     // Notes and quotes, tombstones included, each to its original text.

@@ -89,7 +89,7 @@ enum AnnotationCommands {
 
     static func delete(_ context: CommandContext) -> CommandSpec {
         CommandSpec(
-            name: "delete", abstract: "Delete notes, quotes, or books with no notes left.",
+            name: "delete", abstract: "Delete notes, quotes, sessions, or books with no notes left.",
             discussion: "Several ids are deleted together or not at all: one that names nothing, or a book that would keep notes, deletes none. A book goes with its last notes when they are named with it. Deletion leaves a tombstone, so the deletion can reach other devices; the record disappears from every listing at once. Its text stays in the vault, encrypted, until it is purged: once every device that syncs has the deletion, or at the latest after the retention period (90 days by default, `bmvault remote retention`), with or without a remote. Then only the tombstone's id, dates and clock are left. `bmvault purge` purges what is past the retention now.",
             parameters: DeleteInput.parameters
         ) { input in

@@ -1,7 +1,7 @@
 import Journal
 import VaultKit
 
-/// `book add|list|edit|progress` and `session add|list`: books and reading sessions.
+/// `book add|list|edit|progress` and `session add|list|edit|delete`: books and reading sessions.
 enum BookCommands {
     static func book(_ context: CommandContext) -> CommandSpec {
         CommandSpec(name: "book", abstract: "Add, list and correct books, and record progress.",
@@ -130,8 +130,31 @@ enum BookCommands {
         }
     }
 
+    struct SessionEditInput: CommandInput {
+        var id = ""
+        var pages: Int?
+        var start: ValueParsing.GivenTime?
+        var end: ValueParsing.GivenTime?
+
+        static var parameters: [Parameter<SessionEditInput>] {
+            [.argument(\.id, SharedOptions.id),
+             .option(\.pages, OptionSpec(name: "pages", short: "p", valueName: "n", help: "The pages read."), ValueParsing.pages),
+             .time(\.start, OptionSpec(name: "start", valueName: "time", help: "When it started: \(ValueParsing.timeForms).")),
+             .time(\.end, OptionSpec(name: "end", valueName: "time", help: "When it ended; not in the future."))]
+        }
+    }
+
+    struct SessionDeleteInput: CommandInput {
+        var ids: [String] = []
+
+        static var parameters: [Parameter<SessionDeleteInput>] {
+            [.arguments(\.ids, ArgumentSpec(name: "id", help: "A session id, or a unique prefix of at least 4 characters; repeat for several.",
+                                              isVariadic: true))]
+        }
+    }
+
     static func session(_ context: CommandContext) -> CommandSpec {
-        CommandSpec(name: "session", abstract: "Record and list reading sessions.", subcommands: [
+        CommandSpec(name: "session", abstract: "Record, list and correct reading sessions.", subcommands: [
             CommandSpec(
                 name: "add", abstract: "Record a reading session and print its id.",
                 discussion: "Without times, the session is recorded as ending now; without --start, it starts when it ends. "
@@ -158,6 +181,40 @@ enum BookCommands {
                     for listing in listings { context.console.out(HumanFormat.sessionLine(listing)) }
                 }
                 try context.finishListing()
+            },
+            CommandSpec(
+                name: "edit", abstract: "Correct a reading session's pages or times.",
+                discussion: "Give --pages, --start or --end; the others stay as they are. A time of day (21:30) keeps the session's "
+                    + "own day, and a --start of day after the end is the day before's. The corrected session may not end before it "
+                    + "starts nor in the future. The change syncs: when a session was changed on two devices, the later change wins.",
+                parameters: SessionEditInput.parameters
+            ) { input in
+                guard input.pages != nil || input.start != nil || input.end != nil else {
+                    throw CLIError.invalidValue("session edit needs --pages, --start or --end")
+                }
+                let vault = try context.openVault()
+                var start = input.start?.timestamp, end = input.end?.timestamp
+                if input.start?.isTimeOfDay == true || input.end?.isTimeOfDay == true,
+                   case .session(let session) = try vault.record(input.id) {
+                    // A time of day keeps the session's own day; a start then after the end is the day before's.
+                    end = input.end.map { ValueParsing.onDayOf(session.endedAt, $0) }
+                    start = input.start.map { given in
+                        ValueParsing.sessionSpan(start: ValueParsing.GivenTime(timestamp: ValueParsing.onDayOf(session.startedAt, given),
+                                                                               isTimeOfDay: given.isTimeOfDay),
+                                                 end: ValueParsing.GivenTime(timestamp: end ?? session.endedAt, isTimeOfDay: false)).start
+                    }
+                }
+                let session = try vault.editSession(input.id, startedAt: start, endedAt: end, pagesRead: input.pages)
+                context.console.err("Saved session \(session.id) (version \(session.version)).\n")
+            },
+            CommandSpec(
+                name: "delete", abstract: "Delete reading sessions.",
+                discussion: "Several ids are deleted together or not at all. The deletion syncs; a session changed later on another device comes back with that change.",
+                parameters: SessionDeleteInput.parameters
+            ) { input in
+                for deleted in try context.openVault().delete(input.ids, sessionsOnly: true) {
+                    context.console.err("Deleted \(deleted.kind) \(deleted.id).\n")
+                }
             },
         ])
     }

@@ -72,6 +72,19 @@ enum ValueParsing {
         return (timestamp(dayBefore), end.timestamp)
     }
 
+    /// `given`, if it named only a time of day, at that time on `reference`'s local day (what
+    /// `session edit --start 21:30` means: the session's own day); any other time as given.
+    static func onDayOf(_ reference: Timestamp, _ given: GivenTime, timeZone: TimeZone = .current) -> Timestamp {
+        guard given.isTimeOfDay else { return given.timestamp }
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = timeZone
+        let parts = calendar.dateComponents([.hour, .minute], from: date(given.timestamp))
+        guard let moved = calendar.date(bySettingHour: parts.hour ?? 0, minute: parts.minute ?? 0, second: 0, of: date(reference)) else {
+            return given.timestamp
+        }
+        return timestamp(moved)
+    }
+
     /// `HH:MM` (24-hour clock) on the day of `day`, or nil when `text` is not one.
     private static func timeOfDay(_ text: String, on day: Date, calendar: Calendar) -> Date? {
         let parts = text.split(separator: ":", omittingEmptySubsequences: false)

@@ -17,6 +17,10 @@ public struct HybridTimestamp: Hashable, Comparable, Sendable, CustomStringConve
         (lhs.wallMilliseconds, lhs.counter, lhs.deviceID) < (rhs.wallMilliseconds, rhs.counter, rhs.deviceID)
     }
 
+    /// The reading before every other: the clock of a change made before clocks were kept
+    /// for its kind of record (a session recorded before schema v9), older than any change.
+    public static let origin = HybridTimestamp(wallMilliseconds: 0, counter: 0, deviceID: "0")
+
     /// The latest wall-clock reading accepted from anywhere: 9999-12-31T23:59:59.999Z, the
     /// last time ISO 8601 writes with four digits. A reading parsed from outside beyond it is
     /// refused, so a hostile clock cannot bring the arithmetic below to its end.

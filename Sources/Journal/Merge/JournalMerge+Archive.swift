@@ -32,9 +32,11 @@ extension JournalMerge {
                                   isDeleted: isDeleted, metadataChanged: metadataChanged, progressMoved: progressMoved))
     }
 
-    /// A reading session from an archive: a union by id (``SessionUnionPolicy``).
-    public func merge(archived incoming: ReadingSession, into local: ReadingSession?) -> SessionDecision {
-        merge(incoming, into: local, book: .live)
+    /// A reading session from an archive: added when this vault has none of its id. A
+    /// session here, deleted or not, is never changed by an archive: an archive carries no
+    /// clock to tell which change came last (``SessionEditPolicy``).
+    public func merge(archived incoming: ReadingSession, into local: SessionVersion?) -> ArchivedSessionDecision {
+        local == nil && incoming.deletedAt == nil ? .add(incoming) : .unchanged
     }
 
     /// A note or quote from an archive, against the one here as the reader sees it

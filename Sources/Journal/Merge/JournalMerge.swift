@@ -3,7 +3,7 @@
 /// another format). It reads nothing and writes nothing: given both sides, it returns a
 /// decision, which the Store applies. Each kind of data is decided by its named policy
 /// (`Conflicts/`): ``NoteAndQuoteTextPolicy``, ``BookMetadataPolicy``, ``ProgressPolicy``,
-/// ``SessionUnionPolicy``.
+/// ``SessionEditPolicy``.
 public struct JournalMerge: Sendable {
     /// The id of the conflict copy that shows a record's version written at a clock: the
     /// same on every device (derived, by the Store, from a hash of both).
@@ -53,17 +53,17 @@ public struct JournalMerge: Sendable {
         return merged == here ? .unchanged : .update(merged)
     }
 
-    /// A reading session from another device: a union by id.
-    public func merge(_ incoming: ReadingSession, into local: ReadingSession?, book: BookPresence) -> SessionDecision {
+    /// A reading session from another device: new here, it is kept (a union by id); here
+    /// already, the later change wins (``SessionEditPolicy``). One whose book has not
+    /// arrived waits for it.
+    public func merge(_ incoming: SessionVersion, into local: SessionVersion?, book: BookPresence) -> SessionDecision {
         guard let local else { return book == .missing ? .deferred : .store(incoming) }
-        guard case .winner(let kept, _) = SessionUnionPolicy().resolve(
-                  local: Side(local, clock: Self.origin), remote: Side(incoming, clock: Self.origin),
-                  divergence: Divergence(localChanged: false, remoteChanged: true)), kept != local else { return .unchanged }
-        return .store(kept)
+        guard case .winner(let kept, _) = SessionEditPolicy().resolve(
+                  local: Side(local.session, clock: local.clock, isDeleted: local.session.deletedAt != nil),
+                  remote: Side(incoming.session, clock: incoming.clock, isDeleted: incoming.session.deletedAt != nil),
+                  divergence: Divergence(localChanged: false, remoteChanged: true)), kept != local.session else { return .unchanged }
+        return .store(incoming)
     }
-
-    /// Sessions carry no clock: the union policy never reads one.
-    private static let origin = HybridTimestamp(wallMilliseconds: 0, counter: 0, deviceID: "")
 
     /// A note's or quote's version from another device: it joins the versions here
     /// (superseding those it saw, standing beside those it did not), and the result is

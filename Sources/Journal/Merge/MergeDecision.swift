@@ -11,10 +11,17 @@ public enum BookDecision: Hashable, Sendable {
 /// What a merge decided for a reading session from another device.
 public enum SessionDecision: Hashable, Sendable {
     case unchanged
-    /// The session to keep under its id (new here, as the union policy decides).
-    case store(ReadingSession)
+    /// The session to keep under its id: new here, or changed later there than here.
+    case store(SessionVersion)
     /// Its book has not arrived yet: the same operation is tried again at the next sync.
     case deferred
+}
+
+/// What a merge decided for a reading session from an archive.
+public enum ArchivedSessionDecision: Hashable, Sendable {
+    case unchanged
+    /// New here: added, as the reader's own.
+    case add(ReadingSession)
 }
 
 /// What a merge decided for a note or quote from another device.

@@ -1,7 +1,7 @@
 /// A record's version as another device sent it.
 public enum RecordVersion: Hashable, Sendable {
     case book(BookVersion)
-    case session(ReadingSession)
+    case session(SessionVersion)
     case annotation(AnnotationVersion)
 }
 
@@ -11,7 +11,7 @@ public protocol MergeTarget {
     associatedtype Failure: Error
     func bookPresence(_ id: EntityID) throws(Failure) -> BookPresence
     func localBook(_ id: EntityID) throws(Failure) -> LocalBook?
-    func localSession(_ id: EntityID) throws(Failure) -> ReadingSession?
+    func localSession(_ id: EntityID) throws(Failure) -> SessionVersion?
     func localAnnotation(_ id: EntityID) throws(Failure) -> LocalAnnotation?
     func apply(_ decision: BookDecision) throws(Failure)
     func apply(_ decision: SessionDecision) throws(Failure)
@@ -38,7 +38,7 @@ extension JournalMerge {
             try target.apply(decision)
             return decision == .unchanged ? .unchanged : .applied(conflicts: 0)
         case .session(let incoming):
-            let decision = merge(incoming, into: try target.localSession(incoming.id), book: try target.bookPresence(incoming.bookID))
+            let decision = merge(incoming, into: try target.localSession(incoming.session.id), book: try target.bookPresence(incoming.session.bookID))
             try target.apply(decision)
             switch decision {
             case .unchanged: return .unchanged

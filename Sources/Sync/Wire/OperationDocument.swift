@@ -6,10 +6,15 @@ import Journal
 ///
 /// Format 2: `{"action", "annotation" | "book" | "session", "clock", "device", "entity",
 /// "id", "key", "v": 2}`, the record an object of its own, members in sorted order.
+/// Format 3 (bmvault 0.9) is format 2 with a session's version, deletion time and clock
+/// (``SessionSnapshot``); it is written only for an operation that carries them (an edited
+/// or deleted session), so that older devices, which refuse a newer format and read the
+/// file again once upgraded, keep reading everything else.
 /// Format 1 (bmvault 0.3 to 0.5) had the clock as `hlc`, the clock of the changed version
 /// as `base`, and the record as JSON text inside a string (`payload`); it is still read.
 public enum OperationDocument {
-    public static let version = 2
+    /// The newest format this build reads.
+    public static let version = 3
 
     public static func encode(_ operation: SyncOperation) -> [UInt8] {
         var out = JSONObjectWriter()
@@ -25,10 +30,13 @@ public enum OperationDocument {
         out.string("entity", operation.entity.rawValue)
         out.string("id", operation.entityID.rawValue)
         out.string("key", operation.idempotencyKey)
-        if case .session(let session) = operation.record {
-            out.object("session") { SessionSnapshot(session).write(to: &$0) }
+        var format = 2
+        if case .session(let version) = operation.record {
+            let snapshot = SessionSnapshot(version, operationClock: operation.clock)
+            if snapshot.needsFormat3 { format = 3 }
+            out.object("session") { snapshot.write(to: &$0) }
         }
-        out.integer("v", Int64(version))
+        out.integer("v", Int64(format))
         return out.finish()
     }
 
@@ -86,7 +94,7 @@ public enum OperationDocument {
                 record = .book(try book.version(at: clock))
             case .session:
                 guard let session = records.session else { return refused }
-                record = .session(try session.session())
+                record = .session(try session.version(at: clock))
             case .annotation:
                 guard let annotation = records.annotation else { return refused }
                 record = .annotation(try annotation.version(at: clock, base: base))

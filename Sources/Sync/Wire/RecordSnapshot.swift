@@ -73,31 +73,54 @@ struct BookSnapshot: Codable {
     }
 }
 
+/// A session. Format 3 added what an edit or a deletion needs: the version, the deletion
+/// time and the clock of the last change (left out when equal to the operation's). A
+/// session recorded and never changed is written without them, as format 2 wrote it.
 struct SessionSnapshot: Codable {
     let id: String, bookId: String, startedAt: Int64, endedAt: Int64, pagesRead: Int
+    let deletedAt: Int64?
+    let version: Int64?
+    let clock: String?
 
-    init(_ session: ReadingSession) {
+    init(_ version: SessionVersion, operationClock: HybridTimestamp) {
+        let session = version.session
         id = session.id.rawValue
         bookId = session.bookID.rawValue
         startedAt = session.startedAt.millisecondsSince1970
         endedAt = session.endedAt.millisecondsSince1970
         pagesRead = session.pagesRead
+        deletedAt = session.deletedAt?.millisecondsSince1970
+        self.version = session.version == 1 ? nil : session.version
+        clock = version.clock == operationClock ? nil : version.clock.description
     }
 
-    func session() throws(JournalError) -> ReadingSession {
+    /// Whether a device of bmvault 0.8 or older would misread it: it would keep the session
+    /// it has instead of an edited one, or store a deleted one as live. (A clock of its own
+    /// alone, as a snapshot carries, it ignores harmlessly.)
+    var needsFormat3: Bool { deletedAt != nil || version != nil }
+
+    /// The version, checked; its clock is the operation's unless it carries its own.
+    func version(at operationClock: HybridTimestamp) throws(JournalError) -> SessionVersion {
         guard (0...ReadingSession.maximumPages).contains(pagesRead) else { throw .pagesOutOfRange }
         guard endedAt >= startedAt else { throw .sessionEndsBeforeStart }
-        return ReadingSession(id: try EntityID(validating: id), bookID: try EntityID(validating: bookId),
-                              startedAt: Timestamp(millisecondsSince1970: startedAt),
-                              endedAt: Timestamp(millisecondsSince1970: endedAt), pagesRead: pagesRead)
+        let number = version ?? 1
+        guard VersionNumber.range.contains(number) else { throw .versionOutOfRange }
+        let session = ReadingSession(id: try EntityID(validating: id), bookID: try EntityID(validating: bookId),
+                                     startedAt: Timestamp(millisecondsSince1970: startedAt),
+                                     endedAt: Timestamp(millisecondsSince1970: endedAt), pagesRead: pagesRead,
+                                     deletedAt: deletedAt.map(Timestamp.init(millisecondsSince1970:)), version: number)
+        return SessionVersion(session, clock: try clock.map { (text) throws(JournalError) in try HybridTimestamp(parsing: text) } ?? operationClock)
     }
 
     func write(to out: inout JSONObjectWriter) {
         out.string("bookId", bookId)
+        if let clock { out.string("clock", clock) }
+        if let deletedAt { out.integer("deletedAt", deletedAt) }
         out.integer("endedAt", endedAt)
         out.string("id", id)
         out.integer("pagesRead", Int64(pagesRead))
         out.integer("startedAt", startedAt)
+        if let version { out.integer("version", version) }
     }
 }
 

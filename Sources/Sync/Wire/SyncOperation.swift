@@ -48,7 +48,7 @@ public struct SyncOperation: Sendable, Equatable {
     public var entityID: EntityID {
         switch record {
         case .book(let version): version.book.id
-        case .session(let session): session.id
+        case .session(let version): version.session.id
         case .annotation(let version): version.annotation.id
         }
     }

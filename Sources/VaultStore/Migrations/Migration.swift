@@ -39,6 +39,7 @@ enum Migrations {
         Migration0006VersionVectors.migration,
         Migration0007RemoteHistory.migration,
         Migration0008KeyChain.migration,
+        Migration0009SessionEdits.migration,
     ]
 
     static var latestVersion: Int { all.count }
