@@ -54,6 +54,9 @@ final class ScheduleRunner {
         /// finds a rekey made elsewhere takes it up as its next unlock does, at once or some
         /// steps later, and until then its syncs leave the remote alone (issue 17).
         var rekeys = false
+        /// Sessions are corrected and deleted too, sometimes the same one on two devices
+        /// before either syncs (issue 21).
+        var sessionEdits = false
     }
 
     let options: Options
@@ -159,6 +162,20 @@ final class ScheduleRunner {
             if !rewind { percent = max(percent, current) }   // a plain position cannot move back
             try device.store.setProgress(of: book.id, to: percent, rewind: rewind)
             outcome.log.append("\(step) \(device.name): progress \(book.id.rawValue.suffix(6)) \(current) → \(percent)\(rewind ? " --rewind" : "")")
+        case 57..<62 where options.sessionEdits && chance(50):
+            let sessions = try books.flatMap { book in try device.store.sessions(of: book.id) }
+            guard let session = pick(sessions) else { return }
+            if chance(40) {
+                try device.store.editSession(session.id) { (session) throws(JournalError) in
+                    var edited = session
+                    edited.pagesRead = Int.random(in: 0...40, using: &random)
+                    return edited
+                }
+                outcome.log.append("\(step) \(device.name): session \(session.id.rawValue.suffix(6)) edited")
+            } else {
+                try device.store.delete([RecordReference(id: session.id, kind: .session)])
+                outcome.log.append("\(step) \(device.name): session \(session.id.rawValue.suffix(6)) deleted")
+            }
         case 57..<62:
             guard let book = pick(books) else { return }
             let session = try device.addSession(to: book.id, pages: Int.random(in: 1...40, using: &random))
@@ -463,6 +480,14 @@ final class ScheduleRunner {
         #expect(outcomes.contains { $0.log.contains { $0.contains("takes up the rekey") } }, "no schedule took up a rekey")
     }
 
+    /// Sessions corrected and deleted on every device, the same one on two now and then:
+    /// every device ends with the same sessions, tombstones included (issue 21).
+    @Test func sessionsChangeMidRun() throws {
+        let outcomes = try Self.runAll(.init(devices: 3, steps: 60, sessionEdits: true), seeds: Array(501...515))
+        expectEveryPromiseHeld(outcomes)
+        #expect(outcomes.contains { $0.log.contains { $0.contains("edited") } } && outcomes.contains { $0.log.contains { $0.contains("deleted") } })
+    }
+
     /// Sweeps many seeds and fails on any that breaks a promise, printing it:
     /// BMVAULT_SYNC_SWEEP=N (off by default; a tool for finding new bugs).
     @Test(.enabled(if: ProcessInfo.processInfo.environment["BMVAULT_SYNC_SWEEP"] != nil, "a tool, run with BMVAULT_SYNC_SWEEP=N"))
@@ -473,6 +498,7 @@ final class ScheduleRunner {
         options.remoteChanges = ProcessInfo.processInfo.environment["BMVAULT_SYNC_REMOTE_CHANGES"] == "1"
         options.outOfOrderDelivery = ProcessInfo.processInfo.environment["BMVAULT_SYNC_OUT_OF_ORDER"] == "1"
         options.rekeys = ProcessInfo.processInfo.environment["BMVAULT_SYNC_REKEYS"] == "1"
+        options.sessionEdits = ProcessInfo.processInfo.environment["BMVAULT_SYNC_SESSION_EDITS"] == "1"
         for outcome in try Self.runAll(options, seeds: Array(1000...(1000 + count - 1))) {
             if !outcome.visibleDivergence.isEmpty || !outcome.fullDivergence.isEmpty || !outcome.lostText.isEmpty
                 || !outcome.outboxNotEmpty.isEmpty || !outcome.unexpectedErrors.isEmpty || !outcome.notExactlyOnceOnRemote.isEmpty
@@ -495,6 +521,7 @@ final class ScheduleRunner {
         options.remoteChanges = ProcessInfo.processInfo.environment["BMVAULT_SYNC_REMOTE_CHANGES"] == "1"
         options.outOfOrderDelivery = ProcessInfo.processInfo.environment["BMVAULT_SYNC_OUT_OF_ORDER"] == "1"
         options.rekeys = ProcessInfo.processInfo.environment["BMVAULT_SYNC_REKEYS"] == "1"
+        options.sessionEdits = ProcessInfo.processInfo.environment["BMVAULT_SYNC_SESSION_EDITS"] == "1"
         let outcome = try ScheduleRunner(seed: seed, options: options).run()
         print(outcome.description + "\n  full log:\n    " + outcome.log.joined(separator: "\n    "))
         fflush(nil)   // the test runner may exit without flushing a piped stdout

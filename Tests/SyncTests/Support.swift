@@ -338,13 +338,17 @@ struct JournalState: Equatable, CustomStringConvertible {
         try store.database.forEachRow("SELECT id, progress_rewind FROM book") { row in rewind[row.text(0)] = row.int64(1) == 1 }
         var bookIDs: [EntityID] = []
         var annotationIDs: [EntityID] = []
+        var sessionIDs: [EntityID] = []
         try store.database.forEachRow("SELECT id FROM book") { row in bookIDs.append(try! EntityID(validating: row.text(0))) }
+        try store.database.forEachRow("SELECT id FROM reading_session") { row in sessionIDs.append(try! EntityID(validating: row.text(0))) }
         try store.database.forEachRow("SELECT id FROM annotation") { row in annotationIDs.append(try! EntityID(validating: row.text(0))) }
         for id in bookIDs {
             var book = try store.book(id)
             if book.deletedAt != nil { book.title = ""; book.authors = [] }
             books.append(BookRow(book: book, progressRewind: rewind[book.id.rawValue] ?? false))
-            sessions += try store.sessions(of: book.id)
+        }
+        for id in sessionIDs {
+            if let version = try store.localSession(id) { sessions.append(version.session) }
         }
         books.sort { $0.book.id < $1.book.id }
         for id in annotationIDs {
@@ -361,7 +365,7 @@ struct JournalState: Equatable, CustomStringConvertible {
         VisibleState(books: books.filter { $0.book.deletedAt == nil }.map { "\($0.book.id) \($0.book.title) \($0.book.progress)" },
                      annotations: annotations.filter { $0.deletedAt == nil }
                         .map { "\($0.id) \($0.kind) \($0.body) \($0.locator?.text ?? "-") \($0.conflictOf?.rawValue ?? "-") \($0.conflictReason?.rawValue ?? "-")" },
-                     sessions: sessions.map { "\($0.id) \($0.pagesRead)" })
+                     sessions: sessions.filter { $0.deletedAt == nil }.map { "\($0.id) \($0.pagesRead)" })
     }
 
     var description: String {
@@ -373,7 +377,9 @@ struct JournalState: Equatable, CustomStringConvertible {
         for note in annotations {
             lines.append("\(note.kind) \(note.id.rawValue.suffix(6)) \"\(note.body)\" v\(note.version) updated=\(note.updatedAt.millisecondsSince1970)\(note.deletedAt.map { " DELETED@\($0.millisecondsSince1970)" } ?? "")\(note.conflictOf.map { " copyOf=\($0.rawValue.suffix(6))" } ?? "")\(note.conflictReason.map { " [\($0.rawValue)]" } ?? "")")
         }
-        for session in sessions { lines.append("session \(session.id.rawValue.suffix(6)) pages=\(session.pagesRead)") }
+        for session in sessions {
+            lines.append("session \(session.id.rawValue.suffix(6)) pages=\(session.pagesRead) v\(session.version)\(session.deletedAt.map { " DELETED@\($0.millisecondsSince1970)" } ?? "")")
+        }
         return lines.joined(separator: "\n")
     }
 
