@@ -15,10 +15,12 @@ extension Store {
 
     /// Inserts a session row and its `create` operation. Call inside a write transaction;
     /// the book must exist (a foreign key), and callers adding a new session check first
-    /// that it is not deleted.
+    /// that it is not deleted. A recording has the origin clock (``SessionEditPolicy``): the
+    /// same on every device, and older than any change, so a session an archive brings back
+    /// never undoes an edit or a deletion made elsewhere.
     func insertSession(_ session: ReadingSession, outboxState: OutboxState) throws(StoreError) {
         let stamp = try tick()
-        let version = SessionVersion(session, clock: stamp)
+        let version = SessionVersion(session, clock: .origin)
         try writeSession(version)
         try enqueue(.create, .session(version), clock: stamp, at: clock.now(), baseVersion: 0, base: nil, state: outboxState)
     }

@@ -240,6 +240,11 @@ import Testing
         tiedB.session.pagesRead = 32
         #expect(Self.merge.merge(tiedB, into: tiedA, book: .live) == .store(tiedB))
         #expect(Self.merge.merge(tiedA, into: tiedB, book: .live) == .unchanged)
+        // The same numbers with a later clock are taken too, so every device ends with the
+        // same clock, and a change between the two clocks is decided alike everywhere.
+        var sameLater = tiedA
+        sameLater.clock = Self.clock(300, "c")
+        #expect(Self.merge.merge(sameLater, into: tiedA, book: .live) == .store(sameLater))
     }
 
     @Test func aLiveNoteForADeletedBookBringsItBackUnlessItWasPurged() {

@@ -128,11 +128,18 @@ import VaultCrypto
         let session = ReadingSession(id: EntityID.generate(at: Timestamp(millisecondsSince1970: 4)),
                                      bookID: EntityID.generate(at: Timestamp(millisecondsSince1970: 5)),
                                      startedAt: Timestamp(millisecondsSince1970: 6), endedAt: Timestamp(millisecondsSince1970: 7), pagesRead: 30)
-        let operation = Self.operation(.session(SessionVersion(session, clock: Self.clock)), action: .create)
+        let operation = Self.operation(.session(SessionVersion(session, clock: .origin)), action: .create)
         let encoded = OperationDocument.encode(operation)
         #expect(try Self.decoded(encoded) == operation)
         // A session recorded and never changed is written as format 2, which bmvault 0.8 reads.
         #expect(String(decoding: encoded, as: UTF8.self).hasSuffix(#","v":2}"#))
+        // One without a clock of its own (as bmvault 0.8 writes every session, snapshots
+        // included) never changed: it has the origin clock, not its operation's, so a late
+        // recording never undoes an edit.
+        let fromOldDevice = Self.operation(.session(SessionVersion(session, clock: Self.clock)), action: .create)
+        guard case .operation(let read) = try OperationDocument.decode(OperationDocument.encode(fromOldDevice), expectedKey: Self.key, device: deviceID("d")),
+              case .session(let version) = read.record else { Issue.record("not a session"); return }
+        #expect(version.clock == .origin)
 
         // Edited, deleted, or carrying a clock of its own (a snapshot's): each round-trips.
         var edited = session

@@ -196,12 +196,16 @@ enum BookCommands {
                 var start = input.start?.timestamp, end = input.end?.timestamp
                 if input.start?.isTimeOfDay == true || input.end?.isTimeOfDay == true,
                    case .session(let session) = try vault.record(input.id) {
-                    // A time of day keeps the session's own day; a start then after the end is the day before's.
+                    // A time of day keeps the session's own day: an end the day it ended; a start the day
+                    // it started, or, given with an end of day, the end's day; a start then after
+                    // the end is the day before's.
                     end = input.end.map { ValueParsing.onDayOf(session.endedAt, $0) }
+                    let endsAt = end ?? session.endedAt
+                    let startDay = input.end?.isTimeOfDay == true ? endsAt : session.startedAt
                     start = input.start.map { given in
-                        ValueParsing.sessionSpan(start: ValueParsing.GivenTime(timestamp: ValueParsing.onDayOf(session.startedAt, given),
+                        ValueParsing.sessionSpan(start: ValueParsing.GivenTime(timestamp: ValueParsing.onDayOf(startDay, given),
                                                                                isTimeOfDay: given.isTimeOfDay),
-                                                 end: ValueParsing.GivenTime(timestamp: end ?? session.endedAt, isTimeOfDay: false)).start
+                                                 end: ValueParsing.GivenTime(timestamp: endsAt, isTimeOfDay: false)).start
                     }
                 }
                 let session = try vault.editSession(input.id, startedAt: start, endedAt: end, pagesRead: input.pages)

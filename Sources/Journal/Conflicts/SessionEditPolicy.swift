@@ -3,12 +3,16 @@
 /// or deleted on two devices, the later change wins, by hybrid logical clock, with the
 /// device id breaking ties. A deletion is a change like any other: an edit made after it
 /// (on a device that had not seen it) brings the session back with the edit.
+/// The version kept is the winner's whole, clock included, so every device ends with the
+/// same clock too. A session never changed since it was recorded has the origin clock
+/// (``HybridTimestamp/origin``): any change wins over it, and a recording (from an archive,
+/// or a device that arrives late) never undoes one.
 public struct SessionEditPolicy: ConflictPolicy {
-    public typealias Value = ReadingSession
+    public typealias Value = SessionVersion
 
     public init() {}
 
-    public func resolve(local: Side<ReadingSession>, remote: Side<ReadingSession>, divergence: Divergence) -> Resolution<ReadingSession> {
+    public func resolve(local: Side<SessionVersion>, remote: Side<SessionVersion>, divergence: Divergence) -> Resolution<SessionVersion> {
         remote.clock > local.clock
             ? .winner(remote.value, why: "remote was changed last")
             : .winner(local.value, why: "local was changed last")

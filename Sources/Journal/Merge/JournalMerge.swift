@@ -59,10 +59,10 @@ public struct JournalMerge: Sendable {
     public func merge(_ incoming: SessionVersion, into local: SessionVersion?, book: BookPresence) -> SessionDecision {
         guard let local else { return book == .missing ? .deferred : .store(incoming) }
         guard case .winner(let kept, _) = SessionEditPolicy().resolve(
-                  local: Side(local.session, clock: local.clock, isDeleted: local.session.deletedAt != nil),
-                  remote: Side(incoming.session, clock: incoming.clock, isDeleted: incoming.session.deletedAt != nil),
-                  divergence: Divergence(localChanged: false, remoteChanged: true)), kept != local.session else { return .unchanged }
-        return .store(incoming)
+                  local: Side(local, clock: local.clock, isDeleted: local.session.deletedAt != nil),
+                  remote: Side(incoming, clock: incoming.clock, isDeleted: incoming.session.deletedAt != nil),
+                  divergence: Divergence(localChanged: false, remoteChanged: true)), kept != local else { return .unchanged }
+        return .store(kept)
     }
 
     /// A note's or quote's version from another device: it joins the versions here

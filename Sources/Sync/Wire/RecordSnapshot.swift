@@ -99,7 +99,9 @@ struct SessionSnapshot: Codable {
     /// alone, as a snapshot carries, it ignores harmlessly.)
     var needsFormat3: Bool { deletedAt != nil || version != nil }
 
-    /// The version, checked; its clock is the operation's unless it carries its own.
+    /// The version, checked. Its clock is its own if it carries one; else a session never
+    /// changed (version 1, live: what every format 2 operation and a bmvault 0.8 snapshot
+    /// hold) has the origin clock, so it never undoes a change; else the operation's.
     func version(at operationClock: HybridTimestamp) throws(JournalError) -> SessionVersion {
         guard (0...ReadingSession.maximumPages).contains(pagesRead) else { throw .pagesOutOfRange }
         guard endedAt >= startedAt else { throw .sessionEndsBeforeStart }
@@ -109,7 +111,8 @@ struct SessionSnapshot: Codable {
                                      startedAt: Timestamp(millisecondsSince1970: startedAt),
                                      endedAt: Timestamp(millisecondsSince1970: endedAt), pagesRead: pagesRead,
                                      deletedAt: deletedAt.map(Timestamp.init(millisecondsSince1970:)), version: number)
-        return SessionVersion(session, clock: try clock.map { (text) throws(JournalError) in try HybridTimestamp(parsing: text) } ?? operationClock)
+        let ownClock = try clock.map { (text) throws(JournalError) in try HybridTimestamp(parsing: text) }
+        return SessionVersion(session, clock: ownClock ?? (number == 1 && deletedAt == nil ? .origin : operationClock))
     }
 
     func write(to out: inout JSONObjectWriter) {
