@@ -27,6 +27,7 @@ extension Store {
 
     /// Corrects a live session: `change` gets it as it stands inside the write transaction
     /// and returns it changed, or throws the rule it would break (nothing is then written).
+    /// A change to the same numbers writes nothing: the session comes back at its version.
     /// The change takes a new clock, which ``SessionEditPolicy`` compares between devices.
     @discardableResult
     public func editSession(_ id: EntityID,
@@ -51,6 +52,7 @@ extension Store {
                                             _ change: (ReadingSession) throws(StoreError) -> ReadingSession) throws(StoreError) -> ReadingSession {
         guard let local = try localSession(id), local.session.deletedAt == nil else { throw .recordNotFound(id: id.rawValue) }
         var changed = try change(local.session)
+        guard changed != local.session else { return local.session }
         changed.version = try Self.nextVersion(after: local.session.version, of: id)
         let stamp = try tick()
         let version = SessionVersion(changed, clock: stamp)

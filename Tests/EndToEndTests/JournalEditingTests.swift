@@ -220,7 +220,10 @@ struct JournalEditingTests {
 
         let pages = try vault.succeed(["session", "edit", session, "--pages", "12"])
         #expect(pages.stderr == "Saved session \(session) (version 2).\n")
-        try vault.succeed(["session", "edit", session, "--start", "19:45", "--end", "21:10"])
+        let same = try vault.succeed(["session", "edit", session, "--pages", "12"])
+        #expect(same.stderr == "No change; nothing was saved.\n")
+        // Nothing was written: the next change is version 3.
+        #expect(try vault.succeed(["session", "edit", session, "--start", "19:45", "--end", "21:10"]).stderr == "Saved session \(session) (version 3).\n")
         var shown = try #require(try vault.json(["show", session, "--json"]) as? [String: Any])
         #expect(shown["pagesRead"] as? Int == 12)
         #expect(shown["startedAt"] as? String == "2026-11-01T19:45:00.000Z")

@@ -208,8 +208,13 @@ enum BookCommands {
                                                  end: ValueParsing.GivenTime(timestamp: endsAt, isTimeOfDay: false)).start
                     }
                 }
+                let before = try vault.record(input.id)
                 let session = try vault.editSession(input.id, startedAt: start, endedAt: end, pagesRead: input.pages)
-                context.console.err("Saved session \(session.id) (version \(session.version)).\n")
+                if case .session(let unchanged) = before, unchanged == session {
+                    context.console.err("No change; nothing was saved.\n")
+                } else {
+                    context.console.err("Saved session \(session.id) (version \(session.version)).\n")
+                }
             },
             CommandSpec(
                 name: "delete", abstract: "Delete reading sessions.",
