@@ -122,17 +122,29 @@ extension Vault {
     /// it starts, nor in the future). `startedAt` as a time of day after the end is the day
     /// before's, as for a new session (the caller resolves that against the end it knows).
     public func editSession(_ id: String, startedAt: Timestamp?, endedAt: Timestamp?, pagesRead: Int?) throws(VaultError) -> ReadingSession {
+        let sessionID = try resolveSessionID(id)
+        let store = try unlockedStore()
+        let now = clock.now()
+        return try storeCall { () throws(StoreError) in
+            try store.editSession(sessionID) { (session) throws(JournalError) in
+                try session.edited(startedAt: startedAt, endedAt: endedAt, pagesRead: pagesRead, at: now)
+            }
+        }
+    }
+
+    /// The live session an ID names (any other kind of record is `wrongRecordKind`).
+    public func session(_ id: String) throws(VaultError) -> ReadingSession {
+        let sessionID = try resolveSessionID(id)
+        let store = try unlockedStore()
+        return try storeCall { () throws(StoreError) in try store.session(sessionID) }
+    }
+
+    private func resolveSessionID(_ id: String) throws(VaultError) -> EntityID {
         let reference = try resolveID(id)
         guard reference.kind == .session else {
             throw .wrongRecordKind(id: reference.id.rawValue, expected: "session", found: reference.kind.rawValue)
         }
-        let store = try unlockedStore()
-        let now = clock.now()
-        return try storeCall { () throws(StoreError) in
-            try store.editSession(reference.id) { (session) throws(JournalError) in
-                try session.edited(startedAt: startedAt, endedAt: endedAt, pagesRead: pagesRead, at: now)
-            }
-        }
+        return reference.id
     }
 
     func journalCall<Result>(_ body: () throws(JournalError) -> Result) throws(VaultError) -> Result {

@@ -193,24 +193,20 @@ enum BookCommands {
                     throw CLIError.invalidValue("session edit needs --pages, --start or --end")
                 }
                 let vault = try context.openVault()
-                var start = input.start?.timestamp, end = input.end?.timestamp
-                if input.start?.isTimeOfDay == true || input.end?.isTimeOfDay == true,
-                   case .session(let session) = try vault.record(input.id) {
-                    // A time of day keeps the session's own day: an end the day it ended; a start the day
-                    // it started, or, given with an end of day, the end's day; a start then after
-                    // the end is the day before's.
-                    end = input.end.map { ValueParsing.onDayOf(session.endedAt, $0) }
-                    let endsAt = end ?? session.endedAt
-                    let startDay = input.end?.isTimeOfDay == true ? endsAt : session.startedAt
-                    start = input.start.map { given in
-                        ValueParsing.sessionSpan(start: ValueParsing.GivenTime(timestamp: ValueParsing.onDayOf(startDay, given),
-                                                                               isTimeOfDay: given.isTimeOfDay),
-                                                 end: ValueParsing.GivenTime(timestamp: endsAt, isTimeOfDay: false)).start
-                    }
+                let before = try vault.session(input.id)
+                // A time of day keeps the session's own day: an end the day it ended; a start the day
+                // it started, or, given with an end of day, the end's day; a start then after the end
+                // is the day before's.
+                let end = input.end.map { ValueParsing.onDayOf(before.endedAt, $0) }
+                let endsAt = end ?? before.endedAt
+                let startDay = input.end?.isTimeOfDay == true ? endsAt : before.startedAt
+                let start = input.start.map { given in
+                    ValueParsing.sessionSpan(start: ValueParsing.GivenTime(timestamp: ValueParsing.onDayOf(startDay, given),
+                                                                           isTimeOfDay: given.isTimeOfDay),
+                                             end: ValueParsing.GivenTime(timestamp: endsAt, isTimeOfDay: false)).start
                 }
-                let before = try vault.record(input.id)
                 let session = try vault.editSession(input.id, startedAt: start, endedAt: end, pagesRead: input.pages)
-                if case .session(let unchanged) = before, unchanged == session {
+                if before == session {
                     context.console.err("No change; nothing was saved.\n")
                 } else {
                     context.console.err("Saved session \(session.id) (version \(session.version)).\n")
