@@ -32,6 +32,8 @@ PASSPHRASE = "bmvault benchmark passphrase (not secret)"
 SEED = 1
 QUERY = "serendipity"          # in about 0.5% of annotations (Words.rare in the generator)
 MISSING_QUERY = "qqzzxqq"      # in none: the pure scan cost
+TWO_WORDS = "serendipity quiet"  # every word must appear: the rare word with a common one
+LAST_WEEK = "2025-12-25"        # the generated journal's last seven days (it ends 2025-12-31)
 KDF_NOTE = "Argon2id interactive (opslimit 2, memlimit 64 MiB), as bmvault-bench-journal creates the vault"
 NOTE_TEXT = ("A benchmark note, written one process at a time: the reader closes the book, thinks for a "
              "moment, and types a few sentences about the chapter, the way a journal grows over five years. "
@@ -327,6 +329,9 @@ class Bench:
         if self.wants("list"):
             self.timed_row("`list --book BOOK`", label, self.bmvault(vault, "list", "--book", self.book_name(label)),
                            self.runs, target_seconds=0.020, target="≤ 20 ms", note=f"~{SIZES[label] // self.book_count(label)} annotations listed")
+            self.timed_row(f"`list --since {LAST_WEEK}` (the journal's last week)", label,
+                           self.bmvault(vault, "list", "--since", LAST_WEEK), self.runs, target_seconds=0.020,
+                           target="≤ 20 ms (`list --book`'s target)", note=f"~{SIZES[label] * 7 // 1825} annotations listed")
         if self.wants("show"):
             self.timed_row("`show ID` (full id)", label, self.bmvault(vault, "show", identifier), self.runs,
                            target_seconds=0.020, target="≤ 20 ms")
@@ -336,6 +341,9 @@ class Bench:
         search_runs = self.slow_runs if label != "1M" else 3
         if self.wants("search"):
             self.timed_row(f"`search {QUERY}` (~0.5% match)", label, self.bmvault(vault, "search", QUERY), search_runs,
+                           target_seconds=0.300, target_rss=64 * MiB, target="≤ 300 ms, ≤ 64 MiB")
+            self.timed_row(f"`search {TWO_WORDS}` (two words, both must appear)", label,
+                           self.bmvault(vault, "search", TWO_WORDS), search_runs,
                            target_seconds=0.300, target_rss=64 * MiB, target="≤ 300 ms, ≤ 64 MiB")
             self.timed_row(f"`search {MISSING_QUERY}` (no match: the scan alone)", label,
                            self.bmvault(vault, "search", MISSING_QUERY), search_runs,

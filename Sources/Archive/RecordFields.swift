@@ -72,6 +72,7 @@ enum RecordFields {
         case .invalidClock: return "not valid"
         case .invalidTimestamp: return "not an ISO 8601 time with an offset, such as 2026-12-02T10:07:46.123Z"
         case .versionOutOfRange: return "not a whole number from 1 to \(VersionNumber.range.upperBound)"
+        case .tooManySearchTerms: return "too many search terms"
         }
     }
 }

@@ -26,4 +26,6 @@ public enum JournalError: Error, Equatable, Sendable {
     case invalidTimestamp
     /// A version number outside ``VersionNumber/range``, or a change that would take one past it.
     case versionOutOfRange
+    /// A search with more words and phrases than ``SearchQuery/maximumTerms``.
+    case tooManySearchTerms(limit: Int)
 }

@@ -23,13 +23,14 @@ public final class FieldOpener {
     }
 
     /// Opens `sealed`, the value of this field in the record `recordID` (its id as UTF-8),
-    /// and returns what `test` says of the plaintext. The bytes are valid only inside `test`
-    /// and are overwritten by the next call; do not let them escape.
+    /// and returns what `test` says of the plaintext, as a word of bits (a search's terms
+    /// found; 1 or 0 for a yes or no). The bytes are valid only inside `test` and are
+    /// overwritten by the next call; do not let them escape.
     ///
-    /// why a Bool and not a generic result: called from another module a generic is not
+    /// why a word and not a generic result: called from another module a generic is not
     /// specialized, and looking up its metadata cost more per note than matching it.
     public func open(_ sealed: UnsafeRawBufferPointer, recordID: UnsafeRawBufferPointer,
-                     _ test: (UnsafeBufferPointer<UInt8>) -> Bool) throws(CryptoError) -> Bool {
+                     _ test: (UnsafeBufferPointer<UInt8>) -> UInt64) throws(CryptoError) -> UInt64 {
         additional.removeSubrange(prefixCount...)
         try Binding.appendComponent(recordID, to: &additional)
         try Binding.appendComponent(fieldName, to: &additional)

@@ -2,59 +2,88 @@ import Foundation
 import Journal
 import VaultStore
 
-/// How a reader names a book on the command line: a full id, a unique id prefix (at least
-/// ``minimumPrefix`` characters), or a unique case-insensitive title prefix. An exact
-/// title beats prefixes, so "Dune" still names *Dune* next to *Dune Messiah*.
+/// How a reader names a book on the command line, tried in this order:
+/// 1. a full id;
+/// 2. its whole title, folded (``TextFolding``: no case, no accents), so "Dune" names
+///    *Dune* next to *Dune Messiah*;
+/// 3. a unique id prefix (at least ``minimumPrefix`` characters) or title prefix;
+/// 4. a unique folded substring of the title or of an author ("messiah", "herbert").
+///
+/// The first step that finds anything decides: one book is named, several are ambiguous
+/// (``VaultError/ambiguousBook(candidates:)``, which a terminal turns into a choice).
 enum BookReference {
     static let minimumPrefix = 4
 
-    /// The id of the book `reference` names among `titles` (live books).
+    /// The id of the book `reference` names among `titles` (live books), or the
+    /// candidates' indexes in `titles` when it names several.
     ///
-    /// Titles are compared as the index holds them, lowercased (`folded`, kept in the title
-    /// cache), from their bytes wherever the bytes decide (``compare(_:withPrintableASCII:)``):
-    /// this runs over every book for every BOOK argument, and only the books it names, or a
-    /// title the bytes cannot decide, become values.
-    static func resolve(_ reference: String, in titles: BookTitleIndex) throws(VaultError) -> EntityID {
+    /// Titles are compared as the index holds them, folded, from their bytes wherever the
+    /// bytes decide (``compare(_:withPrintableASCII:)``): this runs over every book for
+    /// every BOOK argument, and only the books it names, or a title the bytes cannot
+    /// decide, become values.
+    static func resolve(_ reference: String, in titles: BookTitleIndex) throws(VaultError) -> Match {
         let typed = reference.trimmingCharacters(in: .whitespaces)
         guard !typed.isEmpty else { throw .bookNotFound }
-        let lowered = typed.lowercased()
-        let typedBytes = Array(lowered.utf8)
+        let folded = TextFolding.fold(typed)
+        let typedBytes = Array(folded.utf8)
         let bytesCanDecide = typedBytes.allSatisfy { (0x20...0x7E).contains($0) }
         let mayBeID = typed.count >= minimumPrefix && EntityID.isPossiblePrefix(typed)
+        let typedID = Array(typed.lowercased().utf8)
         var exactTitles: [Int] = []
         var prefixed: [Int] = []
         var idPrefixed: [Int] = []
         for index in 0..<titles.count {
-            let (idMatch, verdict) = titles.withBytes(at: index) { id, folded -> (Verdict, Verdict) in
-                (mayBeID || typedBytes.count == id.count ? compare(id, withPrintableASCII: typedBytes) : .neither,
-                 bytesCanDecide ? compare(folded, withPrintableASCII: typedBytes) : .undecided)
+            let (idMatch, verdict) = titles.withBytes(at: index) { id, title, _ -> (Verdict, Verdict) in
+                (mayBeID || typedID.count == id.count ? compare(id, withPrintableASCII: typedID) : .neither,
+                 bytesCanDecide ? compare(title, withPrintableASCII: typedBytes) : .undecided)
             }
-            if idMatch == .equal { return try id(at: index, in: titles) }
+            if idMatch == .equal { return .one(try id(at: index, in: titles)) }
             if mayBeID, idMatch == .prefix { idPrefixed.append(index) }
-            let folded = verdict == .undecided ? titles.folded(at: index) : nil
-            if verdict == .equal || folded == lowered { exactTitles.append(index) }
-            if verdict == .equal || verdict == .prefix || folded?.hasPrefix(lowered) == true { prefixed.append(index) }
+            let title = verdict == .undecided ? titles.folded(at: index) : nil
+            if verdict == .equal || title == folded { exactTitles.append(index) }
+            if verdict == .equal || verdict == .prefix || title?.hasPrefix(folded) == true { prefixed.append(index) }
         }
-        if exactTitles.count == 1 { return try id(at: exactTitles[0], in: titles) }
+        if exactTitles.count == 1 { return .one(try id(at: exactTitles[0], in: titles)) }
 
         var candidates = exactTitles.isEmpty ? prefixed : exactTitles
         for index in idPrefixed where !candidates.contains(index) { candidates.append(index) }
+        if candidates.isEmpty {
+            for index in 0..<titles.count where titles.withBytes(at: index, { _, title, authors in
+                contains(title, typedBytes) || contains(authors, typedBytes)
+            }) {
+                candidates.append(index)
+            }
+        }
         switch candidates.count {
         case 0: throw .bookNotFound
-        case 1: return try id(at: candidates[0], in: titles)
-        default:
-            var ids: [String] = []
-            for index in candidates { ids.append(try id(at: index, in: titles).rawValue) }
-            throw .ambiguousBook(candidates: ids.sorted())
+        case 1: return .one(try id(at: candidates[0], in: titles))
+        default: return .several(candidates)
         }
+    }
+
+    /// What a BOOK argument named.
+    enum Match: Equatable {
+        case one(EntityID)
+        /// Indexes in the title index, in library order.
+        case several([Int])
+    }
+
+    /// Whether `text` holds `part` (both folded UTF-8). A title or author is short, so a
+    /// plain scan does.
+    private static func contains(_ text: UnsafeBufferPointer<UInt8>, _ part: [UInt8]) -> Bool {
+        guard !part.isEmpty, part.count <= text.count else { return false }
+        for start in 0...(text.count - part.count) where text[start] == part[0] {
+            if text[start..<(start + part.count)].elementsEqual(part) { return true }
+        }
+        return false
     }
 
     private static func id(at index: Int, in titles: BookTitleIndex) throws(VaultError) -> EntityID {
         do { return try titles.id(at: index) } catch { throw VaultError(error) }
     }
 
-    /// How a title compares with a typed argument as characters (`==`, `hasPrefix`), told
-    /// from the bytes where they decide it.
+    /// How a folded title (or an id) compares with a typed argument as characters (`==`,
+    /// `hasPrefix`), told from the bytes where they decide it.
     enum Verdict { case equal, prefix, neither, undecided }
 
     /// `typed` is printable ASCII. Up to the first difference both are then ASCII, and an

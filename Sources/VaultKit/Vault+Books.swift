@@ -17,6 +17,13 @@ public struct BookEdit: Sendable {
     public let changedFields: [String]
 }
 
+/// A book a BOOK argument may have meant, offered when it named several.
+public struct BookCandidate: Sendable, Equatable {
+    public let id: EntityID
+    public let title: String
+    public let authors: [String]
+}
+
 /// A reading session with the title of its book, for `session list`.
 public struct SessionListing: Sendable {
     public let session: ReadingSession
@@ -50,10 +57,26 @@ extension Vault {
             return book
         }
         let titles = try liveBookTitles()
-        let id = try BookReference.resolve(reference, in: titles)
+        let id: EntityID
+        switch try BookReference.resolve(reference, in: titles) {
+        case .one(let named): id = named
+        case .several(let indexes): id = try choose(among: indexes, in: titles)
+        }
         let book = try storeCall { () throws(StoreError) in try store.book(id) }
         log.debug("journal.book.resolved", ["book": .text(book.title), "candidates": .integer(titles.count)])
         return book
+    }
+
+    /// The book the reader picks among those a BOOK argument named (``bookChooser``), or
+    /// the ambiguity, by ids, when there is no one to ask or they chose none.
+    private func choose(among indexes: [Int], in titles: BookTitleIndex) throws(VaultError) -> EntityID {
+        var candidates: [BookCandidate] = []
+        for index in indexes {
+            let id = try storeCall { () throws(StoreError) in try titles.id(at: index) }
+            candidates.append(BookCandidate(id: id, title: titles.title(at: index), authors: titles.authors(at: index)))
+        }
+        if let bookChooser, let chosen = bookChooser(candidates), candidates.contains(where: { $0.id == chosen }) { return chosen }
+        throw .ambiguousBook(candidates: candidates.map(\.id.rawValue).sorted())
     }
 
     /// The live books' titles, decrypted once per process (a command that names a book and

@@ -27,6 +27,9 @@ public final class Vault {
     private(set) var operationCipher: OperationCipher?
     /// Live book titles, once decrypted in this process (see `liveBookTitles()`).
     var cachedTitles: BookTitleIndex?
+    /// Asks the reader which book they meant when a BOOK argument names several (at a
+    /// terminal); returns nil for none. Without it an ambiguous BOOK is an error naming ids.
+    public var bookChooser: (([BookCandidate]) -> EntityID?)?
 
     private init(location: VaultLocation, store: Store, keyStore: any KeyStore, clock: any Clock) {
         self.location = location

@@ -26,8 +26,8 @@ struct AnnotationOpeners {
             row.withBytes(AnnotationColumn.id) { recordID in
                 (try? opener.open(sealed, recordID: recordID) { plain in
                     text = String(utf8Bytes: plain)
-                    return text != nil
-                }) ?? false
+                    return text != nil ? 1 : 0
+                }) == 1
             }
         }
         return try RecordCipher.readable(opened ? text : nil, id: id, field: field)

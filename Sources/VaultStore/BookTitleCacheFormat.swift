@@ -1,22 +1,24 @@
 import Journal
 
 /// The plaintext of `book_title_cache.titles` (sealed as table `book_title_cache`, record
-/// `1`, field `titles`), version 1, every number a big-endian UInt32:
+/// `1`, field `titles`), version 2, every number a big-endian UInt32:
 ///
-///     0x01 | count | count × ( id: 36 ASCII bytes | title length | title | folded length | folded )
+///     0x02 | count | count × ( id: 36 ASCII bytes | 4 × ( length | text ) )
 ///
-/// `folded` is the title lowercased, as BOOK arguments are matched, kept so that naming a
-/// book lowercases nothing. Books are in `book list` order (oldest first). It is read in
-/// place by ``BookTitleIndex``.
+/// The four texts are the title, the title folded (``TextFolding``), the authors (one per
+/// line) and the authors folded: BOOK arguments and searches compare folded text, kept so
+/// that naming a book folds nothing. Books are in `book list` order (oldest first). It is
+/// read in place by ``BookTitleIndex``. A cache of another version (bmvault 0.9 wrote
+/// version 1, titles only) is rebuilt, as a damaged one is.
 enum BookTitleCacheFormat {
-    static let version: UInt8 = 1
+    static let version: UInt8 = 2
 
     static func encode(_ titles: [BookTitle]) -> [UInt8] {
         var bytes: [UInt8] = [version]
         append(UInt32(titles.count), to: &bytes)
         for title in titles {
             bytes.append(contentsOf: title.id.rawValue.utf8)
-            for text in [title.title, title.folded] {
+            for text in [title.title, title.folded, title.authors.joined(separator: "\n"), title.foldedAuthors] {
                 append(UInt32(text.utf8.count), to: &bytes)
                 bytes.append(contentsOf: text.utf8)
             }

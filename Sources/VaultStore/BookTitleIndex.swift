@@ -11,11 +11,13 @@ import VaultCrypto
 /// to free them again); here a comparison reads the folded title's bytes, and only what
 /// it cannot decide, and the book it names, become values.
 public final class BookTitleIndex {
-    /// Where one book's id, title and folded title are in ``bytes``.
+    /// Where one book's id, title, authors and their folded forms are in ``bytes``.
     private struct Entry {
         let id: Int
         let title: Range<Int>
         let folded: Range<Int>
+        let authors: Range<Int>
+        let foldedAuthors: Range<Int>
     }
 
     private var bytes: [UInt8]
@@ -64,27 +66,43 @@ public final class BookTitleIndex {
         return title
     }
 
-    /// The lowercased title of the book at `index`, as a `String`.
+    /// The authors of the book at `index` (remembered, as titles are).
+    public func authors(at index: Int) -> [String] {
+        let joined = String(decoding: bytes[entries[index].authors], as: UTF8.self)
+        let authors = joined.isEmpty ? [] : joined.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        authors.forEach(RecentContent.shared.remember)
+        return authors
+    }
+
+    /// The folded title of the book at `index`, as a `String`.
     public func folded(at index: Int) -> String {
         String(decoding: bytes[entries[index].folded], as: UTF8.self)
     }
 
-    /// Runs `body` with the UTF-8 bytes of the id and of the lowercased title of the book at
-    /// `index`, valid only inside `body`.
+    /// The folded authors of the book at `index`, one per line, as a `String`.
+    public func foldedAuthors(at index: Int) -> String {
+        String(decoding: bytes[entries[index].foldedAuthors], as: UTF8.self)
+    }
+
+    /// Runs `body` with the UTF-8 bytes of the id, the folded title and the folded authors
+    /// (one per line) of the book at `index`, valid only inside `body`.
     public func withBytes<Result>(at index: Int,
-                                  _ body: (_ id: UnsafeBufferPointer<UInt8>, _ folded: UnsafeBufferPointer<UInt8>) -> Result) -> Result {
+                                  _ body: (_ id: UnsafeBufferPointer<UInt8>, _ folded: UnsafeBufferPointer<UInt8>,
+                                           _ foldedAuthors: UnsafeBufferPointer<UInt8>) -> Result) -> Result {
         let entry = entries[index]
         return bytes.withUnsafeBufferPointer { all in
-            body(UnsafeBufferPointer(rebasing: all[entry.id..<(entry.id + 36)]), UnsafeBufferPointer(rebasing: all[entry.folded]))
+            body(UnsafeBufferPointer(rebasing: all[entry.id..<(entry.id + 36)]), UnsafeBufferPointer(rebasing: all[entry.folded]),
+                 UnsafeBufferPointer(rebasing: all[entry.foldedAuthors]))
         }
     }
 
-    /// Every title, as values (for listings that show titles next to notes).
+    /// Every book's title and authors, as values (for listings that show titles next to notes).
     public func titles() throws(StoreError) -> [BookTitle] {
         var titles: [BookTitle] = []
         titles.reserveCapacity(count)
         for index in 0..<count {
-            titles.append(BookTitle(id: try id(at: index), title: title(at: index), folded: folded(at: index)))
+            titles.append(BookTitle(id: try id(at: index), title: title(at: index), authors: authors(at: index),
+                                    folded: folded(at: index), foldedAuthors: foldedAuthors(at: index)))
         }
         return titles
     }
@@ -106,15 +124,17 @@ public final class BookTitleIndex {
                 return position..<(position + count)
             }
             guard bytes.first == BookTitleCacheFormat.version, let count = number(),
-                  // why this bound: each entry takes at least 44 bytes, so a damaged count cannot make us reserve much.
-                  count <= bytes.count / 44 else { return nil }
+                  // why this bound: each entry takes at least 52 bytes, so a damaged count cannot make us reserve much.
+                  count <= bytes.count / 52 else { return nil }
             var entries: [Entry] = []
             entries.reserveCapacity(count)
             for _ in 0..<count {
                 guard let id = range(count: 36), EntityID.isStoredForm(UnsafeBufferPointer(rebasing: bytes[id])),
                       let titleCount = number(), let title = range(count: titleCount),
-                      let foldedCount = number(), let folded = range(count: foldedCount) else { return nil }
-                entries.append(Entry(id: id.lowerBound, title: title, folded: folded))
+                      let foldedCount = number(), let folded = range(count: foldedCount),
+                      let authorsCount = number(), let authors = range(count: authorsCount),
+                      let foldedAuthorsCount = number(), let foldedAuthors = range(count: foldedAuthorsCount) else { return nil }
+                entries.append(Entry(id: id.lowerBound, title: title, folded: folded, authors: authors, foldedAuthors: foldedAuthors))
             }
             return position == bytes.count ? entries : nil
         }

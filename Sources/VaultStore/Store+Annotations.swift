@@ -1,19 +1,6 @@
 public import Journal
 import Sync
 
-/// Which annotations a listing wants.
-public struct AnnotationFilter: Sendable {
-    public var bookID: EntityID?
-    public var kind: AnnotationKind?
-    public var includeDeleted: Bool
-
-    public init(bookID: EntityID? = nil, kind: AnnotationKind? = nil, includeDeleted: Bool = false) {
-        self.bookID = bookID
-        self.kind = kind
-        self.includeDeleted = includeDeleted
-    }
-}
-
 /// The columns of `annotation`, in the order the Store selects and writes them.
 enum AnnotationColumn: Int32, TableColumns {
     case id, bookID, kind, body, locator, createdAt, updatedAt, deletedAt, version, conflictOf, conflictReason
@@ -123,32 +110,40 @@ extension Store {
         }
     }
 
-    /// Hands each matching annotation to `body`, in book order then creation order, one
-    /// row at a time: memory does not grow with the journal. An annotation whose sealed
-    /// fields do not open arrives as a failure naming its id; the rest still read.
-    public func forEachAnnotation(_ filter: AnnotationFilter = AnnotationFilter(),
+    /// Hands each matching annotation to `body` in `order`, one row at a time: memory does
+    /// not grow with the journal. With `newest`, only that many of the matching ones, the
+    /// most recently created (most recently changed for ``AnnotationOrder/updated``). An
+    /// annotation whose sealed fields do not open arrives as a failure naming its id; the
+    /// rest still read.
+    public func forEachAnnotation(_ filter: AnnotationFilter = AnnotationFilter(), order: AnnotationOrder = .bookAdded,
+                                  newest: Int? = nil,
                                   _ body: (Result<Annotation, UnreadableRecord>) throws(StoreError) -> Void) throws(StoreError) {
         let openers = try AnnotationOpeners(try requireCipher())
-        var conditions: [String] = []
-        var values: [SQLValue] = []
-        if let bookID = filter.bookID {
-            values.append(.text(bookID.rawValue))
-            conditions.append("book_id = ?\(values.count)")
+        var (whereClause, values) = filter.sql()
+        if let newest {
+            let recent = order == .updated ? "updated_at" : "created_at"
+            values.append(.integer(Int64(newest)))
+            whereClause += """
+                 AND rowid IN (SELECT rowid FROM annotation \(whereClause) ORDER BY \(recent) DESC, id DESC LIMIT ?\(values.count))
+                """
         }
-        if let kind = filter.kind {
-            values.append(.text(kind.rawValue))
-            conditions.append("kind = ?\(values.count)")
-        }
-        // Purged tombstones have nothing left to show.
-        conditions.append(filter.includeDeleted ? "length(body) > 0" : "deleted_at IS NULL")
-        let whereClause = conditions.isEmpty ? "" : "WHERE " + conditions.joined(separator: " AND ")
         try database.readTransaction { () throws(StoreError) in
             try database.forEachRow("""
-                SELECT \(AnnotationColumn.list) FROM annotation \(whereClause) ORDER BY book_id, created_at, id
+                SELECT \(AnnotationColumn.list) FROM annotation \(whereClause) ORDER BY \(order.sql)
                 """, values) { (row) throws(StoreError) in
                 try body(decodeAnnotation(row, openers: openers))
             }
         }
+    }
+
+    /// The books that have annotations `filter` lists, in no particular order.
+    public func annotatedBookIDs(_ filter: AnnotationFilter) throws(StoreError) -> [EntityID] {
+        let (whereClause, values) = filter.sql()
+        var books: [EntityID] = []
+        try database.forEachRow("SELECT DISTINCT book_id FROM annotation \(whereClause)", values) { row in
+            if let id = try? EntityID(validating: row.text(0)) { books.append(id) }
+        }
+        return books
     }
 
     // MARK: - Rows

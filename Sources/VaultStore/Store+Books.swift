@@ -168,7 +168,7 @@ extension Store {
         let base = version.clock
         let stamp = try tick()
         let baseVersion = version.book.version
-        let originalTitle = version.book.title
+        let original = (title: version.book.title, authors: version.book.authors)
         version.book.updatedAt = max(clock.now(), version.book.updatedAt)
         change(&version.book)
         version.book.version = try Self.nextVersion(after: baseVersion, of: id)
@@ -183,15 +183,17 @@ extension Store {
             version.positions = version.positions.recording(version.book.progress, rewind: rewind, at: stamp)
         }
         version.book.progress = version.positions.current.percent
-        try writeBook(version, insert: false, titleChanged: version.book.title != originalTitle)
+        try writeBook(version, insert: false,
+                      metadataChanged: version.book.title != original.title || version.book.authors != original.authors)
         try enqueue(action, .book(version), clock: stamp, at: version.book.updatedAt, baseVersion: baseVersion, base: base)
         return version.book
     }
 
-    /// Writes a book row with its clocks. The stored title is kept unless `titleChanged`:
-    /// rewriting it (a fresh nonce) would empty the book title cache (migration 0004) on
-    /// every progress change.
-    func writeBook(_ version: BookVersion, insert: Bool, titleChanged: Bool = true) throws(StoreError) {
+    /// Writes a book row with its clocks. The stored title and authors are kept unless
+    /// `metadataChanged`: rewriting the title (a fresh nonce) empties the book title cache
+    /// (migration 0004's trigger), which must happen when either changed (the cache holds
+    /// both) and not on every progress change.
+    func writeBook(_ version: BookVersion, insert: Bool, metadataChanged: Bool = true) throws(StoreError) {
         let cipher = try requireCipher()
         let current = version.positions.current
         let onlyCurrent = ProgressPolicy.Positions(percent: current.percent, isRewind: current.isRewind, clock: current.clock)
@@ -204,11 +206,12 @@ extension Store {
             return
         }
         try database.run("""
-            UPDATE book SET title = CASE WHEN ?14 THEN title ELSE ?2 END, authors = ?3, progress = ?4, created_at = ?5,
+            UPDATE book SET title = CASE WHEN ?14 THEN title ELSE ?2 END, authors = CASE WHEN ?14 THEN authors ELSE ?3 END,
+                            progress = ?4, created_at = ?5,
                             updated_at = ?6, deleted_at = ?7, version = ?8, hlc = ?9, metadata_hlc = ?10, progress_hlc = ?11,
                             progress_rewind = ?12, progress_marks = ?13
             WHERE id = ?1
-            """, values + [.integer(titleChanged ? 0 : 1)])
+            """, values + [.integer(metadataChanged ? 0 : 1)])
     }
 
     /// Replaces a book's sealed title and authors with `book`'s (a record whose own no
@@ -230,6 +233,16 @@ extension Store {
                 .blob(try cipher.seal(authors, table: "book", id: book.id.rawValue, field: "authors")))
     }
 
+    /// The authors of a book's opened `authors` field, a JSON list of names.
+    static func authors(fromJSON json: String) throws(StoreError) -> [String] {
+        guard let authors = try? JSONDecoder().decode([String].self, from: Data(json.utf8)) else {
+            throw .encodingFailed(field: "authors")
+        }
+        // The log backstop must know each name on its own, not only the list.
+        authors.forEach(RecentContent.shared.remember)
+        return authors
+    }
+
     /// The values of ``bookColumns``, in that order.
     private func bookValues(_ book: Book, cipher: RecordCipher) throws(StoreError) -> [SQLValue] {
         let sealed = try sealedMetadata(book, cipher: cipher)
@@ -247,11 +260,7 @@ extension Store {
             let purged = !row.isNull(6) && row.blob(1).isEmpty
             let title = purged ? "" : try cipher.open(row.blob(1), table: "book", id: id, field: "title")
             let authorsJSON = purged ? "[]" : try cipher.open(row.blob(2), table: "book", id: id, field: "authors")
-            guard let authors = try? JSONDecoder().decode([String].self, from: Data(authorsJSON.utf8)) else {
-                throw UnreadableRecord(id: id, field: "authors")
-            }
-            // The sealed field is a JSON list; the log backstop must know each name on its own.
-            authors.forEach(RecentContent.shared.remember)
+            guard let authors = try? Self.authors(fromJSON: authorsJSON) else { throw UnreadableRecord(id: id, field: "authors") }
             return Book(id: entityID, title: title, authors: authors, progress: row.double(3),
                         createdAt: Timestamp(millisecondsSince1970: row.int64(4)),
                         updatedAt: Timestamp(millisecondsSince1970: row.int64(5)),

@@ -2,20 +2,21 @@ public import Journal
 import VaultCrypto
 
 extension Store {
-    /// Streams the live notes and quotes that `query` finds in their body or locator, or
-    /// that belong to one of `books` (whose titles matched), in listing order. Unreadable
+    /// Streams the live notes and quotes of `filter` that hold every term of `query` in
+    /// their body, their locator, or their book's title and authors (`bookTerms`: the terms
+    /// each book covers, by id; a book not named covers none), in listing order. Unreadable
     /// records arrive as failures naming their id.
     ///
     /// Two passes in one read transaction: a scan in stored order that opens each body (and
     /// locator) into one reused buffer and matches the bytes, keeping only row numbers; then
     /// the matches alone are read in listing order and made into records. A search costs
     /// one decryption per note and almost nothing more.
-    public func forEachAnnotation(matching query: SearchQuery, orInBooks books: Set<EntityID>,
+    public func forEachAnnotation(matching query: SearchQuery, in filter: AnnotationFilter, bookTerms: [EntityID: UInt64],
                                   _ body: (Result<Annotation, UnreadableRecord>) throws(StoreError) -> Void) throws(StoreError) {
         let cipher = try requireCipher()
         let openers = try AnnotationOpeners(cipher)
         try database.readTransaction { () throws(StoreError) in
-            let found = try rowsMatching(query, orInBooks: books, cipher: cipher)
+            let found = try rowsMatching(query, in: filter, bookTerms: bookTerms, cipher: cipher)
             guard !found.isEmpty else { return }
             let list = "[" + found.map(String.init).joined(separator: ",") + "]"
             try database.forEachRow("""
@@ -27,26 +28,33 @@ extension Store {
         }
     }
 
-    /// The row numbers of the live annotations that match, that belong to one of `books`,
-    /// or whose body or locator cannot be opened (so that the listing reports them), in no
-    /// particular order. The opening is shared with a second thread (``SearchScan``).
-    private func rowsMatching(_ query: SearchQuery, orInBooks books: Set<EntityID>, cipher: RecordCipher) throws(StoreError) -> [Int64] {
+    /// The row numbers of the annotations of `filter` that match, or whose body or locator
+    /// cannot be opened (so that the listing reports them), in no particular order. The
+    /// opening is shared with a second thread (``SearchScan``).
+    private func rowsMatching(_ query: SearchQuery, in filter: AnnotationFilter, bookTerms: [EntityID: UInt64],
+                              cipher: RecordCipher) throws(StoreError) -> [Int64] {
         let scan: SearchScan
         do { scan = try SearchScan(query: query, sealer: cipher.sealer) } catch { throw .crypto(error) }
         var found: [Int64] = []
         var batch = scan.batch()
         var sequence = 0
-        try database.forEachRow("SELECT rowid, id, book_id, body, locator FROM annotation WHERE deleted_at IS NULL") { row in
-            if !books.isEmpty, let bookID = try? EntityID(validating: row.text(2)), books.contains(bookID) {
+        // Keyed by the stored text, so that a row's book is looked up without parsing its id.
+        let covered = Dictionary(bookTerms.map { ($0.key.rawValue, $0.value) }, uniquingKeysWith: |)
+        let (whereClause, values) = filter.sql()
+        try database.forEachRow("SELECT rowid, id, book_id, body, locator FROM annotation \(whereClause)", values) { row in
+            let wanted = covered.isEmpty ? query.allTerms : query.allTerms & ~(covered[row.text(2)] ?? 0)
+            if wanted == 0 {
                 found.append(row.int64(0))
                 return
             }
             row.withBytes(1) { id in
                 row.withBytes(3) { body in
                     if row.isNull(4) {
-                        batch.append(rowID: row.int64(0), id: id, body: body, locator: nil)
+                        batch.append(rowID: row.int64(0), id: id, body: body, locator: nil, wanted: wanted)
                     } else {
-                        row.withBytes(4) { locator in batch.append(rowID: row.int64(0), id: id, body: body, locator: locator) }
+                        row.withBytes(4) { locator in
+                            batch.append(rowID: row.int64(0), id: id, body: body, locator: locator, wanted: wanted)
+                        }
                     }
                 }
             }

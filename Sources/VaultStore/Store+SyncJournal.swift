@@ -93,13 +93,14 @@ public struct MergeTransaction: SyncApplyTransaction {
         case .insert(let version):
             try store.writeBook(version, insert: true)
         case .update(let version):
-            let titleChanged: Bool
+            let metadataChanged: Bool
             do {
-                titleChanged = try store.book(version.book.id).title != version.book.title
+                let here = try store.book(version.book.id)
+                metadataChanged = here.title != version.book.title || here.authors != version.book.authors
             } catch .recordUnreadable {
-                titleChanged = true   // what was here did not open: the title cache is written anew
+                metadataChanged = true   // what was here did not open: the title cache is written anew
             }
-            try store.writeBook(version, insert: false, titleChanged: titleChanged)
+            try store.writeBook(version, insert: false, metadataChanged: metadataChanged)
         }
     }
 

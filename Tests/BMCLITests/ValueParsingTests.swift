@@ -79,4 +79,27 @@ import Testing
         #expect(ValueParsing.sessionSpan(start: early, end: end, timeZone: Self.utc).start == early.timestamp)
         #expect(ValueParsing.sessionSpan(start: nil, end: end, timeZone: Self.utc) == (end.timestamp, end.timestamp))
     }
+
+    /// 2026-12-05 is a Saturday: this week began on Monday 2026-11-30.
+    @Test("Listing dates name whole days and weeks, or one moment", arguments: [
+        ("today", "2026-12-05T00:00:00Z", "2026-12-06T00:00:00Z", true),
+        ("YESTERDAY", "2026-12-04T00:00:00Z", "2026-12-05T00:00:00Z", true),
+        ("this week", "2026-11-30T00:00:00Z", "2026-12-07T00:00:00Z", true),
+        ("last  week", "2026-11-23T00:00:00Z", "2026-11-30T00:00:00Z", true),
+        ("2026-02-28", "2026-02-28T00:00:00Z", "2026-03-01T00:00:00Z", true),
+        ("-7d", "2026-11-28T08:00:00Z", "2026-11-28T08:00:00.001Z", false),
+        ("2026-11-02 21:00", "2026-11-02T21:00:00Z", "2026-11-02T21:00:00.001Z", false),
+        ("yesterday 21:05", "2026-12-04T21:05:00Z", "2026-12-04T21:05:00.001Z", false),
+    ])
+    func periods(text: String, start: String, end: String, isSpan: Bool) throws {
+        #expect(try ValueParsing.period(text, option: "since", now: Self.morning, timeZone: Self.utc)
+                == ValueParsing.Period(start: Self.at(start), end: Self.at(end), isSpan: isSpan))
+    }
+
+    @Test(arguments: ["next week", "2026-02-30", "week", "tomorrow", ""])
+    func notPeriods(text: String) {
+        #expect(throws: CLIError.invalidValue("--on takes \(ValueParsing.periodForms)")) {
+            try ValueParsing.period(text, option: "on", now: Self.morning, timeZone: Self.utc)
+        }
+    }
 }

@@ -50,7 +50,8 @@ import Testing
           edit                    Change a note's or quote's text or locator.
           delete                  Delete notes, quotes, sessions, or books with no
                                   notes left.
-          search                  Find notes and quotes by text, locator or title.
+          search                  Find notes and quotes by text, locator, title or
+                                  author.
           remote                  Set up the folders this vault syncs through.
           sync                    Send the outbox and take in other devices' changes.
           outbox                  Show the operations waiting to be synced (never their
@@ -71,8 +72,8 @@ import Testing
         USAGE: bmvault note add <book> [<text>] [--locator <locator>] [--json]
 
         ARGUMENTS:
-          <book>                  The book: an id, a unique id prefix, or a unique
-                                  title prefix.
+          <book>                  The book: an id or id prefix, its title, or part of
+                                  its title or of an author's name.
           <text>                  The note. Omitted: read standard input if piped, else
                                   open $EDITOR.
 

@@ -5,13 +5,14 @@ import Journal
 import VaultStore
 import TestSupport
 
-/// How a BOOK argument names a book: full id, id prefix, exact title, unique title prefix.
+/// How a BOOK argument names a book: full id, exact title, id or title prefix, and then a
+/// part of the title or of an author's name, all folded.
 @Suite struct BookReferenceTests {
     /// Books made about 100 days apart, so the first four characters of their ids (the top
     /// of the UUIDv7 timestamp) differ and a four-character id prefix names one book.
-    static func library(_ titles: [String]) throws -> [Book] {
+    static func library(_ titles: [String], authors: [[String]] = []) throws -> [Book] {
         try titles.enumerated().map { index, title in
-            try Book.new(title: title, authors: [],
+            try Book.new(title: title, authors: index < authors.count ? authors[index] : [],
                          at: Timestamp(millisecondsSince1970: TestClock.start + Int64(index) * (Int64(1) << 33)))
         }
     }
@@ -20,9 +21,14 @@ import TestSupport
 
     func resolve(_ reference: String, in books: [Book]) -> Result<Book, VaultError> {
         Result { () throws(VaultError) -> Book in
-            let id = try BookReference.resolve(reference, in: BookTitleIndex(books.map { BookTitle(id: $0.id, title: $0.title) }))
-            guard let book = books.first(where: { $0.id == id }) else { throw .bookNotFound }
-            return book
+            let index = BookTitleIndex(books.map { BookTitle(id: $0.id, title: $0.title, authors: $0.authors) })
+            switch try BookReference.resolve(reference, in: index) {
+            case .one(let id):
+                guard let book = books.first(where: { $0.id == id }) else { throw .bookNotFound }
+                return book
+            case .several(let indexes):
+                throw .ambiguousBook(candidates: indexes.map { books[$0].id.rawValue }.sorted())
+            }
         }
     }
 
@@ -78,6 +84,31 @@ import TestSupport
         #expect(throws: VaultError.ambiguousBook(candidates: dunes)) { try resolve("dUn", in: books.reversed()).get() }
     }
 
+    @Test func partOfTheTitleNamesTheBookWhenNoTitleStartsWithIt() throws {
+        let books = try Self.library(Self.titles + ["Les Misérables"])
+        #expect(title(resolve("messiah", in: books)) == "Dune Messiah")
+        #expect(title(resolve("HOBBIT", in: books)) == "The Hobbit")
+        #expect(title(resolve("miserables", in: books)) == "Les Misérables")
+        #expect(title(resolve("ecole", in: books)) == "ÉCOLE")
+        // A prefix decides before any part: "dune m" starts one title and is inside none other.
+        #expect(title(resolve("of dune", in: books)) == "Children of Dune")
+        // An exact title wins over the titles that contain it.
+        #expect(title(resolve("dune", in: books)) == "Dune")
+        // Several titles containing it: ambiguous, all of them listed.
+        let withO = books.filter { TextFolding.fold($0.title).contains("o") && !TextFolding.fold($0.title).hasPrefix("o") }
+        #expect(throws: VaultError.ambiguousBook(candidates: withO.map(\.id.rawValue).sorted())) { try resolve("o", in: books).get() }
+    }
+
+    @Test func partOfAnAuthorsNameNamesTheBook() throws {
+        let books = try Self.library(["Dune", "Germinal", "Nana"], authors: [["Frank Herbert"], ["Émile Zola"], ["Émile Zola"]])
+        #expect(title(resolve("herbert", in: books)) == "Dune")
+        #expect(title(resolve("frank h", in: books)) == "Dune")
+        let zola = books.filter { $0.authors == ["Émile Zola"] }.map(\.id.rawValue).sorted()
+        #expect(throws: VaultError.ambiguousBook(candidates: zola)) { try resolve("emile", in: books).get() }
+        // The title comes first: "nana" is a title, though no author holds it.
+        #expect(title(resolve("nana", in: books)) == "Nana")
+    }
+
     @Test func twoBooksWithTheSameTitleAreAmbiguous() throws {
         let books = try Self.library(["Dune", "Dune"])
         #expect(throws: VaultError.ambiguousBook(candidates: books.map(\.id.rawValue).sorted())) { try resolve("dune", in: books).get() }
@@ -85,7 +116,7 @@ import TestSupport
 
     @Test func unknownOrEmptyIsBookNotFound() throws {
         let books = try Self.library(Self.titles)
-        for reference in ["Neuromancer", "", "   ", "Dune Messiah II", "Hobbit"] {
+        for reference in ["Neuromancer", "", "   ", "Dune Messiah II", "Hobbits"] {
             #expect(throws: VaultError.bookNotFound, "\(reference)") { try resolve(reference, in: books).get() }
         }
         #expect(throws: VaultError.bookNotFound) { try resolve("Dune", in: []).get() }

@@ -101,14 +101,14 @@ extension Vault {
     /// Every live note and quote, readable or not.
     func allAnnotations() throws -> [Result<AnnotationListing, UnreadableRecord>] {
         var results: [Result<AnnotationListing, UnreadableRecord>] = []
-        try forEachAnnotation(book: nil, kind: nil) { results.append($0) }
+        try forEachAnnotation(ListingRequest()) { results.append($0) }
         return results
     }
 
     /// The ids of the notes and quotes `search` yields for `query`, sorted.
     func searchIDs(_ query: String) throws -> [EntityID] {
         var ids: [EntityID] = []
-        try search(query) { result in
+        try search(SearchRequest(query)) { result in
             if case .success(let listing) = result { ids.append(listing.annotation.id) }
         }
         return ids.sorted()

@@ -29,7 +29,7 @@ import Keystore
                 == .invalidInput(.quoteNeedsLocator))
 
         var listed: [String] = []
-        try vault.forEachAnnotation(book: "dune", kind: .note) { result in
+        try vault.forEachAnnotation(ListingRequest(book: "dune", kind: .note)) { result in
             if case .success(let listing) = result { listed.append("\(listing.bookTitle ?? "?"): \(listing.annotation.body)") }
         }
         #expect(listed == ["Dune: Fear is the mind-killer."])
@@ -58,10 +58,10 @@ import Keystore
         #expect(try vault.searchIDs("école") == [renard.id])          // non-ASCII, other case
         #expect(try vault.searchIDs("renard à") == [renard.id])
         #expect(try vault.searchIDs("zeppelin").isEmpty)
-        #expect(vaultError { () throws(VaultError) in try vault.search("   ") { _ in } } == .invalidInput(.emptyText(field: "query")))
+        #expect(vaultError { () throws(VaultError) in try vault.search(SearchRequest("   ")) { _ in } } == .invalidInput(.emptyText(field: "query")))
 
         var titles: [String?] = []
-        try vault.search("breakfast") { result in if case .success(let listing) = result { titles.append(listing.bookTitle) } }
+        try vault.search(SearchRequest("breakfast")) { result in if case .success(let listing) = result { titles.append(listing.bookTitle) } }
         #expect(titles == ["The Hobbit"])
     }
 

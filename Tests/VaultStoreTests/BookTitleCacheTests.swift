@@ -13,7 +13,7 @@ import VaultCrypto
     }
 
     private func expected(_ books: [Book]) -> [BookTitle] {
-        books.map { BookTitle(id: $0.id, title: $0.title) }
+        books.map { BookTitle(id: $0.id, title: $0.title, authors: $0.authors) }
     }
 
     @Test func theFirstReadBuildsTheCacheAndLaterReadsUseIt() throws {
@@ -28,8 +28,7 @@ import VaultCrypto
 
         #expect(try fixture.store.bookTitles() == expected([first, second]))
         #expect(try cacheRows(fixture.store) == 1)
-        #expect(try fixture.store.bookTitles().map(\.folded) == [first.title.lowercased(), second.title.lowercased()])
-        #expect(try fixture.store.bookTitles().first?.folded == "émile, ou de l'éducation")
+        #expect(try fixture.store.bookTitles().map(\.folded) == ["emile, ou de l'education", "ιλιασ"])
 
         // Proof that the cache, not the books, answers: replace it (behind the triggers' back)
         // with one that says something else, sealed with the vault's key.
@@ -77,6 +76,20 @@ import VaultCrypto
         #expect(try cacheRows(fixture.store) == 1)
     }
 
+    /// The cache holds the authors too (BOOK and search match them), so changing only the
+    /// authors must empty it, here and when the change arrives by sync.
+    @Test func changingOnlyTheAuthorsEmptiesTheCache() throws {
+        let fixture = try makeFixture()
+        defer { fixture.directory.remove() }
+        let book = try newBook(clock: fixture.clock)
+        try fixture.store.addBook(book)
+        #expect(try fixture.store.bookTitles().first?.authors == book.authors)
+        try fixture.store.editBook(book.id, title: nil, authors: ["Ursula K. Le Guin"])
+        #expect(try cacheRows(fixture.store) == 0)
+        #expect(try fixture.store.bookTitles().first?.authors == ["Ursula K. Le Guin"])
+        #expect(try fixture.store.bookTitles().first?.foldedAuthors == "ursula k. le guin")
+    }
+
     @Test(arguments: ["another key", "damaged", "another format"])
     func aCacheThatCannotBeReadIsRebuilt(kind: String) throws {
         let fixture = try makeFixture()
@@ -94,8 +107,9 @@ import VaultCrypto
             bytes[bytes.count - 1] ^= 1
             wrong = bytes
         default:
-            var plain = BookTitleCacheFormat.encode([BookTitle(id: book.id, title: "Wrong")])
-            plain[0] = 2
+            // What bmvault 0.9 wrote: version 1, title and lowercased title only.
+            func text(_ value: String) -> [UInt8] { [0, 0, 0, UInt8(value.utf8.count)] + Array(value.utf8) }
+            let plain: [UInt8] = [1, 0, 0, 0, 1] + Array(book.id.rawValue.utf8) + text("Wrong") + text("wrong")
             wrong = try FieldSealer(key: fixture.key, vaultID: fixture.metadata.vaultID)
                 .seal(plain, table: "book_title_cache", recordID: "1", field: "titles")
         }
@@ -105,7 +119,7 @@ import VaultCrypto
         #expect(try reopened.blob("titles", of: "book_title_cache", id: "1") != wrong, "rebuilt")
     }
 
-    @Test(arguments: [0, 1, 5, 43, 44 + 3])
+    @Test(arguments: [0, 1, 5, 43, 52 + 3])
     func aTruncatedOrPaddedPlaintextIsRefused(cut: Int) throws {
         let id = EntityID.generate(at: Timestamp(millisecondsSince1970: 1))
         var bytes = BookTitleCacheFormat.encode([BookTitle(id: id, title: "Abc")])
@@ -130,15 +144,19 @@ import VaultCrypto
 
     /// Read in place: values only for what is asked, the same values as the whole list.
     @Test func theIndexReadsEachBookInPlace() throws {
-        let titles = [BookTitle(id: .generate(at: Timestamp(millisecondsSince1970: 1)), title: "Émile, ou De l'éducation"),
+        let titles = [BookTitle(id: .generate(at: Timestamp(millisecondsSince1970: 1)), title: "Émile, ou De l'éducation",
+                                authors: ["Jean-Jacques Rousseau", "Ænon"]),
                       BookTitle(id: .generate(at: Timestamp(millisecondsSince1970: 2)), title: "ΙΛΙΑΣ")]
         let index = BookTitleIndex(titles)
         #expect(index.count == 2)
         #expect(try index.titles() == titles)
         #expect(try index.id(at: 1) == titles[1].id && index.title(at: 1) == "ΙΛΙΑΣ" && index.folded(at: 1) == "ιλιασ")
-        index.withBytes(at: 0) { id, folded in
+        #expect(index.authors(at: 0) == ["Jean-Jacques Rousseau", "Ænon"] && index.foldedAuthors(at: 0) == "jean-jacques rousseau\nænon")
+        #expect(index.authors(at: 1).isEmpty && index.foldedAuthors(at: 1).isEmpty)
+        index.withBytes(at: 0) { id, folded, authors in
             #expect(Array(id) == Array(titles[0].id.rawValue.utf8))
-            #expect(Array(folded) == Array("émile, ou de l'éducation".utf8))
+            #expect(Array(folded) == Array("emile, ou de l'education".utf8))
+            #expect(Array(authors) == Array("jean-jacques rousseau\nænon".utf8))
         }
     }
 

@@ -191,7 +191,7 @@ import TestSupport
 
         var found: [String] = []
         var unreadable: [String: String] = [:]
-        try store.forEachAnnotation(matching: try SearchQuery("SPICE"), orInBooks: []) { result in
+        try store.forEachAnnotation(matching: try SearchQuery("SPICE"), in: AnnotationFilter(), bookTerms: [:]) { result in
             switch result {
             case .success(let annotation): found.append(annotation.body)
             case .failure(let failure): unreadable[failure.id] = failure.field
@@ -202,10 +202,17 @@ import TestSupport
 
         // A book whose title matched brings all its readable notes, matching or not.
         var inBook: [String] = []
-        try store.forEachAnnotation(matching: try SearchQuery("zeppelin"), orInBooks: [book.id]) { result in
+        try store.forEachAnnotation(matching: try SearchQuery("zeppelin"), in: AnnotationFilter(), bookTerms: [book.id: 1]) { result in
             if case .success(let annotation) = result { inBook.append(annotation.body) }
         }
         #expect(inBook.sorted() == ["nothing to see", "the spice must flow"])
+
+        // A book that covers one word of two: its notes must hold the other, in body or locator.
+        var covered: [String] = []
+        try store.forEachAnnotation(matching: try SearchQuery("zeppelin SPICE"), in: AnnotationFilter(), bookTerms: [book.id: 0b01]) { result in
+            if case .success(let annotation) = result { covered.append(annotation.body) }
+        }
+        #expect(covered == ["the spice must flow"])
     }
 
     /// More notes than one batch of the scan, so that the helper thread opens some of them:
@@ -232,7 +239,7 @@ import TestSupport
 
         var found = Set<String>()
         var unreadable = Set<String>()
-        try store.forEachAnnotation(matching: try SearchQuery("Spice"), orInBooks: []) { result in
+        try store.forEachAnnotation(matching: try SearchQuery("Spice"), in: AnnotationFilter(), bookTerms: [:]) { result in
             switch result {
             case .success(let annotation): found.insert(annotation.id.rawValue)
             case .failure(let failure): unreadable.insert(failure.id)

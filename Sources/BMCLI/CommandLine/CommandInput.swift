@@ -121,6 +121,14 @@ extension Parameter {
         }
     }
 
+    /// A day, a week or a moment for a listing filter (``ValueParsing/period(_:option:now:timeZone:)``); nil when absent.
+    static func period(_ field: WritableKeyPath<Input, ValueParsing.Period?>, _ spec: OptionSpec) -> Parameter {
+        assert(!spec.isFlag, "--\(spec.name) is a flag")
+        return Parameter(spec: .option(spec)) { (input, invocation, now) throws(CLIError) in
+            if let text = invocation.option(spec.name) { input[keyPath: field] = try ValueParsing.period(text, option: spec.name, now: now) }
+        }
+    }
+
     /// A positional's text. Absent (an optional positional not given), nil.
     static func argument(_ field: WritableKeyPath<Input, String?>, _ spec: ArgumentSpec) -> Parameter {
         argument(field, spec) { text in text }

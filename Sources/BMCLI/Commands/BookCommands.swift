@@ -124,7 +124,7 @@ enum BookCommands {
         var json = false
 
         static var parameters: [Parameter<SessionListInput>] {
-            [.option(\.book, OptionSpec(name: "book", short: "b", valueName: "book", help: "Only this book's sessions: an id, id prefix or title prefix.")),
+            [.option(\.book, SharedOptions.bookFilter),
              .time(\.since, OptionSpec(name: "since", valueName: "time", help: "Only sessions that started at or after this time: \(ValueParsing.timeForms).")),
              .flag(\.json, SharedOptions.json)]
         }

@@ -6,44 +6,83 @@ enum ReadCommands {
     struct ListInput: CommandInput {
         var book: String?
         var kind: AnnotationKind?
+        var since: ValueParsing.Period?
+        var until: ValueParsing.Period?
+        var on: ValueParsing.Period?
+        var newest: Int?
+        var order = ListingOrder.bookAdded
         var json = false
         var fresh = false
 
         static var parameters: [Parameter<ListInput>] {
-            [.option(\.book, OptionSpec(name: "book", short: "b", valueName: "book", help: "Only this book: an id, id prefix or title prefix.")),
-             .option(\.kind, OptionSpec(name: "kind", short: "k", valueName: "kind", help: "Only notes or only quotes: note or quote."),
-                     ValueParsing.kind),
+            [.option(\.book, SharedOptions.bookFilter),
+             .option(\.kind, SharedOptions.kindFilter, ValueParsing.kind),
+             .period(\.since, OptionSpec(name: "since", valueName: "date", help: "Only those created at or after this day or time: \(ValueParsing.periodForms).")),
+             .period(\.until, OptionSpec(name: "until", valueName: "date", help: "Only those created up to the end of this day or week, or up to this time.")),
+             .period(\.on, OptionSpec(name: "on", valueName: "date", help: "Only those created on this day or in this week: today, yesterday, this week, last week or YYYY-MM-DD.")),
+             .option(\.newest, OptionSpec(name: "newest", short: "n", valueName: "n", help: "Only the N most recently created (changed, with --sort updated)."),
+                     ValueParsing.count),
+             .option(\.order, OptionSpec(name: "sort", valueName: "order",
+                                         help: "created (oldest first), updated (latest change last), book (by title) or locator (by title, then locator); default: books in the order added."),
+                     ValueParsing.listingOrder),
              .flag(\.json, SharedOptions.json), .flag(\.fresh, SharedOptions.fresh)]
         }
+
+        /// The request, the three date filters taken together.
+        func request() throws(CLIError) -> ListingRequest {
+            if let on, !on.isSpan {
+                throw .invalidValue("--on takes a day or a week: today, yesterday, this week, last week or YYYY-MM-DD")
+            }
+            let from = [since?.start, on?.start].compactMap { $0 }.max()
+            let before = [until?.end, on?.end].compactMap { $0 }.min()
+            return ListingRequest(book: book, kind: kind, createdFrom: from, createdBefore: before, newest: newest, order: order)
+        }
+
+        var filters: Bool { book != nil || kind != nil || since != nil || until != nil || on != nil }
     }
 
     static func list(_ context: CommandContext) -> CommandSpec {
         CommandSpec(name: "list", abstract: "List notes and quotes.", parameters: ListInput.parameters) { input in
+            let request = try input.request()
             let printer = ListingPrinter(context: context, json: input.json)
-            try context.openVaultForReading(fresh: input.fresh).forEachAnnotation(book: input.book, kind: input.kind, printer.print)
-            try printer.finish(ifEmpty: input.book == nil && input.kind == nil ? "No notes or quotes yet." : "No notes or quotes match.")
+            try context.openVaultForReading(fresh: input.fresh).forEachAnnotation(request, printer.print)
+            try printer.finish(ifEmpty: input.filters ? "No notes or quotes match." : "No notes or quotes yet.")
         }
     }
 
     struct SearchInput: CommandInput {
         var query = ""
+        var book: String?
+        var kind: AnnotationKind?
+        var since: ValueParsing.Period?
         var json = false
         var fresh = false
 
         static var parameters: [Parameter<SearchInput>] {
-            [.argument(\.query, ArgumentSpec(name: "query", help: "The text to look for.")),
+            [.argument(\.query, ArgumentSpec(name: "query", help: "Words that must all appear, in any order; \"a phrase\" in double quotes for words together.")),
+             .option(\.book, SharedOptions.bookFilter),
+             .option(\.kind, SharedOptions.kindFilter, ValueParsing.kind),
+             .period(\.since, OptionSpec(name: "since", valueName: "date", help: "Only those created at or after this day or time: \(ValueParsing.periodForms).")),
              .flag(\.json, SharedOptions.json), .flag(\.fresh, SharedOptions.fresh)]
         }
     }
 
     static func search(_ context: CommandContext) -> CommandSpec {
         CommandSpec(
-            name: "search", abstract: "Find notes and quotes by text, locator or title.",
-            discussion: "Case-insensitive; searches the decrypted text in memory, so nothing about the query is stored.",
+            name: "search", abstract: "Find notes and quotes by text, locator, title or author.",
+            discussion: """
+                Ignores case and accents (miserables finds Misérables). Each word may appear in the note, its locator, \
+                or its book's title or authors. Notes holding the words as one phrase come first; on a terminal the \
+                matches are shown in bold. The search runs on the decrypted text in memory, so nothing about the \
+                query is stored.
+                """,
             parameters: SearchInput.parameters
         ) { input in
-            let printer = ListingPrinter(context: context, json: input.json)
-            try context.openVaultForReading(fresh: input.fresh).search(input.query, printer.print)
+            let request = SearchRequest(input.query, book: input.book, kind: input.kind, createdFrom: input.since?.start)
+            let highlighter = context.console.stdoutShowsStyle && !input.json
+                ? try? SearchMatcher(SearchQuery(input.query)) : nil
+            let printer = ListingPrinter(context: context, json: input.json, highlighter: highlighter)
+            try context.openVaultForReading(fresh: input.fresh).search(request, printer.print)
             try printer.finish(ifEmpty: "No notes or quotes match.")
         }
     }
@@ -123,10 +162,13 @@ final class ListingPrinter {
     private var count = 0
     /// One encoder for the whole listing: making one per record was most of the cost.
     private let encoder = JSONDocuments.compactEncoder()
+    /// Finds what to show in bold (search results on a terminal).
+    private let highlighter: SearchMatcher?
 
-    init(context: CommandContext, json: Bool) {
+    init(context: CommandContext, json: Bool, highlighter: SearchMatcher? = nil) {
         self.context = context
         self.json = json
+        self.highlighter = highlighter
     }
 
     func print(_ result: Result<AnnotationListing, UnreadableRecord>) {
@@ -139,7 +181,7 @@ final class ListingPrinter {
                     JSONDocuments.AnnotationDocument(annotation: listing.annotation, bookTitle: listing.bookTitle), encoder: encoder)
                 context.console.out((count == 0 ? "[\n  " : ",\n  ") + document)
             } else {
-                context.console.out(HumanFormat.annotationBlock(listing))
+                context.console.out(HumanFormat.annotationBlock(listing, highlights: highlighter?.highlights(in: listing.annotation.body) ?? []))
             }
             count += 1
         }

@@ -94,14 +94,30 @@ enum HumanFormat {
 
     /// A header line (id, kind, date, book, locator), then the body indented four spaces,
     /// then a blank line.
-    static func annotationBlock(_ listing: AnnotationListing) -> String {
-        annotationHeader(listing) + "\n" + indented(listing.annotation.body) + "\n\n"
+    static func annotationBlock(_ listing: AnnotationListing, highlights: [Range<String.Index>] = []) -> String {
+        annotationHeader(listing) + "\n" + indentedPrintable(marked(listing.annotation.body, highlights)) + "\n\n"
+    }
+
+    /// `text` made ``printable(_:)``, with each of `ranges` (of `text`, in order, on one
+    /// line each) in bold and underlined by terminal escapes, which are added after the
+    /// text is made printable so that none can come from the text.
+    static func marked(_ text: String, _ ranges: [Range<String.Index>]) -> String {
+        guard !ranges.isEmpty else { return printable(text) }
+        var shown = ""
+        var rest = text.startIndex
+        for range in ranges {
+            shown += printable(String(text[rest..<range.lowerBound])) + "\u{1B}[1;4m" + printable(String(text[range])) + "\u{1B}[0m"
+            rest = range.upperBound
+        }
+        return shown + printable(String(text[rest...]))
     }
 
     /// The first line of ``annotationBlock(_:)``: id, kind, time, book, locator, mark.
     private static func annotationHeader(_ listing: AnnotationListing) -> String {
         let annotation = listing.annotation
-        var header = "\(annotation.id)  \(annotation.kind.rawValue.padding(toLength: 5, withPad: " ", startingAt: 0))  \(localTime(annotation.updatedAt))"
+        let created = localTime(annotation.createdAt), edited = localTime(annotation.updatedAt)
+        var header = "\(annotation.id)  \(annotation.kind.rawValue.padding(toLength: 5, withPad: " ", startingAt: 0))  \(created)"
+        if edited != created { header += " (edited \(edited))" }
         if let title = listing.bookTitle { header += "  \(printable(title))" }
         if let locator = annotation.locator { header += " · \(printable(locator.text))" }
         switch annotation.conflictReason {
@@ -152,8 +168,13 @@ enum HumanFormat {
     /// always a grapheme of its own (and a carriage return has become ␍), so splitting the
     /// bytes at 0x0A splits where the characters would, without reading them as characters.
     private static func indented(_ text: String) -> String {
+        indentedPrintable(printable(text))
+    }
+
+    /// Each line of `text`, already printable, indented by four spaces.
+    private static func indentedPrintable(_ text: String) -> String {
         var block = ""
-        for (index, line) in printable(text).utf8.split(separator: 0x0A, omittingEmptySubsequences: false).enumerated() {
+        for (index, line) in text.utf8.split(separator: 0x0A, omittingEmptySubsequences: false).enumerated() {
             if index > 0 { block += "\n" }
             if !line.isEmpty { block += "    " + Substring(line) }
         }

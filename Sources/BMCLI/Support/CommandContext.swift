@@ -76,6 +76,9 @@ final class CommandContext {
     /// as sudo and gpg-agent do; without a terminal the command fails with exit 77.
     func openVault() throws -> Vault {
         let vault = try openVaultWithoutKey()
+        if console.stdinIsTerminal && console.stderrIsTerminal {
+            vault.bookChooser = { [console] candidates in BookChoice.ask(candidates, console: console) }
+        }
         // Deleted text older than the retention period goes, a bounded share per command.
         vault.purgeExpiredTombstonesOnTheWay()
         guard usesKeyring else {

@@ -47,5 +47,11 @@ final class Console {
     }
 
     var stdinIsTerminal: Bool { isatty(0) == 1 }
+    /// Whether standard output is a terminal that takes bold and underline: not when
+    /// `NO_COLOR` is set (no-color.org) or `TERM` is `dumb`.
+    var stdoutShowsStyle: Bool {
+        guard isatty(1) == 1, getenv("NO_COLOR").map({ $0.pointee == 0 }) ?? true else { return false }
+        return getenv("TERM").map { String(cString: $0) != "dumb" } ?? true
+    }
     var stderrIsTerminal: Bool { isatty(2) == 1 }
 }

@@ -353,6 +353,7 @@ struct ErrorReport: Equatable {
         case .invalidClock: return "a record carries a malformed clock reading"
         case .invalidTimestamp: return "that is not an ISO 8601 time with an offset"
         case .versionOutOfRange: return "a version number is outside 1 to \(VersionNumber.range.upperBound)"
+        case .tooManySearchTerms(let limit): return "a search takes at most \(limit) words and phrases"
         }
     }
 }

@@ -58,6 +58,51 @@ enum ValueParsing {
         return GivenTime(timestamp: timestamp(dayBefore), isTimeOfDay: true)
     }
 
+    /// A span of time a listing filter names: a whole day, a whole week, or one moment.
+    struct Period: Equatable, Sendable {
+        var start: Timestamp
+        /// The first moment after it (for a moment, a millisecond later).
+        var end: Timestamp
+        /// A day or a week, not a moment: what `--on` needs.
+        var isSpan: Bool
+    }
+
+    /// The forms every date filter (`list --since/--until/--on`) takes, for its help and its error.
+    static let periodForms = "today, yesterday, this week, last week, YYYY-MM-DD, -7d, or a time (YYYY-MM-DD HH:MM, ISO 8601)"
+
+    /// A date for the listing filters, in local time: `today`, `yesterday` and `YYYY-MM-DD`
+    /// are whole days, `this week` and `last week` whole weeks (from Monday, as ISO 8601
+    /// counts them), and anything else ``time(_:option:now:timeZone:)`` reads is one moment
+    /// (`-7d` is seven days before now, to the minute).
+    static func period(_ text: String, option: String, now: Timestamp, timeZone: TimeZone = .current) throws(CLIError) -> Period {
+        let failure = CLIError.invalidValue("--\(option) takes \(periodForms)")
+        let trimmed = text.trimmingCharacters(in: .whitespaces).lowercased().split(separator: " ").joined(separator: " ")
+        var calendar = Calendar(identifier: .iso8601)
+        calendar.timeZone = timeZone
+        let today = calendar.startOfDay(for: date(now))
+        func span(from start: Date?, days: Int) throws(CLIError) -> Period {
+            guard let start, let end = calendar.date(byAdding: .day, value: days, to: start) else { throw failure }
+            return Period(start: timestamp(start), end: timestamp(end), isSpan: true)
+        }
+        switch trimmed {
+        case "today": return try span(from: today, days: 1)
+        case "yesterday": return try span(from: calendar.date(byAdding: .day, value: -1, to: today), days: 1)
+        case "this week", "last week":
+            let monday = calendar.dateInterval(of: .weekOfYear, for: today)?.start
+            let start = trimmed == "this week" ? monday : monday.flatMap { calendar.date(byAdding: .day, value: -7, to: $0) }
+            return try span(from: start, days: 7)
+        default:
+            let day = DateFormatter()
+            day.locale = Locale(identifier: "en_US_POSIX")
+            day.timeZone = timeZone
+            day.dateFormat = "yyyy-MM-dd"
+            if trimmed.count == 10, let date = day.date(from: trimmed) { return try span(from: calendar.startOfDay(for: date), days: 1) }
+            guard let moment = try? time(text, option: option, now: now, timeZone: timeZone) else { throw failure }
+            return Period(start: moment.timestamp, end: Timestamp(millisecondsSince1970: moment.timestamp.millisecondsSince1970 + 1),
+                          isSpan: false)
+        }
+    }
+
     /// A session's start and end: a start given as a time of day that falls after the end
     /// is the day before's (`--start 23:00 --end 00:30` crosses midnight).
     static func sessionSpan(start: GivenTime?, end: GivenTime,
@@ -180,6 +225,22 @@ enum ValueParsing {
         }
         guard let keep = ConflictKeep(rawValue: word) else { throw .invalidValue(conflictChoiceNeeded) }
         return keep
+    }
+
+    /// `list -n`: a whole number of entries, 1 or more.
+    static func count(_ text: String) throws(CLIError) -> Int {
+        guard let value = Int(text.trimmingCharacters(in: .whitespaces)), value > 0 else {
+            throw .invalidValue("-n takes a whole number of entries, 1 or more")
+        }
+        return value
+    }
+
+    /// `list --sort`: `created`, `updated`, `book` or `locator`.
+    static func listingOrder(_ text: String) throws(CLIError) -> ListingOrder {
+        guard let order = ListingOrder(rawValue: text.lowercased()), order != .bookAdded else {
+            throw .invalidValue("--sort takes created, updated, book or locator")
+        }
+        return order
     }
 
     /// An annotation kind for `list --kind`.

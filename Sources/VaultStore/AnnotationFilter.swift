@@ -1,0 +1,58 @@
+public import Journal
+
+/// Which annotations a listing wants: every condition given must hold.
+public struct AnnotationFilter: Sendable {
+    public var bookID: EntityID?
+    public var kind: AnnotationKind?
+    public var includeDeleted: Bool
+    /// Created at or after this moment.
+    public var createdFrom: Timestamp?
+    /// Created before this moment.
+    public var createdBefore: Timestamp?
+
+    public init(bookID: EntityID? = nil, kind: AnnotationKind? = nil, includeDeleted: Bool = false,
+                createdFrom: Timestamp? = nil, createdBefore: Timestamp? = nil) {
+        self.bookID = bookID
+        self.kind = kind
+        self.includeDeleted = includeDeleted
+        self.createdFrom = createdFrom
+        self.createdBefore = createdBefore
+    }
+
+    /// The `WHERE` clause, its values numbered from `?1`.
+    func sql() -> (clause: String, values: [SQLValue]) {
+        var conditions: [String] = []
+        var values: [SQLValue] = []
+        func require(_ condition: (String) -> String, _ value: SQLValue) {
+            values.append(value)
+            conditions.append(condition("?\(values.count)"))
+        }
+        if let bookID { require({ "book_id = \($0)" }, .text(bookID.rawValue)) }
+        if let kind { require({ "kind = \($0)" }, .text(kind.rawValue)) }
+        if let createdFrom { require({ "created_at >= \($0)" }, .integer(createdFrom.millisecondsSince1970)) }
+        if let createdBefore { require({ "created_at < \($0)" }, .integer(createdBefore.millisecondsSince1970)) }
+        // Purged tombstones have nothing left to show.
+        conditions.append(includeDeleted ? "length(body) > 0" : "deleted_at IS NULL")
+        return ("WHERE " + conditions.joined(separator: " AND "), values)
+    }
+}
+
+/// The order of a listing. Every order ends with the id, so that equal times list alike
+/// on every run and every device.
+public enum AnnotationOrder: Sendable, Equatable {
+    /// Books in the order they were added, each book's notes and quotes oldest first: what
+    /// `list` has always shown, and what `--book` reads from an index.
+    case bookAdded
+    /// Oldest first, all books together.
+    case created
+    /// Least recently changed first, so the latest change is printed last.
+    case updated
+
+    var sql: String {
+        switch self {
+        case .bookAdded: "book_id, created_at, id"
+        case .created: "created_at, id"
+        case .updated: "updated_at, id"
+        }
+    }
+}
