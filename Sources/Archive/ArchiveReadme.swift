@@ -63,7 +63,8 @@ public enum ArchiveReadme {
           bmvault keeps times to the millisecond.
         - Every id is a UUID (version 7, so it starts with its creation time), written as 36
           lowercase characters. Ids never change, also across devices and archives.
-        - Members that can be empty are `null`, never missing.
+        - Members that can be empty are `null`, never missing, except the optional members
+          added later (marked "optional"), which are absent when empty.
 
         **books**, oldest first (by creation time, then id):
 
@@ -76,6 +77,8 @@ public enum ArchiveReadme {
         | `createdAt`, `updatedAt` | string | when added, when last changed |
         | `deletedAt` | string or null | when deleted (only with `includesDeleted`) |
         | `version` | integer | 1, plus one per change; at most 9,007,199,254,740,991 (2^53 − 1) here and in the Markdown, or the import refuses the archive |
+        | `rating` | number, optional | bmvault 0.10: 1 to 5 in half stars; absent when not rated |
+        | `readingLog` | array, optional | bmvault 0.10: every status change, oldest first, each `{"clock", "on", "status"}`: `status` is `want-to-read`, `reading`, `finished` or `abandoned`, `on` the day (local midnight) or moment it happened, `clock` when and on which device it was recorded (its identity); absent when none. The book's status is the last one's |
 
         **notes** and **quotes** (a quote is the book's words, a note the reader's own), by
         book id, then creation time, then id:
@@ -160,7 +163,9 @@ public enum ArchiveReadme {
         ```
 
         - The front matter: `bmvault-archive` (the format version), the book's `id`, `title`
-          and `authors` (double-quoted YAML strings), `progress`, `created`, `updated`,
+          and `authors` (double-quoted YAML strings), `progress`, `status` and `rating` when the
+          book has them (bmvault 0.10; `rating` is read back, `status` is shown only: journal.json's
+          `readingLog` is its record), `created`, `updated`,
           `version`.
         - Every session, note and quote carries its id in an HTML comment (`<!-- bmvault:...
           -->`), which Markdown tools keep and do not show. A note or quote runs from its
@@ -219,7 +224,9 @@ public enum ArchiveReadme {
           replaces it; a note deleted on one side and with another text on the other is
           kept (brought back if need be), marked `edited-after-delete`; an archive's older
           copy of a note deleted since does not bring it back. For a book: the later change
-          (by `updatedAt`) of title and authors, and the furthest progress. Sessions are kept
+          (by `updatedAt`) of title and authors, and the furthest progress; both reading logs
+          joined; the archive's rating when it has one and is the later (an archive without a
+          rating, as every archive before bmvault 0.10, never takes one away). Sessions are kept
           from both sides.
         - `--dry-run` reports what would be added, updated and marked as a conflict, and
           changes nothing.

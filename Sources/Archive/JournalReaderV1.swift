@@ -21,7 +21,33 @@ struct JournalReaderV1 {
                     progress: try RecordFields.progress(try fields.required("progress").doubleValue, file: file, line: line, record: fields.record),
                     createdAt: try fields.timestamp("createdAt"), updatedAt: try fields.timestamp("updatedAt"),
                     deletedAt: try fields.optionalTimestamp("deletedAt"),
-                    version: try RecordFields.version(try fields.required("version").integerValue, file: file, line: line, record: fields.record))
+                    version: try RecordFields.version(try fields.required("version").integerValue, file: file, line: line, record: fields.record),
+                    readingLog: try readingLog(fields), rating: try rating(fields))
+    }
+
+    /// `rating` (bmvault 0.10, optional): 1 to 5 in half stars, or null.
+    private func rating(_ fields: Fields) throws(ArchiveError) -> Double? {
+        guard let value = fields.members["rating"], !value.isNull else { return nil }
+        guard let stars = value.doubleValue, (try? Rating.checked(stars)) != nil else {
+            throw fields.invalid("rating", "not a rating from 1 to 5 in half stars")
+        }
+        return stars
+    }
+
+    /// `readingLog` (bmvault 0.10, optional): a list of `{clock, on, status}`.
+    private func readingLog(_ fields: Fields) throws(ArchiveError) -> ReadingLog {
+        guard let value = fields.members["readingLog"], !value.isNull else { return .empty }
+        guard case .array(let list) = value else { throw fields.invalid("readingLog", "not a list of status changes") }
+        var events: [ReadingEvent] = []
+        for item in list {
+            guard let status = item["status"]?.stringValue.flatMap(ReadingStatus.init(rawValue:)),
+                  let clock = item["clock"]?.stringValue.flatMap({ try? HybridTimestamp(parsing: $0) }),
+                  let on = item["on"]?.stringValue.flatMap({ try? Timestamp(iso8601: $0) }) else {
+                throw fields.invalid("readingLog", "not a list of status changes")
+            }
+            events.append(ReadingEvent(status: status, on: on, clock: clock))
+        }
+        return ReadingLog(events: events)
     }
 
     func annotation(_ value: JSONValue, kind: AnnotationKind, line: Int) throws(ArchiveError) -> Annotation {

@@ -75,6 +75,22 @@ final class JournalWriter {
             Self.timestamp("deletedAt", book.deletedAt, &out)
             Self.string("id", book.id.rawValue, &out)
             Self.raw("progress", JSONText.number(book.progress), &out)
+            // Written only when there is one, so a book without them exports as before.
+            if let rating = book.rating { Self.raw("rating", JSONText.number(rating), &out) }
+            if !book.readingLog.isEmpty {
+                Self.member("readingLog", &out)
+                out.append(ascii: "[\n")
+                for (index, event) in book.readingLog.events.enumerated() {
+                    out.append(ascii: "        { \"clock\" : ")
+                    JSONString.append(event.clock.description, to: &out)
+                    out.append(ascii: ", \"on\" : \"")
+                    event.on.appendISO8601(to: &out)
+                    out.append(ascii: "\", \"status\" : ")
+                    JSONString.append(event.status.rawValue, to: &out)
+                    out.append(ascii: index == book.readingLog.events.count - 1 ? " }\n" : " },\n")
+                }
+                out.append(ascii: "      ]")
+            }
             Self.string("title", book.title, &out)
             Self.timestamp("updatedAt", book.updatedAt, &out)
             Self.raw("version", String(book.version), &out)

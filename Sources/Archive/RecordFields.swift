@@ -73,6 +73,9 @@ enum RecordFields {
         case .invalidTimestamp: return "not an ISO 8601 time with an offset, such as 2026-12-02T10:07:46.123Z"
         case .versionOutOfRange: return "not a whole number from 1 to \(VersionNumber.range.upperBound)"
         case .tooManySearchTerms: return "too many search terms"
+        case .ratingOutOfRange: return "not a rating from 1 to 5 in half stars"
+        case .statusInFuture: return "a date in the future"
+        case .invalidReadingLog: return "not a list of status changes"
         }
     }
 }

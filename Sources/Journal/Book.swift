@@ -12,9 +12,14 @@ public struct Book: Hashable, Sendable {
     public var deletedAt: Timestamp?
     /// Incremented on every change; the outbox records the version each change was based on.
     public var version: Int64
+    /// Every status change (want to read, started, finished, abandoned), in the clear.
+    public var readingLog: ReadingLog
+    /// 1 to 5 stars in halves (``Rating``), sealed; nil when not rated.
+    public var rating: Double?
 
     public init(id: EntityID, title: String, authors: [String], progress: Double,
-                createdAt: Timestamp, updatedAt: Timestamp, deletedAt: Timestamp?, version: Int64) {
+                createdAt: Timestamp, updatedAt: Timestamp, deletedAt: Timestamp?, version: Int64,
+                readingLog: ReadingLog = .empty, rating: Double? = nil) {
         self.id = id
         self.title = title
         self.authors = authors
@@ -23,6 +28,8 @@ public struct Book: Hashable, Sendable {
         self.updatedAt = updatedAt
         self.deletedAt = deletedAt
         self.version = version
+        self.readingLog = readingLog
+        self.rating = rating
     }
 
     /// A new book, checked against ``TextRules``.

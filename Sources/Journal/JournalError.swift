@@ -28,4 +28,10 @@ public enum JournalError: Error, Equatable, Sendable {
     case versionOutOfRange
     /// A search with more words and phrases than ``SearchQuery/maximumTerms``.
     case tooManySearchTerms(limit: Int)
+    /// A rating that is not 1 to 5 in half stars.
+    case ratingOutOfRange
+    /// A book's status change dated after the present moment.
+    case statusInFuture
+    /// A stored or received reading log that is not in ``ReadingLog/text``'s form.
+    case invalidReadingLog
 }

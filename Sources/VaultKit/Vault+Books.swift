@@ -129,6 +129,26 @@ extension Vault {
         return try storeCall { () throws(StoreError) in try store.setProgress(of: book.id, to: checked, rewind: rewind) }
     }
 
+    /// Records that the reader wants to read, started, finished or abandoned a book on day
+    /// (or at moment) `on`, which may not be in the future. Every change is kept (a re-read
+    /// keeps each finish); the status is the latest.
+    public func recordStatus(_ status: ReadingStatus, of reference: String, on: Timestamp) throws(VaultError) -> Book {
+        guard on <= clock.now() else { throw .invalidInput(.statusInFuture) }
+        let book = try book(named: reference)
+        let store = try unlockedStore()
+        return try storeCall { () throws(StoreError) in try store.recordStatus(status, of: book.id, on: on) }
+    }
+
+    /// Rates a book, 1 to 5 stars in halves; nil takes the rating away. Writes nothing when
+    /// the book already has that rating.
+    public func rateBook(named reference: String, stars: Double?) throws(VaultError) -> Book {
+        let checked = try stars.map { (value) throws(VaultError) in try journalCall { () throws(JournalError) in try Rating.checked(value) } }
+        let book = try book(named: reference)
+        guard book.rating != checked else { return book }
+        let store = try unlockedStore()
+        return try storeCall { () throws(StoreError) in try store.rateBook(book.id, stars: checked) }
+    }
+
     /// Records a reading session with a book.
     public func addSession(to reference: String, pagesRead: Int, startedAt: Timestamp, endedAt: Timestamp) throws(VaultError) -> ReadingSession {
         let book = try book(named: reference)

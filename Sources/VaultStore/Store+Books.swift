@@ -4,15 +4,16 @@ import Sync
 import Telemetry
 
 extension Store {
-    static let bookColumns = "id, title, authors, progress, created_at, updated_at, deleted_at, version"
+    static let bookColumns = "id, title, authors, progress, created_at, updated_at, deleted_at, version, reading_log, rating"
     // Made once: the statement cache is keyed by the text.
     private static let insertBookSQL = """
-        INSERT INTO book (\(bookColumns), hlc, metadata_hlc, progress_hlc, progress_rewind, progress_marks)
-        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?9, ?10, ?11, ?12, ?13)
+        INSERT INTO book (\(bookColumns), hlc, metadata_hlc, progress_hlc, progress_rewind, progress_marks, rating_hlc)
+        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16)
         """
     private static let bookByIDSQL = "SELECT \(bookColumns) FROM book WHERE id = ?"
     private static let bookClocksSQL = """
-        SELECT hlc, coalesce(metadata_hlc, hlc), coalesce(progress_hlc, hlc), progress_rewind, progress_marks FROM book WHERE id = ?
+        SELECT hlc, coalesce(metadata_hlc, hlc), coalesce(progress_hlc, hlc), progress_rewind, progress_marks, rating_hlc
+        FROM book WHERE id = ?
         """
 
     /// Saves a new book and its `create` operation.
@@ -24,7 +25,8 @@ extension Store {
     func insertBook(_ book: Book, outboxState: OutboxState) throws(StoreError) {
         let stamp = try tick()
         let version = BookVersion(book, clock: stamp, metadataClock: stamp,
-                                  positions: ProgressPolicy.Positions(percent: book.progress, isRewind: false, clock: stamp))
+                                  positions: ProgressPolicy.Positions(percent: book.progress, isRewind: false, clock: stamp),
+                                  ratingClock: book.rating == nil ? .origin : stamp)
         try writeBook(version, insert: true)
         try enqueue(.create, .book(version), clock: stamp, at: book.updatedAt, baseVersion: 0, base: nil, state: outboxState)
     }
@@ -45,6 +47,25 @@ extension Store {
                 guard percent >= current else { throw .progressBehind(current: current) }
             }
             return try changeBookInTransaction(id, action: .update, parts: .progress(rewind: rewind)) { book in book.progress = percent }
+        }
+    }
+
+    /// Rates a book (nil takes its rating away), with a new clock for the rating alone.
+    @discardableResult
+    public func rateBook(_ id: EntityID, stars: Double?) throws(StoreError) -> Book {
+        try database.writeTransaction { () throws(StoreError) in
+            try changeBookInTransaction(id, action: .update, parts: .rating) { book in book.rating = stars }
+        }
+    }
+
+    /// Records a status change of a book on day (or moment) `on`; the event's clock is the
+    /// change's, which names it on every device.
+    @discardableResult
+    public func recordStatus(_ status: ReadingStatus, of id: EntityID, on: Timestamp) throws(StoreError) -> Book {
+        try database.writeTransaction { () throws(StoreError) in
+            try changeBookInTransaction(id, action: .update, parts: .readingLog) { book, stamp in
+                book.readingLog = book.readingLog.adding(ReadingEvent(status: status, on: on, clock: stamp))
+            }
         }
     }
 
@@ -93,16 +114,17 @@ extension Store {
     /// has them from its progress columns.
     func bookVersion(_ id: EntityID) throws(StoreError) -> BookVersion {
         let book = try self.book(id)
-        var clocks: (HybridTimestamp, HybridTimestamp, ProgressPolicy.Positions)?
+        var clocks: (HybridTimestamp, HybridTimestamp, ProgressPolicy.Positions, HybridTimestamp)?
         try database.forEachRow(Self.bookClocksSQL, [.text(id.rawValue)]) { row in
             guard let clock = try? HybridTimestamp(parsing: row.text(0)), let metadata = try? HybridTimestamp(parsing: row.text(1)),
-                  let progress = try? HybridTimestamp(parsing: row.text(2)) else { return }
+                  let progress = try? HybridTimestamp(parsing: row.text(2)),
+                  let rating = row.isNull(5) ? .origin : try? HybridTimestamp(parsing: row.text(5)) else { return }
             let positions = row.isNull(4) ? ProgressPolicy.Positions(percent: book.progress, isRewind: row.int64(3) == 1, clock: progress)
                 : try? ProgressPolicy.Positions(parsing: row.text(4))
-            if let positions { clocks = (clock, metadata, positions) }
+            if let positions { clocks = (clock, metadata, positions, rating) }
         }
-        guard let (clock, metadata, positions) = clocks else { throw .recordUnreadable(id: id.rawValue, field: "hlc") }
-        return BookVersion(book, clock: clock, metadataClock: metadata, positions: positions)
+        guard let (clock, metadata, positions, rating) = clocks else { throw .recordUnreadable(id: id.rawValue, field: "hlc") }
+        return BookVersion(book, clock: clock, metadataClock: metadata, positions: positions, ratingClock: rating)
     }
 
     /// Every book, oldest first. A book whose sealed fields do not open is reported in
@@ -148,14 +170,23 @@ extension Store {
 
     // MARK: - Rows
 
-    /// Which parts of a book a change touches, each of which moves its own clock.
-    enum BookParts {
+    /// Which parts of a book a change touches, each of which moves its own clock (the
+    /// reading log's events carry theirs).
+    struct BookParts {
         /// Title, authors or deletion.
-        case metadata
-        /// The position (and whether it is a rewind).
-        case progress(rewind: Bool)
-        /// Both (an import, or a book whose fields no longer opened).
-        case all(rewind: Bool)
+        var metadata = false
+        /// The position, and whether it is a rewind.
+        var progress = false
+        var rewind = false
+        var rating = false
+
+        static let metadata = BookParts(metadata: true)
+        static func progress(rewind: Bool) -> BookParts { BookParts(progress: true, rewind: rewind) }
+        /// Metadata and position (an import, or a book whose fields no longer opened).
+        static func all(rewind: Bool) -> BookParts { BookParts(metadata: true, progress: true, rewind: rewind) }
+        static let rating = BookParts(rating: true)
+        /// A status change: only the reading log, whose new event has its own clock.
+        static let readingLog = BookParts()
     }
 
     /// Changes a book and records the operation. Call inside a write transaction. Only an
@@ -163,6 +194,14 @@ extension Store {
     @discardableResult
     func changeBookInTransaction(_ id: EntityID, action: OutboxAction, parts: BookParts, requireLive: Bool = true,
                                  _ change: (inout Book) -> Void) throws(StoreError) -> Book {
+        try changeBookInTransaction(id, action: action, parts: parts, requireLive: requireLive) { book, _ in change(&book) }
+    }
+
+    /// ``changeBookInTransaction(_:action:parts:requireLive:_:)`` whose change also reads
+    /// the clock of the change (what a status change records as its event's).
+    @discardableResult
+    func changeBookInTransaction(_ id: EntityID, action: OutboxAction, parts: BookParts, requireLive: Bool = true,
+                                 _ change: (inout Book, HybridTimestamp) -> Void) throws(StoreError) -> Book {
         var version = try bookVersion(id)
         guard version.book.deletedAt == nil || !requireLive else { throw .recordNotFound(id: id.rawValue) }
         let base = version.clock
@@ -170,18 +209,12 @@ extension Store {
         let baseVersion = version.book.version
         let original = (title: version.book.title, authors: version.book.authors)
         version.book.updatedAt = max(clock.now(), version.book.updatedAt)
-        change(&version.book)
+        change(&version.book, stamp)
         version.book.version = try Self.nextVersion(after: baseVersion, of: id)
         version.clock = stamp
-        switch parts {
-        case .metadata:
-            version.metadataClock = stamp
-        case .progress(let rewind):
-            version.positions = version.positions.recording(version.book.progress, rewind: rewind, at: stamp)
-        case .all(let rewind):
-            version.metadataClock = stamp
-            version.positions = version.positions.recording(version.book.progress, rewind: rewind, at: stamp)
-        }
+        if parts.metadata { version.metadataClock = stamp }
+        if parts.progress { version.positions = version.positions.recording(version.book.progress, rewind: parts.rewind, at: stamp) }
+        if parts.rating { version.ratingClock = stamp }
         version.book.progress = version.positions.current.percent
         try writeBook(version, insert: false,
                       metadataChanged: version.book.title != original.title || version.book.authors != original.authors)
@@ -200,25 +233,26 @@ extension Store {
         let values = try bookValues(version.book, cipher: cipher)
             + [.text(version.clock.description), .text(version.metadataClock.description),
                .text(current.clock.description), .integer(current.isRewind ? 1 : 0),
-               version.positions == onlyCurrent ? .null : .text(version.positions.text)]
+               version.positions == onlyCurrent ? .null : .text(version.positions.text),
+               version.ratingClock == .origin ? .null : .text(version.ratingClock.description)]
         if insert {
             try database.run(Self.insertBookSQL, values)
             return
         }
         try database.run("""
-            UPDATE book SET title = CASE WHEN ?14 THEN title ELSE ?2 END, authors = CASE WHEN ?14 THEN authors ELSE ?3 END,
+            UPDATE book SET title = CASE WHEN ?17 THEN title ELSE ?2 END, authors = CASE WHEN ?17 THEN authors ELSE ?3 END,
                             progress = ?4, created_at = ?5,
-                            updated_at = ?6, deleted_at = ?7, version = ?8, hlc = ?9, metadata_hlc = ?10, progress_hlc = ?11,
-                            progress_rewind = ?12, progress_marks = ?13
+                            updated_at = ?6, deleted_at = ?7, version = ?8, reading_log = ?9, rating = ?10, hlc = ?11,
+                            metadata_hlc = ?12, progress_hlc = ?13, progress_rewind = ?14, progress_marks = ?15, rating_hlc = ?16
             WHERE id = ?1
             """, values + [.integer(metadataChanged ? 0 : 1)])
     }
 
-    /// Replaces a book's sealed title and authors with `book`'s (a record whose own no
-    /// longer open, replaced by a readable version of it).
+    /// Replaces a book's sealed title, authors and rating, and its reading log, with
+    /// `book`'s (a record whose own no longer open, replaced by a readable version of it).
     func replaceSealedMetadata(with book: Book) throws(StoreError) {
-        let sealed = try sealedMetadata(book, cipher: try requireCipher())
-        try database.run("UPDATE book SET title = ?, authors = ? WHERE id = ?", [sealed.title, sealed.authors, .text(book.id.rawValue)])
+        let values = try bookValues(book, cipher: try requireCipher())
+        try database.run("UPDATE book SET title = ?2, authors = ?3, reading_log = ?9, rating = ?10 WHERE id = ?1", values)
     }
 
     /// A book's title and its authors (as a JSON array), each sealed to its field.
@@ -249,7 +283,23 @@ extension Store {
         return [.text(book.id.rawValue), sealed.title, sealed.authors,
                 .real(book.progress),
                 .integer(book.createdAt.millisecondsSince1970), .integer(book.updatedAt.millisecondsSince1970),
-                .integer(book.deletedAt?.millisecondsSince1970), .integer(book.version)]
+                .integer(book.deletedAt?.millisecondsSince1970), .integer(book.version),
+                book.readingLog.isEmpty ? .null : .text(book.readingLog.text),
+                try book.rating.map { (stars) throws(StoreError) in
+                    .blob(try cipher.seal(String(stars), table: "book", id: book.id.rawValue, field: "rating"))
+                } ?? .null]
+    }
+
+    private func readingLog(_ row: Row, id: String) throws(UnreadableRecord) -> ReadingLog {
+        guard !row.isNull(8) else { return .empty }
+        do { return try ReadingLog(parsing: row.text(8)) } catch { throw UnreadableRecord(id: id, field: "reading_log") }
+    }
+
+    private func rating(_ row: Row, id: String, cipher: RecordCipher) throws(UnreadableRecord) -> Double? {
+        guard !row.isNull(9) else { return nil }
+        let text = try cipher.open(row.blob(9), table: "book", id: id, field: "rating")
+        guard let stars = Double(text), (try? Rating.checked(stars)) != nil else { throw UnreadableRecord(id: id, field: "rating") }
+        return stars
     }
 
     private func decodeBook(_ row: Row, cipher: RecordCipher) -> Result<Book, UnreadableRecord> {
@@ -265,7 +315,7 @@ extension Store {
                         createdAt: Timestamp(millisecondsSince1970: row.int64(4)),
                         updatedAt: Timestamp(millisecondsSince1970: row.int64(5)),
                         deletedAt: row.isNull(6) ? nil : Timestamp(millisecondsSince1970: row.int64(6)),
-                        version: row.int64(7))
+                        version: row.int64(7), readingLog: try readingLog(row, id: id), rating: try rating(row, id: id, cipher: cipher))
         }
     }
 }

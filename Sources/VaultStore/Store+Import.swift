@@ -84,24 +84,25 @@ public final class ArchiveImport {
         case .replaceUnreadable(let book):
             // What is here cannot be read; the archive's version can: it replaces it.
             try store.replaceSealedMetadata(with: book)
-            try store.changeBookInTransaction(book.id, action: .update, parts: .all(rewind: false), requireLive: false) { here in
+            var parts = Store.BookParts.all(rewind: false)
+            parts.rating = true
+            try store.changeBookInTransaction(book.id, action: .update, parts: parts, requireLive: false) { here in
                 here.progress = book.progress
                 here.deletedAt = book.deletedAt
+                here.readingLog = here.readingLog.union(book.readingLog)
             }
             summary.updated.books += 1
             return .updated
         case .change(let change):
             let wasDeleted = local.flatMap { if case .book(let version, _) = $0 { version.book.deletedAt != nil } else { nil } } ?? false
-            let parts: Store.BookParts = switch (change.metadataChanged, change.progressMoved) {
-            case (true, true): .all(rewind: false)
-            case (false, true): .progress(rewind: false)
-            default: .metadata
-            }
+            let parts = Store.BookParts(metadata: change.metadataChanged, progress: change.progressMoved, rating: change.ratingChanged)
             try store.changeBookInTransaction(incoming.id, action: change.isDeleted && !wasDeleted ? .delete : .update,
                                               parts: parts, requireLive: false) { book in
                 book.title = change.title
                 book.authors = change.authors
                 book.progress = change.progress
+                book.rating = change.rating
+                book.readingLog = change.readingLog
                 book.deletedAt = change.isDeleted ? (book.deletedAt ?? book.updatedAt) : nil
             }
             summary.updated.books += 1

@@ -466,6 +466,18 @@ final class SweepWorld {
         try world.run(["book", "edit", book, "--author", "bad\u{1b}[2J\(c)"], status: 65)
         try world.run(["book", "edit", book], status: 64)
         try world.run(["book", "edit", "unknown \(c)", "--title", "title \(c)"], status: 66)
+        try world.run(["book", "want", book, "--on", "2026-11-01"], status: 0)
+        try world.run(["book", "start", book, "--on", c], status: 64)
+        try world.run(["book", "finish", book, "--on", "2030-01-01"], status: 65)
+        try world.run(["book", "start", book, "--on", "2026-11-02"], status: 0)
+        try world.run(["book", "abandon", book, "--on", "2026-11-03"], status: 0)
+        try world.run(["book", "finish", book], status: 0)
+        try world.run(["book", "abandon", "unknown \(c)"], status: 66)
+        try world.run(["book", "rate", book, "4.5"], status: 0)
+        try world.run(["book", "rate", book, c], status: 64)
+        try world.run(["book", "list", "--status", "finished"], showsContent: true, status: 0)
+        try world.run(["list", "--since", c], status: 64)
+        try world.run(["search", c, "--book", "unknown \(c)"], status: 66)
         let note = try world.run(["note", "add", book, "note \(c)", "--locator", "locator \(c)"], status: 0).line
         let quote = world.id(fromJSON: try world.run(["quote", "add", book, "quote \(c)", "--locator", "page \(c)", "--json"], status: 0))
         let piped = try world.run(["note", "add", "title \(c) second"], stdin: "piped note \(c)\nits second line\n", status: 0).line

@@ -41,7 +41,7 @@ import Testing
                                   and that every sealed field opens.
           backup                  Copy the vault, still encrypted, to a new file.
           restore                 Make the vault again from a backup, as a new device.
-          book                    Add, list and correct books, and record progress.
+          book                    Add, correct and rate books; progress and status.
           session                 Record, list and correct reading sessions.
           note                    Add notes: your own thoughts about a book.
           quote                   Add quotes: the book's words, with where they are.
@@ -124,9 +124,9 @@ import Testing
         let vault = try TestVault()
         let version = try vault.run(["--version"])
         #expect(version.status == 0)
-        #expect(version.stdout == "bmvault 0.9.0\n")
+        #expect(version.stdout == "bmvault 0.10.0\n")
         let group = try vault.run(["book"])
         #expect(group.status == 0)
-        #expect(group.stdout.hasPrefix("OVERVIEW: Add, list and correct books, and record progress.\n"))
+        #expect(group.stdout.hasPrefix("OVERVIEW: Add, correct and rate books; progress and status.\n"))
     }
 }

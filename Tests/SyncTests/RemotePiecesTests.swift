@@ -123,7 +123,23 @@ import VaultCrypto
             let version = BookVersion(book, clock: Self.clock, metadataClock: HybridTimestamp(wallMilliseconds: 12, counter: 3, deviceID: "device"),
                                       positions: positions)
             let operation = Self.operation(.book(version))
-            #expect(try Self.decoded(OperationDocument.encode(operation)) == operation, "\(progress)")
+            let encoded = OperationDocument.encode(operation)
+            #expect(try Self.decoded(encoded) == operation, "\(progress)")
+            // A book without a status or rating stays format 2, which bmvault 0.9 reads.
+            #expect(String(decoding: encoded, as: UTF8.self).hasSuffix(#","v":2}"#))
+
+            // With them, format 4: every member round-trips.
+            var shelved = version
+            shelved.book.rating = index % 2 == 0 ? 3.5 : nil
+            shelved.ratingClock = HybridTimestamp(wallMilliseconds: 13, counter: 0, deviceID: "device")
+            shelved.book.readingLog = ReadingLog(events: [
+                ReadingEvent(status: .finished, on: Timestamp(millisecondsSince1970: 20), clock: HybridTimestamp(wallMilliseconds: 14, counter: 1, deviceID: "x")),
+                ReadingEvent(status: .reading, on: Timestamp(millisecondsSince1970: 10), clock: HybridTimestamp(wallMilliseconds: 15, counter: 0, deviceID: "y")),
+            ].prefix(index % 3).map { $0 })
+            let shelvedOperation = Self.operation(.book(shelved))
+            let shelvedBytes = OperationDocument.encode(shelvedOperation)
+            #expect(try Self.decoded(shelvedBytes) == shelvedOperation, "\(progress)")
+            #expect(String(decoding: shelvedBytes, as: UTF8.self).hasSuffix(#","v":4}"#))
         }
         let session = ReadingSession(id: EntityID.generate(at: Timestamp(millisecondsSince1970: 4)),
                                      bookID: EntityID.generate(at: Timestamp(millisecondsSince1970: 5)),

@@ -21,6 +21,7 @@ import TestSupport
         ("0007_remote_history", "2f1048b82526c27c85f9ec17ab8add8c3fcbe6850751f261c577fcaae9306f36"),
         ("0008_key_chain", "907cec521067fda8531d85b6df2afe2457529c66c310e8830777d41802ded50d"),
         ("0009_session_edits", "a37c0a432f191fea51b9e4917082fa93f7124a38ddcacffd32cad6ca3935b0f9"),
+        ("0010_shelves", "660c81193d096c9ae1ff4641e417e86de2479f5e94e414fafb492c30bc402e54"),
     ]
 
     /// `<package>/Schemas/sqlite`, found from this file's own path.

@@ -77,6 +77,11 @@ struct ExpectedVault: Decodable {
     struct Book: Decodable {
         let id: String, title: String, authors: [String], progress: Double
         let version: Int64, createdAt: Int64, updatedAt: Int64, deletedAt: Int64?, deleted: Bool
+        /// From schema v10 (reading status and rating); absent before, when no book had them.
+        let rating: Double?, readingLog: [StatusChange]?
+    }
+    struct StatusChange: Decodable, Equatable {
+        let status: String, on: String
     }
     struct Session: Decodable {
         let id: String, bookId: String, startedAt: Int64, endedAt: Int64, pagesRead: Int
@@ -234,6 +239,9 @@ func expectEveryRecord(in store: Store, of fixture: UpgradeFixture,
         #expect(read.title == book.title, "title of book \(book.id)", sourceLocation: sourceLocation)
         #expect(read.authors == book.authors, "authors of book \(book.id)", sourceLocation: sourceLocation)
         #expect(read.progress == book.progress, "progress of book \(book.id)", sourceLocation: sourceLocation)
+        #expect(read.rating == book.rating, "rating of book \(book.id)", sourceLocation: sourceLocation)
+        #expect(read.readingLog.events.map { ExpectedVault.StatusChange(status: $0.status.rawValue, on: $0.on.iso8601) } == book.readingLog ?? [],
+                "reading log of book \(book.id)", sourceLocation: sourceLocation)
         #expect(read.version == book.version, "version of book \(book.id)", sourceLocation: sourceLocation)
         #expect(read.createdAt.millisecondsSince1970 == book.createdAt, sourceLocation: sourceLocation)
         #expect(read.updatedAt.millisecondsSince1970 == book.updatedAt, sourceLocation: sourceLocation)

@@ -196,6 +196,13 @@ enum BookMarkdownReaderV1 {
             progress = try RecordFields.progress(Double(field.value.hasSuffix("%") ? String(field.value.dropLast()) : field.value),
                                                  file: file, line: field.line, record: record)
         }
+        var rating: Double?
+        if let field = front.scalars["rating"] {
+            guard let stars = Double(field.value), (try? Rating.checked(stars)) != nil else {
+                throw .invalidField(file: file, line: field.line, record: record, field: "rating", reason: "not a rating from 1 to 5 in half stars")
+            }
+            rating = stars
+        }
         let created = try scalar("created")
         let updated = try scalar("updated")
         var bookVersion: Int64 = 1
@@ -205,7 +212,7 @@ enum BookMarkdownReaderV1 {
         return Book(id: id, title: title, authors: authors, progress: progress,
                     createdAt: try RecordFields.timestamp(created.value, file: file, line: created.line, record: record, field: "created"),
                     updatedAt: try RecordFields.timestamp(updated.value, file: file, line: updated.line, record: record, field: "updated"),
-                    deletedAt: nil, version: bookVersion)
+                    deletedAt: nil, version: bookVersion, rating: rating)
     }
 
     // MARK: - Sessions

@@ -46,10 +46,17 @@ final class BookMarkdownWriter {
         text += book.authors.isEmpty ? "authors: []\n"
             : "authors:\n" + book.authors.map { "  - \(MarkdownText.yamlString($0))\n" }.joined()
         text += "progress: \(JSONText.number(book.progress))\n"
+        // The status is shown, not read back: journal.json's reading log is the record of it.
+        if let status = book.readingLog.status { text += "status: \(status.rawValue)\n" }
+        if let rating = book.rating { text += "rating: \(JSONText.number(rating))\n" }
         text += "created: \(book.createdAt.iso8601)\nupdated: \(book.updatedAt.iso8601)\nversion: \(book.version)\n---\n\n"
         text += "# \(MarkdownText.inline(book.title))\n\n"
         var byline = book.authors.isEmpty ? "" : "by " + book.authors.map(MarkdownText.inline).joined(separator: ", ") + " · "
         byline += "\(JSONText.number(book.progress))% read"
+        if let status = book.readingLog.status, let since = book.readingLog.statusSince {
+            byline += " · \(status.rawValue) \(since.iso8601)"
+        }
+        if let rating = book.rating { byline += " · \(JSONText.number(rating))/5" }
         text += byline + "\n\n## Sessions\n\n"
         out.append(contentsOf: text.utf8)
         for session in sessions { append(session, to: &out) }

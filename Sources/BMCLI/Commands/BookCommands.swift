@@ -4,8 +4,9 @@ import VaultKit
 /// `book add|list|edit|progress` and `session add|list|edit|delete`: books and reading sessions.
 enum BookCommands {
     static func book(_ context: CommandContext) -> CommandSpec {
-        CommandSpec(name: "book", abstract: "Add, list and correct books, and record progress.",
-                    subcommands: [add(context), list(context), edit(context), progress(context)])
+        CommandSpec(name: "book", abstract: "Add, correct and rate books; progress and status.",
+                    subcommands: [add(context), list(context), edit(context), progress(context)]
+                        + ShelfCommands.statusCommands(context) + [ShelfCommands.rate(context)])
     }
 
     struct AddInput: CommandInput {
@@ -28,11 +29,25 @@ enum BookCommands {
         }
     }
 
+    struct ListInput: CommandInput {
+        var status: ReadingStatus?
+        var json = false
+
+        static var parameters: [Parameter<ListInput>] {
+            [.option(\.status, OptionSpec(name: "status", short: "s", valueName: "status",
+                                          help: "Only books with this status: want-to-read, reading, finished or abandoned."),
+                     ValueParsing.status),
+             .flag(\.json, SharedOptions.json)]
+        }
+    }
+
     static func list(_ context: CommandContext) -> CommandSpec {
-        CommandSpec(name: "list", abstract: "List books with their progress.", parameters: JSONOnlyInput.parameters) { input in
+        CommandSpec(name: "list", abstract: "List books with their progress, status and rating.", parameters: ListInput.parameters) { input in
             var documents: [JSONDocuments.BookDocument] = []
             for result in try context.openVault().books() {
                 switch result {
+                case .success(let book) where input.status != nil && book.readingLog.status != input.status:
+                    continue
                 case .success(let book):
                     if input.json { documents.append(JSONDocuments.BookDocument(book)) } else { context.console.out(HumanFormat.bookLine(book)) }
                 case .failure(let unreadable):

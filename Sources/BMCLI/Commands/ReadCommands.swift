@@ -133,7 +133,13 @@ enum ReadCommands {
             var text = HumanFormat.field("id", book.id.rawValue) + HumanFormat.field("title", book.title)
             if !book.authors.isEmpty { text += HumanFormat.field("authors", book.authors.joined(separator: ", ")) }
             text += HumanFormat.field("progress", HumanFormat.percent(book.progress))
-                + HumanFormat.field("added", HumanFormat.localTime(book.createdAt))
+            if let status = book.readingLog.status, let since = book.readingLog.statusSince {
+                text += HumanFormat.field("status", "\(status.rawValue) since \(HumanFormat.localDate(since))")
+            }
+            let finished = book.readingLog.finishedOn
+            if !finished.isEmpty { text += HumanFormat.field("finished", finished.map(HumanFormat.localDate).joined(separator: ", ")) }
+            if let rating = book.rating { text += HumanFormat.field("rating", HumanFormat.stars(rating)) }
+            text += HumanFormat.field("added", HumanFormat.localTime(book.createdAt))
                 + HumanFormat.field("journal", HumanFormat.counted([(counts.notes, "note"), (counts.quotes, "quote"), (counts.sessions, "session")]))
             for session in details.sessions {
                 text += HumanFormat.field("session", "\(HumanFormat.localTime(session.startedAt)) to \(HumanFormat.localTime(session.endedAt)), \(session.pagesRead) pages")

@@ -69,10 +69,23 @@ enum HumanFormat {
         value.rounded() == value ? "\(Int(value))%" : "\(value)%"
     }
 
-    /// One line per book: id, progress, title and authors.
+    /// One line per book: id, progress, title and authors, then `[status, rating]` when
+    /// there are any.
     static func bookLine(_ book: Book) -> String {
         let authors = book.authors.isEmpty ? "" : " — " + printable(book.authors.joined(separator: ", "))
-        return "\(book.id)  \(percent(book.progress).padding(toLength: 6, withPad: " ", startingAt: 0)) \(printable(book.title))\(authors)\n"
+        let shelf = [book.readingLog.status?.rawValue, book.rating.map(stars)].compactMap { $0 }
+        return "\(book.id)  \(percent(book.progress).padding(toLength: 6, withPad: " ", startingAt: 0)) \(printable(book.title))\(authors)"
+            + (shelf.isEmpty ? "" : "  [\(shelf.joined(separator: ", "))]") + "\n"
+    }
+
+    /// `4.5/5`, `4/5`.
+    static func stars(_ rating: Double) -> String {
+        (rating.rounded() == rating ? String(Int(rating)) : String(rating)) + "/5"
+    }
+
+    /// A local date, `2026-12-05`.
+    static func localDate(_ timestamp: Timestamp) -> String {
+        String(localTime(timestamp).prefix(10))
     }
 
     /// One line per session: id, local start and end (the end's date only when it is

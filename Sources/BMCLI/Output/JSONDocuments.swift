@@ -8,6 +8,14 @@ enum JSONDocuments {
     struct BookDocument: Encodable {
         let id: String, title: String, authors: [String], progress: Double
         let createdAt: String, updatedAt: String, deletedAt: String?, version: Int64
+        /// bmvault 0.10: the current status and when it began (null: none recorded), the
+        /// rating (null: none), and every status change, oldest first.
+        let status: String?, statusSince: String?, rating: Double?
+        let readingLog: [StatusChange]
+
+        struct StatusChange: Encodable {
+            let status: String, on: String
+        }
 
         init(_ book: Book) {
             id = book.id.rawValue
@@ -18,6 +26,10 @@ enum JSONDocuments {
             updatedAt = book.updatedAt.iso8601
             deletedAt = book.deletedAt?.iso8601
             version = book.version
+            status = book.readingLog.status?.rawValue
+            statusSince = book.readingLog.statusSince?.iso8601
+            rating = book.rating
+            readingLog = book.readingLog.events.map { StatusChange(status: $0.status.rawValue, on: $0.on.iso8601) }
         }
 
         func encode(to encoder: Encoder) throws {
@@ -30,9 +42,15 @@ enum JSONDocuments {
             try container.encode(updatedAt, forKey: .updatedAt)
             try container.encode(deletedAt, forKey: .deletedAt)   // null, not absent
             try container.encode(version, forKey: .version)
+            try container.encode(status, forKey: .status)
+            try container.encode(statusSince, forKey: .statusSince)
+            try container.encode(rating, forKey: .rating)
+            try container.encode(readingLog, forKey: .readingLog)
         }
 
-        enum CodingKeys: String, CodingKey { case id, title, authors, progress, createdAt, updatedAt, deletedAt, version }
+        enum CodingKeys: String, CodingKey {
+            case id, title, authors, progress, createdAt, updatedAt, deletedAt, version, status, statusSince, rating, readingLog
+        }
     }
 
     struct AnnotationDocument: Encodable {

@@ -354,6 +354,9 @@ struct ErrorReport: Equatable {
         case .invalidTimestamp: return "that is not an ISO 8601 time with an offset"
         case .versionOutOfRange: return "a version number is outside 1 to \(VersionNumber.range.upperBound)"
         case .tooManySearchTerms(let limit): return "a search takes at most \(limit) words and phrases"
+        case .ratingOutOfRange: return "a rating is 1 to 5 stars, in halves (such as 4 or 3.5)"
+        case .statusInFuture: return "that date is in the future; give the day it happened"
+        case .invalidReadingLog: return "a book's reading log is malformed"
         }
     }
 }

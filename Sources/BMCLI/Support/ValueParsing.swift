@@ -183,6 +183,16 @@ enum ValueParsing {
         return value
     }
 
+    /// A rating for `book rate`: 1 to 5 stars in halves (`4`, `3.5`, `4.5/5`).
+    static func stars(_ text: String) throws(CLIError) -> Double? {
+        var trimmed = text.trimmingCharacters(in: .whitespaces)
+        if trimmed.hasSuffix("/5") { trimmed.removeLast(2) }
+        guard let value = Double(trimmed), (try? Rating.checked(value)) != nil else {
+            throw .invalidValue("STARS takes 1 to 5 in halves, such as 4 or 3.5")
+        }
+        return value
+    }
+
     /// A whole number of pages, 0 or more.
     static func pages(_ text: String) throws(CLIError) -> Int {
         guard let value = Int(text.trimmingCharacters(in: .whitespaces)), value >= 0,
@@ -241,6 +251,14 @@ enum ValueParsing {
             throw .invalidValue("--sort takes created, updated, book or locator")
         }
         return order
+    }
+
+    /// A reading status for `book list --status`.
+    static func status(_ text: String) throws(CLIError) -> ReadingStatus {
+        guard let status = ReadingStatus(rawValue: text.lowercased()) else {
+            throw .invalidValue("--status takes want-to-read, reading, finished or abandoned")
+        }
+        return status
     }
 
     /// An annotation kind for `list --kind`.

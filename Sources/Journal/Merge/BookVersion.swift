@@ -1,6 +1,8 @@
 /// A book with the clocks its merge reads: one for the whole record, one for its metadata
-/// (title, authors, deletion: ``BookMetadataPolicy``), and its recorded positions with their
-/// own clocks (``ProgressPolicy``), so a change to one never undoes a change to the other.
+/// (title, authors, deletion: ``BookMetadataPolicy``), one for its rating (``RatingPolicy``),
+/// and its recorded positions with their own clocks (``ProgressPolicy``), so a change to one
+/// never undoes a change to another. Its reading log carries a clock per event
+/// (``ReadingLogPolicy``).
 public struct BookVersion: Hashable, Sendable {
     /// The book; its `progress` is `positions.current`.
     public var book: Book
@@ -10,12 +12,17 @@ public struct BookVersion: Hashable, Sendable {
     public var metadataClock: HybridTimestamp
     /// Every position that can still matter, with when each was recorded.
     public var positions: ProgressPolicy.Positions
+    /// The latest rating given or taken away; ``HybridTimestamp/origin`` for a book never
+    /// rated (and one from a device that does not know ratings), older than any rating.
+    public var ratingClock: HybridTimestamp
 
-    public init(_ book: Book, clock: HybridTimestamp, metadataClock: HybridTimestamp, positions: ProgressPolicy.Positions) {
+    public init(_ book: Book, clock: HybridTimestamp, metadataClock: HybridTimestamp, positions: ProgressPolicy.Positions,
+                ratingClock: HybridTimestamp = .origin) {
         self.book = book
         self.clock = clock
         self.metadataClock = metadataClock
         self.positions = positions
+        self.ratingClock = ratingClock
         self.book.progress = positions.current.percent
     }
 }

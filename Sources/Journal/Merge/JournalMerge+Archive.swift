@@ -6,7 +6,10 @@
 /// another text, which makes the archive's an edit of it.
 extension JournalMerge {
     /// A book from an archive: title and authors from the later change (``BookMetadataPolicy``),
-    /// the furthest position (``ProgressPolicy``); not deleted while it has live notes here.
+    /// the furthest position (``ProgressPolicy``), both reading logs (``ReadingLogPolicy``),
+    /// the archive's rating when it has one and is the later (``RatingPolicy``: an archive
+    /// without one, as every archive before bmvault 0.10, never takes a rating away); not
+    /// deleted while it has live notes here.
     public func merge(archived incoming: Book, into local: LocalBook?) -> ArchivedBookDecision {
         guard let local else { return .insert(incoming) }
         guard case .book(let here, let liveAnnotations) = local else { return .replaceUnreadable(incoming) }
@@ -19,17 +22,32 @@ extension JournalMerge {
               case .winner(let positions, _) = ProgressPolicy().resolve(
                   local: Side(here.positions, clock: localClock),
                   remote: Side(.init(percent: incoming.progress, isRewind: false, clock: archiveClock), clock: archiveClock),
+                  divergence: divergence),
+              case .winner(let readingLog, _) = ReadingLogPolicy().resolve(
+                  local: Side(here.book.readingLog, clock: localClock), remote: Side(incoming.readingLog, clock: archiveClock),
                   divergence: divergence) else {
             return .unchanged
+        }
+        var rating = here.book.rating
+        if incoming.rating != nil && incoming.rating != here.book.rating {
+            let (localRated, archiveRated) = Self.clocks(here: here.book.version, here.book.updatedAt,
+                                                         archive: incoming.version, incoming.updatedAt, archiveDiffers: true)
+            if case .winner(let winner, _) = RatingPolicy().resolve(local: Side(here.book.rating, clock: localRated),
+                                                                     remote: Side(incoming.rating, clock: archiveRated),
+                                                                     divergence: divergence) {
+                rating = winner
+            }
         }
         let position = positions.current
         let wasDeleted = here.book.deletedAt != nil
         let isDeleted = metadata.deletedAt != nil && (wasDeleted || liveAnnotations == 0)
         let metadataChanged = metadata.title != here.book.title || metadata.authors != here.book.authors || isDeleted != wasDeleted
         let progressMoved = position.percent != here.book.progress
-        guard metadataChanged || progressMoved else { return .unchanged }
+        let ratingChanged = rating != here.book.rating
+        guard metadataChanged || progressMoved || ratingChanged || readingLog != here.book.readingLog else { return .unchanged }
         return .change(BookChange(title: metadata.title, authors: metadata.authors, progress: position.percent,
-                                  isDeleted: isDeleted, metadataChanged: metadataChanged, progressMoved: progressMoved))
+                                  isDeleted: isDeleted, metadataChanged: metadataChanged, progressMoved: progressMoved,
+                                  rating: rating, ratingChanged: ratingChanged, readingLog: readingLog))
     }
 
     /// A reading session from an archive: added when this vault has none of its id. A

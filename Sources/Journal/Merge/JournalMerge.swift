@@ -24,7 +24,8 @@ public struct JournalMerge: Sendable {
 
     /// A book's version from another device. Title, authors and deletion follow the later
     /// metadata clock, the position the progress policy over both sides' recorded positions
-    /// (so a position set elsewhere never undoes a retitle here). A book is not deleted
+    /// (so a position set elsewhere never undoes a retitle here), the rating its own clock,
+    /// and the reading logs are joined (``ReadingLogPolicy``). A book is not deleted
     /// while it has live notes here; a purged deletion brings no title, so the book keeps
     /// its own.
     public func merge(_ incoming: BookVersion, into local: LocalBook?) -> BookDecision {
@@ -37,6 +38,12 @@ public struct JournalMerge: Sendable {
                   divergence: Divergence(localChanged: true, remoteChanged: true)),
               case .winner(let positions, _) = ProgressPolicy().resolve(
                   local: Side(here.positions, clock: here.clock), remote: Side(incoming.positions, clock: incoming.clock),
+                  divergence: Divergence(localChanged: true, remoteChanged: true)),
+              case .winner(let rating, _) = RatingPolicy().resolve(
+                  local: Side(here.book.rating, clock: here.ratingClock), remote: Side(incoming.book.rating, clock: incoming.ratingClock),
+                  divergence: Divergence(localChanged: true, remoteChanged: true)),
+              case .winner(let readingLog, _) = ReadingLogPolicy().resolve(
+                  local: Side(here.book.readingLog, clock: here.clock), remote: Side(incoming.book.readingLog, clock: incoming.clock),
                   divergence: Divergence(localChanged: true, remoteChanged: true)) else { return .unchanged }
         var merged = here
         if !metadata.title.isEmpty || metadata.deletedAt == nil {
@@ -47,6 +54,9 @@ public struct JournalMerge: Sendable {
         merged.metadataClock = max(here.metadataClock, incoming.metadataClock)
         merged.positions = positions
         merged.book.progress = positions.current.percent
+        merged.book.rating = rating
+        merged.ratingClock = max(here.ratingClock, incoming.ratingClock)
+        merged.book.readingLog = readingLog
         merged.book.version = max(here.book.version, incoming.book.version)
         merged.book.updatedAt = max(here.book.updatedAt, incoming.book.updatedAt)
         merged.clock = max(here.clock, incoming.clock)

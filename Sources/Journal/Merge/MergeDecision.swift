@@ -59,6 +59,11 @@ public struct BookChange: Hashable, Sendable {
     public let metadataChanged: Bool
     /// The position moved: it is then a plain one, no longer a rewind.
     public let progressMoved: Bool
+    public let rating: Double?
+    /// The rating changed: its clock moves.
+    public let ratingChanged: Bool
+    /// Both logs joined.
+    public let readingLog: ReadingLog
 }
 
 /// What a merge decided for a note or quote from an archive: changes made here, as the

@@ -10,11 +10,13 @@ import Journal
 /// (``SessionSnapshot``); it is written only for an operation that carries them (an edited
 /// or deleted session), so that older devices, which refuse a newer format and read the
 /// file again once upgraded, keep reading everything else.
+/// Format 4 (bmvault 0.10) is format 3 with a book's rating and reading log
+/// (``BookSnapshot``), written only for a book that has either, for the same reason.
 /// Format 1 (bmvault 0.3 to 0.5) had the clock as `hlc`, the clock of the changed version
 /// as `base`, and the record as JSON text inside a string (`payload`); it is still read.
 public enum OperationDocument {
     /// The newest format this build reads.
-    public static let version = 3
+    public static let version = 4
 
     public static func encode(_ operation: SyncOperation) -> [UInt8] {
         var out = JSONObjectWriter()
@@ -22,15 +24,17 @@ public enum OperationDocument {
         if case .annotation(let version) = operation.record {
             out.object("annotation") { AnnotationSnapshot(version, operationClock: operation.clock).write(to: &$0) }
         }
+        var format = 2
         if case .book(let version) = operation.record {
-            out.object("book") { BookSnapshot(version, operationClock: operation.clock).write(to: &$0) }
+            let snapshot = BookSnapshot(version, operationClock: operation.clock)
+            if snapshot.needsFormat4 { format = 4 }
+            out.object("book") { snapshot.write(to: &$0) }
         }
         out.string("clock", operation.clock.description)
         out.string("device", operation.deviceID)
         out.string("entity", operation.entity.rawValue)
         out.string("id", operation.entityID.rawValue)
         out.string("key", operation.idempotencyKey)
-        var format = 2
         if case .session(let version) = operation.record {
             let snapshot = SessionSnapshot(version, operationClock: operation.clock)
             if snapshot.needsFormat3 { format = 3 }

@@ -15,6 +15,13 @@ struct BookSnapshot: Codable {
     /// that can still matter (``ProgressPolicy/Positions/text``).
     let metadataClock: String?
     let progressMarks: String?
+    /// Format 4 (bmvault 0.10): the rating and the clock of its last change, and the reading
+    /// log (``ReadingLog/text``). Absent: no rating ever given, no status ever recorded (or
+    /// a device from before they existed, whose absence changes nothing: ``RatingPolicy``
+    /// takes a missing clock as the origin, ``ReadingLogPolicy`` joins logs).
+    let rating: Double?
+    let ratingClock: String?
+    let readingLog: String?
 
     /// The snapshot of `version` in an operation made at `operationClock`; a metadata clock
     /// equal to it is left out (the reader takes the operation's).
@@ -32,7 +39,14 @@ struct BookSnapshot: Codable {
         progressClock = nil
         metadataClock = version.metadataClock == operationClock ? nil : version.metadataClock.description
         progressMarks = version.positions.text
+        rating = book.rating
+        ratingClock = version.ratingClock == .origin ? nil : version.ratingClock.description
+        readingLog = book.readingLog.isEmpty ? nil : book.readingLog.text
     }
+
+    /// Whether a device of bmvault 0.9 or older would lose something reading it (a rating,
+    /// a status), and it must wait for that device's upgrade.
+    var needsFormat4: Bool { rating != nil || ratingClock != nil || readingLog != nil }
 
     /// The version, checked. `clock` is the operation's; a format 1 snapshot, which has no
     /// metadata clock, counts as changing everything at it, and its one position as recorded
@@ -46,7 +60,9 @@ struct BookSnapshot: Codable {
         let book = Book(id: try EntityID(validating: id), title: contentFree ? "" : try TextRules.line(title, field: "title"),
                         authors: checkedAuthors, progress: try Book.checkedProgress(progress),
                         createdAt: Timestamp(millisecondsSince1970: createdAt), updatedAt: Timestamp(millisecondsSince1970: updatedAt),
-                        deletedAt: deletedAt.map(Timestamp.init(millisecondsSince1970:)), version: version)
+                        deletedAt: deletedAt.map(Timestamp.init(millisecondsSince1970:)), version: version,
+                        readingLog: try readingLog.map { (text) throws(JournalError) in try ReadingLog(parsing: text) } ?? .empty,
+                        rating: try rating.map { (stars) throws(JournalError) in try Rating.checked(stars) })
         let positions: ProgressPolicy.Positions
         if let progressMarks {
             positions = try ProgressPolicy.Positions(parsing: progressMarks)
@@ -56,7 +72,8 @@ struct BookSnapshot: Codable {
         }
         return BookVersion(book, clock: clock,
                            metadataClock: try metadataClock.map { (text) throws(JournalError) in try HybridTimestamp(parsing: text) } ?? clock,
-                           positions: positions)
+                           positions: positions,
+                           ratingClock: try ratingClock.map { (text) throws(JournalError) in try HybridTimestamp(parsing: text) } ?? .origin)
     }
 
     func write(to out: inout JSONObjectWriter) {
@@ -67,6 +84,9 @@ struct BookSnapshot: Codable {
         if let metadataClock { out.string("metadataClock", metadataClock) }
         out.double("progress", progress)
         if let progressMarks { out.string("progressMarks", progressMarks) }
+        if let rating { out.double("rating", rating) }
+        if let ratingClock { out.string("ratingClock", ratingClock) }
+        if let readingLog { out.string("readingLog", readingLog) }
         out.string("title", title)
         out.integer("updatedAt", updatedAt)
         out.integer("version", version)

@@ -40,6 +40,7 @@ enum Migrations {
         Migration0007RemoteHistory.migration,
         Migration0008KeyChain.migration,
         Migration0009SessionEdits.migration,
+        Migration0010Shelves.migration,
     ]
 
     static var latestVersion: Int { all.count }
