@@ -89,7 +89,12 @@ public final class SearchMatcher {
             if Self.contains(term, in: bytes) { found |= 1 << UInt64(index) }
         }
         guard found != wanted, Self.hasNonASCII(bytes) else { return found }
-        folder.fold(bytes, into: &folded)
+        let touchesASCII = folder.fold(bytes, into: &folded)
+        // An ASCII term not in the raw bytes is in the folded ones only if some letter folded to ASCII.
+        let missing = wanted & ~found
+        guard touchesASCII || query.terms.indices.contains(where: { missing & (1 << UInt64($0)) != 0 && !query.terms[$0].isASCII }) else {
+            return found
+        }
         folded.withUnsafeBufferPointer { folded in
             for (index, term) in query.terms.enumerated() where (wanted & ~found) & (1 << UInt64(index)) != 0 {
                 if Self.contains(term, in: folded) { found |= 1 << UInt64(index) }

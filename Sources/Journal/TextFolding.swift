@@ -20,20 +20,24 @@ public enum TextFolding {
     /// Folds scalars into UTF-8 bytes, remembering every non-ASCII scalar it has folded:
     /// the same few accented letters come back in every note. One per thread.
     public struct Folder {
-        private var folded: [UInt32: [UInt8]] = [:]
+        /// A non-ASCII scalar folded, and whether that gave ASCII bytes or nothing (`é` to
+        /// `e`, a dropped accent): only such a scalar can make an ASCII word match.
+        private var folded: [UInt32: (bytes: [UInt8], touchesASCII: Bool)] = [:]
 
         public init() {}
 
-        /// Appends `scalar` folded to `bytes`.
-        public mutating func append(_ scalar: Unicode.Scalar, to bytes: inout [UInt8]) {
+        /// Appends `scalar` folded to `bytes`; returns whether it is a non-ASCII scalar that
+        /// folded to ASCII bytes or to nothing.
+        @discardableResult
+        public mutating func append(_ scalar: Unicode.Scalar, to bytes: inout [UInt8]) -> Bool {
             if scalar.isASCII {
                 let byte = UInt8(scalar.value)
                 bytes.append((0x41...0x5A).contains(byte) ? byte | 0x20 : byte)
-                return
+                return false
             }
             if let known = folded[scalar.value] {
-                bytes.append(contentsOf: known)
-                return
+                bytes.append(contentsOf: known.bytes)
+                return known.touchesASCII
             }
             let result: [UInt8]
             if scalar.properties.generalCategory == .nonspacingMark {
@@ -41,23 +45,43 @@ public enum TextFolding {
             } else {
                 result = Array(String(Character(scalar)).folding(options: [.caseInsensitive, .diacriticInsensitive], locale: nil).utf8)
             }
-            folded[scalar.value] = result
+            let touchesASCII = result.isEmpty || result.contains { $0 < 0x80 }
+            folded[scalar.value] = (result, touchesASCII)
             bytes.append(contentsOf: result)
+            return touchesASCII
         }
 
-        /// `bytes` (UTF-8) folded into `output`, which is emptied first. A byte that is not
-        /// UTF-8 becomes 0xFF, which no folded query contains.
-        public mutating func fold(_ bytes: UnsafeBufferPointer<UInt8>, into output: inout [UInt8]) {
+        /// `bytes` (UTF-8) folded into `output`, which is emptied first; returns whether any
+        /// non-ASCII scalar folded to ASCII bytes or to nothing (if not, an ASCII word found
+        /// in `output` was already in `bytes`). A byte that is not UTF-8 becomes 0xFF, which
+        /// no folded query contains.
+        ///
+        /// why ASCII bytes are copied here, not decoded: most of a note is ASCII even when it
+        /// has an accent, and this runs over every such note a search does not find at once.
+        @discardableResult
+        public mutating func fold(_ bytes: UnsafeBufferPointer<UInt8>, into output: inout [UInt8]) -> Bool {
             output.removeAll(keepingCapacity: true)
-            var iterator = bytes.makeIterator()
-            var decoder = UTF8()
-            while true {
+            var touchesASCII = false
+            var index = 0
+            while index < bytes.count {
+                let byte = bytes[index]
+                if byte < 0x80 {
+                    output.append((0x41...0x5A).contains(byte) ? byte | 0x20 : byte)
+                    index += 1
+                    continue
+                }
+                var iterator = UnsafeBufferPointer(rebasing: bytes[index...]).makeIterator()
+                var decoder = UTF8()
                 switch decoder.decode(&iterator) {
-                case .scalarValue(let scalar): append(scalar, to: &output)
-                case .emptyInput: return
-                case .error: output.append(0xFF)
+                case .scalarValue(let scalar):
+                    if append(scalar, to: &output) { touchesASCII = true }
+                    index += UTF8.width(scalar)
+                case .error, .emptyInput:
+                    output.append(0xFF)
+                    index += 1
                 }
             }
+            return touchesASCII
         }
     }
 }
