@@ -140,6 +140,16 @@ extension Store {
         return books
     }
 
+    /// The reading logs of the live books that have one (they are in the clear: nothing is
+    /// decrypted). A log that does not read is left out.
+    public func readingLogs() throws(StoreError) -> [ReadingLog] {
+        var logs: [ReadingLog] = []
+        try database.forEachRow("SELECT reading_log FROM book WHERE deleted_at IS NULL AND reading_log IS NOT NULL") { row in
+            if let log = try? ReadingLog(parsing: row.text(0)) { logs.append(log) }
+        }
+        return logs
+    }
+
     /// Whether a book is here, live, deleted, or deleted with its title purged.
     func bookPresence(_ id: EntityID) throws(StoreError) -> BookPresence {
         var presence = BookPresence.missing

@@ -476,6 +476,8 @@ final class SweepWorld {
         try world.run(["book", "rate", book, "4.5"], status: 0)
         try world.run(["book", "rate", book, c], status: 64)
         try world.run(["book", "list", "--status", "finished"], showsContent: true, status: 0)
+        try world.run(["stats"], showsContent: true, status: 0)
+        try world.run(["stats", "--year", c], status: 64)
         try world.run(["list", "--since", c], status: 64)
         try world.run(["search", c, "--book", "unknown \(c)"], status: 66)
         let note = try world.run(["note", "add", book, "note \(c)", "--locator", "locator \(c)"], status: 0).line

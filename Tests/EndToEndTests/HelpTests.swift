@@ -52,6 +52,7 @@ import Testing
                                   notes left.
           search                  Find notes and quotes by text, locator, title or
                                   author.
+          stats                   Show pages, time, streaks and finished books.
           remote                  Set up the folders this vault syncs through.
           sync                    Send the outbox and take in other devices' changes.
           outbox                  Show the operations waiting to be synced (never their

@@ -37,6 +37,7 @@ enum CommandTable {
                 AnnotationCommands.edit(context),
                 AnnotationCommands.delete(context),
                 ReadCommands.search(context),
+                StatsCommand.stats(context),
                 SyncCommands.remote(context),
                 SyncCommands.sync(context),
                 SyncCommands.outbox(context),

@@ -53,6 +53,61 @@ enum JSONDocuments {
         }
     }
 
+    /// `stats --json`: every week and month of the range, oldest first, and the totals.
+    struct StatsDocument: Encodable {
+        struct Period: Encodable {
+            let start: String, pages: Int, minutes: Int, sessions: Int
+        }
+        struct Finished: Encodable {
+            let year: Int, books: Int
+        }
+        struct BookTotal: Encodable {
+            let bookId: String, title: String?, pages: Int, minutes: Int, sessions: Int
+        }
+        let sessions: Int, pages: Int, minutes: Int
+        let averagePages: Double, averageMinutes: Double
+        let currentStreak: Int, longestStreak: Int
+        let finishedPerYear: [Finished]
+        let weeks: [Period], months: [Period]
+        let books: [BookTotal]
+
+        init(_ report: StatsReport) {
+            let stats = report.stats
+            sessions = stats.sessions
+            pages = stats.pages
+            minutes = stats.minutes
+            averagePages = stats.averagePages
+            averageMinutes = stats.averageMinutes
+            currentStreak = stats.currentStreak
+            longestStreak = stats.longestStreak
+            finishedPerYear = stats.finishedPerYear.map { Finished(year: $0.year, books: $0.books) }
+            weeks = stats.weeks.map { Period(start: $0.start.iso8601, pages: $0.pages, minutes: $0.minutes, sessions: $0.sessions) }
+            months = stats.months.map { Period(start: $0.start.iso8601, pages: $0.pages, minutes: $0.minutes, sessions: $0.sessions) }
+            books = stats.perBook.map {
+                BookTotal(bookId: $0.bookID.rawValue, title: report.titles[$0.bookID], pages: $0.pages, minutes: $0.minutes, sessions: $0.sessions)
+            }
+        }
+
+        func encode(to encoder: Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(sessions, forKey: .sessions)
+            try container.encode(pages, forKey: .pages)
+            try container.encode(minutes, forKey: .minutes)
+            try container.encode(averagePages, forKey: .averagePages)
+            try container.encode(averageMinutes, forKey: .averageMinutes)
+            try container.encode(currentStreak, forKey: .currentStreak)
+            try container.encode(longestStreak, forKey: .longestStreak)
+            try container.encode(finishedPerYear, forKey: .finishedPerYear)
+            try container.encode(weeks, forKey: .weeks)
+            try container.encode(months, forKey: .months)
+            try container.encode(books, forKey: .books)
+        }
+
+        enum CodingKeys: String, CodingKey {
+            case sessions, pages, minutes, averagePages, averageMinutes, currentStreak, longestStreak, finishedPerYear, weeks, months, books
+        }
+    }
+
     struct AnnotationDocument: Encodable {
         let annotation: Annotation
         let bookTitle: String?

@@ -237,6 +237,14 @@ enum ValueParsing {
         return keep
     }
 
+    /// `stats --year`: a year from 1900 to 2100.
+    static func year(_ text: String) throws(CLIError) -> Int? {
+        guard let year = Int(text.trimmingCharacters(in: .whitespaces)), (1900...2100).contains(year) else {
+            throw .invalidValue("--year takes a year from 1900 to 2100")
+        }
+        return year
+    }
+
     /// `list -n`: a whole number of entries, 1 or more.
     static func count(_ text: String) throws(CLIError) -> Int {
         guard let value = Int(text.trimmingCharacters(in: .whitespaces)), value > 0 else {
