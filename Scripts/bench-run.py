@@ -43,7 +43,7 @@ SIZES = {"10k": 10_000, "100k": 100_000, "1M": 1_000_000}
 SYNC_ANNOTATIONS = 7_042       # + 2,816 sessions + 140 books = 9,998 records, one operation each
 MiB = 1024 * 1024
 # The row groups `--only` selects.
-ONLY_ROWS = {"note", "list", "show", "search", "status", "export", "import", "sync", "migrate", "unlock", "size", "capture"}
+ONLY_ROWS = {"note", "list", "books", "stats", "show", "search", "status", "export", "import", "sync", "migrate", "unlock", "size", "capture"}
 # Issue 16's goal for capture against jrnl's add: bmvault / jrnl at most this, per journal size.
 CAPTURE_GOALS = {"empty": 0.25, "100k": 0.02}
 
@@ -311,7 +311,7 @@ class Bench:
     # MARK: - The rows of issue 7
 
     def measure_size(self, label, full):
-        if not self.wants("note") and not (full and self.wants("list", "show", "search", "status")):
+        if not self.wants("note") and not (full and self.wants("list", "books", "stats", "show", "search", "status")):
             return
         source = self.cached_vault(label) / "vault"
         vault = self.scratch_copy(source, f"vault-{label}")
@@ -332,6 +332,12 @@ class Bench:
             self.timed_row(f"`list --since {LAST_WEEK}` (the journal's last week)", label,
                            self.bmvault(vault, "list", "--since", LAST_WEEK), self.runs, target_seconds=0.020,
                            target="≤ 20 ms (`list --book`'s target)", note=f"~{SIZES[label] * 7 // 1825} annotations listed")
+        if self.wants("books"):
+            self.timed_row("`book list` (every book, with its counts and last session)", label, self.bmvault(vault, "book", "list"),
+                           self.runs, target_seconds=0.050, target="≤ 50 ms", note=f"{self.book_count(label)} books")
+        if self.wants("stats"):
+            self.timed_row("`stats` (every session and finish)", label, self.bmvault(vault, "stats"),
+                           self.runs, target_seconds=0.500, target="≤ 500 ms")
         if self.wants("show"):
             self.timed_row("`show ID` (full id)", label, self.bmvault(vault, "show", identifier), self.runs,
                            target_seconds=0.020, target="≤ 20 ms")

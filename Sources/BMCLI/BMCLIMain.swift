@@ -26,6 +26,10 @@ public enum BMCLIMain {
             switch try parser.parse(arguments) {
             case .help(let text):
                 context.console.out(text)
+            case .home(let help, let invocation):
+                context.vaultOption = invocation.globalOptions[CommandTable.vaultOption.name]
+                context.usesKeyring = invocation.globalOptions[CommandTable.noKeyringOption.name] == nil
+                if !HomeScreen.show(context) { context.console.out(help) }
             case .version:
                 context.console.out("bmvault \(BuildInfo.version)\n")
             case .run(let command, let invocation):

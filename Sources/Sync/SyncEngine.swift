@@ -217,14 +217,13 @@ public final class SyncEngine<Journal: SyncJournal> {
                 try journalCall { () throws(Journal.Failure) in try journal.recordSyncSuccess(of: remote.name) }
             }
         }
-        // Tombstones: content purged here once every device has acknowledged the deletion or
-        // after the retention; files removed from the remotes only once every device has.
+        // Tombstones: content purged here after the retention (until then `undelete` can bring
+        // it back, on any device); files removed from the remotes once every device has
+        // acknowledged the deletion.
         let everyDeviceIsKnown = remotesAreComplete && summary.skipped.isEmpty
         let horizon = journal.now.millisecondsSince1970 - Int64(retention) * 86_400_000
         summary.purged = try journalCall { () throws(Journal.Failure) in
-            try journal.purgeTombstones(journal.tombstonesWithContent().filter {
-                $0.deletedAt.millisecondsSince1970 < horizon || (everyDeviceIsKnown && acknowledgements.coverEveryDevice($0.clock))
-            })
+            try journal.purgeTombstones(journal.tombstonesWithContent().filter { $0.deletedAt.millisecondsSince1970 < horizon })
         }
         if everyDeviceIsKnown { try compactTombstones(on: reachable, acknowledgements: acknowledgements) }
         try journalCall { () throws(Journal.Failure) in try journal.compactWholeOutbox() }

@@ -47,6 +47,14 @@ extension Vault {
         return try storeCall { () throws(StoreError) in try store.books() }
     }
 
+    /// Every live book, oldest first, with its counts and its latest session (`book list`);
+    /// unreadable ones in place as failures naming their id.
+    public func shelf() throws(VaultError) -> [Result<(book: Book, activity: BookActivity), UnreadableRecord>] {
+        let store = try unlockedStore()
+        let (books, activity) = try storeCall { () throws(StoreError) in (try store.books(), try store.bookActivity()) }
+        return books.map { $0.map { (book: $0, activity: activity[$0.id] ?? BookActivity()) } }
+    }
+
     /// The book a BOOK argument names (see ``BookReference``).
     public func book(named reference: String) throws(VaultError) -> Book {
         let store = try unlockedStore()

@@ -58,7 +58,12 @@ extension Vault {
     /// resolved and checked, and every record deleted in one transaction, so one bad id
     /// deletes nothing. Says what each was, in the order given. With `sessionsOnly`, every id
     /// must name a session (`session delete`).
-    public func delete(_ ids: [String], sessionsOnly: Bool = false) throws(VaultError) -> [(kind: String, id: EntityID)] {
+    ///
+    /// `withNotes`: a book named goes with its live notes and quotes, once `confirm` (given
+    /// each such book and how many notes and quotes it has) says yes (`declined`, and
+    /// nothing deleted, when it says no).
+    public func delete(_ ids: [String], sessionsOnly: Bool = false, withNotes: Bool = false,
+                       confirm: ([(book: Book, counts: JournalCounts)]) -> Bool = { _ in true }) throws(VaultError) -> [(kind: String, id: EntityID)] {
         var references: [RecordReference] = []
         for id in ids {
             let reference = try resolveID(id)
@@ -68,16 +73,30 @@ extension Vault {
             if !references.contains(reference) { references.append(reference) }
         }
         let store = try unlockedStore()
+        if withNotes {
+            var withContent: [(book: Book, counts: JournalCounts)] = []
+            for reference in references where reference.kind == .book {
+                let counts = try storeCall { () throws(StoreError) in try store.counts(of: reference.id) }
+                guard counts.notes + counts.quotes > 0 else { continue }
+                withContent.append((try storeCall { () throws(StoreError) in try store.book(reference.id) }, counts))
+                let notes = try storeCall { () throws(StoreError) in try store.liveAnnotationIDs(of: reference.id) }
+                for note in notes where !references.contains(where: { $0.id == note }) {
+                    references.insert(RecordReference(id: note, kind: .annotation), at: 0)
+                }
+            }
+            guard withContent.isEmpty || confirm(withContent) else { throw .declined }
+        }
         let deleted = try storeCall { () throws(StoreError) in try store.delete(references) }
         if references.contains(where: { $0.kind == .book }) { cachedTitles = nil }
         return deleted
     }
 
-    func resolveID(_ text: String) throws(VaultError) -> RecordReference {
+    /// The live record (a deleted one, with `deleted`) an ID argument names.
+    func resolveID(_ text: String, deleted: Bool = false) throws(VaultError) -> RecordReference {
         let typed = text.trimmingCharacters(in: .whitespaces).lowercased()
         guard typed.count >= BookReference.minimumPrefix, EntityID.isPossiblePrefix(typed) else { throw .malformedID }
         let store = try unlockedStore()
-        let matches = try storeCall { () throws(StoreError) in try store.records(withIDPrefix: typed) }
+        let matches = try storeCall { () throws(StoreError) in try store.records(withIDPrefix: typed, deleted: deleted) }
         if let exact = matches.first(where: { $0.id.rawValue == typed }) { return exact }
         switch matches.count {
         case 0: throw .recordNotFound(id: typed)

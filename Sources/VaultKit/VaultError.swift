@@ -73,8 +73,12 @@ public enum VaultError: Error, Equatable, Sendable {
     case ambiguousBook(candidates: [String])
     /// The ID argument is neither a record id nor a prefix of at least four id characters.
     case malformedID
-    /// No live record has this id or id prefix.
+    /// No live record has this id or id prefix (no deleted one, for `undelete`).
     case recordNotFound(id: String)
+    /// The deleted record's content is gone (purged): it cannot come back.
+    case recordPurged(id: String)
+    /// The reader was asked to confirm and did not; nothing was changed.
+    case declined
     /// The record's version number is at the end of ``VersionNumber/range``; nothing was changed.
     case versionExhausted(id: String)
     /// An id prefix matches several records.
@@ -125,6 +129,7 @@ extension VaultError {
         case .remoteExists(let name): self = .remoteExists(name: name)
         case .remoteNotFound(let name): self = .remoteNotFound(name: name)
         case .recordNotFound(let id): self = .recordNotFound(id: id)
+        case .recordPurged(let id): self = .recordPurged(id: id)
         case .versionExhausted(let id): self = .versionExhausted(id: id)
         case .recordUnreadable(let id, let field): self = .recordUnreadable(id: id, field: field)
         case .wrongRecordKind(let id, let expected, let found): self = .wrongRecordKind(id: id, expected: expected, found: found)

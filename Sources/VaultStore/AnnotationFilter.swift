@@ -5,6 +5,8 @@ public struct AnnotationFilter: Sendable {
     public var bookID: EntityID?
     public var kind: AnnotationKind?
     public var includeDeleted: Bool
+    /// Only deleted ones whose text is still here (`trash`).
+    public var onlyDeleted = false
     /// Created at or after this moment.
     public var createdFrom: Timestamp?
     /// Created before this moment.
@@ -32,7 +34,8 @@ public struct AnnotationFilter: Sendable {
         if let createdFrom { require({ "created_at >= \($0)" }, .integer(createdFrom.millisecondsSince1970)) }
         if let createdBefore { require({ "created_at < \($0)" }, .integer(createdBefore.millisecondsSince1970)) }
         // Purged tombstones have nothing left to show.
-        conditions.append(includeDeleted ? "length(body) > 0" : "deleted_at IS NULL")
+        conditions.append(onlyDeleted ? "deleted_at IS NOT NULL AND length(body) > 0"
+                          : includeDeleted ? "length(body) > 0" : "deleted_at IS NULL")
         return ("WHERE " + conditions.joined(separator: " AND "), values)
     }
 }

@@ -130,10 +130,14 @@ extension Store {
     /// Every book, oldest first. A book whose sealed fields do not open is reported in
     /// place as a failure; the others still read.
     public func books(includeDeleted: Bool = false) throws(StoreError) -> [Result<Book, UnreadableRecord>] {
+        // Purged tombstones have nothing left to show.
+        try books(where: includeDeleted ? "WHERE length(title) > 0" : "WHERE deleted_at IS NULL")
+    }
+
+    /// The books `filter` (a `WHERE` clause) selects, oldest first.
+    func books(where filter: String) throws(StoreError) -> [Result<Book, UnreadableRecord>] {
         let cipher = try requireCipher()
         var books: [Result<Book, UnreadableRecord>] = []
-        // Purged tombstones have nothing left to show.
-        let filter = includeDeleted ? "WHERE length(title) > 0" : "WHERE deleted_at IS NULL"
         try database.forEachRow("SELECT \(Self.bookColumns) FROM book \(filter) ORDER BY created_at, id") { row in
             books.append(decodeBook(row, cipher: cipher))
         }
@@ -168,6 +172,15 @@ extension Store {
         } catch .recordUnreadable {
             return .unreadable
         }
+    }
+
+    /// The ids of a book's live notes and quotes (conflict copies included).
+    public func liveAnnotationIDs(of bookID: EntityID) throws(StoreError) -> [EntityID] {
+        var ids: [EntityID] = []
+        try database.forEachRow("SELECT id FROM annotation WHERE book_id = ? AND deleted_at IS NULL", [.text(bookID.rawValue)]) { row in
+            if let id = try? EntityID(validating: row.text(0)) { ids.append(id) }
+        }
+        return ids
     }
 
     /// Live notes and quotes of a book (conflict copies included).
@@ -340,5 +353,32 @@ extension Store {
         } catch {
             throw .versionExhausted(id: id.rawValue)
         }
+    }
+}
+
+extension Store {
+    /// The live notes, quotes and sessions of every book that has any, and when its latest
+    /// session ended, in two grouped queries.
+    public func bookActivity() throws(StoreError) -> [EntityID: BookActivity] {
+        var activity: [String: BookActivity] = [:]
+        try database.readTransaction { () throws(StoreError) in
+            try database.forEachRow("""
+                SELECT book_id, sum(kind = 'note'), sum(kind = 'quote') FROM annotation WHERE deleted_at IS NULL GROUP BY book_id
+                """) { row in
+                activity[row.text(0), default: BookActivity()].notes = Int(row.int64(1))
+                activity[row.text(0), default: BookActivity()].quotes = Int(row.int64(2))
+            }
+            try database.forEachRow("""
+                SELECT book_id, count(*), max(ended_at) FROM reading_session WHERE deleted_at IS NULL GROUP BY book_id
+                """) { row in
+                activity[row.text(0), default: BookActivity()].sessions = Int(row.int64(1))
+                activity[row.text(0), default: BookActivity()].lastSession = Timestamp(millisecondsSince1970: row.int64(2))
+            }
+        }
+        var byID: [EntityID: BookActivity] = [:]
+        for (id, counts) in activity {
+            if let entityID = try? EntityID(validating: id) { byID[entityID] = counts }
+        }
+        return byID
     }
 }

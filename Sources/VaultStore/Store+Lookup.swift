@@ -10,18 +10,25 @@ public struct RecordReference: Hashable, Sendable {
 
     public let id: EntityID
     public let kind: Kind
+
+    public init(id: EntityID, kind: Kind) {
+        self.id = id
+        self.kind = kind
+    }
 }
 
 extension Store {
-    /// Live records (not tombstoned) whose id starts with `prefix`, across kinds.
-    /// `prefix` must already be checked with ``EntityID/isPossiblePrefix(_:)``.
-    public func records(withIDPrefix prefix: String) throws(StoreError) -> [RecordReference] {
+    /// Live records (not tombstoned) whose id starts with `prefix`, across kinds; with
+    /// `deleted`, tombstones instead (purged ones too: `undelete` says why they cannot come
+    /// back). `prefix` must already be checked with ``EntityID/isPossiblePrefix(_:)``.
+    public func records(withIDPrefix prefix: String, deleted: Bool = false) throws(StoreError) -> [RecordReference] {
         let pattern = prefix.lowercased() + "*"
+        let state = deleted ? "IS NOT NULL" : "IS NULL"
         var found: [RecordReference] = []
         try database.forEachRow("""
-            SELECT id, 'book' FROM book WHERE id GLOB ?1 AND deleted_at IS NULL
-            UNION ALL SELECT id, 'session' FROM reading_session WHERE id GLOB ?1 AND deleted_at IS NULL
-            UNION ALL SELECT id, 'annotation' FROM annotation WHERE id GLOB ?1 AND deleted_at IS NULL
+            SELECT id, 'book' FROM book WHERE id GLOB ?1 AND deleted_at \(state)
+            UNION ALL SELECT id, 'session' FROM reading_session WHERE id GLOB ?1 AND deleted_at \(state)
+            UNION ALL SELECT id, 'annotation' FROM annotation WHERE id GLOB ?1 AND deleted_at \(state)
             LIMIT 50
             """, [.text(pattern)]) { row in
             if let id = try? EntityID(validating: row.text(0)), let kind = RecordReference.Kind(rawValue: row.text(1)) {

@@ -48,9 +48,10 @@ extension Store {
         }
     }
 
-    private func changeSessionInTransaction(_ id: EntityID, action: OutboxAction,
-                                            _ change: (ReadingSession) throws(StoreError) -> ReadingSession) throws(StoreError) -> ReadingSession {
-        guard let local = try localSession(id), local.session.deletedAt == nil else { throw .recordNotFound(id: id.rawValue) }
+    /// `requireLive: false`: an undelete, which changes a deleted session.
+    func changeSessionInTransaction(_ id: EntityID, action: OutboxAction, requireLive: Bool = true,
+                                    _ change: (ReadingSession) throws(StoreError) -> ReadingSession) throws(StoreError) -> ReadingSession {
+        guard let local = try localSession(id), local.session.deletedAt == nil || !requireLive else { throw .recordNotFound(id: id.rawValue) }
         var changed = try change(local.session)
         guard changed != local.session else { return local.session }
         changed.version = try Self.nextVersion(after: local.session.version, of: id)
@@ -102,7 +103,7 @@ extension Store {
         try readSessions(where: "id = ?", [.text(id.rawValue)]).first
     }
 
-    private func readSessions(where condition: String, _ values: [SQLValue]) throws(StoreError) -> [SessionVersion] {
+    func readSessions(where condition: String, _ values: [SQLValue]) throws(StoreError) -> [SessionVersion] {
         _ = try requireCipher()
         var sessions: [SessionVersion] = []
         try database.forEachRow("""

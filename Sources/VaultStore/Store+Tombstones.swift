@@ -7,8 +7,8 @@ extension Store {
     /// The longest retention the reader may set (ten years).
     public static let maximumTombstoneRetentionDays = 3650
 
-    /// How long a deleted record keeps its content when not every device has acknowledged
-    /// the deletion: a number of days, no content.
+    /// How long a deleted record keeps its content (what `undelete` can bring back): a
+    /// number of days, no content.
     public func tombstoneRetentionDays() throws(StoreError) -> Int {
         var days = Self.defaultTombstoneRetentionDays
         try database.forEachRow("SELECT value FROM vault_meta WHERE key = 'tombstone_retention_days'") { row in

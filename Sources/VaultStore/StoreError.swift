@@ -41,6 +41,8 @@ public enum StoreError: Error, Equatable, Sendable {
     case keyMismatch
     /// No record has this id.
     case recordNotFound(id: String)
+    /// The record was deleted and its content is gone (purged): it cannot come back.
+    case recordPurged(id: String)
     /// The record's version number is at the end of its range; it cannot change again.
     case versionExhausted(id: String)
     /// The record exists, but a sealed field does not open: it was altered or damaged.

@@ -136,8 +136,18 @@ struct ParserTests {
 
     @Test func aGroupWithoutASubcommandShowsItsHelp() {
         #expect(Sample.help(["note"]) == HelpFormatter.help(for: [Sample.parser.root, Sample.note], globalOptions: []))
-        #expect(Sample.help([])?.hasPrefix("OVERVIEW: An encrypted reading journal.\n") == true)
-        #expect(Sample.help(["--vault", "/v"])?.hasPrefix("OVERVIEW: An encrypted reading journal.\n") == true)
+    }
+
+    /// The root alone is the home screen, which falls back to the root's help; global
+    /// options go with it (the vault it shows).
+    @Test func theRootAloneIsTheHomeScreen() throws {
+        for arguments in [[], ["--vault", "/v"]] {
+            guard case .home(let help, let invocation) = try Sample.parser.parse(arguments) else {
+                Issue.record("expected the home screen for \(arguments)"); continue
+            }
+            #expect(help.hasPrefix("OVERVIEW: An encrypted reading journal.\n"))
+            #expect(invocation.globalOptions["vault"] == (arguments.isEmpty ? nil : "/v"))
+        }
     }
 
     @Test func helpWinsOverOtherProblems() {

@@ -74,8 +74,11 @@ enum Sample {
 
     /// The help text if `arguments` parse to a help request, else nil.
     static func help(_ arguments: [String]) -> String? {
-        guard case .help(let text)? = try? parser.parse(arguments) else { return nil }
-        return text
+        switch try? parser.parse(arguments) {
+        case .help(let text)?: text
+        case .home(let fallback, _)?: fallback   // the help a home screen falls back to
+        default: nil
+        }
     }
 
     /// The error if `arguments` fail to parse, else nil.

@@ -445,10 +445,10 @@ final class SweepWorld {
         try world.run(["book", "progress", "title \(c)", "50"], status: 64)           // ambiguous: two titles start so
         try world.run(["book", "progress", "unknown \(c)", "50"], status: 66)         // unknown book
         let session = try world.run(["session", "add", book, "--pages", "12", "--start", "2026-12-01 10:00", "--end", "2026-12-01 11:00"], status: 0).line
-        try world.run(["session", "add", secondBook, "--pages", "3", "--json"], status: 0)
+        try world.run(["session", "add", secondBook, "--pages", "3", "--minutes", "0", "--json"], status: 0)
         try world.run(["session", "add", book, "--pages", c], status: 64)
         try world.run(["session", "add", book, "--pages", "3", "--start", c], status: 64)
-        try world.run(["session", "add", "unknown \(c)", "--pages", "3"], status: 66)
+        try world.run(["session", "add", "unknown \(c)", "--pages", "3", "--minutes", "5"], status: 66)
         try world.run(["session", "add", book, "--pages", "3", "--start", "2030-01-01 10:00", "--end", "2030-01-01 11:00"], status: 65)
         try world.run(["session", "list"], showsContent: true, status: 0)
         try world.run(["session", "list", "--book", book, "--since", "2026-12-01", "--json"], showsContent: true, status: 0)
@@ -477,6 +477,12 @@ final class SweepWorld {
         try world.run(["book", "rate", book, c], status: 64)
         try world.run(["book", "list", "--status", "finished"], showsContent: true, status: 0)
         try world.run(["stats"], showsContent: true, status: 0)
+        let trashed = try world.run(["note", "add", book, "trashed \(c)"], status: 0).line
+        try world.run(["delete", trashed], status: 0)
+        try world.run(["trash"], showsContent: true, status: 0)
+        try world.run(["undelete", trashed], status: 0)
+        try world.run(["undelete", "0000\(c)"], status: 64)
+        try world.run(["delete", book, "--with-notes"], status: 64)
         try world.run(["stats", "--year", c], status: 64)
         try world.run(["list", "--since", c], status: 64)
         try world.run(["search", c, "--book", "unknown \(c)"], status: 66)

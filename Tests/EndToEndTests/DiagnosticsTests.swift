@@ -36,7 +36,7 @@ import Glibc
         let c = world.canary.text
         try world.createUnlocked(vault, passphrase: "pass phrase \(c)")
         let book = try world.run(["book", "add", "title \(c)", "--author", "author \(c)"], vault: vault, status: 0).line
-        try world.run(["session", "add", book, "--pages", "10"], vault: vault, status: 0)
+        try world.run(["session", "add", book, "--pages", "10", "--minutes", "30"], vault: vault, status: 0)
         try world.run(["note", "add", book, "note \(c)", "--locator", "locator \(c)"], vault: vault, status: 0)
         try world.run(["quote", "add", book, "quote \(c)", "--locator", "page \(c)"], vault: vault, status: 0)
         return book
@@ -256,7 +256,7 @@ import Glibc
         try FileManager.default.createDirectory(at: remote, withIntermediateDirectories: true)
         try world.run(["remote", "add", "usb", remote.path], status: 0)
         let book = try world.run(["book", "add", "title \(c)", "--author", "author \(c)"], status: 0).line
-        try world.run(["session", "add", book, "--pages", "10"], status: 0)
+        try world.run(["session", "add", book, "--pages", "10", "--minutes", "30"], status: 0)
         try world.run(["note", "add", book, "note \(c)", "--locator", "locator \(c)"], status: 0)
         try world.run(["quote", "add", book, "quote \(c)", "--locator", "page \(c)"], status: 0)   // 4 operations
         for index in 1...3 { try world.run(["note", "add", book, "more \(index) \(c)"], status: 0) }

@@ -48,8 +48,9 @@ import Testing
           list                    List notes and quotes.
           show                    Show one note, quote, book or session in full.
           edit                    Change a note's or quote's text or locator.
-          delete                  Delete notes, quotes, sessions, or books with no
-                                  notes left.
+          delete                  Delete notes, quotes, sessions or books.
+          trash                   List deleted records that can still be brought back.
+          undelete                Bring deleted notes, quotes, books or sessions back.
           search                  Find notes and quotes by text, locator, title or
                                   author.
           stats                   Show pages, time, streaks and finished books.

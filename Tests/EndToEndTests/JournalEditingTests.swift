@@ -309,4 +309,26 @@ struct JournalEditingTests {
             #expect(sessions.first?["pagesRead"] as? Int == 7)
         }
     }
+
+    @Test("session add takes --minutes (0 only when said); without a duration or a start it asks for one and saves nothing")
+    func sessionMinutes() throws {
+        let vault = try TestVault()
+        try vault.createUnlocked()
+        let book = try vault.succeed(["book", "add", "Middlemarch"]).line
+        let timed = try vault.succeed(["session", "add", book, "--pages", "20", "--minutes", "45", "--end", "2026-11-02 22:00"]).line
+        let instant = try vault.succeed(["session", "add", book, "--pages", "3", "--minutes", "0", "--end", "2026-11-03 08:00"]).line
+        let sessions = try #require(try vault.json(["session", "list", "--json"]) as? [[String: Any]])
+        let byID = Dictionary(uniqueKeysWithValues: sessions.map { ($0["id"] as? String ?? "", $0) })
+        #expect(byID[timed]?["startedAt"] as? String == "2026-11-02T21:15:00.000Z")
+        #expect(byID[instant]?["startedAt"] as? String == byID[instant]?["endedAt"] as? String)
+        for (arguments, message) in [
+            (["session", "add", book, "--pages", "3"], "Error: session add needs --minutes M or --start TIME (--minutes 0 for a session without a duration)\n"),
+            (["session", "add", book, "--pages", "3", "--minutes", "5", "--start", "-1h"], "Error: give --minutes or --start, not both\n"),
+            (["session", "add", book, "--pages", "3", "--minutes", "-5"], "Error: --minutes takes a whole number of minutes from 0 to 10080 (a week)\n"),
+        ] {
+            let result = try vault.run(arguments)
+            #expect(result.status == 64 && result.stderr == message, "\(arguments): \(result)")
+        }
+        #expect(try #require(try vault.json(["session", "list", "--json"]) as? [[String: Any]]).count == 2)
+    }
 }

@@ -13,7 +13,7 @@ import Testing
         try vault.succeed(["remote", "add", "usb", remote.path])
         try vault.succeed(["book", "add", "Солярис", "--author", "Stanisław Lem"])
         try vault.succeed(["book", "add", "Le Petit Prince"])
-        try vault.succeed(["session", "add", "солярис", "--pages", "40"])
+        try vault.succeed(["session", "add", "солярис", "--pages", "40", "--minutes", "30"])
         for index in 1...5 {
             try vault.succeed(["note", "add", "солярис", "Note \(index): the ocean thinks 🌊", "--locator", "p. \(index * 10)"])
         }

@@ -11,7 +11,7 @@ import Testing
         let world = try SyncWorld()
         let p = world.first
         let book = try p.succeed(["book", "add", "Middlemarch", "--author", "George Eliot"]).line
-        try p.succeed(["session", "add", book, "--pages", "30"])
+        try p.succeed(["session", "add", book, "--pages", "30", "--minutes", "30"])
         let kept = try p.succeed(["note", "add", book, "first thought"]).line
         try p.succeed(["note", "add", book, "second thought", "--locator", "p. 12"])
         let gone = try p.succeed(["quote", "add", book, "deleted before nas", "--locator", "p. 3"]).line

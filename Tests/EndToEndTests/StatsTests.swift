@@ -31,7 +31,7 @@ struct StatsTests {
 
         // Piped: plain numbers, no chart characters; at a terminal, a sparkline and bars.
         let plain = try vault.succeed(["stats", "--year", "2025"]).stdout
-        #expect(plain.contains("  sessions: 2, 70 pages, 1h 45m; on average 35 pages and 53m a session\n"), "\(plain)")
+        #expect(plain.contains("  sessions: 2, 70 pages, 1 h 45 min; on average 35 pages and 53 min a session\n"), "\(plain)")
         #expect(plain.contains("  finished: 1 in 2025\n") && plain.contains("  2025-03  ") && !plain.contains("█"))
         var terminal = vault.environment
         terminal["TERM"] = "xterm"
@@ -45,5 +45,37 @@ struct StatsTests {
         }
         let none = try vault.succeed(["stats", "--year", "2001"])
         #expect(none.stdout == "No reading sessions or finished books in 2001.\n")
+    }
+}
+
+/// Issue 21, `bmvault` alone: a home screen in an unlocked vault with books, the help anywhere else.
+@Suite("The home screen", .serialized)
+struct HomeScreenTests {
+    @Test("bmvault alone shows the books being read and the latest notes; without books, locked or without a vault, the help")
+    func home() throws {
+        let vault = try TestVault()
+        let noVault = try vault.succeed([])
+        #expect(noVault.stdout.hasPrefix("OVERVIEW: An encrypted, offline-first reading journal."))
+        try vault.createUnlocked()
+        #expect(try vault.succeed([]).stdout.hasPrefix("OVERVIEW:"), "no books yet")
+
+        try vault.succeed(["book", "add", "Middlemarch", "--author", "George Eliot"])
+        try vault.succeed(["book", "add", "Dune"])
+        try vault.succeed(["book", "start", "middlemarch", "--on", "2026-11-20"])
+        for index in 1...7 { try vault.succeed(["note", "add", "dune", "note \(index)\nsecond line"]) }
+        try vault.succeed(["quote", "add", "middlemarch", String(repeating: "long words ", count: 10), "--locator", "ch. 2"])
+        let home = try vault.succeed([])
+        #expect(home.stdout.hasPrefix("Currently reading\n  Middlemarch — George Eliot  0%, since 2026-11-20\n"), "\(home)")
+        #expect(home.stdout.contains("Latest notes and quotes\n"))
+        #expect(home.stdout.contains("  quote  Middlemarch · ch. 2\n      " + String(String(repeating: "long words ", count: 10).prefix(60)) + "…\n"))
+        #expect(home.stdout.contains("      note 7\n") && home.stdout.contains("      note 4\n") && !home.stdout.contains("note 3\n"))
+        #expect(!home.stdout.contains("second line") && home.stdout.hasSuffix("`bmvault help` lists every command.\n"))
+        #expect(home.stderr.isEmpty)
+        // The help is still one command away.
+        #expect(try vault.succeed(["help"]).stdout.hasPrefix("OVERVIEW:"))
+
+        try vault.succeed(["lock"])
+        let locked = try vault.succeed([])
+        #expect(locked.stdout.hasPrefix("OVERVIEW:") && !locked.stdout.contains("Middlemarch"))
     }
 }

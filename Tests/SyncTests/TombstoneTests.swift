@@ -5,9 +5,10 @@ import Journal
 @testable import VaultStore
 import VaultCrypto
 
-/// Tombstones: a deleted record keeps its content until every device has acknowledged the
-/// deletion or the retention period has passed; then sync purges the content and keeps the
-/// clear parts, so an operation that arrives later is still decided against the deletion.
+/// Tombstones: a deleted record keeps its content for the retention period (so `undelete`
+/// can bring it back on any device); then sync purges the content and keeps the clear
+/// parts, so an operation that arrives later is still decided against the deletion. Its
+/// files leave the remotes once every device has acknowledged the deletion.
 @Suite struct TombstoneTests {
     /// The sealed body's size, or nil when there is no such note: 0 once purged.
     static func bodyBytes(_ device: Device, _ id: EntityID) throws -> Int? {
@@ -26,14 +27,17 @@ import VaultCrypto
         return count
     }
 
-    @Test func aDeletionEveryDeviceAcknowledgedIsPurgedEverywhere() throws {
+    @Test func aDeletionKeepsItsTextForTheRetentionThenIsPurgedEverywhere() throws {
         let (_, a, b, _, note) = try ConvergenceTests.pair(note: "words to forget")
         a.clock.advance(seconds: 1); try a.delete(note.id)
         #expect(try a.sync().purged == 0, "B has not acknowledged the deletion yet")
-        #expect(try Self.bodyBytes(a, note.id)! > 0)
-        // B applies the deletion, and A made it: nobody else needs the content.
+        // Every device has the deletion: the text stays, for `undelete`, until the retention ends.
+        #expect(try b.sync().purged == 0)
+        #expect(try a.sync().purged == 0)
+        for device in [a, b] { #expect(try Self.bodyBytes(device, note.id)! > 0, "\(device.name)") }
+        for device in [a, b] { device.clock.advance(hours: 91 * 24) }
         #expect(try b.sync().purged == 1)
-        #expect(try a.sync().purged == 1, "B's acknowledgement covers the deletion")
+        #expect(try a.sync().purged == 1)
         for device in [a, b] {
             #expect(try Self.bodyBytes(device, note.id) == 0, "\(device.name)")
             #expect(try Self.outboxRows(device, about: note.id) == 0, "\(device.name): the operations that carried the text are gone")
@@ -58,7 +62,7 @@ import VaultCrypto
         try a.sync(); try b.sync()
         let remote = ScriptedRemote(wrapping: cluster.folderRemote())
         remote.failRemovals = .io(operation: "unlink", errno: EIO)
-        #expect(try a.sync(through: [remote]).purged == 1)
+        #expect(try a.sync(through: [remote]).purged == 0, "the text stays here for the retention; the remote is compacted")
         #expect(try cluster.remoteOperations(about: note.id).count == 3, "the stand-in beside the note's two operations")
         remote.failRemovals = nil
         try a.sync(through: [remote])
@@ -140,6 +144,8 @@ import VaultCrypto
         try a.sync(); try b.sync()
         a.clock.advance(seconds: 1); try a.store.deleteBook(book.id)
         try a.sync(); try b.sync(); try a.sync()
+        for device in [a, b] { device.clock.advance(hours: 91 * 24) }
+        try a.sync(); try b.sync()
         for device in [a, b] {
             var sizes: [Int] = []
             try device.store.database.forEachRow("SELECT length(title), length(authors) FROM book WHERE id = ?", [.text(book.id.rawValue)]) { row in
@@ -216,7 +222,11 @@ import VaultCrypto
         guard case .annotation(let deletion) = tombstone.record else { Issue.record("not a note's operation"); return }
         #expect(tombstone.action == .delete && deletion.isDeleted && deletion.clock == tombstone.clock)
         #expect(deletion.annotation.body.isEmpty && deletion.annotation.locator == nil, "the stand-in carries no text")
-        // B purged too; it had sent nothing about the note, so it had no files to replace.
+        // B keeps the text for the retention, then purges; it had sent nothing about the
+        // note, so it had no files to replace.
+        #expect(try Self.bodyBytes(b, note.id)! > 0)
+        b.clock.advance(hours: 91 * 24)
+        #expect(try b.sync().purged == 1)
         #expect(try Self.bodyBytes(b, note.id) == 0)
         try expectConverged([a, b])
     }

@@ -5,6 +5,9 @@ enum ParseResult {
     case run(CommandSpec, Invocation)
     /// Print this text to standard output and exit successfully.
     case help(String)
+    /// `bmvault` alone (global options aside): the home screen of an unlocked vault with
+    /// books, or else this help.
+    case home(help: String, Invocation)
     /// Print the version and exit successfully.
     case version
 }

@@ -157,7 +157,10 @@ private struct Walk {
     private func finish() throws(UsageError) -> ParseResult {
         if isBuiltInHelp { return try helpTarget() }
         guard command.run != nil else {
-            return .help(HelpFormatter.help(for: path, globalOptions: parser.globalOptions))
+            let help = HelpFormatter.help(for: path, globalOptions: parser.globalOptions)
+            guard path.count == 1, positionals.isEmpty else { return .help(help) }
+            return .home(help: help, Invocation(commandPath: [], arguments: [:], options: optionValues, flags: flags,
+                                                globalOptions: globalValues))
         }
         var remaining = positionals[...]
         var bound: [String: [String]] = [:]

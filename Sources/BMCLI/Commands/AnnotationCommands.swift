@@ -80,22 +80,44 @@ enum AnnotationCommands {
 
     struct DeleteInput: CommandInput {
         var ids: [String] = []
+        var withNotes = false
+        var yes = false
 
         static var parameters: [Parameter<DeleteInput>] {
             [.arguments(\.ids, ArgumentSpec(name: "id", help: "A record id, or a unique prefix of at least 4 characters; repeat for several.",
-                                              isVariadic: true))]
+                                              isVariadic: true)),
+             .flag(\.withNotes, OptionSpec(name: "with-notes", help: "A book goes with its notes and quotes (asked at a terminal).")),
+             .flag(\.yes, OptionSpec(name: "yes", short: "y", help: "With --with-notes: do not ask (for scripts)."))]
         }
+    }
+
+    /// At a terminal, asks before a book goes with its notes.
+    private static func confirmDeletion(of books: [(book: Book, counts: JournalCounts)], context: CommandContext) -> Bool {
+        var question = ""
+        for (book, counts) in books {
+            question += "Book \(book.id) (\(HumanFormat.printable(book.title))) has "
+                + HumanFormat.counted([(counts.notes, "note"), (counts.quotes, "quote")]) + ".\n"
+        }
+        context.console.err(question + "Delete \(books.count == 1 ? "it" : "them") with \(books.count == 1 ? "its" : "their") notes and quotes? [y/N] ")
+        return readLine()?.trimmingCharacters(in: .whitespaces).lowercased().hasPrefix("y") == true
     }
 
     static func delete(_ context: CommandContext) -> CommandSpec {
         CommandSpec(
-            name: "delete", abstract: "Delete notes, quotes, sessions, or books with no notes left.",
-            discussion: "Several ids are deleted together or not at all: one that names nothing, or a book that would keep notes, deletes none. A book goes with its last notes when they are named with it. Deletion leaves a tombstone, so the deletion can reach other devices; the record disappears from every listing at once. Its text stays in the vault, encrypted, until it is purged: once every device that syncs has the deletion, or at the latest after the retention period (90 days by default, `bmvault remote retention`), with or without a remote. Then only the tombstone's id, dates and clock are left. `bmvault purge` purges what is past the retention now.",
+            name: "delete", abstract: "Delete notes, quotes, sessions or books.",
+            discussion: "Several ids are deleted together or not at all: one that names nothing, or a book that would keep notes, deletes none. A book goes with its last notes when they are named with it. Deletion leaves a tombstone, so the deletion can reach other devices; the record disappears from every listing at once. Its text stays in the vault, encrypted, until it is purged: once every device that syncs has the deletion, or at the latest after the retention period (90 days by default, `bmvault remote retention`), with or without a remote. Then only the tombstone's id, dates and clock are left. `bmvault purge` purges what is past the retention now. `bmvault trash` lists what can still come back with `bmvault undelete`. A book with notes goes only with --with-notes, which asks at a terminal and needs --yes elsewhere.",
             parameters: DeleteInput.parameters
         ) { input in
-            for deleted in try context.openVault().delete(input.ids) {
-                context.console.err("Deleted \(deleted.kind) \(deleted.id).\n")
+            guard !input.yes || input.withNotes else { throw CLIError.invalidValue("--yes goes with --with-notes") }
+            let canAsk = context.console.stdinIsTerminal && context.console.stderrIsTerminal
+            guard !input.withNotes || input.yes || canAsk else {
+                throw CLIError.invalidValue("--with-notes asks at a terminal; from a script, add --yes")
             }
+            let deleted = try context.openVault().delete(input.ids, withNotes: input.withNotes) { books in
+                if input.yes { return true }
+                return confirmDeletion(of: books, context: context)
+            }
+            for record in deleted { context.console.err("Deleted \(record.kind) \(record.id).\n") }
         }
     }
 }

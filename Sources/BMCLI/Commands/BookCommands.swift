@@ -43,13 +43,17 @@ enum BookCommands {
 
     static func list(_ context: CommandContext) -> CommandSpec {
         CommandSpec(name: "list", abstract: "List books with their progress, status and rating.", parameters: ListInput.parameters) { input in
-            var documents: [JSONDocuments.BookDocument] = []
-            for result in try context.openVault().books() {
+            var documents: [JSONDocuments.ShelfDocument] = []
+            for result in try context.openVault().shelf() {
                 switch result {
-                case .success(let book) where input.status != nil && book.readingLog.status != input.status:
+                case .success(let entry) where input.status != nil && entry.book.readingLog.status != input.status:
                     continue
-                case .success(let book):
-                    if input.json { documents.append(JSONDocuments.BookDocument(book)) } else { context.console.out(HumanFormat.bookLine(book)) }
+                case .success(let entry):
+                    if input.json {
+                        documents.append(JSONDocuments.ShelfDocument(book: entry.book, activity: entry.activity))
+                    } else {
+                        context.console.out(HumanFormat.bookLine(entry.book, activity: entry.activity))
+                    }
                 case .failure(let unreadable):
                     context.reportUnreadable(unreadable)
                 }
@@ -121,12 +125,16 @@ enum BookCommands {
         var pages = 0  // Required: decoding always sets it.
         var start: ValueParsing.GivenTime?
         var end = ValueParsing.GivenTime(timestamp: Timestamp(millisecondsSince1970: 0), isTimeOfDay: false)  // Decoding always sets it: absent, now.
+        var minutes: Int?
         var json = false
 
         static var parameters: [Parameter<SessionAddInput>] {
             [.argument(\.book, SharedOptions.book),
              .option(\.pages, OptionSpec(name: "pages", short: "p", valueName: "n", help: "Pages read (required)."),
                      missing: "session add needs --pages N", ValueParsing.pages),
+             .option(\.minutes, OptionSpec(name: "minutes", short: "m", valueName: "m",
+                                           help: "How long it lasted, ending at --end (0 for a session without a duration)."),
+                     ValueParsing.minutes),
              .time(\.start, OptionSpec(name: "start", valueName: "time", help: "When it started: \(ValueParsing.timeForms).")),
              .time(\.end, OptionSpec(name: "end", valueName: "time", help: "When it ended (default: now); not in the future.")),
              .flag(\.json, SharedOptions.json)]
@@ -172,12 +180,22 @@ enum BookCommands {
         CommandSpec(name: "session", abstract: "Record, list and correct reading sessions.", subcommands: [
             CommandSpec(
                 name: "add", abstract: "Record a reading session and print its id.",
-                discussion: "Without times, the session is recorded as ending now; without --start, it starts when it ends. "
-                    + "A time of day means the latest such moment that is not in the future, and a --start of day after --end "
-                    + "is the day before's: --start 23:00 --end 00:30 crosses midnight. A session cannot end in the future.",
+                discussion: "Give how long it lasted with --minutes, or when it started with --start; it ends at --end, "
+                    + "or now. --minutes 0 records a session without a duration. A time of day means the latest such moment "
+                    + "that is not in the future, and a --start of day after --end is the day before's: --start 23:00 "
+                    + "--end 00:30 crosses midnight. A session cannot end in the future.",
                 parameters: SessionAddInput.parameters
             ) { input in
-                let span = ValueParsing.sessionSpan(start: input.start, end: input.end)
+                guard input.start == nil || input.minutes == nil else {
+                    throw CLIError.invalidValue("give --minutes or --start, not both")
+                }
+                guard input.start != nil || input.minutes != nil else {
+                    throw CLIError.invalidValue("session add needs --minutes M or --start TIME (--minutes 0 for a session without a duration)")
+                }
+                let span = input.minutes.map { minutes in
+                    (start: Timestamp(millisecondsSince1970: input.end.timestamp.millisecondsSince1970 - Int64(minutes) * 60_000),
+                     end: input.end.timestamp)
+                } ?? ValueParsing.sessionSpan(start: input.start, end: input.end)
                 let session = try context.openVault().addSession(to: input.book, pagesRead: input.pages,
                                                                  startedAt: span.start, endedAt: span.end)
                 printID(session.id.rawValue, json: input.json, context: context)

@@ -36,6 +36,8 @@ enum CommandTable {
                 ReadCommands.show(context),
                 AnnotationCommands.edit(context),
                 AnnotationCommands.delete(context),
+                TrashCommands.trash(context),
+                TrashCommands.undelete(context),
                 ReadCommands.search(context),
                 StatsCommand.stats(context),
                 SyncCommands.remote(context),

@@ -62,9 +62,9 @@ enum StatsCommand {
         let stats = report.stats
         guard stats.sessions > 0 || !stats.finishedPerYear.isEmpty else { return "No reading sessions or finished books" + scope(input) + ".\n" }
         var text = "Reading" + scope(input) + "\n"
-        text += "  sessions: \(stats.sessions), \(stats.pages) pages, \(duration(stats.minutes))"
+        text += "  sessions: \(stats.sessions), \(stats.pages) pages, \(HumanFormat.duration(minutes: stats.minutes))"
         if stats.sessions > 0 {
-            text += "; on average \(Int(stats.averagePages.rounded())) pages and \(duration(Int(stats.averageMinutes.rounded()))) a session"
+            text += "; on average \(Int(stats.averagePages.rounded())) pages and \(HumanFormat.duration(minutes: Int(stats.averageMinutes.rounded()))) a session"
         }
         text += "\n  streak:   \(days(stats.currentStreak)) (longest \(days(stats.longestStreak)))\n"
         if !stats.finishedPerYear.isEmpty {
@@ -77,7 +77,7 @@ enum StatsCommand {
             if charts {
                 text += "  " + sparkline(weeks.map(\.pages)) + "  \(HumanFormat.localDate(weeks[0].start)) to now, most \(weeks.map(\.pages).max() ?? 0)\n"
             } else {
-                for week in weeks { text += "  \(HumanFormat.localDate(week.start))  \(week.pages) pages  \(duration(week.minutes))\n" }
+                for week in weeks { text += "  \(HumanFormat.localDate(week.start))  \(week.pages) pages  \(HumanFormat.duration(minutes: week.minutes))\n" }
             }
         }
         if !months.isEmpty {
@@ -86,15 +86,15 @@ enum StatsCommand {
             for month in months {
                 let label = String(HumanFormat.localDate(month.start).prefix(7))
                 let bar = charts ? " " + String(repeating: "█", count: (month.pages * 30 + most - 1) / most) : ""
-                text += "  \(label)  \(String(month.pages).leftPadded(to: 6)) pages  \(duration(month.minutes).leftPadded(to: 7))\(bar)\n"
+                text += "  \(label)  \(String(month.pages).leftPadded(to: 6)) pages  \(HumanFormat.duration(minutes: month.minutes).leftPadded(to: 12))\(bar)\n"
             }
         }
         if !stats.perBook.isEmpty {
             text += "\nBy book" + (stats.perBook.count > shownBooks ? " (the \(shownBooks) with most pages)" : "") + "\n"
             for total in stats.perBook.prefix(shownBooks) {
                 let title = report.titles[total.bookID].map(HumanFormat.printable) ?? "(\(total.bookID))"
-                text += "  \(String(total.pages).leftPadded(to: 6)) pages  \(duration(total.minutes).leftPadded(to: 7))  "
-                    + "\(String(total.sessions).leftPadded(to: 4)) sessions  \(title)\n"
+                text += "  \(String(total.pages).leftPadded(to: 6)) pages  \(HumanFormat.duration(minutes: total.minutes).leftPadded(to: 12))  "
+                    + "\(HumanFormat.counted([(total.sessions, "session")]).leftPadded(to: 13))  \(title)\n"
             }
         }
         return text
@@ -107,11 +107,6 @@ enum StatsCommand {
         case (nil, let since?): " since \(HumanFormat.localDate(since.start))"
         case (nil, nil): ""
         }
-    }
-
-    /// `3h 05m`, `45m`.
-    static func duration(_ minutes: Int) -> String {
-        minutes < 60 ? "\(minutes)m" : "\(minutes / 60)h \(minutes % 60 < 10 ? "0" : "")\(minutes % 60)m"
     }
 
     private static func days(_ count: Int) -> String { count == 1 ? "1 day" : "\(count) days" }

@@ -61,7 +61,7 @@ enum SyncCommands {
             },
             CommandSpec(
                 name: "retention", abstract: "Show or set how long deleted records keep their content.",
-                discussion: "A deleted book, note or quote keeps its text at most this many days on this device (default 90), and less when it syncs: once every device has acknowledged the deletion, sync purges it. The purge keeps only the tombstone's id, dates and clock; it happens at the next sync, at any command (a hundred records at a time), or with `bmvault purge`. A deletion not yet sent waits for its sync.",
+                discussion: "A deleted book, note or quote keeps its text this many days on this device (default 90), so `bmvault undelete` can bring it back; then it is purged. The purge keeps only the tombstone's id, dates and clock; it happens at the next sync, at any command (a hundred records at a time), or with `bmvault purge`. A deletion not yet sent waits for its sync. A shorter period makes deleted text go sooner.",
                 parameters: RetentionInput.parameters
             ) { input in
                 let vault = try context.openVault()

@@ -70,12 +70,16 @@ enum HumanFormat {
     }
 
     /// One line per book: id, progress, title and authors, then `[status, rating]` when
-    /// there are any.
-    static func bookLine(_ book: Book) -> String {
+    /// there are any, then what the reader did with it (`12 notes, 3 sessions, last read
+    /// 2026-12-01`) when anything.
+    static func bookLine(_ book: Book, activity: BookActivity = BookActivity()) -> String {
         let authors = book.authors.isEmpty ? "" : " — " + printable(book.authors.joined(separator: ", "))
         let shelf = [book.readingLog.status?.rawValue, book.rating.map(stars)].compactMap { $0 }
+        var done = [(activity.notes, "note"), (activity.quotes, "quote"), (activity.sessions, "session")]
+            .filter { $0.0 > 0 }.map { counted([$0]) }
+        if let last = activity.lastSession { done.append("last read \(localDate(last))") }
         return "\(book.id)  \(percent(book.progress).padding(toLength: 6, withPad: " ", startingAt: 0)) \(printable(book.title))\(authors)"
-            + (shelf.isEmpty ? "" : "  [\(shelf.joined(separator: ", "))]") + "\n"
+            + (shelf.isEmpty ? "" : "  [\(shelf.joined(separator: ", "))]") + (done.isEmpty ? "" : "  · " + done.joined(separator: ", ")) + "\n"
     }
 
     /// `4.5/5`, `4/5`.
@@ -101,8 +105,12 @@ enum HumanFormat {
 
     /// `1 h 30 min`, `45 min`, or `0 min`, whole minutes.
     static func duration(from start: Timestamp, to end: Timestamp) -> String {
-        let minutes = max(0, end.millisecondsSince1970 - start.millisecondsSince1970) / 60_000
-        return minutes >= 60 ? "\(minutes / 60) h \(minutes % 60) min" : "\(minutes) min"
+        duration(minutes: Int(max(0, end.millisecondsSince1970 - start.millisecondsSince1970) / 60_000))
+    }
+
+    /// `1 h 30 min`, `45 min`.
+    static func duration(minutes: Int) -> String {
+        minutes >= 60 ? "\(minutes / 60) h \(minutes % 60) min" : "\(minutes) min"
     }
 
     /// A header line (id, kind, date, book, locator), then the body indented four spaces,

@@ -53,6 +53,43 @@ enum JSONDocuments {
         }
     }
 
+    /// `book list --json`: a book and what the reader did with it.
+    struct ShelfDocument: Encodable {
+        let book: BookDocument
+        let activity: BookActivity
+
+        func encode(to encoder: Encoder) throws {
+            try book.encode(to: encoder)
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(activity.notes, forKey: .notes)
+            try container.encode(activity.quotes, forKey: .quotes)
+            try container.encode(activity.sessions, forKey: .sessions)
+            try container.encode(activity.lastSession?.iso8601, forKey: .lastSession)
+        }
+
+        init(book: Book, activity: BookActivity) {
+            self.book = BookDocument(book)
+            self.activity = activity
+        }
+
+        enum CodingKeys: String, CodingKey { case notes, quotes, sessions, lastSession }
+    }
+
+    /// `trash --json`: what can still be brought back.
+    struct TrashDocument: Encodable {
+        let books: [BookDocument]
+        let annotations: [AnnotationDocument]
+        let sessions: [SessionDocument]
+        let retentionDays: Int
+
+        init(_ trash: TrashListing) {
+            books = trash.books.compactMap { try? $0.get() }.map(BookDocument.init)
+            annotations = trash.annotations.compactMap { try? $0.get() }.map { AnnotationDocument(annotation: $0.annotation, bookTitle: $0.bookTitle) }
+            sessions = trash.sessions.map { SessionDocument($0.session) }
+            retentionDays = trash.retentionDays
+        }
+    }
+
     /// `stats --json`: every week and month of the range, oldest first, and the totals.
     struct StatsDocument: Encodable {
         struct Period: Encodable {

@@ -91,6 +91,10 @@ struct ErrorReport: Equatable {
             return ErrorReport("ID must be a record id or a unique prefix of at least 4 characters", .usage)
         case .recordNotFound(let id):
             return ErrorReport("no note, quote, book or session has id \(id)", .notFound)
+        case .declined:
+            return ErrorReport("not confirmed; nothing was deleted", .failure)
+        case .recordPurged(let id):
+            return ErrorReport("record \(id) was deleted and its content is gone (purged after the retention period); nothing was brought back", .notFound)
         case .versionExhausted(let id):
             return ErrorReport("record \(id) has reached the highest version number (\(VersionNumber.range.upperBound)) and cannot change again; nothing was changed", .dataError)
         case .ambiguousID(let candidates):

@@ -193,6 +193,14 @@ enum ValueParsing {
         return value
     }
 
+    /// `session add --minutes`: a whole number of minutes, 0 to a week.
+    static func minutes(_ text: String) throws(CLIError) -> Int? {
+        guard let value = Int(text.trimmingCharacters(in: .whitespaces)), (0...10_080).contains(value) else {
+            throw .invalidValue("--minutes takes a whole number of minutes from 0 to 10080 (a week)")
+        }
+        return value
+    }
+
     /// A whole number of pages, 0 or more.
     static func pages(_ text: String) throws(CLIError) -> Int {
         guard let value = Int(text.trimmingCharacters(in: .whitespaces)), value >= 0,

@@ -1,0 +1,47 @@
+public import Journal
+import VaultStore
+
+/// What `trash` lists: everything deleted whose content is still here, so `undelete` can
+/// bring it back, and how long that lasts at most.
+public struct TrashListing: Sendable {
+    public let books: [Result<Book, UnreadableRecord>]
+    public let annotations: [Result<AnnotationListing, UnreadableRecord>]
+    public let sessions: [SessionListing]
+    /// Deleted content is kept at most this many days after the deletion (sooner gone once
+    /// every device has taken the deletion in, in a vault that syncs).
+    public let retentionDays: Int
+}
+
+extension Vault {
+    /// Deleted books, notes, quotes and sessions that can still be brought back.
+    public func trash() throws(VaultError) -> TrashListing {
+        let store = try unlockedStore()
+        let titles = try bookTitles()
+        var annotations: [Result<AnnotationListing, UnreadableRecord>] = []
+        let (books, sessions, retention) = try storeCall { () throws(StoreError) in
+            var filter = AnnotationFilter()
+            filter.onlyDeleted = true
+            try store.forEachAnnotation(filter, order: .created) { annotations.append($0.map { AnnotationListing(annotation: $0, bookTitle: nil) }) }
+            return (try store.deletedBooks(), try store.deletedSessions(), try store.tombstoneRetentionDays())
+        }
+        var allTitles = titles
+        for case .success(let book) in books { allTitles[book.id] = book.title }
+        return TrashListing(books: books,
+                            annotations: annotations.map { $0.map { AnnotationListing(annotation: $0.annotation, bookTitle: allTitles[$0.annotation.bookID]) } },
+                            sessions: sessions.map { SessionListing(session: $0, bookTitle: allTitles[$0.bookID]) },
+                            retentionDays: retention)
+    }
+
+    /// Brings deleted records back by id or id prefix, all or none (``Store/undelete(_:)``).
+    public func undelete(_ ids: [String]) throws(VaultError) -> [(kind: String, id: EntityID)] {
+        var references: [RecordReference] = []
+        for id in ids {
+            let reference = try resolveID(id, deleted: true)
+            if !references.contains(reference) { references.append(reference) }
+        }
+        let store = try unlockedStore()
+        let restored = try storeCall { () throws(StoreError) in try store.undelete(references) }
+        cachedTitles = nil
+        return restored
+    }
+}
