@@ -13,6 +13,12 @@ public struct ReadingStats: Sendable, Equatable {
         public let sessions: Int
     }
 
+    /// Books finished in one year.
+    public struct YearCount: Sendable, Equatable {
+        public let year: Int
+        public let books: Int
+    }
+
     /// One book's sessions added up.
     public struct BookTotal: Sendable, Equatable {
         public let bookID: EntityID
@@ -26,7 +32,7 @@ public struct ReadingStats: Sendable, Equatable {
     public let weeks: [Period]
     public let months: [Period]
     /// Books finished in each year (a re-read counts again), oldest year first.
-    public let finishedPerYear: [(year: Int, books: Int)]
+    public let finishedPerYear: [YearCount]
     /// Days in a row with a session, up to today (or yesterday, when today has none yet).
     public let currentStreak: Int
     public let longestStreak: Int
@@ -38,12 +44,6 @@ public struct ReadingStats: Sendable, Equatable {
 
     public var averagePages: Double { sessions == 0 ? 0 : Double(pages) / Double(sessions) }
     public var averageMinutes: Double { sessions == 0 ? 0 : Double(minutes) / Double(sessions) }
-
-    public static func == (lhs: ReadingStats, rhs: ReadingStats) -> Bool {
-        lhs.weeks == rhs.weeks && lhs.months == rhs.months && lhs.finishedPerYear.elementsEqual(rhs.finishedPerYear, by: ==)
-            && lhs.currentStreak == rhs.currentStreak && lhs.longestStreak == rhs.longestStreak && lhs.sessions == rhs.sessions
-            && lhs.pages == rhs.pages && lhs.minutes == rhs.minutes && lhs.perBook == rhs.perBook
-    }
 
     /// The statistics of the sessions that started, and the finishes dated, at or after
     /// `from` and before `before` (either may be nil), in `timeZone`'s days.
@@ -91,7 +91,7 @@ public struct ReadingStats: Sendable, Equatable {
                 finished[calendar.component(.year, from: Self.date(day)), default: 0] += 1
             }
         }
-        finishedPerYear = finished.sorted { $0.key < $1.key }.map { (year: $0.key, books: $0.value) }
+        finishedPerYear = finished.sorted { $0.key < $1.key }.map { YearCount(year: $0.key, books: $0.value) }
 
         var longest = 0, run = 0
         var previous: Date?

@@ -16,19 +16,19 @@ extension Vault {
     /// Deleted books, notes, quotes and sessions that can still be brought back.
     public func trash() throws(VaultError) -> TrashListing {
         let store = try unlockedStore()
-        let titles = try bookTitles()
-        var annotations: [Result<AnnotationListing, UnreadableRecord>] = []
+        var annotations: [Result<Annotation, UnreadableRecord>] = []
         let (books, sessions, retention) = try storeCall { () throws(StoreError) in
             var filter = AnnotationFilter()
             filter.onlyDeleted = true
-            try store.forEachAnnotation(filter, order: .created) { annotations.append($0.map { AnnotationListing(annotation: $0, bookTitle: nil) }) }
+            try store.forEachAnnotation(filter, order: .created) { annotations.append($0) }
             return (try store.deletedBooks(), try store.deletedSessions(), try store.tombstoneRetentionDays())
         }
-        var allTitles = titles
-        for case .success(let book) in books { allTitles[book.id] = book.title }
+        // Live books' titles, and the deleted books' own.
+        var titles = try bookTitles()
+        for case .success(let book) in books { titles[book.id] = book.title }
         return TrashListing(books: books,
-                            annotations: annotations.map { $0.map { AnnotationListing(annotation: $0.annotation, bookTitle: allTitles[$0.annotation.bookID]) } },
-                            sessions: sessions.map { SessionListing(session: $0, bookTitle: allTitles[$0.bookID]) },
+                            annotations: annotations.map { $0.map { AnnotationListing(annotation: $0, bookTitle: titles[$0.bookID]) } },
+                            sessions: sessions.map { SessionListing(session: $0, bookTitle: titles[$0.bookID]) },
                             retentionDays: retention)
     }
 
