@@ -154,7 +154,11 @@ import Glibc
         let live = try #require(expected["liveCounts"] as? [String: Int])
         let outbox = try #require((expected["outbox"] as? [String: Any])?["counts"] as? [String: Int])
 
-        let report = try diagnostics(world, vault: "fixture")
+        // A keyring of its own: every copy of the fixture has the same vault id, and
+        // UpgradeTests may hold its key in the shared test keyring right now.
+        let bus = try PrivateBus()
+        try bus.startKeyring()
+        let report = try diagnostics(world, vault: "fixture", environment: bus.environment([:]))
         let vault = try #require(report["vault"] as? [String: Any])
         #expect(vault["schemaVersion"] as? Int == 1)
         #expect(vault["pendingMigrations"] as? [String] == Array(Schema.migrationIDs.dropFirst()))

@@ -167,6 +167,25 @@ import Glibc
         }
     }
 
+    /// `migrate` killed with SIGKILL at moments drawn from a seed (the kill -9 matrix, issue
+    /// 23): the next `migrate` finishes the job, the vault unlocks, every record is there,
+    /// and `check` finds no damage.
+    @Test func migrateKilledAtRandomMomentsIsFinishedByTheNextOne() throws {
+        let fixture = try FixtureVault.oldest()
+        var kills = 0
+        for (run, delay) in RandomKill.delays(seed: 9, upTo: 300_000).enumerated() {
+            let vault = try TestVault()
+            try vault.install(fixture)
+            if try vault.runKilled(["migrate"], after: delay) { kills += 1 }
+            try vault.succeed(["migrate"])
+            try vault.succeed(["unlock", "--passphrase-stdin"], stdin: fixture.passphrase + "\n")
+            try vault.expectLiveRecords(of: fixture)
+            let checked = try vault.run(["check"])
+            #expect(checked.status == 0, "run \(run): migrate killed after \(delay) µs: \(checked)")
+        }
+        #expect(kills > 0, "no kill landed while migrate ran: the matrix tested nothing")
+    }
+
     private func expectCrashAndRecovery(at point: String, fixture: FixtureVault) throws {
         let vault = try TestVault()
         try vault.install(fixture)
