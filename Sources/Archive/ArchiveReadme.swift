@@ -78,6 +78,9 @@ public enum ArchiveReadme {
         | `deletedAt` | string or null | when deleted (only with `includesDeleted`) |
         | `version` | integer | 1, plus one per change; at most 9,007,199,254,740,991 (2^53 − 1) here and in the Markdown, or the import refuses the archive |
         | `rating` | number, optional | bmvault 0.10: 1 to 5 in half stars; absent when not rated |
+        | `isbn` | string, optional | bmvault 0.11: the ISBN-10 or ISBN-13, digits only (a final `X` in an ISBN-10), its check digit verified on import; absent when not known |
+        | `pagesTotal` | integer, optional | bmvault 0.11: the number of pages, 1 to 100,000, against which a page given as progress is counted; absent when not known |
+        | `year` | integer, optional | bmvault 0.11: the year of publication, −5000 to 9999; absent when not known |
         | `readingLog` | array, optional | bmvault 0.10: every status change, oldest first, each `{"clock", "on", "status"}`: `status` is `want-to-read`, `reading`, `finished` or `abandoned`, `on` the day (local midnight) or moment it happened, `clock` when and on which device it was recorded (its identity); absent when none. The book's status is the last one's |
 
         **notes** and **quotes** (a quote is the book's words, a note the reader's own), by
@@ -165,7 +168,8 @@ public enum ArchiveReadme {
         - The front matter: `bmvault-archive` (the format version), the book's `id`, `title`
           and `authors` (double-quoted YAML strings), `progress`, `status` and `rating` when the
           book has them (bmvault 0.10; `rating` is read back, `status` is shown only: journal.json's
-          `readingLog` is its record), `created`, `updated`,
+          `readingLog` is its record), `isbn` (a double-quoted string), `year` and `pages` when
+          known (bmvault 0.11; read back), `created`, `updated`,
           `version`.
         - Every session, note and quote carries its id in an HTML comment (`<!-- bmvault:...
           -->`), which Markdown tools keep and do not show. A note or quote runs from its
@@ -225,8 +229,9 @@ public enum ArchiveReadme {
           kept (brought back if need be), marked `edited-after-delete`; an archive's older
           copy of a note deleted since does not bring it back. For a book: the later change
           (by `updatedAt`) of title and authors, and the furthest progress; both reading logs
-          joined; the archive's rating when it has one and is the later (an archive without a
-          rating, as every archive before bmvault 0.10, never takes one away). Sessions are kept
+          joined; the archive's rating, and its edition (ISBN, year and pages together), when it
+          has one and is the later (an archive without one, as every archive before bmvault 0.10
+          and 0.11, never takes one away). Sessions are kept
           from both sides.
         - `--dry-run` reports what would be added, updated and marked as a conflict, and
           changes nothing.

@@ -22,7 +22,31 @@ struct JournalReaderV1 {
                     createdAt: try fields.timestamp("createdAt"), updatedAt: try fields.timestamp("updatedAt"),
                     deletedAt: try fields.optionalTimestamp("deletedAt"),
                     version: try RecordFields.version(try fields.required("version").integerValue, file: file, line: line, record: fields.record),
-                    readingLog: try readingLog(fields), rating: try rating(fields))
+                    readingLog: try readingLog(fields), rating: try rating(fields), edition: try edition(fields))
+    }
+
+    /// `isbn`, `year` and `pagesTotal` (bmvault 0.11, optional): the book's edition.
+    private func edition(_ fields: Fields) throws(ArchiveError) -> Edition {
+        var edition = Edition.unknown
+        if let value = fields.members["isbn"], !value.isNull {
+            guard let text = value.stringValue, let isbn = try? Edition.checkedISBN(text) else {
+                throw fields.invalid("isbn", RecordFields.reason(.invalidISBN))
+            }
+            edition.isbn = isbn
+        }
+        if let value = fields.members["year"], !value.isNull {
+            guard let year = value.integerValue.flatMap(Int.init(exactly:)), Edition.years.contains(year) else {
+                throw fields.invalid("year", RecordFields.reason(.yearOutOfRange))
+            }
+            edition.year = year
+        }
+        if let value = fields.members["pagesTotal"], !value.isNull {
+            guard let pages = value.integerValue.flatMap(Int.init(exactly:)), Edition.pageCounts.contains(pages) else {
+                throw fields.invalid("pagesTotal", RecordFields.reason(.pageCountOutOfRange))
+            }
+            edition.pages = pages
+        }
+        return edition
     }
 
     /// `rating` (bmvault 0.10, optional): 1 to 5 in half stars, or null.

@@ -74,8 +74,10 @@ final class JournalWriter {
             Self.timestamp("createdAt", book.createdAt, &out)
             Self.timestamp("deletedAt", book.deletedAt, &out)
             Self.string("id", book.id.rawValue, &out)
-            Self.raw("progress", JSONText.number(book.progress), &out)
             // Written only when there is one, so a book without them exports as before.
+            if let isbn = book.edition.isbn { Self.string("isbn", isbn, &out) }
+            if let pages = book.edition.pages { Self.raw("pagesTotal", String(pages), &out) }
+            Self.raw("progress", JSONText.number(book.progress), &out)
             if let rating = book.rating { Self.raw("rating", JSONText.number(rating), &out) }
             if !book.readingLog.isEmpty {
                 Self.member("readingLog", &out)
@@ -94,6 +96,7 @@ final class JournalWriter {
             Self.string("title", book.title, &out)
             Self.timestamp("updatedAt", book.updatedAt, &out)
             Self.raw("version", String(book.version), &out)
+            if let year = book.edition.year { Self.raw("year", String(year), &out) }
         }
     }
 

@@ -76,6 +76,12 @@ enum RecordFields {
         case .ratingOutOfRange: return "not a rating from 1 to 5 in half stars"
         case .statusInFuture: return "a date in the future"
         case .invalidReadingLog: return "not a list of status changes"
+        case .invalidISBN: return "not an ISBN-10 or ISBN-13 whose check digit matches"
+        case .yearOutOfRange: return "not a year from \(Edition.years.lowerBound) to \(Edition.years.upperBound)"
+        case .pageCountOutOfRange: return "not a whole number from 1 to \(ReadingSession.maximumPages)"
+        case .noPageCount: return "a page, for a book without a number of pages"
+        case .pageBeyondEnd(let pages): return "a page beyond the last (\(pages))"
+        case .invalidEdition: return "not an edition (isbn=…;year=…;pages=…)"
         }
     }
 }

@@ -16,10 +16,12 @@ public struct Book: Hashable, Sendable {
     public var readingLog: ReadingLog
     /// 1 to 5 stars in halves (``Rating``), sealed; nil when not rated.
     public var rating: Double?
+    /// ISBN, year and number of pages, sealed; ``Edition/unknown`` when none is known.
+    public var edition: Edition
 
     public init(id: EntityID, title: String, authors: [String], progress: Double,
                 createdAt: Timestamp, updatedAt: Timestamp, deletedAt: Timestamp?, version: Int64,
-                readingLog: ReadingLog = .empty, rating: Double? = nil) {
+                readingLog: ReadingLog = .empty, rating: Double? = nil, edition: Edition = .unknown) {
         self.id = id
         self.title = title
         self.authors = authors
@@ -30,14 +32,16 @@ public struct Book: Hashable, Sendable {
         self.version = version
         self.readingLog = readingLog
         self.rating = rating
+        self.edition = edition
     }
 
     /// A new book, checked against ``TextRules``.
-    public static func new(title: String, authors: [String], at now: Timestamp) throws(JournalError) -> Book {
+    public static func new(title: String, authors: [String], edition: Edition = .unknown, at now: Timestamp) throws(JournalError) -> Book {
         var checkedAuthors: [String] = []
         for author in authors { checkedAuthors.append(try TextRules.line(author, field: "author")) }
         return Book(id: .generate(at: now), title: try TextRules.line(title, field: "title"),
-                    authors: checkedAuthors, progress: 0, createdAt: now, updatedAt: now, deletedAt: nil, version: 1)
+                    authors: checkedAuthors, progress: 0, createdAt: now, updatedAt: now, deletedAt: nil, version: 1,
+                    edition: edition)
     }
 
     /// Checks a progress value typed by the reader.

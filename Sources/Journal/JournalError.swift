@@ -34,4 +34,16 @@ public enum JournalError: Error, Equatable, Sendable {
     case statusInFuture
     /// A stored or received reading log that is not in ``ReadingLog/text``'s form.
     case invalidReadingLog
+    /// Not an ISBN-10 or ISBN-13 whose check digit matches.
+    case invalidISBN
+    /// A year of publication outside ``Edition/years``.
+    case yearOutOfRange
+    /// A number of pages outside ``Edition/pageCounts``.
+    case pageCountOutOfRange
+    /// A page given as progress, for a book whose number of pages is not known.
+    case noPageCount
+    /// A page given as progress beyond the book's last.
+    case pageBeyondEnd(pages: Int)
+    /// A stored or received edition that is not in ``Edition/text``'s form.
+    case invalidEdition
 }

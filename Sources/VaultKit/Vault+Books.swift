@@ -9,12 +9,37 @@ public struct BookDetails: Sendable {
     public let counts: JournalCounts
 }
 
-/// What ``Vault/editBook(named:title:authors:)`` did: the book as it now stands, and
+/// What ``Vault/editBook(named:title:authors:edition:)`` did: the book as it now stands, and
 /// which of its fields changed (none: nothing was written).
 public struct BookEdit: Sendable {
     public let book: Book
-    /// `title` and/or `authors`, in that order.
+    /// Among `title`, `authors`, `isbn`, `year` and `pages`, in that order.
     public let changedFields: [String]
+}
+
+/// Changes to a book's edition as typed: nil keeps a part, `.some(nil)` removes it. Each
+/// part given is checked as if new (``Edition/checkedISBN(_:)``...).
+public struct EditionEdit: Sendable, Equatable {
+    public var isbn: String??
+    public var year: Int??
+    public var pages: Int??
+
+    public init(isbn: String?? = nil, year: Int?? = nil, pages: Int?? = nil) {
+        self.isbn = isbn
+        self.year = year
+        self.pages = pages
+    }
+
+    public var isEmpty: Bool { isbn == nil && year == nil && pages == nil }
+
+    /// `edition` with these changes, each checked.
+    func applied(to edition: Edition) throws(JournalError) -> Edition {
+        var result = edition
+        if let isbn { result.isbn = try isbn.map { (text) throws(JournalError) in try Edition.checkedISBN(text) } }
+        if let year { result.year = try year.map { (value) throws(JournalError) in try Edition.checkedYear(value) } }
+        if let pages { result.pages = try pages.map { (value) throws(JournalError) in try Edition.checkedPages(value) } }
+        return result
+    }
 }
 
 /// A book a BOOK argument may have meant, offered when it named several.
@@ -32,10 +57,12 @@ public struct SessionListing: Sendable {
 }
 
 extension Vault {
-    /// Adds a book; returns it with its new id.
-    public func addBook(title: String, authors: [String]) throws(VaultError) -> Book {
+    /// Adds a book, with what is known of its edition; returns it with its new id.
+    public func addBook(title: String, authors: [String], edition: EditionEdit = EditionEdit()) throws(VaultError) -> Book {
         let store = try unlockedStore()
-        let book = try journalCall { () throws(JournalError) in try Book.new(title: title, authors: authors, at: clock.now()) }
+        let book = try journalCall { () throws(JournalError) in
+            try Book.new(title: title, authors: authors, edition: try edition.applied(to: .unknown), at: clock.now())
+        }
         try storeCall { () throws(StoreError) in try store.addBook(book) }
         cachedTitles = nil
         return book
@@ -97,22 +124,33 @@ extension Vault {
         return titles
     }
 
-    /// Corrects a book's title and/or authors (nil keeps the field). Writes nothing, and
-    /// says so by an empty ``BookEdit/changedFields``, when both are already as given.
-    public func editBook(named reference: String, title: String?, authors: [String]?) throws(VaultError) -> BookEdit {
+    /// Corrects a book's title, authors and/or edition (nil keeps the field). Writes nothing,
+    /// and says so by an empty ``BookEdit/changedFields``, when all are already as given.
+    public func editBook(named reference: String, title: String?, authors: [String]?,
+                         edition: EditionEdit = EditionEdit()) throws(VaultError) -> BookEdit {
         let checkedTitle = try title.map { (text) throws(VaultError) in
             try journalCall { () throws(JournalError) in try TextRules.line(text, field: "title") }
         }
         let checkedAuthors = try authors.map { (names) throws(VaultError) in
             try journalCall { () throws(JournalError) in try names.map { (name) throws(JournalError) in try TextRules.line(name, field: "author") } }
         }
+        // Checked before the book is looked up, so a wrong value is the error whatever BOOK says.
+        _ = try journalCall { () throws(JournalError) in try edition.applied(to: .unknown) }
         let book = try book(named: reference)
+        let newEdition = try journalCall { () throws(JournalError) in try edition.applied(to: book.edition) }
         var changed: [String] = []
         if let checkedTitle, checkedTitle != book.title { changed.append("title") }
         if let checkedAuthors, checkedAuthors != book.authors { changed.append("authors") }
+        if newEdition.isbn != book.edition.isbn { changed.append("isbn") }
+        if newEdition.year != book.edition.year { changed.append("year") }
+        if newEdition.pages != book.edition.pages { changed.append("pages") }
         guard !changed.isEmpty else { return BookEdit(book: book, changedFields: []) }
+        let metadataChanged = changed.contains("title") || changed.contains("authors")
         let store = try unlockedStore()
-        let edited = try storeCall { () throws(StoreError) in try store.editBook(book.id, title: checkedTitle, authors: checkedAuthors) }
+        let edited = try storeCall { () throws(StoreError) in
+            try store.editBook(book.id, title: metadataChanged ? checkedTitle : nil, authors: metadataChanged ? checkedAuthors : nil,
+                               edition: newEdition == book.edition ? nil : newEdition)
+        }
         cachedTitles = nil
         return BookEdit(book: edited, changedFields: changed)
     }
@@ -137,6 +175,15 @@ extension Vault {
         return try storeCall { () throws(StoreError) in try store.setProgress(of: book.id, to: checked, rewind: rewind) }
     }
 
+    /// Sets how far through a book the reader is as a page of its edition (the page read up
+    /// to), which needs the book's number of pages.
+    public func setProgress(of reference: String, toPage page: Int, rewind: Bool = false) throws(VaultError) -> Book {
+        let book = try book(named: reference)
+        let percent = try journalCall { () throws(JournalError) in try book.edition.percent(atPage: page) }
+        let store = try unlockedStore()
+        return try storeCall { () throws(StoreError) in try store.setProgress(of: book.id, to: percent, rewind: rewind) }
+    }
+
     /// Records that the reader wants to read, started, finished or abandoned a book on day
     /// (or at moment) `on`, which may not be in the future. Every change is kept (a re-read
     /// keeps each finish); the status is the latest.
@@ -157,15 +204,21 @@ extension Vault {
         return try storeCall { () throws(StoreError) in try store.rateBook(book.id, stars: checked) }
     }
 
-    /// Records a reading session with a book.
-    public func addSession(to reference: String, pagesRead: Int, startedAt: Timestamp, endedAt: Timestamp) throws(VaultError) -> ReadingSession {
+    /// Records a reading session with a book. `toPage`: the page the reader got to, which
+    /// moves the book's progress there in the same transaction (needs the book's number of
+    /// pages; never backwards: a session does not undo a further position).
+    public func addSession(to reference: String, pagesRead: Int, startedAt: Timestamp, endedAt: Timestamp,
+                           toPage: Int? = nil) throws(VaultError) -> (session: ReadingSession, book: Book) {
         let book = try book(named: reference)
         let store = try unlockedStore()
         let session = try journalCall { () throws(JournalError) in
             try ReadingSession.new(bookID: book.id, startedAt: startedAt, endedAt: endedAt, pagesRead: pagesRead, at: clock.now())
         }
-        try storeCall { () throws(StoreError) in try store.addSession(session) }
-        return session
+        let percent = try toPage.map { (page) throws(VaultError) in
+            try journalCall { () throws(JournalError) in try book.edition.percent(atPage: page) }
+        }
+        let after = try storeCall { () throws(StoreError) in try store.addSession(session, movingProgressTo: percent) }
+        return (session, after ?? book)
     }
 
     /// Corrects a reading session: the fields given replace its own (nil keeps one), and

@@ -4,15 +4,15 @@ import Sync
 import Telemetry
 
 extension Store {
-    static let bookColumns = "id, title, authors, progress, created_at, updated_at, deleted_at, version, reading_log, rating"
+    static let bookColumns = "id, title, authors, progress, created_at, updated_at, deleted_at, version, reading_log, rating, edition"
     // Made once: the statement cache is keyed by the text.
     private static let insertBookSQL = """
-        INSERT INTO book (\(bookColumns), hlc, metadata_hlc, progress_hlc, progress_rewind, progress_marks, rating_hlc)
-        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16)
+        INSERT INTO book (\(bookColumns), hlc, metadata_hlc, progress_hlc, progress_rewind, progress_marks, rating_hlc, edition_hlc)
+        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18)
         """
     private static let bookByIDSQL = "SELECT \(bookColumns) FROM book WHERE id = ?"
     private static let bookClocksSQL = """
-        SELECT hlc, coalesce(metadata_hlc, hlc), coalesce(progress_hlc, hlc), progress_rewind, progress_marks, rating_hlc
+        SELECT hlc, coalesce(metadata_hlc, hlc), coalesce(progress_hlc, hlc), progress_rewind, progress_marks, rating_hlc, edition_hlc
         FROM book WHERE id = ?
         """
 
@@ -26,7 +26,8 @@ extension Store {
         let stamp = try tick()
         let version = BookVersion(book, clock: stamp, metadataClock: stamp,
                                   positions: ProgressPolicy.Positions(percent: book.progress, isRewind: false, clock: stamp),
-                                  ratingClock: book.rating == nil ? .origin : stamp)
+                                  ratingClock: book.rating == nil ? .origin : stamp,
+                                  editionClock: book.edition.isEmpty ? .origin : stamp)
         try writeBook(version, insert: true)
         try enqueue(.create, .book(version), clock: stamp, at: book.updatedAt, baseVersion: 0, base: nil, state: outboxState)
     }
@@ -69,15 +70,17 @@ extension Store {
         }
     }
 
-    /// Changes a book's title and/or authors (nil keeps the field). The metadata takes a
-    /// new clock of its own, so a position recorded on another device neither undoes this
-    /// change nor is undone by it (``BookVersion``).
+    /// Changes a book's title, authors and/or edition (nil keeps the field). Metadata and
+    /// edition each take a new clock of their own when they change, so a position recorded
+    /// on another device neither undoes this change nor is undone by it (``BookVersion``).
     @discardableResult
-    public func editBook(_ id: EntityID, title: String?, authors: [String]?) throws(StoreError) -> Book {
+    public func editBook(_ id: EntityID, title: String?, authors: [String]?, edition: Edition? = nil) throws(StoreError) -> Book {
         try database.writeTransaction { () throws(StoreError) in
-            try changeBookInTransaction(id, action: .update, parts: .metadata) { book in
+            let parts = BookParts(metadata: title != nil || authors != nil, edition: edition != nil)
+            return try changeBookInTransaction(id, action: .update, parts: parts) { book in
                 if let title { book.title = title }
                 if let authors { book.authors = authors }
+                if let edition { book.edition = edition }
             }
         }
     }
@@ -114,17 +117,18 @@ extension Store {
     /// has them from its progress columns.
     func bookVersion(_ id: EntityID) throws(StoreError) -> BookVersion {
         let book = try self.book(id)
-        var clocks: (HybridTimestamp, HybridTimestamp, ProgressPolicy.Positions, HybridTimestamp)?
+        var clocks: (HybridTimestamp, HybridTimestamp, ProgressPolicy.Positions, HybridTimestamp, HybridTimestamp)?
         try database.forEachRow(Self.bookClocksSQL, [.text(id.rawValue)]) { row in
             guard let clock = try? HybridTimestamp(parsing: row.text(0)), let metadata = try? HybridTimestamp(parsing: row.text(1)),
                   let progress = try? HybridTimestamp(parsing: row.text(2)),
-                  let rating = row.isNull(5) ? .origin : try? HybridTimestamp(parsing: row.text(5)) else { return }
+                  let rating = row.isNull(5) ? .origin : try? HybridTimestamp(parsing: row.text(5)),
+                  let edition = row.isNull(6) ? .origin : try? HybridTimestamp(parsing: row.text(6)) else { return }
             let positions = row.isNull(4) ? ProgressPolicy.Positions(percent: book.progress, isRewind: row.int64(3) == 1, clock: progress)
                 : try? ProgressPolicy.Positions(parsing: row.text(4))
-            if let positions { clocks = (clock, metadata, positions, rating) }
+            if let positions { clocks = (clock, metadata, positions, rating, edition) }
         }
-        guard let (clock, metadata, positions, rating) = clocks else { throw .recordUnreadable(id: id.rawValue, field: "hlc") }
-        return BookVersion(book, clock: clock, metadataClock: metadata, positions: positions, ratingClock: rating)
+        guard let (clock, metadata, positions, rating, edition) = clocks else { throw .recordUnreadable(id: id.rawValue, field: "hlc") }
+        return BookVersion(book, clock: clock, metadataClock: metadata, positions: positions, ratingClock: rating, editionClock: edition)
     }
 
     /// Every book, oldest first. A book whose sealed fields do not open is reported in
@@ -202,6 +206,7 @@ extension Store {
         var progress = false
         var rewind = false
         var rating = false
+        var edition = false
 
         static let metadata = BookParts(metadata: true)
         static func progress(rewind: Bool) -> BookParts { BookParts(progress: true, rewind: rewind) }
@@ -238,6 +243,7 @@ extension Store {
         if parts.metadata { version.metadataClock = stamp }
         if parts.progress { version.positions = version.positions.recording(version.book.progress, rewind: parts.rewind, at: stamp) }
         if parts.rating { version.ratingClock = stamp }
+        if parts.edition { version.editionClock = stamp }
         version.book.progress = version.positions.current.percent
         try writeBook(version, insert: false,
                       metadataChanged: version.book.title != original.title || version.book.authors != original.authors)
@@ -257,25 +263,27 @@ extension Store {
             + [.text(version.clock.description), .text(version.metadataClock.description),
                .text(current.clock.description), .integer(current.isRewind ? 1 : 0),
                version.positions == onlyCurrent ? .null : .text(version.positions.text),
-               version.ratingClock == .origin ? .null : .text(version.ratingClock.description)]
+               version.ratingClock == .origin ? .null : .text(version.ratingClock.description),
+               version.editionClock == .origin ? .null : .text(version.editionClock.description)]
         if insert {
             try database.run(Self.insertBookSQL, values)
             return
         }
         try database.run("""
-            UPDATE book SET title = CASE WHEN ?17 THEN title ELSE ?2 END, authors = CASE WHEN ?17 THEN authors ELSE ?3 END,
+            UPDATE book SET title = CASE WHEN ?19 THEN title ELSE ?2 END, authors = CASE WHEN ?19 THEN authors ELSE ?3 END,
                             progress = ?4, created_at = ?5,
-                            updated_at = ?6, deleted_at = ?7, version = ?8, reading_log = ?9, rating = ?10, hlc = ?11,
-                            metadata_hlc = ?12, progress_hlc = ?13, progress_rewind = ?14, progress_marks = ?15, rating_hlc = ?16
+                            updated_at = ?6, deleted_at = ?7, version = ?8, reading_log = ?9, rating = ?10, edition = ?11,
+                            hlc = ?12, metadata_hlc = ?13, progress_hlc = ?14, progress_rewind = ?15, progress_marks = ?16,
+                            rating_hlc = ?17, edition_hlc = ?18
             WHERE id = ?1
             """, values + [.integer(metadataChanged ? 0 : 1)])
     }
 
-    /// Replaces a book's sealed title, authors and rating, and its reading log, with
+    /// Replaces a book's sealed title, authors, rating and edition, and its reading log, with
     /// `book`'s (a record whose own no longer open, replaced by a readable version of it).
     func replaceSealedMetadata(with book: Book) throws(StoreError) {
         let values = try bookValues(book, cipher: try requireCipher())
-        try database.run("UPDATE book SET title = ?2, authors = ?3, reading_log = ?9, rating = ?10 WHERE id = ?1", values)
+        try database.run("UPDATE book SET title = ?2, authors = ?3, reading_log = ?9, rating = ?10, edition = ?11 WHERE id = ?1", values)
     }
 
     /// A book's title and its authors (as a JSON array), each sealed to its field.
@@ -310,7 +318,8 @@ extension Store {
                 book.readingLog.isEmpty ? .null : .text(book.readingLog.text),
                 try book.rating.map { (stars) throws(StoreError) in
                     .blob(try cipher.seal(String(stars), table: "book", id: book.id.rawValue, field: "rating"))
-                } ?? .null]
+                } ?? .null,
+                book.edition.isEmpty ? .null : .blob(try cipher.seal(book.edition.text, table: "book", id: book.id.rawValue, field: "edition"))]
     }
 
     private func readingLog(_ row: Row, id: String) throws(UnreadableRecord) -> ReadingLog {
@@ -323,6 +332,12 @@ extension Store {
         let text = try cipher.open(row.blob(9), table: "book", id: id, field: "rating")
         guard let stars = Double(text), (try? Rating.checked(stars)) != nil else { throw UnreadableRecord(id: id, field: "rating") }
         return stars
+    }
+
+    private func edition(_ row: Row, id: String, cipher: RecordCipher) throws(UnreadableRecord) -> Edition {
+        guard !row.isNull(10) else { return .unknown }
+        let text = try cipher.open(row.blob(10), table: "book", id: id, field: "edition")
+        do { return try Edition(parsing: text) } catch { throw UnreadableRecord(id: id, field: "edition") }
     }
 
     private func decodeBook(_ row: Row, cipher: RecordCipher) -> Result<Book, UnreadableRecord> {
@@ -338,7 +353,8 @@ extension Store {
                         createdAt: Timestamp(millisecondsSince1970: row.int64(4)),
                         updatedAt: Timestamp(millisecondsSince1970: row.int64(5)),
                         deletedAt: row.isNull(6) ? nil : Timestamp(millisecondsSince1970: row.int64(6)),
-                        version: row.int64(7), readingLog: try readingLog(row, id: id), rating: try rating(row, id: id, cipher: cipher))
+                        version: row.int64(7), readingLog: try readingLog(row, id: id), rating: try rating(row, id: id, cipher: cipher),
+                        edition: try edition(row, id: id, cipher: cipher))
         }
     }
 }
@@ -357,27 +373,15 @@ extension Store {
 }
 
 extension Store {
-    /// The live notes, quotes and sessions of every book that has any, and when its latest
-    /// session ended, in two grouped queries.
+    /// The live notes, quotes and sessions of every book that has had any, and when its
+    /// latest session ended: one row per book of `book_activity`, which triggers keep
+    /// (migration 0011).
     public func bookActivity() throws(StoreError) -> [EntityID: BookActivity] {
-        var activity: [String: BookActivity] = [:]
-        try database.readTransaction { () throws(StoreError) in
-            try database.forEachRow("""
-                SELECT book_id, sum(kind = 'note'), sum(kind = 'quote') FROM annotation WHERE deleted_at IS NULL GROUP BY book_id
-                """) { row in
-                activity[row.text(0), default: BookActivity()].notes = Int(row.int64(1))
-                activity[row.text(0), default: BookActivity()].quotes = Int(row.int64(2))
-            }
-            try database.forEachRow("""
-                SELECT book_id, count(*), max(ended_at) FROM reading_session WHERE deleted_at IS NULL GROUP BY book_id
-                """) { row in
-                activity[row.text(0), default: BookActivity()].sessions = Int(row.int64(1))
-                activity[row.text(0), default: BookActivity()].lastSession = Timestamp(millisecondsSince1970: row.int64(2))
-            }
-        }
         var byID: [EntityID: BookActivity] = [:]
-        for (id, counts) in activity {
-            if let entityID = try? EntityID(validating: id) { byID[entityID] = counts }
+        try database.forEachRow("SELECT book_id, notes, quotes, sessions, last_session FROM book_activity") { row in
+            guard let id = try? EntityID(validating: row.text(0)) else { return }
+            byID[id] = BookActivity(notes: Int(row.int64(1)), quotes: Int(row.int64(2)), sessions: Int(row.int64(3)),
+                                    lastSession: row.isNull(4) ? nil : Timestamp(millisecondsSince1970: row.int64(4)))
         }
         return byID
     }

@@ -6,7 +6,7 @@ import VaultCrypto
 /// content.
 public struct VaultCheckReport: Sendable, Equatable {
     /// One damaged thing: `kind` (`database`, `schema`, `keyslot`, `book`, `annotation`,
-    /// `annotation_version`, `outbox`, `book_title_cache`, `retired_key`), its id when it has
+    /// `annotation_version`, `outbox`, `book_title_cache`, `book_activity`, `retired_key`), its id when it has
     /// one, and what is wrong (the field that does not open, or the check that failed).
     public struct Finding: Sendable, Equatable {
         public let kind: String
@@ -24,7 +24,8 @@ extension Store {
     /// foreign keys, the schema against the one this build ships, the keyslots' shape, and
     /// that every sealed field opens under the record and field it is bound to (books,
     /// notes and quotes and their kept versions, outbox operations, the title cache, the key
-    /// chain). Reads only; the key must be attached.
+    /// chain), and that the counts per book the triggers keep match a count of the journal.
+    /// Reads only; the key must be attached.
     public func check() throws(StoreError) -> VaultCheckReport {
         let sealer = try requireCipher().sealer
         var report = VaultCheckReport()
@@ -35,6 +36,7 @@ extension Store {
         }
         try checkKeptVersions(sealer: sealer, &report)
         try checkTitleCache(sealer: sealer, &report)
+        try checkBookActivity(&report)
         let held = try retiredKeys()
         var rows = 0
         try database.forEachRow("SELECT count(*) FROM retired_key") { row in rows = Int(row.int64(0)) }
@@ -121,6 +123,25 @@ extension Store {
             if !opens(row.blob(1), binding, sealer) {
                 report.findings.append(.init(kind: "book_title_cache", id: nil, problem: "titles do not open (rebuilt at the next change to a book)"))
             }
+        }
+    }
+
+    /// `book_activity` (migration 0011) against the live notes, quotes and sessions counted
+    /// again: a book whose row differs is named.
+    private func checkBookActivity(_ report: inout VaultCheckReport) throws(StoreError) {
+        try database.forEachRow("SELECT count(*) FROM book_activity") { row in report.verified["book_activity"] = Int(row.int64(0)) }
+        try database.forEachRow("""
+            SELECT coalesce(kept.book_id, counted.book_id) FROM book_activity AS kept FULL JOIN (
+                SELECT book_id, sum(notes) AS notes, sum(quotes) AS quotes, sum(sessions) AS sessions, max(last_session) AS last_session
+                FROM (SELECT book_id, sum(kind = 'note') AS notes, sum(kind = 'quote') AS quotes, 0 AS sessions, NULL AS last_session
+                      FROM annotation WHERE deleted_at IS NULL GROUP BY book_id
+                      UNION ALL
+                      SELECT book_id, 0, 0, count(*), max(ended_at) FROM reading_session WHERE deleted_at IS NULL GROUP BY book_id)
+                GROUP BY book_id) AS counted ON counted.book_id = kept.book_id
+            WHERE coalesce(kept.notes, 0) != coalesce(counted.notes, 0) OR coalesce(kept.quotes, 0) != coalesce(counted.quotes, 0)
+               OR coalesce(kept.sessions, 0) != coalesce(counted.sessions, 0) OR kept.last_session IS NOT counted.last_session
+            """) { row in
+            report.findings.append(.init(kind: "book_activity", id: row.text(0), problem: "counts differ from the journal's"))
         }
     }
 

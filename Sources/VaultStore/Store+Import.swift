@@ -86,6 +86,7 @@ public final class ArchiveImport {
             try store.replaceSealedMetadata(with: book)
             var parts = Store.BookParts.all(rewind: false)
             parts.rating = true
+            parts.edition = true
             try store.changeBookInTransaction(book.id, action: .update, parts: parts, requireLive: false) { here in
                 here.progress = book.progress
                 here.deletedAt = book.deletedAt
@@ -95,13 +96,15 @@ public final class ArchiveImport {
             return .updated
         case .change(let change):
             let wasDeleted = local.flatMap { if case .book(let version, _) = $0 { version.book.deletedAt != nil } else { nil } } ?? false
-            let parts = Store.BookParts(metadata: change.metadataChanged, progress: change.progressMoved, rating: change.ratingChanged)
+            let parts = Store.BookParts(metadata: change.metadataChanged, progress: change.progressMoved, rating: change.ratingChanged,
+                                        edition: change.editionChanged)
             try store.changeBookInTransaction(incoming.id, action: change.isDeleted && !wasDeleted ? .delete : .update,
                                               parts: parts, requireLive: false) { book in
                 book.title = change.title
                 book.authors = change.authors
                 book.progress = change.progress
                 book.rating = change.rating
+                book.edition = change.edition
                 book.readingLog = change.readingLog
                 book.deletedAt = change.isDeleted ? (book.deletedAt ?? book.updatedAt) : nil
             }

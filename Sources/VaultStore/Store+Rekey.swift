@@ -35,7 +35,7 @@ extension Store {
     /// The tables and sealed fields a rekey converts, in order (the names `rekey_job.phase`
     /// allows). A note's kept versions (`annotation_version`) are converted with the note.
     static let rekeyPhases: [(table: String, fields: [String])] = [
-        ("book", ["title", "authors", "rating"]),
+        ("book", ["title", "authors", "rating", "edition"]),
         ("annotation", ["body", "locator"]),
         ("outbox", ["payload"]),
     ]

@@ -6,10 +6,26 @@ extension Store {
 
     /// Saves a new reading session and its `create` operation.
     public func addSession(_ session: ReadingSession) throws(StoreError) {
+        _ = try addSession(session, movingProgressTo: nil)
+    }
+
+    /// Saves a new session and, when `percent` is given and beyond the book's position,
+    /// moves the book there, in one transaction (each with its operation). Returns the
+    /// book when it moved.
+    public func addSession(_ session: ReadingSession, movingProgressTo percent: Double?) throws(StoreError) -> Book? {
         _ = try requireCipher()
-        try database.writeTransaction { () throws(StoreError) in
+        return try database.writeTransaction { () throws(StoreError) -> Book? in
             try requireLiveBook(session.bookID)
             try insertSession(session, outboxState: .pending)
+            guard let percent else { return nil }
+            var current = 0.0
+            try database.forEachRow("SELECT progress FROM book WHERE id = ?", [.text(session.bookID.rawValue)]) { row in
+                current = row.double(0)
+            }
+            guard percent > current else { return nil }
+            return try changeBookInTransaction(session.bookID, action: .update, parts: .progress(rewind: false)) { book in
+                book.progress = percent
+            }
         }
     }
 

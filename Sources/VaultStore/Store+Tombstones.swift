@@ -144,7 +144,7 @@ extension Store {
                 let id = SQLValue.text(tombstone.id.rawValue)
                 switch tombstone.kind {
                 case .book:
-                    try database.run("UPDATE book SET title = X'', authors = X'', rating = NULL, reading_log = NULL WHERE id = ? AND deleted_at IS NOT NULL", [id])
+                    try database.run("UPDATE book SET title = X'', authors = X'', rating = NULL, edition = NULL, reading_log = NULL WHERE id = ? AND deleted_at IS NOT NULL", [id])
                     purged += database.changes
                 case .annotation:
                     try database.run("UPDATE annotation SET body = X'', locator = NULL WHERE id = ? AND deleted_at IS NOT NULL", [id])

@@ -126,7 +126,7 @@ import Testing
         let vault = try TestVault()
         let version = try vault.run(["--version"])
         #expect(version.status == 0)
-        #expect(version.stdout == "bmvault 0.10.0\n")
+        #expect(version.stdout == "bmvault 0.11.0\n")
         let group = try vault.run(["book"])
         #expect(group.status == 0)
         #expect(group.stdout.hasPrefix("OVERVIEW: Add, correct and rate books; progress and status.\n"))

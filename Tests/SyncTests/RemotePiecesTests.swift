@@ -140,6 +140,15 @@ import VaultCrypto
             let shelvedBytes = OperationDocument.encode(shelvedOperation)
             #expect(try Self.decoded(shelvedBytes) == shelvedOperation, "\(progress)")
             #expect(String(decoding: shelvedBytes, as: UTF8.self).hasSuffix(#","v":4}"#))
+
+            // With an edition, format 5 (which bmvault 0.10 refuses, and reads once upgraded).
+            var edited = shelved
+            edited.book.edition = [Edition(isbn: "9780156027601", year: 1961, pages: 204), Edition(year: -400), Edition(pages: 1)][index % 3]
+            edited.editionClock = HybridTimestamp(wallMilliseconds: 16, counter: 0, deviceID: "device")
+            let editedOperation = Self.operation(.book(edited))
+            let editedBytes = OperationDocument.encode(editedOperation)
+            #expect(try Self.decoded(editedBytes) == editedOperation, "\(progress)")
+            #expect(String(decoding: editedBytes, as: UTF8.self).hasSuffix(#","v":5}"#))
         }
         let session = ReadingSession(id: EntityID.generate(at: Timestamp(millisecondsSince1970: 4)),
                                      bookID: EntityID.generate(at: Timestamp(millisecondsSince1970: 5)),

@@ -74,7 +74,7 @@ import Keystore
         let note = try vault.addAnnotation(to: try vault.book(named: "Dune"), kind: .note, body: "a note", locator: "p. 1")
         let quote = try vault.addAnnotation(to: try vault.book(named: "Dune"), kind: .quote, body: "a quote", locator: "p. 2")
         let start = Timestamp(millisecondsSince1970: fixture.clock.now().millisecondsSince1970 - 1_800_000)
-        let session = try vault.addSession(to: "Dune", pagesRead: 40, startedAt: start, endedAt: fixture.clock.now())
+        let session = try vault.addSession(to: "Dune", pagesRead: 40, startedAt: start, endedAt: fixture.clock.now()).session
 
         guard case .book(let details) = try vault.record(book.id.rawValue) else {
             Issue.record("expected a book")
@@ -112,7 +112,7 @@ import Keystore
         // A fixed clock: every id made here shares its first 13 characters.
         let book = try vault.addBook(title: "Dune", authors: [])
         let note = try vault.addAnnotation(to: try vault.book(named: "Dune"), kind: .note, body: "a note", locator: nil)
-        let session = try vault.addSession(to: "Dune", pagesRead: 3, startedAt: fixture.clock.now(), endedAt: fixture.clock.now())
+        let session = try vault.addSession(to: "Dune", pagesRead: 3, startedAt: fixture.clock.now(), endedAt: fixture.clock.now()).session
 
         #expect(vaultError { () throws(VaultError) in try vault.editAnnotation(book.id.rawValue, body: "x", locator: nil) }
                 == .wrongRecordKind(id: book.id.rawValue, expected: "note or quote", found: "book"))

@@ -22,6 +22,7 @@ import TestSupport
         ("0008_key_chain", "907cec521067fda8531d85b6df2afe2457529c66c310e8830777d41802ded50d"),
         ("0009_session_edits", "a37c0a432f191fea51b9e4917082fa93f7124a38ddcacffd32cad6ca3935b0f9"),
         ("0010_shelves", "660c81193d096c9ae1ff4641e417e86de2479f5e94e414fafb492c30bc402e54"),
+        ("0011_editions", "0a609d92039a5f67eaf13141ebc46ebcb6c0704c79f39c3e5a61622f9679358e"),
     ]
 
     /// `<package>/Schemas/sqlite`, found from this file's own path.

@@ -79,6 +79,8 @@ struct ExpectedVault: Decodable {
         let version: Int64, createdAt: Int64, updatedAt: Int64, deletedAt: Int64?, deleted: Bool
         /// From schema v10 (reading status and rating); absent before, when no book had them.
         let rating: Double?, readingLog: [StatusChange]?
+        /// From schema v11 (the edition); absent before, when no book had one.
+        let isbn: String?, year: Int?, pagesTotal: Int?
     }
     struct StatusChange: Decodable, Equatable {
         let status: String, on: String
@@ -242,6 +244,8 @@ func expectEveryRecord(in store: Store, of fixture: UpgradeFixture,
         #expect(read.rating == book.rating, "rating of book \(book.id)", sourceLocation: sourceLocation)
         #expect(read.readingLog.events.map { ExpectedVault.StatusChange(status: $0.status.rawValue, on: $0.on.iso8601) } == book.readingLog ?? [],
                 "reading log of book \(book.id)", sourceLocation: sourceLocation)
+        #expect(read.edition == Edition(isbn: book.isbn, year: book.year, pages: book.pagesTotal), "edition of book \(book.id)",
+                sourceLocation: sourceLocation)
         #expect(read.version == book.version, "version of book \(book.id)", sourceLocation: sourceLocation)
         #expect(read.createdAt.millisecondsSince1970 == book.createdAt, sourceLocation: sourceLocation)
         #expect(read.updatedAt.millisecondsSince1970 == book.updatedAt, sourceLocation: sourceLocation)

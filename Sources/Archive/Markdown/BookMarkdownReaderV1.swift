@@ -203,6 +203,25 @@ enum BookMarkdownReaderV1 {
             }
             rating = stars
         }
+        var edition = Edition.unknown
+        if let field = front.scalars["isbn"] {
+            guard let isbn = try? Edition.checkedISBN(field.value) else {
+                throw .invalidField(file: file, line: field.line, record: record, field: "isbn", reason: RecordFields.reason(.invalidISBN))
+            }
+            edition.isbn = isbn
+        }
+        if let field = front.scalars["year"] {
+            guard let year = Int(field.value), Edition.years.contains(year) else {
+                throw .invalidField(file: file, line: field.line, record: record, field: "year", reason: RecordFields.reason(.yearOutOfRange))
+            }
+            edition.year = year
+        }
+        if let field = front.scalars["pages"] {
+            guard let pages = Int(field.value), Edition.pageCounts.contains(pages) else {
+                throw .invalidField(file: file, line: field.line, record: record, field: "pages", reason: RecordFields.reason(.pageCountOutOfRange))
+            }
+            edition.pages = pages
+        }
         let created = try scalar("created")
         let updated = try scalar("updated")
         var bookVersion: Int64 = 1
@@ -212,7 +231,7 @@ enum BookMarkdownReaderV1 {
         return Book(id: id, title: title, authors: authors, progress: progress,
                     createdAt: try RecordFields.timestamp(created.value, file: file, line: created.line, record: record, field: "created"),
                     updatedAt: try RecordFields.timestamp(updated.value, file: file, line: updated.line, record: record, field: "updated"),
-                    deletedAt: nil, version: bookVersion, rating: rating)
+                    deletedAt: nil, version: bookVersion, rating: rating, edition: edition)
     }
 
     // MARK: - Sessions

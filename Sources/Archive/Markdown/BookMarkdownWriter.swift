@@ -49,6 +49,9 @@ final class BookMarkdownWriter {
         // The status is shown, not read back: journal.json's reading log is the record of it.
         if let status = book.readingLog.status { text += "status: \(status.rawValue)\n" }
         if let rating = book.rating { text += "rating: \(JSONText.number(rating))\n" }
+        if let isbn = book.edition.isbn { text += "isbn: \(MarkdownText.yamlString(isbn))\n" }
+        if let year = book.edition.year { text += "year: \(year)\n" }
+        if let pages = book.edition.pages { text += "pages: \(pages)\n" }
         text += "created: \(book.createdAt.iso8601)\nupdated: \(book.updatedAt.iso8601)\nversion: \(book.version)\n---\n\n"
         text += "# \(MarkdownText.inline(book.title))\n\n"
         var byline = book.authors.isEmpty ? "" : "by " + book.authors.map(MarkdownText.inline).joined(separator: ", ") + " · "

@@ -3,28 +3,34 @@ import VaultKit
 
 /// `book add|list|edit|progress` and `session add|list|edit|delete`: books and reading sessions.
 enum BookCommands {
+    /// An input that takes the edition options (``editionParameters(removable:)``).
+    protocol EditionInput: CommandInput {
+        var edition: EditionEdit { get set }
+    }
+
     static func book(_ context: CommandContext) -> CommandSpec {
         CommandSpec(name: "book", abstract: "Add, correct and rate books; progress and status.",
                     subcommands: [add(context), list(context), edit(context), progress(context)]
                         + ShelfCommands.statusCommands(context) + [ShelfCommands.rate(context)])
     }
 
-    struct AddInput: CommandInput {
+    struct AddInput: CommandInput, EditionInput {
         var title = ""
         var authors: [String] = []
+        var edition = EditionEdit()
         var json = false
 
         static var parameters: [Parameter<AddInput>] {
             [.argument(\.title, ArgumentSpec(name: "title", help: "The book's title.")),
              .options(\.authors, OptionSpec(name: "author", short: "a", valueName: "name", help: "An author; repeat for several.",
-                                             isRepeatable: true)),
-             .flag(\.json, SharedOptions.json)]
+                                             isRepeatable: true))]
+                + editionParameters(removable: false) + [.flag(\.json, SharedOptions.json)]
         }
     }
 
     static func add(_ context: CommandContext) -> CommandSpec {
         CommandSpec(name: "add", abstract: "Add a book and print its id.", parameters: AddInput.parameters) { input in
-            let book = try context.openVault().addBook(title: input.title, authors: input.authors)
+            let book = try context.openVault().addBook(title: input.title, authors: input.authors, edition: input.edition)
             printID(book.id.rawValue, json: input.json, context: context)
         }
     }
@@ -63,11 +69,12 @@ enum BookCommands {
         }
     }
 
-    struct EditInput: CommandInput {
+    struct EditInput: CommandInput, EditionInput {
         var book = ""
         var title: String?
         var authors: [String] = []
         var noAuthor = false
+        var edition = EditionEdit()
 
         static var parameters: [Parameter<EditInput>] {
             [.argument(\.book, SharedOptions.book),
@@ -75,26 +82,28 @@ enum BookCommands {
              .options(\.authors, OptionSpec(name: "author", short: "a", valueName: "name",
                                              help: "The authors, replacing those recorded; repeat for several.", isRepeatable: true)),
              .flag(\.noAuthor, OptionSpec(name: "no-author", help: "Remove every author."))]
+                + editionParameters(removable: true)
         }
     }
 
     static func edit(_ context: CommandContext) -> CommandSpec {
         CommandSpec(
-            name: "edit", abstract: "Correct a book's title or authors.",
-            discussion: "Give --title, --author (repeat for several; they replace the authors recorded) or --no-author. "
+            name: "edit", abstract: "Correct a book's title, authors or edition.",
+            discussion: "Give --title, --author (repeat for several; they replace the authors recorded), --no-author, "
+                + "--isbn, --year or --pages-total (\"\" removes one of the last three). "
                 + "The change syncs like any other; a position recorded on another device meanwhile is kept, not undone.",
             parameters: EditInput.parameters
         ) { input in
-            guard input.title != nil || !input.authors.isEmpty || input.noAuthor else {
-                throw CLIError.invalidValue("book edit needs --title, --author or --no-author")
+            guard input.title != nil || !input.authors.isEmpty || input.noAuthor || !input.edition.isEmpty else {
+                throw CLIError.invalidValue("book edit needs --title, --author, --no-author, --isbn, --year or --pages-total")
             }
             guard !(input.noAuthor && !input.authors.isEmpty) else {
                 throw CLIError.invalidValue("--no-author and --author cannot be given together")
             }
             let authors = input.noAuthor ? [] : input.authors.isEmpty ? nil : input.authors
-            let edit = try context.openVault().editBook(named: input.book, title: input.title, authors: authors)
+            let edit = try context.openVault().editBook(named: input.book, title: input.title, authors: authors, edition: input.edition)
             if edit.changedFields.isEmpty {
-                context.console.err("Book \(edit.book.id) already has that \(input.title != nil && authors != nil ? "title and those authors" : input.title != nil ? "title" : "author list"); nothing was changed.\n")
+                context.console.err("Book \(edit.book.id) already has what was given; nothing was changed.\n")
             } else {
                 context.console.err("Book \(edit.book.id) edited (\(edit.changedFields.joined(separator: " and "))).\n")
             }
@@ -103,26 +112,35 @@ enum BookCommands {
 
     struct ProgressInput: CommandInput {
         var book = ""
-        var percent = 0.0
+        var position: [String] = []
         var rewind = false
 
         static var parameters: [Parameter<ProgressInput>] {
             [.argument(\.book, SharedOptions.book),
-             .argument(\.percent, ArgumentSpec(name: "percent", help: "Percent read, 0 to 100, such as 42 or 42.5%."), ValueParsing.percent),
+             .arguments(\.position, ArgumentSpec(name: "position",
+                                                 help: "Percent read, 0 to 100 (42 or 42.5%), or a page: p. 120 (the book needs --pages-total).",
+                                                 isVariadic: true)),
              .flag(\.rewind, OptionSpec(name: "rewind", help: "A deliberate move backwards: sync lets it win over positions set before it."))]
         }
     }
 
     static func progress(_ context: CommandContext) -> CommandSpec {
         CommandSpec(name: "progress", abstract: "Set how far through a book you are.", parameters: ProgressInput.parameters) { input in
-            let book = try context.openVault().setProgress(of: input.book, to: input.percent, rewind: input.rewind)
-            context.console.err("Progress of \(book.id) set to \(HumanFormat.percent(book.progress)).\n")
+            let position = try ValueParsing.position(input.position.joined(separator: " "))
+            let vault = try context.openVault()
+            let book = switch position {
+            case .percent(let percent): try vault.setProgress(of: input.book, to: percent, rewind: input.rewind)
+            case .page(let page): try vault.setProgress(of: input.book, toPage: page, rewind: input.rewind)
+            }
+            context.console.err("Progress of \(book.id) set to \(HumanFormat.position(book)).\n")
         }
     }
 
     struct SessionAddInput: CommandInput {
         var book = ""
-        var pages = 0  // Required: decoding always sets it.
+        var pages: Int?
+        var fromPage: Int?
+        var toPage: Int?
         var start: ValueParsing.GivenTime?
         var end = ValueParsing.GivenTime(timestamp: Timestamp(millisecondsSince1970: 0), isTimeOfDay: false)  // Decoding always sets it: absent, now.
         var minutes: Int?
@@ -130,8 +148,13 @@ enum BookCommands {
 
         static var parameters: [Parameter<SessionAddInput>] {
             [.argument(\.book, SharedOptions.book),
-             .option(\.pages, OptionSpec(name: "pages", short: "p", valueName: "n", help: "Pages read (required)."),
-                     missing: "session add needs --pages N", ValueParsing.pages),
+             .option(\.pages, OptionSpec(name: "pages", short: "p", valueName: "n",
+                                          help: "Pages read (required, unless --from-page and --to-page say it)."), ValueParsing.pages),
+             .option(\.fromPage, OptionSpec(name: "from-page", valueName: "page", help: "The page the session started at."),
+                     ValueParsing.page),
+             .option(\.toPage, OptionSpec(name: "to-page", valueName: "page",
+                                           help: "The page it ended at: the book's progress moves there (needs its --pages-total)."),
+                     ValueParsing.page),
              .option(\.minutes, OptionSpec(name: "minutes", short: "m", valueName: "m",
                                            help: "How long it lasted, ending at --end (0 for a session without a duration)."),
                      ValueParsing.minutes),
@@ -183,7 +206,8 @@ enum BookCommands {
                 discussion: "Give how long it lasted with --minutes, or when it started with --start; it ends at --end, "
                     + "or now. --minutes 0 records a session without a duration. A time of day means the latest such moment "
                     + "that is not in the future, and a --start of day after --end is the day before's: --start 23:00 "
-                    + "--end 00:30 crosses midnight. A session cannot end in the future.",
+                    + "--end 00:30 crosses midnight. A session cannot end in the future. --to-page moves the book's progress "
+                    + "to that page, never backwards; with --from-page it also gives the pages read, when --pages does not.",
                 parameters: SessionAddInput.parameters
             ) { input in
                 guard input.start == nil || input.minutes == nil else {
@@ -192,13 +216,26 @@ enum BookCommands {
                 guard input.start != nil || input.minutes != nil else {
                     throw CLIError.invalidValue("session add needs --minutes M or --start TIME (--minutes 0 for a session without a duration)")
                 }
+                guard input.fromPage == nil || input.toPage != nil else { throw CLIError.invalidValue("--from-page needs --to-page") }
+                if let from = input.fromPage, let to = input.toPage, to < from {
+                    throw CLIError.invalidValue("--to-page is before --from-page")
+                }
+                guard let pages = input.pages ?? input.toPage.flatMap({ to in input.fromPage.map { to - $0 } }) else {
+                    throw CLIError.invalidValue("session add needs --pages N (or --from-page and --to-page)")
+                }
                 let span = input.minutes.map { minutes in
                     (start: Timestamp(millisecondsSince1970: input.end.timestamp.millisecondsSince1970 - Int64(minutes) * 60_000),
                      end: input.end.timestamp)
                 } ?? ValueParsing.sessionSpan(start: input.start, end: input.end)
-                let session = try context.openVault().addSession(to: input.book, pagesRead: input.pages,
-                                                                 startedAt: span.start, endedAt: span.end)
-                printID(session.id.rawValue, json: input.json, context: context)
+                let added = try context.openVault().addSession(to: input.book, pagesRead: pages, startedAt: span.start,
+                                                               endedAt: span.end, toPage: input.toPage)
+                printID(added.session.id.rawValue, json: input.json, context: context)
+                if let toPage = input.toPage {
+                    let position = HumanFormat.position(added.book)
+                    context.console.err(added.book.edition.page(atPercent: added.book.progress) == toPage
+                                        ? "Progress of \(added.book.id) set to \(position).\n"
+                                        : "Progress of \(added.book.id) stays at \(position), beyond page \(toPage).\n")
+                }
             },
             CommandSpec(
                 name: "list", abstract: "List reading sessions, oldest first.",
@@ -255,6 +292,19 @@ enum BookCommands {
                 }
             },
         ])
+    }
+
+    /// The options that give a book's edition, for `book add` and (`removable`: "" removes
+    /// a part) `book edit`.
+    static func editionParameters<Input: EditionInput>(removable: Bool) -> [Parameter<Input>] {
+        let remove = removable ? "; \"\" removes it" : ""
+        return [.option(\.edition.isbn, OptionSpec(name: "isbn", valueName: "isbn", help: "Its ISBN-10 or ISBN-13\(remove)."),
+                        ValueParsing.isbn),
+                .option(\.edition.year, OptionSpec(name: "year", valueName: "year", help: "Its year of publication\(remove)."),
+                        ValueParsing.year),
+                .option(\.edition.pages, OptionSpec(name: "pages-total", valueName: "n",
+                                                    help: "Its number of pages, so progress can be a page\(remove)."),
+                        ValueParsing.pagesTotal)]
     }
 
     /// What every `add` prints: the new id alone on its line, or `{"id": ...}`.

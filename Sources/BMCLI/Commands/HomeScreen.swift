@@ -23,7 +23,7 @@ enum HomeScreen {
         for book in reading {
             let authors = book.authors.isEmpty ? "" : " — " + HumanFormat.printable(book.authors.joined(separator: ", "))
             let since = book.readingLog.status == .reading ? book.readingLog.statusSince.map { ", since " + HumanFormat.localDate($0) } ?? "" : ""
-            text += "  \(HumanFormat.printable(book.title))\(authors)  \(HumanFormat.percent(book.progress))\(since)\n"
+            text += "  \(HumanFormat.printable(book.title))\(authors)  \(HumanFormat.position(book))\(since)\n"
         }
         var notes: [AnnotationListing] = []
         try? vault.forEachAnnotation(ListingRequest(newest: latest, order: .created)) { if case .success(let listing) = $0 { notes.append(listing) } }

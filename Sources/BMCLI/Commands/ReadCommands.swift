@@ -132,7 +132,8 @@ enum ReadCommands {
             }
             var text = HumanFormat.field("id", book.id.rawValue) + HumanFormat.field("title", book.title)
             if !book.authors.isEmpty { text += HumanFormat.field("authors", book.authors.joined(separator: ", ")) }
-            text += HumanFormat.field("progress", HumanFormat.percent(book.progress))
+            if let edition = HumanFormat.edition(book.edition) { text += HumanFormat.field("edition", edition) }
+            text += HumanFormat.field("progress", HumanFormat.position(book))
             if let status = book.readingLog.status, let since = book.readingLog.statusSince {
                 text += HumanFormat.field("status", "\(status.rawValue) since \(HumanFormat.localDate(since))")
             }

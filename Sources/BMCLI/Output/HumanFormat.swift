@@ -64,9 +64,27 @@ enum HumanFormat {
             + twoDigits(parts.tm_mday) + " " + twoDigits(parts.tm_hour) + ":" + twoDigits(parts.tm_min)
     }
 
-    /// `42%`, or `42.5%` when not whole.
+    /// `42%`, or `42.5%` when not whole: to a tenth (a page of a long book is a fraction).
     static func percent(_ value: Double) -> String {
-        value.rounded() == value ? "\(Int(value))%" : "\(value)%"
+        let tenths = (value * 10).rounded() / 10
+        return tenths.rounded() == tenths ? "\(Int(tenths))%" : "\(tenths)%"
+    }
+
+    /// A book's position: `p. 120 of 317 (38%)` when its number of pages is known, else as
+    /// ``percent(_:)`` gives it.
+    static func position(_ book: Book) -> String {
+        guard let pages = book.edition.pages, let page = book.edition.page(atPercent: book.progress) else {
+            return percent(book.progress)
+        }
+        return "p. \(page) of \(pages) (\(Int(book.progress.rounded()))%)"
+    }
+
+    /// A book's edition on one line: `ISBN 9780156027328, 1961, 317 pages`, each part only
+    /// when known (nil when none is).
+    static func edition(_ edition: Edition) -> String? {
+        let parts = [edition.isbn.map { "ISBN \($0)" }, edition.year.map(String.init), edition.pages.map { "\($0) pages" }]
+            .compactMap { $0 }
+        return parts.isEmpty ? nil : parts.joined(separator: ", ")
     }
 
     /// One line per book: id, progress, title and authors, then `[status, rating]` when

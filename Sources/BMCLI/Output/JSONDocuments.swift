@@ -12,6 +12,9 @@ enum JSONDocuments {
         /// rating (null: none), and every status change, oldest first.
         let status: String?, statusSince: String?, rating: Double?
         let readingLog: [StatusChange]
+        /// bmvault 0.11: the edition (null: not known), and the page the progress reaches
+        /// (null without a number of pages).
+        let isbn: String?, year: Int?, pagesTotal: Int?, page: Int?
 
         struct StatusChange: Encodable {
             let status: String, on: String
@@ -30,6 +33,10 @@ enum JSONDocuments {
             statusSince = book.readingLog.statusSince?.iso8601
             rating = book.rating
             readingLog = book.readingLog.events.map { StatusChange(status: $0.status.rawValue, on: $0.on.iso8601) }
+            isbn = book.edition.isbn
+            year = book.edition.year
+            pagesTotal = book.edition.pages
+            page = book.edition.page(atPercent: book.progress)
         }
 
         func encode(to encoder: Encoder) throws {
@@ -46,10 +53,15 @@ enum JSONDocuments {
             try container.encode(statusSince, forKey: .statusSince)
             try container.encode(rating, forKey: .rating)
             try container.encode(readingLog, forKey: .readingLog)
+            try container.encode(isbn, forKey: .isbn)
+            try container.encode(year, forKey: .year)
+            try container.encode(pagesTotal, forKey: .pagesTotal)
+            try container.encode(page, forKey: .page)
         }
 
         enum CodingKeys: String, CodingKey {
             case id, title, authors, progress, createdAt, updatedAt, deletedAt, version, status, statusSince, rating, readingLog
+            case isbn, year, pagesTotal, page
         }
     }
 

@@ -361,6 +361,12 @@ struct ErrorReport: Equatable {
         case .ratingOutOfRange: return "a rating is 1 to 5 stars, in halves (such as 4 or 3.5)"
         case .statusInFuture: return "that date is in the future; give the day it happened"
         case .invalidReadingLog: return "a book's reading log is malformed"
+        case .invalidISBN: return "that is not an ISBN: give the 10 or 13 digits of one (hyphens allowed) whose check digit matches"
+        case .yearOutOfRange: return "a year is a whole number from \(Edition.years.lowerBound) to \(Edition.years.upperBound)"
+        case .pageCountOutOfRange: return "a book's number of pages is a whole number from 1 to \(ReadingSession.maximumPages)"
+        case .noPageCount: return "the book has no number of pages; give one with `bmvault book edit BOOK --pages-total N`, or a percent"
+        case .pageBeyondEnd(let pages): return "the book has \(pages) pages; give a page from 0 to \(pages)"
+        case .invalidEdition: return "a book's edition is malformed"
         }
     }
 }

@@ -201,6 +201,58 @@ enum ValueParsing {
         return value
     }
 
+    /// How far through a book for `book progress`: a percent (`42`, `42.5%`) or a page
+    /// (`p. 120`, `p.120`, `page 120`).
+    enum Position: Equatable {
+        case percent(Double)
+        case page(Int)
+    }
+
+    static func position(_ text: String) throws(CLIError) -> Position {
+        let trimmed = text.trimmingCharacters(in: .whitespaces).lowercased()
+        for prefix in ["page", "p."] where trimmed.hasPrefix(prefix) {
+            guard let page = Int(trimmed.dropFirst(prefix.count).trimmingCharacters(in: .whitespaces)), page >= 0 else {
+                throw .invalidValue("a page is given as p. 120 (or page 120)")
+            }
+            return .page(page)
+        }
+        do {
+            return .percent(try percent(trimmed))
+        } catch {
+            throw .invalidValue("POSITION takes a percent from 0 to 100 (42 or 42.5%) or a page (p. 120)")
+        }
+    }
+
+    /// `--isbn` as typed (checked by the journal); "" removes it.
+    static func isbn(_ text: String) throws(CLIError) -> String?? {
+        let trimmed = text.trimmingCharacters(in: .whitespaces)
+        return .some(trimmed.isEmpty ? nil : trimmed)
+    }
+
+    /// `--year`: a whole number (checked by the journal); "" removes it.
+    static func year(_ text: String) throws(CLIError) -> Int?? {
+        let trimmed = text.trimmingCharacters(in: .whitespaces)
+        guard !trimmed.isEmpty else { return .some(nil) }
+        guard let year = Int(trimmed) else { throw .invalidValue("--year takes a whole number, such as 1961") }
+        return .some(year)
+    }
+
+    /// `--pages-total`: a whole number (checked by the journal); "" removes it.
+    static func pagesTotal(_ text: String) throws(CLIError) -> Int?? {
+        let trimmed = text.trimmingCharacters(in: .whitespaces)
+        guard !trimmed.isEmpty else { return .some(nil) }
+        guard let pages = Int(trimmed) else { throw .invalidValue("--pages-total takes a whole number of pages, such as 317") }
+        return .some(pages)
+    }
+
+    /// A page of a book for `--from-page` and `--to-page`, 0 or more.
+    static func page(_ text: String) throws(CLIError) -> Int {
+        guard let value = Int(text.trimmingCharacters(in: .whitespaces)), (0...ReadingSession.maximumPages).contains(value) else {
+            throw .invalidValue("a page is a whole number from 0 to \(ReadingSession.maximumPages)")
+        }
+        return value
+    }
+
     /// A whole number of pages, 0 or more.
     static func pages(_ text: String) throws(CLIError) -> Int {
         guard let value = Int(text.trimmingCharacters(in: .whitespaces)), value >= 0,

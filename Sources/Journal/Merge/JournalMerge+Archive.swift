@@ -7,9 +7,9 @@
 extension JournalMerge {
     /// A book from an archive: title and authors from the later change (``BookMetadataPolicy``),
     /// the furthest position (``ProgressPolicy``), both reading logs (``ReadingLogPolicy``),
-    /// the archive's rating when it has one and is the later (``RatingPolicy``: an archive
-    /// without one, as every archive before bmvault 0.10, never takes a rating away); not
-    /// deleted while it has live notes here.
+    /// the archive's rating and edition when it has one and is the later (``RatingPolicy``,
+    /// ``EditionPolicy``: an archive without one, as every archive before bmvault 0.10 and
+    /// 0.11, never takes one away); not deleted while it has live notes here.
     public func merge(archived incoming: Book, into local: LocalBook?) -> ArchivedBookDecision {
         guard let local else { return .insert(incoming) }
         guard case .book(let here, let liveAnnotations) = local else { return .replaceUnreadable(incoming) }
@@ -38,16 +38,30 @@ extension JournalMerge {
                 rating = winner
             }
         }
+        var edition = here.book.edition
+        if !incoming.edition.isEmpty && incoming.edition != here.book.edition {
+            let (localChanged, archiveChanged) = Self.clocks(here: here.book.version, here.book.updatedAt,
+                                                             archive: incoming.version, incoming.updatedAt, archiveDiffers: true)
+            if case .winner(let winner, _) = EditionPolicy().resolve(local: Side(here.book.edition, clock: localChanged),
+                                                                      remote: Side(incoming.edition, clock: archiveChanged),
+                                                                      divergence: divergence) {
+                edition = winner
+            }
+        }
         let position = positions.current
         let wasDeleted = here.book.deletedAt != nil
         let isDeleted = metadata.deletedAt != nil && (wasDeleted || liveAnnotations == 0)
         let metadataChanged = metadata.title != here.book.title || metadata.authors != here.book.authors || isDeleted != wasDeleted
         let progressMoved = position.percent != here.book.progress
         let ratingChanged = rating != here.book.rating
-        guard metadataChanged || progressMoved || ratingChanged || readingLog != here.book.readingLog else { return .unchanged }
+        let editionChanged = edition != here.book.edition
+        guard metadataChanged || progressMoved || ratingChanged || editionChanged || readingLog != here.book.readingLog else {
+            return .unchanged
+        }
         return .change(BookChange(title: metadata.title, authors: metadata.authors, progress: position.percent,
                                   isDeleted: isDeleted, metadataChanged: metadataChanged, progressMoved: progressMoved,
-                                  rating: rating, ratingChanged: ratingChanged, readingLog: readingLog))
+                                  rating: rating, ratingChanged: ratingChanged, edition: edition, editionChanged: editionChanged,
+                                  readingLog: readingLog))
     }
 
     /// A reading session from an archive: added when this vault has none of its id. A

@@ -3,7 +3,7 @@
 /// another format). It reads nothing and writes nothing: given both sides, it returns a
 /// decision, which the Store applies. Each kind of data is decided by its named policy
 /// (`Conflicts/`): ``NoteAndQuoteTextPolicy``, ``BookMetadataPolicy``, ``ProgressPolicy``,
-/// ``SessionEditPolicy``.
+/// ``SessionEditPolicy``, ``RatingPolicy``, ``ReadingLogPolicy``, ``EditionPolicy``.
 public struct JournalMerge: Sendable {
     /// The id of the conflict copy that shows a record's version written at a clock: the
     /// same on every device (derived, by the Store, from a hash of both).
@@ -24,7 +24,8 @@ public struct JournalMerge: Sendable {
 
     /// A book's version from another device. Title, authors and deletion follow the later
     /// metadata clock, the position the progress policy over both sides' recorded positions
-    /// (so a position set elsewhere never undoes a retitle here), the rating its own clock,
+    /// (so a position set elsewhere never undoes a retitle here), the rating and the edition
+    /// each its own clock,
     /// and the reading logs are joined (``ReadingLogPolicy``). A book is not deleted
     /// while it has live notes here; a purged deletion brings no title, so the book keeps
     /// its own.
@@ -44,6 +45,9 @@ public struct JournalMerge: Sendable {
                   divergence: Divergence(localChanged: true, remoteChanged: true)),
               case .winner(let readingLog, _) = ReadingLogPolicy().resolve(
                   local: Side(here.book.readingLog, clock: here.clock), remote: Side(incoming.book.readingLog, clock: incoming.clock),
+                  divergence: Divergence(localChanged: true, remoteChanged: true)),
+              case .winner(let edition, _) = EditionPolicy().resolve(
+                  local: Side(here.book.edition, clock: here.editionClock), remote: Side(incoming.book.edition, clock: incoming.editionClock),
                   divergence: Divergence(localChanged: true, remoteChanged: true)) else { return .unchanged }
         var merged = here
         if !metadata.title.isEmpty || metadata.deletedAt == nil {
@@ -57,6 +61,8 @@ public struct JournalMerge: Sendable {
         merged.book.rating = rating
         merged.ratingClock = max(here.ratingClock, incoming.ratingClock)
         merged.book.readingLog = readingLog
+        merged.book.edition = edition
+        merged.editionClock = max(here.editionClock, incoming.editionClock)
         merged.book.version = max(here.book.version, incoming.book.version)
         merged.book.updatedAt = max(here.book.updatedAt, incoming.book.updatedAt)
         merged.clock = max(here.clock, incoming.clock)

@@ -62,6 +62,9 @@ public struct BookChange: Hashable, Sendable {
     public let rating: Double?
     /// The rating changed: its clock moves.
     public let ratingChanged: Bool
+    public let edition: Edition
+    /// The edition changed: its clock moves.
+    public let editionChanged: Bool
     /// Both logs joined.
     public let readingLog: ReadingLog
 }

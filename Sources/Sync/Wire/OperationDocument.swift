@@ -12,11 +12,13 @@ import Journal
 /// file again once upgraded, keep reading everything else.
 /// Format 4 (bmvault 0.10) is format 3 with a book's rating and reading log
 /// (``BookSnapshot``), written only for a book that has either, for the same reason.
+/// Format 5 (bmvault 0.11) is format 4 with a book's edition and its clock, written only
+/// for a book that has them.
 /// Format 1 (bmvault 0.3 to 0.5) had the clock as `hlc`, the clock of the changed version
 /// as `base`, and the record as JSON text inside a string (`payload`); it is still read.
 public enum OperationDocument {
     /// The newest format this build reads.
-    public static let version = 4
+    public static let version = 5
 
     public static func encode(_ operation: SyncOperation) -> [UInt8] {
         var out = JSONObjectWriter()
@@ -27,7 +29,7 @@ public enum OperationDocument {
         var format = 2
         if case .book(let version) = operation.record {
             let snapshot = BookSnapshot(version, operationClock: operation.clock)
-            if snapshot.needsFormat4 { format = 4 }
+            if snapshot.needsFormat5 { format = 5 } else if snapshot.needsFormat4 { format = 4 }
             out.object("book") { snapshot.write(to: &$0) }
         }
         out.string("clock", operation.clock.description)

@@ -22,6 +22,11 @@ struct BookSnapshot: Codable {
     let rating: Double?
     let ratingClock: String?
     let readingLog: String?
+    /// Format 5 (bmvault 0.11): the edition (``Edition/text``) and the clock of its last
+    /// change. Absent: none ever given (or a device from before editions, whose absence
+    /// changes nothing: ``EditionPolicy`` takes a missing clock as the origin).
+    let edition: String?
+    let editionClock: String?
 
     /// The snapshot of `version` in an operation made at `operationClock`; a metadata clock
     /// equal to it is left out (the reader takes the operation's).
@@ -42,11 +47,17 @@ struct BookSnapshot: Codable {
         rating = book.rating
         ratingClock = version.ratingClock == .origin ? nil : version.ratingClock.description
         readingLog = book.readingLog.isEmpty ? nil : book.readingLog.text
+        edition = book.edition.isEmpty ? nil : book.edition.text
+        editionClock = version.editionClock == .origin ? nil : version.editionClock.description
     }
 
     /// Whether a device of bmvault 0.9 or older would lose something reading it (a rating,
     /// a status), and it must wait for that device's upgrade.
     var needsFormat4: Bool { rating != nil || ratingClock != nil || readingLog != nil }
+
+    /// Whether a device of bmvault 0.10 or older would lose something reading it (an edition,
+    /// or the clock of one taken away).
+    var needsFormat5: Bool { edition != nil || editionClock != nil }
 
     /// The version, checked. `clock` is the operation's; a format 1 snapshot, which has no
     /// metadata clock, counts as changing everything at it, and its one position as recorded
@@ -62,7 +73,8 @@ struct BookSnapshot: Codable {
                         createdAt: Timestamp(millisecondsSince1970: createdAt), updatedAt: Timestamp(millisecondsSince1970: updatedAt),
                         deletedAt: deletedAt.map(Timestamp.init(millisecondsSince1970:)), version: version,
                         readingLog: try readingLog.map { (text) throws(JournalError) in try ReadingLog(parsing: text) } ?? .empty,
-                        rating: try rating.map { (stars) throws(JournalError) in try Rating.checked(stars) })
+                        rating: try rating.map { (stars) throws(JournalError) in try Rating.checked(stars) },
+                        edition: try edition.map { (text) throws(JournalError) in try Edition(parsing: text) } ?? .unknown)
         let positions: ProgressPolicy.Positions
         if let progressMarks {
             positions = try ProgressPolicy.Positions(parsing: progressMarks)
@@ -73,13 +85,16 @@ struct BookSnapshot: Codable {
         return BookVersion(book, clock: clock,
                            metadataClock: try metadataClock.map { (text) throws(JournalError) in try HybridTimestamp(parsing: text) } ?? clock,
                            positions: positions,
-                           ratingClock: try ratingClock.map { (text) throws(JournalError) in try HybridTimestamp(parsing: text) } ?? .origin)
+                           ratingClock: try ratingClock.map { (text) throws(JournalError) in try HybridTimestamp(parsing: text) } ?? .origin,
+                           editionClock: try editionClock.map { (text) throws(JournalError) in try HybridTimestamp(parsing: text) } ?? .origin)
     }
 
     func write(to out: inout JSONObjectWriter) {
         out.strings("authors", authors)
         out.integer("createdAt", createdAt)
         if let deletedAt { out.integer("deletedAt", deletedAt) }
+        if let edition { out.string("edition", edition) }
+        if let editionClock { out.string("editionClock", editionClock) }
         out.string("id", id)
         if let metadataClock { out.string("metadataClock", metadataClock) }
         out.double("progress", progress)

@@ -41,6 +41,7 @@ enum Migrations {
         Migration0008KeyChain.migration,
         Migration0009SessionEdits.migration,
         Migration0010Shelves.migration,
+        Migration0011Editions.migration,
     ]
 
     static var latestVersion: Int { all.count }
