@@ -96,7 +96,9 @@ enum HumanFormat {
         var done = [(activity.notes, "note"), (activity.quotes, "quote"), (activity.sessions, "session")]
             .filter { $0.0 > 0 }.map { counted([$0]) }
         if let last = activity.lastSession { done.append("last read \(localDate(last))") }
-        return "\(book.id)  \(percent(book.progress).padding(toLength: 6, withPad: " ", startingAt: 0)) \(printable(book.title))\(authors)"
+        let shown = percent(book.progress)
+        let column = shown + String(repeating: " ", count: max(0, 6 - shown.count))
+        return "\(book.id)  \(column) \(printable(book.title))\(authors)"
             + (shelf.isEmpty ? "" : "  [\(shelf.joined(separator: ", "))]") + (done.isEmpty ? "" : "  · " + done.joined(separator: ", ")) + "\n"
     }
 
