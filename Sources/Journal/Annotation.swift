@@ -17,8 +17,10 @@ public enum ConflictReason: String, Hashable, Sendable {
 /// sealed at rest; kind and dates stay in the clear.
 public struct Annotation: Hashable, Sendable {
     public let id: EntityID
-    public let bookID: EntityID
-    public let kind: AnnotationKind
+    /// Changed by `move` (a new version, like an edit).
+    public var bookID: EntityID
+    /// Changed by `edit --kind` (a new version, like an edit); a quote needs a locator.
+    public var kind: AnnotationKind
     public var body: String
     public var locator: Locator?
     public let createdAt: Timestamp

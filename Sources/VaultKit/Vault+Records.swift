@@ -30,12 +30,11 @@ extension Vault {
         }
     }
 
-    /// Replaces a note's or quote's body and/or locator. `nil` leaves a field as it is.
-    public func editAnnotation(_ id: String, body: String?, locator: String?) throws(VaultError) -> Annotation {
-        let reference = try resolveID(id)
-        guard reference.kind == .annotation else {
-            throw .wrongRecordKind(id: reference.id.rawValue, expected: "note or quote", found: reference.kind.rawValue)
-        }
+    /// Replaces a note's or quote's body, locator and/or kind. `nil` leaves a field as it is.
+    /// A quote needs a locator: removing a quote's, or making a note without one a quote, is
+    /// refused.
+    public func editAnnotation(_ id: String, body: String?, locator: String?, kind: AnnotationKind? = nil) throws(VaultError) -> Annotation {
+        let reference = try resolveAnnotationID(id)
         let checkedBody = try body.map { (text) throws(VaultError) in
             try journalCall { () throws(JournalError) in try TextRules.body(text) }
         }
@@ -45,13 +44,35 @@ extension Vault {
             return try journalCall { () throws(JournalError) in try Locator(text) }
         }
         let store = try unlockedStore()
-        if case .some(nil) = checkedLocator,
-           try storeCall({ () throws(StoreError) in try store.annotation(reference.id) }).kind == .quote {
+        let current = try storeCall { () throws(StoreError) in try store.annotation(reference.id) }
+        if (kind ?? current.kind) == .quote, (checkedLocator ?? current.locator) == nil {
             throw .invalidInput(.quoteNeedsLocator)
         }
         return try storeCall { () throws(StoreError) in
-            try store.editAnnotation(reference.id, body: checkedBody, locator: checkedLocator)
+            try store.editAnnotation(reference.id, body: checkedBody, locator: checkedLocator, kind: kind)
         }
+    }
+
+    /// Moves notes and quotes to the book `reference` names, all or none: every id must name
+    /// a live note or quote. Returns those that moved (one already there does not).
+    public func move(_ ids: [String], to reference: String) throws(VaultError) -> [Annotation] {
+        var notes: [EntityID] = []
+        for id in ids {
+            let note = try resolveAnnotationID(id).id
+            if !notes.contains(note) { notes.append(note) }
+        }
+        let book = try book(named: reference)
+        let store = try unlockedStore()
+        return try storeCall { () throws(StoreError) in try store.moveAnnotations(notes, to: book.id) }
+    }
+
+    /// The live note or quote an ID names (any other kind of record is `wrongRecordKind`).
+    private func resolveAnnotationID(_ id: String) throws(VaultError) -> RecordReference {
+        let reference = try resolveID(id)
+        guard reference.kind == .annotation else {
+            throw .wrongRecordKind(id: reference.id.rawValue, expected: "note or quote", found: reference.kind.rawValue)
+        }
+        return reference
     }
 
     /// Tombstones notes, quotes, sessions and (empty) books, all or none: every id is

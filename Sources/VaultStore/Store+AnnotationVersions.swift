@@ -58,7 +58,7 @@ extension Store {
         let cipher = try requireCipher()
         var versions: [AnnotationVersion] = []
         try database.forEachRow("""
-            SELECT hlc, vv, body, locator, updated_at, deleted_at, version, conflict_of, conflict_reason
+            SELECT hlc, vv, body, locator, updated_at, deleted_at, version, conflict_of, conflict_reason, book_id, kind
             FROM annotation_version WHERE annotation_id = ?
             """, [.text(note.id.rawValue)]) { (row) throws(StoreError) in
             guard let versionClock = try? HybridTimestamp(parsing: row.text(0)) else {
@@ -75,7 +75,11 @@ extension Store {
                     guard let checked = try? Locator(text) else { throw UnreadableRecord(id: note.id.rawValue, field: "locator") }
                     locator = checked
                 }
-                let annotation = Annotation(id: note.id, bookID: note.bookID, kind: note.kind, body: body, locator: locator,
+                // NULL book and kind (every version kept before bmvault 0.12): the note's own.
+                let bookID = row.isNull(9) ? note.bookID : try? EntityID(validating: row.text(9))
+                let kind = row.isNull(10) ? note.kind : AnnotationKind(rawValue: row.text(10))
+                guard let bookID, let kind else { throw UnreadableRecord(id: note.id.rawValue, field: "version") }
+                let annotation = Annotation(id: note.id, bookID: bookID, kind: kind, body: body, locator: locator,
                                             createdAt: note.createdAt, updatedAt: Timestamp(millisecondsSince1970: row.int64(4)),
                                             deletedAt: deleted ? Timestamp(millisecondsSince1970: row.int64(5)) : nil,
                                             version: row.int64(6),
@@ -115,8 +119,8 @@ extension Store {
             let recordID = Self.versionRecordID(id.rawValue, clock: version.clock.description)
             try database.run("""
                 INSERT INTO annotation_version (annotation_id, hlc, vv, body, locator, updated_at, deleted_at, version,
-                                                conflict_of, conflict_reason)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                                                conflict_of, conflict_reason, book_id, kind)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                 """, [.text(id.rawValue), .text(version.clock.description), Self.storedHistory(version),
                       .blob(try cipher.seal(annotation.body, table: "annotation_version", id: recordID, field: "body")),
                       .blob(try annotation.locator.map { (locator) throws(StoreError) in
@@ -124,7 +128,8 @@ extension Store {
                       }),
                       .integer(annotation.updatedAt.millisecondsSince1970), .integer(annotation.deletedAt?.millisecondsSince1970),
                       .integer(annotation.version), annotation.conflictOf.map { .text($0.rawValue) } ?? .null,
-                      annotation.conflictReason.map { .text($0.rawValue) } ?? .null])
+                      annotation.conflictReason.map { .text($0.rawValue) } ?? .null,
+                      .text(annotation.bookID.rawValue), .text(annotation.kind.rawValue)])
         }
     }
 

@@ -56,13 +56,27 @@ extension Store {
                     state: outboxState)
     }
 
-    /// Changes a note's or quote's body and/or locator. Reads and writes in one write
+    /// Changes a note's or quote's body, locator and/or kind. Reads and writes in one write
     /// transaction, so an edit from another process in between is never overwritten unseen.
     @discardableResult
-    public func editAnnotation(_ id: EntityID, body: String?, locator: Locator??) throws(StoreError) -> Annotation {
+    public func editAnnotation(_ id: EntityID, body: String?, locator: Locator??, kind: AnnotationKind? = nil) throws(StoreError) -> Annotation {
         try changeAnnotation(id, action: .update) { annotation in
             if let body { annotation.body = body }
             if let locator { annotation.locator = locator }
+            if let kind { annotation.kind = kind }
+        }
+    }
+
+    /// Moves notes and quotes to a live book, all in one write transaction: each one not
+    /// already there gets a new version, as an edit does. Returns those that moved.
+    public func moveAnnotations(_ ids: [EntityID], to book: EntityID) throws(StoreError) -> [Annotation] {
+        try database.writeTransaction { () throws(StoreError) -> [Annotation] in
+            try requireLiveBook(book)
+            var moved: [Annotation] = []
+            for id in ids where try annotation(id).bookID != book {
+                moved.append(try changeAnnotationInTransaction(id, action: .update) { annotation in annotation.bookID = book })
+            }
+            return moved
         }
     }
 

@@ -531,6 +531,13 @@ final class SweepWorld {
         let doomed = try world.run(["note", "add", book, "doomed \(c)"], status: 0).line
         let unplaced = try world.run(["note", "add", book, "unplaced \(c)", "--locator", "locator \(c) to remove"], status: 0).line
         try world.run(["edit", unplaced, "--locator", ""], status: 0)
+        try world.run(["edit", unplaced, "--kind", "quote"], status: 65)                // a quote needs a locator
+        try world.run(["edit", quote, "--kind", "note"], status: 0)
+        try world.run(["edit", quote, "--kind", "quote"], status: 0)
+        try world.run(["move", note, "--to", "title \(c) second"], status: 0)
+        try world.run(["move", note, "--to", book], status: 0)
+        try world.run(["move", note, "--to", "unknown \(c)"], status: 66)
+        try world.run(["move", book, "--to", book], status: 65)                        // a book is not a note
         try world.run(["edit", quote, "--locator", ""], status: 65)                    // a quote keeps one
         try world.run(["delete", doomed, "0000aaaa"], status: 66)                      // all or nothing
         try world.run(["delete", doomed, unplaced], status: 0)

@@ -47,7 +47,8 @@ import Testing
           quote                   Add quotes: the book's words, with where they are.
           list                    List notes and quotes.
           show                    Show one note, quote, book or session in full.
-          edit                    Change a note's or quote's text or locator.
+          edit                    Change a note's or quote's text, locator or kind.
+          move                    Move notes or quotes to another book.
           delete                  Delete notes, quotes, sessions or books.
           trash                   List deleted records that can still be brought back.
           undelete                Bring deleted notes, quotes, books or sessions back.
@@ -126,7 +127,7 @@ import Testing
         let vault = try TestVault()
         let version = try vault.run(["--version"])
         #expect(version.status == 0)
-        #expect(version.stdout == "bmvault 0.11.0\n")
+        #expect(version.stdout == "bmvault 0.12.0\n")
         let group = try vault.run(["book"])
         #expect(group.status == 0)
         #expect(group.stdout.hasPrefix("OVERVIEW: Add, correct and rate books; progress and status.\n"))

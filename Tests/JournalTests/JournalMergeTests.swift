@@ -258,6 +258,13 @@ import Testing
         var deletion = version
         deletion.annotation.deletedAt = ms(100)
         #expect(Self.merge.merge(deletion, into: nil, book: .missing) == .deferred)
+        // A note here moved (elsewhere) to a book that has not arrived waits for it too.
+        let here = LocalAnnotation.record(AnnotationVersions(version))
+        var moved = AnnotationVersion(Self.note("new", at: 200), clock: Self.clock(200, "c"), history: version.history)
+        moved.annotation.bookID = EntityID.generate(at: ms(200))
+        #expect(Self.merge.merge(moved, into: here, book: .missing) == .deferred)
+        guard case .store(_, let shown, _, _) = Self.merge.merge(moved, into: here, book: .live) else { Issue.record("stored"); return }
+        #expect(shown.note.bookID == moved.annotation.bookID)
     }
 
     // MARK: - From an archive
@@ -287,7 +294,8 @@ import Testing
         // The archive holds another text at the vault's very version and time: an edit of it.
         let vault = Self.archived("in the vault", version: 2, updated: 200)
         #expect(Self.decide(incoming, here: Self.here(vault))
-                == .change(AnnotationChange(body: "from the archive", locator: .some(nil), isDeleted: nil), isConflict: false, reviveBook: false))
+                == .change(AnnotationChange(body: "from the archive", locator: .some(nil), isDeleted: nil, bookID: incoming.bookID, kind: incoming.kind),
+                           isConflict: false, reviveBook: false))
         // Changed on both sides: both stand, the archive's as a copy, unless the book holds it.
         let changed = Self.archived("changed in the vault", version: 3, updated: 300)
         guard case .addCopy(let copy) = Self.decide(incoming, here: Self.here(changed)) else {

@@ -46,23 +46,34 @@ enum AnnotationCommands {
         var id = ""
         var text: String?
         var locator: String?
+        var kind: AnnotationKind?
 
         static var parameters: [Parameter<EditInput>] {
             [.argument(\.id, SharedOptions.id), .argument(\.text, ArgumentSpec(name: "text", help: "The new text.", isOptional: true)),
-             .option(\.locator, SharedOptions.locator)]
+             .option(\.locator, SharedOptions.locator),
+             .option(\.kind, OptionSpec(name: "kind", short: "k", valueName: "kind",
+                                        help: "Make it a note or a quote (a quote needs a locator)."), ValueParsing.kind)]
         }
     }
 
     static func edit(_ context: CommandContext) -> CommandSpec {
         CommandSpec(
-            name: "edit", abstract: "Change a note's or quote's text or locator.",
-            discussion: "With neither TEXT nor --locator, reads the new text from standard input if piped, else opens $EDITOR on the current text. With only --locator, the text is kept. --locator \"\" removes a note's locator (a quote keeps one).",
+            name: "edit", abstract: "Change a note's or quote's text, locator or kind.",
+            discussion: "With neither TEXT, --locator nor --kind, reads the new text from standard input if piped, else opens $EDITOR on the current text. With only --locator or --kind, the text is kept. --locator \"\" removes a note's locator (a quote keeps one). --kind quote makes a note a quote (it needs a locator, recorded or given), --kind note a quote a note.",
             parameters: EditInput.parameters
         ) { input in
             let vault = try context.openVault()
             let id = input.id
             var text = input.text
-            if text == nil && input.locator == nil {
+            if text == nil && input.locator == nil, let kind = input.kind {
+                guard case .annotation(let listing) = try vault.record(id) else {
+                    throw VaultError.wrongRecordKind(id: id, expected: "note or quote", found: "book or session")
+                }
+                guard listing.annotation.kind != kind else {
+                    context.console.err("No change; nothing was saved.\n")
+                    return
+                }
+            } else if text == nil && input.locator == nil {
                 guard case .annotation(let listing) = try vault.record(id) else {
                     throw VaultError.wrongRecordKind(id: id, expected: "note or quote", found: "book or session")
                 }
@@ -73,8 +84,33 @@ enum AnnotationCommands {
                 }
                 text = edited
             }
-            let annotation = try vault.editAnnotation(id, body: text, locator: input.locator)
+            let annotation = try vault.editAnnotation(id, body: text, locator: input.locator, kind: input.kind)
             context.console.err("Saved \(annotation.kind.rawValue) \(annotation.id) (version \(annotation.version)).\n")
+        }
+    }
+
+    struct MoveInput: CommandInput {
+        var ids: [String] = []
+        var book = ""
+
+        static var parameters: [Parameter<MoveInput>] {
+            [.arguments(\.ids, ArgumentSpec(name: "id", help: "A note or quote id, or a unique prefix of at least 4 characters; repeat for several.",
+                                              isVariadic: true)),
+             .option(\.book, OptionSpec(name: "to", valueName: "book", help: "The book they go to: an id, or part of its title or author (see BOOK in Docs/CLI.md)."),
+                     missing: "move needs --to BOOK") { $0 }]
+        }
+    }
+
+    static func move(_ context: CommandContext) -> CommandSpec {
+        CommandSpec(
+            name: "move", abstract: "Move notes or quotes to another book.",
+            discussion: "Several ids move together or not at all. A move is a change of the note like an edit: it syncs, and if another device changed the note's text meanwhile, both versions are kept and the reader is told (bmvault conflicts).",
+            parameters: MoveInput.parameters
+        ) { input in
+            let vault = try context.openVault()
+            let moved = try vault.move(input.ids, to: input.book)
+            for annotation in moved { context.console.err("Moved \(annotation.kind.rawValue) \(annotation.id) to book \(annotation.bookID).\n") }
+            if moved.isEmpty { context.console.err("Already in that book; nothing was changed.\n") }
         }
     }
 

@@ -35,6 +35,7 @@ enum CommandTable {
                 ReadCommands.list(context),
                 ReadCommands.show(context),
                 AnnotationCommands.edit(context),
+                AnnotationCommands.move(context),
                 AnnotationCommands.delete(context),
                 TrashCommands.trash(context),
                 TrashCommands.undelete(context),

@@ -79,7 +79,9 @@ extension JournalMerge {
     /// (the vault's in the note, the archive's in a new conflict copy, unless the book holds
     /// that text already, `bookHolds`), and a deletion on one side against the other's text
     /// keeps the text, marked `edited-after-delete`. A note that comes back brings its book
-    /// back if the book was deleted here (not if purged), as a new one does.
+    /// back if the book was deleted here (not if purged), as a new one does. The archive's
+    /// book and kind (a note moved, or made a quote) are taken with its text, or alone from a
+    /// later version of the same text.
     public func merge<Failure: Error>(archived incoming: Annotation, into here: LocalAnnotation?, book: BookPresence,
                                       newID: () -> EntityID,
                                       bookHolds: (Annotation) throws(Failure) -> Bool) throws(Failure) -> ArchivedAnnotationDecision {
@@ -92,9 +94,18 @@ extension JournalMerge {
         }
         let localDeleted = local.deletedAt != nil
         let incomingDeleted = incoming.deletedAt != nil
+        // The archive's book is taken only when it is here (an archive brings its books first);
+        // its kind always goes with its text and locator (a quote keeps one).
+        let placed = book != .missing
         if local.body == incoming.body && local.locator == incoming.locator {
-            guard !localDeleted, incomingDeleted, incoming.version > local.version else { return .unchanged }
-            return .change(AnnotationChange(isDeleted: true), isConflict: false, reviveBook: false)
+            let later = incoming.version > local.version
+            let deletes = !localDeleted && incomingDeleted && later
+            let moves = later && placed && incoming.bookID != local.bookID
+            let retypes = later && incoming.kind != local.kind
+            guard deletes || moves || retypes else { return .unchanged }
+            return .change(AnnotationChange(isDeleted: deletes ? true : nil, bookID: moves ? incoming.bookID : nil,
+                                            kind: retypes ? incoming.kind : nil),
+                           isConflict: false, reviveBook: false)
         }
         let (localClock, archiveClock) = Self.clocks(here: local.version, local.updatedAt, archive: incoming.version,
                                                      incoming.updatedAt, archiveDiffers: true)
@@ -105,12 +116,13 @@ extension JournalMerge {
         case .winner(let winner, _):
             guard winner == incoming else { return .unchanged }
             return .change(AnnotationChange(body: incoming.body, locator: .some(incoming.locator),
-                                            isDeleted: incomingDeleted == localDeleted ? nil : incomingDeleted),
+                                            isDeleted: incomingDeleted == localDeleted ? nil : incomingDeleted,
+                                            bookID: placed ? incoming.bookID : nil, kind: incoming.kind),
                            isConflict: false, reviveBook: localDeleted && !incomingDeleted && book == .deleted)
         case .needsUser(_, let theirs, _) where localDeleted:
             // Deleted here, another text in the archive: it comes back, marked.
             return .change(AnnotationChange(body: theirs.body, locator: .some(theirs.locator), isDeleted: false,
-                                            conflictReason: .some(.editedAfterDelete)), isConflict: true,
+                                            conflictReason: .some(.editedAfterDelete), kind: theirs.kind), isConflict: true,
                            reviveBook: book == .deleted)
         case .needsUser where incomingDeleted:
             // Changed here, deleted (with another text) in the archive: it stays, marked.

@@ -84,15 +84,16 @@ public struct JournalMerge: Sendable {
     /// A note's or quote's version from another device: it joins the versions here
     /// (superseding those it saw, standing beside those it did not), and the result is
     /// shown by ``NoteAndQuoteTextPolicy``. A live note for a book deleted here brings the
-    /// book back, unless its title was purged. A note whose book has not arrived waits for it.
+    /// book back, unless its title was purged. A note whose book has not arrived waits for it
+    /// (a note moved to a book made on a third device, too).
     public func merge(_ incoming: AnnotationVersion, into local: LocalAnnotation?, book: BookPresence) -> AnnotationDecision {
+        // Its book has not arrived (every book does, if only as a tombstone): wait for it,
+        // even for a deletion, so this device keeps the same tombstone as every other.
+        if book == .missing { return .deferred }
         let versions: AnnotationVersions
         var before: AnnotationPresentation?
         switch local {
         case nil:
-            // Its book has not arrived (every book does, if only as a tombstone): wait for it,
-            // even for a deletion, so this device keeps the same tombstone as every other.
-            if book == .missing { return .deferred }
             versions = AnnotationVersions(incoming)
         case .unreadable?, .derivedCopy?:
             // What is here cannot be read, or is only shown from another note's version

@@ -94,12 +94,18 @@ public struct AnnotationChange: Hashable, Sendable {
     /// Deleted or not after the change.
     public var isDeleted: Bool?
     public var conflictReason: ConflictReason??
+    /// The book and kind it moves to (`move`, `edit --kind`: bmvault 0.12).
+    public var bookID: EntityID?
+    public var kind: AnnotationKind?
 
-    public init(body: String? = nil, locator: Locator?? = nil, isDeleted: Bool? = nil, conflictReason: ConflictReason?? = nil) {
+    public init(body: String? = nil, locator: Locator?? = nil, isDeleted: Bool? = nil, conflictReason: ConflictReason?? = nil,
+                bookID: EntityID? = nil, kind: AnnotationKind? = nil) {
         self.body = body
         self.locator = locator
         self.isDeleted = isDeleted
         self.conflictReason = conflictReason
+        self.bookID = bookID
+        self.kind = kind
     }
 
     /// Applies the change to `annotation` (the Store's write keeps its dates and version).
@@ -108,5 +114,7 @@ public struct AnnotationChange: Hashable, Sendable {
         if let locator { annotation.locator = locator }
         if let isDeleted { annotation.deletedAt = isDeleted ? (annotation.deletedAt ?? annotation.updatedAt) : nil }
         if let conflictReason { annotation.conflictReason = conflictReason }
+        if let bookID { annotation.bookID = bookID }
+        if let kind { annotation.kind = kind }
     }
 }

@@ -42,6 +42,7 @@ enum Migrations {
         Migration0009SessionEdits.migration,
         Migration0010Shelves.migration,
         Migration0011Editions.migration,
+        Migration0012Moves.migration,
     ]
 
     static var latestVersion: Int { all.count }
