@@ -227,7 +227,9 @@ public enum ArchiveReadme {
           version the archive was made from, in which case the archive's text is an edit and
           replaces it; a note deleted on one side and with another text on the other is
           kept (brought back if need be), marked `edited-after-delete`; an archive's older
-          copy of a note deleted since does not bring it back. For a book: the later change
+          copy of a note deleted since does not bring it back; a note's book and kind come
+          with the archive's text when it is taken, or alone from a later version of the same
+          text (a note moved or made a quote, bmvault 0.12). For a book: the later change
           (by `updatedAt`) of title and authors, and the furthest progress; both reading logs
           joined; the archive's rating, and its edition (ISBN, year and pages together), when it
           has one and is the later (an archive without one, as every archive before bmvault 0.10
