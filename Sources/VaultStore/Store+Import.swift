@@ -86,7 +86,7 @@ public final class ArchiveImport {
             try store.replaceSealedMetadata(with: book)
             var parts = Store.BookParts.all(rewind: false)
             parts.rating = true
-            parts.edition = true
+            parts.edition = !book.edition.isEmpty
             try store.changeBookInTransaction(book.id, action: .update, parts: parts, requireLive: false) { here in
                 here.progress = book.progress
                 here.deletedAt = book.deletedAt

@@ -70,13 +70,13 @@ enum HumanFormat {
         return tenths.rounded() == tenths ? "\(Int(tenths))%" : "\(tenths)%"
     }
 
-    /// A book's position: `p. 120 of 317 (38%)` when its number of pages is known, else as
-    /// ``percent(_:)`` gives it.
+    /// A book's position: `p. 120 of 317 (37.9%)` when its number of pages is known, else
+    /// as ``percent(_:)`` gives it.
     static func position(_ book: Book) -> String {
         guard let pages = book.edition.pages, let page = book.edition.page(atPercent: book.progress) else {
             return percent(book.progress)
         }
-        return "p. \(page) of \(pages) (\(Int(book.progress.rounded()))%)"
+        return "p. \(page) of \(pages) (\(percent(book.progress)))"
     }
 
     /// A book's edition on one line: `ISBN 9780156027328, 1961, 317 pages`, each part only
