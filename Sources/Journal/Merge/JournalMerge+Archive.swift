@@ -28,26 +28,19 @@ extension JournalMerge {
                   divergence: divergence) else {
             return .unchanged
         }
-        var rating = here.book.rating
-        if incoming.rating != nil && incoming.rating != here.book.rating {
-            let (localRated, archiveRated) = Self.clocks(here: here.book.version, here.book.updatedAt,
-                                                         archive: incoming.version, incoming.updatedAt, archiveDiffers: true)
-            if case .winner(let winner, _) = RatingPolicy().resolve(local: Side(here.book.rating, clock: localRated),
-                                                                     remote: Side(incoming.rating, clock: archiveRated),
-                                                                     divergence: divergence) {
-                rating = winner
-            }
+        // A rating and an edition come only from an archive that has one: the archive's, when
+        // it differs and its policy finds it the later; else the vault's.
+        let (localPart, archivePart) = Self.clocks(here: here.book.version, here.book.updatedAt,
+                                                   archive: incoming.version, incoming.updatedAt, archiveDiffers: true)
+        func later<Policy: ConflictPolicy>(_ policy: Policy, here: Policy.Value, archived: Policy.Value,
+                                           given: Bool) -> Policy.Value where Policy.Value: Equatable {
+            guard given, archived != here,
+                  case .winner(let winner, _) = policy.resolve(local: Side(here, clock: localPart), remote: Side(archived, clock: archivePart),
+                                                               divergence: divergence) else { return here }
+            return winner
         }
-        var edition = here.book.edition
-        if !incoming.edition.isEmpty && incoming.edition != here.book.edition {
-            let (localChanged, archiveChanged) = Self.clocks(here: here.book.version, here.book.updatedAt,
-                                                             archive: incoming.version, incoming.updatedAt, archiveDiffers: true)
-            if case .winner(let winner, _) = EditionPolicy().resolve(local: Side(here.book.edition, clock: localChanged),
-                                                                      remote: Side(incoming.edition, clock: archiveChanged),
-                                                                      divergence: divergence) {
-                edition = winner
-            }
-        }
+        let rating = later(RatingPolicy(), here: here.book.rating, archived: incoming.rating, given: incoming.rating != nil)
+        let edition = later(EditionPolicy(), here: here.book.edition, archived: incoming.edition, given: !incoming.edition.isEmpty)
         let position = positions.current
         let wasDeleted = here.book.deletedAt != nil
         let isDeleted = metadata.deletedAt != nil && (wasDeleted || liveAnnotations == 0)
