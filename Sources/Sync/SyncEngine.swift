@@ -303,9 +303,9 @@ public final class SyncEngine<Journal: SyncJournal> {
     private func adoptKeyChain(of theirs: RemoteDescriptor) throws(SyncError<Journal.Failure>) {
         let (wider, added) = cipher.adding(theirs.retiredKeys() ?? [])
         guard !added.isEmpty else { return }
-        try journalCall { () throws(Journal.Failure) in try journal.adoptRetiredKeys(added) }
+        let adopted = try journalCall { () throws(Journal.Failure) in try journal.adoptRetiredKeys(added) }
         cipher = wider
-        log.notice("sync.keyChain.adopted", ["count": .integer(added.count)])
+        log.notice("sync.keyChain.adopted", ["count": .integer(Int64(adopted))])
     }
 
     /// Every operation other devices left on `remote` that this vault has not applied, and
