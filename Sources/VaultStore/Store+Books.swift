@@ -41,14 +41,21 @@ extension Store {
     public func setProgress(of id: EntityID, to percent: Double, rewind: Bool = false) throws(StoreError) -> Book {
         try database.writeTransaction { () throws(StoreError) in
             if !rewind {
-                var current = 0.0
-                try database.forEachRow("SELECT progress FROM book WHERE id = ? AND deleted_at IS NULL", [.text(id.rawValue)]) { row in
-                    current = row.double(0)
-                }
+                let current = try currentProgress(of: id)
                 guard percent >= current else { throw .progressBehind(current: current) }
             }
             return try changeBookInTransaction(id, action: .update, parts: .progress(rewind: rewind)) { book in book.progress = percent }
         }
+    }
+
+    /// A live book's progress as stored (0 for one that is not there: the change that
+    /// follows reports that). Call inside a transaction.
+    func currentProgress(of id: EntityID) throws(StoreError) -> Double {
+        var current = 0.0
+        try database.forEachRow("SELECT progress FROM book WHERE id = ? AND deleted_at IS NULL", [.text(id.rawValue)]) { row in
+            current = row.double(0)
+        }
+        return current
     }
 
     /// Rates a book (nil takes its rating away), with a new clock for the rating alone.

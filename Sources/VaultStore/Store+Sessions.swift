@@ -18,11 +18,7 @@ extension Store {
             try requireLiveBook(session.bookID)
             try insertSession(session, outboxState: .pending)
             guard let percent else { return nil }
-            var current = 0.0
-            try database.forEachRow("SELECT progress FROM book WHERE id = ?", [.text(session.bookID.rawValue)]) { row in
-                current = row.double(0)
-            }
-            guard percent > current else { return nil }
+            guard percent > (try currentProgress(of: session.bookID)) else { return nil }
             return try changeBookInTransaction(session.bookID, action: .update, parts: .progress(rewind: false)) { book in
                 book.progress = percent
             }

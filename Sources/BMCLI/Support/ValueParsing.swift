@@ -231,18 +231,20 @@ enum ValueParsing {
 
     /// `--year`: a whole number (checked by the journal); "" removes it.
     static func year(_ text: String) throws(CLIError) -> Int?? {
-        let trimmed = text.trimmingCharacters(in: .whitespaces)
-        guard !trimmed.isEmpty else { return .some(nil) }
-        guard let year = Int(trimmed) else { throw .invalidValue("--year takes a whole number, such as 1961") }
-        return .some(year)
+        try removableNumber(text, otherwise: "--year takes a whole number, such as 1961")
     }
 
     /// `--pages-total`: a whole number (checked by the journal); "" removes it.
     static func pagesTotal(_ text: String) throws(CLIError) -> Int?? {
+        try removableNumber(text, otherwise: "--pages-total takes a whole number of pages, such as 317")
+    }
+
+    /// A whole number, or nil for "" (what removes an edition's part in `book edit`).
+    private static func removableNumber(_ text: String, otherwise message: String) throws(CLIError) -> Int?? {
         let trimmed = text.trimmingCharacters(in: .whitespaces)
         guard !trimmed.isEmpty else { return .some(nil) }
-        guard let pages = Int(trimmed) else { throw .invalidValue("--pages-total takes a whole number of pages, such as 317") }
-        return .some(pages)
+        guard let number = Int(trimmed) else { throw .invalidValue(message) }
+        return .some(number)
     }
 
     /// A page of a book for `--from-page` and `--to-page`, 0 or more.
