@@ -168,7 +168,7 @@ public final class ArchiveReader {
                 case .session(let session):
                     if !edits.isEmpty { sessionsSeen.insert(session.id) }
                     try body(record, origin)
-                case .addition:
+                case .addition, .tags:
                     try body(record, origin)
                 }
             }
@@ -256,14 +256,23 @@ public final class ArchiveReader {
                 let value = try reader.readValue()
                 let origin = ArchiveRecordOrigin(file: file, line: line)
                 let record: ArchiveRecord
+                var tagged: (EntityID, TaggedKind)?
                 if let kind {
-                    record = .annotation(try records.annotation(value, kind: kind, line: line))
+                    let annotation = try records.annotation(value, kind: kind, line: line)
+                    record = .annotation(annotation)
+                    tagged = (annotation.id, .annotation)
                 } else if key == "books" {
-                    record = .book(try records.book(value, line: line))
+                    let book = try records.book(value, line: line)
+                    record = .book(book)
+                    tagged = (book.id, .book)
                 } else {
                     record = .session(try records.session(value, line: line))
                 }
                 guard emit(record, origin) else { return }
+                if let (id, kind) = tagged {
+                    let names = try records.tags(value, line: line)
+                    if !names.isEmpty { guard emit(.tags(recordID: id, kind: kind, names: names), origin) else { return } }
+                }
             }
         }
         try reader.finish()

@@ -82,6 +82,7 @@ public enum ArchiveReadme {
         | `pagesTotal` | integer, optional | bmvault 0.11: the number of pages, 1 to 100,000, against which a page given as progress is counted; absent when not known |
         | `year` | integer, optional | bmvault 0.11: the year of publication, −5000 to 9999; absent when not known |
         | `readingLog` | array, optional | bmvault 0.10: every status change, oldest first, each `{"clock", "on", "status"}`: `status` is `want-to-read`, `reading`, `finished` or `abandoned`, `on` the day (local midnight) or moment it happened, `clock` when and on which device it was recorded (its identity); absent when none. The book's status is the last one's |
+        | `tags` | array of strings, optional | bmvault 0.13: the book's tags, each one word (no white space or comma) of at most 64 characters, in alphabetical order ignoring case and accents; absent when none |
 
         **notes** and **quotes** (a quote is the book's words, a note the reader's own), by
         book id, then creation time, then id:
@@ -97,6 +98,7 @@ public enum ArchiveReadme {
         | `version` | integer | 1, plus one per change; at most 9,007,199,254,740,991 (2^53 − 1) here and in the Markdown, or the import refuses the archive |
         | `conflictOf` | string or null | for a conflict copy: the id of the note it is a copy of |
         | `conflictReason` | string or null | `both-edited` (two versions of one note: this copy holds the other) or `edited-after-delete` (edited on one device after being deleted on another); null once resolved |
+        | `tags` | array of strings, optional | bmvault 0.13: the note's or quote's tags, as for books; absent when none |
 
         **sessions**, by book id, then start, then id; a deleted session is left out:
 
@@ -169,8 +171,9 @@ public enum ArchiveReadme {
           and `authors` (double-quoted YAML strings), `progress`, `status` and `rating` when the
           book has them (bmvault 0.10; `rating` is read back, `status` is shown only: journal.json's
           `readingLog` is its record), `isbn` (a double-quoted string), `year` and `pages` when
-          known (bmvault 0.11; read back), `created`, `updated`,
-          `version`.
+          known (bmvault 0.11; read back), `tags` (bmvault 0.13; shown only: journal.json's
+          `tags` are their record, and a note's or quote's tags are in journal.json alone),
+          `created`, `updated`, `version`.
         - Every session, note and quote carries its id in an HTML comment (`<!-- bmvault:...
           -->`), which Markdown tools keep and do not show. A note or quote runs from its
           marker to its end marker (`<!-- /bmvault:note -->`), so its text may have several
@@ -234,7 +237,8 @@ public enum ArchiveReadme {
           joined; the archive's rating, and its edition (ISBN, year and pages together), when it
           has one and is the later (an archive without one, as every archive before bmvault 0.10
           and 0.11, never takes one away). Sessions are kept
-          from both sides.
+          from both sides. A record's tags (bmvault 0.13) are added where the vault's record
+          does not show them yet; an archive never takes a tag away.
         - `--dry-run` reports what would be added, updated and marked as a conflict, and
           changes nothing.
 

@@ -10,6 +10,9 @@ public enum ArchiveRecord: Sendable {
     /// new one, and the vault skips it when its book already holds the same text, so that
     /// importing the same file twice adds it once.
     case addition(Annotation)
+    /// The tags of the book, note or quote read just before (journal.json's optional `tags`,
+    /// bmvault 0.13): given to it where it does not show them already.
+    case tags(recordID: EntityID, kind: TaggedKind, names: [String])
 }
 
 /// Where in the archive a record was read: for error messages, which name places, never text.

@@ -79,12 +79,14 @@ public final class ArchiveWriter {
         }
     }
 
-    public func write(_ book: Book) {
-        journal?.write(book)
+    /// `tags`: those the book shows (``Tag/shown(_:)``).
+    public func write(_ book: Book, tags: [String]) {
+        journal?.write(book, tags: tags)
         if book.deletedAt == nil { fileNames[book.id] = fileName(for: book) }
     }
 
-    public func write(_ annotation: Annotation) { journal?.write(annotation) }
+    /// `tags`: those the note or quote shows (``Tag/shown(_:)``).
+    public func write(_ annotation: Annotation, tags: [String]) { journal?.write(annotation, tags: tags) }
     public func write(_ session: ReadingSession) { journal?.write(session) }
 
     /// Closes journal.json.
@@ -101,15 +103,16 @@ public final class ArchiveWriter {
 
     // MARK: - books/*.md
 
-    /// Starts a live book's Markdown file, with its sessions in the order they started.
-    public func beginBook(_ book: Book, sessions: [ReadingSession]) {
+    /// Starts a live book's Markdown file, with its sessions in the order they started and
+    /// its tags.
+    public func beginBook(_ book: Book, sessions: [ReadingSession], tags: [String]) {
         precondition(self.book == nil, "book files are written one at a time")
         let name = fileNames[book.id] ?? fileName(for: book)
         markdownFiles += 1
         do {
             let file = try ArchiveFile(directory: staging.path, relativePath: "\(ArchiveFormat.booksDirectory)/\(name)",
                                        displayName: BookFileName.displayName(ofFile: name), writer: background)
-            self.book = BookMarkdownWriter(file: file, book: book, sessions: sessions)
+            self.book = BookMarkdownWriter(file: file, book: book, sessions: sessions, tags: tags)
         } catch {
             failure = failure ?? error
         }

@@ -25,6 +25,19 @@ struct JournalReaderV1 {
                     readingLog: try readingLog(fields), rating: try rating(fields), edition: try edition(fields))
     }
 
+    /// `tags` (bmvault 0.13, optional): the record's tags, each checked as if typed.
+    func tags(_ value: JSONValue, line: Int) throws(ArchiveError) -> [String] {
+        let fields = try Fields(value, file: file, line: line)
+        guard let member = fields.members["tags"], !member.isNull else { return [] }
+        guard case .array(let list) = member else { throw fields.invalid("tags", "not a list of tags") }
+        var names: [String] = []
+        for element in list {
+            guard let text = element.stringValue else { throw fields.invalid("tags", "not a list of tags") }
+            names.append(try RecordFields.tag(text, file: file, line: line, record: fields.record))
+        }
+        return names
+    }
+
     /// `isbn`, `year` and `pagesTotal` (bmvault 0.11, optional): the book's edition.
     private func edition(_ fields: Fields) throws(ArchiveError) -> Edition {
         var edition = Edition.unknown

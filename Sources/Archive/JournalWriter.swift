@@ -57,20 +57,10 @@ final class JournalWriter {
         file.write(",\n  \"\(next.rawValue)\" : [")
     }
 
-    func write(_ book: Book) {
+    /// `tags`: those the book shows, in order (written only when there are some).
+    func write(_ book: Book, tags: [String]) {
         record(.books, deleted: book.deletedAt != nil) { out in
-            Self.member("authors", first: true, &out)
-            if book.authors.isEmpty {
-                out.append(ascii: "[]")
-            } else {
-                out.append(ascii: "[\n")
-                for (index, author) in book.authors.enumerated() {
-                    out.append(ascii: "        ")
-                    JSONString.append(author, to: &out)
-                    out.append(ascii: index == book.authors.count - 1 ? "\n" : ",\n")
-                }
-                out.append(ascii: "      ]")
-            }
+            Self.strings("authors", book.authors, first: true, &out)
             Self.timestamp("createdAt", book.createdAt, &out)
             Self.timestamp("deletedAt", book.deletedAt, &out)
             Self.string("id", book.id.rawValue, &out)
@@ -93,6 +83,7 @@ final class JournalWriter {
                 }
                 out.append(ascii: "      ]")
             }
+            if !tags.isEmpty { Self.strings("tags", tags, &out) }
             Self.string("title", book.title, &out)
             Self.timestamp("updatedAt", book.updatedAt, &out)
             Self.raw("version", String(book.version), &out)
@@ -100,14 +91,15 @@ final class JournalWriter {
         }
     }
 
-    func write(_ annotation: Annotation) {
-        if annotation.kind == .quote, section == .notes { return keepAside(annotation) }
+    /// `tags`: those the note or quote shows, in order (written only when there are some).
+    func write(_ annotation: Annotation, tags: [String]) {
+        if annotation.kind == .quote, section == .notes { return keepAside(annotation, tags: tags) }
         record(annotation.kind == .note ? .notes : .quotes, deleted: annotation.deletedAt != nil) { out in
-            Self.members(of: annotation, &out)
+            Self.members(of: annotation, tags: tags, &out)
         }
     }
 
-    private static func members(of annotation: Annotation, _ out: inout [UInt8]) {
+    private static func members(of annotation: Annotation, tags: [String], _ out: inout [UInt8]) {
         member("body", first: true, &out)
         JSONString.append(annotation.body, to: &out)
         string("bookId", annotation.bookID.rawValue, &out)
@@ -117,6 +109,7 @@ final class JournalWriter {
         timestamp("deletedAt", annotation.deletedAt, &out)
         string("id", annotation.id.rawValue, &out)
         string("locator", annotation.locator?.text, &out)
+        if !tags.isEmpty { strings("tags", tags, &out) }
         timestamp("updatedAt", annotation.updatedAt, &out)
         raw("version", String(annotation.version), &out)
     }
@@ -157,7 +150,7 @@ final class JournalWriter {
     }
 
     /// Keeps a quote aside while the notes section is open, laid out as the quotes section will have it.
-    private func keepAside(_ annotation: Annotation) {
+    private func keepAside(_ annotation: Annotation, tags: [String]) {
         if spool == nil {
             do { spool = try QuoteSpool(directory: directory, writer: writer) } catch {
                 failure = failure ?? error
@@ -168,7 +161,7 @@ final class JournalWriter {
         let first = spool.count == 0
         spool.append(deleted: annotation.deletedAt != nil) { out in
             out.append(ascii: first ? "\n    {\n" : ",\n    {\n")
-            Self.members(of: annotation, &out)
+            Self.members(of: annotation, tags: tags, &out)
             out.append(ascii: "\n    }")
         }
     }
@@ -202,6 +195,19 @@ final class JournalWriter {
     private static func string(_ key: StaticString, _ value: String?, _ out: inout [UInt8]) {
         member(key, &out)
         if let value { JSONString.append(value, to: &out) } else { out.append(ascii: "null") }
+    }
+
+    /// An array of strings, one per line (`[]` when empty).
+    private static func strings(_ key: StaticString, _ values: [String], first: Bool = false, _ out: inout [UInt8]) {
+        member(key, first: first, &out)
+        guard !values.isEmpty else { return out.append(ascii: "[]") }
+        out.append(ascii: "[\n")
+        for (index, value) in values.enumerated() {
+            out.append(ascii: "        ")
+            JSONString.append(value, to: &out)
+            out.append(ascii: index == values.count - 1 ? "\n" : ",\n")
+        }
+        out.append(ascii: "      ]")
     }
 
     private static func timestamp(_ key: StaticString, _ value: Timestamp?, _ out: inout [UInt8]) {

@@ -16,6 +16,12 @@ enum RecordFields {
         }
     }
 
+    static func tag(_ text: String, file: String, line: Int?, record: String?) throws(ArchiveError) -> String {
+        do { return try Tag.checked(text) } catch {
+            throw .invalidField(file: file, line: line, record: record, field: "tags", reason: reason(error))
+        }
+    }
+
     static func body(_ text: String, kind: AnnotationKind, file: String, line: Int?, record: String?) throws(ArchiveError) -> String {
         do { return try TextRules.body(text, field: kind.rawValue) } catch {
             throw .invalidField(file: file, line: line, record: record, field: "body", reason: reason(error))
@@ -82,6 +88,7 @@ enum RecordFields {
         case .noPageCount: return "a page, for a book without a number of pages"
         case .pageBeyondEnd(let pages): return "a page beyond the last (\(pages))"
         case .invalidEdition: return "not an edition (isbn=…;year=…;pages=…)"
+        case .invalidTag: return "not a tag (one word, no space or comma)"
         }
     }
 }

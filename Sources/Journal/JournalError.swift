@@ -46,4 +46,6 @@ public enum JournalError: Error, Equatable, Sendable {
     case pageBeyondEnd(pages: Int)
     /// A stored or received edition that is not in ``Edition/text``'s form.
     case invalidEdition
+    /// A tag with white space or a comma in it, or longer than ``Tag/maximumCharacters``.
+    case invalidTag
 }

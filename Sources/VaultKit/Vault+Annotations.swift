@@ -14,9 +14,12 @@ public struct ListingRequest: Sendable {
     /// Only this many, the most recently created (most recently changed with ``ListingOrder/updated``).
     public var newest: Int?
     public var order: ListingOrder
+    /// Only notes and quotes that show this tag.
+    public var tag: String?
 
     public init(book: String? = nil, kind: AnnotationKind? = nil, createdFrom: Timestamp? = nil, createdBefore: Timestamp? = nil,
-                newest: Int? = nil, order: ListingOrder = .bookAdded) {
+                newest: Int? = nil, order: ListingOrder = .bookAdded, tag: String? = nil) {
+        self.tag = tag
         self.book = book
         self.kind = kind
         self.createdFrom = createdFrom
@@ -47,8 +50,11 @@ public struct SearchRequest: Sendable {
     public var kind: AnnotationKind?
     /// Created at or after.
     public var createdFrom: Timestamp?
+    /// Only notes and quotes that show this tag.
+    public var tag: String?
 
-    public init(_ query: String, book: String? = nil, kind: AnnotationKind? = nil, createdFrom: Timestamp? = nil) {
+    public init(_ query: String, book: String? = nil, kind: AnnotationKind? = nil, createdFrom: Timestamp? = nil, tag: String? = nil) {
+        self.tag = tag
         self.query = query
         self.book = book
         self.kind = kind
@@ -61,17 +67,21 @@ public struct AnnotationListing: Sendable {
     public let annotation: Annotation
     /// `nil` when the book's own title cannot be read.
     public let bookTitle: String?
+    /// The tags it shows (``Tag/shown(_:)``).
+    public var tags: [String] = []
 }
 
 extension Vault {
-    /// Adds a note or quote to `book` (found with ``book(named:)``); returns it with its new id.
-    public func addAnnotation(to book: Book, kind: AnnotationKind, body: String, locator: String?) throws(VaultError) -> Annotation {
+    /// Adds a note or quote to `book` (found with ``book(named:)``), with `tags`, in one
+    /// transaction; returns it with its new id.
+    public func addAnnotation(to book: Book, kind: AnnotationKind, body: String, locator: String?,
+                              tags: [String] = []) throws(VaultError) -> Annotation {
         let store = try unlockedStore()
         let annotation = try journalCall { () throws(JournalError) in
             try Annotation.new(bookID: book.id, kind: kind, body: body, locator: locator.map { text throws(JournalError) in try Locator(text) },
                                at: clock.now())
         }
-        try storeCall { () throws(StoreError) in try store.addAnnotation(annotation) }
+        try storeCall { () throws(StoreError) in try store.addAnnotation(annotation, tags: tags) }
         return annotation
     }
 
@@ -86,10 +96,12 @@ extension Vault {
         // One book's notes need one title, already read with the book.
         let titles: [EntityID: String]
         if let namedBook { titles = [namedBook.id: namedBook.title] } else { titles = try bookTitles() }
+        let tags = try tagsByRecord(.annotation)
         let filter = AnnotationFilter(bookID: namedBook?.id, kind: request.kind,
-                                      createdFrom: request.createdFrom, createdBefore: request.createdBefore)
+                                      createdFrom: request.createdFrom, createdBefore: request.createdBefore,
+                                      ids: try request.tag.map { (tag) throws(VaultError) in try records(.annotation, taggedWith: tag) })
         func listing(_ result: Result<Annotation, UnreadableRecord>) -> Result<AnnotationListing, UnreadableRecord> {
-            result.map { AnnotationListing(annotation: $0, bookTitle: titles[$0.bookID]) }
+            result.map { AnnotationListing(annotation: $0, bookTitle: titles[$0.bookID], tags: tags[$0.id] ?? []) }
         }
         let storeOrder: AnnotationOrder
         switch request.order {
@@ -185,11 +197,13 @@ extension Vault {
                 bookHoldsPhrase.insert(id)
             }
         }
-        let filter = AnnotationFilter(bookID: namedBook?.id, kind: request.kind, createdFrom: request.createdFrom)
+        let tags = try tagsByRecord(.annotation)
+        let filter = AnnotationFilter(bookID: namedBook?.id, kind: request.kind, createdFrom: request.createdFrom,
+                                      ids: try request.tag.map { (tag) throws(VaultError) in try records(.annotation, taggedWith: tag) })
         var later: [Result<AnnotationListing, UnreadableRecord>] = []
         try storeCall { () throws(StoreError) in
             try store.forEachAnnotation(matching: query, in: filter, bookTerms: bookTerms) { result in
-                let listing = result.map { AnnotationListing(annotation: $0, bookTitle: titles[$0.bookID]) }
+                let listing = result.map { AnnotationListing(annotation: $0, bookTitle: titles[$0.bookID], tags: tags[$0.id] ?? []) }
                 guard case .success(let note) = result, !bookHoldsPhrase.contains(note.bookID), !matcher.containsPhrase(note.body),
                       !(note.locator.map { matcher.containsPhrase($0.text) } ?? false) else {
                     return body(listing)

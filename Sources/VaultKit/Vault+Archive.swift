@@ -48,11 +48,13 @@ extension Vault {
             try store.withReadSnapshot {
                 var exported = Set<EntityID>()
                 var live: [Book] = []
+                let bookTags = try store.tagsByRecord(kind: .book)
+                let annotationTags = try store.tagsByRecord(kind: .annotation)
                 writer.begin(.books)
                 for result in try store.books(includeDeleted: includeDeleted) {
                     switch result {
                     case .success(let book):
-                        writer.write(book)
+                        writer.write(book, tags: bookTags[book.id] ?? [])
                         exported.insert(book.id)
                         if book.deletedAt == nil { live.append(book) }
                     case .failure(let record):
@@ -64,12 +66,12 @@ extension Vault {
                 var sessions: [ReadingSession] = []
                 try store.forEachSession { sessions.append($0) }
                 var written = 0
-                var files = ExportBookFiles(live, sessions: sessions, writer: writer)
+                var files = ExportBookFiles(live, sessions: sessions, tags: bookTags, writer: writer)
                 writer.begin(.notes)
                 try store.forEachAnnotation(AnnotationFilter(includeDeleted: includeDeleted)) { (result) throws(StoreError) in
                     switch result {
                     case .success(let annotation) where exported.contains(annotation.bookID):
-                        writer.write(annotation)
+                        writer.write(annotation, tags: annotationTags[annotation.id] ?? [])
                         written += 1
                         if written % 1000 == 0 { progress(written) }
                         if annotation.deletedAt == nil, files.open(annotation.bookID) { writer.addToBook(annotation) }
@@ -127,6 +129,9 @@ extension Vault {
                     case .addition(let annotation):
                         (id, bookID) = (annotation.id, annotation.bookID)
                         result = try importer.addIfNew(annotation)
+                    case .tags(let recordID, let kind, let names):
+                        try importer.addTags(names, to: recordID, kind: kind)
+                        return
                     }
                     if result.outcome == .duplicate {
                         throw ArchiveError.duplicateRecord(file: origin.file, line: origin.line, record: id.rawValue)

@@ -7,6 +7,7 @@ public struct BookDetails: Sendable {
     public let book: Book
     public let sessions: [ReadingSession]
     public let counts: JournalCounts
+    public let tags: [String]
 }
 
 /// What ``Vault/editBook(named:title:authors:edition:)`` did: the book as it now stands, and
@@ -57,13 +58,15 @@ public struct SessionListing: Sendable {
 }
 
 extension Vault {
-    /// Adds a book, with what is known of its edition; returns it with its new id.
-    public func addBook(title: String, authors: [String], edition: EditionEdit = EditionEdit()) throws(VaultError) -> Book {
+    /// Adds a book, with what is known of its edition and `tags`, in one transaction;
+    /// returns it with its new id.
+    public func addBook(title: String, authors: [String], edition: EditionEdit = EditionEdit(),
+                        tags: [String] = []) throws(VaultError) -> Book {
         let store = try unlockedStore()
         let book = try journalCall { () throws(JournalError) in
             try Book.new(title: title, authors: authors, edition: try edition.applied(to: .unknown), at: clock.now())
         }
-        try storeCall { () throws(StoreError) in try store.addBook(book) }
+        try storeCall { () throws(StoreError) in try store.addBook(book, tags: tags) }
         cachedTitles = nil
         return book
     }
@@ -74,12 +77,18 @@ extension Vault {
         return try storeCall { () throws(StoreError) in try store.books() }
     }
 
-    /// Every live book, oldest first, with its counts and its latest session (`book list`);
-    /// unreadable ones in place as failures naming their id.
-    public func shelf() throws(VaultError) -> [Result<(book: Book, activity: BookActivity), UnreadableRecord>] {
+    /// Every live book (those that show `tag`, if given), oldest first, with its counts, its
+    /// latest session and its tags (`book list`); unreadable ones in place as failures naming
+    /// their id.
+    public func shelf(tag: String? = nil) throws(VaultError) -> [Result<(book: Book, activity: BookActivity, tags: [String]), UnreadableRecord>] {
+        let tagged = try tag.map { (tag) throws(VaultError) in try records(.book, taggedWith: tag) }
         let store = try unlockedStore()
         let (books, activity) = try storeCall { () throws(StoreError) in (try store.books(), try store.bookActivity()) }
-        return books.map { $0.map { (book: $0, activity: activity[$0.id] ?? BookActivity()) } }
+        let tags = try tagsByRecord(.book)
+        return books.compactMap { result in
+            if case .success(let book) = result, let tagged, !tagged.contains(book.id) { return nil }
+            return result.map { (book: $0, activity: activity[$0.id] ?? BookActivity(), tags: tags[$0.id] ?? []) }
+        }
     }
 
     /// The book a BOOK argument names (see ``BookReference``).

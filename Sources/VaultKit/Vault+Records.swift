@@ -18,11 +18,12 @@ extension Vault {
         case .annotation:
             let annotation = try storeCall { () throws(StoreError) in try store.annotation(reference.id) }
             let title = try? storeCall { () throws(StoreError) in try store.book(annotation.bookID).title }
-            return .annotation(AnnotationListing(annotation: annotation, bookTitle: title))
+            return .annotation(AnnotationListing(annotation: annotation, bookTitle: title,
+                                                 tags: try storeCall { () throws(StoreError) in try store.tags(of: annotation.id) }))
         case .book:
             return .book(try storeCall { () throws(StoreError) in
                 BookDetails(book: try store.book(reference.id), sessions: try store.sessions(of: reference.id),
-                            counts: try store.counts(of: reference.id))
+                            counts: try store.counts(of: reference.id), tags: try store.tags(of: reference.id))
             })
         case .session:
             let sessions = try storeCall { () throws(StoreError) in try store.session(reference.id) }

@@ -140,6 +140,7 @@ extension Vault {
         for case .success(let book) in try storeCall({ () throws(StoreError) in try store.books(includeDeleted: true) }) {
             titles[book.id] = book.title
         }
+        let tags = try tagsByRecord(.annotation)
         var listings: [Result<ConflictListing, UnreadableRecord>] = []
         for result in try storeCall({ () throws(StoreError) in try store.conflicts() }) {
             switch result {
@@ -148,7 +149,8 @@ extension Vault {
             case .success(let annotation):
                 do throws(StoreError) {
                     let sides = try store.conflictSides(of: annotation.id)
-                    listings.append(.success(ConflictListing(listing: AnnotationListing(annotation: annotation, bookTitle: titles[annotation.bookID]),
+                    listings.append(.success(ConflictListing(listing: AnnotationListing(annotation: annotation, bookTitle: titles[annotation.bookID],
+                                                                                           tags: tags[annotation.id] ?? []),
                                                              sides: sides, thisDevice: store.deviceID)))
                 } catch .recordUnreadable(let id, let field) {
                     listings.append(.failure(UnreadableRecord(id: id, field: field)))

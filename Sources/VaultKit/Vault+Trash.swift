@@ -5,6 +5,8 @@ import VaultStore
 /// bring it back, and how long that lasts at most.
 public struct TrashListing: Sendable {
     public let books: [Result<Book, UnreadableRecord>]
+    /// The tags of the deleted books (they come back with them).
+    public let bookTags: [EntityID: [String]]
     public let annotations: [Result<AnnotationListing, UnreadableRecord>]
     public let sessions: [SessionListing]
     /// Deleted content is kept at most this many days after the deletion (sooner gone once
@@ -26,8 +28,11 @@ extension Vault {
         // Live books' titles, and the deleted books' own.
         var titles = try bookTitles()
         for case .success(let book) in books { titles[book.id] = book.title }
-        return TrashListing(books: books,
-                            annotations: annotations.map { $0.map { AnnotationListing(annotation: $0, bookTitle: titles[$0.bookID]) } },
+        let annotationTags = try tagsByRecord(.annotation)
+        return TrashListing(books: books, bookTags: try tagsByRecord(.book),
+                            annotations: annotations.map { $0.map {
+                                AnnotationListing(annotation: $0, bookTitle: titles[$0.bookID], tags: annotationTags[$0.id] ?? [])
+                            } },
                             sessions: sessions.map { SessionListing(session: $0, bookTitle: titles[$0.bookID]) },
                             retentionDays: retention)
     }

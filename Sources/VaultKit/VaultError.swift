@@ -77,6 +77,8 @@ public enum VaultError: Error, Equatable, Sendable {
     case recordNotFound(id: String)
     /// The deleted record's content is gone (purged): it cannot come back.
     case recordPurged(id: String)
+    /// The record does not show a tag `tag remove` was asked to take away; nothing was changed.
+    case tagNotFound(id: String)
     /// The reader was asked to confirm and did not; nothing was changed.
     case declined
     /// The record's version number is at the end of ``VersionNumber/range``; nothing was changed.
@@ -130,6 +132,7 @@ extension VaultError {
         case .remoteNotFound(let name): self = .remoteNotFound(name: name)
         case .recordNotFound(let id): self = .recordNotFound(id: id)
         case .recordPurged(let id): self = .recordPurged(id: id)
+        case .tagNotFound(let id): self = .tagNotFound(id: id)
         case .versionExhausted(let id): self = .versionExhausted(id: id)
         case .recordUnreadable(let id, let field): self = .recordUnreadable(id: id, field: field)
         case .wrongRecordKind(let id, let expected, let found): self = .wrongRecordKind(id: id, expected: expected, found: found)

@@ -11,14 +11,17 @@ public struct AnnotationFilter: Sendable {
     public var createdFrom: Timestamp?
     /// Created before this moment.
     public var createdBefore: Timestamp?
+    /// Only these (the notes and quotes a tag is on).
+    public var ids: Set<EntityID>?
 
     public init(bookID: EntityID? = nil, kind: AnnotationKind? = nil, includeDeleted: Bool = false,
-                createdFrom: Timestamp? = nil, createdBefore: Timestamp? = nil) {
+                createdFrom: Timestamp? = nil, createdBefore: Timestamp? = nil, ids: Set<EntityID>? = nil) {
         self.bookID = bookID
         self.kind = kind
         self.includeDeleted = includeDeleted
         self.createdFrom = createdFrom
         self.createdBefore = createdBefore
+        self.ids = ids
     }
 
     /// The `WHERE` clause, its values numbered from `?1`.
@@ -33,6 +36,11 @@ public struct AnnotationFilter: Sendable {
         if let kind { require({ "kind = \($0)" }, .text(kind.rawValue)) }
         if let createdFrom { require({ "created_at >= \($0)" }, .integer(createdFrom.millisecondsSince1970)) }
         if let createdBefore { require({ "created_at < \($0)" }, .integer(createdBefore.millisecondsSince1970)) }
+        if let ids {
+            // One value, a JSON array of ids (which need no escaping), however many there are.
+            let list = "[" + ids.map { "\"\($0.rawValue)\"" }.sorted().joined(separator: ",") + "]"
+            require({ "id IN (SELECT value FROM json_each(\($0)))" }, .text(list))
+        }
         // Purged tombstones have nothing left to show.
         conditions.append(onlyDeleted ? "deleted_at IS NOT NULL AND length(body) > 0"
                           : includeDeleted ? "length(body) > 0" : "deleted_at IS NULL")

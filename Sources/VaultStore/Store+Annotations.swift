@@ -35,12 +35,14 @@ extension Store {
     private static let insertAnnotationSQL = "INSERT INTO annotation (\(AnnotationColumn.list)) VALUES (\(AnnotationColumn.placeholders))"
     private static let annotationByIDSQL = "SELECT \(AnnotationColumn.list) FROM annotation WHERE id = ?"
 
-    /// Saves a new note or quote and its `create` operation.
-    public func addAnnotation(_ annotation: Annotation) throws(StoreError) {
+    /// Saves a new note or quote and its `create` operation, with `tags` (each with its
+    /// own), in one transaction.
+    public func addAnnotation(_ annotation: Annotation, tags: [String] = []) throws(StoreError) {
         _ = try requireCipher()
         try database.writeTransaction { () throws(StoreError) in
             try requireLiveBook(annotation.bookID)
             try insertAnnotation(annotation, outboxState: .pending)
+            if !tags.isEmpty { _ = try addTagsInTransaction(tags, to: annotation.id, kind: .annotation) }
         }
     }
 

@@ -16,9 +16,13 @@ extension Store {
         FROM book WHERE id = ?
         """
 
-    /// Saves a new book and its `create` operation.
-    public func addBook(_ book: Book) throws(StoreError) {
-        try database.writeTransaction { () throws(StoreError) in try insertBook(book, outboxState: .pending) }
+    /// Saves a new book and its `create` operation, with `tags` (each with its own), in one
+    /// transaction.
+    public func addBook(_ book: Book, tags: [String] = []) throws(StoreError) {
+        try database.writeTransaction { () throws(StoreError) in
+            try insertBook(book, outboxState: .pending)
+            if !tags.isEmpty { _ = try addTagsInTransaction(tags, to: book.id, kind: .book) }
+        }
     }
 
     /// Inserts a book row and its `create` operation. Call inside a write transaction.
@@ -166,8 +170,8 @@ extension Store {
     }
 
     /// Whether a book is here, live, deleted, or deleted with its title purged.
-    func bookPresence(_ id: EntityID) throws(StoreError) -> BookPresence {
-        var presence = BookPresence.missing
+    func bookPresence(_ id: EntityID) throws(StoreError) -> RecordPresence {
+        var presence = RecordPresence.missing
         try database.forEachRow("SELECT deleted_at IS NOT NULL, length(title) > 0 FROM book WHERE id = ?", [.text(id.rawValue)]) { row in
             presence = row.int64(0) == 0 ? .live : (row.int64(1) == 0 ? .purged : .deleted)
         }

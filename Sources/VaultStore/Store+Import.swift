@@ -14,6 +14,8 @@ public struct ImportSummary: Sendable, Equatable {
     /// Conflicts this import made for the reader: conflict copies, and notes marked
     /// `edited-after-delete` (listed by `bmvault conflicts`).
     public var conflicts = 0
+    /// Tags given to books, notes and quotes that did not show them.
+    public var tagsGiven = 0
 
     public init() {}
 }
@@ -41,7 +43,7 @@ public final class ArchiveImport {
     private var texts: [EntityID: Set<String>] = [:]
     /// Each book's presence, as this import has left it so far: every session and note
     /// asks (a note brings its book back). Forgotten whenever the import merges that book.
-    private var bookPresence: [EntityID: BookPresence] = [:]
+    private var bookPresence: [EntityID: RecordPresence] = [:]
     /// A vault that had no notes (or sessions) when the import began holds one now only if
     /// this import added it, and ``seen`` has every id it added: an id not seen is new,
     /// without looking it up. (Restoring an archive into a new vault is the common case.)
@@ -60,6 +62,14 @@ public final class ArchiveImport {
         var exists = false
         try store.database.forEachRow(sql) { row in exists = row.int64(0) != 0 }
         return exists
+    }
+
+    /// Gives a book, note or quote the archive's tags it does not show, as changes made here
+    /// (an archive says nothing of tags taken away, so none is). A record that is not here
+    /// live (deleted, or left out of the import) takes none.
+    public func addTags(_ names: [String], to id: EntityID, kind: TaggedKind) throws(StoreError) {
+        guard try store.presence(of: id, kind: kind) == .live else { return }
+        summary.tagsGiven += try store.addTagsInTransaction(names, to: id, kind: kind).count
     }
 
     /// Whether the vault (with what this import added so far) has the book.
@@ -213,7 +223,7 @@ public final class ArchiveImport {
         }
     }
 
-    private func presence(of book: EntityID) throws(StoreError) -> BookPresence {
+    private func presence(of book: EntityID) throws(StoreError) -> RecordPresence {
         if let known = bookPresence[book] { return known }
         let presence = try store.bookPresence(book)
         bookPresence[book] = presence

@@ -37,6 +37,7 @@ extension Store {
     static let rekeyPhases: [(table: String, fields: [String])] = [
         ("book", ["title", "authors", "rating", "edition"]),
         ("annotation", ["body", "locator"]),
+        ("tagging", ["name"]),
         ("outbox", ["payload"]),
     ]
 

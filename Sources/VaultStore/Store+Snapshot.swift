@@ -2,8 +2,8 @@ import Journal
 public import Sync
 
 extension Store {
-    /// Queues, for `remote` alone, the journal as it stands: one operation per book and
-    /// session, and one per standing version of each note and quote, sealed like any
+    /// Queues, for `remote` alone, the journal as it stands: one operation per book, session
+    /// and tag, and one per standing version of each note and quote, sealed like any
     /// operation, so a device joining through that remote receives everything without
     /// every historic edit. A deleted record travels as its deletion, without its content.
     /// Derived conflict copies are not sent (every device derives them alike).
@@ -49,6 +49,12 @@ extension Store {
                     try enqueueSnapshotOperation(.annotation(version), deleted: version.isDeleted)
                     report.operations += 1
                 }
+            }
+            // Tags given and taken away alike (a later change elsewhere is decided against
+            // each); a name purged with its record stays here.
+            for version in try readTaggings(where: "length(name) > 0", []) {
+                try enqueueSnapshotOperation(.tagging(version), deleted: false)
+                report.operations += 1
             }
             let now = SQLValue.integer(clock.now().millisecondsSince1970)
             try database.run("""

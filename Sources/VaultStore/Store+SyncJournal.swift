@@ -70,7 +70,7 @@ public struct MergeTransaction: SyncApplyTransaction {
         try store.observe(clock)
     }
 
-    public func bookPresence(_ id: EntityID) throws(StoreError) -> BookPresence {
+    public func bookPresence(_ id: EntityID) throws(StoreError) -> RecordPresence {
         try store.bookPresence(id)
     }
 
@@ -84,6 +84,18 @@ public struct MergeTransaction: SyncApplyTransaction {
 
     public func localAnnotation(_ id: EntityID) throws(StoreError) -> LocalAnnotation? {
         try store.localAnnotation(id)
+    }
+
+    public func localTagging(_ id: EntityID) throws(StoreError) -> TaggingVersion? {
+        try store.localTagging(id)
+    }
+
+    public func taggedRecordPresence(_ tagging: Tagging) throws(StoreError) -> RecordPresence {
+        try store.presence(of: tagging.recordID, kind: tagging.recordKind)
+    }
+
+    public func apply(_ decision: TaggingDecision) throws(StoreError) {
+        if case .store(let version) = decision { try store.writeTagging(version) }
     }
 
     public func apply(_ decision: BookDecision) throws(StoreError) {

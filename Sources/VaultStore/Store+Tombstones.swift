@@ -155,6 +155,7 @@ extension Store {
                     }
                 }
                 try database.run("UPDATE outbox SET payload = X'' WHERE entity_id = ? AND state = 'done'", [id])
+                try purgeTags(of: tombstone.id)
             }
             return purged
         }
@@ -170,5 +171,28 @@ extension Store {
                 try database.run("DELETE FROM sent_operation WHERE entity_id = ?", [.text(tombstone.id.rawValue)])
             }
         }
+    }
+}
+
+extension Store {
+    /// Empties the names of a purged record's tags (they are its content too) and the
+    /// payloads of the finished operations that carried them. Nothing, when the record
+    /// was brought back before its purge. Call inside the purge's transaction.
+    private func purgeTags(of id: EntityID) throws(StoreError) {
+        guard try taggedRecordIsPurged(id) else { return }
+        try database.run("""
+            UPDATE outbox SET payload = X'' WHERE state = 'done' AND entity = 'tagging'
+              AND entity_id IN (SELECT id FROM tagging WHERE record_id = ?)
+            """, [.text(id.rawValue)])
+        try database.run("UPDATE tagging SET name = X'' WHERE record_id = ?", [.text(id.rawValue)])
+    }
+
+    private func taggedRecordIsPurged(_ id: EntityID) throws(StoreError) -> Bool {
+        var purged = false
+        try database.forEachRow("""
+            SELECT 1 FROM book WHERE id = ?1 AND deleted_at IS NOT NULL AND length(title) = 0
+            UNION ALL SELECT 1 FROM annotation WHERE id = ?1 AND deleted_at IS NOT NULL AND length(body) = 0
+            """, [.text(id.rawValue)]) { _ in purged = true }
+        return purged
     }
 }

@@ -43,6 +43,9 @@ public enum StoreError: Error, Equatable, Sendable {
     case recordNotFound(id: String)
     /// The record was deleted and its content is gone (purged): it cannot come back.
     case recordPurged(id: String)
+    /// The record does not show a tag it was asked to take away (the tag is not named: a
+    /// tag is the reader's words).
+    case tagNotFound(id: String)
     /// The record's version number is at the end of its range; it cannot change again.
     case versionExhausted(id: String)
     /// The record exists, but a sealed field does not open: it was altered or damaged.

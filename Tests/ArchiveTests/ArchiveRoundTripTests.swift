@@ -74,13 +74,13 @@ import TestSupport
         _ = try journal.export(to: directory.file("sections"))
         let writer = try ArchiveWriter(destination: directory.file("one-pass"), includesDeleted: true, generatorVersion: "0.0.0-test")
         writer.begin(.books)
-        journal.books.forEach(writer.write)
+        journal.books.forEach { writer.write($0, tags: journal.tags[$0.id] ?? []) }
         writer.begin(.notes)
         let live = journal.books.filter { $0.deletedAt == nil }.sorted { $0.id < $1.id }
         for book in live {
-            writer.beginBook(book, sessions: journal.sessions.filter { $0.bookID == book.id })
+            writer.beginBook(book, sessions: journal.sessions.filter { $0.bookID == book.id }, tags: journal.tags[book.id] ?? [])
             for annotation in journal.annotations.filter({ $0.bookID == book.id }) {
-                writer.write(annotation)
+                writer.write(annotation, tags: journal.tags[annotation.id] ?? [])
                 if annotation.deletedAt == nil { writer.addToBook(annotation) }
             }
             writer.finishBook()
@@ -147,7 +147,7 @@ import TestSupport
         do {
             let writer = try ArchiveWriter(destination: directory.file("unfinished"), includesDeleted: false, generatorVersion: "x")
             writer.begin(.books)
-            writer.write(journal.books[0])
+            writer.write(journal.books[0], tags: [])
         }
         #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path) == ["archive"])
     }

@@ -10,6 +10,8 @@ struct SampleJournal {
     var books: [Book] = []
     var sessions: [ReadingSession] = []
     var annotations: [Annotation] = []
+    /// The tags of the records that have some.
+    var tags: [EntityID: [String]] = [:]
 
     static let tricky = [
         "# not a heading\n> not a quote\n---\n===\n- list\n+ list\n1. list\n12) list",
@@ -56,16 +58,16 @@ struct SampleJournal {
         let writer = try ArchiveWriter(destination: destination, includesDeleted: includesDeleted, generatorVersion: "0.0.0-test")
         let kept = books.filter { includesDeleted || $0.deletedAt == nil }
         writer.begin(.books)
-        kept.forEach(writer.write)
+        kept.forEach { writer.write($0, tags: tags[$0.id] ?? []) }
         writer.begin(.notes)
-        annotations.filter { $0.kind == .note && (includesDeleted || $0.deletedAt == nil) }.forEach(writer.write)
+        annotations.filter { $0.kind == .note && (includesDeleted || $0.deletedAt == nil) }.forEach { writer.write($0, tags: tags[$0.id] ?? []) }
         writer.begin(.quotes)
-        annotations.filter { $0.kind == .quote && (includesDeleted || $0.deletedAt == nil) }.forEach(writer.write)
+        annotations.filter { $0.kind == .quote && (includesDeleted || $0.deletedAt == nil) }.forEach { writer.write($0, tags: tags[$0.id] ?? []) }
         writer.begin(.sessions)
         sessions.forEach(writer.write)
         writer.finishJournal()
         for book in kept where book.deletedAt == nil {
-            writer.beginBook(book, sessions: sessions.filter { $0.bookID == book.id })
+            writer.beginBook(book, sessions: sessions.filter { $0.bookID == book.id }, tags: tags[book.id] ?? [])
             annotations.filter { $0.bookID == book.id && $0.deletedAt == nil }.forEach(writer.addToBook)
             writer.finishBook()
         }

@@ -538,6 +538,20 @@ final class SweepWorld {
         try world.run(["move", note, "--to", book], status: 0)
         try world.run(["move", note, "--to", "unknown \(c)"], status: 66)
         try world.run(["move", book, "--to", book], status: 65)                        // a book is not a note
+        // Tags are the reader's words too: only a listing shows them.
+        try world.run(["tag", "add", note, c, "second-\(c)"], status: 0)
+        try world.run(["tag", "add", note, c], status: 0)                               // there already
+        try world.run(["tag", "add", book, c], status: 0)
+        try world.run(["tag", "add", note, "two words \(c)"], status: 65)
+        try world.run(["tag", "add", session, c], status: 65)                           // a session takes none
+        try world.run(["tag", "remove", note, "other-\(c)", "second-\(c)"], status: 66)  // all or nothing
+        try world.run(["tag", "remove", note, "second-\(c)"], status: 0)
+        try world.run(["tag", "list"], showsContent: true, status: 0)
+        try world.run(["tag", "list", "--json"], showsContent: true, status: 0)
+        try world.run(["list", "--tag", c], showsContent: true, status: 0)
+        try world.run(["search", c, "--tag", c], showsContent: true, status: 0)
+        try world.run(["book", "list", "--tag", c], showsContent: true, status: 0)
+        try world.run(["note", "add", book, "tagged \(c)", "--tag", "new-\(c)"], status: 0)
         try world.run(["edit", quote, "--locator", ""], status: 65)                    // a quote keeps one
         try world.run(["delete", doomed, "0000aaaa"], status: 66)                      // all or nothing
         try world.run(["delete", doomed, unplaced], status: 0)

@@ -50,6 +50,7 @@ import Testing
           edit                    Change a note's or quote's text, locator or kind.
           move                    Move notes or quotes to another book.
           delete                  Delete notes, quotes, sessions or books.
+          tag                     Tag books, notes and quotes; list the tags in use.
           trash                   List deleted records that can still be brought back.
           undelete                Bring deleted notes, quotes, books or sessions back.
           search                  Find notes and quotes by text, locator, title or
@@ -72,7 +73,7 @@ import Testing
     static let noteAddHelp = """
         OVERVIEW: Add a note to a book and print its id.
 
-        USAGE: bmvault note add <book> [<text>] [--locator <locator>] [--json]
+        USAGE: bmvault note add <book> [<text>] [--locator <locator>] [--tag <tag> ...] [--json]
 
         ARGUMENTS:
           <book>                  The book: an id or id prefix, its title, or part of
@@ -83,6 +84,7 @@ import Testing
         OPTIONS:
           -l, --locator <locator> Where in the book: a page, chapter or location, such
                                   as "p. 42".
+          --tag <tag>             A tag to give it (one word); repeat for several.
           --json                  Print JSON (see Docs/CLI.md for the shape).
           -h, --help              Show help information.
         """
@@ -127,7 +129,7 @@ import Testing
         let vault = try TestVault()
         let version = try vault.run(["--version"])
         #expect(version.status == 0)
-        #expect(version.stdout == "bmvault 0.12.0\n")
+        #expect(version.stdout == "bmvault 0.13.0\n")
         let group = try vault.run(["book"])
         #expect(group.status == 0)
         #expect(group.stdout.hasPrefix("OVERVIEW: Add, correct and rate books; progress and status.\n"))

@@ -273,7 +273,7 @@ import Testing
         note(body, at: updated, deleted: deleted, version: version)
     }
 
-    static func decide(_ incoming: Annotation, here: LocalAnnotation?, book: BookPresence = .live,
+    static func decide(_ incoming: Annotation, here: LocalAnnotation?, book: RecordPresence = .live,
                        holds: Bool = false) -> ArchivedAnnotationDecision {
         merge.merge(archived: incoming, into: here, book: book, newID: { noteID }, bookHolds: { _ in holds })
     }
@@ -314,7 +314,7 @@ import Testing
     @Test func aNoteAnArchiveBringsBackBringsItsDeletedBookBack() {
         let incoming = Self.archived("kept in the backup", version: 2, updated: 200)
         let deletedHere = Self.here(Self.archived("written here", version: 3, updated: 300, deleted: true))
-        for (book, revives) in [(BookPresence.deleted, true), (.purged, false), (.live, false)] {
+        for (book, revives) in [(RecordPresence.deleted, true), (.purged, false), (.live, false)] {
             guard case .change(let change, true, let revive) = Self.decide(incoming, here: deletedHere, book: book) else {
                 Issue.record("expected the note back, marked"); continue
             }

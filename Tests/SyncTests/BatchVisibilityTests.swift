@@ -31,13 +31,16 @@ import VaultCrypto
                 try peek()
             }
             func observe(_ clock: HybridTimestamp) throws(StoreError) { try inner.observe(clock) }
-            func bookPresence(_ id: EntityID) throws(StoreError) -> BookPresence { try inner.bookPresence(id) }
+            func bookPresence(_ id: EntityID) throws(StoreError) -> RecordPresence { try inner.bookPresence(id) }
             func localBook(_ id: EntityID) throws(StoreError) -> LocalBook? { try inner.localBook(id) }
             func localSession(_ id: EntityID) throws(StoreError) -> SessionVersion? { try inner.localSession(id) }
             func localAnnotation(_ id: EntityID) throws(StoreError) -> LocalAnnotation? { try inner.localAnnotation(id) }
             func apply(_ decision: BookDecision) throws(StoreError) { try inner.apply(decision) }
             func apply(_ decision: SessionDecision) throws(StoreError) { try inner.apply(decision) }
             func apply(_ decision: AnnotationDecision, to id: EntityID) throws(StoreError) { try inner.apply(decision, to: id) }
+            func localTagging(_ id: EntityID) throws(StoreError) -> TaggingVersion? { try inner.localTagging(id) }
+            func taggedRecordPresence(_ tagging: Tagging) throws(StoreError) -> RecordPresence { try inner.taggedRecordPresence(tagging) }
+            func apply(_ decision: TaggingDecision) throws(StoreError) { try inner.apply(decision) }
         }
 
         func applyInOneTransaction<Result>(_ body: (Transaction) throws(StoreError) -> Result) throws(StoreError) -> Result {

@@ -150,6 +150,30 @@ import VaultCrypto
             #expect(try Self.decoded(editedBytes) == editedOperation, "\(progress)")
             #expect(String(decoding: editedBytes, as: UTF8.self).hasSuffix(#","v":5}"#))
         }
+        // A tag (format 6, which bmvault 0.12 refuses and reads once upgraded), given and
+        // taken away, with its own clock or the operation's.
+        for (index, name) in ["fiction", "Désert", "👩🏽‍💻", "to-reread"].enumerated() {
+            let tagging = Tagging(id: EntityID.generate(at: Timestamp(millisecondsSince1970: 9)),
+                                  recordID: EntityID.generate(at: Timestamp(millisecondsSince1970: 10)),
+                                  recordKind: index % 2 == 0 ? .annotation : .book, name: name,
+                                  createdAt: Timestamp(millisecondsSince1970: 11), updatedAt: Timestamp(millisecondsSince1970: 12),
+                                  removedAt: index < 2 ? nil : Timestamp(millisecondsSince1970: 12), version: Int64(index + 1))
+            let clock = index % 2 == 0 ? Self.clock : HybridTimestamp(wallMilliseconds: 3, counter: 1, deviceID: "device")
+            let operation = Self.operation(.tagging(TaggingVersion(tagging, clock: clock)))
+            let bytes = OperationDocument.encode(operation)
+            #expect(try Self.decoded(bytes) == operation, "\(name)")
+            #expect(String(decoding: bytes, as: UTF8.self).hasSuffix(#","v":6}"#))
+        }
+        var bad = String(decoding: OperationDocument.encode(Self.operation(.tagging(TaggingVersion(
+            Tagging(id: EntityID.generate(at: Timestamp(millisecondsSince1970: 9)), recordID: EntityID.generate(at: Timestamp(millisecondsSince1970: 10)),
+                    recordKind: .book, name: "word", createdAt: Timestamp(millisecondsSince1970: 11), updatedAt: Timestamp(millisecondsSince1970: 12),
+                    removedAt: nil, version: 1), clock: Self.clock)))), as: UTF8.self)
+        bad = bad.replacingOccurrences(of: #""name":"word""#, with: #""name":"two words""#)
+        guard case .refused = try OperationDocument.decode(Array(bad.utf8), expectedKey: Self.key, device: deviceID("d")) else {
+            Issue.record("a tag that breaks the rules is refused")
+            return
+        }
+
         let session = ReadingSession(id: EntityID.generate(at: Timestamp(millisecondsSince1970: 4)),
                                      bookID: EntityID.generate(at: Timestamp(millisecondsSince1970: 5)),
                                      startedAt: Timestamp(millisecondsSince1970: 6), endedAt: Timestamp(millisecondsSince1970: 7), pagesRead: 30)

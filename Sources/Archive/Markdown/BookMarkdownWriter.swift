@@ -15,9 +15,9 @@ final class BookMarkdownWriter {
     private let file: ArchiveFile
     private var pending: [Annotation] = []
 
-    init(file: ArchiveFile, book: Book, sessions: [ReadingSession]) {
+    init(file: ArchiveFile, book: Book, sessions: [ReadingSession], tags: [String]) {
         self.file = file
-        file.appendOnWriterThread { out in Self.appendHeader(book, sessions: sessions, to: &out) }
+        file.appendOnWriterThread { out in Self.appendHeader(book, sessions: sessions, tags: tags, to: &out) }
     }
 
     /// Adds a live note or quote (tombstones stay in journal.json only).
@@ -40,7 +40,7 @@ final class BookMarkdownWriter {
         }
     }
 
-    private static func appendHeader(_ book: Book, sessions: [ReadingSession], to out: inout [UInt8]) {
+    private static func appendHeader(_ book: Book, sessions: [ReadingSession], tags: [String], to out: inout [UInt8]) {
         var text = "---\n\(ArchiveFormat.markdownVersionKey): \(ArchiveFormat.currentVersion)\nid: \(book.id)\n"
         text += "title: \(MarkdownText.yamlString(book.title))\n"
         text += book.authors.isEmpty ? "authors: []\n"
@@ -52,6 +52,8 @@ final class BookMarkdownWriter {
         if let isbn = book.edition.isbn { text += "isbn: \(MarkdownText.yamlString(isbn))\n" }
         if let year = book.edition.year { text += "year: \(year)\n" }
         if let pages = book.edition.pages { text += "pages: \(pages)\n" }
+        // Shown, not read back, like the status: journal.json's `tags` are their record.
+        if !tags.isEmpty { text += "tags:\n" + tags.map { "  - \(MarkdownText.yamlString($0))\n" }.joined() }
         text += "created: \(book.createdAt.iso8601)\nupdated: \(book.updatedAt.iso8601)\nversion: \(book.version)\n---\n\n"
         text += "# \(MarkdownText.inline(book.title))\n\n"
         var byline = book.authors.isEmpty ? "" : "by " + book.authors.map(MarkdownText.inline).joined(separator: ", ") + " · "
@@ -60,6 +62,7 @@ final class BookMarkdownWriter {
             byline += " · \(status.rawValue) \(since.iso8601)"
         }
         if let rating = book.rating { byline += " · \(JSONText.number(rating))/5" }
+        if !tags.isEmpty { byline += " · " + tags.map { MarkdownText.inline("#" + $0) }.joined(separator: " ") }
         text += byline + "\n\n## Sessions\n\n"
         out.append(contentsOf: text.utf8)
         for session in sessions { append(session, to: &out) }

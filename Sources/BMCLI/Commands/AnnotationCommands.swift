@@ -21,23 +21,30 @@ enum AnnotationCommands {
         var book = ""
         var text: String?
         var locator: String?
+        var tags: [String] = []
         var json = false
 
         /// `textHelp` says whether TEXT is the note or the quote.
         static func parameters(textHelp: String) -> [Parameter<AddInput>] {
             [.argument(\.book, SharedOptions.book), .argument(\.text, ArgumentSpec(name: "text", help: textHelp, isOptional: true)),
-             .option(\.locator, SharedOptions.locator), .flag(\.json, SharedOptions.json)]
+             .option(\.locator, SharedOptions.locator), .options(\.tags, SharedOptions.tags), .flag(\.json, SharedOptions.json)]
         }
     }
 
     private static func add(_ kind: AnnotationKind, context: CommandContext, abstract: String, textHelp: String) -> CommandSpec {
         CommandSpec(name: "add", abstract: abstract, parameters: AddInput.parameters(textHelp: textHelp)) { input in
             if kind == .quote && input.locator == nil { throw CLIError.invalidValue("quote add needs --locator L (where the quote is)") }
+            // A tag that cannot be one fails before the reader types anything, like a locked
+            // vault or an unknown book.
+            do throws(JournalError) {
+                for tag in input.tags { _ = try Tag.checked(tag) }
+            } catch {
+                throw VaultError.invalidInput(error)
+            }
             let vault = try context.openVault()
-            // Fail on a locked vault or an unknown book before the reader types anything.
             let book = try vault.book(named: input.book)
             let text = try context.text(argument: input.text)
-            let annotation = try vault.addAnnotation(to: book, kind: kind, body: text, locator: input.locator)
+            let annotation = try vault.addAnnotation(to: book, kind: kind, body: text, locator: input.locator, tags: input.tags)
             BookCommands.printID(annotation.id.rawValue, json: input.json, context: context)
         }
     }

@@ -91,7 +91,7 @@ enum ArchiveCommands {
                 + "\(plural(summary.updated.notes, "note")), \(plural(summary.updated.quotes, "quote"))"),
             ("Unchanged:", plural(summary.unchanged, "record")),
             (report.dryRun ? "Would conflict:" : "Conflicts:", "\(summary.conflicts)"),
-        ]
+        ] + (summary.tagsGiven == 0 ? [] : [(report.dryRun ? "Would tag:" : "Tagged:", plural(summary.tagsGiven, "tag"))])
         let width = rows.map(\.0.count).max() ?? 0
         var text = report.dryRun ? "Dry run: nothing was changed.\n" : ""
         for (label, value) in rows { text += label.padding(toLength: width + 2, withPad: " ", startingAt: 0) + value + "\n" }
@@ -105,6 +105,8 @@ enum ArchiveCommands {
     /// `import --json`, documented in Docs/CLI.md.
     struct ImportDocument: Encodable {
         let added: JournalCounts, updated: JournalCounts, unchanged: Int, conflicts: Int
+        /// bmvault 0.13: tags given to records that did not show them.
+        let tagsGiven: Int
         let dryRun: Bool, formatVersion: Int, fromMarkdown: Bool, editedMarkdownFiles: Int, ignoredFiles: Int
 
         init(_ report: ImportReport) {
@@ -113,6 +115,7 @@ enum ArchiveCommands {
             updated = summary.updated
             unchanged = summary.unchanged
             conflicts = summary.conflicts
+            tagsGiven = summary.tagsGiven
             dryRun = report.dryRun
             formatVersion = report.formatVersion
             fromMarkdown = report.fromMarkdown

@@ -18,31 +18,35 @@ enum BookCommands {
         var title = ""
         var authors: [String] = []
         var edition = EditionEdit()
+        var tags: [String] = []
         var json = false
 
         static var parameters: [Parameter<AddInput>] {
             [.argument(\.title, ArgumentSpec(name: "title", help: "The book's title.")),
              .options(\.authors, OptionSpec(name: "author", short: "a", valueName: "name", help: "An author; repeat for several.",
                                              isRepeatable: true))]
-                + editionParameters(removable: false) + [.flag(\.json, SharedOptions.json)]
+                + editionParameters(removable: false) + [.options(\.tags, SharedOptions.tags), .flag(\.json, SharedOptions.json)]
         }
     }
 
     static func add(_ context: CommandContext) -> CommandSpec {
         CommandSpec(name: "add", abstract: "Add a book and print its id.", parameters: AddInput.parameters) { input in
-            let book = try context.openVault().addBook(title: input.title, authors: input.authors, edition: input.edition)
+            let book = try context.openVault().addBook(title: input.title, authors: input.authors, edition: input.edition,
+                                                       tags: input.tags)
             printID(book.id.rawValue, json: input.json, context: context)
         }
     }
 
     struct ListInput: CommandInput {
         var status: ReadingStatus?
+        var tag: String?
         var json = false
 
         static var parameters: [Parameter<ListInput>] {
             [.option(\.status, OptionSpec(name: "status", short: "s", valueName: "status",
                                           help: "Only books with this status: want-to-read, reading, finished or abandoned."),
                      ValueParsing.status),
+             .option(\.tag, SharedOptions.tagFilter),
              .flag(\.json, SharedOptions.json)]
         }
     }
@@ -50,21 +54,26 @@ enum BookCommands {
     static func list(_ context: CommandContext) -> CommandSpec {
         CommandSpec(name: "list", abstract: "List books with their progress, status and rating.", parameters: ListInput.parameters) { input in
             var documents: [JSONDocuments.ShelfDocument] = []
-            for result in try context.openVault().shelf() {
+            var listed = 0
+            for result in try context.openVault().shelf(tag: input.tag) {
                 switch result {
                 case .success(let entry) where input.status != nil && entry.book.readingLog.status != input.status:
                     continue
                 case .success(let entry):
+                    listed += 1
                     if input.json {
-                        documents.append(JSONDocuments.ShelfDocument(book: entry.book, activity: entry.activity))
+                        documents.append(JSONDocuments.ShelfDocument(book: entry.book, activity: entry.activity, tags: entry.tags))
                     } else {
-                        context.console.out(HumanFormat.bookLine(entry.book, activity: entry.activity))
+                        context.console.out(HumanFormat.bookLine(entry.book, activity: entry.activity, tags: entry.tags))
                     }
                 case .failure(let unreadable):
                     context.reportUnreadable(unreadable)
                 }
             }
             if input.json { context.console.out(JSONDocuments.render(documents)) }
+            if listed == 0, !input.json, context.unreadableCount == 0 {
+                context.console.err(input.status != nil || input.tag != nil ? "No books match.\n" : "No books yet; `bmvault book add TITLE` adds one.\n")
+            }
             try context.finishListing()
         }
     }

@@ -37,6 +37,7 @@ enum CommandTable {
                 AnnotationCommands.edit(context),
                 AnnotationCommands.move(context),
                 AnnotationCommands.delete(context),
+                TagCommands.tag(context),
                 TrashCommands.trash(context),
                 TrashCommands.undelete(context),
                 ReadCommands.search(context),

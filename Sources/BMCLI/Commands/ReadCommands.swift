@@ -11,6 +11,7 @@ enum ReadCommands {
         var on: ValueParsing.Period?
         var newest: Int?
         var order = ListingOrder.bookAdded
+        var tag: String?
         var json = false
         var fresh = false
 
@@ -25,6 +26,7 @@ enum ReadCommands {
              .option(\.order, OptionSpec(name: "sort", valueName: "order",
                                          help: "created (oldest first), updated (latest change last), book (by title) or locator (by title, then locator); default: books in the order added."),
                      ValueParsing.listingOrder),
+             .option(\.tag, SharedOptions.tagFilter),
              .flag(\.json, SharedOptions.json), .flag(\.fresh, SharedOptions.fresh)]
         }
 
@@ -35,10 +37,10 @@ enum ReadCommands {
             }
             let from = [since?.start, on?.start].compactMap { $0 }.max()
             let before = [until?.end, on?.end].compactMap { $0 }.min()
-            return ListingRequest(book: book, kind: kind, createdFrom: from, createdBefore: before, newest: newest, order: order)
+            return ListingRequest(book: book, kind: kind, createdFrom: from, createdBefore: before, newest: newest, order: order, tag: tag)
         }
 
-        var filters: Bool { book != nil || kind != nil || since != nil || until != nil || on != nil }
+        var filters: Bool { book != nil || kind != nil || since != nil || until != nil || on != nil || tag != nil }
     }
 
     static func list(_ context: CommandContext) -> CommandSpec {
@@ -55,6 +57,7 @@ enum ReadCommands {
         var book: String?
         var kind: AnnotationKind?
         var since: ValueParsing.Period?
+        var tag: String?
         var json = false
         var fresh = false
 
@@ -63,6 +66,7 @@ enum ReadCommands {
              .option(\.book, SharedOptions.bookFilter),
              .option(\.kind, SharedOptions.kindFilter, ValueParsing.kind),
              .period(\.since, OptionSpec(name: "since", valueName: "date", help: "Only those created at or after this day or time: \(ValueParsing.periodForms).")),
+             .option(\.tag, SharedOptions.tagFilter),
              .flag(\.json, SharedOptions.json), .flag(\.fresh, SharedOptions.fresh)]
         }
     }
@@ -78,7 +82,7 @@ enum ReadCommands {
                 """,
             parameters: SearchInput.parameters
         ) { input in
-            let request = SearchRequest(input.query, book: input.book, kind: input.kind, createdFrom: input.since?.start)
+            let request = SearchRequest(input.query, book: input.book, kind: input.kind, createdFrom: input.since?.start, tag: input.tag)
             let highlighter = context.console.stdoutShowsStyle && !input.json
                 ? try? SearchMatcher(SearchQuery(input.query)) : nil
             let printer = ListingPrinter(context: context, json: input.json, highlighter: highlighter)
@@ -111,13 +115,14 @@ enum ReadCommands {
         case .annotation(let listing):
             let annotation = listing.annotation
             if json {
-                console.out(JSONDocuments.render(JSONDocuments.AnnotationDocument(annotation: annotation, bookTitle: listing.bookTitle)))
+                console.out(JSONDocuments.render(JSONDocuments.AnnotationDocument(listing)))
                 return
             }
             console.out(HumanFormat.field("id", annotation.id.rawValue)
                 + HumanFormat.field("kind", annotation.kind.rawValue)
                 + HumanFormat.field("book", (listing.bookTitle.map { $0 + " " } ?? "") + "(\(annotation.bookID))")
                 + (annotation.locator.map { HumanFormat.field("locator", $0.text) } ?? "")
+                + (listing.tags.isEmpty ? "" : HumanFormat.field("tags", listing.tags.joined(separator: ", ")))
                 + HumanFormat.field("created", HumanFormat.localTime(annotation.createdAt))
                 + HumanFormat.field("updated", HumanFormat.localTime(annotation.updatedAt) + " (version \(annotation.version))")
                 + "\n" + HumanFormat.printable(annotation.body) + "\n")
@@ -126,7 +131,7 @@ enum ReadCommands {
             let counts = details.counts
             if json {
                 console.out(JSONDocuments.render(JSONDocuments.BookDetailsDocument(
-                    book: JSONDocuments.BookDocument(book), sessions: details.sessions.map(JSONDocuments.SessionDocument.init),
+                    book: JSONDocuments.BookDocument(book, tags: details.tags), sessions: details.sessions.map(JSONDocuments.SessionDocument.init),
                     counts: counts)))
                 return
             }
@@ -140,6 +145,7 @@ enum ReadCommands {
             let finished = book.readingLog.finishedOn
             if !finished.isEmpty { text += HumanFormat.field("finished", finished.map(HumanFormat.localDate).joined(separator: ", ")) }
             if let rating = book.rating { text += HumanFormat.field("rating", HumanFormat.stars(rating)) }
+            if !details.tags.isEmpty { text += HumanFormat.field("tags", details.tags.joined(separator: ", ")) }
             text += HumanFormat.field("added", HumanFormat.localTime(book.createdAt))
                 + HumanFormat.field("journal", HumanFormat.counted([(counts.notes, "note"), (counts.quotes, "quote"), (counts.sessions, "session")]))
             for session in details.sessions {
@@ -185,7 +191,7 @@ final class ListingPrinter {
         case .success(let listing):
             if json {
                 let document = JSONDocuments.renderCompact(
-                    JSONDocuments.AnnotationDocument(annotation: listing.annotation, bookTitle: listing.bookTitle), encoder: encoder)
+                    JSONDocuments.AnnotationDocument(listing), encoder: encoder)
                 context.console.out((count == 0 ? "[\n  " : ",\n  ") + document)
             } else {
                 context.console.out(HumanFormat.annotationBlock(listing, highlights: highlighter?.highlights(in: listing.annotation.body) ?? []))

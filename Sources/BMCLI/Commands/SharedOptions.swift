@@ -11,6 +11,8 @@ enum SharedOptions {
     static let bookFilter = OptionSpec(name: "book", short: "b", valueName: "book",
                                        help: "Only this book: an id, or part of its title or author (see BOOK in Docs/CLI.md).")
     static let kindFilter = OptionSpec(name: "kind", short: "k", valueName: "kind", help: "Only notes or only quotes: note or quote.")
+    static let tagFilter = OptionSpec(name: "tag", valueName: "tag", help: "Only those with this tag (case and accents ignored).")
+    static let tags = OptionSpec(name: "tag", valueName: "tag", help: "A tag to give it (one word); repeat for several.", isRepeatable: true)
     static let id = ArgumentSpec(name: "id", help: "A record id, or a unique prefix of at least 4 characters.")
 }
 

@@ -90,7 +90,7 @@ enum HumanFormat {
     /// One line per book: id, progress, title and authors, then `[status, rating]` when
     /// there are any, then what the reader did with it (`12 notes, 3 sessions, last read
     /// 2026-12-01`) when anything.
-    static func bookLine(_ book: Book, activity: BookActivity = BookActivity()) -> String {
+    static func bookLine(_ book: Book, activity: BookActivity = BookActivity(), tags: [String] = []) -> String {
         let authors = book.authors.isEmpty ? "" : " — " + printable(book.authors.joined(separator: ", "))
         let shelf = [book.readingLog.status?.rawValue, book.rating.map(stars)].compactMap { $0 }
         var done = [(activity.notes, "note"), (activity.quotes, "quote"), (activity.sessions, "session")]
@@ -99,7 +99,13 @@ enum HumanFormat {
         let shown = percent(book.progress)
         let column = shown + String(repeating: " ", count: max(0, 6 - shown.count))
         return "\(book.id)  \(column) \(printable(book.title))\(authors)"
-            + (shelf.isEmpty ? "" : "  [\(shelf.joined(separator: ", "))]") + (done.isEmpty ? "" : "  · " + done.joined(separator: ", ")) + "\n"
+            + (shelf.isEmpty ? "" : "  [\(shelf.joined(separator: ", "))]") + (done.isEmpty ? "" : "  · " + done.joined(separator: ", "))
+            + tagList(tags) + "\n"
+    }
+
+    /// `  #fiction #to-reread`: the tags of a line, or nothing.
+    static func tagList(_ tags: [String]) -> String {
+        tags.isEmpty ? "" : "  " + tags.map { "#" + printable($0) }.joined(separator: " ")
     }
 
     /// `4.5/5`, `4/5`.
@@ -161,6 +167,7 @@ enum HumanFormat {
         if edited != created { header += " (edited \(edited))" }
         if let title = listing.bookTitle { header += "  \(printable(title))" }
         if let locator = annotation.locator { header += " · \(printable(locator.text))" }
+        header += tagList(listing.tags)
         switch annotation.conflictReason {
         case .bothEdited?: header += "  [conflict copy of \(annotation.conflictOf?.rawValue ?? "?")]"
         case .editedAfterDelete?: header += "  [edited after it was deleted elsewhere]"

@@ -15,12 +15,15 @@ enum JSONDocuments {
         /// bmvault 0.11: the edition (null: not known), and the page the progress reaches
         /// (null without a number of pages).
         let isbn: String?, year: Int?, pagesTotal: Int?, page: Int?
+        /// bmvault 0.13: the tags it shows, in alphabetical order.
+        let tags: [String]
 
         struct StatusChange: Encodable {
             let status: String, on: String
         }
 
-        init(_ book: Book) {
+        init(_ book: Book, tags: [String]) {
+            self.tags = tags
             id = book.id.rawValue
             title = book.title
             authors = book.authors
@@ -57,11 +60,12 @@ enum JSONDocuments {
             try container.encode(year, forKey: .year)
             try container.encode(pagesTotal, forKey: .pagesTotal)
             try container.encode(page, forKey: .page)
+            try container.encode(tags, forKey: .tags)
         }
 
         enum CodingKeys: String, CodingKey {
             case id, title, authors, progress, createdAt, updatedAt, deletedAt, version, status, statusSince, rating, readingLog
-            case isbn, year, pagesTotal, page
+            case isbn, year, pagesTotal, page, tags
         }
     }
 
@@ -79,12 +83,24 @@ enum JSONDocuments {
             try container.encode(activity.lastSession?.iso8601, forKey: .lastSession)
         }
 
-        init(book: Book, activity: BookActivity) {
-            self.book = BookDocument(book)
+        init(book: Book, activity: BookActivity, tags: [String]) {
+            self.book = BookDocument(book, tags: tags)
             self.activity = activity
         }
 
         enum CodingKeys: String, CodingKey { case notes, quotes, sessions, lastSession }
+    }
+
+    /// `tag list --json`: a tag in use and how many books, notes and quotes have it.
+    struct TagDocument: Encodable {
+        let name: String, books: Int, notes: Int, quotes: Int
+
+        init(_ use: TagUse) {
+            name = use.name
+            books = use.books
+            notes = use.notes
+            quotes = use.quotes
+        }
     }
 
     /// `trash --json`: what can still be brought back.
@@ -95,8 +111,8 @@ enum JSONDocuments {
         let retentionDays: Int
 
         init(_ trash: TrashListing) {
-            books = trash.books.compactMap { try? $0.get() }.map(BookDocument.init)
-            annotations = trash.annotations.compactMap { try? $0.get() }.map { AnnotationDocument(annotation: $0.annotation, bookTitle: $0.bookTitle) }
+            books = trash.books.compactMap { try? $0.get() }.map { BookDocument($0, tags: trash.bookTags[$0.id] ?? []) }
+            annotations = trash.annotations.compactMap { try? $0.get() }.map(AnnotationDocument.init)
             sessions = trash.sessions.map { SessionDocument($0.session) }
             retentionDays = trash.retentionDays
         }
@@ -160,6 +176,14 @@ enum JSONDocuments {
     struct AnnotationDocument: Encodable {
         let annotation: Annotation
         let bookTitle: String?
+        /// bmvault 0.13: the tags it shows, in alphabetical order.
+        let tags: [String]
+
+        init(_ listing: AnnotationListing) {
+            annotation = listing.annotation
+            bookTitle = listing.bookTitle
+            tags = listing.tags
+        }
 
         func encode(to encoder: Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
@@ -175,10 +199,11 @@ enum JSONDocuments {
             try container.encode(annotation.version, forKey: .version)
             try container.encode(annotation.conflictOf?.rawValue, forKey: .conflictOf)
             try container.encode(annotation.conflictReason?.rawValue, forKey: .conflictReason)
+            try container.encode(tags, forKey: .tags)
         }
 
         enum CodingKeys: String, CodingKey {
-            case id, bookId, bookTitle, kind, body, locator, createdAt, updatedAt, deletedAt, version, conflictOf, conflictReason
+            case id, bookId, bookTitle, kind, body, locator, createdAt, updatedAt, deletedAt, version, conflictOf, conflictReason, tags
         }
     }
 
@@ -208,7 +233,7 @@ enum JSONDocuments {
         }
 
         func encode(to encoder: Encoder) throws {
-            try AnnotationDocument(annotation: conflict.listing.annotation, bookTitle: conflict.listing.bookTitle).encode(to: encoder)
+            try AnnotationDocument(conflict.listing).encode(to: encoder)
             var container = encoder.container(keyedBy: CodingKeys.self)
             let sides = conflict.sides
             try container.encode(side(sides.note, here: conflict.noteWrittenHere), forKey: .note)

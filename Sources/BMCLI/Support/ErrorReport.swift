@@ -95,6 +95,8 @@ struct ErrorReport: Equatable {
             return ErrorReport("not confirmed; nothing was deleted", .failure)
         case .recordPurged(let id):
             return ErrorReport("record \(id) was deleted and its content is gone (purged after the retention period); nothing was brought back", .notFound)
+        case .tagNotFound(let id):
+            return ErrorReport("\(id) has no tag by that name (see `bmvault show \(id)`); no tag was taken away", .notFound)
         case .versionExhausted(let id):
             return ErrorReport("record \(id) has reached the highest version number (\(VersionNumber.range.upperBound)) and cannot change again; nothing was changed", .dataError)
         case .ambiguousID(let candidates):
@@ -367,6 +369,7 @@ struct ErrorReport: Equatable {
         case .noPageCount: return "the book has no number of pages; give one with `bmvault book edit BOOK --pages-total N`, or a percent"
         case .pageBeyondEnd(let pages): return "the book has \(pages) pages; give a page from 0 to \(pages)"
         case .invalidEdition: return "a book's edition is malformed"
+        case .invalidTag: return "a tag is one word of at most \(Tag.maximumCharacters) characters, with no space or comma"
         }
     }
 }

@@ -75,7 +75,7 @@ extension JournalMerge {
     /// back if the book was deleted here (not if purged), as a new one does. The archive's
     /// book and kind (a note moved, or made a quote) are taken with its text, or alone from a
     /// later version of the same text.
-    public func merge<Failure: Error>(archived incoming: Annotation, into here: LocalAnnotation?, book: BookPresence,
+    public func merge<Failure: Error>(archived incoming: Annotation, into here: LocalAnnotation?, book: RecordPresence,
                                       newID: () -> EntityID,
                                       bookHolds: (Annotation) throws(Failure) -> Bool) throws(Failure) -> ArchivedAnnotationDecision {
         let local: Annotation
@@ -132,13 +132,13 @@ extension JournalMerge {
     /// A note or quote from an archive that the vault does not have: added as it is. A live
     /// one for a book deleted here brings the book back, as in sync (unless its title was
     /// purged).
-    public func merge(newArchived incoming: Annotation, book: BookPresence) -> ArchivedAnnotationDecision {
+    public func merge(newArchived incoming: Annotation, book: RecordPresence) -> ArchivedAnnotationDecision {
         .insert(incoming, reviveBook: incoming.deletedAt == nil && book == .deleted)
     }
 
     /// A note a reader wrote into a Markdown file (no id of its own yet): added unless its
     /// book holds that text already (it was imported before).
-    public func merge<Failure: Error>(addition incoming: Annotation, book: BookPresence,
+    public func merge<Failure: Error>(addition incoming: Annotation, book: RecordPresence,
                                       bookHolds: (Annotation) throws(Failure) -> Bool) throws(Failure) -> ArchivedAnnotationDecision {
         try bookHolds(incoming) ? .unchanged : merge(newArchived: incoming, book: book)
     }

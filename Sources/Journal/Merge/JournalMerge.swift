@@ -3,7 +3,7 @@
 /// another format). It reads nothing and writes nothing: given both sides, it returns a
 /// decision, which the Store applies. Each kind of data is decided by its named policy
 /// (`Conflicts/`): ``NoteAndQuoteTextPolicy``, ``BookMetadataPolicy``, ``ProgressPolicy``,
-/// ``SessionEditPolicy``, ``RatingPolicy``, ``ReadingLogPolicy``, ``EditionPolicy``.
+/// ``SessionEditPolicy``, ``RatingPolicy``, ``ReadingLogPolicy``, ``EditionPolicy``, ``TagPolicy``.
 public struct JournalMerge: Sendable {
     /// The id of the conflict copy that shows a record's version written at a clock: the
     /// same on every device (derived, by the Store, from a hash of both).
@@ -72,7 +72,7 @@ public struct JournalMerge: Sendable {
     /// A reading session from another device: new here, it is kept (a union by id); here
     /// already, the later change wins (``SessionEditPolicy``). One whose book has not
     /// arrived waits for it.
-    public func merge(_ incoming: SessionVersion, into local: SessionVersion?, book: BookPresence) -> SessionDecision {
+    public func merge(_ incoming: SessionVersion, into local: SessionVersion?, book: RecordPresence) -> SessionDecision {
         guard let local else { return book == .missing ? .deferred : .store(incoming) }
         guard case .winner(let kept, _) = SessionEditPolicy().resolve(
                   local: Side(local, clock: local.clock, isDeleted: local.session.deletedAt != nil),
@@ -86,7 +86,7 @@ public struct JournalMerge: Sendable {
     /// shown by ``NoteAndQuoteTextPolicy``. A live note for a book deleted here brings the
     /// book back, unless its title was purged. A note whose book has not arrived waits for it
     /// (a note moved to a book made on a third device, too).
-    public func merge(_ incoming: AnnotationVersion, into local: LocalAnnotation?, book: BookPresence) -> AnnotationDecision {
+    public func merge(_ incoming: AnnotationVersion, into local: LocalAnnotation?, book: RecordPresence) -> AnnotationDecision {
         // Its book has not arrived (every book does, if only as a tombstone): wait for it,
         // even for a deletion, so this device keeps the same tombstone as every other.
         if book == .missing { return .deferred }
@@ -110,5 +110,22 @@ public struct JournalMerge: Sendable {
         let marked = after.note.conflictReason == .editedAfterDelete && before?.note.conflictReason != .editedAfterDelete ? 1 : 0
         return .store(versions, after, reviveBook: after.note.deletedAt == nil && book == .deleted,
                       newConflicts: added + (before == nil ? 0 : marked))
+    }
+
+    /// A tag from another device: new here, it is kept; here already, its later change
+    /// wins (``TagPolicy``). One whose book or note has not arrived waits for it; one on a
+    /// record purged here keeps no name (like the record's own content).
+    public func merge(_ incoming: TaggingVersion, into local: TaggingVersion?, record: RecordPresence) -> TaggingDecision {
+        if record == .missing { return .deferred }
+        var kept = incoming
+        if let local {
+            guard case .winner(let winner, _) = TagPolicy().resolve(
+                      local: Side(local.tagging, clock: local.clock, isDeleted: local.tagging.isRemoved),
+                      remote: Side(incoming.tagging, clock: incoming.clock, isDeleted: incoming.tagging.isRemoved),
+                      divergence: Divergence(localChanged: false, remoteChanged: true)) else { return .unchanged }
+            kept = TaggingVersion(winner, clock: max(local.clock, incoming.clock))
+        }
+        if record == .purged { kept.tagging.name = "" }
+        return kept == local ? .unchanged : .store(kept)
     }
 }

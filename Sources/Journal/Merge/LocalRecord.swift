@@ -7,12 +7,14 @@ public enum LocalBook: Sendable {
     case unreadable
 }
 
-/// Whether the book a note or session belongs to is here, and in what state.
-public enum BookPresence: Sendable, Equatable {
+/// Whether a record another depends on is here, and in what state: the book of a note or
+/// session, the book or note a tag is on.
+public enum RecordPresence: Sendable, Equatable {
     case missing
     case live
     case deleted
-    /// Deleted, with its title and authors purged: it cannot be brought back.
+    /// Deleted, with its content (a book's title and authors, a note's text) purged: it
+    /// cannot be brought back.
     case purged
 }
 

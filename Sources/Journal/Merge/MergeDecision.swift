@@ -17,6 +17,15 @@ public enum SessionDecision: Hashable, Sendable {
     case deferred
 }
 
+/// What a merge decided for a tag from another device.
+public enum TaggingDecision: Hashable, Sendable {
+    case unchanged
+    /// The tagging to keep under its id: new here, or changed later there than here.
+    case store(TaggingVersion)
+    /// The book or note it is on has not arrived yet: tried again at the next sync.
+    case deferred
+}
+
 /// What a merge decided for a reading session from an archive.
 public enum ArchivedSessionDecision: Hashable, Sendable {
     case unchanged

@@ -3,19 +3,24 @@ public enum RecordVersion: Hashable, Sendable {
     case book(BookVersion)
     case session(SessionVersion)
     case annotation(AnnotationVersion)
+    case tagging(TaggingVersion)
 }
 
 /// Where a merge's decisions land: the Store, inside one write transaction. It says what is
 /// here, and applies what ``JournalMerge`` decided, exactly as decided.
 public protocol MergeTarget {
     associatedtype Failure: Error
-    func bookPresence(_ id: EntityID) throws(Failure) -> BookPresence
+    func bookPresence(_ id: EntityID) throws(Failure) -> RecordPresence
     func localBook(_ id: EntityID) throws(Failure) -> LocalBook?
     func localSession(_ id: EntityID) throws(Failure) -> SessionVersion?
     func localAnnotation(_ id: EntityID) throws(Failure) -> LocalAnnotation?
+    func localTagging(_ id: EntityID) throws(Failure) -> TaggingVersion?
+    /// Whether the book or note `tagging` is on is here, and in what state.
+    func taggedRecordPresence(_ tagging: Tagging) throws(Failure) -> RecordPresence
     func apply(_ decision: BookDecision) throws(Failure)
     func apply(_ decision: SessionDecision) throws(Failure)
     func apply(_ decision: AnnotationDecision, to id: EntityID) throws(Failure)
+    func apply(_ decision: TaggingDecision) throws(Failure)
 }
 
 extension JournalMerge {
@@ -53,6 +58,15 @@ extension JournalMerge {
             case .unchanged: return .unchanged
             case .deferred: return .deferred
             case .store(_, _, _, let conflicts): return .applied(conflicts: conflicts)
+            }
+        case .tagging(let incoming):
+            let decision = merge(incoming, into: try target.localTagging(incoming.tagging.id),
+                                 record: try target.taggedRecordPresence(incoming.tagging))
+            try target.apply(decision)
+            switch decision {
+            case .unchanged: return .unchanged
+            case .store: return .applied(conflicts: 0)
+            case .deferred: return .deferred
             }
         }
     }

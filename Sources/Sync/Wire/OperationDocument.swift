@@ -14,11 +14,13 @@ import Journal
 /// (``BookSnapshot``), written only for a book that has either, for the same reason.
 /// Format 5 (bmvault 0.11) is format 4 with a book's edition and its clock, written only
 /// for a book that has them.
+/// Format 6 (bmvault 0.13) adds the `tagging` record (``TaggingSnapshot``): a tag on a
+/// book, note or quote, an entity of its own. Only a tagging's operation is format 6.
 /// Format 1 (bmvault 0.3 to 0.5) had the clock as `hlc`, the clock of the changed version
 /// as `base`, and the record as JSON text inside a string (`payload`); it is still read.
 public enum OperationDocument {
     /// The newest format this build reads.
-    public static let version = 5
+    public static let version = 6
 
     public static func encode(_ operation: SyncOperation) -> [UInt8] {
         var out = JSONObjectWriter()
@@ -41,6 +43,10 @@ public enum OperationDocument {
             let snapshot = SessionSnapshot(version, operationClock: operation.clock)
             if snapshot.needsFormat3 { format = 3 }
             out.object("session") { snapshot.write(to: &$0) }
+        }
+        if case .tagging(let version) = operation.record {
+            format = 6
+            out.object("tagging") { TaggingSnapshot(version, operationClock: operation.clock).write(to: &$0) }
         }
         out.integer("v", Int64(format))
         return out.finish()
@@ -71,7 +77,8 @@ public enum OperationDocument {
             guard let parsed = try? HybridTimestamp(parsing: text) else { throw .malformed(what: "operation") }
             base = parsed
         }
-        var records = Records(book: document.book, session: document.session, annotation: document.annotation)
+        var records = Records(book: document.book, session: document.session, annotation: document.annotation,
+                              tagging: document.tagging)
         if document.v < 2 {
             guard let text = document.payload else { throw .malformed(what: "operation") }
             records = try Records(payloadV1: Array(text.utf8))
@@ -104,6 +111,9 @@ public enum OperationDocument {
             case .annotation:
                 guard let annotation = records.annotation else { return refused }
                 record = .annotation(try annotation.version(at: clock, base: base))
+            case .tagging:
+                guard let tagging = records.tagging else { return refused }
+                record = .tagging(try tagging.version(at: clock))
             }
         } catch {
             return refused
@@ -116,11 +126,13 @@ public enum OperationDocument {
         var book: BookSnapshot?
         var session: SessionSnapshot?
         var annotation: AnnotationSnapshot?
+        var tagging: TaggingSnapshot?
 
-        init(book: BookSnapshot?, session: SessionSnapshot?, annotation: AnnotationSnapshot?) {
+        init(book: BookSnapshot?, session: SessionSnapshot?, annotation: AnnotationSnapshot?, tagging: TaggingSnapshot? = nil) {
             self.book = book
             self.session = session
             self.annotation = annotation
+            self.tagging = tagging
         }
 
         /// Format 1's record: `{"annotation" | "book" | "session": {...}, "v": 1}`.
@@ -143,6 +155,8 @@ public enum OperationDocument {
         let book: BookSnapshot?
         let session: SessionSnapshot?
         let annotation: AnnotationSnapshot?
+        // Format 6.
+        let tagging: TaggingSnapshot?
         // Format 1.
         let entityId: String?
         let hlc: String?

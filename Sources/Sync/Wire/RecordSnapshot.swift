@@ -227,3 +227,48 @@ struct AnnotationSnapshot: Codable {
         out.integer("version", version)
     }
 }
+
+/// A tag on a record (format 6, bmvault 0.13). The clock of its last change is left out
+/// when equal to the operation's (a tagging sent by the change that made it).
+struct TaggingSnapshot: Codable {
+    let id: String, recordId: String, recordKind: String, name: String
+    let createdAt: Int64, updatedAt: Int64, removedAt: Int64?, version: Int64
+    let clock: String?
+
+    init(_ version: TaggingVersion, operationClock: HybridTimestamp) {
+        let tagging = version.tagging
+        id = tagging.id.rawValue
+        recordId = tagging.recordID.rawValue
+        recordKind = tagging.recordKind.rawValue
+        name = tagging.name
+        createdAt = tagging.createdAt.millisecondsSince1970
+        updatedAt = tagging.updatedAt.millisecondsSince1970
+        removedAt = tagging.removedAt?.millisecondsSince1970
+        self.version = tagging.version
+        clock = version.clock == operationClock ? nil : version.clock.description
+    }
+
+    /// The version, checked. (A tagging whose name was purged with its record is never
+    /// sent.)
+    func version(at operationClock: HybridTimestamp) throws(JournalError) -> TaggingVersion {
+        guard let kind = TaggedKind(rawValue: recordKind) else { throw .invalidID }
+        guard VersionNumber.range.contains(version) else { throw .versionOutOfRange }
+        let tagging = Tagging(id: try EntityID(validating: id), recordID: try EntityID(validating: recordId), recordKind: kind,
+                              name: try Tag.checked(name),
+                              createdAt: Timestamp(millisecondsSince1970: createdAt), updatedAt: Timestamp(millisecondsSince1970: updatedAt),
+                              removedAt: removedAt.map(Timestamp.init(millisecondsSince1970:)), version: version)
+        return TaggingVersion(tagging, clock: try clock.map { (text) throws(JournalError) in try HybridTimestamp(parsing: text) } ?? operationClock)
+    }
+
+    func write(to out: inout JSONObjectWriter) {
+        if let clock { out.string("clock", clock) }
+        out.integer("createdAt", createdAt)
+        out.string("id", id)
+        out.string("name", name)
+        out.string("recordId", recordId)
+        out.string("recordKind", recordKind)
+        if let removedAt { out.integer("removedAt", removedAt) }
+        out.integer("updatedAt", updatedAt)
+        out.integer("version", version)
+    }
+}

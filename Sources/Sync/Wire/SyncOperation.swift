@@ -5,6 +5,8 @@ public enum OutboxEntity: String, Sendable, CaseIterable {
     case book
     case session
     case annotation
+    /// A tag on a book, note or quote (bmvault 0.13).
+    case tagging
 }
 
 /// What an operation did to its record.
@@ -42,6 +44,7 @@ public struct SyncOperation: Sendable, Equatable {
         case .book: .book
         case .session: .session
         case .annotation: .annotation
+        case .tagging: .tagging
         }
     }
 
@@ -50,6 +53,7 @@ public struct SyncOperation: Sendable, Equatable {
         case .book(let version): version.book.id
         case .session(let version): version.session.id
         case .annotation(let version): version.annotation.id
+        case .tagging(let version): version.tagging.id
         }
     }
 
@@ -59,6 +63,7 @@ public struct SyncOperation: Sendable, Equatable {
         case .book(let version): version.book.deletedAt != nil
         case .session: false
         case .annotation(let version): version.isDeleted
+        case .tagging: false
         }
     }
 

@@ -43,6 +43,7 @@ enum Migrations {
         Migration0010Shelves.migration,
         Migration0011Editions.migration,
         Migration0012Moves.migration,
+        Migration0013Tags.migration,
     ]
 
     static var latestVersion: Int { all.count }

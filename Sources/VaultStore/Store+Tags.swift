@@ -1,0 +1,206 @@
+public import Journal
+import Sync
+
+extension Store {
+    private static let taggingColumns = "id, record_id, record_kind, name, created_at, updated_at, removed_at, version, hlc"
+
+    /// Gives `names` (each checked by ``Tag/checked(_:)``) to a live book, note or quote, in
+    /// one transaction, each change with its operation. A tag the record shows already is
+    /// left as it is; one taken away before is given back (its tagging, not a new one).
+    /// Returns the tags given, as typed.
+    @discardableResult
+    public func addTags(_ names: [String], to recordID: EntityID, kind: TaggedKind) throws(StoreError) -> [String] {
+        _ = try requireCipher()
+        return try database.writeTransaction { () throws(StoreError) -> [String] in
+            try addTagsInTransaction(names, to: recordID, kind: kind)
+        }
+    }
+
+    /// ``addTags(_:to:kind:)`` inside a write transaction (a note added with its tags).
+    func addTagsInTransaction(_ names: [String], to recordID: EntityID, kind: TaggedKind) throws(StoreError) -> [String] {
+        try requireLiveTaggable(recordID, kind: kind)
+        var taggings = try readTaggings(where: "record_id = ?", [.text(recordID.rawValue)])
+        var given: [String] = []
+        for typed in names {
+            let name: String
+            do throws(JournalError) { name = try Tag.checked(typed) } catch { throw .invalidInput(error) }
+            let key = Tag.key(name)
+            let same = taggings.indices.filter { !taggings[$0].tagging.name.isEmpty && Tag.key(taggings[$0].tagging.name) == key }
+            if same.contains(where: { !taggings[$0].tagging.isRemoved }) { continue }
+            let now = clock.now()
+            let stamp = try tick()
+            if let index = same.first {
+                let before = taggings[index]
+                var tagging = before.tagging
+                tagging.name = name
+                tagging.removedAt = nil
+                tagging.updatedAt = max(now, tagging.updatedAt)
+                tagging.version = try Self.nextVersion(after: tagging.version, of: tagging.id)
+                taggings[index] = TaggingVersion(tagging, clock: stamp)
+                try writeTagging(taggings[index])
+                try enqueue(.update, .tagging(taggings[index]), clock: stamp, at: now, baseVersion: before.tagging.version, base: before.clock)
+            } else {
+                let tagging: Tagging
+                do throws(JournalError) {
+                    tagging = try Tagging.new(name, on: recordID, kind: kind, at: now)
+                } catch {
+                    throw .invalidInput(error)
+                }
+                taggings.append(TaggingVersion(tagging, clock: stamp))
+                try writeTagging(taggings[taggings.count - 1])
+                try enqueue(.create, .tagging(taggings[taggings.count - 1]), clock: stamp, at: now, baseVersion: 0, base: nil)
+            }
+            given.append(name)
+        }
+        return given
+    }
+
+    /// Takes `names` away from a live book, note or quote, all or none: every tagging of
+    /// each name this device knows is marked removed, each with its operation. A name the
+    /// record does not show is ``StoreError/tagNotFound(id:)`` and nothing changes.
+    public func removeTags(_ names: [String], from recordID: EntityID, kind: TaggedKind) throws(StoreError) {
+        _ = try requireCipher()
+        try database.writeTransaction { () throws(StoreError) in
+            try requireLiveTaggable(recordID, kind: kind)
+            let taggings = try readTaggings(where: "record_id = ? AND removed_at IS NULL", [.text(recordID.rawValue)])
+            var keys: Set<String> = []
+            for typed in names {
+                let key: String
+                do throws(JournalError) { key = Tag.key(try Tag.checked(typed)) } catch { throw .invalidInput(error) }
+                guard taggings.contains(where: { Tag.key($0.tagging.name) == key }) else { throw .tagNotFound(id: recordID.rawValue) }
+                keys.insert(key)
+            }
+            for before in taggings where keys.contains(Tag.key(before.tagging.name)) {
+                let now = clock.now()
+                let stamp = try tick()
+                var tagging = before.tagging
+                tagging.removedAt = now
+                tagging.updatedAt = max(now, tagging.updatedAt)
+                tagging.version = try Self.nextVersion(after: tagging.version, of: tagging.id)
+                let version = TaggingVersion(tagging, clock: stamp)
+                try writeTagging(version)
+                try enqueue(.update, .tagging(version), clock: stamp, at: now, baseVersion: before.tagging.version, base: before.clock)
+            }
+        }
+    }
+
+    /// The tags a record shows (``Tag/shown(_:)``).
+    public func tags(of recordID: EntityID) throws(StoreError) -> [String] {
+        Tag.shown(try readTaggings(where: "record_id = ? AND removed_at IS NULL", [.text(recordID.rawValue)]).map(\.tagging))
+    }
+
+    /// The tags every record of `kind` shows, by record; records without tags are absent.
+    public func tagsByRecord(kind: TaggedKind) throws(StoreError) -> [EntityID: [String]] {
+        var byRecord: [EntityID: [Tagging]] = [:]
+        for version in try readTaggings(where: "record_kind = ? AND removed_at IS NULL", [.text(kind.rawValue)]) {
+            byRecord[version.tagging.recordID, default: []].append(version.tagging)
+        }
+        return byRecord.mapValues { Tag.shown($0) }
+    }
+
+    /// The records of `kind` that show tag `name` (compared by ``Tag/key(_:)``).
+    public func records(kind: TaggedKind, taggedWith name: String) throws(StoreError) -> Set<EntityID> {
+        let key = Tag.key(name)
+        return Set(try readTaggings(where: "record_kind = ? AND removed_at IS NULL", [.text(kind.rawValue)])
+            .filter { Tag.key($0.tagging.name) == key }.map(\.tagging.recordID))
+    }
+
+    /// Every tag shown on a live book, note or quote, with how many of each show it, in
+    /// the order of the keys.
+    public func tagCounts() throws(StoreError) -> [(name: String, books: Int, notes: Int, quotes: Int)] {
+        let live = try readTaggings(where: """
+            removed_at IS NULL AND (
+              (record_kind = 'book' AND record_id IN (SELECT id FROM book WHERE deleted_at IS NULL)) OR
+              (record_kind = 'annotation' AND record_id IN (SELECT id FROM annotation WHERE deleted_at IS NULL)))
+            """, []).map(\.tagging)
+        var quotes: Set<EntityID> = []
+        try database.forEachRow("""
+            SELECT id FROM annotation WHERE kind = 'quote' AND deleted_at IS NULL
+              AND id IN (SELECT record_id FROM tagging WHERE record_kind = 'annotation' AND removed_at IS NULL)
+            """) { row in
+            if let id = try? EntityID(validating: row.text(0)) { quotes.insert(id) }
+        }
+        var byKey: [String: (names: [Tagging], books: Set<EntityID>, notes: Set<EntityID>, quotes: Set<EntityID>)] = [:]
+        for tagging in live {
+            let key = Tag.key(tagging.name)
+            byKey[key, default: ([], [], [], [])].names.append(tagging)
+            switch tagging.recordKind {
+            case .book: byKey[key]?.books.insert(tagging.recordID)
+            case .annotation where quotes.contains(tagging.recordID): byKey[key]?.quotes.insert(tagging.recordID)
+            case .annotation: byKey[key]?.notes.insert(tagging.recordID)
+            }
+        }
+        return byKey.sorted { $0.key < $1.key }.compactMap { entry in
+            Tag.shown(entry.value.names).first.map { ($0, entry.value.books.count, entry.value.notes.count, entry.value.quotes.count) }
+        }
+    }
+
+    /// The tagging `id` with its clock, removed or not, or nil when it is not here.
+    func localTagging(_ id: EntityID) throws(StoreError) -> TaggingVersion? {
+        try readTaggings(where: "id = ?", [.text(id.rawValue)]).first
+    }
+
+    /// Whether the book or note `id` is here, and in what state.
+    func presence(of id: EntityID, kind: TaggedKind) throws(StoreError) -> RecordPresence {
+        switch kind {
+        case .book:
+            return try bookPresence(id)
+        case .annotation:
+            var presence = RecordPresence.missing
+            try database.forEachRow("SELECT deleted_at IS NOT NULL, length(body) > 0 FROM annotation WHERE id = ?",
+                                    [.text(id.rawValue)]) { row in
+                presence = row.int64(0) == 0 ? .live : (row.int64(1) == 0 ? .purged : .deleted)
+            }
+            return presence
+        }
+    }
+
+    /// Writes a tagging row with its clock: a new one, or one here changed. Its record
+    /// never changes.
+    func writeTagging(_ version: TaggingVersion) throws(StoreError) {
+        let tagging = version.tagging
+        let cipher = try requireCipher()
+        let name: [UInt8] = tagging.name.isEmpty ? [] : try cipher.seal(tagging.name, table: "tagging", id: tagging.id.rawValue, field: "name")
+        try database.run("""
+            INSERT INTO tagging (\(Self.taggingColumns)) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)
+            ON CONFLICT (id) DO UPDATE SET name = ?4, updated_at = ?6, removed_at = ?7, version = ?8, hlc = ?9
+            """, [.text(tagging.id.rawValue), .text(tagging.recordID.rawValue), .text(tagging.recordKind.rawValue), .blob(name),
+                  .integer(tagging.createdAt.millisecondsSince1970), .integer(tagging.updatedAt.millisecondsSince1970),
+                  .integer(tagging.removedAt?.millisecondsSince1970), .integer(tagging.version), .text(version.clock.description)])
+    }
+
+    /// Taggings matching `condition`, names opened. One whose name does not open is left
+    /// out (``check`` reports it), so a damaged tag never hides a note.
+    func readTaggings(where condition: String, _ values: [SQLValue]) throws(StoreError) -> [TaggingVersion] {
+        let cipher = try requireCipher()
+        var taggings: [TaggingVersion] = []
+        try database.forEachRow("SELECT \(Self.taggingColumns) FROM tagging WHERE \(condition) ORDER BY created_at, id", values) { row in
+            guard let id = try? EntityID(validating: row.text(0)), let recordID = try? EntityID(validating: row.text(1)),
+                  let kind = TaggedKind(rawValue: row.text(2)), let clock = try? HybridTimestamp(parsing: row.text(8)) else { return }
+            let name: String
+            if row.withBytes(3, { $0.isEmpty }) {
+                name = ""
+            } else {
+                guard let opened = try? cipher.open(row.blob(3), table: "tagging", id: id.rawValue, field: "name") else { return }
+                name = opened
+            }
+            taggings.append(TaggingVersion(
+                Tagging(id: id, recordID: recordID, recordKind: kind, name: name,
+                        createdAt: Timestamp(millisecondsSince1970: row.int64(4)), updatedAt: Timestamp(millisecondsSince1970: row.int64(5)),
+                        removedAt: row.isNull(6) ? nil : Timestamp(millisecondsSince1970: row.int64(6)), version: row.int64(7)),
+                clock: clock))
+        }
+        return taggings
+    }
+
+    /// Throws unless `id` names a live record of `kind`. Call inside a write transaction.
+    private func requireLiveTaggable(_ id: EntityID, kind: TaggedKind) throws(StoreError) {
+        switch kind {
+        case .book: try requireLiveBook(id)
+        case .annotation:
+            var live = false
+            try database.forEachRow("SELECT 1 FROM annotation WHERE id = ? AND deleted_at IS NULL", [.text(id.rawValue)]) { _ in live = true }
+            guard live else { throw .recordNotFound(id: id.rawValue) }
+        }
+    }
+}
