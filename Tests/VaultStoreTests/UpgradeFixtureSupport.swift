@@ -81,6 +81,8 @@ struct ExpectedVault: Decodable {
         let rating: Double?, readingLog: [StatusChange]?
         /// From schema v11 (the edition); absent before, when no book had one.
         let isbn: String?, year: Int?, pagesTotal: Int?
+        /// From schema v13 (tags); absent before, when no record had any.
+        let tags: [String]?
     }
     struct StatusChange: Decodable, Equatable {
         let status: String, on: String
@@ -93,6 +95,8 @@ struct ExpectedVault: Decodable {
     struct Annotation: Decodable {
         let id: String, bookId: String, kind: String, body: String, locator: String?
         let version: Int64, createdAt: Int64, updatedAt: Int64, deletedAt: Int64?, deleted: Bool
+        /// From schema v13 (tags); absent before.
+        let tags: [String]?
     }
     struct Counts: Decodable, Equatable {
         let books: Int, notes: Int, quotes: Int, sessions: Int
@@ -246,6 +250,7 @@ func expectEveryRecord(in store: Store, of fixture: UpgradeFixture,
                 "reading log of book \(book.id)", sourceLocation: sourceLocation)
         #expect(read.edition == Edition(isbn: book.isbn, year: book.year, pages: book.pagesTotal), "edition of book \(book.id)",
                 sourceLocation: sourceLocation)
+        #expect(try store.tags(of: id) == book.tags ?? [], "tags of book \(book.id)", sourceLocation: sourceLocation)
         #expect(read.version == book.version, "version of book \(book.id)", sourceLocation: sourceLocation)
         #expect(read.createdAt.millisecondsSince1970 == book.createdAt, sourceLocation: sourceLocation)
         #expect(read.updatedAt.millisecondsSince1970 == book.updatedAt, sourceLocation: sourceLocation)
@@ -283,6 +288,7 @@ func expectEveryRecord(in store: Store, of fixture: UpgradeFixture,
         #expect(read.locator?.text == annotation.locator, "locator of \(annotation.id)", sourceLocation: sourceLocation)
         #expect(read.bookID.rawValue == annotation.bookId, sourceLocation: sourceLocation)
         #expect(read.kind.rawValue == annotation.kind, sourceLocation: sourceLocation)
+        #expect(try store.tags(of: read.id) == annotation.tags ?? [], "tags of \(annotation.id)", sourceLocation: sourceLocation)
         #expect(read.version == annotation.version, "version of \(annotation.id)", sourceLocation: sourceLocation)
         #expect(read.createdAt.millisecondsSince1970 == annotation.createdAt, sourceLocation: sourceLocation)
         #expect(read.updatedAt.millisecondsSince1970 == annotation.updatedAt, sourceLocation: sourceLocation)
