@@ -61,6 +61,21 @@ import Testing
         #expect((try vault.json(["show", id, "--json"]) as? [String: Any])?["body"] as? String == "Second thoughts")
     }
 
+    @Test func aDashAsTextReadsStandardInputEvenAtATerminal() throws {
+        let (vault, _) = try editorVault(writing: "never used")
+        try vault.createUnlocked()
+        try vault.succeed(["book", "add", "Emma"])
+        let id = try vault.succeed(["note", "add", "emma", "-"], stdin: "Kept out of the history\n").line
+        #expect((try vault.json(["show", id, "--json"]) as? [String: Any])?["body"] as? String == "Kept out of the history")
+        try vault.succeed(["edit", id, "-"], stdin: "Still out of it\n")
+        #expect((try vault.json(["show", id, "--json"]) as? [String: Any])?["body"] as? String == "Still out of it")
+        let typed = try Binary.run("/bin/sh", ["-c", "printf 'Typed at a terminal\\n' | /usr/bin/script -qec \"'\(Binary.path)' note add emma -\" /dev/null"],
+                                   environment: vault.environment)
+        #expect(typed.status == 0, "\(typed)")
+        let bodies = try #require(try vault.json(["list", "--json"]) as? [[String: Any]]).compactMap { $0["body"] as? String }
+        #expect(bodies.contains("Typed at a terminal"), "\(bodies)")
+    }
+
     @Test func anEditorThatFailsSavesNothing() throws {
         let (vault, _) = try editorVault(writing: "half a thought", status: 3)
         try vault.createUnlocked()

@@ -66,12 +66,12 @@ enum AnnotationCommands {
     static func edit(_ context: CommandContext) -> CommandSpec {
         CommandSpec(
             name: "edit", abstract: "Change a note's or quote's text, locator or kind.",
-            discussion: "With neither TEXT, --locator nor --kind, reads the new text from standard input if piped, else opens $EDITOR on the current text. With only --locator or --kind, the text is kept. --locator \"\" removes a note's locator (a quote keeps one). --kind quote makes a note a quote (it needs a locator, recorded or given), --kind note a quote a note.",
+            discussion: "TEXT - reads the new text from standard input. With neither TEXT, --locator nor --kind, reads the new text from standard input if piped, else opens $EDITOR on the current text. With only --locator or --kind, the text is kept. --locator \"\" removes a note's locator (a quote keeps one). --kind quote makes a note a quote (it needs a locator, recorded or given), --kind note a quote a note.",
             parameters: EditInput.parameters
         ) { input in
             let vault = try context.openVault()
             let id = input.id
-            var text = input.text
+            var text = input.text == CommandContext.standardInputArgument ? try context.text(argument: input.text) : input.text
             if text == nil && input.locator == nil, let kind = input.kind {
                 guard case .annotation(let listing) = try vault.record(id) else {
                     throw VaultError.wrongRecordKind(id: id, expected: "note or quote", found: "book or session")

@@ -193,14 +193,20 @@ final class CommandContext {
         if let freshSyncShortfall { throw .syncIncomplete(freshSyncShortfall) }
     }
 
-    /// The text of a note or quote: TEXT if given, else standard input when it is not a
+    /// The text of a note or quote: TEXT if given (`-`: standard input, read to its end,
+    /// terminal or not, as Unix tools take it), else standard input when it is not a
     /// terminal, else the editor (starting from `initial`).
     func text(argument: String?, initial: String = "") throws(CLIError) -> String {
+        if argument == Self.standardInputArgument { return try readStandardInput() }
         if let argument { return argument }
         if !console.stdinIsTerminal { return try readStandardInput() }
         console.flush()
         return try editor.edit(initial)
     }
+
+    /// The TEXT that means standard input: it keeps text out of the shell's history and the
+    /// process list even at a terminal.
+    static let standardInputArgument = "-"
 
     private func readStandardInput() throws(CLIError) -> String {
         let bytes: [UInt8]
