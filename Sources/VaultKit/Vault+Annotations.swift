@@ -96,7 +96,7 @@ extension Vault {
         // One book's notes need one title, already read with the book.
         let titles: [EntityID: String]
         if let namedBook { titles = [namedBook.id: namedBook.title] } else { titles = try bookTitles() }
-        let tags = try tagsByRecord(.annotation)
+        let tags = try tagsByRecord(.annotation, inBook: namedBook?.id)
         let filter = AnnotationFilter(bookID: namedBook?.id, kind: request.kind,
                                       createdFrom: request.createdFrom, createdBefore: request.createdBefore,
                                       ids: try request.tag.map { (tag) throws(VaultError) in try records(.annotation, taggedWith: tag) })
@@ -197,7 +197,7 @@ extension Vault {
                 bookHoldsPhrase.insert(id)
             }
         }
-        let tags = try tagsByRecord(.annotation)
+        let tags = try tagsByRecord(.annotation, inBook: namedBook?.id)
         let filter = AnnotationFilter(bookID: namedBook?.id, kind: request.kind, createdFrom: request.createdFrom,
                                       ids: try request.tag.map { (tag) throws(VaultError) in try records(.annotation, taggedWith: tag) })
         var later: [Result<AnnotationListing, UnreadableRecord>] = []

@@ -4,7 +4,6 @@ import VaultStore
 /// The book, note or quote a `tag` command is about.
 public struct TaggedRecord: Sendable {
     public let id: EntityID
-    public let kind: TaggedKind
     /// The record's tags after the command.
     public let tags: [String]
 }
@@ -25,7 +24,7 @@ extension Vault {
         let (id, kind) = try taggable(reference)
         let store = try unlockedStore()
         let given = try storeCall { () throws(StoreError) in try store.addTags(names, to: id, kind: kind) }
-        return (TaggedRecord(id: id, kind: kind, tags: try storeCall { () throws(StoreError) in try store.tags(of: id) }), given)
+        return (TaggedRecord(id: id, tags: try storeCall { () throws(StoreError) in try store.tags(of: id) }), given)
     }
 
     /// Takes `names` away from the record `reference` names, all or none: a name it does
@@ -34,19 +33,13 @@ extension Vault {
         let (id, kind) = try taggable(reference)
         let store = try unlockedStore()
         try storeCall { () throws(StoreError) in try store.removeTags(names, from: id, kind: kind) }
-        return TaggedRecord(id: id, kind: kind, tags: try storeCall { () throws(StoreError) in try store.tags(of: id) })
+        return TaggedRecord(id: id, tags: try storeCall { () throws(StoreError) in try store.tags(of: id) })
     }
 
-    /// The tags a book, note or quote shows.
-    public func tags(of id: EntityID) throws(VaultError) -> [String] {
+    /// The tags every book (or every note and quote; of `bookID` alone, if given) shows, by record.
+    func tagsByRecord(_ kind: TaggedKind, inBook bookID: EntityID? = nil) throws(VaultError) -> [EntityID: [String]] {
         let store = try unlockedStore()
-        return try storeCall { () throws(StoreError) in try store.tags(of: id) }
-    }
-
-    /// The tags every book (or every note and quote) shows, by record.
-    public func tagsByRecord(_ kind: TaggedKind) throws(VaultError) -> [EntityID: [String]] {
-        let store = try unlockedStore()
-        return try storeCall { () throws(StoreError) in try store.tagsByRecord(kind: kind) }
+        return try storeCall { () throws(StoreError) in try store.tagsByRecord(kind: kind, inBook: bookID) }
     }
 
     /// Every tag on a live book, note or quote, in alphabetical order, with how many show it.

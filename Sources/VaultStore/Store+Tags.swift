@@ -27,19 +27,14 @@ extension Store {
             let key = Tag.key(name)
             let same = taggings.indices.filter { !taggings[$0].tagging.name.isEmpty && Tag.key(taggings[$0].tagging.name) == key }
             if same.contains(where: { !taggings[$0].tagging.isRemoved }) { continue }
-            let now = clock.now()
-            let stamp = try tick()
             if let index = same.first {
-                let before = taggings[index]
-                var tagging = before.tagging
-                tagging.name = name
-                tagging.removedAt = nil
-                tagging.updatedAt = max(now, tagging.updatedAt)
-                tagging.version = try Self.nextVersion(after: tagging.version, of: tagging.id)
-                taggings[index] = TaggingVersion(tagging, clock: stamp)
-                try writeTagging(taggings[index])
-                try enqueue(.update, .tagging(taggings[index]), clock: stamp, at: now, baseVersion: before.tagging.version, base: before.clock)
+                taggings[index] = try changeTagging(taggings[index]) { tagging, _ in
+                    tagging.name = name
+                    tagging.removedAt = nil
+                }
             } else {
+                let now = clock.now()
+                let stamp = try tick()
                 let tagging: Tagging
                 do throws(JournalError) {
                     tagging = try Tagging.new(name, on: recordID, kind: kind, at: now)
@@ -71,17 +66,24 @@ extension Store {
                 keys.insert(key)
             }
             for before in taggings where keys.contains(Tag.key(before.tagging.name)) {
-                let now = clock.now()
-                let stamp = try tick()
-                var tagging = before.tagging
-                tagging.removedAt = now
-                tagging.updatedAt = max(now, tagging.updatedAt)
-                tagging.version = try Self.nextVersion(after: tagging.version, of: tagging.id)
-                let version = TaggingVersion(tagging, clock: stamp)
-                try writeTagging(version)
-                try enqueue(.update, .tagging(version), clock: stamp, at: now, baseVersion: before.tagging.version, base: before.clock)
+                _ = try changeTagging(before) { tagging, now in tagging.removedAt = now }
             }
         }
+    }
+
+    /// Changes a tagging here (given back, taken away) at a new clock and version, with its
+    /// `update` operation. Call inside a write transaction.
+    private func changeTagging(_ before: TaggingVersion, _ change: (inout Tagging, Timestamp) -> Void) throws(StoreError) -> TaggingVersion {
+        let now = clock.now()
+        let stamp = try tick()
+        var tagging = before.tagging
+        change(&tagging, now)
+        tagging.updatedAt = max(now, tagging.updatedAt)
+        tagging.version = try Self.nextVersion(after: tagging.version, of: tagging.id)
+        let version = TaggingVersion(tagging, clock: stamp)
+        try writeTagging(version)
+        try enqueue(.update, .tagging(version), clock: stamp, at: now, baseVersion: before.tagging.version, base: before.clock)
+        return version
     }
 
     /// The tags a record shows (``Tag/shown(_:)``).
@@ -90,9 +92,18 @@ extension Store {
     }
 
     /// The tags every record of `kind` shows, by record; records without tags are absent.
-    public func tagsByRecord(kind: TaggedKind) throws(StoreError) -> [EntityID: [String]] {
+    /// With `bookID`, only the notes and quotes of that book are read (a one-book listing
+    /// opens no other tag).
+    public func tagsByRecord(kind: TaggedKind, inBook bookID: EntityID? = nil) throws(StoreError) -> [EntityID: [String]] {
         var byRecord: [EntityID: [Tagging]] = [:]
-        for version in try readTaggings(where: "record_kind = ? AND removed_at IS NULL", [.text(kind.rawValue)]) {
+        let taggings = if let bookID, kind == .annotation {
+            try readTaggings(where: """
+                record_kind = 'annotation' AND removed_at IS NULL AND record_id IN (SELECT id FROM annotation WHERE book_id = ?)
+                """, [.text(bookID.rawValue)])
+        } else {
+            try readTaggings(where: "record_kind = ? AND removed_at IS NULL", [.text(kind.rawValue)])
+        }
+        for version in taggings {
             byRecord[version.tagging.recordID, default: []].append(version.tagging)
         }
         return byRecord.mapValues { Tag.shown($0) }

@@ -38,6 +38,9 @@ struct TagEndToEndTests {
 
         #expect(Set(try listed(vault, ["list", "--tag", "desert"])) == [note, quote])
         #expect(try listed(vault, ["list", "--tag", "fear", "--kind", "quote"]) == [quote])
+        let oneBook = try #require(try vault.json(["list", "--book", "dune", "--json"]) as? [[String: Any]])
+        #expect(oneBook.map { $0["tags"] as? [String] ?? ["?"] } == [["Désert"], ["desert", "fear", "reread"]],
+                "a one-book listing reads that book's tags")
         #expect(Set(try listed(vault, ["search", "the", "--tag", "désert"])) == [note, quote])
         #expect(try listed(vault, ["search", "spice", "--tag", "fear"]).isEmpty)
         #expect(try listed(vault, ["book", "list", "--tag", "scifi"]) == [dune, solaris])
