@@ -6,8 +6,9 @@ import VaultStore
 /// 1. a full id;
 /// 2. its whole title, folded (``TextFolding``: no case, no accents), so "Dune" names
 ///    *Dune* next to *Dune Messiah*;
-/// 3. a unique id prefix (at least ``minimumPrefix`` characters) or title prefix;
-/// 4. a unique folded substring of the title or of an author ("messiah", "herbert").
+/// 3. a short id (``ShortID``), the form listings show;
+/// 4. a unique id prefix (at least ``minimumPrefix`` characters) or title prefix;
+/// 5. a unique folded substring of the title or of an author ("messiah", "herbert").
 ///
 /// The first step that finds anything decides: one book is named, several are ambiguous
 /// (``VaultError/ambiguousBook(candidates:)``, which a terminal turns into a choice).
@@ -29,21 +30,26 @@ enum BookReference {
         let bytesCanDecide = typedBytes.allSatisfy { (0x20...0x7E).contains($0) }
         let mayBeID = typed.count >= minimumPrefix && EntityID.isPossiblePrefix(typed)
         let typedID = Array(typed.lowercased().utf8)
+        let mayBeShortID = ShortID.isPossible(typed.lowercased())
+        var shortIDs: [Int] = []
         var exactTitles: [Int] = []
         var prefixed: [Int] = []
         var idPrefixed: [Int] = []
         for index in 0..<titles.count {
-            let (idMatch, verdict) = titles.withBytes(at: index) { id, title, _ -> (Verdict, Verdict) in
+            let (idMatch, verdict, isShortID) = titles.withBytes(at: index) { id, title, _ -> (Verdict, Verdict, Bool) in
                 (mayBeID || typedID.count == id.count ? compare(id, withPrintableASCII: typedID) : .neither,
-                 bytesCanDecide ? compare(title, withPrintableASCII: typedBytes) : .undecided)
+                 bytesCanDecide ? compare(title, withPrintableASCII: typedBytes) : .undecided,
+                 mayBeShortID && randomPart(of: id, startsWith: typedID))
             }
             if idMatch == .equal { return .one(try id(at: index, in: titles)) }
+            if isShortID { shortIDs.append(index) }
             if mayBeID, idMatch == .prefix { idPrefixed.append(index) }
             let title = verdict == .undecided ? titles.folded(at: index) : nil
             if verdict == .equal || title == folded { exactTitles.append(index) }
             if verdict == .equal || verdict == .prefix || title?.hasPrefix(folded) == true { prefixed.append(index) }
         }
         if exactTitles.count == 1 { return .one(try id(at: exactTitles[0], in: titles)) }
+        if exactTitles.isEmpty, shortIDs.count == 1 { return .one(try id(at: shortIDs[0], in: titles)) }
 
         var candidates = exactTitles.isEmpty ? prefixed : exactTitles
         for index in idPrefixed where !candidates.contains(index) { candidates.append(index) }
@@ -76,6 +82,19 @@ enum BookReference {
             if text[start..<(start + part.count)].elementsEqual(part) { return true }
         }
         return false
+    }
+
+    /// Whether the random part of `id` (36 bytes as stored; ``ShortID/randomPart(of:)``)
+    /// starts with `typed`.
+    private static func randomPart(of id: UnsafeBufferPointer<UInt8>, startsWith typed: [UInt8]) -> Bool {
+        guard id.count == 36 else { return false }
+        var position = 15
+        for digit in typed {
+            if position == 18 || position == 23 { position += 1 }
+            guard position < 36, id[position] == digit else { return false }
+            position += 1
+        }
+        return true
     }
 
     private static func id(at index: Int, in titles: BookTitleIndex) throws(VaultError) -> EntityID {

@@ -94,6 +94,12 @@ extension Vault {
     /// The book a BOOK argument names (see ``BookReference``).
     public func book(named reference: String) throws(VaultError) -> Book {
         let store = try unlockedStore()
+        if let recent = RecentReference(reference) {
+            let typed = reference.trimmingCharacters(in: .whitespaces).lowercased()
+            let named = try resolve(recent, typed: typed)
+            guard named.kind == .book else { throw .wrongRecordKind(id: typed, expected: "book (@last-book)", found: "note or quote") }
+            return try storeCall { () throws(StoreError) in try store.book(named.id) }
+        }
         // A full id needs no title at all: one row, whatever the size of the library.
         if let id = try? EntityID(validating: reference.trimmingCharacters(in: .whitespaces)),
            let book = try? storeCall({ () throws(StoreError) in try store.book(id) }), book.deletedAt == nil {

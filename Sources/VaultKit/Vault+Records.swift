@@ -113,11 +113,19 @@ extension Vault {
         return deleted
     }
 
-    /// The live record (a deleted one, with `deleted`) an ID argument names.
+    /// The live record (a deleted one, with `deleted`) an ID argument names: a full id, a
+    /// short id (``ShortID``), a unique prefix of the full id, or a ``RecentReference``.
+    /// A short id is tried before a prefix, since it is what listings show.
     func resolveID(_ text: String, deleted: Bool = false) throws(VaultError) -> RecordReference {
         let typed = text.trimmingCharacters(in: .whitespaces).lowercased()
+        if let recent = RecentReference(typed), !deleted { return try resolve(recent, typed: typed) }
         guard typed.count >= BookReference.minimumPrefix, EntityID.isPossiblePrefix(typed) else { throw .malformedID }
         let store = try unlockedStore()
+        if ShortID.isPossible(typed) {
+            let named = try storeCall { () throws(StoreError) in try store.records(withShortID: typed, deleted: deleted) }
+            if named.count == 1 { return named[0] }
+            if named.count > 1 { throw .ambiguousID(candidates: named.map(\.id.rawValue).sorted()) }
+        }
         let matches = try storeCall { () throws(StoreError) in try store.records(withIDPrefix: typed, deleted: deleted) }
         if let exact = matches.first(where: { $0.id.rawValue == typed }) { return exact }
         switch matches.count {
@@ -125,5 +133,32 @@ extension Vault {
         case 1: return matches[0]
         default: throw .ambiguousID(candidates: matches.map(\.id.rawValue).sorted())
         }
+    }
+
+    /// The record `@last`, `@last~N` or `@last-book` names.
+    func resolve(_ recent: RecentReference, typed: String) throws(VaultError) -> RecordReference {
+        let store = try unlockedStore()
+        let skipping: Int
+        switch recent {
+        case .entry(let count): skipping = count
+        case .bookOfLatestEntry: skipping = 0
+        }
+        guard let entry = try storeCall({ () throws(StoreError) in try store.recentAnnotation(skipping: skipping) }) else {
+            throw .noRecentEntry(reference: typed)
+        }
+        switch recent {
+        case .entry: return RecordReference(id: entry.id, kind: .annotation)
+        case .bookOfLatestEntry: return RecordReference(id: entry.bookID, kind: .book)
+        }
+    }
+
+    /// How a message names one record: its short id, or its full id when it has none.
+    public func shortID(_ id: EntityID) -> String {
+        (try? recordNames())?.shortID(id) ?? id.rawValue
+    }
+
+    /// How this command shows ids to a person (``ShortID``); full ids stay in `--json`.
+    public func recordNames() throws(VaultError) -> RecordNames {
+        RecordNames(store: try unlockedStore())
     }
 }

@@ -71,8 +71,11 @@ public enum VaultError: Error, Equatable, Sendable {
     case bookNotFound
     /// The BOOK argument matches several books; their ids are listed so one can be chosen.
     case ambiguousBook(candidates: [String])
-    /// The ID argument is neither a record id nor a prefix of at least four id characters.
+    /// The ID argument is neither a record id, a short id, a prefix of at least four id
+    /// characters, nor `@last`, `@last~N` or `@last-book`.
     case malformedID
+    /// `@last~N` (or `@last`, `@last-book`) asks for more notes and quotes than the journal has.
+    case noRecentEntry(reference: String)
     /// No live record has this id or id prefix (no deleted one, for `undelete`).
     case recordNotFound(id: String)
     /// The deleted record's content is gone (purged): it cannot come back.

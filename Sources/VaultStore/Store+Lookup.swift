@@ -71,3 +71,19 @@ extension Store {
         return JournalCounts(books: books, sessions: sessions, notes: notes, quotes: quotes)
     }
 }
+
+extension Store {
+    /// The live note or quote added `skipping` entries before the latest one (by creation
+    /// time, then id), and its book; nil when the journal has fewer.
+    public func recentAnnotation(skipping: Int) throws(StoreError) -> (id: EntityID, bookID: EntityID)? {
+        var found: (id: EntityID, bookID: EntityID)?
+        try database.forEachRow("""
+            SELECT id, book_id FROM annotation WHERE deleted_at IS NULL ORDER BY created_at DESC, id DESC LIMIT 1 OFFSET ?1
+            """, [.integer(Int64(skipping))]) { row in
+            if let id = try? EntityID(validating: row.text(0)), let book = try? EntityID(validating: row.text(1)) {
+                found = (id, book)
+            }
+        }
+        return found
+    }
+}

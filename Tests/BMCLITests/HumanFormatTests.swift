@@ -48,7 +48,7 @@ import Journal
         let note = Annotation(id: id, bookID: id, kind: .note, body: "first\n\n  third\r\nfourth\n",
                               locator: nil, createdAt: Timestamp(millisecondsSince1970: 0),
                               updatedAt: Timestamp(millisecondsSince1970: 0), deletedAt: nil, version: 1)
-        let block = HumanFormat.annotationBlock(AnnotationListing(annotation: note, bookTitle: "T\u{1B}"))
+        let block = HumanFormat.annotationBlock(AnnotationListing(annotation: note, bookTitle: "T\u{1B}"), name: \.rawValue)
         let lines = block.split(separator: "\n", omittingEmptySubsequences: false)
         #expect(lines.first?.hasSuffix("  T␛") == true)
         #expect(Array(lines.dropFirst()) == ["    first", "", "      third␍", "    fourth", "", "", ""])

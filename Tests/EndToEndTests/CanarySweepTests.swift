@@ -265,9 +265,11 @@ final class SweepWorld {
 
     /// Runs bmvault on a terminal (util-linux `script`), so it opens `$EDITOR`. Standard
     /// output and error arrive together as `stdout`. No core file, whatever the limits.
+    /// `showsContent`: what a person at the terminal is meant to read, such as the title
+    /// `note add` names there.
     @discardableResult
     func runOnTerminal(_ arguments: [String], vault: String = "main", environment extra: [String: String] = [:],
-                       status: Int32? = nil, sourceLocation: SourceLocation = #_sourceLocation) throws -> CommandResult {
+                       showsContent: Bool = false, status: Int32? = nil, sourceLocation: SourceLocation = #_sourceLocation) throws -> CommandResult {
         vaultNames.insert(vault)
         var environment = self.environment
         environment["BMVAULT_HOME"] = vaultDirectory(vault).path
@@ -275,7 +277,7 @@ final class SweepWorld {
         for (name, value) in extra { environment[name] = value }
         let command = ([Binary.path, "--debug"] + arguments).map { "'\($0)'" }.joined(separator: " ")
         let result = try CleanSpawn.run("/usr/bin/script", ["-qec", "ulimit -c 0; exec \(command)", "/dev/null"], environment: environment)
-        record("(terminal) " + arguments.joined(separator: " "), result, showsContent: false, status: status, sourceLocation: sourceLocation)
+        record("(terminal) " + arguments.joined(separator: " "), result, showsContent: showsContent, status: status, sourceLocation: sourceLocation)
         return result
     }
 
@@ -662,7 +664,10 @@ final class SweepWorld {
         let writes = "printf '%s\\n' \"$SWEEP_TEXT\" > \"$1\"; printf 'swap %s\\n' \"$SWEEP_TEXT\" > \"$1.swp\"; mkdir -p \"$(dirname \"$1\")/backup\"; printf '%s\\n' \"$SWEEP_TEXT\" > \"$(dirname \"$1\")/backup/note.md~\""
         let saving = try world.editor("saving.sh", "\(writes)\nexit 0")
         let failing = try world.editor("failing.sh", "\(writes)\nexit 3")
-        try world.runOnTerminal(["note", "add", book, "--locator", "p. 1"], environment: ["EDITOR": saving, "SWEEP_TEXT": "from the editor \(c)"], status: 0)
+        let added = try world.runOnTerminal(["note", "add", book, "--locator", "p. 1"], environment: ["EDITOR": saving, "SWEEP_TEXT": "from the editor \(c)"],
+                                            showsContent: true, status: 0)
+        #expect(added.stdout.contains("Added a note to \"title \(c)") && added.stdout.contains("\" (p. 1): "),
+                "at a terminal, the title and locator are named: \(added)")
         try world.runOnTerminal(["edit", note], environment: ["EDITOR": saving, "SWEEP_TEXT": "edited in the editor \(c)"], status: 0)
         let failed = try world.runOnTerminal(["note", "add", book], environment: ["EDITOR": failing, "SWEEP_TEXT": "draft \(c)"], status: 1)
         #expect(failed.stdout.contains("the editor exited with status 3; nothing was saved"), "\(failed)")

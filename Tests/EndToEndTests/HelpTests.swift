@@ -129,7 +129,7 @@ import Testing
         let vault = try TestVault()
         let version = try vault.run(["--version"])
         #expect(version.status == 0)
-        #expect(version.stdout == "bmvault 0.13.0\n")
+        #expect(version.stdout == "bmvault 0.14.0\n")
         let group = try vault.run(["book"])
         #expect(group.status == 0)
         #expect(group.stdout.hasPrefix("OVERVIEW: Add, correct and rate books; progress and status.\n"))

@@ -25,6 +25,7 @@ import TestSupport
         ("0011_editions", "0a609d92039a5f67eaf13141ebc46ebcb6c0704c79f39c3e5a61622f9679358e"),
         ("0012_moves", "c125b90ef5c0fc539d9d2fddb25eb3e1208536d251943ed3c51dc9bcac07a25e"),
         ("0013_tags", "f4b6618382c9fd730f5949f487b4b75537be7710de70604fe6023f550404d70d"),
+        ("0014_short_ids", "927d95493cee5dcf54af9534cfe901da013c528618a26a4ece4867d60c0d2f94"),
     ]
 
     /// `<package>/Schemas/sqlite`, found from this file's own path.

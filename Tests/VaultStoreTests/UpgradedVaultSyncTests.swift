@@ -38,7 +38,13 @@ import TestSupport
         if remoteBeforeUpgrade {
             #expect(pushed.pushed == fixture.expected.outbox.operations.count && pushed.snapshots.isEmpty)
         } else {
-            let records = fixture.expected.books.count + fixture.expected.sessions.count + fixture.expected.annotations.count
+            // From v13 the snapshot also carries every tagging, given or taken away.
+            var taggings = 0
+            if version >= 13 {
+                try Database(path: directory.databasePath, create: false)
+                    .forEachRow("SELECT count(*) FROM tagging") { row in taggings = Int(row.int64(0)) }
+            }
+            let records = fixture.expected.books.count + fixture.expected.sessions.count + fixture.expected.annotations.count + taggings
             #expect(pushed.snapshots == ["shared": records] && pushed.pushed == records)
         }
         #expect(try old.outboxRows().isEmpty, "every operation sent, and compacted")

@@ -45,6 +45,8 @@ enum AnnotationCommands {
             let book = try vault.book(named: input.book)
             let text = try context.text(argument: input.text)
             let annotation = try vault.addAnnotation(to: book, kind: kind, body: text, locator: input.locator, tags: input.tags)
+            let mention = Mention(vault: vault, console: context.console)
+            context.console.err("Added a \(kind.rawValue) to \(mention.book(book))\(mention.locator(annotation.locator)): \(vault.shortID(annotation.id)).\n")
             BookCommands.printID(annotation.id.rawValue, json: input.json, context: context)
         }
     }
@@ -92,7 +94,7 @@ enum AnnotationCommands {
                 text = edited
             }
             let annotation = try vault.editAnnotation(id, body: text, locator: input.locator, kind: input.kind)
-            context.console.err("Saved \(annotation.kind.rawValue) \(annotation.id) (version \(annotation.version)).\n")
+            context.console.err("Saved \(annotation.kind.rawValue) \(vault.shortID(annotation.id)) (version \(annotation.version)).\n")
         }
     }
 
@@ -101,7 +103,7 @@ enum AnnotationCommands {
         var book = ""
 
         static var parameters: [Parameter<MoveInput>] {
-            [.arguments(\.ids, ArgumentSpec(name: "id", help: "A note or quote id, or a unique prefix of at least 4 characters; repeat for several.",
+            [.arguments(\.ids, ArgumentSpec(name: "id", help: "A note or quote: its short id, id or a unique prefix, or @last, @last~N; repeat for several.",
                                               isVariadic: true)),
              .option(\.book, OptionSpec(name: "to", valueName: "book", help: "The book they go to: an id, or part of its title or author (see BOOK in Docs/CLI.md)."),
                      missing: "move needs --to BOOK") { $0 }]
@@ -116,7 +118,9 @@ enum AnnotationCommands {
         ) { input in
             let vault = try context.openVault()
             let moved = try vault.move(input.ids, to: input.book)
-            for annotation in moved { context.console.err("Moved \(annotation.kind.rawValue) \(annotation.id) to book \(annotation.bookID).\n") }
+            for annotation in moved {
+                context.console.err("Moved \(annotation.kind.rawValue) \(vault.shortID(annotation.id)) to book \(vault.shortID(annotation.bookID)).\n")
+            }
             if moved.isEmpty { context.console.err("Already in that book; nothing was changed.\n") }
         }
     }
@@ -127,7 +131,7 @@ enum AnnotationCommands {
         var yes = false
 
         static var parameters: [Parameter<DeleteInput>] {
-            [.arguments(\.ids, ArgumentSpec(name: "id", help: "A record id, or a unique prefix of at least 4 characters; repeat for several.",
+            [.arguments(\.ids, ArgumentSpec(name: "id", help: "A record: its short id, id or a unique prefix, or @last, @last~N, @last-book; repeat for several.",
                                               isVariadic: true)),
              .flag(\.withNotes, OptionSpec(name: "with-notes", help: "A book goes with its notes and quotes (asked at a terminal).")),
              .flag(\.yes, OptionSpec(name: "yes", short: "y", help: "With --with-notes: do not ask (for scripts)."))]
@@ -138,7 +142,7 @@ enum AnnotationCommands {
     private static func confirmDeletion(of books: [(book: Book, counts: JournalCounts)], context: CommandContext) -> Bool {
         var question = ""
         for (book, counts) in books {
-            question += "Book \(book.id) (\(HumanFormat.printable(book.title))) has "
+            question += "Book \(book.id.rawValue) (\(HumanFormat.printable(book.title))) has "
                 + HumanFormat.counted([(counts.notes, "note"), (counts.quotes, "quote")]) + ".\n"
         }
         context.console.err(question + "Delete \(books.count == 1 ? "it" : "them") with \(books.count == 1 ? "its" : "their") notes and quotes? [y/N] ")
@@ -156,11 +160,12 @@ enum AnnotationCommands {
             guard !input.withNotes || input.yes || canAsk else {
                 throw CLIError.invalidValue("--with-notes asks at a terminal; from a script, add --yes")
             }
-            let deleted = try context.openVault().delete(input.ids, withNotes: input.withNotes) { books in
+            let vault = try context.openVault()
+            let deleted = try vault.delete(input.ids, withNotes: input.withNotes) { books in
                 if input.yes { return true }
                 return confirmDeletion(of: books, context: context)
             }
-            for record in deleted { context.console.err("Deleted \(record.kind) \(record.id).\n") }
+            for record in deleted { context.console.err("Deleted \(record.kind) \(vault.shortID(record.id)).\n") }
         }
     }
 }

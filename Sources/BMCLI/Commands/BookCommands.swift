@@ -55,7 +55,9 @@ enum BookCommands {
         CommandSpec(name: "list", abstract: "List books with their progress, status and rating.", parameters: ListInput.parameters) { input in
             var documents: [JSONDocuments.ShelfDocument] = []
             var listed = 0
-            for result in try context.openVault().shelf(tag: input.tag) {
+            let vault = try context.openVault()
+            let names = try vault.recordNames()
+            for result in try vault.shelf(tag: input.tag) {
                 switch result {
                 case .success(let entry) where input.status != nil && entry.book.readingLog.status != input.status:
                     continue
@@ -64,7 +66,7 @@ enum BookCommands {
                     if input.json {
                         documents.append(JSONDocuments.ShelfDocument(book: entry.book, activity: entry.activity, tags: entry.tags))
                     } else {
-                        context.console.out(HumanFormat.bookLine(entry.book, activity: entry.activity, tags: entry.tags))
+                        context.console.out(HumanFormat.bookLine(entry.book, activity: entry.activity, tags: entry.tags, name: names.shortID))
                     }
                 case .failure(let unreadable):
                     context.reportUnreadable(unreadable)
@@ -110,11 +112,13 @@ enum BookCommands {
                 throw CLIError.invalidValue("--no-author and --author cannot be given together")
             }
             let authors = input.noAuthor ? [] : input.authors.isEmpty ? nil : input.authors
-            let edit = try context.openVault().editBook(named: input.book, title: input.title, authors: authors, edition: input.edition)
+            let vault = try context.openVault()
+            let edit = try vault.editBook(named: input.book, title: input.title, authors: authors, edition: input.edition)
+            let book = Mention(vault: vault, console: context.console).bookAsSubject(edit.book)
             if edit.changedFields.isEmpty {
-                context.console.err("Book \(edit.book.id) already has what was given; nothing was changed.\n")
+                context.console.err("\(book) already has what was given; nothing was changed.\n")
             } else {
-                context.console.err("Book \(edit.book.id) edited (\(edit.changedFields.joined(separator: " and "))).\n")
+                context.console.err("\(book) edited (\(edit.changedFields.joined(separator: " and "))).\n")
             }
         }
     }
@@ -141,7 +145,7 @@ enum BookCommands {
             case .percent(let percent): try vault.setProgress(of: input.book, to: percent, rewind: input.rewind)
             case .page(let page): try vault.setProgress(of: input.book, toPage: page, rewind: input.rewind)
             }
-            context.console.err("Progress of \(book.id) set to \(HumanFormat.position(book)).\n")
+            context.console.err("Progress of \(Mention(vault: vault, console: context.console).book(book)) set to \(HumanFormat.position(book)).\n")
         }
     }
 
@@ -203,7 +207,7 @@ enum BookCommands {
         var ids: [String] = []
 
         static var parameters: [Parameter<SessionDeleteInput>] {
-            [.arguments(\.ids, ArgumentSpec(name: "id", help: "A session id, or a unique prefix of at least 4 characters; repeat for several.",
+            [.arguments(\.ids, ArgumentSpec(name: "id", help: "A session: its short id, id or a unique prefix; repeat for several.",
                                               isVariadic: true))]
         }
     }
@@ -236,14 +240,16 @@ enum BookCommands {
                     (start: Timestamp(millisecondsSince1970: input.end.timestamp.millisecondsSince1970 - Int64(minutes) * 60_000),
                      end: input.end.timestamp)
                 } ?? ValueParsing.sessionSpan(start: input.start, end: input.end)
-                let added = try context.openVault().addSession(to: input.book, pagesRead: pages, startedAt: span.start,
-                                                               endedAt: span.end, toPage: input.toPage)
+                let vault = try context.openVault()
+                let added = try vault.addSession(to: input.book, pagesRead: pages, startedAt: span.start,
+                                                 endedAt: span.end, toPage: input.toPage)
                 printID(added.session.id.rawValue, json: input.json, context: context)
                 if let toPage = input.toPage {
                     let position = HumanFormat.position(added.book)
+                    let book = Mention(vault: vault, console: context.console).book(added.book)
                     context.console.err(added.book.edition.page(atPercent: added.book.progress) == toPage
-                                        ? "Progress of \(added.book.id) set to \(position).\n"
-                                        : "Progress of \(added.book.id) stays at \(position), beyond page \(toPage).\n")
+                                        ? "Progress of \(book) set to \(position).\n"
+                                        : "Progress of \(book) stays at \(position), beyond page \(toPage).\n")
                 }
             },
             CommandSpec(
@@ -251,13 +257,15 @@ enum BookCommands {
                 discussion: "One line each: id, start and end in local time, duration, pages and the book. Sessions of deleted books are not listed.",
                 parameters: SessionListInput.parameters
             ) { input in
-                let listings = try context.openVault().sessions(book: input.book, since: input.since?.timestamp)
+                let vault = try context.openVault()
+                let listings = try vault.sessions(book: input.book, since: input.since?.timestamp)
                 if input.json {
                     context.console.out(JSONDocuments.render(listings.map(JSONDocuments.SessionListingDocument.init)))
                 } else if listings.isEmpty {
                     context.console.err(input.book == nil && input.since == nil ? "No sessions yet.\n" : "No sessions match.\n")
                 } else {
-                    for listing in listings { context.console.out(HumanFormat.sessionLine(listing)) }
+                    let names = try vault.recordNames()
+                    for listing in listings { context.console.out(HumanFormat.sessionLine(listing, name: names.shortID)) }
                 }
                 try context.finishListing()
             },
@@ -288,7 +296,7 @@ enum BookCommands {
                 if before == session {
                     context.console.err("No change; nothing was saved.\n")
                 } else {
-                    context.console.err("Saved session \(session.id) (version \(session.version)).\n")
+                    context.console.err("Saved session \(vault.shortID(session.id)) (version \(session.version)).\n")
                 }
             },
             CommandSpec(
@@ -296,8 +304,9 @@ enum BookCommands {
                 discussion: "Several ids are deleted together or not at all. The deletion syncs; a session changed later on another device comes back with that change.",
                 parameters: SessionDeleteInput.parameters
             ) { input in
-                for deleted in try context.openVault().delete(input.ids, sessionsOnly: true) {
-                    context.console.err("Deleted \(deleted.kind) \(deleted.id).\n")
+                let vault = try context.openVault()
+                for deleted in try vault.delete(input.ids, sessionsOnly: true) {
+                    context.console.err("Deleted \(deleted.kind) \(vault.shortID(deleted.id)).\n")
                 }
             },
         ])

@@ -46,8 +46,9 @@ enum ReadCommands {
     static func list(_ context: CommandContext) -> CommandSpec {
         CommandSpec(name: "list", abstract: "List notes and quotes.", parameters: ListInput.parameters) { input in
             let request = try input.request()
-            let printer = ListingPrinter(context: context, json: input.json)
-            try context.openVaultForReading(fresh: input.fresh).forEachAnnotation(request, printer.print)
+            let vault = try context.openVaultForReading(fresh: input.fresh)
+            let printer = ListingPrinter(context: context, names: input.json ? nil : try vault.recordNames())
+            try vault.forEachAnnotation(request, printer.print)
             try printer.finish(ifEmpty: input.filters ? "No notes or quotes match." : "No notes or quotes yet.")
         }
     }
@@ -85,8 +86,9 @@ enum ReadCommands {
             let request = SearchRequest(input.query, book: input.book, kind: input.kind, createdFrom: input.since?.start, tag: input.tag)
             let highlighter = context.console.stdoutShowsStyle && !input.json
                 ? try? SearchMatcher(SearchQuery(input.query)) : nil
-            let printer = ListingPrinter(context: context, json: input.json, highlighter: highlighter)
-            try context.openVaultForReading(fresh: input.fresh).search(request, printer.print)
+            let vault = try context.openVaultForReading(fresh: input.fresh)
+            let printer = ListingPrinter(context: context, names: input.json ? nil : try vault.recordNames(), highlighter: highlighter)
+            try vault.search(request, printer.print)
             try printer.finish(ifEmpty: "No notes or quotes match.")
         }
     }
@@ -103,14 +105,21 @@ enum ReadCommands {
 
     static func show(_ context: CommandContext) -> CommandSpec {
         CommandSpec(name: "show", abstract: "Show one note, quote, book or session in full.", parameters: ShowInput.parameters) { input in
-            let record = try context.openVaultForReading(fresh: input.fresh).record(input.id)
-            show(record, json: input.json, console: context.console)
+            let vault = try context.openVaultForReading(fresh: input.fresh)
+            let record = try vault.record(input.id)
+            show(record, json: input.json, names: try vault.recordNames(), console: context.console)
             // A sync asked for by --fresh that fell short fails the command, once the record is shown.
             try context.finishListing()
         }
     }
 
-    private static func show(_ record: JournalRecord, json: Bool, console: Console) {
+    /// The `id:` line of `show`: the short id, then the full one.
+    private static func idField(_ id: EntityID, names: RecordNames) -> String {
+        let short = names.shortID(id)
+        return HumanFormat.field("id", short == id.rawValue ? short : "\(short)  (\(id))")
+    }
+
+    private static func show(_ record: JournalRecord, json: Bool, names: RecordNames, console: Console) {
         switch record {
         case .annotation(let listing):
             let annotation = listing.annotation
@@ -118,9 +127,9 @@ enum ReadCommands {
                 console.out(JSONDocuments.render(JSONDocuments.AnnotationDocument(listing)))
                 return
             }
-            console.out(HumanFormat.field("id", annotation.id.rawValue)
+            console.out(idField(annotation.id, names: names)
                 + HumanFormat.field("kind", annotation.kind.rawValue)
-                + HumanFormat.field("book", (listing.bookTitle.map { $0 + " " } ?? "") + "(\(annotation.bookID))")
+                + HumanFormat.field("book", (listing.bookTitle.map { $0 + " " } ?? "") + "(\(names.shortID(annotation.bookID)))")
                 + (annotation.locator.map { HumanFormat.field("locator", $0.text) } ?? "")
                 + (listing.tags.isEmpty ? "" : HumanFormat.field("tags", listing.tags.joined(separator: ", ")))
                 + HumanFormat.field("created", HumanFormat.localTime(annotation.createdAt))
@@ -135,7 +144,7 @@ enum ReadCommands {
                     counts: counts)))
                 return
             }
-            var text = HumanFormat.field("id", book.id.rawValue) + HumanFormat.field("title", book.title)
+            var text = idField(book.id, names: names) + HumanFormat.field("title", book.title)
             if !book.authors.isEmpty { text += HumanFormat.field("authors", book.authors.joined(separator: ", ")) }
             if let edition = HumanFormat.edition(book.edition) { text += HumanFormat.field("edition", edition) }
             text += HumanFormat.field("progress", HumanFormat.position(book))
@@ -157,8 +166,8 @@ enum ReadCommands {
                 console.out(JSONDocuments.render(JSONDocuments.SessionDocument(session)))
                 return
             }
-            console.out(HumanFormat.field("id", session.id.rawValue)
-                + HumanFormat.field("book", session.bookID.rawValue)
+            console.out(idField(session.id, names: names)
+                + HumanFormat.field("book", names.shortID(session.bookID))
                 + HumanFormat.field("started", HumanFormat.localTime(session.startedAt))
                 + HumanFormat.field("ended", HumanFormat.localTime(session.endedAt))
                 + HumanFormat.field("pages", String(session.pagesRead)))
@@ -171,16 +180,17 @@ enum ReadCommands {
 /// line-by-line tools), so memory does not grow with the journal.
 final class ListingPrinter {
     private let context: CommandContext
-    private let json: Bool
+    /// How blocks name records; nil for JSON, which gives full ids.
+    private let names: RecordNames?
     private var count = 0
     /// One encoder for the whole listing: making one per record was most of the cost.
     private let encoder = JSONDocuments.compactEncoder()
     /// Finds what to show in bold (search results on a terminal).
     private let highlighter: SearchMatcher?
 
-    init(context: CommandContext, json: Bool, highlighter: SearchMatcher? = nil) {
+    init(context: CommandContext, names: RecordNames?, highlighter: SearchMatcher? = nil) {
         self.context = context
-        self.json = json
+        self.names = names
         self.highlighter = highlighter
     }
 
@@ -189,12 +199,13 @@ final class ListingPrinter {
         case .failure(let unreadable):
             context.reportUnreadable(unreadable)
         case .success(let listing):
-            if json {
+            if let names {
+                context.console.out(HumanFormat.annotationBlock(listing, highlights: highlighter?.highlights(in: listing.annotation.body) ?? [],
+                                                                name: names.shortID))
+            } else {
                 let document = JSONDocuments.renderCompact(
                     JSONDocuments.AnnotationDocument(listing), encoder: encoder)
                 context.console.out((count == 0 ? "[\n  " : ",\n  ") + document)
-            } else {
-                context.console.out(HumanFormat.annotationBlock(listing, highlights: highlighter?.highlights(in: listing.annotation.body) ?? []))
             }
             count += 1
         }
@@ -203,8 +214,8 @@ final class ListingPrinter {
     /// Ends the listing. An empty one says `ifEmpty` on standard error (standard output
     /// stays empty, or `[]`), unless records were left out as unreadable.
     func finish(ifEmpty: String) throws(CLIError) {
-        if json { context.console.out(count == 0 ? "[]\n" : "\n]\n") }
-        if count == 0 && !json && context.unreadableCount == 0 { context.console.err(ifEmpty + "\n") }
+        if names == nil { context.console.out(count == 0 ? "[]\n" : "\n]\n") }
+        if count == 0 && names != nil && context.unreadableCount == 0 { context.console.err(ifEmpty + "\n") }
         try context.finishListing()
     }
 

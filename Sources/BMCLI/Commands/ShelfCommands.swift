@@ -26,9 +26,10 @@ enum ShelfCommands {
                             + "changes made on two devices are both kept (Docs/SYNC.md).",
                         parameters: StatusInput.parameters) { input in
                 let on = input.on?.start ?? context.clock.now()
-                let book = try context.openVault().recordStatus(status, of: input.book, on: on)
+                let vault = try context.openVault()
+                let book = try vault.recordStatus(status, of: input.book, on: on)
                 let finishes = book.readingLog.finishedOn.count
-                context.console.err("Book \(book.id) is \(status.rawValue) since \(HumanFormat.localDate(on))"
+                context.console.err("\(Mention(vault: vault, console: context.console).bookAsSubject(book)) is \(status.rawValue) since \(HumanFormat.localDate(on))"
                                     + (status == .finished && finishes > 1 ? " (finished \(finishes) times)" : "") + ".\n")
             }
         }
@@ -49,8 +50,10 @@ enum ShelfCommands {
     static func rate(_ context: CommandContext) -> CommandSpec {
         CommandSpec(name: "rate", abstract: "Rate a book, 1 to 5 stars in halves.", parameters: RateInput.parameters) { input in
             guard (input.stars != nil) != input.clear else { throw CLIError.invalidValue("book rate needs STARS (1 to 5, in halves) or --clear") }
-            let book = try context.openVault().rateBook(named: input.book, stars: input.stars)
-            context.console.err(book.rating.map { "Book \(book.id) rated \(HumanFormat.stars($0)).\n" } ?? "Book \(book.id) has no rating.\n")
+            let vault = try context.openVault()
+            let book = try vault.rateBook(named: input.book, stars: input.stars)
+            let named = Mention(vault: vault, console: context.console).bookAsSubject(book)
+            context.console.err(book.rating.map { "\(named) rated \(HumanFormat.stars($0)).\n" } ?? "\(named) has no rating.\n")
         }
     }
 }

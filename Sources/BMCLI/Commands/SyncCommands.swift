@@ -200,7 +200,9 @@ enum SyncCommands {
                 },
             ]
         ) { input in
-            let conflicts = try context.openVault().conflicts()
+            let vault = try context.openVault()
+            let conflicts = try vault.conflicts()
+            let names = try vault.recordNames()
             var shown: [JSONDocuments.ConflictDocument] = []
             for result in conflicts {
                 switch result {
@@ -210,7 +212,7 @@ enum SyncCommands {
                     if input.json {
                         shown.append(JSONDocuments.ConflictDocument(conflict))
                     } else {
-                        context.console.out(HumanFormat.conflictBlock(conflict))
+                        context.console.out(HumanFormat.conflictBlock(conflict, name: names.shortID))
                     }
                 }
             }

@@ -17,7 +17,7 @@ enum TagCommands {
         var tags: [String] = []
 
         static var parameters: [Parameter<ChangeInput>] {
-            [.argument(\.id, ArgumentSpec(name: "id", help: "A note, quote or book: an id or unique prefix (for a book, also what BOOK takes).")),
+            [.argument(\.id, ArgumentSpec(name: "id", help: "A note, quote or book: its short id, id or a unique prefix, or @last (for a book, also what BOOK takes).")),
              .arguments(\.tags, ArgumentSpec(name: "tag", help: "One or more tags.", isVariadic: true))]
         }
     }
@@ -25,12 +25,13 @@ enum TagCommands {
     static func add(_ context: CommandContext) -> CommandSpec {
         CommandSpec(name: "add", abstract: "Give tags to a note, quote or book.", parameters: ChangeInput.parameters) { input in
             // Counts, never the tags themselves: standard error is no place for the reader's words.
-            let (record, given) = try context.openVault().addTags(input.tags, to: input.id)
+            let vault = try context.openVault()
+            let (record, given) = try vault.addTags(input.tags, to: input.id)
             let has = HumanFormat.counted([(record.tags.count, "tag")])
             if given.isEmpty {
-                context.console.err("\(record.id) has those tags already (\(has) in all); nothing was changed.\n")
+                context.console.err("\(vault.shortID(record.id)) has those tags already (\(has) in all); nothing was changed.\n")
             } else {
-                context.console.err("\(record.id) tagged: \(HumanFormat.counted([(given.count, "tag")])) given, \(has) in all.\n")
+                context.console.err("\(vault.shortID(record.id)) tagged: \(HumanFormat.counted([(given.count, "tag")])) given, \(has) in all.\n")
             }
         }
     }
@@ -41,8 +42,9 @@ enum TagCommands {
             discussion: "All or none: a tag the record does not have is an error, and no tag is taken away.",
             parameters: ChangeInput.parameters
         ) { input in
-            let record = try context.openVault().removeTags(input.tags, from: input.id)
-            context.console.err("\(record.id): tags taken away, \(HumanFormat.counted([(record.tags.count, "tag")])) left.\n")
+            let vault = try context.openVault()
+            let record = try vault.removeTags(input.tags, from: input.id)
+            context.console.err("\(vault.shortID(record.id)): tags taken away, \(HumanFormat.counted([(record.tags.count, "tag")])) left.\n")
         }
     }
 

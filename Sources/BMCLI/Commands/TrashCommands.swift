@@ -11,18 +11,20 @@ enum TrashCommands {
                 + "undelete ID` brings it back.",
             parameters: JSONOnlyInput.parameters
         ) { input in
-            let trash = try context.openVault().trash()
+            let vault = try context.openVault()
+            let trash = try vault.trash()
             if input.json {
                 context.console.out(JSONDocuments.render(JSONDocuments.TrashDocument(trash)))
                 return try context.finishListing()
             }
+            let names = try vault.recordNames()
             var text = ""
             let books = trash.books.compactMap { result -> Book? in
                 if case .failure(let unreadable) = result { context.reportUnreadable(unreadable) }
                 return try? result.get()
             }
             if !books.isEmpty {
-                text += "Books\n" + books.map { "  \($0.id)  \(HumanFormat.printable($0.title))  (deleted \(HumanFormat.localTime($0.deletedAt ?? $0.updatedAt)))\n" }.joined()
+                text += "Books\n" + books.map { "  \(names.shortID($0.id))  \(HumanFormat.printable($0.title))  (deleted \(HumanFormat.localTime($0.deletedAt ?? $0.updatedAt)))\n" }.joined()
             }
             let notes = trash.annotations.compactMap { result -> AnnotationListing? in
                 if case .failure(let unreadable) = result { context.reportUnreadable(unreadable) }
@@ -32,11 +34,11 @@ enum TrashCommands {
                 text += (text.isEmpty ? "" : "\n") + "Notes and quotes\n"
                 for listing in notes {
                     text += "  (deleted \(HumanFormat.localTime(listing.annotation.deletedAt ?? listing.annotation.updatedAt)))\n"
-                        + HumanFormat.annotationBlock(listing)
+                        + HumanFormat.annotationBlock(listing, name: names.shortID)
                 }
             }
             if !trash.sessions.isEmpty {
-                text += (text.isEmpty ? "" : "\n") + "Sessions\n" + trash.sessions.map { "  " + HumanFormat.sessionLine($0) }.joined()
+                text += (text.isEmpty ? "" : "\n") + "Sessions\n" + trash.sessions.map { "  " + HumanFormat.sessionLine($0, name: names.shortID) }.joined()
             }
             if text.isEmpty {
                 context.console.err("Nothing deleted can be brought back.\n")
@@ -52,7 +54,7 @@ enum TrashCommands {
         var ids: [String] = []
 
         static var parameters: [Parameter<UndeleteInput>] {
-            [.arguments(\.ids, ArgumentSpec(name: "id", help: "Deleted records' ids or unique prefixes (see `bmvault trash`).",
+            [.arguments(\.ids, ArgumentSpec(name: "id", help: "Deleted records' short ids, ids or unique prefixes (see `bmvault trash`).",
                                             isVariadic: true))]
         }
     }
@@ -64,8 +66,9 @@ enum TrashCommands {
                 + "It syncs as a change of its own. A record whose content was purged cannot come back (exit 66).",
             parameters: UndeleteInput.parameters
         ) { input in
-            for restored in try context.openVault().undelete(input.ids) {
-                context.console.err("Brought back \(restored.kind) \(restored.id).\n")
+            let vault = try context.openVault()
+            for restored in try vault.undelete(input.ids) {
+                context.console.err("Brought back \(restored.kind) \(vault.shortID(restored.id)).\n")
             }
         }
     }

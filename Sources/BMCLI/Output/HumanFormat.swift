@@ -8,6 +8,9 @@ import VaultKit
 /// elsewhere could hold terminal escape sequences, and printing them raw would let a
 /// note rewrite the screen. JSON output escapes them instead.
 enum HumanFormat {
+    /// How a line shows a record's id: its short id (``RecordNames``) for a person.
+    typealias IDNaming = (EntityID) -> String
+
     /// `text` with control characters shown as their Unicode control pictures (ESC as ␛),
     /// keeping line breaks and tabs.
     static func printable(_ text: String) -> String {
@@ -90,7 +93,7 @@ enum HumanFormat {
     /// One line per book: id, progress, title and authors, then `[status, rating]` when
     /// there are any, then what the reader did with it (`12 notes, 3 sessions, last read
     /// 2026-12-01`) when anything.
-    static func bookLine(_ book: Book, activity: BookActivity = BookActivity(), tags: [String] = []) -> String {
+    static func bookLine(_ book: Book, activity: BookActivity = BookActivity(), tags: [String] = [], name: IDNaming) -> String {
         let authors = book.authors.isEmpty ? "" : " — " + printable(book.authors.joined(separator: ", "))
         let shelf = [book.readingLog.status?.rawValue, book.rating.map(stars)].compactMap { $0 }
         var done = [(activity.notes, "note"), (activity.quotes, "quote"), (activity.sessions, "session")]
@@ -98,7 +101,7 @@ enum HumanFormat {
         if let last = activity.lastSession { done.append("last read \(localDate(last))") }
         let shown = percent(book.progress)
         let column = shown + String(repeating: " ", count: max(0, 6 - shown.count))
-        return "\(book.id)  \(column) \(printable(book.title))\(authors)"
+        return "\(name(book.id))  \(column) \(printable(book.title))\(authors)"
             + (shelf.isEmpty ? "" : "  [\(shelf.joined(separator: ", "))]") + (done.isEmpty ? "" : "  · " + done.joined(separator: ", "))
             + tagList(tags) + "\n"
     }
@@ -120,12 +123,12 @@ enum HumanFormat {
 
     /// One line per session: id, local start and end (the end's date only when it is
     /// another day), duration, pages and the book's title.
-    static func sessionLine(_ listing: SessionListing) -> String {
+    static func sessionLine(_ listing: SessionListing, name: IDNaming) -> String {
         let session = listing.session
         let start = localTime(session.startedAt), end = localTime(session.endedAt)
         let endShown = start.prefix(10) == end.prefix(10) ? String(end.dropFirst(11)) : end
         let pages = session.pagesRead == 1 ? "1 page" : "\(session.pagesRead) pages"
-        return "\(session.id)  \(start)–\(endShown)  \(duration(from: session.startedAt, to: session.endedAt))  \(pages)  "
+        return "\(name(session.id))  \(start)–\(endShown)  \(duration(from: session.startedAt, to: session.endedAt))  \(pages)  "
             + printable(listing.bookTitle ?? "(title unreadable)") + "\n"
     }
 
@@ -141,8 +144,8 @@ enum HumanFormat {
 
     /// A header line (id, kind, date, book, locator), then the body indented four spaces,
     /// then a blank line.
-    static func annotationBlock(_ listing: AnnotationListing, highlights: [Range<String.Index>] = []) -> String {
-        annotationHeader(listing) + "\n" + indentedPrintable(marked(listing.annotation.body, highlights)) + "\n\n"
+    static func annotationBlock(_ listing: AnnotationListing, highlights: [Range<String.Index>] = [], name: IDNaming) -> String {
+        annotationHeader(listing, name: name) + "\n" + indentedPrintable(marked(listing.annotation.body, highlights)) + "\n\n"
     }
 
     /// `text` made ``printable(_:)``, with each of `ranges` (of `text`, in order, on one
@@ -160,16 +163,16 @@ enum HumanFormat {
     }
 
     /// The first line of ``annotationBlock(_:)``: id, kind, time, book, locator, mark.
-    private static func annotationHeader(_ listing: AnnotationListing) -> String {
+    private static func annotationHeader(_ listing: AnnotationListing, name: IDNaming) -> String {
         let annotation = listing.annotation
         let created = localTime(annotation.createdAt), edited = localTime(annotation.updatedAt)
-        var header = "\(annotation.id)  \(annotation.kind.rawValue.padding(toLength: 5, withPad: " ", startingAt: 0))  \(created)"
+        var header = "\(name(annotation.id))  \(annotation.kind.rawValue.padding(toLength: 5, withPad: " ", startingAt: 0))  \(created)"
         if edited != created { header += " (edited \(edited))" }
         if let title = listing.bookTitle { header += "  \(printable(title))" }
         if let locator = annotation.locator { header += " · \(printable(locator.text))" }
         header += tagList(listing.tags)
         switch annotation.conflictReason {
-        case .bothEdited?: header += "  [conflict copy of \(annotation.conflictOf?.rawValue ?? "?")]"
+        case .bothEdited?: header += "  [conflict copy of \(annotation.conflictOf.map(name) ?? "?")]"
         case .editedAfterDelete?: header += "  [edited after it was deleted elsewhere]"
         case nil: break
         }
@@ -178,9 +181,9 @@ enum HumanFormat {
 
     /// A conflict for `bmvault conflicts`: the flagged record's header, then each side with
     /// the device that wrote it and when, and which side `--keep mine` names here.
-    static func conflictBlock(_ conflict: ConflictListing) -> String {
+    static func conflictBlock(_ conflict: ConflictListing, name: IDNaming) -> String {
         let sides = conflict.sides
-        var block = annotationHeader(conflict.listing) + "\n"
+        var block = annotationHeader(conflict.listing, name: name) + "\n"
         block += "  in the note" + located(sides.note) + ", " + written(sides.note, here: conflict.noteWrittenHere) + ":\n"
             + (sides.note.text.map { indented($0) + "\n" } ?? "    —\n")
         switch sides.reason {

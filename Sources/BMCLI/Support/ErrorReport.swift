@@ -88,7 +88,9 @@ struct ErrorReport: Equatable {
         case .ambiguousBook(let candidates):
             return ErrorReport("BOOK matches \(candidates.count) books; name one by id: \(candidates.joined(separator: ", "))", .usage)
         case .malformedID:
-            return ErrorReport("ID must be a record id or a unique prefix of at least 4 characters", .usage)
+            return ErrorReport("ID must be a record id, a short id (6 or more characters), a unique prefix of at least 4, or @last, @last~N, @last-book", .usage)
+        case .noRecentEntry(let reference):
+            return ErrorReport("\(reference) names no note or quote: the journal has fewer", .notFound)
         case .recordNotFound(let id):
             return ErrorReport("no note, quote, book or session has id \(id)", .notFound)
         case .declined:

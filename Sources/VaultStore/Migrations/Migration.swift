@@ -44,6 +44,7 @@ enum Migrations {
         Migration0011Editions.migration,
         Migration0012Moves.migration,
         Migration0013Tags.migration,
+        Migration0014ShortIDs.migration,
     ]
 
     static var latestVersion: Int { all.count }

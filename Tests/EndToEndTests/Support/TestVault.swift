@@ -86,4 +86,12 @@ final class TestVault {
         let result = try succeed(arguments, sourceLocation: sourceLocation)
         return try JSONSerialization.jsonObject(with: Data(result.stdout.utf8))
     }
+
+    /// The short id the vault shows for the live record `id` (the first word of `show`'s
+    /// `id:` line), for comparing messages and listings.
+    func short(_ id: String, sourceLocation: SourceLocation = #_sourceLocation) throws -> String {
+        let shown = try succeed(["show", id], sourceLocation: sourceLocation).stdout
+        let line = try #require(shown.split(separator: "\n").first { $0.hasPrefix("id:") }, sourceLocation: sourceLocation)
+        return try #require(line.split(separator: " ").dropFirst().first.map(String.init), sourceLocation: sourceLocation)
+    }
 }

@@ -1,0 +1,65 @@
+public import Journal
+
+extension Store {
+    /// An id's random part in SQL, exactly as the indexes of migration 0014 hold it (the
+    /// planner uses an expression index only for the very same expression).
+    static let randomPartSQL = "(substr(id, 16, 3) || substr(id, 20, 4) || substr(id, 25, 12))"
+
+    /// The tables whose records a person names by id.
+    private static let namedTables = ["book", "reading_session", "annotation"]
+
+    /// Live records (tombstones, with `deleted`) whose id's random part starts with
+    /// `shortID`, checked with ``ShortID/isPossible(_:)``.
+    public func records(withShortID shortID: String, deleted: Bool = false) throws(StoreError) -> [RecordReference] {
+        let part = Self.randomPartSQL
+        let state = deleted ? "IS NOT NULL" : "IS NULL"
+        // Random parts are lowercase hex digits, all below "g".
+        let values: [SQLValue] = [.text(shortID), .text(shortID + "g")]
+        var found: [RecordReference] = []
+        try database.forEachRow("""
+            SELECT id, 'book' FROM book WHERE \(part) >= ?1 AND \(part) < ?2 AND deleted_at \(state)
+            UNION ALL SELECT id, 'session' FROM reading_session WHERE \(part) >= ?1 AND \(part) < ?2 AND deleted_at \(state)
+            UNION ALL SELECT id, 'annotation' FROM annotation WHERE \(part) >= ?1 AND \(part) < ?2 AND deleted_at \(state)
+            LIMIT 50
+            """, values) { row in
+            if let id = try? EntityID(validating: row.text(0)), let kind = RecordReference.Kind(rawValue: row.text(1)) {
+                found.append(RecordReference(id: id, kind: kind))
+            }
+        }
+        return found
+    }
+
+    /// The shortest start of `id`'s random part that no other book, session, note or quote
+    /// shares, live or deleted (so the form shown is accepted back by every command,
+    /// `undelete` too): from its neighbours in the indexes. Nil when another record has
+    /// the very same random part.
+    public func shortID(of id: EntityID) throws(StoreError) -> String? {
+        let part = Self.randomPartSQL
+        let below = Self.namedTables.map { "(SELECT \(part) FROM \($0) WHERE \(part) <= ?1 AND id <> ?2 ORDER BY \(part) DESC LIMIT 1)" }
+        let above = Self.namedTables.map { "(SELECT \(part) FROM \($0) WHERE \(part) >= ?1 AND id <> ?2 ORDER BY \(part) LIMIT 1)" }
+        var before: String?, after: String?
+        try database.forEachRow("SELECT " + (below + above).joined(separator: ", "),
+                                [.text(ShortID.randomPart(of: id)), .text(id.rawValue)]) { row in
+            for column in 0..<Int32(below.count) where !row.isNull(column) {
+                let found = row.text(column)
+                if before.map({ found > $0 }) ?? true { before = found }
+            }
+            for column in Int32(below.count)..<Int32(below.count + above.count) where !row.isNull(column) {
+                let found = row.text(column)
+                if after.map({ found < $0 }) ?? true { after = found }
+            }
+        }
+        return ShortID.shortest(ShortID.randomPart(of: id), before: before, after: after)
+    }
+
+    /// Every record's random part, for a long listing (``RandomPartIndex``).
+    public func randomPartIndex() throws(StoreError) -> RandomPartIndex {
+        var runs: [[String]] = []
+        for table in Self.namedTables {
+            var parts: [String] = []
+            try database.forEachRow("SELECT \(Self.randomPartSQL) FROM \(table) ORDER BY 1") { row in parts.append(row.text(0)) }
+            runs.append(parts)
+        }
+        return RandomPartIndex(merging: runs)
+    }
+}

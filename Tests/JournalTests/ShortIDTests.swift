@@ -1,0 +1,45 @@
+import Testing
+@testable import Journal
+
+/// Short ids (issue 22): the shortest unique start of an id's random part, at least six
+/// hex digits, worked out from its neighbours in sorted order.
+@Suite struct ShortIDTests {
+    @Test("The random part is the 19 hex digits after the clock and the version digit")
+    func randomPart() throws {
+        let id = try EntityID(validating: "0193f2a1-7c4e-7abc-8def-0123456789ab")
+        #expect(ShortID.randomPart(of: id) == "abc8def0123456789ab")
+        #expect(ShortID.randomPart(of: id).count == ShortID.maximumLength)
+    }
+
+    @Test("A short id is 6 to 19 hex digits", arguments: [
+        ("abc8de", true), ("abc8def0123456789ab", true), ("abc8d", false), ("abc8def0123456789abc", false),
+        ("abc8dg", false), ("abc-8de", false), ("", false),
+    ])
+    func possible(_ text: String, _ expected: Bool) {
+        #expect(ShortID.isPossible(text) == expected)
+    }
+
+    @Test("Six digits when no neighbour shares them; one more than the longest shared start otherwise")
+    func shortest() {
+        #expect(ShortID.shortest("abc8def0123456789ab", before: nil, after: nil) == "abc8de")
+        #expect(ShortID.shortest("abc8def0123456789ab", before: "abc0000000000000000", after: "fff0000000000000000") == "abc8de")
+        #expect(ShortID.shortest("abc8def0123456789ab", before: "abc8def0000000000000", after: nil) == "abc8def01")
+        #expect(ShortID.shortest("abc8def0123456789ab", before: "abc8de00000000000000", after: "abc8def0123456789ac") == "abc8def0123456789ab",
+                "the longer shared start decides")
+        #expect(ShortID.shortest("abc8def0123456789ab", before: nil, after: "abc8def0123456789ab") == nil,
+                "a record sharing the whole random part: only the full id names it")
+    }
+
+    @Test("An index of every random part finds the same forms as the neighbours do")
+    func index() throws {
+        let ids = try ["0193f2a1-7c4e-7abc-8def-0123456789ab", "0193f2a1-7c4f-7abc-8def-0000000000aa",
+                       "0193f2a1-7c50-7123-8456-789abcdef012", "0193f2a1-7c51-7123-8456-789abcdef012"]
+            .map { try EntityID(validating: $0) }
+        let parts = ids.map(ShortID.randomPart(of:))
+        let index = RandomPartIndex(merging: [[parts[2], parts[3]], [parts[1], parts[0]]])
+        #expect(index.shortID(of: ids[0]) == "abc8def01")
+        #expect(index.shortID(of: ids[1]) == "abc8def00")
+        #expect(index.shortID(of: ids[2]) == nil && index.shortID(of: ids[3]) == nil, "same random part")
+        #expect(index.shortID(of: try EntityID(validating: "0193f2a1-7c4e-7fff-8def-0123456789ab")) == nil, "not in the index")
+    }
+}
