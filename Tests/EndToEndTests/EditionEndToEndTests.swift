@@ -34,13 +34,13 @@ struct EditionEndToEndTests {
         #expect(try vault.run(["book", "list"]).stdout.components(separatedBy: "\n").count == 2, "a refused add added a book")
 
         #expect(try vault.succeed(["book", "edit", "solaris", "--year", "", "--pages-total", "211"]).stderr
-                == "Book \(id) edited (year and pages).\n")
+                == "Book \(try vault.short(id)) edited (year and pages).\n")
         shown = try book(vault, id)
         #expect(shown["isbn"] as? String == "9780156027601" && shown["year"] is NSNull && shown["pagesTotal"] as? Int == 211)
         #expect(try vault.succeed(["book", "edit", "solaris", "--pages-total", "211"]).stderr
-                == "Book \(id) already has what was given; nothing was changed.\n")
+                == "Book \(try vault.short(id)) already has what was given; nothing was changed.\n")
         #expect(try vault.succeed(["book", "edit", "solaris", "--isbn", "", "--title", "Solaris (1961)"]).stderr
-                == "Book \(id) edited (title and isbn).\n")
+                == "Book \(try vault.short(id)) edited (title and isbn).\n")
         shown = try book(vault, id)
         #expect(shown["isbn"] is NSNull && shown["title"] as? String == "Solaris (1961)")
         try vault.succeed(["check"])
@@ -53,9 +53,9 @@ struct EditionEndToEndTests {
         let id = try vault.succeed(["book", "add", "Solaris", "--pages-total", "200"]).line
         let other = try vault.succeed(["book", "add", "Dune"]).line
 
-        #expect(try vault.succeed(["book", "progress", "solaris", "p.", "50"]).stderr == "Progress of \(id) set to p. 50 of 200 (25%).\n")
+        #expect(try vault.succeed(["book", "progress", "solaris", "p.", "50"]).stderr == "Progress of book \(try vault.short(id)) set to p. 50 of 200 (25%).\n")
         #expect(try book(vault, id)["progress"] as? Double == 25)
-        #expect(try vault.succeed(["book", "progress", "solaris", "page 60"]).stderr == "Progress of \(id) set to p. 60 of 200 (30%).\n")
+        #expect(try vault.succeed(["book", "progress", "solaris", "page 60"]).stderr == "Progress of book \(try vault.short(id)) set to p. 60 of 200 (30%).\n")
         let beyond = try vault.run(["book", "progress", "solaris", "p.", "201"])
         #expect(beyond.status == 65 && beyond.stderr == "Error: the book has 200 pages; give a page from 0 to 200\n", "\(beyond)")
         let noPages = try vault.run(["book", "progress", "dune", "p.", "5"])
@@ -65,11 +65,11 @@ struct EditionEndToEndTests {
         #expect(behind.status == 64, "moving back still needs --rewind: \(behind)")
 
         let session = try vault.succeed(["session", "add", "solaris", "--from-page", "60", "--to-page", "90", "--minutes", "45"])
-        #expect(session.stderr == "Progress of \(id) set to p. 90 of 200 (45%).\n", "\(session)")
+        #expect(session.stderr == "Progress of book \(try vault.short(id)) set to p. 90 of 200 (45%).\n", "\(session)")
         let sessions = try #require(try vault.json(["session", "list", "--json"]) as? [[String: Any]])
         #expect(sessions.first?["pagesRead"] as? Int == 30, "the pages read are --to-page minus --from-page")
         let reread = try vault.succeed(["session", "add", "solaris", "--to-page", "20", "--pages", "20", "--minutes", "30"])
-        #expect(reread.stderr == "Progress of \(id) stays at p. 90 of 200 (45%), beyond page 20.\n", "\(reread)")
+        #expect(reread.stderr == "Progress of book \(try vault.short(id)) stays at p. 90 of 200 (45%), beyond page 20.\n", "\(reread)")
         #expect(try book(vault, id)["page"] as? Int == 90)
 
         for (arguments, message) in [

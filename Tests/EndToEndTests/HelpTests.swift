@@ -76,8 +76,8 @@ import Testing
         USAGE: bmvault note add <book> [<text>] [--locator <locator>] [--tag <tag> ...] [--json]
 
         ARGUMENTS:
-          <book>                  The book: an id or id prefix, its title, or part of
-                                  its title or of an author's name.
+          <book>                  The book: its short id or id, its title, part of its
+                                  title or of an author's name, or @last-book.
           <text>                  The note. Omitted: read standard input if piped, else
                                   open $EDITOR.
 

@@ -13,7 +13,7 @@ struct JournalEditingTests {
         let id = try vault.succeed(["book", "add", "Middlemarsh", "--author", "George Elliot"]).line
 
         let edited = try vault.succeed(["book", "edit", "middlemarsh", "--title", "Middlemarch", "--author", "George Eliot"])
-        #expect(edited.stderr == "Book \(id) edited (title and authors).\n")
+        #expect(edited.stderr == "Book \(try vault.short(id)) edited (title and authors).\n")
         var book = try #require(try vault.json(["show", id, "--json"]) as? [String: Any])["book"] as? [String: Any]
         #expect(book?["title"] as? String == "Middlemarch")
         #expect(book?["authors"] as? [String] == ["George Eliot"])
@@ -91,11 +91,12 @@ struct JournalEditingTests {
         try vault.succeed(["session", "add", gone, "--pages", "3", "--start", "2026-11-12 10:00", "--end", "2026-11-12 10:10"])
         try vault.succeed(["delete", gone])
 
+        let (earlyShown, lateShown, middleShown) = (try vault.short(early), try vault.short(late), try vault.short(middle))
         let listed = try vault.succeed(["session", "list"]).stdout
         #expect(listed == """
-            \(early)  2026-11-02 21:00–22:30  1 h 30 min  20 pages  Middlemarch
-            \(middle)  2026-11-10 23:50–2026-11-11 00:20  30 min  5 pages  Middlemarch
-            \(late)  2026-11-20 08:00–08:45  45 min  1 page  Persuasion
+            \(earlyShown)  2026-11-02 21:00–22:30  1 h 30 min  20 pages  Middlemarch
+            \(middleShown)  2026-11-10 23:50–2026-11-11 00:20  30 min  5 pages  Middlemarch
+            \(lateShown)  2026-11-20 08:00–08:45  45 min  1 page  Persuasion
 
             """)
         let ofFirst = try #require(try vault.json(["session", "list", "--book", "Middle", "--json"]) as? [[String: Any]])
@@ -158,12 +159,13 @@ struct JournalEditingTests {
         #expect(keeps.status == 65, "\(keeps)")
         #expect(try vault.notes().count == 3)
 
+        let shown = [first: try vault.short(first), second: try vault.short(second), third: try vault.short(third), book: try vault.short(book)]
         let two = try vault.succeed(["delete", first, second])
-        #expect(two.stderr == "Deleted note \(first).\nDeleted note \(second).\n")
+        #expect(two.stderr == "Deleted note \(shown[first]!).\nDeleted note \(shown[second]!).\n")
         #expect(try vault.notes().map { $0["id"] as? String } == [third])
         // A book named with its last notes goes with them.
         let all = try vault.succeed(["delete", book, third])
-        #expect(all.stderr == "Deleted book \(book).\nDeleted quote \(third).\n")
+        #expect(all.stderr == "Deleted book \(shown[book]!).\nDeleted quote \(shown[third]!).\n")
         #expect((try vault.json(["book", "list", "--json"]) as? [Any])?.isEmpty == true)
         #expect(try vault.run(["delete"]).status == 64)
     }
@@ -219,11 +221,11 @@ struct JournalEditingTests {
         let session = try vault.succeed(["session", "add", book, "--pages", "10", "--start", "2026-11-01 20:00", "--end", "2026-11-01 21:00"]).line
 
         let pages = try vault.succeed(["session", "edit", session, "--pages", "12"])
-        #expect(pages.stderr == "Saved session \(session) (version 2).\n")
+        #expect(pages.stderr == "Saved session \(try vault.short(session)) (version 2).\n")
         let same = try vault.succeed(["session", "edit", session, "--pages", "12"])
         #expect(same.stderr == "No change; nothing was saved.\n")
         // Nothing was written: the next change is version 3.
-        #expect(try vault.succeed(["session", "edit", session, "--start", "19:45", "--end", "21:10"]).stderr == "Saved session \(session) (version 3).\n")
+        #expect(try vault.succeed(["session", "edit", session, "--start", "19:45", "--end", "21:10"]).stderr == "Saved session \(try vault.short(session)) (version 3).\n")
         var shown = try #require(try vault.json(["show", session, "--json"]) as? [String: Any])
         #expect(shown["pagesRead"] as? Int == 12)
         #expect(shown["startedAt"] as? String == "2026-11-01T19:45:00.000Z")
@@ -263,8 +265,9 @@ struct JournalEditingTests {
         try vault.succeed(["export", "--out", before.path])
 
         #expect(try vault.run(["session", "delete", first, note]).status == 65)   // not a session: nothing deleted
+        let (firstShown, secondShown) = (try vault.short(first), try vault.short(second))
         let deleted = try vault.succeed(["session", "delete", first, second])
-        #expect(deleted.stderr == "Deleted session \(first).\nDeleted session \(second).\n")
+        #expect(deleted.stderr == "Deleted session \(firstShown).\nDeleted session \(secondShown).\n")
         try vault.succeed(["delete", third])
         #expect(try vault.succeed(["session", "list"]).stderr == "No sessions yet.\n")
         #expect(try vault.run(["show", first]).status == 66)

@@ -29,9 +29,9 @@ struct TagEndToEndTests {
         #expect(try tags(vault, dune) == ["classic", "SciFi"], "one leading # is dropped; ordered ignoring case")
         #expect(try tags(vault, plain) == [])
 
-        #expect(try vault.succeed(["tag", "add", quote, "desert", "reread", "Reread"]).stderr == "\(quote) tagged: 2 tags given, 3 tags in all.\n",
+        #expect(try vault.succeed(["tag", "add", quote, "desert", "reread", "Reread"]).stderr == "\(try vault.short(quote)) tagged: 2 tags given, 3 tags in all.\n",
                 "Reread is reread: given once")
-        #expect(try vault.succeed(["tag", "add", note, "DESERT"]).stderr == "\(note) has those tags already (1 tag in all); nothing was changed.\n")
+        #expect(try vault.succeed(["tag", "add", note, "DESERT"]).stderr == "\(try vault.short(note)) has those tags already (1 tag in all); nothing was changed.\n")
         #expect(try tags(vault, quote) == ["desert", "fear", "reread"])
         try vault.succeed(["tag", "add", "solaris", "SCIFI"])          // a book by what BOOK takes
         #expect(try tags(vault, solaris) == ["SCIFI"])
@@ -65,7 +65,7 @@ struct TagEndToEndTests {
         #expect(try tags(vault, quote) == ["desert", "fear", "reread"], "a refused removal took nothing away")
         #expect(try listed(vault, ["list"]).count == 3, "a note with a bad tag was not saved")
 
-        #expect(try vault.succeed(["tag", "remove", quote, "FEAR", "Reread"]).stderr == "\(quote): tags taken away, 1 tag left.\n")
+        #expect(try vault.succeed(["tag", "remove", quote, "FEAR", "Reread"]).stderr == "\(try vault.short(quote)): tags taken away, 1 tag left.\n")
         #expect(try tags(vault, quote) == ["desert"])
         try vault.succeed(["tag", "add", quote, "Fear"])               // given back: the same tagging, spelled anew
         #expect(try tags(vault, quote) == ["desert", "Fear"])

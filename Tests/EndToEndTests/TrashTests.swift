@@ -12,6 +12,7 @@ struct TrashTests {
         let note = try vault.succeed(["note", "add", book, "Dorothea's choice."]).line
         let quote = try vault.succeed(["quote", "add", book, "A quote.", "--locator", "ch. 1"]).line
         let session = try vault.succeed(["session", "add", book, "--pages", "12", "--start", "-1h"]).line
+        let (bookShown, noteShown) = (try vault.short(book), try vault.short(note))
         #expect(try vault.succeed(["trash"]).stderr == "Nothing deleted can be brought back.\n")
 
         // Without --with-notes: refused, as before. In a script without --yes: refused too.
@@ -23,7 +24,7 @@ struct TrashTests {
         // At a terminal, answering no deletes nothing.
         let declined = try Terminal.run(["delete", book, "--with-notes"], answers: [("[y/N] ", "n")], environment: vault.environment)
         #expect(declined.status == 1, "\(declined)")
-        #expect(declined.stdout.contains("Book \(book) (Middlemarch) has 1 note, 1 quote.\n"))
+        #expect(declined.stdout.contains("Book \(bookShown) (Middlemarch) has 1 note, 1 quote.\n"))
         #expect(try vault.succeed(["list"]).stdout.contains("Dorothea's choice."))
         let confirmed = try Terminal.run(["delete", book, "--with-notes"], answers: [("[y/N] ", "y")], environment: vault.environment)
         #expect(confirmed.status == 0, "\(confirmed)")
@@ -31,7 +32,7 @@ struct TrashTests {
         #expect(try vault.succeed(["list"]).stdout.isEmpty)
 
         let trash = try vault.succeed(["trash"])
-        #expect(trash.stdout.contains("Books\n  \(book)  Middlemarch  (deleted "))
+        #expect(trash.stdout.contains("Books\n  \(bookShown)  Middlemarch  (deleted "), "the trash names records by their short ids")
         #expect(trash.stdout.contains("Dorothea's choice.") && trash.stdout.contains("A quote."))
         #expect(trash.stderr.contains("kept at most 90 days"))
         let json = try #require(try vault.json(["trash", "--json"]) as? [String: Any])
@@ -39,7 +40,7 @@ struct TrashTests {
         #expect(json["retentionDays"] as? Int == 90)
 
         // A note brings its book back; the session comes back with it too when named.
-        #expect(try vault.succeed(["undelete", note]).stderr == "Brought back note \(note).\n")
+        #expect(try vault.succeed(["undelete", note]).stderr == "Brought back note \(noteShown).\n")
         #expect(try vault.succeed(["book", "list"]).stdout.contains("Middlemarch"))
         #expect(try vault.succeed(["list"]).stdout.contains("Dorothea's choice.") )
         #expect(!(try vault.succeed(["list"]).stdout.contains("A quote.")))
@@ -70,9 +71,10 @@ struct TrashTests {
 
         try deviceA.succeed(["session", "delete", session])
         try deviceA.succeed(["undelete", session])
-        #expect(try deviceA.succeed(["session", "list"]).stdout.contains(session))
+        #expect(try deviceA.succeed(["session", "list"]).stdout.hasPrefix(try deviceA.short(session) + "  "))
+        let (noteShown, bookShown) = (try deviceA.short(note), try deviceA.short(book))
         let deleted = try deviceA.succeed(["delete", book, "--with-notes", "--yes"])
-        #expect(deleted.stderr == "Deleted note \(note).\nDeleted book \(book).\n", "\(deleted)")
+        #expect(deleted.stderr == "Deleted note \(noteShown).\nDeleted book \(bookShown).\n", "\(deleted)")
         try deviceA.succeed(["sync"])
         // B takes the deletion in, and undoes it before A learns that B has it.
         try deviceB.succeed(["sync"])

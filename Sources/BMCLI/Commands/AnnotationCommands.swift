@@ -139,10 +139,10 @@ enum AnnotationCommands {
     }
 
     /// At a terminal, asks before a book goes with its notes.
-    private static func confirmDeletion(of books: [(book: Book, counts: JournalCounts)], context: CommandContext) -> Bool {
+    private static func confirmDeletion(of books: [(book: Book, counts: JournalCounts)], vault: Vault, context: CommandContext) -> Bool {
         var question = ""
         for (book, counts) in books {
-            question += "Book \(book.id.rawValue) (\(HumanFormat.printable(book.title))) has "
+            question += "Book \(vault.shortID(book.id)) (\(HumanFormat.printable(book.title))) has "
                 + HumanFormat.counted([(counts.notes, "note"), (counts.quotes, "quote")]) + ".\n"
         }
         context.console.err(question + "Delete \(books.count == 1 ? "it" : "them") with \(books.count == 1 ? "its" : "their") notes and quotes? [y/N] ")
@@ -163,7 +163,7 @@ enum AnnotationCommands {
             let vault = try context.openVault()
             let deleted = try vault.delete(input.ids, withNotes: input.withNotes) { books in
                 if input.yes { return true }
-                return confirmDeletion(of: books, context: context)
+                return confirmDeletion(of: books, vault: vault, context: context)
             }
             for record in deleted { context.console.err("Deleted \(record.kind) \(vault.shortID(record.id)).\n") }
         }
