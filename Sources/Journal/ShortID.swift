@@ -42,19 +42,52 @@ public enum ShortID {
 
 /// Every record's random part in sorted order, read once for a long listing: each id's
 /// shortest unique form is then found by a binary search instead of a query.
+///
+/// why packed: a listing of 2,000 books reads the random parts of every book, session and
+/// note (142,000 in the benchmark's journal); as Strings, making and merging them cost
+/// more than the rest of `book list`.
 public struct RandomPartIndex: Sendable {
-    private let sorted: [String]
+    /// A random part's 19 hex digits as numbers: the first 16, then the last 3. Ordered as
+    /// the digits are.
+    public struct Part: Comparable, Sendable {
+        let high: UInt64
+        let low: UInt16
 
-    /// `sorted`: every random part, in ascending order, duplicates included.
-    public init(sorted: [String]) {
-        self.sorted = sorted
+        /// `digits` as a random part holds them (lowercase hex); nil for anything else.
+        public init?(digits: some Collection<UInt8>) {
+            guard digits.count == ShortID.maximumLength else { return nil }
+            var high: UInt64 = 0, low: UInt16 = 0
+            for (index, digit) in digits.enumerated() {
+                let value: UInt8
+                switch digit {
+                case UInt8(ascii: "0")...UInt8(ascii: "9"): value = digit - UInt8(ascii: "0")
+                case UInt8(ascii: "a")...UInt8(ascii: "f"): value = digit - UInt8(ascii: "a") + 10
+                default: return nil
+                }
+                if index < 16 { high = high << 4 | UInt64(value) } else { low = low << 4 | UInt16(value) }
+            }
+            (self.high, self.low) = (high, low)
+        }
+
+        /// How many leading digits the two share (19: all).
+        func sharedDigits(with other: Part) -> Int {
+            if high != other.high { return (high ^ other.high).leadingZeroBitCount / 4 }
+            if low != other.low { return 16 + (((low ^ other.low) << 4).leadingZeroBitCount / 4) }
+            return ShortID.maximumLength
+        }
+
+        public static func < (lhs: Part, rhs: Part) -> Bool {
+            (lhs.high, lhs.low) < (rhs.high, rhs.low)
+        }
     }
 
+    private let sorted: [Part]
+
     /// Ascending runs (one per table, each read in its index's order) merged into one.
-    public init(merging runs: [[String]]) {
-        var merged: [String] = []
+    public init(merging runs: [[Part]]) {
+        var merged: [Part] = []
         for run in runs {
-            var next: [String] = []
+            var next: [Part] = []
             next.reserveCapacity(merged.count + run.count)
             var left = 0, right = 0
             while left < merged.count, right < run.count {
@@ -70,14 +103,18 @@ public struct RandomPartIndex: Sendable {
     /// The shortest unique form of `id`'s random part (nil: none; see
     /// ``ShortID/shortest(_:before:after:)``), or nil when the index does not hold it.
     public func shortID(of id: EntityID) -> String? {
-        let part = ShortID.randomPart(of: id)
+        let digits = ShortID.randomPart(of: id)
+        guard let part = Part(digits: Array(digits.utf8)) else { return nil }
         var low = 0, high = sorted.count
         while low < high {
             let middle = (low + high) / 2
             if sorted[middle] < part { low = middle + 1 } else { high = middle }
         }
         guard low < sorted.count, sorted[low] == part else { return nil }
-        return ShortID.shortest(part, before: low > 0 ? sorted[low - 1] : nil,
-                                after: low + 1 < sorted.count ? sorted[low + 1] : nil)
+        var shared = 0
+        if low > 0 { shared = sorted[low - 1].sharedDigits(with: part) }
+        if low + 1 < sorted.count { shared = max(shared, sorted[low + 1].sharedDigits(with: part)) }
+        guard shared < ShortID.maximumLength else { return nil }
+        return String(digits.prefix(max(ShortID.minimumLength, shared + 1)))
     }
 }

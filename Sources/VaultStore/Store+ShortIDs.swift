@@ -54,10 +54,12 @@ extension Store {
 
     /// Every record's random part, for a long listing (``RandomPartIndex``).
     public func randomPartIndex() throws(StoreError) -> RandomPartIndex {
-        var runs: [[String]] = []
+        var runs: [[RandomPartIndex.Part]] = []
         for table in Self.namedTables {
-            var parts: [String] = []
-            try database.forEachRow("SELECT \(Self.randomPartSQL) FROM \(table) ORDER BY 1") { row in parts.append(row.text(0)) }
+            var parts: [RandomPartIndex.Part] = []
+            try database.forEachRow("SELECT \(Self.randomPartSQL) FROM \(table) ORDER BY 1") { row in
+                if let part = row.withBytes(0, { RandomPartIndex.Part(digits: $0) }) { parts.append(part) }
+            }
             runs.append(parts)
         }
         return RandomPartIndex(merging: runs)

@@ -35,11 +35,15 @@ import Testing
         let ids = try ["0193f2a1-7c4e-7abc-8def-0123456789ab", "0193f2a1-7c4f-7abc-8def-0000000000aa",
                        "0193f2a1-7c50-7123-8456-789abcdef012", "0193f2a1-7c51-7123-8456-789abcdef012"]
             .map { try EntityID(validating: $0) }
-        let parts = ids.map(ShortID.randomPart(of:))
+        let parts = try ids.map { try #require(RandomPartIndex.Part(digits: Array(ShortID.randomPart(of: $0).utf8))) }
         let index = RandomPartIndex(merging: [[parts[2], parts[3]], [parts[1], parts[0]]])
         #expect(index.shortID(of: ids[0]) == "abc8def01")
         #expect(index.shortID(of: ids[1]) == "abc8def00")
         #expect(index.shortID(of: ids[2]) == nil && index.shortID(of: ids[3]) == nil, "same random part")
         #expect(index.shortID(of: try EntityID(validating: "0193f2a1-7c4e-7fff-8def-0123456789ab")) == nil, "not in the index")
+        #expect(RandomPartIndex.Part(digits: Array("abc8def0123456789aB".utf8)) == nil && RandomPartIndex.Part(digits: Array("abc".utf8)) == nil)
+        let last = try EntityID(validating: "0193f2a1-7c52-7abc-8def-0123456789a0")
+        let tail = RandomPartIndex(merging: [try [ids[0], last].map { try #require(RandomPartIndex.Part(digits: Array(ShortID.randomPart(of: $0).utf8))) }.sorted()])
+        #expect(tail.shortID(of: last) == "abc8def0123456789a0", "differing in the last of the 19 digits")
     }
 }
