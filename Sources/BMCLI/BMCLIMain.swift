@@ -31,7 +31,7 @@ public enum BMCLIMain {
                 context.usesKeyring = invocation.globalOptions[CommandTable.noKeyringOption.name] == nil
                 if !HomeScreen.show(context) { context.console.out(help) }
             case .version:
-                context.console.out("bmvault \(BuildInfo.version)\n")
+                context.console.out("bmvault \(BuildInfo.version)\n")   // as `bmvault version` prints it
             case .run(let command, let invocation):
                 commandName = invocation.commandPath.joined(separator: " ")
                 context.vaultOption = invocation.globalOptions[CommandTable.vaultOption.name]

@@ -156,3 +156,33 @@ struct UsageErrorTests {
         #expect(Sample.failure(["note", "add", "Dune", "-x"])?.message == "Unknown option '-x'")
     }
 }
+
+/// `did you mean`: only names from the command table are suggested, never what was typed.
+@Suite struct NameSuggestionTests {
+    @Test func aMistypedCommandOrOptionGetsTheNameItWasCloseTo() throws {
+        #expect(Sample.failure(["boko"])?.message == "Unknown command; did you mean 'book'? Expected one of: note, book, help")
+        #expect(Sample.failure(["book", "lsit"])?.message == "Unknown command; did you mean 'list'? Expected one of: add, list")
+        #expect(Sample.failure(["help", "nots"])?.message == "Unknown command; did you mean 'note'? Expected one of: note, book, help")
+        #expect(Sample.failure(["note", "add", "b", "--lcoator", "p. 1"])?.message == "Unknown option '--lcoator'; did you mean '--locator'?")
+        #expect(Sample.failure(["note", "add", "b", "--loc", "p. 1"])?.message == "Unknown option '--loc'; did you mean '--locator'?",
+                "the start of one option's name")
+        #expect(Sample.failure(["note", "add", "b", "--debug-id"])?.message == "Unknown option '--debug-id'", "hidden options are not offered")
+        #expect(Sample.failure(["frobnicate"])?.message == "Unknown command; expected one of: note, book, help")
+    }
+
+    @Test func aSuggestionNeverCarriesWhatWasTyped() throws {
+        let error = try #require(Sample.failure(["note", "my private thought"]))
+        #expect(error.message == "Unknown command; expected one of: add")
+        let close = try #require(Sample.failure(["note", "ad"]))
+        #expect(close.message == "Unknown command; did you mean 'add'? Expected one of: add")
+    }
+
+    @Test func distances() {
+        #expect(NameSuggestion.editDistance("serach", "search") == 1, "a swap of neighbours is one edit")
+        #expect(NameSuggestion.editDistance("sync", "sink") == 2)
+        #expect(NameSuggestion.closest(to: "x", among: ["tag", "tags"]) == nil)
+        #expect(NameSuggestion.closest(to: "ta", among: ["tag", "tags"]) == nil, "the start of two names suggests neither")
+        #expect(NameSuggestion.closest(to: "lst", among: ["list", "lost"]) == nil, "two names as close: neither")
+        #expect(NameSuggestion.closest(to: "STATS", among: ["stats", "status"]) == "stats")
+    }
+}

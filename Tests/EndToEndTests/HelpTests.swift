@@ -65,6 +65,7 @@ import Testing
                                   retention period.
           export                  Write a plain-text archive of the journal.
           import                  Merge an archive made by `bmvault export`.
+          version                 Print bmvault's version (also --version, -V).
           help                    Show subcommand help information.
 
           See 'bmvault help <subcommand>' for detailed help.
@@ -127,9 +128,12 @@ import Testing
 
     @Test func versionAndAGroupWithoutSubcommand() throws {
         let vault = try TestVault()
-        let version = try vault.run(["--version"])
-        #expect(version.status == 0)
-        #expect(version.stdout == "bmvault 0.14.0\n")
+        for form in [["--version"], ["-V"], ["version"]] {
+            let version = try vault.run(form)
+            #expect(version.status == 0 && version.stderr.isEmpty, "\(form): \(version)")
+            #expect(version.stdout == "bmvault 0.14.0\n", "\(form)")
+        }
+        #expect(try vault.run(["note", "-V"]).status == 64, "-V, like --version, is for bmvault itself")
         let group = try vault.run(["book"])
         #expect(group.status == 0)
         #expect(group.stdout.hasPrefix("OVERVIEW: Add, correct and rate books; progress and status.\n"))

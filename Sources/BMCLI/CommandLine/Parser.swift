@@ -89,7 +89,7 @@ private struct Walk {
             if isBuiltInHelp { return try helpTarget() }  // `help note add --help`
             return .help(HelpFormatter.help(for: path, globalOptions: parser.globalOptions))
         }
-        if spelling == "--version" && path.count == 1 {
+        if (spelling == "--version" || spelling == "-V") && path.count == 1 {
             try noInlineValue()
             return .version
         }
@@ -100,7 +100,9 @@ private struct Walk {
         } else if let global = Self.find(spelling, in: parser.globalOptions) {
             (spec, isGlobal) = (global, true)
         } else {
-            throw failure(.unknownOption(spelling: spelling))
+            let names = (command.options + parser.globalOptions).filter { !$0.isHidden }.map { "--" + $0.name }
+            throw failure(.unknownOption(spelling: spelling, suggestion: spelling.hasPrefix("--")
+                                         ? NameSuggestion.closest(to: spelling, among: names) : nil))
         }
 
         guard let valueName = spec.valueName else {
@@ -136,7 +138,8 @@ private struct Walk {
         } else if let sub = subcommand(token, of: path) {
             path.append(sub)
         } else {
-            throw failure(.unknownCommand(available: subcommandNames(of: path)))
+            let available = subcommandNames(of: path)
+            throw failure(.unknownCommand(available: available, suggestion: NameSuggestion.closest(to: token, among: available)))
         }
     }
 
@@ -189,8 +192,9 @@ private struct Walk {
         var target = [parser.root]
         for name in positionals {
             guard let sub = subcommand(name, of: target) else {
+                let available = subcommandNames(of: target)
                 throw UsageError(
-                    .unknownCommand(available: subcommandNames(of: target)), commandPath: target.map(\.name),
+                    .unknownCommand(available: available, suggestion: NameSuggestion.closest(to: name, among: available)), commandPath: target.map(\.name),
                     usage: HelpFormatter.usageLine(for: target, globalOptions: parser.globalOptions))
             }
             target.append(sub)

@@ -39,12 +39,14 @@ extension UsageError {
         case missingArgument(label: String)
         /// `position` counts the command's positionals from 1.
         case extraArgument(position: Int)
-        /// `spelling` is the option as typed, without any `=value`.
-        case unknownOption(spelling: String)
+        /// `spelling` is the option as typed, without any `=value`; `suggestion`, a valid
+        /// option it is close to (``NameSuggestion``).
+        case unknownOption(spelling: String, suggestion: String? = nil)
         case missingValue(spelling: String, valueName: String)
         case flagGivenValue(spelling: String)
-        /// `available` lists the valid subcommand names (empty under a leaf command).
-        case unknownCommand(available: [String])
+        /// `available` lists the valid subcommand names (empty under a leaf command);
+        /// `suggestion`, the one the typed name is close to.
+        case unknownCommand(available: [String], suggestion: String? = nil)
 
         var message: String {
             switch self {
@@ -52,17 +54,19 @@ extension UsageError {
                 "Missing expected argument '\(label)'"
             case .extraArgument(let position):
                 "Unexpected extra argument (argument \(position))"
-            case .unknownOption(let spelling) where UsageError.isOptionName(spelling):
-                "Unknown option '\(spelling)'"
+            case .unknownOption(let spelling, let suggestion) where UsageError.isOptionName(spelling):
+                "Unknown option '\(spelling)'" + (suggestion.map { "; did you mean '\($0)'?" } ?? "")
             case .unknownOption:
                 "Unknown option; to give text that starts with '-', put it after '--'"
             case .missingValue(let spelling, let valueName):
                 "Missing value for '\(spelling) <\(valueName)>'"
             case .flagGivenValue(let spelling):
                 "The option '\(spelling)' does not take a value"
-            case .unknownCommand(let available) where available.isEmpty:
+            case .unknownCommand(let available, _) where available.isEmpty:
                 "Unexpected command name: this command has no subcommands"
-            case .unknownCommand(let available):
+            case .unknownCommand(let available, let suggestion?):
+                "Unknown command; did you mean '\(suggestion)'? Expected one of: \(available.joined(separator: ", "))"
+            case .unknownCommand(let available, nil):
                 "Unknown command; expected one of: \(available.joined(separator: ", "))"
             }
         }

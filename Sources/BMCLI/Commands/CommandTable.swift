@@ -49,6 +49,7 @@ enum CommandTable {
                 SyncCommands.purge(context),
                 ArchiveCommands.export(context),
                 ArchiveCommands.importCommand(context),
+                VersionCommand.version(context),
             ])
     }
 }
