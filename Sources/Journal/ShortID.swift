@@ -54,10 +54,13 @@ public struct RandomPartIndex: Sendable {
         let low: UInt16
 
         /// `digits` as a random part holds them (lowercase hex); nil for anything else.
-        public init?(digits: some Collection<UInt8>) {
+        /// (A concrete buffer, not a generic collection: this runs for every record of a
+        /// long listing, from another module, where a generic would not be specialized.)
+        public init?(digits: UnsafeRawBufferPointer) {
             guard digits.count == ShortID.maximumLength else { return nil }
             var high: UInt64 = 0, low: UInt16 = 0
-            for (index, digit) in digits.enumerated() {
+            for index in 0..<digits.count {
+                let digit = digits[index]
                 let value: UInt8
                 switch digit {
                 case UInt8(ascii: "0")...UInt8(ascii: "9"): value = digit - UInt8(ascii: "0")
@@ -104,7 +107,8 @@ public struct RandomPartIndex: Sendable {
     /// ``ShortID/shortest(_:before:after:)``), or nil when the index does not hold it.
     public func shortID(of id: EntityID) -> String? {
         let digits = ShortID.randomPart(of: id)
-        guard let part = Part(digits: Array(digits.utf8)) else { return nil }
+        var utf8 = digits
+        guard let part = utf8.withUTF8({ Part(digits: UnsafeRawBufferPointer($0)) }) else { return nil }
         var low = 0, high = sorted.count
         while low < high {
             let middle = (low + high) / 2

@@ -30,20 +30,24 @@ import Testing
                 "a record sharing the whole random part: only the full id names it")
     }
 
+    func part(_ digits: String) -> RandomPartIndex.Part? {
+        Array(digits.utf8).withUnsafeBytes { RandomPartIndex.Part(digits: $0) }
+    }
+
     @Test("An index of every random part finds the same forms as the neighbours do")
     func index() throws {
         let ids = try ["0193f2a1-7c4e-7abc-8def-0123456789ab", "0193f2a1-7c4f-7abc-8def-0000000000aa",
                        "0193f2a1-7c50-7123-8456-789abcdef012", "0193f2a1-7c51-7123-8456-789abcdef012"]
             .map { try EntityID(validating: $0) }
-        let parts = try ids.map { try #require(RandomPartIndex.Part(digits: Array(ShortID.randomPart(of: $0).utf8))) }
+        let parts = try ids.map { try #require(part(ShortID.randomPart(of: $0))) }
         let index = RandomPartIndex(merging: [[parts[2], parts[3]], [parts[1], parts[0]]])
         #expect(index.shortID(of: ids[0]) == "abc8def01")
         #expect(index.shortID(of: ids[1]) == "abc8def00")
         #expect(index.shortID(of: ids[2]) == nil && index.shortID(of: ids[3]) == nil, "same random part")
         #expect(index.shortID(of: try EntityID(validating: "0193f2a1-7c4e-7fff-8def-0123456789ab")) == nil, "not in the index")
-        #expect(RandomPartIndex.Part(digits: Array("abc8def0123456789aB".utf8)) == nil && RandomPartIndex.Part(digits: Array("abc".utf8)) == nil)
+        #expect(part("abc8def0123456789aB") == nil && part("abc") == nil)
         let last = try EntityID(validating: "0193f2a1-7c52-7abc-8def-0123456789a0")
-        let tail = RandomPartIndex(merging: [try [ids[0], last].map { try #require(RandomPartIndex.Part(digits: Array(ShortID.randomPart(of: $0).utf8))) }.sorted()])
+        let tail = RandomPartIndex(merging: [try [ids[0], last].map { try #require(part(ShortID.randomPart(of: $0))) }.sorted()])
         #expect(tail.shortID(of: last) == "abc8def0123456789a0", "differing in the last of the 19 digits")
     }
 }
