@@ -31,25 +31,22 @@ extension Store {
 
     /// The shortest start of `id`'s random part that no other book, session, note or quote
     /// shares, live or deleted (so the form shown is accepted back by every command,
-    /// `undelete` too): from its neighbours in the indexes. Nil when another record has
-    /// the very same random part.
+    /// `undelete` too). Nil when another record has the very same random part.
+    ///
+    /// Each length from six up is one query counting the records whose random part starts
+    /// so, answered from the indexes alone (no row is read); six digits almost always do.
     public func shortID(of id: EntityID) throws(StoreError) -> String? {
-        let part = Self.randomPartSQL
-        let below = Self.namedTables.map { "(SELECT \(part) FROM \($0) WHERE \(part) <= ?1 AND id <> ?2 ORDER BY \(part) DESC LIMIT 1)" }
-        let above = Self.namedTables.map { "(SELECT \(part) FROM \($0) WHERE \(part) >= ?1 AND id <> ?2 ORDER BY \(part) LIMIT 1)" }
-        var before: String?, after: String?
-        try database.forEachRow("SELECT " + (below + above).joined(separator: ", "),
-                                [.text(ShortID.randomPart(of: id)), .text(id.rawValue)]) { row in
-            for column in 0..<Int32(below.count) where !row.isNull(column) {
-                let found = row.text(column)
-                if before.map({ found > $0 }) ?? true { before = found }
-            }
-            for column in Int32(below.count)..<Int32(below.count + above.count) where !row.isNull(column) {
-                let found = row.text(column)
-                if after.map({ found < $0 }) ?? true { after = found }
-            }
+        let part = ShortID.randomPart(of: id)
+        let counted = Self.namedTables.map { table in
+            "(SELECT count(*) FROM (SELECT 1 FROM \(table) WHERE \(Self.randomPartSQL) >= ?1 AND \(Self.randomPartSQL) < ?2 LIMIT 2))"
+        }.joined(separator: " + ")
+        for length in ShortID.minimumLength...ShortID.maximumLength {
+            let prefix = String(part.prefix(length))
+            var sharing = 0
+            try database.forEachRow("SELECT " + counted, [.text(prefix), .text(prefix + "g")]) { row in sharing = Int(row.int64(0)) }
+            if sharing <= 1 { return prefix }
         }
-        return ShortID.shortest(ShortID.randomPart(of: id), before: before, after: after)
+        return nil
     }
 
     /// Every record's random part, for a long listing (``RandomPartIndex``).

@@ -110,8 +110,8 @@ struct ShortIDTests {
         }
         let six = shorts.filter { $0.count == 6 }
         #expect(six.count > full.count * 9 / 10, "\(six.count) of \(full.count) need only 6 characters")
-        // The short form of a listing read through the index (past the first 200) and of
-        // one asked alone agree, and each names its record.
+        // Short forms counted one by one (the first 5,000 of a listing), read from the index
+        // of every random part (the rest), and asked alone agree, and each names its record.
         for index in [0, 500, full.count - 1] {
             #expect(try vault.short(full[index]) == shorts[index])
             #expect((try vault.json(["show", shorts[index], "--json"]) as? [String: Any])?["id"] as? String == full[index])

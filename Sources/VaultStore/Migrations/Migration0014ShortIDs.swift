@@ -2,7 +2,7 @@
 /// random part (after the UUIDv7's clock and version digit: `abc8def` for
 /// `0193f2a1-7c4e-7abc-8def-0123456789ab`), so books, sessions, notes and quotes each get
 /// an index on that part, through which a short id is found and its shortest unique form
-/// worked out from its neighbours. Indexes only: no row is rewritten.
+/// worked out. Indexes only: no row is rewritten.
 /// FROZEN once shipped in bmvault 0.14.0; never edit this text.
 enum Migration0014ShortIDs {
     static let migration = Migration(id: "0014_short_ids",
