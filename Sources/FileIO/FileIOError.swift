@@ -60,6 +60,8 @@ public struct FileIOError: Error, Equatable, Sendable, CustomStringConvertible {
         public static let renameat2 = Operation(rawValue: "renameat2")
         /// `unlink(2)`.
         public static let unlink = Operation(rawValue: "unlink")
+        /// `getcwd(3)`.
+        public static let getcwd = Operation(rawValue: "getcwd")
     }
 
     /// The call that failed.

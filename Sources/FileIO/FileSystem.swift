@@ -65,6 +65,15 @@ public enum FileSystem {
         return String(path[path.index(after: slash)...])
     }
 
+    /// The process's current directory (`getcwd(3)`), against which a relative path given
+    /// by the reader is made absolute.
+    public static func currentDirectory() throws(FileIOError) -> String {
+        var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
+        let found = buffer.withUnsafeMutableBufferPointer { getcwd($0.baseAddress, $0.count) != nil }
+        guard found else { throw FileIOError(.getcwd, Errno(rawValue: errno)) }
+        return String(cString: buffer)
+    }
+
     /// Whether anything is at `path`: a broken symbolic link counts only when
     /// `followingLinks` is false.
     public static func exists(_ path: String, followingLinks: Bool = true) -> Bool {

@@ -43,6 +43,7 @@ extension KeystoreError {
         case .keyDerivationFailed: 7
         case .invalidRecoveryKey: 8
         case .invalidLength: 9
+        case .recoveryKeyChecksumFailed: 10
         }
         return .failure(domain: "bmvault-crypto", code: code)
     }

@@ -56,7 +56,11 @@ public final class FileSink: LogSink {
 public struct StandardErrorSink: LogSink {
     public init() {}
 
+    /// `bmvault[info] 2026-12-05T21:24:11.262Z cli.command.started ...`: the file's line,
+    /// with its level said once, in the prefix.
     public func write(_ line: String, level: LogLevel) {
-        try? FileDescriptor.standardError.writeAll("bmvault[\(level)] " + line + "\n")
+        let parts = line.split(separator: " ", maxSplits: 2, omittingEmptySubsequences: false)
+        let shown = parts.count == 3 && parts[1] == "\(level)" ? parts[0] + " " + parts[2] : Substring(line)
+        try? FileDescriptor.standardError.writeAll("bmvault[\(level)] " + shown + "\n")
     }
 }

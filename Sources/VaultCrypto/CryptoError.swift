@@ -14,8 +14,11 @@ public enum CryptoError: Error, Equatable, Sendable {
     case authenticationFailed
     /// Argon2id could not run with the requested limits (usually: not enough memory).
     case keyDerivationFailed
-    /// A recovery key has the wrong length, a character outside its alphabet, or a bad checksum.
+    /// A recovery key has the wrong length or a character outside its alphabet.
     case invalidRecoveryKey
+    /// A recovery key of the right length and alphabet whose checksum does not match: a
+    /// character was mistyped (or two swapped).
+    case recoveryKeyChecksumFailed
     /// A key or salt had the wrong number of bytes.
     case invalidLength(expected: Int, actual: Int)
 }

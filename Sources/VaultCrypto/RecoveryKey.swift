@@ -65,7 +65,7 @@ public final class RecoveryKey {
             return packedBytes[20] == expected[0] && packedBytes[21] == expected[1]
                 && packedBytes[22] & 0xf0 == expected[2] & 0xf0
         }
-        guard checksumMatches else { throw .invalidRecoveryKey }
+        guard checksumMatches else { throw .recoveryKeyChecksumFailed }
         self.init(bytes: key)
     }
 

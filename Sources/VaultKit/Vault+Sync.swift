@@ -204,6 +204,8 @@ extension Vault {
             }
         } catch .invalidRecoveryKey {
             throw .invalidRecoveryKey
+        } catch .recoveryKeyChecksumFailed {
+            throw .recoveryKeyChecksumFailed
         } catch .authenticationFailed {
             throw usingRecoveryKey ? .wrongRecoveryKey : .wrongPassphrase
         } catch {

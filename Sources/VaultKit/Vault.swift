@@ -168,7 +168,13 @@ public final class Vault {
 
     private func unwrapKey(recoveryKey text: SecretBytes) throws(VaultError) -> VaultKey {
         let recoveryKey: RecoveryKey
-        do { recoveryKey = try RecoveryKey(parsing: text) } catch { throw .invalidRecoveryKey }
+        do {
+            recoveryKey = try RecoveryKey(parsing: text)
+        } catch .recoveryKeyChecksumFailed {
+            throw .recoveryKeyChecksumFailed
+        } catch {
+            throw .invalidRecoveryKey
+        }
         let slot = try slot(.recovery)
         do {
             return try slot.unwrap(recoveryKey: recoveryKey, vaultID: vaultID)

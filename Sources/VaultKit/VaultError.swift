@@ -59,8 +59,11 @@ public enum VaultError: Error, Equatable, Sendable {
     case wrongPassphrase
     /// The recovery key is well-formed but does not open this vault.
     case wrongRecoveryKey
-    /// The recovery key has a typo: wrong length, a character outside its alphabet, or a bad checksum.
+    /// The recovery key has a typo: wrong length, or a character outside its alphabet.
     case invalidRecoveryKey
+    /// The recovery key has 36 characters of its alphabet, but its checksum does not match:
+    /// one is mistyped.
+    case recoveryKeyChecksumFailed
     /// A new passphrase is shorter than ``Vault/minimumPassphraseCharacters``.
     case passphraseTooShort(minimum: Int)
     /// A passphrase contains a NUL byte, which the KDF and terminals cannot carry.

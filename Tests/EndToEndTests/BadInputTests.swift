@@ -164,7 +164,9 @@ import Testing
         var typo = Array(recoveryKey)
         typo[3] = typo[3] == "A" ? "B" : "A"
         expectOneLineError(try vault.run(["unlock", "--recovery-key-stdin"], stdin: String(typo) + "\n"),
-                           status: 65, containing: "not a valid recovery key")
+                           status: 65, containing: "the recovery key's checksum failed: a character is mistyped or two are swapped")
+        expectOneLineError(try vault.run(["unlock", "--recovery-key-stdin"], stdin: String(typo.dropLast(2)) + "\n"),
+                           status: 65, containing: "not a valid recovery key: expected 36 characters")
         let other = try TestVault()
         let otherKey = try other.create()
         expectOneLineError(try vault.run(["unlock", "--recovery-key-stdin"], stdin: otherKey + "\n"),

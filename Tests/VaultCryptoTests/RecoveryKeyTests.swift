@@ -123,7 +123,7 @@ struct RecoveryKeyTests {
         for offset in symbolOffsets {
             let original = Array(fixture)[offset]
             for replacement in alphabet where replacement != original {
-                #expect(throws: CryptoError.invalidRecoveryKey, "offset \(offset): \(original) → \(replacement)") {
+                #expect(throws: CryptoError.recoveryKeyChecksumFailed, "offset \(offset): \(original) → \(replacement)") {
                     try parse(replacing(fixture, at: offset, with: replacement))
                 }
             }
@@ -138,7 +138,7 @@ struct RecoveryKeyTests {
             let index = alphabet.firstIndex(of: original)!
             let replacement = alphabet[(index + 1 + offset % 31) % 32]
             #expect(replacement != original)
-            #expect(throws: CryptoError.invalidRecoveryKey, "offset \(offset)") {
+            #expect(throws: CryptoError.recoveryKeyChecksumFailed, "offset \(offset)") {
                 try parse(replacing(text, at: offset, with: replacement))
             }
         }
@@ -150,7 +150,7 @@ struct RecoveryKeyTests {
         for offset in symbolOffsets where symbolOffsets.contains(offset + 1) && characters[offset] != characters[offset + 1] {
             var swapped = characters
             swapped.swapAt(offset, offset + 1)
-            #expect(throws: CryptoError.invalidRecoveryKey, "offset \(offset)") { try parse(String(swapped)) }
+            #expect(throws: CryptoError.recoveryKeyChecksumFailed, "offset \(offset)") { try parse(String(swapped)) }
         }
     }
 

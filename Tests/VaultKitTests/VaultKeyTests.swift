@@ -316,7 +316,8 @@ import TestSupport
         var typo = fixture.recoveryKey
         #expect(typo[position] != UInt8(ascii: "-"))
         typo[position] = typo[position] == UInt8(ascii: "2") ? UInt8(ascii: "3") : UInt8(ascii: "2")
-        #expect(vaultError { () throws(VaultError) in try fixture.vault.unlock(recoveryKey: try secretOrFail(typo)) } == .invalidRecoveryKey)
+        #expect(vaultError { () throws(VaultError) in try fixture.vault.unlock(recoveryKey: try secretOrFail(typo)) } == .recoveryKeyChecksumFailed,
+                "a mistyped character: the checksum says so")
         #expect(vaultError { () throws(VaultError) in try fixture.vault.unlock(recoveryKey: try secretOrFail(Array(typo.dropLast()))) }
                 == .invalidRecoveryKey)
         #expect(vaultError { () throws(VaultError) in try fixture.vault.unlock(recoveryKey: try secretOrFail("not a recovery key")) }

@@ -39,8 +39,10 @@ enum MigrateCommand {
             return
         }
         var text = "schema version \(state.version) (this bmvault knows up to \(state.latestVersion))\n"
+        // Ids padded to the longest, never cut (0005_outbox_check_comparisons has 29 characters).
+        let width = state.history.map(\.id.count).max() ?? 0
         for record in state.history {
-            text += "  \(record.id.padding(toLength: 20, withPad: " ", startingAt: 0)) applied \(HumanFormat.localTime(record.appliedAt))"
+            text += "  \(record.id.padding(toLength: width, withPad: " ", startingAt: 0)) applied \(HumanFormat.localTime(record.appliedAt))"
                 + " in \(record.durationMilliseconds) ms by bmvault \(record.bmvaultVersion)\n"
         }
         text += state.pending.isEmpty ? "no pending migrations\n"

@@ -133,7 +133,8 @@ enum SyncCommands {
                 rekeyedElsewhere: summary.rekeyedElsewhere.sorted())))
             return
         }
-        var line = "Synced: \(summary.pushed) pushed, \(summary.pulled) pulled, \(summary.conflicts) conflicts, \(summary.failures) failures"
+        var line = "Synced: \(summary.pushed) pushed, \(summary.pulled) pulled, "
+            + HumanFormat.counted([(summary.conflicts, "conflict"), (summary.failures, "failure")])
         if summary.failedForGood > 0 { line += ", \(summary.failedForGood) failed for good" }
         if summary.deferred > 0 { line += ", \(summary.deferred) waiting for other records" }
         if summary.rejected > 0 { line += ", \(summary.rejected) unreadable operations skipped" }
@@ -141,17 +142,17 @@ enum SyncCommands {
         if summary.unsentRecords > 0 { line += ", \(summary.unsentRecords) unreadable records not sent" }
         context.console.out(line + ".\n")
         for (name, operations) in summary.snapshots.sorted(by: { $0.key < $1.key }) {
-            context.console.out("Remote \(name) received the whole journal as it stands (\(operations) operations): a device can join through it.\n")
+            context.console.out("Remote \(name) received the whole journal as it stands (\(HumanFormat.counted([(operations, "operation")]))): a device can join through it.\n")
         }
         for (name, reason) in summary.skipped.sorted(by: { $0.key < $1.key }) {
             context.console.err("Skipped remote \(name): \(ErrorReport.remoteMessage(name: name, errorClass: reason)).\n")
         }
         if summary.conflicts > 0 { context.console.err("See them with `bmvault conflicts`.\n") }
         if let days = summary.returningAfterDays {
-            context.console.err("This device last synced \(days) days ago, longer than the retention period; it has taken in every change since.\n")
+            context.console.err("This device last synced \(HumanFormat.counted([(days, "day")])) ago, longer than the retention period; it has taken in every change since.\n")
         }
         for (device, days) in summary.silentDevices.sorted(by: { $0.key < $1.key }) {
-            context.console.err("Device \(device.prefix(8)) has not synced for \(days) days: the files of deleted records stay on the remote until it does.\n")
+            context.console.err("Device \(device.prefix(8)) has not synced for \(HumanFormat.counted([(days, "day")])): the files of deleted records stay on the remote until it does.\n")
         }
     }
 

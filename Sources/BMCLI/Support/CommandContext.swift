@@ -27,7 +27,9 @@ final class CommandContext {
         self.clock = clock
     }
 
-    var location: VaultLocation { VaultLocation.resolve(option: vaultOption, environment: environment) }
+    var location: VaultLocation {
+        VaultLocation.resolve(option: vaultOption, environment: environment, currentDirectory: (try? FileSystem.currentDirectory()) ?? ".")
+    }
 
     /// Where logs and failure reports go: `$XDG_STATE_HOME/bmvault`, else `~/.local/state/bmvault`.
     var stateDirectory: String {
@@ -173,7 +175,7 @@ final class CommandContext {
         let vault = try openVault()
         if fresh {
             let summary = try vault.sync()
-            console.err("Synced first: \(summary.pushed) pushed, \(summary.pulled) pulled, \(summary.conflicts) conflicts.\n")
+            console.err("Synced first: \(summary.pushed) pushed, \(summary.pulled) pulled, \(HumanFormat.counted([(summary.conflicts, "conflict")])).\n")
             freshSyncShortfall = summary.shortfall
         }
         return vault

@@ -77,6 +77,8 @@ struct ErrorReport: Equatable {
             return ErrorReport("that recovery key does not open this vault; nothing was changed", .noPermission)
         case .invalidRecoveryKey:
             return ErrorReport("that is not a valid recovery key: expected 36 characters in six groups (check for a typo)", .dataError)
+        case .recoveryKeyChecksumFailed:
+            return ErrorReport("the recovery key's checksum failed: a character is mistyped or two are swapped; nothing was changed", .dataError)
         case .passphraseTooShort(let minimum):
             return ErrorReport("the passphrase must have at least \(minimum) characters", .dataError)
         case .passphraseInvalid:

@@ -1,0 +1,52 @@
+import Foundation
+import Testing
+
+/// Issue 22, the smaller defects of the command line: where `--vault` points, whole
+/// migration ids, and did-you-mean through the binary.
+@Suite("Command-line conventions", .serialized)
+struct CommandLineConventionTests {
+    /// Runs bmvault in `directory` (through sh, which `cd`s there first).
+    func run(in directory: URL, _ arguments: [String], stdin: String? = nil, vault: TestVault) throws -> CommandResult {
+        let command = "cd '\(directory.path)' && exec '\(Binary.path)' " + arguments.map { "'\($0)'" }.joined(separator: " ")
+        return try Binary.run("/bin/sh", ["-c", command], stdin: stdin, environment: vault.environment)
+    }
+
+    @Test("--vault=~/x is under $HOME, a relative path under the current directory, and .../vault.db names its folder")
+    func vaultPaths() throws {
+        let vault = try TestVault()
+        vault.environment["HOME"] = vault.root.path
+        vault.environment["BMVAULT_HOME"] = nil
+        let home = vault.root
+        let work = home.appendingPathComponent("work")
+        try FileManager.default.createDirectory(at: work, withIntermediateDirectories: true)
+
+        let tilde = try run(in: work, ["--vault=~/journal", "init", "--passphrase-stdin", "--kdf", "interactive"],
+                            stdin: TestVault.passphrase + "\n", vault: vault)
+        #expect(tilde.status == 0, "\(tilde)")
+        #expect(tilde.stderr.contains("Created a vault at \(home.path)/journal."), "\(tilde)")
+        #expect(FileManager.default.fileExists(atPath: home.appendingPathComponent("journal/vault.db").path))
+        #expect(!FileManager.default.fileExists(atPath: work.appendingPathComponent("~").path), "no directory named ~")
+
+        let relative = try run(in: work, ["--vault", "sub/../other", "init", "--passphrase-stdin", "--kdf", "interactive"],
+                               stdin: TestVault.passphrase + "\n", vault: vault)
+        #expect(relative.stderr.contains("Created a vault at \(work.path)/other."), "an absolute path is printed: \(relative)")
+
+        let database = try run(in: work, ["--vault", "other/vault.db", "status"], vault: vault)
+        #expect(database.status == 0 && database.stdout.contains("vault:    \(work.path)/other\n"), "the database names its folder: \(database)")
+    }
+
+    @Test("migrate --status shows whole migration ids; a mistyped command gets the name it was close to")
+    func wholeIdsAndSuggestions() throws {
+        let vault = try TestVault()
+        try vault.createUnlocked()
+        let status = try vault.succeed(["migrate", "--status"]).stdout
+        #expect(status.contains("  0005_outbox_check_comparisons applied "), "\(status)")
+        #expect(status.contains("  0014_short_ids                applied "), "ids padded to the longest: \(status)")
+
+        let typo = try vault.run(["serach", "my private words"])
+        #expect(typo.status == 64 && typo.stderr.hasPrefix("Error: Unknown command; did you mean 'search'? Expected one of: "), "\(typo)")
+        #expect(!typo.stderr.contains("private"))
+        let option = try vault.run(["list", "--sinse", "today"])
+        #expect(option.status == 64 && option.stderr.hasPrefix("Error: Unknown option '--sinse'; did you mean '--since'?"), "\(option)")
+    }
+}
