@@ -15,13 +15,21 @@ public final class RecordNames {
     private let store: Store
     private var lookups = 0
     private var index: RandomPartIndex?
+    private var known: [EntityID: String] = [:]
 
     init(store: Store) {
         self.store = store
     }
 
+    /// Works out the short ids of `ids` at once, ahead of a listing that has them all.
+    public func prepare(_ ids: [EntityID]) {
+        guard index == nil, ids.count > 1 else { return }
+        if let found = try? store.sixDigitShortIDs(of: ids) { known.merge(found) { first, _ in first } }
+    }
+
     /// The form of `id` to show.
     public func shortID(_ id: EntityID) -> String {
+        if let short = known[id] { return short }
         lookups += 1
         if index == nil, lookups > Self.lookupsBeforeIndex {
             index = try? store.randomPartIndex()

@@ -49,6 +49,25 @@ extension Store {
         return nil
     }
 
+    /// The short ids of those of `ids` that six digits name, in one query (the ids passed
+    /// as one JSON array): for a listing that knows its records before it prints them,
+    /// where one query per id cost more than the listing. The others are left out, for
+    /// ``shortID(of:)``.
+    public func sixDigitShortIDs(of ids: [EntityID]) throws(StoreError) -> [EntityID: String] {
+        var byPrefix: [String: EntityID] = [:]
+        for id in ids { byPrefix[String(ShortID.randomPart(of: id).prefix(ShortID.minimumLength))] = id }
+        let counted = Self.namedTables.map { table in
+            "(SELECT count(*) FROM (SELECT 1 FROM \(table) WHERE \(Self.randomPartSQL) >= p.value AND \(Self.randomPartSQL) < p.value || 'g' LIMIT 2))"
+        }.joined(separator: " + ")
+        let list = "[" + byPrefix.keys.map { "\"\($0)\"" }.joined(separator: ",") + "]"
+        var found: [EntityID: String] = [:]
+        try database.forEachRow("SELECT p.value, \(counted) FROM json_each(?1) AS p", [.text(list)]) { row in
+            let prefix = row.text(0)
+            if row.int64(1) <= 1, let id = byPrefix[prefix] { found[id] = prefix }
+        }
+        return found
+    }
+
     /// Every record's random part, for a long listing (``RandomPartIndex``).
     public func randomPartIndex() throws(StoreError) -> RandomPartIndex {
         var runs: [[RandomPartIndex.Part]] = []

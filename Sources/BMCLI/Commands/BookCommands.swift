@@ -57,7 +57,9 @@ enum BookCommands {
             var listed = 0
             let vault = try context.openVault()
             let names = try vault.recordNames()
-            for result in try vault.shelf(tag: input.tag) {
+            let shelf = try vault.shelf(tag: input.tag)
+            if !input.json { names.prepare(shelf.compactMap { try? $0.get().book.id }) }
+            for result in shelf {
                 switch result {
                 case .success(let entry) where input.status != nil && entry.book.readingLog.status != input.status:
                     continue
