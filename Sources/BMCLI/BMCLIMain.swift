@@ -18,8 +18,7 @@ public enum BMCLIMain {
         let context = CommandContext(environment: environment)
         defer { context.console.flush() }
         context.startLogging(threshold: .notice)
-        let parser = CommandLineParser(root: CommandTable.root(context),
-                                       globalOptions: [CommandTable.vaultOption, CommandTable.noKeyringOption, CommandTable.verboseOption, CommandTable.debugOption])
+        let parser = CommandLineParser(root: CommandTable.root(context), globalOptions: CommandTable.globalOptions)
         var commandName = "bmvault"
         let started = Date()
         do {

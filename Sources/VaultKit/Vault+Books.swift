@@ -129,6 +129,16 @@ extension Vault {
         throw .ambiguousBook(candidates: candidates.map(\.id.rawValue).sorted())
     }
 
+    /// The live books' titles whose folded form starts with `prefix` folded, in library
+    /// order, for shell completion; titles with control characters are left out (a shell
+    /// would run them as keystrokes).
+    public func bookTitles(startingWith prefix: String) throws(VaultError) -> [String] {
+        let titles = try liveBookTitles()
+        let folded = TextFolding.fold(prefix)
+        return (0..<titles.count).filter { titles.folded(at: $0).hasPrefix(folded) }.map { titles.title(at: $0) }
+            .filter { !$0.unicodeScalars.contains { $0.properties.generalCategory == .control } }
+    }
+
     /// The live books' titles, decrypted once per process (a command that names a book and
     /// then lists notes with their titles reads them once).
     func liveBookTitles() throws(VaultError) -> BookTitleIndex {

@@ -53,7 +53,7 @@ struct HelpFormatterTests {
 
         OPTIONS:
           --vault <dir>           The vault directory. Default: $XDG_DATA_HOME/bmvault.
-          --version               Show the version.
+          -V, --version           Show the version.
           -h, --help              Show help information.
 
         SUBCOMMANDS:

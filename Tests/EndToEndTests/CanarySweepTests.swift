@@ -427,6 +427,7 @@ final class SweepWorld {
         try world.run(["status"], status: 0)
         try world.run(["status", "--json"], status: 0)
         try world.run(["list"], showsContent: true, status: 77)
+        try world.run(["__complete-book", "title"], status: 0)      // locked: no titles, no prompt, no failure
         try world.run(["book", "add", "title \(c)"], status: 77)
         try world.run(["note", "add", "title", "note \(c)"], status: 77)
         try world.run(["unlock", "--passphrase-stdin"], stdin: "wrong \(c)\n", status: 77)
@@ -479,6 +480,14 @@ final class SweepWorld {
         try world.run(["book", "rate", book, c], status: 64)
         try world.run(["book", "list", "--status", "finished"], showsContent: true, status: 0)
         try world.run(["stats"], showsContent: true, status: 0)
+        // MARK: Shell conventions: the scripts and the page hold no content; titles only when the shell asks
+        try world.run(["version"], status: 0)
+        for shell in ["bash", "zsh", "fish"] { try world.run(["completion", shell], status: 0) }
+        try world.run(["completion", c], status: 64)
+        try world.run(["man"], status: 0)
+        let titles = try world.run(["__complete-book", "title"], showsContent: true, status: 0)
+        #expect(titles.stdout.contains("title \(c)"), "unlocked, the helper gives the titles it was asked for")
+        try world.run(["serach", c], status: 64)
         let trashed = try world.run(["note", "add", book, "trashed \(c)"], status: 0).line
         try world.run(["delete", trashed], status: 0)
         try world.run(["trash"], showsContent: true, status: 0)
@@ -517,6 +526,8 @@ final class SweepWorld {
             try world.run(["show", id, "--json"], showsContent: true, status: 0)
         }
         try world.run(["show", c], showsContent: true, status: 64)
+        try world.run(["show", "@last"], showsContent: true, status: 0)
+        try world.run(["show", "@last~999"], showsContent: true, status: 66)
         try world.run(["show", "0123abcd"], showsContent: true, status: 66)
         try world.run(["search", c], showsContent: true, status: 0)
         try world.run(["search", c.lowercased(), "--json"], showsContent: true, status: 0)
@@ -888,7 +899,13 @@ final class SweepWorld {
         for prefix in ["bmvault[info] ", "bmvault[debug] ", "bmvault[notice] ", "bmvault[warning] ", "bmvault[error] "] {
             #expect(stderr.contains(prefix), "no \(prefix)line on standard error", sourceLocation: sourceLocation)
         }
-        #expect(stderr.contains(" debug journal.book.resolved book=<redacted:"), sourceLocation: sourceLocation)
+        #expect(stderr.contains("Z journal.book.resolved book=<redacted:"), sourceLocation: sourceLocation)
+        let twice = stderr.split(separator: "\n").filter { line in
+            guard line.hasPrefix("bmvault["), let close = line.firstIndex(of: "]") else { return false }
+            let words = line[line.index(after: close)...].split(separator: " ")
+            return words.count > 1 && line.dropFirst(8).hasPrefix(words[1] + "]")
+        }
+        #expect(twice.isEmpty, "the level is said once: \(twice.prefix(3))", sourceLocation: sourceLocation)
         // Every command `bmvault help` lists ran to success at least once (a command added
         // later fails this until the sweep runs it).
         let commands = try SweepWorld.commandPaths()

@@ -23,7 +23,7 @@ import Testing
                                   and standard error.
           --debug                 Log every event, with timings (never content), to the
                                   log file and standard error.
-          --version               Show the version.
+          -V, --version           Show the version.
           -h, --help              Show help information.
 
         SUBCOMMANDS:
@@ -65,6 +65,9 @@ import Testing
                                   retention period.
           export                  Write a plain-text archive of the journal.
           import                  Merge an archive made by `bmvault export`.
+          completion              Print a shell completion script: bash, zsh or fish.
+          man                     Print bmvault's manual page (roff), for man -l - or
+                                  to install.
           version                 Print bmvault's version (also --version, -V).
           help                    Show subcommand help information.
 

@@ -75,6 +75,9 @@ struct CommandSpec {
     /// command runs, which relative times on its command line (`now`, `HH:MM`) are read
     /// against. bmvault's commands get this from ``init(name:abstract:discussion:parameters:subcommands:run:)``.
     let run: ((Invocation, Timestamp) throws -> Void)?
+    /// Parsed and run like any other, but left out of help, completion and the man page:
+    /// for what the completion scripts call (`__complete-book`), not for people.
+    var isHidden = false
 
     init(
         name: String, abstract: String, discussion: String? = nil,

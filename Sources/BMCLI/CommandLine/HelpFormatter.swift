@@ -26,11 +26,11 @@ enum HelpFormatter {
 
         let options = visible(command.options) + (isRoot ? visible(globalOptions) : [])
         var optionRows = options.map { (optionLabel($0), $0.help) }
-        if isRoot { optionRows.append(("--version", "Show the version.")) }
+        if isRoot { optionRows.append(("-V, --version", "Show the version.")) }
         optionRows.append(("-h, --help", "Show help information."))
         sections.append(section("OPTIONS:", optionRows))
 
-        let subcommands = command.subcommands + (isRoot && command.offersBuiltInHelp ? [.builtInHelp] : [])
+        let subcommands = command.subcommands.filter { !$0.isHidden } + (isRoot && command.offersBuiltInHelp ? [.builtInHelp] : [])
         if !subcommands.isEmpty {
             let helpCommand = ([path[0].name, "help"] + path.dropFirst().map(\.name)).joined(separator: " ")
             sections.append(

@@ -145,7 +145,7 @@ private struct Walk {
 
     /// The names a positional could have had under the last command in `path`.
     private func subcommandNames(of path: [CommandSpec]) -> [String] {
-        var names = path[path.count - 1].subcommands.map(\.name)
+        var names = path[path.count - 1].subcommands.filter { !$0.isHidden }.map(\.name)
         if path.count == 1 && parser.root.offersBuiltInHelp { names.append(CommandSpec.builtInHelp.name) }
         return names
     }

@@ -11,6 +11,9 @@ enum CommandTable {
     static let verboseOption = OptionSpec(name: "verbose", help: "Log more events (never more content) to the log file and standard error.")
     static let debugOption = OptionSpec(name: "debug", help: "Log every event, with timings (never content), to the log file and standard error.")
 
+    /// Accepted anywhere before `--`, by every command.
+    static let globalOptions = [vaultOption, noKeyringOption, verboseOption, debugOption]
+
     static func root(_ context: CommandContext) -> CommandSpec {
         CommandSpec(
             name: "bmvault", abstract: "An encrypted, offline-first reading journal.",
@@ -49,7 +52,10 @@ enum CommandTable {
                 SyncCommands.purge(context),
                 ArchiveCommands.export(context),
                 ArchiveCommands.importCommand(context),
+                ShellCommands.completion(context),
+                ShellCommands.man(context),
                 VersionCommand.version(context),
+                ShellCommands.completeBook(context),
             ])
     }
 }
