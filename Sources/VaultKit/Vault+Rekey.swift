@@ -19,7 +19,11 @@ extension Vault {
     ///
     /// `began` receives the new recovery key in display form as soon as it is safely
     /// stored, before any field is converted; a resumed rekey does not show it again.
-    /// If the key was in the keystore, it is replaced by the new one with the same expiry.
+    /// If the key was in the keystore, it is replaced by the new one with the same expiry,
+    /// before the first batch: while the rekey is pending no key opens the journal, and
+    /// once it is done the new one must already be there, or a rekey killed between its
+    /// last commit and the keystore would leave the old key, which the next command drops
+    /// as stale, locking the vault.
     public func rekey(passphrase: SecretBytes, kdf: KDFParameters?, batchSize: Int = 500,
                       began: (SecretBytes) -> Void, progress: (_ done: Int, _ total: Int) -> Void) throws(VaultError) -> RekeyOutcome {
         let current = try slot(.passphrase)
@@ -45,6 +49,7 @@ extension Vault {
             began(try Self.cryptoCall { () throws(CryptoError) in try recoveryKey.formatted() })
         }
 
+        try replaceKeptKey(with: newKey)
         var last: RekeyProgress?
         try storeCall { () throws(StoreError) in
             try store.continueRekey(from: oldKey, to: newKey, batchSize: batchSize) { step in
@@ -52,7 +57,6 @@ extension Vault {
                 progress(step.done, step.total)
             }
         }
-        try replaceKeptKey(with: newKey)
         return RekeyOutcome(reencrypted: last?.done ?? 0, damaged: last?.damaged ?? 0, resumed: pending != nil)
     }
 
