@@ -57,7 +57,14 @@ import Testing
         let id = try vault.succeed(["note", "add", "emma", "First thoughts"]).line
         let result = try onTerminal(vault, ["edit", id])
         #expect(result.status == 0, "\(result)")
-        #expect(try String(contentsOf: URL(fileURLWithPath: log.path + ".given"), encoding: .utf8) == "First thoughts\n")
+        let given = try String(contentsOf: URL(fileURLWithPath: log.path + ".given"), encoding: .utf8)
+        #expect(given == """
+            First thoughts
+
+            # bmvault: a note on "Emma". Lines starting with "# bmvault:" are removed.
+            # bmvault: Save an empty note (or quit without saving) to cancel; nothing is kept.
+
+            """, "the text, then what is being written, as comment lines")
         #expect((try vault.json(["show", id, "--json"]) as? [String: Any])?["body"] as? String == "Second thoughts")
     }
 
@@ -97,13 +104,60 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: log.path), "the editor ran")
     }
 
-    @Test func noEditorSetIsAUsageError() throws {
-        let (vault, _) = try editorVault(writing: "x")
+    @Test func withoutEDITORTheSystemsEditorOrViIsUsedAndWithoutThoseItIsAUsageError() throws {
+        let (vault, log) = try editorVault(writing: "From the system editor")
         vault.environment["EDITOR"] = nil
         try vault.createUnlocked()
         try vault.succeed(["book", "add", "Emma"])
-        let result = try onTerminal(vault, ["note", "add", "emma"])
+        // A PATH whose first `editor` is a copy of the scripted editor.
+        let bin = vault.root.appendingPathComponent("bin")
+        try FileManager.default.createDirectory(at: bin, withIntermediateDirectories: true)
+        try FileManager.default.copyItem(at: vault.root.appendingPathComponent("editor.sh"), to: bin.appendingPathComponent("editor"))
+        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: bin.appendingPathComponent("editor").path)
+        vault.environment["PATH"] = bin.path + ":/usr/bin:/bin"
+        let fallback = try onTerminal(vault, ["note", "add", "emma"])
+        #expect(fallback.status == 0, "\(fallback)")
+        #expect(FileManager.default.fileExists(atPath: log.path), "editor from $PATH ran")
+        #expect(try vault.notes().first?["body"] as? String == "From the system editor")
+
+        vault.environment["PATH"] = "/nonexistent"
+        let result = try Binary.run("/usr/bin/script", ["-qec", "'\(Binary.path)' note add emma", "/dev/null"], environment: vault.environment)
         #expect(result.status == 64, "\(result)")
-        #expect(result.stdout.contains("neither $VISUAL nor $EDITOR is set"))
+        #expect(result.stdout.contains("neither $VISUAL nor $EDITOR set, and no editor or vi on $PATH"))
+    }
+
+    @Test func aQuotesBufferSaysWhereItGoesAndOnlyBmvaultsLinesAreRemoved() throws {
+        let (vault, log) = try editorVault(writing: "unused")
+        // An editor that keeps the buffer and adds a Markdown heading and a line above the comments.
+        let keeping = vault.root.appendingPathComponent("keeping.sh")
+        try """
+            #!/bin/sh
+            echo "$1" > '\(log.path)'
+            cat "$1" > '\(log.path).given'
+            { printf '# A heading of mine\\nThe words.\\n'; cat "$1"; } > "$1.new" && mv "$1.new" "$1"
+            """.write(to: keeping, atomically: true, encoding: .utf8)
+        vault.environment["EDITOR"] = "/bin/sh '\(keeping.path)'"
+        try vault.createUnlocked()
+        try vault.succeed(["book", "add", "Emma"])
+        let result = try onTerminal(vault, ["quote", "add", "emma", "--locator", "p. 5"])
+        #expect(result.status == 0, "\(result)")
+        let buffer = try String(contentsOf: log, encoding: .utf8).trimmingCharacters(in: .newlines)
+        #expect(buffer.hasSuffix("/quote.md"), "a quote's buffer is quote.md: \(buffer)")
+        #expect(try String(contentsOf: URL(fileURLWithPath: log.path + ".given"), encoding: .utf8).contains(
+            "# bmvault: a quote on \"Emma\" at p. 5. Lines starting with \"# bmvault:\" are removed.\n"))
+        #expect(try vault.notes().first?["body"] as? String == "# A heading of mine\nThe words.", "the reader's own # line stays")
+    }
+
+    @Test func anEmptyBufferCancelsAndSaysSo() throws {
+        let (vault, _) = try editorVault(writing: "")
+        try vault.createUnlocked()
+        try vault.succeed(["book", "add", "Emma"])
+        let result = try onTerminal(vault, ["note", "add", "emma"])
+        #expect(result.status == 1 && result.stdout.contains("the editor's buffer was empty: cancelled, nothing was saved"), "\(result)")
+        #expect(try vault.notes().isEmpty)
+        let id = try vault.succeed(["note", "add", "emma", "kept as it was"]).line
+        let emptied = try onTerminal(vault, ["edit", id])
+        #expect(emptied.status == 1, "\(emptied)")
+        #expect((try vault.json(["show", id, "--json"]) as? [String: Any])?["body"] as? String == "kept as it was")
     }
 }

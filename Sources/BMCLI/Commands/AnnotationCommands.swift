@@ -43,7 +43,8 @@ enum AnnotationCommands {
             }
             let vault = try context.openVault()
             let book = try vault.book(named: input.book)
-            let text = try context.text(argument: input.text)
+            let text = try context.text(argument: input.text,
+                                        buffer: EditorBuffer(text: "", kind: kind, bookTitle: book.title, locator: input.locator))
             let annotation = try vault.addAnnotation(to: book, kind: kind, body: text, locator: input.locator, tags: input.tags)
             let mention = Mention(vault: vault, console: context.console)
             context.console.err("Added a \(kind.rawValue) to \(mention.book(book))\(mention.locator(annotation.locator)): \(vault.shortID(annotation.id)).\n")
@@ -73,7 +74,7 @@ enum AnnotationCommands {
         ) { input in
             let vault = try context.openVault()
             let id = input.id
-            var text = input.text == CommandContext.standardInputArgument ? try context.text(argument: input.text) : input.text
+            var text = input.text == CommandContext.standardInputArgument ? try context.readStandardInput() : input.text
             if text == nil && input.locator == nil, let kind = input.kind {
                 guard case .annotation(let listing) = try vault.record(id) else {
                     throw VaultError.wrongRecordKind(id: id, expected: "note or quote", found: "book or session")
@@ -86,7 +87,9 @@ enum AnnotationCommands {
                 guard case .annotation(let listing) = try vault.record(id) else {
                     throw VaultError.wrongRecordKind(id: id, expected: "note or quote", found: "book or session")
                 }
-                let edited = try context.text(argument: nil, initial: listing.annotation.body + "\n")
+                let annotation = listing.annotation
+                let edited = try context.text(argument: nil, buffer: EditorBuffer(text: annotation.body, kind: annotation.kind,
+                                                                                 bookTitle: listing.bookTitle, locator: annotation.locator?.text))
                 guard (try? TextRules.body(edited)) != listing.annotation.body else {
                     context.console.err("No change; nothing was saved.\n")
                     return

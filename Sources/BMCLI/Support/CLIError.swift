@@ -15,8 +15,12 @@ enum CLIError: Error, Equatable {
     case secretTooLong(limit: Int)
     /// Text on standard input or from the editor is not valid UTF-8.
     case invalidUTF8
-    /// No TEXT, no piped standard input, and neither `$VISUAL` nor `$EDITOR` is set.
+    /// No TEXT, no piped standard input, neither `$VISUAL` nor `$EDITOR` set, and neither
+    /// `editor` nor `vi` on `$PATH`.
     case noEditor
+    /// The editor's buffer was saved empty (or left with only its comment lines): the
+    /// reader cancelled, and nothing was saved.
+    case emptyBuffer
     /// The editor buffer needs a private `$XDG_RUNTIME_DIR` (0700, ours), and there is none.
     case noPrivateRuntimeDirectory
     /// bmvault was told to stop (SIGTERM, SIGHUP) while the editor was open.

@@ -197,20 +197,21 @@ final class CommandContext {
 
     /// The text of a note or quote: TEXT if given (`-`: standard input, read to its end,
     /// terminal or not, as Unix tools take it), else standard input when it is not a
-    /// terminal, else the editor (starting from `initial`).
-    func text(argument: String?, initial: String = "") throws(CLIError) -> String {
+    /// terminal, else the editor, on `buffer`.
+    func text(argument: String?, buffer: @autoclosure () -> EditorBuffer) throws(CLIError) -> String {
         if argument == Self.standardInputArgument { return try readStandardInput() }
         if let argument { return argument }
         if !console.stdinIsTerminal { return try readStandardInput() }
         console.flush()
-        return try editor.edit(initial)
+        return try editor.edit(buffer())
     }
 
     /// The TEXT that means standard input: it keeps text out of the shell's history and the
     /// process list even at a terminal.
     static let standardInputArgument = "-"
 
-    private func readStandardInput() throws(CLIError) -> String {
+    /// Standard input, read to its end, as UTF-8 text.
+    func readStandardInput() throws(CLIError) -> String {
         let bytes: [UInt8]
         do { bytes = try FileDescriptor.standardInput.readAll() } catch { throw .system(error) }
         guard let text = String(validating: bytes, as: UTF8.self) else { throw .invalidUTF8 }

@@ -17,23 +17,34 @@ import Glibc
 struct Editor {
     let environment: [String: String]
 
-    /// The editor command: `$VISUAL`, else `$EDITOR`.
+    /// The editor command: `$VISUAL`, else `$EDITOR`, else, as git does, `editor` (Debian's
+    /// choice of the system's editor) or `vi`, wherever `$PATH` has them.
     var command: String? {
         for name in ["VISUAL", "EDITOR"] {
             if let value = environment[name], !value.trimmingCharacters(in: .whitespaces).isEmpty { return value }
         }
+        let directories = (environment["PATH"] ?? "").split(separator: ":").filter { $0.hasPrefix("/") }
+        for fallback in ["editor", "vi"] {
+            for directory in directories {
+                let path = directory + "/" + fallback
+                if (try? FileSystem.status(path))?.kind == .regular, (try? FileSystem.checkAccess(path, .search)) != nil {
+                    return "'" + path.replacingOccurrences(of: "'", with: "'\\''") + "'"
+                }
+            }
+        }
         return nil
     }
 
-    /// Runs the editor on `initialText` and returns what the reader saved.
-    func edit(_ initialText: String) throws(CLIError) -> String {
+    /// Runs the editor on `buffer` (the text and the lines around it) and returns the text
+    /// the reader saved, without those lines.
+    func edit(_ buffer: EditorBuffer) throws(CLIError) -> String {
         guard let command else { throw .noEditor }
         let directory = try makeBufferDirectory()
         defer { Self.shred(directory: directory) }
-        let path = directory + "/note.md"
+        let path = directory + "/" + buffer.fileName
         CrashReporter.removeOnCrash(path)
         defer { CrashReporter.removeOnCrash(nil) }
-        try Self.write(initialText, to: path)
+        try Self.write(buffer.contents, to: path)
 
         EditorSignals.arm()
         defer { EditorSignals.disarm() }
@@ -42,7 +53,9 @@ struct Editor {
         guard status == 0 else { throw .editorFailed(status: status) }
         let bytes = try Self.read(path)
         guard let text = String(validating: bytes, as: UTF8.self) else { throw .invalidUTF8 }
-        return text
+        let saved = buffer.text(from: text)
+        guard !saved.allSatisfy(\.isWhitespace) else { throw .emptyBuffer }
+        return saved
     }
 
     // MARK: - The buffer directory

@@ -206,7 +206,9 @@ struct ErrorReport: Equatable {
         case .invalidUTF8:
             return ErrorReport("the text is not valid UTF-8; nothing was saved", .dataError)
         case .noEditor:
-            return ErrorReport("no TEXT given, nothing piped on stdin, and neither $VISUAL nor $EDITOR is set", .usage)
+            return ErrorReport("no TEXT given, nothing piped on stdin, neither $VISUAL nor $EDITOR set, and no editor or vi on $PATH", .usage)
+        case .emptyBuffer:
+            return ErrorReport("the editor's buffer was empty: cancelled, nothing was saved", .failure)
         case .noPrivateRuntimeDirectory:
             return ErrorReport("the editor needs a private $XDG_RUNTIME_DIR for its buffer (bmvault will not put a note in /tmp); pass TEXT or pipe it on stdin", .failure)
         case .interrupted(let signal):

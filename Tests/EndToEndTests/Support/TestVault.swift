@@ -17,7 +17,9 @@ final class TestVault {
         var environment = ProcessInfo.processInfo.environment
         environment["BMVAULT_HOME"] = root.appendingPathComponent("vault").path
         environment["BMVAULT_KEYRING_TIMEOUT_MS"] = "3000"
-        environment["EDITOR"] = nil
+        // An editor a test did not mean to open fails at once: without one, bmvault would
+        // fall back to `editor` or `vi`, which would wait on the test's terminal for ever.
+        environment["EDITOR"] = "/bin/false"
         environment["VISUAL"] = nil
         environment["TZ"] = "UTC"
         for (name, value) in overrides { environment[name] = value }
