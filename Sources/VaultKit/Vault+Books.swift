@@ -129,6 +129,18 @@ extension Vault {
         throw .ambiguousBook(candidates: candidates.map(\.id.rawValue).sorted())
     }
 
+    /// The live books whose title is `title`, compared folded (without case or accents),
+    /// so `book add` can say that one is already there.
+    public func books(titled title: String) throws(VaultError) -> [EntityID] {
+        let titles = try liveBookTitles()
+        let folded = TextFolding.fold(title.trimmingCharacters(in: .whitespaces))
+        var found: [EntityID] = []
+        for index in 0..<titles.count where titles.folded(at: index) == folded {
+            found.append(try storeCall { () throws(StoreError) in try titles.id(at: index) })
+        }
+        return found
+    }
+
     /// The live books' titles whose folded form starts with `prefix` folded, in library
     /// order, for shell completion; titles with control characters are left out (a shell
     /// would run them as keystrokes).

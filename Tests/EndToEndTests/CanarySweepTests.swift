@@ -488,6 +488,11 @@ final class SweepWorld {
         let titles = try world.run(["__complete-book", "title"], showsContent: true, status: 0)
         #expect(titles.stdout.contains("title \(c)"), "unlocked, the helper gives the titles it was asked for")
         try world.run(["serach", c], status: 64)
+        // Off the command line: a title piped in, then again (warned of by count and short id).
+        try world.run(["book", "add", "--title-stdin"], stdin: "piped title \(c)\n", status: 0)
+        let twice = try world.run(["book", "add", "--title-stdin"], stdin: "piped title \(c)\n", status: 0)
+        #expect(twice.stderr.contains("Warning: the journal already had 1 book with this title"), "\(twice)")
+        try world.run(["search", "--json"], stdin: c + "\n", showsContent: true, status: 0)
         let trashed = try world.run(["note", "add", book, "trashed \(c)"], status: 0).line
         try world.run(["delete", trashed], status: 0)
         try world.run(["trash"], showsContent: true, status: 0)

@@ -15,14 +15,16 @@ enum BookCommands {
     }
 
     struct AddInput: CommandInput, EditionInput {
-        var title = ""
+        var title: String?
+        var titleStdin = false
         var authors: [String] = []
         var edition = EditionEdit()
         var tags: [String] = []
         var json = false
 
         static var parameters: [Parameter<AddInput>] {
-            [.argument(\.title, ArgumentSpec(name: "title", help: "The book's title.")),
+            [.argument(\.title, ArgumentSpec(name: "title", help: "The book's title. Omitted: asked for at a terminal.", isOptional: true)),
+             .flag(\.titleStdin, OptionSpec(name: "title-stdin", help: "Read the title from the first line of standard input.")),
              .options(\.authors, OptionSpec(name: "author", short: "a", valueName: "name", help: "An author; repeat for several.",
                                              isRepeatable: true))]
                 + editionParameters(removable: false) + [.options(\.tags, SharedOptions.tags), .flag(\.json, SharedOptions.json)]
@@ -30,9 +32,37 @@ enum BookCommands {
     }
 
     static func add(_ context: CommandContext) -> CommandSpec {
-        CommandSpec(name: "add", abstract: "Add a book and print its id.", parameters: AddInput.parameters) { input in
-            let book = try context.openVault().addBook(title: input.title, authors: input.authors, edition: input.edition,
-                                                       tags: input.tags)
+        CommandSpec(
+            name: "add", abstract: "Add a book and print its id.",
+            discussion: "Without TITLE, asks for the title (and authors) at a terminal, or reads it from the first line of standard input with --title-stdin: either keeps it out of the shell's history. A title already in the journal (ignoring case and accents) is asked about at a terminal, and warned about elsewhere.",
+            parameters: AddInput.parameters
+        ) { input in
+            var authors = input.authors
+            let title: String
+            if input.titleStdin {
+                guard input.title == nil else { throw CLIError.invalidValue("give TITLE or --title-stdin, not both") }
+                guard let line = Swift.readLine(strippingNewline: true) else { throw CLIError.invalidValue("--title-stdin read nothing") }
+                title = line
+            } else if let given = input.title {
+                title = given
+            } else if context.canAsk {
+                title = context.ask("Title: ") ?? ""
+                while input.authors.isEmpty, let author = context.ask("Author (Enter when done): "), !author.isEmpty {
+                    authors.append(author)
+                }
+            } else {
+                throw CLIError.invalidValue("book add needs TITLE, or --title-stdin to read it from standard input")
+            }
+            let vault = try context.openVault()
+            let sameTitle = try vault.books(titled: title)
+            // Named by count and short id, never by title: off a terminal this is a log line.
+            let named = sameTitle.first.map { "\(HumanFormat.counted([(sameTitle.count, "book")])) with this title (\(vault.shortID($0)))" }
+            if let named, context.canAsk {
+                let answer = context.ask("The journal already has \(named). Add another? [y/N] ")
+                guard answer?.trimmingCharacters(in: .whitespaces).lowercased().hasPrefix("y") == true else { throw VaultError.declined }
+            }
+            let book = try vault.addBook(title: title, authors: authors, edition: input.edition, tags: input.tags)
+            if let named, !context.canAsk { context.console.err("Warning: the journal already had \(named); added another.\n") }
             printID(book.id.rawValue, json: input.json, context: context)
         }
     }

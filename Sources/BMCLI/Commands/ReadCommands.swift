@@ -54,7 +54,7 @@ enum ReadCommands {
     }
 
     struct SearchInput: CommandInput {
-        var query = ""
+        var query: String?
         var book: String?
         var kind: AnnotationKind?
         var since: ValueParsing.Period?
@@ -63,7 +63,8 @@ enum ReadCommands {
         var fresh = false
 
         static var parameters: [Parameter<SearchInput>] {
-            [.argument(\.query, ArgumentSpec(name: "query", help: "Words that must all appear, in any order; \"a phrase\" in double quotes for words together.")),
+            [.argument(\.query, ArgumentSpec(name: "query", help: "Words that must all appear, in any order; \"a phrase\" in double quotes for words together. Omitted: asked for at a terminal, else read from standard input.",
+                                               isOptional: true)),
              .option(\.book, SharedOptions.bookFilter),
              .option(\.kind, SharedOptions.kindFilter, ValueParsing.kind),
              .period(\.since, OptionSpec(name: "since", valueName: "date", help: "Only those created at or after this day or time: \(ValueParsing.periodForms).")),
@@ -83,9 +84,20 @@ enum ReadCommands {
                 """,
             parameters: SearchInput.parameters
         ) { input in
-            let request = SearchRequest(input.query, book: input.book, kind: input.kind, createdFrom: input.since?.start, tag: input.tag)
+            // Without QUERY the words stay out of the shell's history: asked, or piped in.
+            let query: String
+            if let given = input.query {
+                query = given
+            } else if context.canAsk {
+                query = context.ask("Search: ") ?? ""
+            } else if !context.console.stdinIsTerminal {
+                query = try context.readStandardInput()
+            } else {
+                throw CLIError.invalidValue("search needs QUERY")
+            }
+            let request = SearchRequest(query, book: input.book, kind: input.kind, createdFrom: input.since?.start, tag: input.tag)
             let highlighter = context.console.stdoutShowsStyle && !input.json
-                ? try? SearchMatcher(SearchQuery(input.query)) : nil
+                ? try? SearchMatcher(SearchQuery(query)) : nil
             let vault = try context.openVaultForReading(fresh: input.fresh)
             let printer = ListingPrinter(context: context, names: input.json ? nil : try vault.recordNames(), highlighter: highlighter)
             try vault.search(request, printer.print)

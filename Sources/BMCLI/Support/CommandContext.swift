@@ -210,6 +210,17 @@ final class CommandContext {
     /// process list even at a terminal.
     static let standardInputArgument = "-"
 
+    /// Whether a person can be asked: standard input and standard error are both terminals.
+    var canAsk: Bool { console.stdinIsTerminal && console.stderrIsTerminal }
+
+    /// Asks `prompt` on standard error and reads one line of standard input (shown as
+    /// typed: for titles and queries, not secrets); nil at the end of input.
+    func ask(_ prompt: String) -> String? {
+        console.err(prompt)
+        console.flush()
+        return Swift.readLine(strippingNewline: true)
+    }
+
     /// Standard input, read to its end, as UTF-8 text.
     func readStandardInput() throws(CLIError) -> String {
         let bytes: [UInt8]

@@ -96,7 +96,7 @@ struct ErrorReport: Equatable {
         case .recordNotFound(let id):
             return ErrorReport("no note, quote, book or session has id \(id)", .notFound)
         case .declined:
-            return ErrorReport("not confirmed; nothing was deleted", .failure)
+            return ErrorReport("not confirmed; nothing was changed", .failure)
         case .recordPurged(let id):
             return ErrorReport("record \(id) was deleted and its content is gone (purged after the retention period); nothing was brought back", .notFound)
         case .tagNotFound(let id):
