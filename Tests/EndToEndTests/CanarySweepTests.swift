@@ -688,6 +688,14 @@ final class SweepWorld {
         let failed = try world.runOnTerminal(["note", "add", book], environment: ["EDITOR": failing, "SWEEP_TEXT": "draft \(c)"], status: 1)
         #expect(failed.stdout.contains("the editor exited with status 3; nothing was saved"), "\(failed)")
         try world.runOnTerminal(["edit", note], environment: ["VISUAL": failing, "SWEEP_TEXT": "draft \(c)"], status: 1)
+        // A draft a killed edit left: not taken (no answer on this terminal), and wiped.
+        let killedEdit = world.runtime.appendingPathComponent("bmvault-edit-killed")
+        try FileManager.default.createDirectory(at: killedEdit, withIntermediateDirectories: false, attributes: [.posixPermissions: 0o700])
+        try Data("killed draft \(c)\n".utf8).write(to: killedEdit.appendingPathComponent("note.md"))
+        let offered = try world.runOnTerminal(["note", "add", book], environment: ["EDITOR": saving, "SWEEP_TEXT": "after the draft \(c)"],
+                                              showsContent: true, status: 0)
+        #expect(offered.stdout.contains("A draft from an interrupted edit was found (1 line)."), "\(offered)")
+        #expect(!offered.stdout.contains("killed draft"), "the question shows no content")
         #expect(world.files(in: world.runtime).isEmpty, "the editor buffer outlived the editor: \(world.files(in: world.runtime))")
 
         // MARK: Diagnostics and migrations on a current vault

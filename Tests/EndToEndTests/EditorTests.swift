@@ -160,4 +160,56 @@ import Testing
         #expect(emptied.status == 1, "\(emptied)")
         #expect((try vault.json(["show", id, "--json"]) as? [String: Any])?["body"] as? String == "kept as it was")
     }
+
+    /// A buffer directory as a killed bmvault leaves it: the lock file (no longer held) and
+    /// the buffer with its comment lines.
+    private func leaveDraft(_ text: String, in vault: TestVault, name: String = "bmvault-edit-KILLED") throws -> URL {
+        let runtime = URL(fileURLWithPath: try #require(vault.environment["XDG_RUNTIME_DIR"]))
+        let draft = runtime.appendingPathComponent(name)
+        try FileManager.default.createDirectory(at: draft, withIntermediateDirectories: false, attributes: [.posixPermissions: 0o700])
+        try Data().write(to: draft.appendingPathComponent(".lock"))
+        try Data((text + "\n\n# bmvault: a note on \"Emma\". Lines starting with \"# bmvault:\" are removed.\n").utf8)
+            .write(to: draft.appendingPathComponent("note.md"))
+        return draft
+    }
+
+    @Test func aDraftLeftByAKilledEditIsOfferedBackAndWipedEitherWay() throws {
+        let (vault, log) = try editorVault(writing: "unused")
+        // An editor that saves the buffer as it was given.
+        let keeping = vault.root.appendingPathComponent("keeping.sh")
+        try "#!/bin/sh\necho \"$1\" > '\(log.path)'\ncat \"$1\" > '\(log.path).given'\n".write(to: keeping, atomically: true, encoding: .utf8)
+        vault.environment["EDITOR"] = "/bin/sh '\(keeping.path)'"
+        try vault.createUnlocked()
+        try vault.succeed(["book", "add", "Emma"])
+        let runtime = try #require(vault.environment["XDG_RUNTIME_DIR"])
+
+        _ = try leaveDraft("Words typed before the kill", in: vault)
+        let recovered = try Terminal.run(["note", "add", "emma"], answers: [("Recover it into this buffer? [y/N] ", "y")], environment: vault.environment)
+        #expect(recovered.status == 0, "\(recovered)")
+        #expect(recovered.stdout.contains("A draft from an interrupted edit was found (1 line)."), "the question names no content: \(recovered)")
+        #expect(!recovered.stdout.contains("Words typed"))
+        #expect(try vault.notes().map { $0["body"] as? String } == ["Words typed before the kill"])
+        #expect(try FileManager.default.contentsOfDirectory(atPath: runtime).isEmpty, "the draft was wiped")
+
+        _ = try leaveDraft("Not wanted", in: vault)
+        let declined = try Terminal.run(["note", "add", "emma"], answers: [("Recover it into this buffer? [y/N] ", "n")], environment: vault.environment)
+        #expect(declined.status == 1 && declined.stdout.contains("cancelled, nothing was saved"), "the buffer was empty: \(declined)")
+        #expect(try vault.notes().count == 1)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: runtime).isEmpty, "declined, the draft is wiped too")
+
+        // A buffer another bmvault is editing right now (its lock held) is neither offered nor touched.
+        let live = try leaveDraft("Being written elsewhere", in: vault, name: "bmvault-edit-LIVE")
+        let holder = Process()
+        holder.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
+        holder.arguments = ["-c", "import fcntl, sys, time; f = open(sys.argv[1], 'w'); fcntl.flock(f, fcntl.LOCK_EX); time.sleep(30)",
+                            live.appendingPathComponent(".lock").path]
+        try holder.run()
+        defer { kill(holder.processIdentifier, SIGKILL); holder.waitUntilExit() }
+        usleep(300_000)
+        let alongside = try Terminal.run(["note", "add", "emma", "typed"], answers: [], environment: vault.environment)
+        #expect(alongside.status == 0)
+        let untouched = try Terminal.run(["note", "add", "emma"], answers: [], environment: vault.environment)
+        #expect(!untouched.stdout.contains("A draft from an interrupted edit"), "\(untouched)")
+        #expect(FileManager.default.fileExists(atPath: live.appendingPathComponent("note.md").path), "a live edit's buffer is left alone")
+    }
 }

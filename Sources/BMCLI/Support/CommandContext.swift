@@ -167,7 +167,11 @@ final class CommandContext {
         }
     }
 
-    var editor: Editor { Editor(environment: environment) }
+    var editor: Editor {
+        Editor(environment: environment) { [self] question in
+            ask(question)?.trimmingCharacters(in: .whitespaces).lowercased().hasPrefix("y") == true
+        }
+    }
 
     /// Opens the vault for reading: as it is here by default, or after a sync with `--fresh`
     /// (the call site says which: what is here, or what is here after a sync).

@@ -16,6 +16,8 @@ import Glibc
 /// fall back to /tmp.
 struct Editor {
     let environment: [String: String]
+    /// Asks the reader a yes-or-no question (whether to recover a draft).
+    let confirm: (String) -> Bool
 
     /// The editor command: `$VISUAL`, else `$EDITOR`, else, as git does, `editor` (Debian's
     /// choice of the system's editor) or `vi`, wherever `$PATH` has them.
@@ -39,7 +41,14 @@ struct Editor {
     /// the reader saved, without those lines.
     func edit(_ buffer: EditorBuffer) throws(CLIError) -> String {
         guard let command else { throw .noEditor }
-        let directory = try makeBufferDirectory()
+        let runtime = try privateRuntimeDirectory()
+        let buffer = recoveringDraft(in: runtime, into: buffer)
+        let directory = try makeBufferDirectory(in: runtime)
+        // Held while the editor runs, so another bmvault does not take this buffer for a
+        // draft left by a killed edit.
+        let lock = try? FileDescriptor.create(directory + "/" + Self.lockName)
+        _ = try? lock?.lockExclusively(waiting: false)
+        defer { try? lock?.close() }
         defer { Self.shred(directory: directory) }
         let path = directory + "/" + buffer.fileName
         CrashReporter.removeOnCrash(path)
@@ -60,7 +69,11 @@ struct Editor {
 
     // MARK: - The buffer directory
 
-    private func makeBufferDirectory() throws(CLIError) -> String {
+    static let directoryPrefix = "bmvault-edit-"
+    static let lockName = ".lock"
+
+    /// `$XDG_RUNTIME_DIR`, when it is an absolute path to a directory that is ours alone.
+    private func privateRuntimeDirectory() throws(CLIError) -> String {
         guard let runtime = environment["XDG_RUNTIME_DIR"], runtime.hasPrefix("/") else {
             throw .noPrivateRuntimeDirectory
         }
@@ -68,7 +81,55 @@ struct Editor {
               status.owner == getuid(), status.permissions & 0o077 == 0 else {
             throw .noPrivateRuntimeDirectory
         }
-        do { return try FileSystem.makeTemporaryDirectory(prefix: runtime + "/bmvault-edit-") } catch { throw .system(error) }
+        return runtime
+    }
+
+    private func makeBufferDirectory(in runtime: String) throws(CLIError) -> String {
+        do { return try FileSystem.makeTemporaryDirectory(prefix: runtime + "/" + Self.directoryPrefix) } catch { throw .system(error) }
+    }
+
+    // MARK: - Drafts of killed edits
+
+    /// `buffer`, or, if the reader takes it, the text of a draft an earlier edit left
+    /// behind (a bmvault killed with SIGKILL, or a machine that lost power, cannot shred
+    /// its buffer). Every such draft is shredded, taken or not; a buffer another bmvault is
+    /// editing right now (its lock is held) is left alone.
+    private func recoveringDraft(in runtime: String, into buffer: EditorBuffer) -> EditorBuffer {
+        var recovered: String?
+        for name in (try? FileSystem.entries(of: runtime)) ?? [] where name.hasPrefix(Self.directoryPrefix) {
+            let directory = runtime + "/" + name
+            guard let status = try? FileSystem.status(directory, followingLinks: false), status.kind == .directory,
+                  status.owner == getuid(), !Self.isBeingEdited(directory) else { continue }
+            defer { Self.shred(directory: directory) }
+            guard recovered == nil, let saved = Self.draftText(in: directory, buffer: buffer) else { continue }
+            let text = String(saved.reversed().drop(while: \.isWhitespace).reversed())
+            guard !text.isEmpty else { continue }
+            let lines = text.split(separator: "\n", omittingEmptySubsequences: false).count
+            if confirm("A draft from an interrupted edit was found (\(lines) line\(lines == 1 ? "" : "s")). Recover it into this buffer? [y/N] ") {
+                recovered = text
+            }
+        }
+        guard let recovered else { return buffer }
+        return EditorBuffer(text: recovered, kind: buffer.kind, bookTitle: buffer.bookTitle, locator: buffer.locator)
+    }
+
+    /// Whether another bmvault holds the lock of `directory`'s buffer.
+    private static func isBeingEdited(_ directory: String) -> Bool {
+        guard let lock = try? FileDescriptor.open(directory + "/" + lockName, .readWrite) else { return false }
+        defer { try? lock.close() }
+        return (try? lock.lockExclusively(waiting: false)) == false
+    }
+
+    /// The text of the note or quote buffer in `directory`, without bmvault's comment lines.
+    private static func draftText(in directory: String, buffer: EditorBuffer) -> String? {
+        for name in ["note.md", "quote.md"] {
+            let path = directory + "/" + name
+            guard (try? FileSystem.status(path, followingLinks: false))?.kind == .regular,
+                  let bytes = try? FileSystem.readRegularFile(at: path, limit: 4 << 20),
+                  let text = String(validating: bytes, as: UTF8.self) else { continue }
+            return buffer.text(from: text)
+        }
+        return nil
     }
 
     private static func write(_ text: String, to path: String) throws(CLIError) {
