@@ -35,6 +35,7 @@ public enum BMCLIMain {
                 commandName = invocation.commandPath.joined(separator: " ")
                 context.vaultOption = invocation.globalOptions[CommandTable.vaultOption.name]
                 context.usesKeyring = invocation.globalOptions[CommandTable.noKeyringOption.name] == nil
+                context.console.quiet = invocation.globalOptions[CommandTable.quietOption.name] != nil
                 let threshold: LogLevel = invocation.globalOptions[CommandTable.debugOption.name] != nil ? .debug
                     : invocation.globalOptions[CommandTable.verboseOption.name] != nil ? .info : .notice
                 context.startLogging(threshold: threshold, command: commandName)

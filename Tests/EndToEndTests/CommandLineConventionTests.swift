@@ -49,4 +49,24 @@ struct CommandLineConventionTests {
         let option = try vault.run(["list", "--sinse", "today"])
         #expect(option.status == 64 && option.stderr.hasPrefix("Error: Unknown option '--sinse'; did you mean '--since'?"), "\(option)")
     }
+
+    @Test("--quiet leaves out confirmations, never errors, warnings or the data on standard output")
+    func quiet() throws {
+        let vault = try TestVault()
+        try vault.createUnlocked()
+        try vault.succeed(["book", "add", "Dune"])
+        let added = try vault.succeed(["--quiet", "note", "add", "dune", "the spice"])
+        #expect(added.stderr.isEmpty && added.line.count == 36, "\(added)")
+        let note = added.line
+        for arguments in [["-q", "edit", note, "the spice must flow"], ["book", "progress", "dune", "12", "-q"], ["-q", "tag", "add", note, "desert"],
+                          ["-q", "book", "rate", "dune", "4"], ["-q", "delete", note], ["-q", "undelete", note]] {
+            let result = try vault.succeed(arguments)
+            #expect(result.stderr.isEmpty, "\(arguments): \(result)")
+        }
+        #expect(try vault.succeed(["edit", note, "and again"]).stderr.hasPrefix("Saved note "), "without --quiet, the confirmation is there")
+        let warned = try vault.succeed(["-q", "book", "add", "DUNE"])
+        #expect(warned.stderr.hasPrefix("Warning: the journal already had 1 book"), "warnings stay: \(warned)")
+        let failed = try vault.run(["-q", "show", "@last~9"])
+        #expect(failed.status == 66 && failed.stderr.hasPrefix("Error: "), "errors stay: \(failed)")
+    }
 }

@@ -11,7 +11,7 @@ import Testing
         in the Secret Service while the vault is unlocked. Start with `bmvault init`,
         then `bmvault unlock`.
 
-        USAGE: bmvault [--vault <dir>] [--no-keyring] [--verbose] [--debug] <subcommand>
+        USAGE: bmvault [--vault <dir>] [--no-keyring] [--verbose] [--debug] [--quiet] <subcommand>
 
         OPTIONS:
           --vault <dir>           The vault directory (default: $BMVAULT_HOME, else
@@ -23,6 +23,9 @@ import Testing
                                   and standard error.
           --debug                 Log every event, with timings (never content), to the
                                   log file and standard error.
+          -q, --quiet             Leave out confirmations (Added, Saved, Deleted, ...)
+                                  on standard error; errors, warnings and questions
+                                  stay.
           -V, --version           Show the version.
           -h, --help              Show help information.
 

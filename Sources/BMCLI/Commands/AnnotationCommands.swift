@@ -47,7 +47,7 @@ enum AnnotationCommands {
                                         buffer: EditorBuffer(text: "", kind: kind, bookTitle: book.title, locator: input.locator))
             let annotation = try vault.addAnnotation(to: book, kind: kind, body: text, locator: input.locator, tags: input.tags)
             let mention = Mention(vault: vault, console: context.console)
-            context.console.err("Added a \(kind.rawValue) to \(mention.book(book))\(mention.locator(annotation.locator)): \(vault.shortID(annotation.id)).\n")
+            context.console.note("Added a \(kind.rawValue) to \(mention.book(book))\(mention.locator(annotation.locator)): \(vault.shortID(annotation.id)).\n")
             BookCommands.printID(annotation.id.rawValue, json: input.json, context: context)
         }
     }
@@ -97,7 +97,7 @@ enum AnnotationCommands {
                 text = edited
             }
             let annotation = try vault.editAnnotation(id, body: text, locator: input.locator, kind: input.kind)
-            context.console.err("Saved \(annotation.kind.rawValue) \(vault.shortID(annotation.id)) (version \(annotation.version)).\n")
+            context.console.note("Saved \(annotation.kind.rawValue) \(vault.shortID(annotation.id)) (version \(annotation.version)).\n")
         }
     }
 
@@ -122,7 +122,7 @@ enum AnnotationCommands {
             let vault = try context.openVault()
             let moved = try vault.move(input.ids, to: input.book)
             for annotation in moved {
-                context.console.err("Moved \(annotation.kind.rawValue) \(vault.shortID(annotation.id)) to book \(vault.shortID(annotation.bookID)).\n")
+                context.console.note("Moved \(annotation.kind.rawValue) \(vault.shortID(annotation.id)) to book \(vault.shortID(annotation.bookID)).\n")
             }
             if moved.isEmpty { context.console.err("Already in that book; nothing was changed.\n") }
         }
@@ -168,7 +168,7 @@ enum AnnotationCommands {
                 if input.yes { return true }
                 return confirmDeletion(of: books, vault: vault, context: context)
             }
-            for record in deleted { context.console.err("Deleted \(record.kind) \(vault.shortID(record.id)).\n") }
+            for record in deleted { context.console.note("Deleted \(record.kind) \(vault.shortID(record.id)).\n") }
         }
     }
 }

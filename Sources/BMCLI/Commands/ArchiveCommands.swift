@@ -31,7 +31,7 @@ enum ArchiveCommands {
             if showedProgress { context.console.progress("\n") }
             for record in report.unreadable { context.reportUnreadable(record) }
             let counts = report.archive.counts
-            context.console.err("Exported \(plural(counts.books, "book")), \(plural(counts.sessions, "session")), "
+            context.console.note("Exported \(plural(counts.books, "book")), \(plural(counts.sessions, "session")), "
                 + "\(plural(counts.notes, "note")) and \(plural(counts.quotes, "quote")) to \(report.archive.path).\n")
             if report.leftOut > 0 {
                 context.console.err("\(plural(report.leftOut, "note, quote or session", "notes, quotes or sessions")) of deleted books were left out; --include-deleted keeps them.\n")

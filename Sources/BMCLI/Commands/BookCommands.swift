@@ -150,7 +150,7 @@ enum BookCommands {
             if edit.changedFields.isEmpty {
                 context.console.err("\(book) already has what was given; nothing was changed.\n")
             } else {
-                context.console.err("\(book) edited (\(edit.changedFields.joined(separator: " and "))).\n")
+                context.console.note("\(book) edited (\(edit.changedFields.joined(separator: " and "))).\n")
             }
         }
     }
@@ -177,7 +177,7 @@ enum BookCommands {
             case .percent(let percent): try vault.setProgress(of: input.book, to: percent, rewind: input.rewind)
             case .page(let page): try vault.setProgress(of: input.book, toPage: page, rewind: input.rewind)
             }
-            context.console.err("Progress of \(Mention(vault: vault, console: context.console).book(book)) set to \(HumanFormat.position(book)).\n")
+            context.console.note("Progress of \(Mention(vault: vault, console: context.console).book(book)) set to \(HumanFormat.position(book)).\n")
         }
     }
 
@@ -279,7 +279,7 @@ enum BookCommands {
                 if let toPage = input.toPage {
                     let position = HumanFormat.position(added.book)
                     let book = Mention(vault: vault, console: context.console).book(added.book)
-                    context.console.err(added.book.edition.page(atPercent: added.book.progress) == toPage
+                    context.console.note(added.book.edition.page(atPercent: added.book.progress) == toPage
                                         ? "Progress of \(book) set to \(position).\n"
                                         : "Progress of \(book) stays at \(position), beyond page \(toPage).\n")
                 }
@@ -328,7 +328,7 @@ enum BookCommands {
                 if before == session {
                     context.console.err("No change; nothing was saved.\n")
                 } else {
-                    context.console.err("Saved session \(vault.shortID(session.id)) (version \(session.version)).\n")
+                    context.console.note("Saved session \(vault.shortID(session.id)) (version \(session.version)).\n")
                 }
             },
             CommandSpec(
@@ -338,7 +338,7 @@ enum BookCommands {
             ) { input in
                 let vault = try context.openVault()
                 for deleted in try vault.delete(input.ids, sessionsOnly: true) {
-                    context.console.err("Deleted \(deleted.kind) \(vault.shortID(deleted.id)).\n")
+                    context.console.note("Deleted \(deleted.kind) \(vault.shortID(deleted.id)).\n")
                 }
             },
         ])

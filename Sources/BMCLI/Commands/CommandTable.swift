@@ -10,9 +10,10 @@ enum CommandTable {
 
     static let verboseOption = OptionSpec(name: "verbose", help: "Log more events (never more content) to the log file and standard error.")
     static let debugOption = OptionSpec(name: "debug", help: "Log every event, with timings (never content), to the log file and standard error.")
+    static let quietOption = OptionSpec(name: "quiet", short: "q", help: "Leave out confirmations (Added, Saved, Deleted, ...) on standard error; errors, warnings and questions stay.")
 
     /// Accepted anywhere before `--`, by every command.
-    static let globalOptions = [vaultOption, noKeyringOption, verboseOption, debugOption]
+    static let globalOptions = [vaultOption, noKeyringOption, verboseOption, debugOption, quietOption]
 
     static func root(_ context: CommandContext) -> CommandSpec {
         CommandSpec(

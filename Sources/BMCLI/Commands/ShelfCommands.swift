@@ -29,7 +29,7 @@ enum ShelfCommands {
                 let vault = try context.openVault()
                 let book = try vault.recordStatus(status, of: input.book, on: on)
                 let finishes = book.readingLog.finishedOn.count
-                context.console.err("\(Mention(vault: vault, console: context.console).bookAsSubject(book)) is \(status.rawValue) since \(HumanFormat.localDate(on))"
+                context.console.note("\(Mention(vault: vault, console: context.console).bookAsSubject(book)) is \(status.rawValue) since \(HumanFormat.localDate(on))"
                                     + (status == .finished && finishes > 1 ? " (finished \(finishes) times)" : "") + ".\n")
             }
         }
@@ -53,7 +53,7 @@ enum ShelfCommands {
             let vault = try context.openVault()
             let book = try vault.rateBook(named: input.book, stars: input.stars)
             let named = Mention(vault: vault, console: context.console).bookAsSubject(book)
-            context.console.err(book.rating.map { "\(named) rated \(HumanFormat.stars($0)).\n" } ?? "\(named) has no rating.\n")
+            context.console.note(book.rating.map { "\(named) rated \(HumanFormat.stars($0)).\n" } ?? "\(named) has no rating.\n")
         }
     }
 }

@@ -37,7 +37,7 @@ enum SyncCommands {
                 parameters: RemoteAddInput.parameters
             ) { input in
                 let remote = try context.openVault().addRemote(name: input.name, path: input.path)
-                context.console.err("Added remote \(remote.name) at \(remote.location).\n")
+                context.console.note("Added remote \(remote.name) at \(remote.location).\n")
             },
             CommandSpec(name: "list", abstract: "List the remotes, with when each last synced.",
                         discussion: "Works while locked: names, folders and times are not content.",
@@ -57,7 +57,7 @@ enum SyncCommands {
             CommandSpec(name: "remove", abstract: "Forget a remote (the folder is left as it is).",
                         parameters: RemoteRemoveInput.parameters) { input in
                 try context.openVault().removeRemote(name: input.name)
-                context.console.err("Removed.\n")
+                context.console.note("Removed.\n")
             },
             CommandSpec(
                 name: "retention", abstract: "Show or set how long deleted records keep their content.",
@@ -67,7 +67,7 @@ enum SyncCommands {
                 let vault = try context.openVault()
                 if let days = input.days {
                     try vault.setTombstoneRetention(days: days)
-                    context.console.err("Deleted records now keep their content for at most \(days) days.\n")
+                    context.console.note("Deleted records now keep their content for at most \(days) days.\n")
                 } else {
                     context.console.out("\(try vault.tombstoneRetentionDays())\n")
                 }
@@ -84,7 +84,7 @@ enum SyncCommands {
             let vault = try context.openVaultWithoutKey()
             let purged = try vault.purgeExpiredTombstones(all: true)
             let days = try vault.tombstoneRetentionDays()
-            context.console.err("Purged \(purged) deleted record\(purged == 1 ? "" : "s") older than \(days) days.\n")
+            context.console.note("Purged \(purged) deleted record\(purged == 1 ? "" : "s") older than \(days) days.\n")
         }
     }
 
@@ -197,7 +197,7 @@ enum SyncCommands {
                     parameters: ResolveInput.parameters
                 ) { input in
                     try context.openVault().resolveConflict(input.id, keep: input.keep)
-                    context.console.err("Resolved.\n")
+                    context.console.note("Resolved.\n")
                 },
             ]
         ) { input in

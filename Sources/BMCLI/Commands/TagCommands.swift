@@ -31,7 +31,7 @@ enum TagCommands {
             if given.isEmpty {
                 context.console.err("\(vault.shortID(record.id)) has those tags already (\(has) in all); nothing was changed.\n")
             } else {
-                context.console.err("\(vault.shortID(record.id)) tagged: \(HumanFormat.counted([(given.count, "tag")])) given, \(has) in all.\n")
+                context.console.note("\(vault.shortID(record.id)) tagged: \(HumanFormat.counted([(given.count, "tag")])) given, \(has) in all.\n")
             }
         }
     }
@@ -44,7 +44,7 @@ enum TagCommands {
         ) { input in
             let vault = try context.openVault()
             let record = try vault.removeTags(input.tags, from: input.id)
-            context.console.err("\(vault.shortID(record.id)): tags taken away, \(HumanFormat.counted([(record.tags.count, "tag")])) left.\n")
+            context.console.note("\(vault.shortID(record.id)): tags taken away, \(HumanFormat.counted([(record.tags.count, "tag")])) left.\n")
         }
     }
 

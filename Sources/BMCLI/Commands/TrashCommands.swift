@@ -68,7 +68,7 @@ enum TrashCommands {
         ) { input in
             let vault = try context.openVault()
             for restored in try vault.undelete(input.ids) {
-                context.console.err("Brought back \(restored.kind) \(vault.shortID(restored.id)).\n")
+                context.console.note("Brought back \(restored.kind) \(vault.shortID(restored.id)).\n")
             }
         }
     }

@@ -28,6 +28,15 @@ final class Console {
         do { try FileDescriptor.standardOutput.writeAll(bytes) } catch { throw .system(error) }
     }
 
+    /// `--quiet`: confirmations (``note(_:)``) are not written.
+    var quiet = false
+
+    /// A confirmation of what a command did (`Added ...`, `Saved ...`, `Deleted ...`),
+    /// which `--quiet` leaves out; errors, warnings and questions use ``err(_:)``.
+    func note(_ text: String) {
+        if !quiet { err(text) }
+    }
+
     /// Messages, progress and prompts for the person at the terminal.
     func err(_ text: String) {
         flush()
