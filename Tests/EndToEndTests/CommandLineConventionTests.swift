@@ -46,6 +46,10 @@ struct CommandLineConventionTests {
         let typo = try vault.run(["serach", "my private words"])
         #expect(typo.status == 64 && typo.stderr.hasPrefix("Error: Unknown command; did you mean 'search'? Expected one of: "), "\(typo)")
         #expect(!typo.stderr.contains("private"))
+        #expect(try vault.succeed(["export", "--help"]).stdout.contains("USAGE: bmvault export --out <dir> [--include-deleted]\n"),
+                "an option the command cannot do without has no brackets")
+        let missing = try vault.run(["move", "@last"])
+        #expect(missing.status == 64 && missing.stderr == "Error: move needs --to BOOK\n", "\(missing)")
         let option = try vault.run(["list", "--sinse", "today"])
         #expect(option.status == 64 && option.stderr.hasPrefix("Error: Unknown option '--sinse'; did you mean '--since'?"), "\(option)")
     }

@@ -74,14 +74,16 @@ extension Parameter {
         }
     }
 
-    /// An option the command cannot do without, converted by `convert`. The parser never
-    /// requires an option, so that usage lines show every option in brackets; absent, this
-    /// fails with `missing`, which says what to give.
+    /// An option the command cannot do without, converted by `convert`: shown without
+    /// brackets in usage lines; absent, this fails with `missing`, which says what to give
+    /// (the parser itself never requires an option).
     static func option<Value>(
         _ field: WritableKeyPath<Input, Value>, _ spec: OptionSpec, missing: String,
         _ convert: @escaping (String) throws(CLIError) -> Value
     ) -> Parameter {
         assert(!spec.isFlag, "--\(spec.name) is a flag")
+        var spec = spec
+        spec.isRequired = true
         return Parameter(spec: .option(spec)) { (input, invocation, _) throws(CLIError) in
             guard let text = invocation.option(spec.name) else { throw .invalidValue(missing) }
             input[keyPath: field] = try convert(text)

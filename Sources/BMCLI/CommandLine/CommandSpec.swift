@@ -23,8 +23,9 @@ struct ArgumentSpec: Equatable, Sendable {
 
 /// One named option (`--locator <locator>`) or flag (`--json`) of a command.
 ///
-/// Options are never required: anything a command cannot do without is a positional,
-/// which keeps usage lines honest and the parser free of "required option" errors.
+/// The parser never requires an option: a command that cannot do without one (`export
+/// --out`) says so itself, in its own words, and marks it ``isRequired`` so that usage
+/// lines show it without brackets.
 struct OptionSpec: Equatable, Sendable {
     /// The long name without dashes; also the key for `Invocation.option(_:)`.
     let name: String
@@ -38,6 +39,9 @@ struct OptionSpec: Equatable, Sendable {
     /// Parsed like any other option but left out of help and usage, for options that
     /// exist for tests or scripts rather than for people.
     let isHidden: Bool
+    /// Shown without brackets in usage lines (`export --out <dir>`): the command fails
+    /// without it. Set by ``Parameter/option(_:_:missing:_:)``.
+    var isRequired = false
 
     init(
         name: String, short: Character? = nil, valueName: String? = nil, help: String,

@@ -70,10 +70,12 @@ enum HelpFormatter {
         return argument.isOptional ? "[\(label)]" : label
     }
 
-    /// `[--json]`, `[--locator <locator>]`, `[--tag <tag> ...]`: options are never required.
+    /// `[--json]`, `[--locator <locator>]`, `[--tag <tag> ...]`, or `--out <dir>` for an
+    /// option the command cannot do without.
     static func usageFragment(for option: OptionSpec) -> String {
         let value = option.valueName.map { " <\($0)>" } ?? ""
-        return "[--\(option.name)\(value)\(option.isRepeatable ? " ..." : "")]"
+        let fragment = "--\(option.name)\(value)\(option.isRepeatable ? " ..." : "")"
+        return option.isRequired ? fragment : "[\(fragment)]"
     }
 
     private static func optionLabel(_ option: OptionSpec) -> String {
