@@ -36,6 +36,10 @@ public enum BMCLIMain {
                 context.vaultOption = invocation.globalOptions[CommandTable.vaultOption.name]
                 context.usesKeyring = invocation.globalOptions[CommandTable.noKeyringOption.name] == nil
                 context.console.quiet = invocation.globalOptions[CommandTable.quietOption.name] != nil
+                if let when = invocation.globalOptions[CommandTable.colorOption.name] {
+                    guard let choice = ColorChoice(rawValue: when) else { throw CLIError.invalidValue("--color takes auto, always or never") }
+                    context.console.colorChoice = choice
+                }
                 let threshold: LogLevel = invocation.globalOptions[CommandTable.debugOption.name] != nil ? .debug
                     : invocation.globalOptions[CommandTable.verboseOption.name] != nil ? .info : .notice
                 context.startLogging(threshold: threshold, command: commandName)

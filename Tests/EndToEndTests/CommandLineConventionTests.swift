@@ -73,4 +73,30 @@ struct CommandLineConventionTests {
         let failed = try vault.run(["-q", "show", "@last~9"])
         #expect(failed.status == 66 && failed.stderr.hasPrefix("Error: "), "errors stay: \(failed)")
     }
+
+    @Test("--color always colours ids and kinds; never, NO_COLOR at a terminal, and output to a pipe do not")
+    func colour() throws {
+        let vault = try TestVault()
+        try vault.createUnlocked()
+        try vault.succeed(["book", "add", "Dune"])
+        let quote = try vault.succeed(["quote", "add", "dune", "The spice \u{1B}[31m", "--locator", "p. 1"]).line
+        let short = try vault.short(quote)
+        let always = try vault.succeed(["--color", "always", "list"]).stdout
+        #expect(always.hasPrefix("\u{1B}[33m\(short)\u{1B}[0m  \u{1B}[35mquote\u{1B}[0m  "), "\(always.debugDescription)")
+        #expect(always.contains("The spice \u{241B}[31m"), "a note's own escape is still shown as a picture")
+        #expect(!(try vault.succeed(["list"]).stdout.contains("\u{1B}[3")), "to a pipe: no colour")
+        #expect(!(try vault.succeed(["--color", "never", "list"]).stdout.contains("\u{1B}[3")))
+        let command = "'\(Binary.path)' list"
+        var colourTerminal = vault.environment
+        colourTerminal["TERM"] = "xterm-256color"
+        colourTerminal["NO_COLOR"] = nil
+        let terminal = try Binary.run("/usr/bin/script", ["-qec", command, "/dev/null"], environment: colourTerminal)
+        #expect(terminal.stdout.contains("\u{1B}[33m\(short)\u{1B}[0m"), "at a terminal, auto colours: \(terminal.stdout.debugDescription)")
+        var noColor = colourTerminal
+        noColor["NO_COLOR"] = "1"
+        let plain = try Binary.run("/usr/bin/script", ["-qec", command, "/dev/null"], environment: noColor)
+        #expect(plain.status == 0 && !plain.stdout.contains("\u{1B}[33m"), "NO_COLOR: \(plain.stdout.debugDescription)")
+        let bad = try vault.run(["--color", "sometimes", "list"])
+        #expect(bad.status == 64 && bad.stderr == "Error: --color takes auto, always or never\n", "\(bad)")
+    }
 }

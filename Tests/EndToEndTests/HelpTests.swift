@@ -11,7 +11,7 @@ import Testing
         in the Secret Service while the vault is unlocked. Start with `bmvault init`,
         then `bmvault unlock`.
 
-        USAGE: bmvault [--vault <dir>] [--no-keyring] [--verbose] [--debug] [--quiet] <subcommand>
+        USAGE: bmvault [--vault <dir>] [--no-keyring] [--verbose] [--debug] [--quiet] [--color <when>] <subcommand>
 
         OPTIONS:
           --vault <dir>           The vault directory (default: $BMVAULT_HOME, else
@@ -26,6 +26,8 @@ import Testing
           -q, --quiet             Leave out confirmations (Added, Saved, Deleted, ...)
                                   on standard error; errors, warnings and questions
                                   stay.
+          --color <when>          Colour ids, kinds and conflicts: auto (at a terminal,
+                                  unless NO_COLOR is set), always or never.
           -V, --version           Show the version.
           -h, --help              Show help information.
 

@@ -98,7 +98,8 @@ enum BookCommands {
                     if input.json {
                         documents.append(JSONDocuments.ShelfDocument(book: entry.book, activity: entry.activity, tags: entry.tags))
                     } else {
-                        context.console.out(HumanFormat.bookLine(entry.book, activity: entry.activity, tags: entry.tags, name: names.shortID))
+                        context.console.out(HumanFormat.bookLine(entry.book, activity: entry.activity, tags: entry.tags,
+                                                                 name: { context.console.style.id(names.shortID($0)) }))
                     }
                 case .failure(let unreadable):
                     context.reportUnreadable(unreadable)
@@ -297,7 +298,8 @@ enum BookCommands {
                     context.console.err(input.book == nil && input.since == nil ? "No sessions yet.\n" : "No sessions match.\n")
                 } else {
                     let names = try vault.recordNames()
-                    for listing in listings { context.console.out(HumanFormat.sessionLine(listing, name: names.shortID)) }
+                    let style = context.console.style
+                    for listing in listings { context.console.out(HumanFormat.sessionLine(listing, name: { style.id(names.shortID($0)) })) }
                 }
                 try context.finishListing()
             },

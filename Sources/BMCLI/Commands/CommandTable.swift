@@ -13,7 +13,10 @@ enum CommandTable {
     static let quietOption = OptionSpec(name: "quiet", short: "q", help: "Leave out confirmations (Added, Saved, Deleted, ...) on standard error; errors, warnings and questions stay.")
 
     /// Accepted anywhere before `--`, by every command.
-    static let globalOptions = [vaultOption, noKeyringOption, verboseOption, debugOption, quietOption]
+    static let colorOption = OptionSpec(name: "color", valueName: "when",
+                                        help: "Colour ids, kinds and conflicts: auto (at a terminal, unless NO_COLOR is set), always or never.")
+
+    static let globalOptions = [vaultOption, noKeyringOption, verboseOption, debugOption, quietOption, colorOption]
 
     static func root(_ context: CommandContext) -> CommandSpec {
         CommandSpec(

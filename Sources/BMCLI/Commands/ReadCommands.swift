@@ -96,7 +96,7 @@ enum ReadCommands {
                 throw CLIError.invalidValue("search needs QUERY")
             }
             let request = SearchRequest(query, book: input.book, kind: input.kind, createdFrom: input.since?.start, tag: input.tag)
-            let highlighter = context.console.stdoutShowsStyle && !input.json
+            let highlighter = context.console.showsColor && !input.json
                 ? try? SearchMatcher(SearchQuery(query)) : nil
             let vault = try context.openVaultForReading(fresh: input.fresh)
             let printer = ListingPrinter(context: context, names: input.json ? nil : try vault.recordNames(), highlighter: highlighter)
@@ -212,8 +212,9 @@ final class ListingPrinter {
             context.reportUnreadable(unreadable)
         case .success(let listing):
             if let names {
+                let style = context.console.style
                 context.console.out(HumanFormat.annotationBlock(listing, highlights: highlighter?.highlights(in: listing.annotation.body) ?? [],
-                                                                name: names.shortID))
+                                                                name: { style.id(names.shortID($0)) }, style: style))
             } else {
                 let document = JSONDocuments.renderCompact(
                     JSONDocuments.AnnotationDocument(listing), encoder: encoder)

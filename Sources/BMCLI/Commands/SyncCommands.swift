@@ -213,7 +213,8 @@ enum SyncCommands {
                     if input.json {
                         shown.append(JSONDocuments.ConflictDocument(conflict))
                     } else {
-                        context.console.out(HumanFormat.conflictBlock(conflict, name: names.shortID))
+                        context.console.out(HumanFormat.conflictBlock(conflict, name: { context.console.style.id(names.shortID($0)) },
+                                                                  style: context.console.style))
                     }
                 }
             }

@@ -18,27 +18,29 @@ enum TrashCommands {
                 return try context.finishListing()
             }
             let names = try vault.recordNames()
+            let style = context.console.style
+            let name = { (id: EntityID) in style.id(names.shortID(id)) }
             var text = ""
             let books = trash.books.compactMap { result -> Book? in
                 if case .failure(let unreadable) = result { context.reportUnreadable(unreadable) }
                 return try? result.get()
             }
             if !books.isEmpty {
-                text += "Books\n" + books.map { "  \(names.shortID($0.id))  \(HumanFormat.printable($0.title))  (deleted \(HumanFormat.localTime($0.deletedAt ?? $0.updatedAt)))\n" }.joined()
+                text += style.heading("Books") + "\n" + books.map { "  \(name($0.id))  \(HumanFormat.printable($0.title))  (deleted \(HumanFormat.localTime($0.deletedAt ?? $0.updatedAt)))\n" }.joined()
             }
             let notes = trash.annotations.compactMap { result -> AnnotationListing? in
                 if case .failure(let unreadable) = result { context.reportUnreadable(unreadable) }
                 return try? result.get()
             }
             if !notes.isEmpty {
-                text += (text.isEmpty ? "" : "\n") + "Notes and quotes\n"
+                text += (text.isEmpty ? "" : "\n") + style.heading("Notes and quotes") + "\n"
                 for listing in notes {
                     text += "  (deleted \(HumanFormat.localTime(listing.annotation.deletedAt ?? listing.annotation.updatedAt)))\n"
-                        + HumanFormat.annotationBlock(listing, name: names.shortID)
+                        + HumanFormat.annotationBlock(listing, name: name, style: style)
                 }
             }
             if !trash.sessions.isEmpty {
-                text += (text.isEmpty ? "" : "\n") + "Sessions\n" + trash.sessions.map { "  " + HumanFormat.sessionLine($0, name: names.shortID) }.joined()
+                text += (text.isEmpty ? "" : "\n") + style.heading("Sessions") + "\n" + trash.sessions.map { "  " + HumanFormat.sessionLine($0, name: name) }.joined()
             }
             if text.isEmpty {
                 context.console.err("Nothing deleted can be brought back.\n")

@@ -144,8 +144,9 @@ enum HumanFormat {
 
     /// A header line (id, kind, date, book, locator), then the body indented four spaces,
     /// then a blank line.
-    static func annotationBlock(_ listing: AnnotationListing, highlights: [Range<String.Index>] = [], name: IDNaming) -> String {
-        annotationHeader(listing, name: name) + "\n" + indentedPrintable(marked(listing.annotation.body, highlights)) + "\n\n"
+    static func annotationBlock(_ listing: AnnotationListing, highlights: [Range<String.Index>] = [], name: IDNaming,
+                                style: TerminalStyle = .plain) -> String {
+        annotationHeader(listing, name: name, style: style) + "\n" + indentedPrintable(marked(listing.annotation.body, highlights)) + "\n\n"
     }
 
     /// `text` made ``printable(_:)``, with each of `ranges` (of `text`, in order, on one
@@ -163,17 +164,17 @@ enum HumanFormat {
     }
 
     /// The first line of ``annotationBlock(_:)``: id, kind, time, book, locator, mark.
-    private static func annotationHeader(_ listing: AnnotationListing, name: IDNaming) -> String {
+    private static func annotationHeader(_ listing: AnnotationListing, name: IDNaming, style: TerminalStyle) -> String {
         let annotation = listing.annotation
         let created = localTime(annotation.createdAt), edited = localTime(annotation.updatedAt)
-        var header = "\(name(annotation.id))  \(annotation.kind.rawValue.padding(toLength: 5, withPad: " ", startingAt: 0))  \(created)"
+        var header = "\(name(annotation.id))  \(style.kind(annotation.kind, annotation.kind.rawValue.padding(toLength: 5, withPad: " ", startingAt: 0)))  \(created)"
         if edited != created { header += " (edited \(edited))" }
         if let title = listing.bookTitle { header += "  \(printable(title))" }
         if let locator = annotation.locator { header += " · \(printable(locator.text))" }
         header += tagList(listing.tags)
         switch annotation.conflictReason {
-        case .bothEdited?: header += "  [conflict copy of \(annotation.conflictOf.map(name) ?? "?")]"
-        case .editedAfterDelete?: header += "  [edited after it was deleted elsewhere]"
+        case .bothEdited?: header += "  " + style.attention("[conflict copy of \(annotation.conflictOf.map(name) ?? "?")]")
+        case .editedAfterDelete?: header += "  " + style.attention("[edited after it was deleted elsewhere]")
         case nil: break
         }
         return header
@@ -181,9 +182,9 @@ enum HumanFormat {
 
     /// A conflict for `bmvault conflicts`: the flagged record's header, then each side with
     /// the device that wrote it and when, and which side `--keep mine` names here.
-    static func conflictBlock(_ conflict: ConflictListing, name: IDNaming) -> String {
+    static func conflictBlock(_ conflict: ConflictListing, name: IDNaming, style: TerminalStyle = .plain) -> String {
         let sides = conflict.sides
-        var block = annotationHeader(conflict.listing, name: name) + "\n"
+        var block = annotationHeader(conflict.listing, name: name, style: style) + "\n"
         block += "  in the note" + located(sides.note) + ", " + written(sides.note, here: conflict.noteWrittenHere) + ":\n"
             + (sides.note.text.map { indented($0) + "\n" } ?? "    —\n")
         switch sides.reason {

@@ -63,4 +63,18 @@ final class Console {
         return getenv("TERM").map { String(cString: $0) != "dumb" } ?? true
     }
     var stderrIsTerminal: Bool { isatty(2) == 1 }
+
+    /// `--color`: auto (the default) colours only where ``stdoutShowsStyle``.
+    var colorChoice = ColorChoice.auto
+
+    /// Whether human output is coloured (and search matches shown in bold).
+    var showsColor: Bool {
+        switch colorChoice {
+        case .never: false
+        case .always: true
+        case .auto: stdoutShowsStyle
+        }
+    }
+
+    var style: TerminalStyle { TerminalStyle(enabled: showsColor) }
 }
