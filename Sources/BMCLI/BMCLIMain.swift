@@ -16,7 +16,7 @@ public enum BMCLIMain {
         // signal that kills bmvault in the middle of a write.
         signal(SIGXFSZ, SIG_IGN)
         let context = CommandContext(environment: environment)
-        defer { context.console.flush() }
+        defer { context.console.finishPaging() }
         context.startLogging(threshold: .notice)
         let parser = CommandLineParser(root: CommandTable.root(context), globalOptions: CommandTable.globalOptions)
         var commandName = "bmvault"
@@ -28,6 +28,7 @@ public enum BMCLIMain {
             case .home(let help, let invocation):
                 context.vaultOption = invocation.globalOptions[CommandTable.vaultOption.name]
                 context.usesKeyring = invocation.globalOptions[CommandTable.noKeyringOption.name] == nil
+                context.config = (try? Config.load(environment: environment)) ?? Config()   // the home screen never fails
                 if !HomeScreen.show(context) { context.console.out(help) }
             case .version:
                 context.console.out("bmvault \(BuildInfo.version)\n")   // as `bmvault version` prints it
@@ -35,7 +36,10 @@ public enum BMCLIMain {
                 commandName = invocation.commandPath.joined(separator: " ")
                 context.vaultOption = invocation.globalOptions[CommandTable.vaultOption.name]
                 context.usesKeyring = invocation.globalOptions[CommandTable.noKeyringOption.name] == nil
+                context.config = try Config.load(environment: environment)
+                context.console.colorChoice = context.config.color ?? .auto
                 context.console.quiet = invocation.globalOptions[CommandTable.quietOption.name] != nil
+                context.pages = invocation.globalOptions[CommandTable.noPagerOption.name] == nil
                 if let when = invocation.globalOptions[CommandTable.colorOption.name] {
                     guard let choice = ColorChoice(rawValue: when) else { throw CLIError.invalidValue("--color takes auto, always or never") }
                     context.console.colorChoice = choice
@@ -49,11 +53,13 @@ public enum BMCLIMain {
             }
             return ExitCode.success.rawValue
         } catch let error as UsageError {
+            context.console.finishPaging()
             context.console.err(HelpFormatter.render(error))
             log.info("cli.command.failed", ["command": .public(commandName), "error": .public("usage"), "status": .integer(Int64(ExitCode.usage.rawValue))])
             return ExitCode.usage.rawValue
         } catch {
             let report = ErrorReport(error)
+            context.console.finishPaging()   // what was listed first, then the error, on the terminal
             context.console.err("Error: \(report.message)\n")
             let errorClass = ErrorReport.errorClass(error)
             log.log(report.exitCode == .failure ? .error : .warning, "cli.command.failed",

@@ -135,7 +135,7 @@ import Testing
             """)
         let unknownOption = try vault.run(["list", "--colour=my secret"])
         #expect(unknownOption.status == 64)
-        #expect(unknownOption.stderr.hasPrefix("Error: Unknown option '--colour'\n"))
+        #expect(unknownOption.stderr.hasPrefix("Error: Unknown option '--colour'; did you mean '--color'?\n"))
         #expect(!unknownOption.stderr.contains("secret"))
         let unknownCommand = try vault.run(["note", "my private thought"])
         #expect(unknownCommand.status == 64)

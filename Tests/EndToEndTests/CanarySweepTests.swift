@@ -232,6 +232,9 @@ final class SweepWorld {
         environment["XDG_STATE_HOME"] = state.path
         environment["XDG_RUNTIME_DIR"] = runtime.path
         environment["TMPDIR"] = temporary.path
+        // No editor or pager a run did not ask for may wait on the sweep's terminal.
+        environment["EDITOR"] = "/bin/false"
+        environment["PAGER"] = "cat"
         self.environment = environment
     }
 
@@ -688,6 +691,10 @@ final class SweepWorld {
         let failed = try world.runOnTerminal(["note", "add", book], environment: ["EDITOR": failing, "SWEEP_TEXT": "draft \(c)"], status: 1)
         #expect(failed.stdout.contains("the editor exited with status 3; nothing was saved"), "\(failed)")
         try world.runOnTerminal(["edit", note], environment: ["VISUAL": failing, "SWEEP_TEXT": "draft \(c)"], status: 1)
+        // Listings at a terminal go through the pager (cat here).
+        let paged = try world.runOnTerminal(["list"], showsContent: true, status: 0)
+        #expect(paged.stdout.contains("from the editor \(c)"), "\(paged)")
+        try world.runOnTerminal(["search", c], showsContent: true, status: 0)
         // A draft a killed edit left: not taken (no answer on this terminal), and wiped.
         let killedEdit = world.runtime.appendingPathComponent("bmvault-edit-killed")
         try FileManager.default.createDirectory(at: killedEdit, withIntermediateDirectories: false, attributes: [.posixPermissions: 0o700])

@@ -99,4 +99,72 @@ struct CommandLineConventionTests {
         let bad = try vault.run(["--color", "sometimes", "list"])
         #expect(bad.status == 64 && bad.stderr == "Error: --color takes auto, always or never\n", "\(bad)")
     }
+
+    @Test("Long output goes through $PAGER at a terminal; never with --no-pager, into a pipe, or for --json")
+    func pager() throws {
+        let vault = try TestVault()
+        try vault.createUnlocked()
+        try vault.succeed(["book", "add", "Dune"])
+        try vault.succeed(["note", "add", "dune", "The spice must flow"])
+        let paged = vault.root.appendingPathComponent("paged")
+        let pagerScript = vault.root.appendingPathComponent("pager.sh")
+        try "#!/bin/sh\ncat > '\(paged.path)'\necho 'through the pager'\n".write(to: pagerScript, atomically: true, encoding: .utf8)
+        vault.environment["PAGER"] = "/bin/sh '\(pagerScript.path)'"
+        func onTerminal(_ arguments: [String]) throws -> CommandResult {
+            try Binary.run("/usr/bin/script", ["-qec", ([Binary.path] + arguments).map { "'\($0)'" }.joined(separator: " "), "/dev/null"],
+                           environment: vault.environment)
+        }
+        for arguments in [["list"], ["search", "spice"], ["book", "list"], ["show", "@last"]] {
+            try? FileManager.default.removeItem(at: paged)
+            let result = try onTerminal(arguments)
+            #expect(result.status == 0 && result.stdout.contains("through the pager"), "\(arguments): \(result)")
+            #expect((try? String(contentsOf: paged, encoding: .utf8))?.contains("The spice must flow") == true || arguments == ["book", "list"],
+                    "\(arguments): the listing went to the pager")
+        }
+        try? FileManager.default.removeItem(at: paged)
+        let direct = try onTerminal(["--no-pager", "list"])
+        #expect(direct.stdout.contains("The spice must flow") && !direct.stdout.contains("through the pager"), "\(direct)")
+        let json = try onTerminal(["list", "--json"])
+        #expect(json.stdout.contains("\"body\"") && !json.stdout.contains("through the pager"), "\(json)")
+        #expect(try vault.succeed(["list"]).stdout.contains("The spice must flow"), "into a pipe: no pager")
+        #expect(!FileManager.default.fileExists(atPath: paged.path))
+    }
+
+    @Test("The config file sets the vault, unlock period, editor, pager and colour; the command line and $BMVAULT_HOME still win")
+    func configFile() throws {
+        let vault = try TestVault()
+        let configHome = vault.root.appendingPathComponent("config")
+        try FileManager.default.createDirectory(at: configHome.appendingPathComponent("bmvault"), withIntermediateDirectories: true)
+        let file = configHome.appendingPathComponent("bmvault/config")
+        let journal = vault.root.appendingPathComponent("from-config")
+        vault.environment["XDG_CONFIG_HOME"] = configHome.path
+        vault.environment["BMVAULT_HOME"] = nil
+        try """
+            # bmvault settings
+            vault = \(journal.path)
+            unlock-timeout = 2h
+            color = always
+
+            """.write(to: file, atomically: true, encoding: .utf8)
+        try vault.succeed(["init", "--passphrase-stdin", "--kdf", "interactive"], stdin: TestVault.passphrase + "\n")
+        #expect(FileManager.default.fileExists(atPath: journal.appendingPathComponent("vault.db").path), "the config's vault")
+        let before = Date()
+        try vault.succeed(["unlock", "--passphrase-stdin"], stdin: TestVault.passphrase + "\n")
+        let status = try #require(try vault.json(["status", "--json"]) as? [String: Any])
+        let until = try #require((status["unlockedUntil"] as? String).flatMap { try? Date($0, strategy: .iso8601) }, "\(status)")
+        #expect(abs(until.timeIntervalSince(before) - 2 * 3600) < 60, "unlock-timeout = 2h, not the default 8h: \(until)")
+        try vault.succeed(["book", "add", "Dune"])
+        #expect(try vault.succeed(["book", "list"]).stdout.contains("\u{1B}[33m"), "color = always")
+        #expect(!(try vault.succeed(["--color", "never", "book", "list"]).stdout.contains("\u{1B}[")), "the command line wins")
+
+        // A line that cannot be used: exit 64, naming the line, never the value; nothing runs.
+        try "vault = \(journal.path)\npassphrase = correct horse\n".write(to: file, atomically: true, encoding: .utf8)
+        let unknown = try vault.run(["book", "list"])
+        #expect(unknown.status == 64 && unknown.stderr == "Error: \(file.path), line 2: unknown key 'passphrase' (known: vault, unlock-timeout, editor, pager, color); nothing was done\n",
+                "\(unknown)")
+        #expect(!unknown.stderr.contains("correct horse"))
+        try "correct horse battery staple\n".write(to: file, atomically: true, encoding: .utf8)
+        let notKeyValue = try vault.run(["book", "list"])
+        #expect(notKeyValue.status == 64 && notKeyValue.stderr == "Error: \(file.path), line 1: not key = value; nothing was done\n", "\(notKeyValue)")
+    }
 }

@@ -11,7 +11,7 @@ import Testing
         in the Secret Service while the vault is unlocked. Start with `bmvault init`,
         then `bmvault unlock`.
 
-        USAGE: bmvault [--vault <dir>] [--no-keyring] [--verbose] [--debug] [--quiet] [--color <when>] <subcommand>
+        USAGE: bmvault [--vault <dir>] [--no-keyring] [--verbose] [--debug] [--quiet] [--color <when>] [--no-pager] <subcommand>
 
         OPTIONS:
           --vault <dir>           The vault directory (default: $BMVAULT_HOME, else
@@ -28,6 +28,8 @@ import Testing
                                   stay.
           --color <when>          Colour ids, kinds and conflicts: auto (at a terminal,
                                   unless NO_COLOR is set), always or never.
+          --no-pager              Print long output (list, search, show, ...) straight
+                                  to the terminal, not through $PAGER.
           -V, --version           Show the version.
           -h, --help              Show help information.
 

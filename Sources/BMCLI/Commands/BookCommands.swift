@@ -88,7 +88,10 @@ enum BookCommands {
             let vault = try context.openVault()
             let names = try vault.recordNames()
             let shelf = try vault.shelf(tag: input.tag)
-            if !input.json { names.prepare(shelf.compactMap { try? $0.get().book.id }) }
+            if !input.json {
+                names.prepare(shelf.compactMap { try? $0.get().book.id })
+                context.startPaging()
+            }
             for result in shelf {
                 switch result {
                 case .success(let entry) where input.status != nil && entry.book.readingLog.status != input.status:
@@ -299,6 +302,7 @@ enum BookCommands {
                 } else {
                     let names = try vault.recordNames()
                     let style = context.console.style
+                    context.startPaging()
                     for listing in listings { context.console.out(HumanFormat.sessionLine(listing, name: { style.id(names.shortID($0)) })) }
                 }
                 try context.finishListing()

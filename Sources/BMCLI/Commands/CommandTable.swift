@@ -16,7 +16,9 @@ enum CommandTable {
     static let colorOption = OptionSpec(name: "color", valueName: "when",
                                         help: "Colour ids, kinds and conflicts: auto (at a terminal, unless NO_COLOR is set), always or never.")
 
-    static let globalOptions = [vaultOption, noKeyringOption, verboseOption, debugOption, quietOption, colorOption]
+    static let noPagerOption = OptionSpec(name: "no-pager", help: "Print long output (list, search, show, ...) straight to the terminal, not through $PAGER.")
+
+    static let globalOptions = [vaultOption, noKeyringOption, verboseOption, debugOption, quietOption, colorOption, noPagerOption]
 
     static func root(_ context: CommandContext) -> CommandSpec {
         CommandSpec(

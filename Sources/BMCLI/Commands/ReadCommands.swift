@@ -119,6 +119,7 @@ enum ReadCommands {
         CommandSpec(name: "show", abstract: "Show one note, quote, book or session in full.", parameters: ShowInput.parameters) { input in
             let vault = try context.openVaultForReading(fresh: input.fresh)
             let record = try vault.record(input.id)
+            if !input.json { context.startPaging() }
             show(record, json: input.json, names: try vault.recordNames(), console: context.console)
             // A sync asked for by --fresh that fell short fails the command, once the record is shown.
             try context.finishListing()
@@ -203,6 +204,7 @@ final class ListingPrinter {
     init(context: CommandContext, names: RecordNames?, highlighter: SearchMatcher? = nil) {
         self.context = context
         self.names = names
+        if names != nil { context.startPaging() }
         self.highlighter = highlighter
     }
 

@@ -204,6 +204,7 @@ enum SyncCommands {
             let vault = try context.openVault()
             let conflicts = try vault.conflicts()
             let names = try vault.recordNames()
+            if !input.json { context.startPaging() }
             var shown: [JSONDocuments.ConflictDocument] = []
             for result in conflicts {
                 switch result {

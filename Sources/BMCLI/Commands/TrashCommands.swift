@@ -45,6 +45,7 @@ enum TrashCommands {
             if text.isEmpty {
                 context.console.err("Nothing deleted can be brought back.\n")
             } else {
+                context.startPaging()
                 context.console.out(text)
                 context.console.err("`bmvault undelete ID` brings one back; deleted content is kept at most \(trash.retentionDays) days.\n")
             }

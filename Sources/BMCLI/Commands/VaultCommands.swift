@@ -66,7 +66,8 @@ enum VaultCommands {
     struct UnlockInput: CommandInput {
         var passphraseStdin = false
         var recoveryKeyStdin = false
-        var timeoutSeconds = Vault.defaultUnlockSeconds
+        /// nil: the config file's `unlock-timeout`, else ``Vault/defaultUnlockSeconds``.
+        var timeoutSeconds: Int64?
         var remember = false
         var extend = false
 
@@ -88,6 +89,7 @@ enum VaultCommands {
         ) { input in
             guard context.usesKeyring else { throw CLIError.keyringCommandWithoutKeyring(command: "unlock") }
             let useRecovery = input.recoveryKeyStdin
+            let timeout = input.timeoutSeconds ?? context.config.unlockTimeoutSeconds ?? Vault.defaultUnlockSeconds
             if useRecovery && input.passphraseStdin {
                 throw CLIError.invalidValue("use either --passphrase-stdin or --recovery-key-stdin, not both")
             }
@@ -101,13 +103,13 @@ enum VaultCommands {
             } else if case .unlocked(let until, let current) = keyState {
                 let persistence: KeyPersistence = input.remember ? .remembered : current ?? .session
                 if input.extend {
-                    let expiry = try vault.extendUnlock(forSeconds: input.timeoutSeconds, persistence: persistence)
+                    let expiry = try vault.extendUnlock(forSeconds: timeout, persistence: persistence)
                     context.console.err("Unlocked until \(HumanFormat.localTime(expiry)) (\(keyringName(persistence))).\n")
                 } else {
-                    let extended = Timestamp(millisecondsSince1970: context.clock.now().millisecondsSince1970 + input.timeoutSeconds * 1000)
+                    let extended = Timestamp(millisecondsSince1970: context.clock.now().millisecondsSince1970 + timeout * 1000)
                     context.console.err("Already unlocked until \(HumanFormat.localTime(until)) (\(keyringName(current))). "
                                         + "To keep it unlocked until \(HumanFormat.localTime(extended)), run `bmvault unlock --extend"
-                                        + (input.timeoutSeconds == Vault.defaultUnlockSeconds ? "" : " --timeout ...")
+                                        + (input.timeoutSeconds == nil ? "" : " --timeout ...")
                                         + (input.remember ? " --remember" : "") + "`.\n")
                 }
                 return
@@ -121,13 +123,13 @@ enum VaultCommands {
             if useRecovery {
                 let key = context.console.stdinIsTerminal ? try SecretInput.prompt("Recovery key: ") : try SecretInput.readLine()
                 context.console.progress("Unlocking...\n")
-                expiry = try vault.unlock(recoveryKey: key, forSeconds: input.timeoutSeconds, persistence: persistence,
+                expiry = try vault.unlock(recoveryKey: key, forSeconds: timeout, persistence: persistence,
                                           events: context.reportRekeyFollow)
             } else {
                 let passphrase = input.passphraseStdin ? try SecretInput.readLine()
                     : try SecretInput.prompt("Passphrase for \(vault.location.directory): ")
                 context.console.progress("Unlocking...\n")
-                expiry = try vault.unlock(passphrase: passphrase, forSeconds: input.timeoutSeconds, persistence: persistence,
+                expiry = try vault.unlock(passphrase: passphrase, forSeconds: timeout, persistence: persistence,
                                           events: context.reportRekeyFollow)
             }
             context.console.err("Unlocked until \(HumanFormat.localTime(expiry)) (\(keyringName(persistence))).\n")

@@ -18,6 +18,9 @@ enum CLIError: Error, Equatable {
     /// No TEXT, no piped standard input, neither `$VISUAL` nor `$EDITOR` set, and neither
     /// `editor` nor `vi` on `$PATH`.
     case noEditor
+    /// The config file has a line bmvault cannot use (0: the file as a whole); the value on
+    /// it is never repeated.
+    case configInvalid(path: String, line: Int, reason: String)
     /// The editor's buffer was saved empty (or left with only its comment lines): the
     /// reader cancelled, and nothing was saved.
     case emptyBuffer

@@ -34,6 +34,16 @@ enum ChildProcess {
         return child
     }
 
+    /// The first regular, executable file called `name` in the directories of `$PATH`
+    /// (absolute ones only), as a shell would find it.
+    static func find(_ name: String, environment: [String: String]) -> String? {
+        for directory in (environment["PATH"] ?? "").split(separator: ":") where directory.hasPrefix("/") {
+            let path = directory + "/" + name
+            if (try? FileSystem.status(path))?.kind == .regular, (try? FileSystem.checkAccess(path, .search)) != nil { return path }
+        }
+        return nil
+    }
+
     /// Waits for `child` to end and returns its exit status, or 128 + the signal that ended it.
     static func waitForExit(_ child: pid_t) throws(CLIError) -> Int32 {
         var status: Int32 = 0

@@ -16,6 +16,10 @@ final class CommandContext {
     var vaultOption: String?
     /// Whether commands may use the Secret Service; `--no-keyring` turns it off.
     var usesKeyring = true
+    /// False with `--no-pager`.
+    var pages = true
+    /// The config file's settings (``Config``), read before the command runs.
+    var config = Config()
     /// Records that failed to read during a listing; turns a finished listing into exit 65.
     private(set) var unreadableCount = 0
     /// What a sync asked for by `--fresh` left undone; turns a finished listing into its exit status.
@@ -28,7 +32,10 @@ final class CommandContext {
     }
 
     var location: VaultLocation {
-        VaultLocation.resolve(option: vaultOption, environment: environment, currentDirectory: (try? FileSystem.currentDirectory()) ?? ".")
+        // --vault, then $BMVAULT_HOME, then the config file's vault, then the XDG default.
+        let hasHome = environment["BMVAULT_HOME"].map { !$0.isEmpty } ?? false
+        return VaultLocation.resolve(option: vaultOption ?? (hasHome ? nil : config.vault), environment: environment,
+                                     currentDirectory: (try? FileSystem.currentDirectory()) ?? ".")
     }
 
     /// Where logs and failure reports go: `$XDG_STATE_HOME/bmvault`, else `~/.local/state/bmvault`.
@@ -168,7 +175,7 @@ final class CommandContext {
     }
 
     var editor: Editor {
-        Editor(environment: environment) { [self] question in
+        Editor(environment: environment, configured: config.editor) { [self] question in
             ask(question)?.trimmingCharacters(in: .whitespaces).lowercased().hasPrefix("y") == true
         }
     }
@@ -213,6 +220,18 @@ final class CommandContext {
     /// The TEXT that means standard input: it keeps text out of the shell's history and the
     /// process list even at a terminal.
     static let standardInputArgument = "-"
+
+    /// Sends the rest of standard output through the reader's pager, when it goes to a
+    /// terminal: `$PAGER` (run by `/bin/sh`), else `less -FRX` if less is installed (-F: a
+    /// listing that fits on the screen is printed as it is). Never with `--no-pager`.
+    func startPaging() {
+        guard pages, console.stdoutIsTerminal else { return }
+        if let pager = config.pager ?? environment["PAGER"], !pager.trimmingCharacters(in: .whitespaces).isEmpty {
+            console.startPager(pager)
+        } else if let less = ChildProcess.find("less", environment: environment) {
+            console.startPager("'\(less)' -FRX")
+        }
+    }
 
     /// Whether a person can be asked: standard input and standard error are both terminals.
     var canAsk: Bool { console.stdinIsTerminal && console.stderrIsTerminal }

@@ -51,9 +51,43 @@ final class Console {
 
     func flush() {
         guard !buffer.isEmpty else { return }
-        buffer.withUnsafeBytes { _ = try? FileDescriptor.standardOutput.writeAll($0) }
+        let output = pager?.input ?? FileDescriptor.standardOutput
+        buffer.withUnsafeBytes { _ = try? output.writeAll($0) }
         buffer.removeAll(keepingCapacity: true)
     }
+
+    // MARK: - The pager
+
+    /// The pager standard output goes through while it runs, and the pipe to it.
+    private var pager: (child: pid_t, input: FileDescriptor)?
+
+    /// Sends what follows on standard output through `command` (run by `/bin/sh`, as git
+    /// runs `$PAGER`), until ``finishPaging()``. Quitting the pager early ends the listing's
+    /// output, not bmvault: SIGPIPE is ignored and the writes that follow fail quietly.
+    func startPager(_ command: String) {
+        guard pager == nil, let pipe = try? FileDescriptor.pipe() else { return }
+        flush()
+        guard let child = ChildProcess.spawn(["/bin/sh", "-c", command], standardInput: pipe.read) else {
+            try? pipe.read.close()
+            try? pipe.write.close()
+            return
+        }
+        try? pipe.read.close()
+        signal(SIGPIPE, SIG_IGN)
+        pager = (child, pipe.write)
+    }
+
+    /// Flushes standard output and, if a pager runs, closes its input and waits for the
+    /// reader to leave it.
+    func finishPaging() {
+        flush()
+        guard let running = pager else { return }
+        pager = nil
+        try? running.input.close()
+        _ = try? ChildProcess.waitForExit(running.child)
+    }
+
+    var stdoutIsTerminal: Bool { isatty(1) == 1 }
 
     var stdinIsTerminal: Bool { isatty(0) == 1 }
     /// Whether standard output is a terminal that takes bold and underline: not when

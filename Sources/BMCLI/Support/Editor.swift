@@ -16,22 +16,21 @@ import Glibc
 /// fall back to /tmp.
 struct Editor {
     let environment: [String: String]
+    /// The config file's `editor`, which wins over `$VISUAL` and `$EDITOR` (git's order).
+    let configured: String?
     /// Asks the reader a yes-or-no question (whether to recover a draft).
     let confirm: (String) -> Bool
 
-    /// The editor command: `$VISUAL`, else `$EDITOR`, else, as git does, `editor` (Debian's
+    /// The editor command: the config file's `editor`, else `$VISUAL`, else `$EDITOR`, else, as git does, `editor` (Debian's
     /// choice of the system's editor) or `vi`, wherever `$PATH` has them.
     var command: String? {
+        if let configured, !configured.trimmingCharacters(in: .whitespaces).isEmpty { return configured }
         for name in ["VISUAL", "EDITOR"] {
             if let value = environment[name], !value.trimmingCharacters(in: .whitespaces).isEmpty { return value }
         }
-        let directories = (environment["PATH"] ?? "").split(separator: ":").filter { $0.hasPrefix("/") }
         for fallback in ["editor", "vi"] {
-            for directory in directories {
-                let path = directory + "/" + fallback
-                if (try? FileSystem.status(path))?.kind == .regular, (try? FileSystem.checkAccess(path, .search)) != nil {
-                    return "'" + path.replacingOccurrences(of: "'", with: "'\\''") + "'"
-                }
+            if let path = ChildProcess.find(fallback, environment: environment) {
+                return "'" + path.replacingOccurrences(of: "'", with: "'\\''") + "'"
             }
         }
         return nil

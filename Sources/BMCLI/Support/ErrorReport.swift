@@ -207,6 +207,8 @@ struct ErrorReport: Equatable {
             return ErrorReport("the text is not valid UTF-8; nothing was saved", .dataError)
         case .noEditor:
             return ErrorReport("no TEXT given, nothing piped on stdin, neither $VISUAL nor $EDITOR set, and no editor or vi on $PATH", .usage)
+        case .configInvalid(let path, let line, let reason):
+            return ErrorReport("\(path)\(line > 0 ? ", line \(line)" : ""): \(reason); nothing was done", .usage)
         case .emptyBuffer:
             return ErrorReport("the editor's buffer was empty: cancelled, nothing was saved", .failure)
         case .noPrivateRuntimeDirectory:

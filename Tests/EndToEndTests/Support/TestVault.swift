@@ -20,6 +20,8 @@ final class TestVault {
         // An editor a test did not mean to open fails at once: without one, bmvault would
         // fall back to `editor` or `vi`, which would wait on the test's terminal for ever.
         environment["EDITOR"] = "/bin/false"
+        // At a test's terminal long output goes through a pager that never waits for a key.
+        environment["PAGER"] = "cat"
         environment["VISUAL"] = nil
         environment["TZ"] = "UTC"
         for (name, value) in overrides { environment[name] = value }
