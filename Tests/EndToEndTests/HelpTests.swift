@@ -98,6 +98,14 @@ import Testing
           --tag <tag>             A tag to give it (one word); repeat for several.
           --json                  Print JSON (see Docs/CLI.md for the shape).
           -h, --help              Show help information.
+
+        EXAMPLES:
+          bmvault note add dune
+              Write the note in your editor: it stays out of the shell's history.
+          bmvault note add dune - --locator "p. 12"
+              Type the note, then Ctrl-D (or pipe it in).
+          bmvault note add @last-book -
+              Another note on the book of the last one.
         """
 
     @Test func rootHelpIsVerbatimInEveryForm() throws {

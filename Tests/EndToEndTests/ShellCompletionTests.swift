@@ -92,5 +92,6 @@ struct ShellCompletionTests {
         }
         #expect(!rendered.stdout.contains("__complete"))
         #expect(rendered.stdout.contains("       77     The vault is locked"), "exit statuses from ExitCode")
+        #expect(rendered.stdout.contains("bmvault show @last\n"), "examples from the table")
     }
 }

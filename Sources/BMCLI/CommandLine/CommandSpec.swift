@@ -82,6 +82,9 @@ struct CommandSpec {
     /// Parsed and run like any other, but left out of help, completion and the man page:
     /// for what the completion scripts call (`__complete-book`), not for people.
     var isHidden = false
+    /// Command lines shown under EXAMPLES in the help and the manual page, each with what
+    /// it does.
+    var examples: [(command: String, what: String)] = []
 
     init(
         name: String, abstract: String, discussion: String? = nil,
@@ -112,6 +115,13 @@ extension CommandSpec {
                     name: "subcommands", help: "The command to show help for.",
                     isOptional: true, isVariadic: true)
             ])
+    }
+
+    /// This command with `examples` for its help page.
+    func withExamples(_ examples: [(command: String, what: String)]) -> CommandSpec {
+        var command = self
+        command.examples = examples
+        return command
     }
 
     /// Whether `builtInHelp` applies to this command as the root.

@@ -30,6 +30,12 @@ enum HelpFormatter {
         optionRows.append(("-h, --help", "Show help information."))
         sections.append(section("OPTIONS:", optionRows))
 
+        if !command.examples.isEmpty {
+            sections.append("EXAMPLES:\n" + command.examples.map { example in
+                "  " + example.command + "\n" + wrap(example.what, width: lineWidth - 6).map { "      " + $0 }.joined(separator: "\n")
+            }.joined(separator: "\n"))
+        }
+
         let subcommands = command.subcommands.filter { !$0.isHidden } + (isRoot && command.offersBuiltInHelp ? [.builtInHelp] : [])
         if !subcommands.isEmpty {
             let helpCommand = ([path[0].name, "help"] + path.dropFirst().map(\.name)).joined(separator: " ")

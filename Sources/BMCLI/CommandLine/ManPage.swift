@@ -32,6 +32,12 @@ enum ManPage {
                 page += ".TP\n\\fI" + text(HelpFormatter.usageFragment(for: argument)) + "\\fR\n" + text(argument.help) + "\n"
             }
             page += command.options.filter { !$0.isHidden }.map(optionItem).joined()
+            if !command.examples.isEmpty {
+                page += ".PP\nExamples:\n"
+                for example in command.examples {
+                    page += ".TP\n.B " + text(example.command) + "\n" + text(example.what) + "\n"
+                }
+            }
         }
         page += ".SH EXIT STATUS\n"
         for code in ExitCode.allCases { page += ".TP\n.B \(code.rawValue)\n" + text(code.meaning) + "\n" }

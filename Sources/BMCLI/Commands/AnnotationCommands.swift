@@ -6,14 +6,20 @@ enum AnnotationCommands {
     static func note(_ context: CommandContext) -> CommandSpec {
         CommandSpec(name: "note", abstract: "Add notes: your own thoughts about a book.", subcommands: [
             add(.note, context: context, abstract: "Add a note to a book and print its id.",
-                textHelp: "The note. Omitted: read standard input if piped, else open $EDITOR."),
+                textHelp: "The note. Omitted: read standard input if piped, else open $EDITOR.").withExamples([
+                    ("bmvault note add dune", "Write the note in your editor: it stays out of the shell's history."),
+                    ("bmvault note add dune - --locator \"p. 12\"", "Type the note, then Ctrl-D (or pipe it in)."),
+                    ("bmvault note add @last-book -", "Another note on the book of the last one."),
+                ]),
         ])
     }
 
     static func quote(_ context: CommandContext) -> CommandSpec {
         CommandSpec(name: "quote", abstract: "Add quotes: the book's words, with where they are.", subcommands: [
             add(.quote, context: context, abstract: "Add a quote to a book (--locator required) and print its id.",
-                textHelp: "The quote. Omitted: read standard input if piped, else open $EDITOR."),
+                textHelp: "The quote. Omitted: read standard input if piped, else open $EDITOR.").withExamples([
+                    ("bmvault quote add dune --locator \"p. 8\"", "Copy the quote into your editor."),
+                ]),
         ])
     }
 
