@@ -6,9 +6,8 @@ import VaultStore
 /// The first ids are each worked out by counting in the indexes (a few microseconds each);
 /// a listing that goes on past ``lookupsBeforeIndex`` reads every random part once instead
 /// (about 30 ms for 142,000 records), so naming 100,000 notes costs one scan rather than
-/// 100,000 queries. An id that cannot be named
-/// shortly (another record shares its whole random part, or it could not be read) is
-/// shown in full.
+/// 100,000 queries. An id that cannot be named shortly (another record shares its whole
+/// random part, or it could not be read) is shown in full.
 public final class RecordNames {
     static let lookupsBeforeIndex = 5_000
 

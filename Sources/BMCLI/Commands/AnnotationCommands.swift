@@ -154,8 +154,7 @@ enum AnnotationCommands {
             question += "Book \(vault.shortID(book.id)) (\(HumanFormat.printable(book.title))) has "
                 + HumanFormat.counted([(counts.notes, "note"), (counts.quotes, "quote")]) + ".\n"
         }
-        context.console.err(question + "Delete \(books.count == 1 ? "it" : "them") with \(books.count == 1 ? "its" : "their") notes and quotes? [y/N] ")
-        return readLine()?.trimmingCharacters(in: .whitespaces).lowercased().hasPrefix("y") == true
+        return context.confirm(question + "Delete \(books.count == 1 ? "it" : "them") with \(books.count == 1 ? "its" : "their") notes and quotes? [y/N] ")
     }
 
     static func delete(_ context: CommandContext) -> CommandSpec {

@@ -58,8 +58,7 @@ enum BookCommands {
             // Named by count and short id, never by title: off a terminal this is a log line.
             let named = sameTitle.first.map { "\(HumanFormat.counted([(sameTitle.count, "book")])) with this title (\(vault.shortID($0)))" }
             if let named, context.canAsk {
-                let answer = context.ask("The journal already has \(named). Add another? [y/N] ")
-                guard answer?.trimmingCharacters(in: .whitespaces).lowercased().hasPrefix("y") == true else { throw VaultError.declined }
+                guard context.confirm("The journal already has \(named). Add another? [y/N] ") else { throw VaultError.declined }
             }
             let book = try vault.addBook(title: title, authors: authors, edition: input.edition, tags: input.tags)
             if let named, !context.canAsk { context.console.err("Warning: the journal already had \(named); added another.\n") }

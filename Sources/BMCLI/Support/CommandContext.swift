@@ -175,9 +175,7 @@ final class CommandContext {
     }
 
     var editor: Editor {
-        Editor(environment: environment, configured: config.editor) { [self] question in
-            ask(question)?.trimmingCharacters(in: .whitespaces).lowercased().hasPrefix("y") == true
-        }
+        Editor(environment: environment, configured: config.editor) { [self] question in confirm(question) }
     }
 
     /// Opens the vault for reading: as it is here by default, or after a sync with `--fresh`
@@ -242,6 +240,11 @@ final class CommandContext {
         console.err(prompt)
         console.flush()
         return Swift.readLine(strippingNewline: true)
+    }
+
+    /// Asks a `[y/N]` question: true only for an answer starting with y (or Y).
+    func confirm(_ question: String) -> Bool {
+        ask(question)?.trimmingCharacters(in: .whitespaces).lowercased().hasPrefix("y") == true
     }
 
     /// Standard input, read to its end, as UTF-8 text.
