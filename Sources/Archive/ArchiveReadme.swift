@@ -25,7 +25,11 @@ public enum ArchiveReadme {
         | `archive.schema.json` | a JSON Schema (draft 2020-12) of `journal.json` (and, under `$defs/manifest`, of `manifest.json`) |
 
         The file names in `books/` are the book's title in lowercase letters and digits,
-        then the first 8 characters of its id (all 36 if two books would share a name).
+        then the first 8 hex digits of its id's random part (the digits after the id's clock
+        and version digit, where the short ids bmvault shows start), so a book keeps its file
+        name from one export to the next while its title stays (archives made before bmvault
+        0.14 used the id's first 8 characters); all 36 characters of the id if two books
+        would share a name.
 
         ## Reading it without bmvault
 

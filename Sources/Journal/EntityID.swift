@@ -109,9 +109,6 @@ public struct EntityID: Hashable, Comparable, Sendable, CustomStringConvertible 
         self.rawValue = Self.text(of: bytes)
     }
 
-    /// The first eight characters, for file names and compact listings.
-    public var short: String { String(rawValue.prefix(8)) }
-
     private static func hexDigit(_ value: UInt8) -> UInt8 {
         value < 10 ? UInt8(ascii: "0") + value : UInt8(ascii: "a") + value - 10
     }

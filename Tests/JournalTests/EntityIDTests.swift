@@ -102,8 +102,6 @@ struct EntityIDTests {
         let id = EntityID.generate(at: ms(1_700_000_000_000))
         #expect(try EntityID(validating: id.rawValue) == id)
         #expect(id.description == id.rawValue)
-        #expect(id.short == String(id.rawValue.prefix(8)))
-        #expect(id.short.count == 8)
     }
 
     @Test("Validating accepts uppercase and stores lowercase")

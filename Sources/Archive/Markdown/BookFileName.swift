@@ -6,10 +6,16 @@ import Journal
 enum BookFileName {
     static let maximumSlugCharacters = 60
 
-    /// `the-name-of-the-rose-0193f2a1.md`; the full id instead of the short one when two
-    /// books would get the same name (same title, ids alike in their first 8 characters).
+    /// `the-name-of-the-rose-abc8def0.md`: the slug, then the first 8 digits of the id's
+    /// random part (``ShortID``), the same in every export while the title stays; the full
+    /// id when two books would get the same name (same title, random parts alike in their
+    /// first 8 digits).
+    ///
+    /// why not the id's first 8 characters, as before bmvault 0.14: those are its clock, alike
+    /// for books added in one sitting, so a name fell back to the full id depending on which
+    /// other books an export held.
     static func name(for book: Book, taken: Set<String>) -> String {
-        let short = "\(slug(book.title))-\(book.id.short).md"
+        let short = "\(slug(book.title))-\(ShortID.randomPart(of: book.id).prefix(8)).md"
         return taken.contains(short) ? "\(slug(book.title))-\(book.id.rawValue).md" : short
     }
 
