@@ -13,6 +13,8 @@ public enum ArchiveFormat {
     public static let journalFile = "journal.json"
     public static let readmeFile = "README.md"
     public static let schemaFile = "archive.schema.json"
+    /// Every book, linked, by reading status (``ArchiveIndex``); written from bmvault 0.14.
+    public static let indexFile = "index.md"
     public static let booksDirectory = "books"
 
     /// The front-matter key that marks a Markdown file as a book of a bmvault archive; its

@@ -58,7 +58,8 @@ public final class ArchiveReader {
             if let entry = manifest.files.first(where: { $0.path == ArchiveFormat.journalFile }), FileSystem.exists(journal), !force {
                 journalCheck = BackgroundChecksum(path: journal, entry: entry)
             }
-            let others = manifest.files.filter { $0.path != ArchiveFormat.journalFile }
+            // index.md is shown, never read: a reader's note tool may rewrite it freely.
+            let others = manifest.files.filter { $0.path != ArchiveFormat.journalFile && $0.path != ArchiveFormat.indexFile }
             for (entry, result) in zip(others, Self.matchAll(others, in: directory)) {
                 let matches = try result.get()
                 if entry.path.hasPrefix(ArchiveFormat.booksDirectory + "/") && entry.path.hasSuffix(".md") {

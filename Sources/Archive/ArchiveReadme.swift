@@ -23,6 +23,7 @@ public enum ArchiveReadme {
         | `journal.json` | the journal itself: every book, note, quote and session with its id and dates; this is what `bmvault import` reads first |
         | `books/<title>-<id>.md` | one Markdown file per book (deleted books have none): its details, its sessions, and its notes and quotes, for reading and for note tools |
         | `archive.schema.json` | a JSON Schema (draft 2020-12) of `journal.json` (and, under `$defs/manifest`, of `manifest.json`) |
+        | `index.md` | every book, linked to its file in `books/`, under the headings Reading, Want to read, Finished, Abandoned and Other books (written from bmvault 0.14; import does not read it) |
 
         The file names in `books/` are the book's title in lowercase letters and digits,
         then the first 8 hex digits of its id's random part (the digits after the id's clock
@@ -256,5 +257,8 @@ public enum ArchiveReadme {
           journal.json or of the Markdown markers, another escaping.
         - bmvault refuses an archive whose format version is newer than it knows, naming both
           versions, and reads every older version with the reader written for it.
+        - So bmvault 0.14's `index.md` and its book file names (the start of the id's random
+          part instead of its first 8 characters) stay format version 1: import never reads
+          a file's name nor `index.md`, and archives written before and after import alike.
         """##
 }

@@ -49,6 +49,8 @@ public final class ArchiveWriter {
     private var fileNames: [EntityID: String] = [:]
     private var takenNames = Set<String>()
     private var markdownFiles = 0
+    /// The books written, for index.md.
+    private var indexEntries: [ArchiveIndex.Entry] = []
     private var counts = JournalCounts()
     private var deleted = JournalCounts()
 
@@ -109,6 +111,7 @@ public final class ArchiveWriter {
         precondition(self.book == nil, "book files are written one at a time")
         let name = fileNames[book.id] ?? fileName(for: book)
         markdownFiles += 1
+        indexEntries.append(ArchiveIndex.Entry(title: book.title, authors: book.authors, status: book.readingLog.status, fileName: name))
         do {
             let file = try ArchiveFile(directory: staging.path, relativePath: "\(ArchiveFormat.booksDirectory)/\(name)",
                                        displayName: BookFileName.displayName(ofFile: name), writer: background)
@@ -141,7 +144,8 @@ public final class ArchiveWriter {
     public func commit(exportedAt: Timestamp) throws(ArchiveError) -> ArchiveSummary {
         finishJournal()
         finishBook()
-        for (name, text) in [(ArchiveFormat.readmeFile, ArchiveReadme.text + "\n"), (ArchiveFormat.schemaFile, ArchiveSchema.v1)] {
+        for (name, text) in [(ArchiveFormat.readmeFile, ArchiveReadme.text + "\n"), (ArchiveFormat.schemaFile, ArchiveSchema.v1),
+                             (ArchiveFormat.indexFile, ArchiveIndex.text(indexEntries))] {
             let file = try ArchiveFile(directory: staging.path, relativePath: name, writer: background)
             file.write(text)
             finished.append(file.finish())

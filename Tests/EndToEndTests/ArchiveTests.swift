@@ -601,7 +601,7 @@ import Testing
                     Dictionary(files.filter { $0.key != "manifest.json" && $0.key != "README.md" }.map { path, text in
                         let id = text.split(separator: "\n").first { $0.hasPrefix("id: ") }.map(String.init)
                         return (path.hasPrefix("books/") ? "books/" + (id ?? path) : path, text)
-                    }, uniquingKeysWith: { first, _ in first })
+                    }, uniquingKeysWith: { first, _ in first }).filter { $0.key != "index.md" }   // index.md: from bmvault 0.14
                 }
                 #expect(try unchanging(Self.contents(fixture)) == unchanging(Self.contents(exported)))
                 for path in try Self.contents(exported).keys where path.hasPrefix("books/") {
@@ -612,6 +612,45 @@ import Testing
                 }
             }
         }
+    }
+
+    @Test("index.md links every book by status; an edited index.md does not stop an import")
+    func indexLinksEveryBookByStatus() throws {
+        let vault = try TestVault()
+        try vault.createUnlocked()
+        try vault.succeed(["book", "add", "Dune", "--author", "Frank Herbert"])
+        try vault.succeed(["book", "add", "Emma"])
+        try vault.succeed(["book", "add", "[Brackets] & *stars*"])
+        try vault.succeed(["book", "start", "dune"])
+        try vault.succeed(["book", "finish", "emma"])
+        let archive = vault.root.appendingPathComponent("archive")
+        try vault.succeed(["export", "--out", archive.path])
+        let index = try String(contentsOf: archive.appendingPathComponent("index.md"), encoding: .utf8)
+        let files = try FileManager.default.contentsOfDirectory(atPath: archive.appendingPathComponent("books").path)
+        let dune = try #require(files.first { $0.hasPrefix("dune-") })
+        let emma = try #require(files.first { $0.hasPrefix("emma-") })
+        let other = try #require(files.first { $0.hasPrefix("brackets-stars-") })
+        #expect(index == """
+            # Books
+
+            ## Reading
+
+            - [Dune](<books/\(dune)>) — Frank Herbert
+
+            ## Finished
+
+            - [Emma](<books/\(emma)>)
+
+            ## Other books
+
+            - [\\[Brackets\\] & \\*stars\\*](<books/\(other)>)
+
+            """, "\(index)")
+        try (index + "\nMy own line.\n").write(to: archive.appendingPathComponent("index.md"), atomically: true, encoding: .utf8)
+        let target = try TestVault()
+        try target.createUnlocked()
+        let imported = try target.run(["import", archive.path])
+        #expect(imported.status == 0, "\(imported)")
     }
 }
 
@@ -666,4 +705,5 @@ enum SchemaValidator {
             """
         return try Binary.run(python, ["-c", script, schema, archive.path], environment: environment)
     }
+
 }
