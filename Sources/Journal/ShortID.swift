@@ -22,22 +22,6 @@ public enum ShortID {
         (minimumLength...maximumLength).contains(text.utf8.count)
             && text.utf8.allSatisfy { $0 &- UInt8(ascii: "0") < 10 || $0 &- UInt8(ascii: "a") < 6 }
     }
-
-    /// The shortest start of `part` that no other random part begins with, given the
-    /// nearest others in sorted order (`before` ≤ `part` ≤ `after`; nil: none). Nil when
-    /// another record has the very same random part, so that only the full id names it.
-    public static func shortest(_ part: String, before: String?, after: String?) -> String? {
-        let digits = Array(part.utf8)
-        var shared = 0
-        for neighbour in [before, after].compactMap({ $0 }) {
-            let other = Array(neighbour.utf8)
-            var common = 0
-            while common < min(digits.count, other.count), digits[common] == other[common] { common += 1 }
-            if common == digits.count { return nil }
-            shared = max(shared, common)
-        }
-        return String(decoding: digits.prefix(max(minimumLength, shared + 1)), as: UTF8.self)
-    }
 }
 
 /// Every record's random part in sorted order, read once for a long listing: each id's
@@ -103,8 +87,10 @@ public struct RandomPartIndex: Sendable {
         self.sorted = merged
     }
 
-    /// The shortest unique form of `id`'s random part (nil: none; see
-    /// ``ShortID/shortest(_:before:after:)``), or nil when the index does not hold it.
+    /// The shortest start of `id`'s random part, at least ``ShortID/minimumLength`` digits,
+    /// that no other part in the index begins with: one digit more than it shares with its
+    /// nearest neighbours. Nil when another record has the very same random part (only the
+    /// full id names it), or when the index does not hold it.
     public func shortID(of id: EntityID) -> String? {
         let digits = ShortID.randomPart(of: id)
         var utf8 = digits

@@ -19,28 +19,19 @@ import Testing
         #expect(ShortID.isPossible(text) == expected)
     }
 
-    @Test("Six digits when no neighbour shares them; one more than the longest shared start otherwise")
-    func shortest() {
-        #expect(ShortID.shortest("abc8def0123456789ab", before: nil, after: nil) == "abc8de")
-        #expect(ShortID.shortest("abc8def0123456789ab", before: "abc0000000000000000", after: "fff0000000000000000") == "abc8de")
-        #expect(ShortID.shortest("abc8def0123456789ab", before: "abc8def0000000000000", after: nil) == "abc8def01")
-        #expect(ShortID.shortest("abc8def0123456789ab", before: "abc8de00000000000000", after: "abc8def0123456789ac") == "abc8def0123456789ab",
-                "the longer shared start decides")
-        #expect(ShortID.shortest("abc8def0123456789ab", before: nil, after: "abc8def0123456789ab") == nil,
-                "a record sharing the whole random part: only the full id names it")
-    }
-
     func part(_ digits: String) -> RandomPartIndex.Part? {
         Array(digits.utf8).withUnsafeBytes { RandomPartIndex.Part(digits: $0) }
     }
 
-    @Test("An index of every random part finds the same forms as the neighbours do")
+    @Test("Six digits when no neighbour shares them, one more than the longest shared start otherwise, none for a twin")
     func index() throws {
         let ids = try ["0193f2a1-7c4e-7abc-8def-0123456789ab", "0193f2a1-7c4f-7abc-8def-0000000000aa",
                        "0193f2a1-7c50-7123-8456-789abcdef012", "0193f2a1-7c51-7123-8456-789abcdef012"]
             .map { try EntityID(validating: $0) }
         let parts = try ids.map { try #require(part(ShortID.randomPart(of: $0))) }
         let index = RandomPartIndex(merging: [[parts[2], parts[3]], [parts[1], parts[0]]])
+        let alone = RandomPartIndex(merging: [[parts[2]]])
+        #expect(alone.shortID(of: ids[2]) == "123845", "no neighbour: six digits")
         #expect(index.shortID(of: ids[0]) == "abc8def01")
         #expect(index.shortID(of: ids[1]) == "abc8def00")
         #expect(index.shortID(of: ids[2]) == nil && index.shortID(of: ids[3]) == nil, "same random part")
