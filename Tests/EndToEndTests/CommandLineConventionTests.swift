@@ -121,6 +121,11 @@ struct CommandLineConventionTests {
             #expect((try? String(contentsOf: paged, encoding: .utf8))?.contains("The spice must flow") == true || arguments == ["book", "list"],
                     "\(arguments): the listing went to the pager")
         }
+        try vault.succeed(["tag", "add", "@last", "desert"])
+        for arguments in [["stats"], ["tag", "list"]] {
+            let result = try onTerminal(arguments)
+            #expect(result.status == 0 && result.stdout.contains("through the pager"), "\(arguments): \(result)")
+        }
         try? FileManager.default.removeItem(at: paged)
         let direct = try onTerminal(["--no-pager", "list"])
         #expect(direct.stdout.contains("The spice must flow") && !direct.stdout.contains("through the pager"), "\(direct)")

@@ -34,7 +34,9 @@ enum StatsCommand {
             if input.json {
                 context.console.out(JSONDocuments.render(JSONDocuments.StatsDocument(report)))
             } else {
-                context.console.out(text(report, input: input, charts: context.console.stdoutShowsStyle))
+                let charts = context.console.stdoutShowsStyle   // decided on the terminal, before a pager takes the output
+                context.startPaging()
+                context.console.out(text(report, input: input, charts: charts))
             }
             try context.finishListing()
         }

@@ -57,6 +57,7 @@ enum TagCommands {
             } else if uses.isEmpty {
                 context.console.err("No tags yet; `bmvault tag add ID TAG` gives one.\n")
             } else {
+                context.startPaging()
                 for use in uses {
                     let counts = HumanFormat.counted([(use.books, "book"), (use.notes, "note"), (use.quotes, "quote")].filter { $0.0 > 0 })
                     context.console.out("#\(HumanFormat.printable(use.name))  \(counts)\n")
