@@ -155,7 +155,7 @@ public enum ArchiveReadme {
 
         ## Sessions
 
-        - 2026-01-09T20:00:00.000Z to 2026-01-09T21:00:00.000Z, 30 pages <!-- bmvault:session 0193f2a1-... started=... ended=... pages=30 -->
+        - 2026-01-09 21:00–22:00 (+01:00), 1 h 0 min, 30 pages <!-- bmvault:session 0193f2a1-... started=2026-01-09T20:00:00.000Z ended=2026-01-09T21:00:00.000Z pages=30 -->
 
         ## Notes and quotes
 
@@ -179,6 +179,10 @@ public enum ArchiveReadme {
           known (bmvault 0.11; read back), `tags` (bmvault 0.13; shown only: journal.json's
           `tags` are their record, and a note's or quote's tags are in journal.json alone),
           `created`, `updated`, `version`.
+        - A session is shown in the local time of the machine that exported it, with that
+          time's offset from UTC and the session's length (archives before bmvault 0.14
+          showed UTC times); its marker holds the exact UTC times, and is all an import reads
+          of the line.
         - Every session, note and quote carries its id in an HTML comment (`<!-- bmvault:...
           -->`), which Markdown tools keep and do not show. A note or quote runs from its
           marker to its end marker (`<!-- /bmvault:note -->`), so its text may have several
@@ -257,8 +261,9 @@ public enum ArchiveReadme {
           journal.json or of the Markdown markers, another escaping.
         - bmvault refuses an archive whose format version is newer than it knows, naming both
           versions, and reads every older version with the reader written for it.
-        - So bmvault 0.14's `index.md` and its book file names (the start of the id's random
-          part instead of its first 8 characters) stay format version 1: import never reads
-          a file's name nor `index.md`, and archives written before and after import alike.
+        - So bmvault 0.14's `index.md`, its book file names (the start of the id's random part
+          instead of its first 8 characters) and its sessions shown in local time stay format
+          version 1: import never reads a file's name, `index.md` or a session's shown times,
+          and archives written before and after import alike.
         """##
 }

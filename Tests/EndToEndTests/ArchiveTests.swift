@@ -595,12 +595,18 @@ import Testing
             #expect(conflicts?.count == 2)
             // An archive this build writes in the same format is the same text.
             if (original["archive"] as? [String: Any])?["formatVersion"] as? Int == 1 {
-                // Book files compared by the id in their front matter: their names took the start
-                // of the id's random part in bmvault 0.14 (import never reads names).
+                // Book files compared by the id in their front matter, and each session line by its
+                // marker: in bmvault 0.14 the names took the start of the id's random part and
+                // sessions were shown in local time (import reads neither).
+                let sessionMarker = { (line: Substring) -> Substring in
+                    guard line.hasPrefix("- "), let marker = line.range(of: "<!-- bmvault:session ") else { return line }
+                    return line[marker.lowerBound...]
+                }
                 let unchanging = { (files: [String: String]) in
                     Dictionary(files.filter { $0.key != "manifest.json" && $0.key != "README.md" }.map { path, text in
                         let id = text.split(separator: "\n").first { $0.hasPrefix("id: ") }.map(String.init)
-                        return (path.hasPrefix("books/") ? "books/" + (id ?? path) : path, text)
+                        let markers = text.split(separator: "\n", omittingEmptySubsequences: false).map(sessionMarker).joined(separator: "\n")
+                        return (path.hasPrefix("books/") ? "books/" + (id ?? path) : path, path.hasPrefix("books/") ? markers : text)
                     }, uniquingKeysWith: { first, _ in first }).filter { $0.key != "index.md" }   // index.md: from bmvault 0.14
                 }
                 #expect(try unchanging(Self.contents(fixture)) == unchanging(Self.contents(exported)))
@@ -651,6 +657,30 @@ import Testing
         try target.createUnlocked()
         let imported = try target.run(["import", archive.path])
         #expect(imported.status == 0, "\(imported)")
+    }
+
+    @Test("Sessions show in the Markdown in local time, with the offset and the length; the marker keeps UTC")
+    func sessionsInLocalTime() throws {
+        // Five and a half hours east of UTC (tzdata, which Scripts/install installs).
+        let vault = try TestVault(environment: ["TZ": "Asia/Kolkata"])
+        try vault.createUnlocked()
+        try vault.succeed(["book", "add", "Emma"])
+        try vault.succeed(["session", "add", "emma", "--pages", "20", "--start", "2026-12-03 09:05", "--end", "2026-12-03 10:35"])
+        try vault.succeed(["session", "add", "emma", "--pages", "1", "--start", "2026-12-03 23:50", "--end", "2026-12-04 00:05"])
+        let archive = vault.root.appendingPathComponent("archive")
+        try vault.succeed(["export", "--out", archive.path])
+        let books = archive.appendingPathComponent("books")
+        let name = try #require(try FileManager.default.contentsOfDirectory(atPath: books.path).first)
+        let text = try String(contentsOf: books.appendingPathComponent(name), encoding: .utf8)
+        #expect(text.contains("- 2026-12-03 09:05–10:35 (+05:30), 1 h 30 min, 20 pages <!-- bmvault:session "), "\(text)")
+        #expect(text.contains(" started=2026-12-03T03:35:00.000Z ended=2026-12-03T05:05:00.000Z pages=20 -->"), "the marker keeps UTC")
+        #expect(text.contains("- 2026-12-03 23:50–2026-12-04 00:05 (+05:30), 15 min, 1 page <!-- bmvault:session "), "across midnight")
+        // Read back exactly, whatever the time zone of the machine that imports it.
+        let target = try TestVault(environment: ["TZ": "UTC"])
+        try target.createUnlocked()
+        try target.succeed(["import", archive.path])
+        let sessions = try #require(try target.json(["session", "list", "--json"]) as? [[String: Any]])
+        #expect(sessions.compactMap { $0["startedAt"] as? String } == ["2026-12-03T03:35:00.000Z", "2026-12-03T18:20:00.000Z"])
     }
 }
 

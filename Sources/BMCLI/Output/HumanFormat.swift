@@ -53,18 +53,9 @@ enum HumanFormat {
         return false
     }
 
-    /// `2026-12-02 10:07` in the local time zone (`TZ`, else /etc/localtime), through libc.
-    /// why not DateFormatter: making one loads ICU's calendar and locale data, about 1 M
-    /// instructions, once per note in a listing.
+    /// `2026-12-02 10:07` in the local time zone (``LocalTimeText``).
     static func localTime(_ timestamp: Timestamp) -> String {
-        let milliseconds = timestamp.millisecondsSince1970
-        var seconds = time_t(milliseconds / 1000 - (milliseconds % 1000 < 0 ? 1 : 0))
-        var parts = tm()
-        guard localtime_r(&seconds, &parts) != nil else { return "?" }
-        func twoDigits(_ value: Int32) -> String { value < 10 ? "0\(value)" : "\(value)" }
-        let year = String(parts.tm_year + 1900)
-        return String(repeating: "0", count: max(0, 4 - year.count)) + year + "-" + twoDigits(parts.tm_mon + 1) + "-"
-            + twoDigits(parts.tm_mday) + " " + twoDigits(parts.tm_hour) + ":" + twoDigits(parts.tm_min)
+        LocalTimeText.minute(timestamp)
     }
 
     /// `42%`, or `42.5%` when not whole: to a tenth (a page of a long book is a fraction).
@@ -132,14 +123,14 @@ enum HumanFormat {
             + printable(listing.bookTitle ?? "(title unreadable)") + "\n"
     }
 
-    /// `1 h 30 min`, `45 min`, or `0 min`, whole minutes.
+    /// `1 h 30 min`, `45 min`, or `0 min`, whole minutes (``LocalTimeText``).
     static func duration(from start: Timestamp, to end: Timestamp) -> String {
-        duration(minutes: Int(max(0, end.millisecondsSince1970 - start.millisecondsSince1970) / 60_000))
+        LocalTimeText.duration(from: start, to: end)
     }
 
     /// `1 h 30 min`, `45 min`.
     static func duration(minutes: Int) -> String {
-        minutes >= 60 ? "\(minutes / 60) h \(minutes % 60) min" : "\(minutes) min"
+        LocalTimeText.duration(minutes: minutes)
     }
 
     /// A header line (id, kind, date, book, locator), then the body indented four spaces,

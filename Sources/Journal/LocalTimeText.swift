@@ -1,0 +1,45 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Times and durations as a person reads them: in the local time zone (`TZ`, else
+/// /etc/localtime), through libc. Shared by the terminal's listings and the archive's
+/// Markdown, which show the same times the same way.
+///
+/// why not DateFormatter: making one loads ICU's calendar and locale data, about 1 M
+/// instructions, once per note in a listing.
+public enum LocalTimeText {
+    /// `2026-12-02 10:07`.
+    public static func minute(_ timestamp: Timestamp) -> String {
+        guard let parts = local(timestamp) else { return "?" }
+        let year = String(parts.tm_year + 1900)
+        return String(repeating: "0", count: max(0, 4 - year.count)) + year + "-" + twoDigits(parts.tm_mon + 1) + "-"
+            + twoDigits(parts.tm_mday) + " " + twoDigits(parts.tm_hour) + ":" + twoDigits(parts.tm_min)
+    }
+
+    /// `+01:00`, `-05:00`, `+05:30`: local time's offset from UTC at `timestamp`.
+    public static func offset(_ timestamp: Timestamp) -> String {
+        guard let parts = local(timestamp) else { return "?" }
+        let minutes = Int(parts.tm_gmtoff) / 60
+        return (minutes < 0 ? "-" : "+") + twoDigits(Int32(abs(minutes) / 60)) + ":" + twoDigits(Int32(abs(minutes) % 60))
+    }
+
+    /// `1 h 30 min`, `45 min`, or `0 min`: whole minutes from `start` to `end`.
+    public static func duration(from start: Timestamp, to end: Timestamp) -> String {
+        duration(minutes: Int(max(0, end.millisecondsSince1970 - start.millisecondsSince1970) / 60_000))
+    }
+
+    /// `1 h 30 min`, `45 min`.
+    public static func duration(minutes: Int) -> String {
+        minutes >= 60 ? "\(minutes / 60) h \(minutes % 60) min" : "\(minutes) min"
+    }
+
+    private static func local(_ timestamp: Timestamp) -> tm? {
+        let milliseconds = timestamp.millisecondsSince1970
+        var seconds = time_t(milliseconds / 1000 - (milliseconds % 1000 < 0 ? 1 : 0))
+        var parts = tm()
+        return localtime_r(&seconds, &parts) != nil ? parts : nil
+    }
+
+    private static func twoDigits(_ value: Int32) -> String { value < 10 ? "0\(value)" : "\(value)" }
+}
