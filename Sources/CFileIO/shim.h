@@ -6,6 +6,7 @@
 #endif
 #include <dirent.h>
 #include <fcntl.h>
+#include <sys/mman.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -23,6 +24,11 @@ static inline int bmv_syncfs(int descriptor) {
    syscall(2) so it does not depend on the glibc version's wrapper. */
 static inline int bmv_rename_noreplace(const char *source, const char *destination) {
     return (int)syscall(SYS_renameat2, AT_FDCWD, source, AT_FDCWD, destination, RENAME_NOREPLACE);
+}
+
+/* An anonymous file in memory (memfd_create(2)), never on a disk. */
+static inline int bmv_memory_file(const char *name) {
+    return memfd_create(name, MFD_CLOEXEC);
 }
 
 /* d_name is a fixed-size char array, which Swift imports as a tuple. */

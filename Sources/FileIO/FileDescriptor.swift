@@ -77,6 +77,13 @@ public struct FileDescriptor: RawRepresentable, Hashable, Sendable {
         return (FileDescriptor(rawValue: ends[0]), FileDescriptor(rawValue: ends[1]))
     }
 
+    /// An anonymous file that lives in memory only (`memfd_create(2)`), open for reading
+    /// and writing: for text that must be read as a file but may never touch a disk, such
+    /// as an archive piped to `import -`. `/proc/self/fd/N` opens it again, from the start.
+    public static func memoryFile(named name: String) throws(FileIOError) -> FileDescriptor {
+        FileDescriptor(rawValue: try systemCall(.memfd) { bmv_memory_file(name) })
+    }
+
     /// Creates a new file at `path`, open for writing, or fails with `EEXIST` if anything
     /// has that name (a file, a directory, a symbolic link: it is never followed). So two
     /// processes can never write one file, and no one can plant a link bmvault would write

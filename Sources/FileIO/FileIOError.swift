@@ -26,6 +26,8 @@ public struct FileIOError: Error, Equatable, Sendable, CustomStringConvertible {
         public static let write = Operation(rawValue: "write")
         /// `pipe2(2)`.
         public static let pipe = Operation(rawValue: "pipe")
+        /// `memfd_create(2)`.
+        public static let memfd = Operation(rawValue: "memfd_create")
         /// `close(2)`: can be the first report of a write that did not reach the disk.
         public static let close = Operation(rawValue: "close")
         /// `fsync(2)` of a file or a directory.

@@ -682,6 +682,23 @@ import Testing
         let sessions = try #require(try target.json(["session", "list", "--json"]) as? [[String: Any]])
         #expect(sessions.compactMap { $0["startedAt"] as? String } == ["2026-12-03T03:35:00.000Z", "2026-12-03T18:20:00.000Z"])
     }
+
+    @Test("import - reads journal.json from standard input, piped or redirected; a bad one is one line, exit 65")
+    func importFromStandardInput() throws {
+        let (source, _, _) = try Self.populated()
+        let archive = source.root.appendingPathComponent("archive")
+        try source.succeed(["export", "--out", archive.path])
+        let journal = try String(contentsOf: archive.appendingPathComponent("journal.json"), encoding: .utf8)
+        let target = try TestVault()
+        try target.createUnlocked()
+        let piped = try Binary.run("/bin/sh", ["-c", "cat '\(archive.path)/journal.json' | '\(Binary.path)' import -"], environment: target.environment)
+        #expect(piped.status == 0 && piped.stdout.hasPrefix("Added:      2 books"), "through a pipe: \(piped)")
+        #expect(try target.notes().map { $0["body"] as? String } == (try source.notes().map { $0["body"] as? String }))
+        let again = try target.succeed(["import", "-"], stdin: journal)
+        #expect(again.stdout.contains("Added:      0 books, 0 sessions, 0 notes, 0 quotes"), "\(again)")
+        let bad = try target.run(["import", "-"], stdin: "{ not json")
+        #expect(bad.status == 65 && bad.stderr.split(separator: "\n").count == 1 && bad.stderr.hasPrefix("Error: journal.json line 1"), "\(bad)")
+    }
 }
 
 /// The golden archives in Tests/Fixtures/archives (one per format version, each made once

@@ -638,6 +638,11 @@ final class SweepWorld {
         try world.run(["import", archive.path, "--dry-run"], vault: "imported", status: 0)
         try world.run(["import", archive.path], vault: "imported", status: 0)
         try world.run(["import", archive.path, "--json"], vault: "imported", status: 0)   // nothing new
+        // journal.json on standard input: held in memory only, never in a file (the sweep searches TMPDIR and the runtime directory).
+        let pipedJournal = try String(contentsOf: archive.appendingPathComponent("journal.json"), encoding: .utf8)
+        #expect(pipedJournal.contains(c), "the piped journal holds the canary")
+        try world.run(["import", "-", "--dry-run"], vault: "imported", stdin: pipedJournal, status: 0)
+        try world.run(["import", "-"], vault: "imported", stdin: "not json \(c)", status: 65)
         try world.run(["list"], vault: "imported", showsContent: true, status: 0)
         func spoiled(_ name: String, _ spoil: (URL) throws -> Void) throws -> String {
             let copy = archives.appendingPathComponent(name)

@@ -51,7 +51,7 @@ enum ArchiveCommands {
         var json = false
 
         static var parameters: [Parameter<ImportInput>] {
-            [.argument(\.path, ArgumentSpec(name: "path", help: "The archive directory, or its journal.json.")),
+            [.argument(\.path, ArgumentSpec(name: "path", help: "The archive directory, or its journal.json; - reads journal.json from standard input.")),
              .flag(\.dryRun, OptionSpec(name: "dry-run", help: "Report what would be added, updated and marked as a conflict; change nothing.")),
              .flag(\.force, OptionSpec(name: "force", help: "Import even if files differ from the manifest (a damaged or altered archive).")),
              .flag(\.json, SharedOptions.json)]
@@ -64,7 +64,10 @@ enum ArchiveCommands {
             discussion: "PATH is an archive directory or its journal.json. All or nothing, in one transaction. Records the vault has are left alone, so importing twice changes nothing; a note that differs keeps both texts (see `bmvault conflicts`). Edited Markdown files are read in place of journal.json for their book.",
             parameters: ImportInput.parameters
         ) { input in
-            let report = try context.openVault().importArchive(from: input.path, dryRun: input.dryRun, force: input.force)
+            let vault = try context.openVault()
+            let piped = input.path == CommandContext.standardInputArgument ? try context.standardInputInMemory() : nil
+            defer { piped?.close() }
+            let report = try vault.importArchive(from: piped?.path ?? input.path, dryRun: input.dryRun, force: input.force)
             if input.json {
                 context.console.out(JSONDocuments.render(ImportDocument(report)))
             } else {

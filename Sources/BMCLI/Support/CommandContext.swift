@@ -242,6 +242,22 @@ final class CommandContext {
         return Swift.readLine(strippingNewline: true)
     }
 
+    /// Standard input, read to its end into a file that lives in memory only, for `import
+    /// -`: the archive reader opens journal.json twice, which a pipe cannot be read, and a
+    /// file on disk would keep the journal in the clear. `path` opens it from the start;
+    /// `close()` frees it.
+    func standardInputInMemory() throws(CLIError) -> (path: String, close: () -> Void) {
+        let file: FileDescriptor
+        do { file = try FileDescriptor.memoryFile(named: "bmvault-import") } catch { throw .system(error) }
+        do throws(FileIOError) {
+            try file.writeAll(try FileDescriptor.standardInput.readAll())
+        } catch {
+            try? file.close()
+            throw .system(error)
+        }
+        return ("/proc/self/fd/\(file.rawValue)", { try? file.close() })
+    }
+
     /// Asks a `[y/N]` question: true only for an answer starting with y (or Y).
     func confirm(_ question: String) -> Bool {
         ask(question)?.trimmingCharacters(in: .whitespaces).lowercased().hasPrefix("y") == true
