@@ -141,6 +141,8 @@ public enum ArchiveReadme {
         bmvault-archive: 1
         id: 0193f2a1-7c4e-7abc-8def-0123456789ab
         title: "The Name of the Rose"
+        aliases:
+          - "The Name of the Rose"
         authors:
           - "Umberto Eco"
         progress: 42.5
@@ -172,8 +174,9 @@ public enum ArchiveReadme {
         <!-- /bmvault:quote -->
         ```
 
-        - The front matter: `bmvault-archive` (the format version), the book's `id`, `title`
-          and `authors` (double-quoted YAML strings), `progress`, `status` and `rating` when the
+        - The front matter: `bmvault-archive` (the format version), the book's `id`, `title`,
+          `aliases` (the title again, so that a note tool's `[[The Name of the Rose]]` finds
+          the file; bmvault 0.14, shown only) and `authors` (double-quoted YAML strings), `progress`, `status` and `rating` when the
           book has them (bmvault 0.10; `rating` is read back, `status` is shown only: journal.json's
           `readingLog` is its record), `isbn` (a double-quoted string), `year` and `pages` when
           known (bmvault 0.11; read back), `tags` (bmvault 0.13; shown only: journal.json's
@@ -262,8 +265,9 @@ public enum ArchiveReadme {
         - bmvault refuses an archive whose format version is newer than it knows, naming both
           versions, and reads every older version with the reader written for it.
         - So bmvault 0.14's `index.md`, its book file names (the start of the id's random part
-          instead of its first 8 characters) and its sessions shown in local time stay format
-          version 1: import never reads a file's name, `index.md` or a session's shown times,
-          and archives written before and after import alike.
+          instead of its first 8 characters), its sessions shown in local time and its
+          `aliases` stay format version 1: import never reads a file's name, `index.md`, a
+          session's shown times or an unknown front matter key, and archives written before
+          and after import alike.
         """##
 }

@@ -602,10 +602,14 @@ import Testing
                     guard line.hasPrefix("- "), let marker = line.range(of: "<!-- bmvault:session ") else { return line }
                     return line[marker.lowerBound...]
                 }
+                // And without the front matter's `aliases` (bmvault 0.14, shown only).
+                let withoutAliases = { (text: String) -> String in
+                    text.replacingOccurrences(of: #"\naliases:\n  - [^\n]*"#, with: "", options: .regularExpression)
+                }
                 let unchanging = { (files: [String: String]) in
                     Dictionary(files.filter { $0.key != "manifest.json" && $0.key != "README.md" }.map { path, text in
                         let id = text.split(separator: "\n").first { $0.hasPrefix("id: ") }.map(String.init)
-                        let markers = text.split(separator: "\n", omittingEmptySubsequences: false).map(sessionMarker).joined(separator: "\n")
+                        let markers = withoutAliases(text).split(separator: "\n", omittingEmptySubsequences: false).map(sessionMarker).joined(separator: "\n")
                         return (path.hasPrefix("books/") ? "books/" + (id ?? path) : path, path.hasPrefix("books/") ? markers : text)
                     }, uniquingKeysWith: { first, _ in first }).filter { $0.key != "index.md" }   // index.md: from bmvault 0.14
                 }
@@ -674,6 +678,7 @@ import Testing
         let text = try String(contentsOf: books.appendingPathComponent(name), encoding: .utf8)
         #expect(text.contains("- 2026-12-03 09:05–10:35 (+05:30), 1 h 30 min, 20 pages <!-- bmvault:session "), "\(text)")
         #expect(text.contains(" started=2026-12-03T03:35:00.000Z ended=2026-12-03T05:05:00.000Z pages=20 -->"), "the marker keeps UTC")
+        #expect(text.contains("title: \"Emma\"\naliases:\n  - \"Emma\"\n"), "the title as an alias, for a note tool's [[Emma]]")
         #expect(text.contains("- 2026-12-03 23:50–2026-12-04 00:05 (+05:30), 15 min, 1 page <!-- bmvault:session "), "across midnight")
         // Read back exactly, whatever the time zone of the machine that imports it.
         let target = try TestVault(environment: ["TZ": "UTC"])

@@ -43,6 +43,9 @@ final class BookMarkdownWriter {
     private static func appendHeader(_ book: Book, sessions: [ReadingSession], tags: [String], to out: inout [UInt8]) {
         var text = "---\n\(ArchiveFormat.markdownVersionKey): \(ArchiveFormat.currentVersion)\nid: \(book.id)\n"
         text += "title: \(MarkdownText.yamlString(book.title))\n"
+        // Shown, not read back: the title again, for a note tool's [[Title]] links, since
+        // the file is named by its slug and id.
+        text += "aliases:\n  - \(MarkdownText.yamlString(book.title))\n"
         text += book.authors.isEmpty ? "authors: []\n"
             : "authors:\n" + book.authors.map { "  - \(MarkdownText.yamlString($0))\n" }.joined()
         text += "progress: \(JSONText.number(book.progress))\n"
