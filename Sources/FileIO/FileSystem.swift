@@ -71,7 +71,8 @@ public enum FileSystem {
         var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
         let found = buffer.withUnsafeMutableBufferPointer { getcwd($0.baseAddress, $0.count) != nil }
         guard found else { throw FileIOError(.getcwd, Errno(rawValue: errno)) }
-        return String(cString: buffer)
+        let bytes = buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }
+        return String(decoding: bytes, as: UTF8.self)
     }
 
     /// Whether anything is at `path`: a broken symbolic link counts only when
