@@ -86,7 +86,8 @@ final class CommandContext {
     func openVault() throws -> Vault {
         let vault = try openVaultWithoutKey()
         if console.stdinIsTerminal && console.stderrIsTerminal {
-            vault.bookChooser = { [console] candidates in BookChoice.ask(candidates, console: console) }
+            // unowned: the vault holds this closure, and outlives every call of it.
+            vault.bookChooser = { [console, unowned vault] candidates in BookChoice.ask(candidates, name: vault.shortID, console: console) }
         }
         // Deleted text older than the retention period goes, a bounded share per command.
         vault.purgeExpiredTombstonesOnTheWay()
