@@ -11,10 +11,29 @@ public enum ShortID {
     /// The digits of a whole random part.
     public static let maximumLength = 19
 
+    /// Where the random part's digits stand in an id's 36 characters (the hyphens between
+    /// them left out). Migration 0014's index expression says the same in SQL.
+    private static let digitRanges = [15..<18, 19..<23, 24..<36]
+
     /// The random part of `id`: its hex digits from the 16th character on, without hyphens.
     public static func randomPart(of id: EntityID) -> String {
         let utf8 = Array(id.rawValue.utf8)
-        return String(decoding: utf8[15..<18] + utf8[19..<23] + utf8[24..<36], as: UTF8.self)
+        return String(decoding: digitRanges.flatMap { utf8[$0] }, as: UTF8.self)
+    }
+
+    /// Whether the random part of the id whose 36 UTF-8 bytes are `id` (read in place, as
+    /// the title cache holds them) starts with `typed`.
+    public static func randomPart(ofStored id: UnsafeBufferPointer<UInt8>, startsWith typed: [UInt8]) -> Bool {
+        guard id.count == 36, typed.count <= maximumLength else { return false }
+        var checked = 0
+        for range in digitRanges {
+            for position in range {
+                guard checked < typed.count else { return true }
+                guard id[position] == typed[checked] else { return false }
+                checked += 1
+            }
+        }
+        return true
     }
 
     /// Whether `text` (already lowercased) could be a short id: 6 to 19 hex digits.

@@ -39,7 +39,7 @@ enum BookReference {
             let (idMatch, verdict, isShortID) = titles.withBytes(at: index) { id, title, _ -> (Verdict, Verdict, Bool) in
                 (mayBeID || typedID.count == id.count ? compare(id, withPrintableASCII: typedID) : .neither,
                  bytesCanDecide ? compare(title, withPrintableASCII: typedBytes) : .undecided,
-                 mayBeShortID && randomPart(of: id, startsWith: typedID))
+                 mayBeShortID && ShortID.randomPart(ofStored: id, startsWith: typedID))
             }
             if idMatch == .equal { return .one(try id(at: index, in: titles)) }
             if isShortID { shortIDs.append(index) }
@@ -82,19 +82,6 @@ enum BookReference {
             if text[start..<(start + part.count)].elementsEqual(part) { return true }
         }
         return false
-    }
-
-    /// Whether the random part of `id` (36 bytes as stored; ``ShortID/randomPart(of:)``)
-    /// starts with `typed`.
-    private static func randomPart(of id: UnsafeBufferPointer<UInt8>, startsWith typed: [UInt8]) -> Bool {
-        guard id.count == 36 else { return false }
-        var position = 15
-        for digit in typed {
-            if position == 18 || position == 23 { position += 1 }
-            guard position < 36, id[position] == digit else { return false }
-            position += 1
-        }
-        return true
     }
 
     private static func id(at index: Int, in titles: BookTitleIndex) throws(VaultError) -> EntityID {

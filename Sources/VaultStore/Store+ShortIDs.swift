@@ -37,9 +37,7 @@ extension Store {
     /// so, answered from the indexes alone (no row is read); six digits almost always do.
     public func shortID(of id: EntityID) throws(StoreError) -> String? {
         let part = ShortID.randomPart(of: id)
-        let counted = Self.namedTables.map { table in
-            "(SELECT count(*) FROM (SELECT 1 FROM \(table) WHERE \(Self.randomPartSQL) >= ?1 AND \(Self.randomPartSQL) < ?2 LIMIT 2))"
-        }.joined(separator: " + ")
+        let counted = Self.countSharing(from: "?1", below: "?2")
         for length in ShortID.minimumLength...ShortID.maximumLength {
             let prefix = String(part.prefix(length))
             var sharing = 0
@@ -56,9 +54,7 @@ extension Store {
     public func sixDigitShortIDs(of ids: [EntityID]) throws(StoreError) -> [EntityID: String] {
         var byPrefix: [String: EntityID] = [:]
         for id in ids { byPrefix[String(ShortID.randomPart(of: id).prefix(ShortID.minimumLength))] = id }
-        let counted = Self.namedTables.map { table in
-            "(SELECT count(*) FROM (SELECT 1 FROM \(table) WHERE \(Self.randomPartSQL) >= p.value AND \(Self.randomPartSQL) < p.value || 'g' LIMIT 2))"
-        }.joined(separator: " + ")
+        let counted = Self.countSharing(from: "p.value", below: "p.value || 'g'")
         let list = "[" + byPrefix.keys.map { "\"\($0)\"" }.joined(separator: ",") + "]"
         var found: [EntityID: String] = [:]
         try database.forEachRow("SELECT p.value, \(counted) FROM json_each(?1) AS p", [.text(list)]) { row in
@@ -66,6 +62,15 @@ extension Store {
             if row.int64(1) <= 1, let id = byPrefix[prefix] { found[id] = prefix }
         }
         return found
+    }
+
+    /// SQL for how many records (0, 1, or 2 for more) of all the named tables have a random
+    /// part from `lower` up to `upper` (a prefix and the same + "g"), read from the indexes
+    /// alone.
+    private static func countSharing(from lower: String, below upper: String) -> String {
+        namedTables.map { table in
+            "(SELECT count(*) FROM (SELECT 1 FROM \(table) WHERE \(randomPartSQL) >= \(lower) AND \(randomPartSQL) < \(upper) LIMIT 2))"
+        }.joined(separator: " + ")
     }
 
     /// Every record's random part, for a long listing (``RandomPartIndex``).

@@ -225,8 +225,7 @@ import Testing
         let name = try #require(try FileManager.default.contentsOfDirectory(atPath: books.path).first { name in
             (try? String(contentsOf: books.appendingPathComponent(name), encoding: .utf8))?.contains("<!-- bmvault:note \(note) ") == true
         })
-        let random = Array(book)[15..<18] + Array(book)[19..<23] + Array(book)[24..<36]
-        #expect(name.hasSuffix("-\(String(random.prefix(8))).md"), "\(name) for \(book)")
+        #expect(name.hasSuffix("-\(randomPart(of: book).prefix(8)).md"), "\(name) for \(book)")
         let file = books.appendingPathComponent(name)
         var text = try String(contentsOf: file, encoding: .utf8)
         text = text.replacingOccurrences(of: "trailing&#32;\nend", with: "trailing&#32;\nend, edited in the Markdown")
@@ -617,8 +616,7 @@ import Testing
                 for path in try Self.contents(exported).keys where path.hasPrefix("books/") {
                     let text = try String(contentsOf: exported.appendingPathComponent(path), encoding: .utf8)
                     let id = try #require(text.split(separator: "\n").first { $0.hasPrefix("id: ") }).dropFirst(4)
-                    let random = Array(id)[15..<18] + Array(id)[19..<23] + Array(id)[24..<36]
-                    #expect(path.hasSuffix("-\(String(random.prefix(8))).md"), "\(path) for \(id)")
+                    #expect(path.hasSuffix("-\(randomPart(of: String(id)).prefix(8)).md"), "\(path) for \(id)")
                 }
             }
         }

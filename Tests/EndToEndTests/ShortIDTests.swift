@@ -6,12 +6,6 @@ import Testing
 /// notes.
 @Suite("Short ids and @last", .serialized)
 struct ShortIDTests {
-    /// The random part of a full id (the hex digits after its clock and version digit).
-    func randomPart(_ id: String) -> String {
-        let characters = Array(id)
-        return String(characters[15..<18] + characters[19..<23] + characters[24..<36])
-    }
-
     @Test("Listings, show and messages name records by short ids, which every command takes back")
     func shortIDsEverywhere() throws {
         let vault = try TestVault()
@@ -21,7 +15,7 @@ struct ShortIDTests {
         let note = added.line
         #expect(note.count == 36, "standard output keeps the full id")
         let short = try vault.short(note), bookShort = try vault.short(book)
-        #expect(short.count == 6 && randomPart(note).hasPrefix(short), "\(short) for \(note)")
+        #expect(short.count == 6 && randomPart(of: note).hasPrefix(short), "\(short) for \(note)")
         #expect(added.stderr == "Added a note to book \(bookShort): \(short).\n",
                 "off a terminal the message names the book by id, never by title or locator: \(added)")
         #expect(try vault.succeed(["show", short]).stdout.hasPrefix("id:       \(short)  (\(note))\n"))
@@ -104,7 +98,7 @@ struct ShortIDTests {
         let full = try #require(try vault.json(["list", "--json"]) as? [[String: Any]]).compactMap { $0["id"] as? String }
         #expect(shorts.count == full.count && full.count > 9_000, "\(shorts.count) short, \(full.count) full")
         #expect(Set(shorts).count == shorts.count, "short ids are unique")
-        for (short, id) in zip(shorts, full) where !(short.count >= 6 && randomPart(id).hasPrefix(short)) {
+        for (short, id) in zip(shorts, full) where !(short.count >= 6 && randomPart(of: id).hasPrefix(short)) {
             Issue.record("\(short) is not the start of \(id)'s random part")
             break
         }

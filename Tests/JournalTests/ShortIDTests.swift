@@ -9,6 +9,11 @@ import Testing
         let id = try EntityID(validating: "0193f2a1-7c4e-7abc-8def-0123456789ab")
         #expect(ShortID.randomPart(of: id) == "abc8def0123456789ab")
         #expect(ShortID.randomPart(of: id).count == ShortID.maximumLength)
+        // Read in place from the stored bytes, across the hyphens.
+        let stored = Array(id.rawValue.utf8)
+        let startsWith = { (typed: String) in stored.withUnsafeBufferPointer { ShortID.randomPart(ofStored: $0, startsWith: Array(typed.utf8)) } }
+        #expect(startsWith("abc8de") && startsWith("abc8def0123") && startsWith("abc8def0123456789ab"))
+        #expect(!startsWith("abc8df") && !startsWith("0193f2") && !startsWith("abc8def0123456789ab0"))
     }
 
     @Test("A short id is 6 to 19 hex digits", arguments: [

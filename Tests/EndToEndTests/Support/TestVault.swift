@@ -99,3 +99,10 @@ final class TestVault {
         return try #require(line.split(separator: " ").dropFirst().first.map(String.init), sourceLocation: sourceLocation)
     }
 }
+
+/// The random part of a full id (the hex digits after its clock and version digit), worked
+/// out here independently of bmvault's own code, to check the short ids and file names it shows.
+func randomPart(of id: String) -> String {
+    let characters = Array(id)
+    return String(characters[15..<18] + characters[19..<23] + characters[24..<36])
+}
