@@ -4,10 +4,12 @@ public enum ArchiveFormat {
     /// The value of `format` in manifest.json and of `archive.format` in journal.json.
     public static let name = "bmvault-archive"
     /// The version this build writes. Raised only for a change an older reader would
-    /// misread (a renamed or retyped field, a new meaning); new optional fields are not one.
-    public static let currentVersion = 1
-    /// Every version this build reads: one reader per version ever written (``JournalReaderV1``...).
-    public static let readableVersions: ClosedRange<Int> = 1...1
+    /// misread (a renamed or retyped field, a new meaning, another escaping); new optional
+    /// fields are not one. 2 (bmvault 0.15): the reader's Markdown written as it is.
+    public static let currentVersion = 2
+    /// Every version this build reads, each as it was written (``JournalReader``,
+    /// ``BookMarkdownReader``, ``MarkdownBody/Encoding``).
+    public static let readableVersions: ClosedRange<Int> = 1...2
 
     public static let manifestFile = "manifest.json"
     public static let journalFile = "journal.json"

@@ -127,7 +127,7 @@ public final class ArchiveReader {
         var editedBooks: [EntityID: Int] = [:]
         if source == .journal {
             for file in markdownFiles {
-                let book = try BookMarkdownReaderV1.read(path: file.path, displayName: file.name)
+                let book = try BookMarkdownReader.read(path: file.path, displayName: file.name)
                 guard editedBooks[book.book.id] == nil else {
                     throw ArchiveError.duplicateRecord(file: book.file, line: 1, record: book.book.id.rawValue)
                 }
@@ -181,7 +181,7 @@ public final class ArchiveReader {
             }
         } else {
             for file in markdownFiles {
-                let book = try BookMarkdownReaderV1.read(path: file.path, displayName: file.name)
+                let book = try BookMarkdownReader.read(path: file.path, displayName: file.name)
                 try emit(book, skipBook: false, skipSessions: [], skipAnnotations: { _ in false }, now: now, body)
             }
         }
@@ -231,7 +231,7 @@ public final class ArchiveReader {
     private static func parseJournal(_ path: String, followingLinks: Bool, _ emit: BackgroundRecords.Emit) throws(ArchiveError) {
         let file = ArchiveFormat.journalFile
         let reader = try JSONStreamReader(path: path, displayName: file, followingLinks: followingLinks)
-        let records = JournalReaderV1(file: file)
+        let records = JournalReader(file: file)
         try reader.beginObject()
         // Each top-level member once: a second `notes` (or `archive`) would otherwise be read
         // as well, or not at all, depending on the reader.

@@ -4,7 +4,7 @@
 /// and dates are in manifest.json), so two exports of one vault have the same README.
 public enum ArchiveReadme {
     public static let text = ##"""
-        # bmvault archive, format version 1
+        # bmvault archive, format version 2
 
         This directory is an export of a bmvault reading journal: books, reading sessions,
         notes and quotes. It is plain text (UTF-8): read it with `less`, a text editor, a
@@ -52,7 +52,7 @@ public enum ArchiveReadme {
 
         ```
         {
-          "archive" : { "format" : "bmvault-archive", "formatVersion" : 1, "includesDeleted" : false },
+          "archive" : { "format" : "bmvault-archive", "formatVersion" : 2, "includesDeleted" : false },
           "books" : [ ... ],
           "notes" : [ ... ],
           "quotes" : [ ... ],
@@ -60,7 +60,7 @@ public enum ArchiveReadme {
         }
         ```
 
-        - `archive.format` is always `bmvault-archive`; `archive.formatVersion` is `1` for this
+        - `archive.format` is always `bmvault-archive`; `archive.formatVersion` is `2` for this
           format; `archive.includesDeleted` is `true` when the export was made with
           `--include-deleted`, which adds deleted books, notes and quotes (tombstones, with
           `deletedAt` set) and the sessions of deleted books.
@@ -121,7 +121,7 @@ public enum ArchiveReadme {
 
         | key | meaning |
         | --- | --- |
-        | `format`, `formatVersion` | `bmvault-archive`, `1` |
+        | `format`, `formatVersion` | `bmvault-archive`, `2` |
         | `generator.name`, `generator.version` | `bmvault` and its version |
         | `exportedAt` | when the export was made |
         | `includesDeleted` | as in journal.json |
@@ -138,7 +138,7 @@ public enum ArchiveReadme {
 
         ```markdown
         ---
-        bmvault-archive: 1
+        bmvault-archive: 2
         id: 0193f2a1-7c4e-7abc-8def-0123456789ab
         title: "The Name of the Rose"
         aliases:
@@ -161,17 +161,26 @@ public enum ArchiveReadme {
 
         ## Notes and quotes
 
+        ### Note · 2026-01-09 21:30 (+01:00)
         <!-- bmvault:note 0193f2a2-... created=2026-01-09T20:30:00.000Z updated=2026-01-09T20:30:00.000Z version=1 -->
-        The library is a labyrinth, and so is the book.
+        The library is a *labyrinth*, and so is the book. #idea
 
         — ch. 2
         <!-- /bmvault:note -->
 
+        ### Quote · 2026-01-09 21:41 (+01:00)
         <!-- bmvault:quote 0193f2a3-... created=... updated=... version=1 -->
         > Stat rosa pristina nomine, nomina nuda tenemus.
         >
         > — p. 502
         <!-- /bmvault:quote -->
+
+        ### Note · 2026-01-10 08:02 (+01:00) · conflict copy of note 8def0123: two devices changed it, both versions are kept
+        <!-- bmvault:note 0193f2a4-... created=... updated=... version=1 conflict-of=0193f2a2-... conflict=both-edited -->
+        The library is a labyrinth.
+
+        — ch. 2
+        <!-- /bmvault:note -->
         ```
 
         - The front matter: `bmvault-archive` (the format version), the book's `id`, `title`,
@@ -191,17 +200,30 @@ public enum ArchiveReadme {
           marker to its end marker (`<!-- /bmvault:note -->`), so its text may have several
           paragraphs. The marker also holds its dates and version, and for a conflict copy
           `conflict-of=<id> conflict=<reason>`.
+        - Above each marker, a heading shows the kind and when it was written, in local time
+          with the offset from UTC (and when it was last edited, if in another minute); for
+          a conflict copy, what it is (`conflict copy of note 8def0123`: the start of the
+          other version's short id, which `bmvault show` accepts) or that it was edited after
+          being deleted elsewhere. The heading is shown only: an import reads the marker.
         - A quote is a blockquote. A last line `— <locator>` (an em dash and a space), after
-          a blank line, is the locator of a note or quote.
-        - The text is escaped so that Markdown shows it as written and it reads back
-          exactly: a backslash before punctuation that Markdown would take as formatting
-          (`` \` \* \_ \[ \< \# \$ \| \~ ``; `\>`, `\-`, `\+`, `\=` and `1\.` at the start of a
-          line; `\&` before a letter, digit or `#`); a backslash of the text itself is doubled
-          where it comes before punctuation or ends a line. Numeric character references keep
-          what an editor or Markdown would change: `&#32;` and `&#9;` for a space or tab at
-          the start or end of a line, `&#10;` for each line break before the first line with
-          text, `&#8212;` for an em dash starting a line, and `&#N;` for control characters,
-          U+2028, U+2029 and U+FEFF.
+          a blank line, is the locator of a note or quote; it is escaped as in format 1
+          (below).
+        - The text is the reader's own Markdown, written as it was typed: `*loved*`, links,
+          lists, headings and `#tags` render in a Markdown tool, and each line reads back as
+          it stands. Only a text that an editor or this layout would change is written with
+          character references, and its marker ends with `text=references`: a text with a
+          space or tab ending a line, line breaks before its first line, control characters,
+          U+2028, U+2029 or U+FEFF, `<!--` anywhere, or a last line starting with an em dash.
+          In such a text every `&` is `&amp;`, the `<` of `<!--` is `&lt;`, an em dash starting
+          a line is `&#8212;`, the last space or tab of a line is `&#32;` or `&#9;`, each line
+          break before the first line is `&#10;`, and the other characters are `&#N;`; read
+          back, every character reference is decoded. Markdown shows such a text as written.
+        - Format 1 (bmvault 0.1 to 0.14) escaped every text instead: a backslash before
+          punctuation that Markdown would take as formatting (`` \` \* \_ \[ \< \# \$ \| \~ ``;
+          `\>`, `\-`, `\+`, `\=` and `1\.` at the start of a line; `\&` before a letter, digit
+          or `#`), a backslash of the text itself doubled where it came before punctuation or
+          ended a line, and the numeric references above (also for a space or tab starting a
+          line). Titles in headings and locator lines are still escaped so in format 2.
 
         ## Editing the Markdown
 
@@ -215,11 +237,12 @@ public enum ArchiveReadme {
           If the note in the vault has not changed since the export, the import updates it;
           if it has, both texts are kept (see below).
         - A paragraph you add in `## Notes and quotes`, outside any marker, becomes a new
-          note (a blockquote whose last line is `— <locator>` becomes a new quote). Each
-          paragraph (text between blank lines) is one note. Importing the same file again
-          does not add it twice: a new note whose text the book already has is skipped.
-        - Headings you add in `## Notes and quotes`, and anything outside the two sections,
-          are not imported. Deleting a note from the file does not delete it from the vault.
+          note (a blockquote whose last line is `— <locator>` becomes a new quote), its text
+          taken as you typed it. Each paragraph (text between blank lines) is one note.
+          Importing the same file again does not add it twice: a new note whose text the
+          book already has is skipped.
+        - Headings in `## Notes and quotes` (a line of one to six `#` and a space: `#idea`
+          is text), and anything outside the two sections, are not imported. Deleting a note from the file does not delete it from the vault.
         - Keep the markers as they are. A marker without its end marker is an error (the file
           was cut short or the end marker removed).
         - Without journal.json, bmvault imports everything from the Markdown files (deleted
@@ -263,11 +286,21 @@ public enum ArchiveReadme {
           removed, retyped or given a new meaning, a new required member, another layout of
           journal.json or of the Markdown markers, another escaping.
         - bmvault refuses an archive whose format version is newer than it knows, naming both
-          versions, and reads every older version with the reader written for it.
+          versions, and reads every older version as it was written.
         - So bmvault 0.14's `index.md`, its book file names (the start of the id's random part
           instead of its first 8 characters), its sessions shown in local time and its
-          `aliases` stay format version 1: import never reads a file's name, `index.md`, a
+          `aliases` stayed format version 1: import never reads a file's name, `index.md`, a
           session's shown times or an unknown front matter key, and archives written before
           and after import alike.
+        - Format 2 (bmvault 0.15) writes the text of notes and quotes as it is, where format 1
+          escaped it: another escaping, so a new version, though journal.json and
+          manifest.json did not change but for the number. A format 1 reader would have
+          unescaped a format 2 text (and lost its backslashes and `&amp;`s); bmvault 0.15
+          reads a file's text by the version in its front matter.
+
+        | version | written by | what changed |
+        | --- | --- | --- |
+        | 1 | bmvault 0.1 to 0.14 | the first |
+        | 2 | bmvault 0.15 and later | the Markdown: the reader's text as written, `text=references` where needed, a heading over each note and quote, added paragraphs taken as typed |
         """##
 }

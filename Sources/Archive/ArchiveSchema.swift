@@ -131,4 +131,12 @@ enum ArchiveSchema {
           }
         }
         """# + "\n"
+
+    /// Format version 2 changed only the books' Markdown: journal.json and manifest.json are
+    /// those of version 1, bar the version number. Made from ``v1`` so the two cannot drift.
+    static let v2 = v1.replacing("format version 1", with: "format version 2")
+        .replacing(#""formatVersion" : { "const" : 1 }"#, with: #""formatVersion" : { "const" : 2 }"#)
+
+    /// The schema of the version this build writes.
+    static let current = v2
 }

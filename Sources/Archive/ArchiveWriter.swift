@@ -144,7 +144,7 @@ public final class ArchiveWriter {
     public func commit(exportedAt: Timestamp) throws(ArchiveError) -> ArchiveSummary {
         finishJournal()
         finishBook()
-        for (name, text) in [(ArchiveFormat.readmeFile, ArchiveReadme.text + "\n"), (ArchiveFormat.schemaFile, ArchiveSchema.v1),
+        for (name, text) in [(ArchiveFormat.readmeFile, ArchiveReadme.text + "\n"), (ArchiveFormat.schemaFile, ArchiveSchema.current),
                              (ArchiveFormat.indexFile, ArchiveIndex.text(indexEntries))] {
             let file = try ArchiveFile(directory: staging.path, relativePath: name, writer: background)
             file.write(text)

@@ -124,9 +124,9 @@ import TestSupport
         }
         #expect(manifest.counts.books == 2 && manifest.counts.notes == 6 && manifest.counts.quotes == 3 && manifest.counts.sessions == 1)
         #expect(manifest.deleted.books == 1 && manifest.deleted.notes == 1)
-        #expect(manifest.formatVersion == 1 && manifest.generatorVersion == "0.0.0-test")
+        #expect(manifest.formatVersion == 2 && manifest.generatorVersion == "0.0.0-test")
         #expect(try String(contentsOfFile: archive + "/README.md", encoding: .utf8) == ArchiveReadme.text + "\n")
-        #expect(try String(contentsOfFile: archive + "/archive.schema.json", encoding: .utf8) == ArchiveSchema.v1)
+        #expect(try String(contentsOfFile: archive + "/archive.schema.json", encoding: .utf8) == ArchiveSchema.v2)
     }
 
     @Test func filesArePrivateAndNothingIsLeftBeside() throws {
@@ -160,10 +160,10 @@ import TestSupport
         defer { directory.remove() }
         let manifest = archive + "/manifest.json"
         let text = try String(contentsOfFile: manifest, encoding: .utf8)
-        try text.replacingOccurrences(of: "\"formatVersion\" : 1", with: "\"formatVersion\" : 2").write(toFile: manifest, atomically: true, encoding: .utf8)
-        #expect(archiveError { _ = try records(of: archive) } == .newerFormat(found: 2, supported: 1))
+        try text.replacingOccurrences(of: "\"formatVersion\" : 2", with: "\"formatVersion\" : 3").write(toFile: manifest, atomically: true, encoding: .utf8)
+        #expect(archiveError { _ = try records(of: archive) } == .newerFormat(found: 3, supported: 2))
         try directory.write("{\"books\": [], \"archive\": {\"format\": \"bmvault-archive\", \"formatVersion\": 7}}", to: "newer.json")
-        #expect(archiveError { _ = try records(of: directory.file("newer.json")) } == .newerFormat(found: 7, supported: 1))
+        #expect(archiveError { _ = try records(of: directory.file("newer.json")) } == .newerFormat(found: 7, supported: 2))
         try directory.write("{\"archive\": {\"format\": \"something-else\", \"formatVersion\": 1}}", to: "other.json")
         #expect(archiveError { _ = try records(of: directory.file("other.json")) } == .notAnArchive(path: "journal.json"))
     }
@@ -194,9 +194,9 @@ import TestSupport
             Issue.record("a journal.json cut short is read as such with --force")
             return
         }
-        try text.replacingOccurrences(of: "\"formatVersion\" : 1", with: "\"formatVersion\" : 9").write(toFile: journalPath, atomically: true, encoding: .utf8)
+        try text.replacingOccurrences(of: "\"formatVersion\" : 2", with: "\"formatVersion\" : 9").write(toFile: journalPath, atomically: true, encoding: .utf8)
         #expect(archiveError { _ = try records(of: archive) } == .checksumMismatch(file: "journal.json"))
-        #expect(archiveError { _ = try records(of: archive, force: true) } == .newerFormat(found: 9, supported: 1))
+        #expect(archiveError { _ = try records(of: archive, force: true) } == .newerFormat(found: 9, supported: 2))
     }
 
     @Test func anEditedMarkdownFileTakesThePlaceOfItsRecords() throws {
@@ -206,7 +206,7 @@ import TestSupport
         var text = try String(contentsOfFile: file, encoding: .utf8)
         text = text.replacingOccurrences(of: "the other text", with: "the other text, edited\n\nin two paragraphs")
         text = text.replacingOccurrences(of: "title: ", with: "tags: [reading]\ntitle: ")
-        text += "\nA new paragraph with *markup* \\# and &amp;.\n\n> A new quote\n> on two lines\n>\n> — p. 99\n\n### A heading of mine\n\n> quoted but no locator\n"
+        text += "\nA new paragraph with *markup* \\# and &amp;.\n\n> A new quote\n> on two lines\n>\n> — p. 99\n\n### A heading of mine\n\n> quoted but no locator\n\n#idea is a tag, not a heading\n"
         try text.write(toFile: file, atomically: true, encoding: .utf8)
         let reader = try ArchiveReader(path: archive, force: false)
         #expect(reader.editedMarkdownFiles == 1 && reader.source == .journal)
@@ -217,12 +217,34 @@ import TestSupport
         #expect(edited.updatedAt == copy.updatedAt && edited.conflictReason == .bothEdited)
         let origin = try #require(read.first { if case .annotation(let a) = $0.0 { return a.id == copy.id } else { return false } }?.1)
         #expect(origin.file.hasPrefix("books/…-") && origin.file.hasSuffix(".md") && origin.line > 1)
-        #expect(read.additions.map(\.kind) == [.note, .quote, .note])
-        #expect(read.additions.map(\.body) == ["A new paragraph with *markup* # and &.", "A new quote\non two lines", "> quoted but no locator"])
+        #expect(read.additions.map(\.kind) == [.note, .quote, .note, .note])
+        // Format 2 takes what the reader types as it is: their Markdown, never unescaped.
+        #expect(read.additions.map(\.body) == ["A new paragraph with *markup* \\# and &amp;.", "A new quote\non two lines", "> quoted but no locator",
+                                               "#idea is a tag, not a heading"])
         #expect(read.additions[1].locator?.text == "p. 99")
         // The other records are journal.json's, as they were.
         #expect(read.annotations.count == journal.annotations.count)
         #expect(read.books.map(\.title) == journal.books.map(\.title))
+    }
+
+    /// Format 2: a heading over each note shows its kind and dates, in local time, and what
+    /// a conflict copy is; an import does not read it.
+    @Test func eachNoteShowsItsDateAndAConflictCopySaysWhatItIs() throws {
+        let (journal, directory, archive) = try exported()
+        defer { directory.remove() }
+        let lines = try String(contentsOfFile: try markdownFile(in: archive), encoding: .utf8).split(separator: "\n", omittingEmptySubsequences: false)
+        let live = journal.annotations.filter { $0.deletedAt == nil && $0.bookID == journal.books[0].id }
+        let captions = lines.indices.filter { lines[$0].hasPrefix("### ") }
+        #expect(captions.count == live.count)
+        // Each is the line above its marker.
+        #expect(captions.allSatisfy { lines[$0 + 1].hasPrefix("<!-- bmvault:") })
+        let minute = #"\d{4}-\d\d-\d\d \d\d:\d\d \([+-]\d\d:\d\d\)"#
+        let edited = "^### (Note|Quote) · \(minute) · edited \(minute)$"
+        #expect(captions.filter { lines[$0].range(of: edited, options: .regularExpression) != nil }.count == live.count - 1)
+        let copy = try #require(live.first { $0.conflictOf != nil })
+        let original = try #require(copy.conflictOf)
+        #expect(captions.contains { lines[$0] == "### Note · \(LocalTimeText.minute(copy.createdAt)) (\(LocalTimeText.offset(copy.createdAt)))"
+            + " · conflict copy of note \(ShortID.randomPart(of: original).prefix(8)): two devices changed it, both versions are kept" })
     }
 
     @Test func withoutJournalJSONTheMarkdownIsTheArchive() throws {

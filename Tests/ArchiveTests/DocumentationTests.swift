@@ -20,9 +20,17 @@ import Testing
         #expect(try String(contentsOfFile: path, encoding: .utf8) == expected)
     }
 
-    @Test func theSchemaFileIsTheOneArchivesCarry() throws {
-        let path = Self.root.appendingPathComponent("Schemas/archive/v1.schema.json").path
-        #expect(try String(contentsOfFile: path, encoding: .utf8) == ArchiveSchema.v1)
-        #expect(try JSONSerialization.jsonObject(with: Data(ArchiveSchema.v1.utf8)) is [String: Any])
+    @Test(arguments: [(1, ArchiveSchema.v1), (2, ArchiveSchema.v2)])
+    func theSchemaFilesAreTheOnesArchivesCarry(version: Int, schema: String) throws {
+        let path = Self.root.appendingPathComponent("Schemas/archive/v\(version).schema.json").path
+        if version == ArchiveFormat.currentVersion, ProcessInfo.processInfo.environment["BMVAULT_UPDATE_DOCS"] == "1" {
+            try schema.write(toFile: path, atomically: true, encoding: .utf8)
+        }
+        #expect(try String(contentsOfFile: path, encoding: .utf8) == schema)
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(schema.utf8)) as? [String: Any])
+        let archive = (object["properties"] as? [String: Any])?["archive"] as? [String: Any]
+        let formatVersion = (archive?["properties"] as? [String: Any])?["formatVersion"] as? [String: Any]
+        #expect(formatVersion?["const"] as? Int == version)
+        #expect(ArchiveSchema.current == ArchiveSchema.v2 && ArchiveFormat.currentVersion == 2)
     }
 }

@@ -37,7 +37,7 @@ import TestSupport
         var text = Self.file.replacingOccurrences(of: "\n", with: "\r\n")
         if strayCarriageReturn { text = text.replacingOccurrences(of: "the first line\r\n", with: "the first line\r\r\n") }
         try directory.write(text, to: "book.md")
-        let book = try BookMarkdownReaderV1.read(path: directory.file("book.md"), displayName: "book.md")
+        let book = try BookMarkdownReader.read(path: directory.file("book.md"), displayName: "book.md")
         let quote = try #require(book.annotations.first)
         #expect(quote.locator?.text == "p. 12")
         #expect(quote.body.hasPrefix("the first line"))

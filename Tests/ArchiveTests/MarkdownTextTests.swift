@@ -72,12 +72,13 @@ import Journal
         #expect(MarkdownText.yamlString("bom\u{FEFF}") == "\"bom\\uFEFF\"")
     }
 
-    /// The lines ``MarkdownText/appendBody(_:quoted:to:)`` writes for `body`, without their line breaks.
+    /// The lines of `body` as format 1 wrote them (bmvault 0.1 to 0.14): each line escaped,
+    /// the line breaks before the first line with text as `&#10;`.
     private func bodyLines(_ body: String) -> [Substring] {
-        var out: [UInt8] = []
-        MarkdownText.appendBody(body, quoted: false, to: &out)
-        let text = String(decoding: out, as: UTF8.self)
-        #expect(text.hasSuffix("\n"))
-        return text.dropLast().split(separator: "\n", omittingEmptySubsequences: false)
+        let lines = body.split(separator: "\n", omittingEmptySubsequences: false)
+        let leadingBreaks = lines.prefix { $0.isEmpty }.count
+        return lines.dropFirst(leadingBreaks).enumerated().map { index, line in
+            Substring((index == 0 ? String(repeating: "&#10;", count: leadingBreaks) : "") + MarkdownText.escapeLine(String(line), atLineStart: true))
+        }
     }
 }

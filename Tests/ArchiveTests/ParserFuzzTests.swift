@@ -55,7 +55,7 @@ import TestSupport
             let path = directory.file("book-\(seed).md")
             try Data(mutator.mutate(originals[Int(seed % UInt64(originals.count))])).write(to: URL(fileURLWithPath: path))
             do throws(ArchiveError) {
-                _ = try BookMarkdownReaderV1.read(path: path, displayName: "books/book.md")
+                _ = try BookMarkdownReader.read(path: path, displayName: "books/book.md")
                 parsed += 1
             } catch {
                 refused += 1

@@ -1,11 +1,13 @@
 import Journal
 
-/// Writes one book's Markdown file (format version 1): YAML front matter, a heading, the
+/// Writes one book's Markdown file (format version 2): YAML front matter, a heading, the
 /// reading sessions, then every live note and quote in the order given (the exporter
-/// gives the order they were written). Each session, note and quote carries its id in an
-/// HTML comment marker, invisible when rendered and kept by editors; notes and quotes are
+/// gives the order they were written), each under a heading that shows its kind and date
+/// (and what a conflict copy is). Each session, note and quote carries its id in an HTML
+/// comment marker, invisible when rendered and kept by editors; notes and quotes are
 /// closed by an end marker, so their text may span paragraphs and anything the reader adds
-/// between them is recognisably new. Layout and markers: Docs/EXPORT-FORMAT.md.
+/// between them is recognisably new. Their text is the reader's Markdown as written
+/// (``MarkdownBody``). Layout and markers: Docs/EXPORT-FORMAT.md.
 ///
 /// The text is made on the ``BackgroundWriter`` thread, ``batchSize`` notes at a time, so
 /// the exporting thread only decrypts them: the two threads share the work.
@@ -100,7 +102,10 @@ final class BookMarkdownWriter {
     /// One note or quote, appended as bytes: this runs for every note of the journal.
     private static func append(_ annotation: Annotation, to out: inout [UInt8]) {
         let kind = annotation.kind.rawValue
-        out.append(ascii: "\n<!-- bmvault:")
+        let encoding = MarkdownBody.encoding(of: annotation.body)
+        out.append(ascii: "\n")
+        appendCaption(annotation, to: &out)
+        out.append(ascii: "<!-- bmvault:")
         out.append(contentsOf: kind.utf8)
         out.append(UInt8(ascii: " "))
         out.append(contentsOf: annotation.id.rawValue.utf8)
@@ -118,8 +123,11 @@ final class BookMarkdownWriter {
             out.append(ascii: " conflict=")
             out.append(contentsOf: reason.rawValue.utf8)
         }
+        if encoding == .references {
+            out.append(contentsOf: " \(MarkdownBody.referencesAttribute.key)=\(MarkdownBody.referencesAttribute.value)".utf8)
+        }
         out.append(ascii: " -->\n")
-        MarkdownText.appendBody(annotation.body, quoted: annotation.kind == .quote, to: &out)
+        MarkdownBody.append(annotation.body, encoding: encoding, quoted: annotation.kind == .quote, to: &out)
         if let locator = annotation.locator {
             out.append(contentsOf: (annotation.kind == .quote ? ">\n> — " : "\n— ").utf8)
             MarkdownText.appendInline(locator.text, to: &out)
@@ -128,5 +136,27 @@ final class BookMarkdownWriter {
         out.append(ascii: "<!-- /bmvault:")
         out.append(contentsOf: kind.utf8)
         out.append(ascii: " -->\n")
+    }
+
+    /// `### Note · 2026-12-03 09:05 (+01:00)`, then ` · edited ...` when changed in another
+    /// minute, and what a conflict copy is: shown, never read back (import ignores headings
+    /// among the notes), and free of the reader's text.
+    private static func appendCaption(_ annotation: Annotation, to out: inout [UInt8]) {
+        let created = LocalTimeText.minute(annotation.createdAt)
+        var caption = annotation.kind == .quote ? "### Quote · " : "### Note · "
+        caption += "\(created) (\(LocalTimeText.offset(annotation.createdAt)))"
+        let edited = LocalTimeText.minute(annotation.updatedAt)
+        if edited != created { caption += " · edited \(edited) (\(LocalTimeText.offset(annotation.updatedAt)))" }
+        switch annotation.conflictReason {
+        case .bothEdited?:
+            let original = annotation.conflictOf.map { " \(ShortID.randomPart(of: $0).prefix(8))" } ?? ""
+            caption += " · conflict copy of \(annotation.kind.rawValue)\(original): two devices changed it, both versions are kept"
+        case .editedAfterDelete?:
+            caption += " · conflict: edited on one device after it was deleted on another"
+        case nil:
+            break
+        }
+        out.append(contentsOf: caption.utf8)
+        out.append(0x0A)
     }
 }

@@ -3,7 +3,9 @@ import Glibc
 #endif
 
 /// How journal text is written into Markdown so that it reads (and renders) as the reader
-/// wrote it, and reads back exactly: the escaping of archive format version 1.
+/// wrote it, and reads back exactly: the escaping of archive format version 1, which every
+/// format still uses for what is not the reader's Markdown (a title in a heading, a
+/// locator line). Format 2 writes the text of notes and quotes as it is (``MarkdownBody``).
 ///
 /// - A backslash before ASCII punctuation is an escape (CommonMark's rule), so the writer
 ///   may put one before any punctuation it needs to neutralise: `` ` * _ [ < # $ | ~ `` always;
@@ -17,32 +19,8 @@ import Glibc
 /// - Reading back undoes both, and also `&amp; &lt; &gt; &quot; &apos; &nbsp;` a reader
 ///   may type.
 enum MarkdownText {
-    /// Appends a body as Markdown lines, each ending in a line break: never empty and never
-    /// with a blank first or last line. `quoted` lines begin `> ` (`>` alone when empty),
-    /// as in a blockquote.
-    static func appendBody(_ body: String, quoted: Bool, to out: inout [UInt8]) {
-        var body = body
-        body.withUTF8 { utf8 in
-            var leadingBreaks = 0
-            while leadingBreaks < utf8.count - 1, utf8[leadingBreaks] == 0x0A { leadingBreaks += 1 }
-            if leadingBreaks == utf8.count - 1 && utf8.last == 0x0A { leadingBreaks = 0 }
-            var lineStart = leadingBreaks
-            var first = true
-            while true {
-                let lineEnd = Self.lineEnd(in: utf8, from: lineStart)
-                if quoted { out.append(ascii: lineEnd == lineStart && !(first && leadingBreaks > 0) ? ">" : "> ") }
-                if first { for _ in 0..<leadingBreaks { out.append(ascii: "&#10;") } }
-                escapeLine(UnsafeBufferPointer(rebasing: utf8[lineStart..<lineEnd]), atLineStart: true, into: &out)
-                out.append(0x0A)
-                first = false
-                guard lineEnd < utf8.count else { break }
-                lineStart = lineEnd + 1
-            }
-        }
-    }
-
     /// Where the line starting at `start` ends: its line break, or the end of the text.
-    private static func lineEnd(in utf8: UnsafeBufferPointer<UInt8>, from start: Int) -> Int {
+    static func lineEnd(in utf8: UnsafeBufferPointer<UInt8>, from start: Int) -> Int {
         guard let base = utf8.baseAddress, start < utf8.count,
               let found = memchr(base + start, 0x0A, utf8.count - start) else { return utf8.count }
         return base.distance(to: found.assumingMemoryBound(to: UInt8.self))
@@ -59,7 +37,7 @@ enum MarkdownText {
         text.withUTF8 { escapeLine($0, atLineStart: false, into: &out) }
     }
 
-    /// The text of lines written by ``appendBody(_:quoted:to:)`` (or typed by the reader).
+    /// The text of a note's or quote's lines as format 1 wrote them (or as the reader typed them).
     static func body(_ lines: some Collection<Substring>) -> String {
         lines.map(unescape).joined(separator: "\n")
     }
@@ -165,7 +143,7 @@ enum MarkdownText {
 
     /// A scalar at `index` that is written as a numeric reference, and its UTF-8 length:
     /// control characters but tab, U+2028, U+2029, U+FEFF.
-    private static func referenced(_ bytes: UnsafeBufferPointer<UInt8>, at index: Int) -> (UInt32, Int)? {
+    static func referenced(_ bytes: UnsafeBufferPointer<UInt8>, at index: Int) -> (UInt32, Int)? {
         guard index < bytes.count else { return nil }
         let byte = bytes[index]
         if (byte < 0x20 && byte != 0x09) || byte == 0x7F { return (UInt32(byte), 1) }
@@ -201,6 +179,25 @@ enum MarkdownText {
             }
             out.append(scalar)
             index += 1
+        }
+        return String(out)
+    }
+
+    /// One line with its character references (`&#32;`, `&#x20;`, `&amp;`) decoded, and
+    /// nothing else changed: a text format 2 wrote with references (``MarkdownBody``).
+    static func decodingReferences(_ line: Substring) -> String {
+        guard line.utf8.contains(UInt8(ascii: "&")) else { return String(line) }
+        let scalars = Array(line.unicodeScalars)
+        var out = String.UnicodeScalarView()
+        var index = 0
+        while index < scalars.count {
+            if scalars[index] == "&", let (decoded, length) = characterReference(scalars, at: index) {
+                out.append(decoded)
+                index += length
+            } else {
+                out.append(scalars[index])
+                index += 1
+            }
         }
         return String(out)
     }

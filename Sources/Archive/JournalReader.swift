@@ -1,10 +1,11 @@
 import Journal
 
-/// Turns the records of a version 1 journal.json into journal values, checked against the
-/// journal's rules. Members it does not know are ignored (a newer bmvault may add optional
-/// ones without a new version); nullable members may be missing. This reader is frozen:
-/// a future format version gets a reader of its own, and this one keeps reading v1.
-struct JournalReaderV1 {
+/// Turns the records of a journal.json of format version 1 or 2 into journal values, checked
+/// against the journal's rules (format 2 changed only the books' Markdown). Members it does
+/// not know are ignored (a newer bmvault may add optional ones without a new version);
+/// nullable members may be missing. A future format version that changes journal.json
+/// gets a reader of its own, and this one keeps reading versions 1 and 2.
+struct JournalReader {
     let file: String
 
     func book(_ value: JSONValue, line: Int) throws(ArchiveError) -> Book {

@@ -29,14 +29,16 @@ struct MarkdownBook {
     let additions: [MarkdownAnnotation]
 }
 
-/// Reads a book's Markdown file of format version 1 (see ``BookMarkdownWriter``).
+/// Reads a book's Markdown file of format version 1 or 2 (see ``BookMarkdownWriter``): the
+/// two share their layout and markers, and differ in how a note's text is written
+/// (``MarkdownBody/Encoding``), which the front matter's version tells.
 ///
 /// Only the front matter, the `## Sessions` list items with a session marker, and the
 /// `## Notes and quotes` section are read. In that section, text between a marker and its
 /// end marker is that note's or quote's text; paragraphs outside any marker are additions;
-/// headings the reader adds there are ignored. A marker without its end marker is a file
-/// cut short, and an error.
-enum BookMarkdownReaderV1 {
+/// headings there (format 2 writes one above each note) are ignored. A marker without its
+/// end marker is a file cut short, and an error.
+enum BookMarkdownReader {
     /// The most front matter lines read before giving up on finding its end.
     static let longestFrontMatter = 10_000
     /// The most bytes of Markdown one note, quote or added paragraph may take: room for the
@@ -71,7 +73,7 @@ enum BookMarkdownReaderV1 {
             }
         }
         let front = try FrontMatter(lines: frontLines, file: file)
-        let book = try makeBook(front, file: file)
+        let (book, formatVersion) = try makeBook(front, file: file)
 
         enum Section { case other, sessions, notes }
         var section = Section.other
@@ -97,7 +99,7 @@ enum BookMarkdownReaderV1 {
             guard additions.count < mostAdditions else {
                 throw .malformed(file: file, line: paragraphLine, reason: "more than \(mostAdditions) added paragraphs in one file")
             }
-            additions.append(try addition(paragraph, line: paragraphLine, file: file))
+            additions.append(try addition(paragraph, line: paragraphLine, formatVersion: formatVersion, file: file))
         }
         func tooLong(_ line: Int) -> ArchiveError {
             .malformed(file: file, line: line, reason: "a note, quote or paragraph longer than \(longestBlock >> 20) MiB of Markdown")
@@ -111,7 +113,7 @@ enum BookMarkdownReaderV1 {
                     // as one character, and join two lines.
                     let lines = openText.isEmpty ? [] : openText.dropLast().split(separator: 0x0A, omittingEmptySubsequences: false)
                         .map { Substring(String(decoding: $0, as: UTF8.self)) }
-                    annotations.append(try annotation(marker, lines, file: file))
+                    annotations.append(try annotation(marker, lines, formatVersion: formatVersion, file: file))
                     openMarker = nil
                     openText.removeAll(keepingCapacity: true)
                 } else if Marker(line) != nil {
@@ -149,8 +151,8 @@ enum BookMarkdownReaderV1 {
                     throw .malformed(file: file, line: number, reason: "an end marker without its start")
                 } else if trimmed.allSatisfy({ $0 == " " || $0 == "\t" }) {
                     try flushParagraph()
-                } else if trimmed.hasPrefix("#"), paragraph.isEmpty {
-                    continue   // a heading the reader added
+                } else if isHeading(trimmed), paragraph.isEmpty {
+                    continue   // a note's heading, or one the reader added
                 } else {
                     if paragraph.isEmpty { paragraphLine = number }
                     paragraph.append(line)
@@ -168,7 +170,8 @@ enum BookMarkdownReaderV1 {
 
     // MARK: - The book
 
-    private static func makeBook(_ front: FrontMatter, file: String) throws(ArchiveError) -> Book {
+    /// The book, and the format version its front matter gives.
+    private static func makeBook(_ front: FrontMatter, file: String) throws(ArchiveError) -> (Book, Int) {
         func scalar(_ key: String) throws(ArchiveError) -> (value: String, line: Int) {
             guard let found = front.scalars[key] else { throw .missingField(file: file, line: 1, record: nil, field: key) }
             return found
@@ -228,10 +231,11 @@ enum BookMarkdownReaderV1 {
         if let field = front.scalars["version"] {
             bookVersion = try RecordFields.version(Int64(field.value), file: file, line: field.line, record: record)
         }
-        return Book(id: id, title: title, authors: authors, progress: progress,
-                    createdAt: try RecordFields.timestamp(created.value, file: file, line: created.line, record: record, field: "created"),
-                    updatedAt: try RecordFields.timestamp(updated.value, file: file, line: updated.line, record: record, field: "updated"),
-                    deletedAt: nil, version: bookVersion, rating: rating, edition: edition)
+        let book = Book(id: id, title: title, authors: authors, progress: progress,
+                        createdAt: try RecordFields.timestamp(created.value, file: file, line: created.line, record: record, field: "created"),
+                        updatedAt: try RecordFields.timestamp(updated.value, file: file, line: updated.line, record: record, field: "updated"),
+                        deletedAt: nil, version: bookVersion, rating: rating, edition: edition)
+        return (book, formatVersion)
     }
 
     // MARK: - Sessions
@@ -253,11 +257,15 @@ enum BookMarkdownReaderV1 {
 
     // MARK: - Notes and quotes
 
-    private static func annotation(_ marker: Marker, _ lines: [Substring], file: String) throws(ArchiveError) -> MarkdownAnnotation {
+    private static func annotation(_ marker: Marker, _ lines: [Substring], formatVersion: Int,
+                                   file: String) throws(ArchiveError) -> MarkdownAnnotation {
         let record = marker.id.rawValue
         let kind = marker.kind ?? .note
         let content = kind == .quote ? lines.map(stripQuote) : lines
-        let (body, locator) = try text(content, kind: kind, file: file, line: marker.line, record: record)
+        let references = MarkdownBody.referencesAttribute
+        let encoding: MarkdownBody.Encoding = formatVersion == 1 ? .escaped
+            : marker.attributes[references.key] == references.value ? .references : .plain
+        let (body, locator) = try text(content, kind: kind, encoding: encoding, file: file, line: marker.line, record: record)
         guard kind == .note || locator != nil else {
             throw .missingField(file: file, line: marker.line, record: record, field: "locator")
         }
@@ -284,8 +292,9 @@ enum BookMarkdownReaderV1 {
     }
 
     /// A paragraph the reader added: a quote if every line is quoted and it ends with a
-    /// locator line, else a note.
-    private static func addition(_ lines: [Substring], line: Int, file: String) throws(ArchiveError) -> MarkdownAnnotation {
+    /// locator line, else a note. In format 2 its text is taken as typed.
+    private static func addition(_ lines: [Substring], line: Int, formatVersion: Int,
+                                 file: String) throws(ArchiveError) -> MarkdownAnnotation {
         var kind = AnnotationKind.note
         var content = lines
         if lines.allSatisfy({ $0.hasPrefix(">") }) {
@@ -295,14 +304,16 @@ enum BookMarkdownReaderV1 {
                 content = stripped
             }
         }
-        let (body, locator) = try text(content, kind: kind, file: file, line: line, record: nil)
+        let (body, locator) = try text(content, kind: kind, encoding: formatVersion == 1 ? .escaped : .plain,
+                                       file: file, line: line, record: nil)
         return MarkdownAnnotation(id: nil, kind: kind, body: body, locator: locator, createdAt: nil, updatedAt: nil,
                                   version: nil, conflictOf: nil, conflictReason: nil, line: line)
     }
 
-    /// The text and locator of a block's lines (quote markers already stripped).
-    private static func text(_ lines: [Substring], kind: AnnotationKind, file: String, line: Int,
-                             record: String?) throws(ArchiveError) -> (String, Locator?) {
+    /// The text and locator of a block's lines (quote markers already stripped). The locator
+    /// line is escaped as format 1 escapes a line in every format version.
+    private static func text(_ lines: [Substring], kind: AnnotationKind, encoding: MarkdownBody.Encoding, file: String,
+                             line: Int, record: String?) throws(ArchiveError) -> (String, Locator?) {
         func isBlank(_ line: Substring) -> Bool { line.allSatisfy { $0 == " " || $0 == "\t" } }
         // Trimmed by moving indices (an ArraySlice), not by removing from the front: 300,000
         // blank lines must cost 300,000 steps, not their square.
@@ -319,10 +330,19 @@ enum BookMarkdownReaderV1 {
             while let last = lines.last, isBlank(last) { lines = lines.dropLast() }
         }
         let body: String
-        do { body = try TextRules.body(MarkdownText.body(lines), field: kind.rawValue) } catch {
+        do { body = try TextRules.body(MarkdownBody.text(lines, encoding: encoding), field: kind.rawValue) } catch {
             throw .invalidField(file: file, line: line, record: record, field: "body", reason: RecordFields.reason(error))
         }
         return (body, locator)
+    }
+
+    /// An ATX heading: one to six `#`, then a space, a tab or the end of the line. `#idea`
+    /// (a note tool's tag) is text, not a heading.
+    private static func isHeading(_ line: Substring) -> Bool {
+        let hashes = line.prefix { $0 == "#" }.count
+        guard (1...6).contains(hashes) else { return false }
+        let rest = line.dropFirst(hashes)
+        return rest.isEmpty || rest.first == " " || rest.first == "\t"
     }
 
     private static func stripQuote(_ line: Substring) -> Substring {
