@@ -1,7 +1,8 @@
 // swift-tools-version: 6.0
 import PackageDescription
 
-// bmvault depends on the Swift toolchain and three system C libraries only (libsodium, SQLite, libsecret) (plus glibc).
+// bmvault depends on the Swift toolchain and system C libraries only: libsodium, SQLite and libsecret, libcurl
+// (a WebDAV remote) and libxml2 (reading XML), plus glibc.
 // Each C module has exactly one Swift importer, which imports it `internal`.
 let package = Package(
     name: "bmvault",
@@ -13,6 +14,8 @@ let package = Package(
         .systemLibrary(name: "CSodium", pkgConfig: "libsodium", providers: [.apt(["libsodium-dev"])]),
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
         .systemLibrary(name: "CSecret", pkgConfig: "libsecret-1", providers: [.apt(["libsecret-1-dev"])]),
+        .systemLibrary(name: "CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
+        .systemLibrary(name: "CXML", pkgConfig: "libxml-2.0", providers: [.apt(["libxml2-dev"])]),
         .systemLibrary(name: "CFileIO"),
 
         // The model: depends on nothing of ours.
@@ -26,10 +29,14 @@ let package = Package(
         .target(name: "VaultCrypto", dependencies: ["CSodium"]),
         // The vault key in the freedesktop Secret Service, through libsecret: the only importer of CSecret.
         .target(name: "Keystore", dependencies: ["CSecret", "FileIO", "VaultCrypto", "Telemetry"]),
-        // Sync's one home: the operation wire format, remotes, the engine that drains the outbox and
-        // merges other devices' changes. It holds no key (sealing is handed in) and depends on the
-        // journal through a protocol (SyncJournal), not on the Store.
-        .target(name: "Sync", dependencies: ["FileIO", "Journal", "Telemetry", "VaultCrypto"]),
+        // HTTP/1.1 with TLS, through libcurl: the only importer of CCurl; depends on nothing else of ours.
+        .target(name: "HTTP", dependencies: ["CCurl"]),
+        // XML documents read through libxml2: the only importer of CXML; depends on nothing else of ours.
+        .target(name: "XML", dependencies: ["CXML"]),
+        // Sync's one home: the operation wire format, remotes (a folder, a WebDAV server), the engine
+        // that drains the outbox and merges other devices' changes. It holds no key (sealing is handed
+        // in) and depends on the journal through a protocol (SyncJournal), not on the Store.
+        .target(name: "Sync", dependencies: ["FileIO", "HTTP", "Journal", "Telemetry", "VaultCrypto", "XML"]),
         // SQLite, migrations, the Store: the only importer of sqlite3. It keeps the outbox in
         // Sync's wire format and conforms to SyncJournal.
         .target(name: "VaultStore", dependencies: ["CSQLite", "FileIO", "Sync", "VaultCrypto", "Journal", "Telemetry"]),
@@ -50,6 +57,7 @@ let package = Package(
 
         .testTarget(name: "JournalTests", dependencies: ["Journal"]),
         .testTarget(name: "FileIOTests", dependencies: ["FileIO", "TestSupport"]),
+        .testTarget(name: "XMLTests", dependencies: ["XML"]),
         .testTarget(name: "TelemetryTests", dependencies: ["Telemetry"]),
         .testTarget(name: "VaultCryptoTests", dependencies: ["VaultCrypto"]),
         .testTarget(name: "KeystoreTests", dependencies: ["Keystore", "VaultCrypto"]),

@@ -50,12 +50,24 @@ public enum RemoteError: Error, Equatable, Sendable {
     case otherVault
     /// A file on the remote is not what bmvault writes (or was made by a newer bmvault).
     case malformed(what: String)
+    /// The server refused the user name or password (HTTP 401 or 403).
+    case unauthorized
+    /// The folder the remote names does not exist on the server (HTTP 404).
+    case noSuchFolder
+    /// The server has no room left (HTTP 507).
+    case outOfSpace
+    /// TLS failed, in libcurl's words (an untrusted certificate, another host name).
+    case tls(reason: String)
+    /// The server answered an HTTP `operation` with a status bmvault did not expect; a 5xx
+    /// is the server's trouble, and temporary.
+    case http(operation: String, status: Int)
 
     /// Whether trying again later may succeed.
     public var isTemporary: Bool {
         switch self {
-        case .unreachable, .timedOut, .io: true
-        case .otherVault, .malformed: false
+        case .unreachable, .timedOut, .io, .outOfSpace: true
+        case .http(_, let status): status >= 500 || status == 408 || status == 429
+        case .otherVault, .malformed, .unauthorized, .noSuchFolder, .tls: false
         }
     }
 
@@ -67,6 +79,11 @@ public enum RemoteError: Error, Equatable, Sendable {
         case .io(let operation, _): "io.\(operation)"
         case .otherVault: "otherVault"
         case .malformed: "malformed"
+        case .unauthorized: "unauthorized"
+        case .noSuchFolder: "noSuchFolder"
+        case .outOfSpace: "outOfSpace"
+        case .tls: "tls"
+        case .http(let operation, let status): "http.\(operation).\(status)"
         }
     }
 }

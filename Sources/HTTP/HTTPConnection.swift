@@ -1,0 +1,171 @@
+internal import CCurl
+import Glibc
+
+/// HTTP/1.1 through libcurl: one handle for a run of requests, so they share one kept-alive
+/// connection (one TLS handshake per sync, not per file). TLS is verified against the
+/// system's CA store (or ``Settings/caFile``), the proxy variables are honoured as curl
+/// honours them, and every request has a connect timeout and a stall timeout.
+///
+/// Not thread-safe: one connection per thread (a sync uses one).
+public final class HTTPConnection {
+    /// How a connection behaves; nothing in it is a secret but ``password``.
+    public struct Settings: Sendable {
+        /// Seconds to wait for a connection (TCP and TLS).
+        public var connectTimeout = 15
+        /// A transfer slower than ``stallBytesPerSecond`` for this many seconds is abandoned.
+        public var stallSeconds = 30
+        public var stallBytesPerSecond = 1
+        /// PEM certificates to trust instead of the system's (a server with its own CA).
+        public var caFile: String?
+        public var user: String?
+        /// Held only while the connection lives; libcurl keeps its own copy until then.
+        public var password: String?
+
+        public init() {}
+    }
+
+    private let settings: Settings
+    private let handle: UnsafeMutableRawPointer
+
+    public init(settings: Settings) throws(HTTPError) {
+        _ = Self.globalInitialisation
+        guard let handle = curl_easy_init() else { throw .transport(reason: "libcurl could not start") }
+        self.settings = settings
+        self.handle = handle
+    }
+
+    deinit {
+        curl_easy_cleanup(handle)
+    }
+
+    /// libcurl's global state, made once per process before the first handle.
+    private static let globalInitialisation: Void = {
+        curl_global_init(Int(CURL_GLOBAL_DEFAULT))
+    }()
+
+    /// How many connections this handle opened so far: a run of requests should open one.
+    public private(set) var connectionsMade = 0
+
+    /// Sends `request` and returns the response, whatever its status; throws only when no
+    /// response came (or one larger than `responseLimit` bytes).
+    public func perform(_ request: HTTPRequest, responseLimit: Int = 16 << 20) throws(HTTPError) -> HTTPResponse {
+        // A reset keeps the live connection, the DNS cache and TLS sessions; only options go.
+        curl_easy_reset(handle)
+        let transfer = Transfer(upload: request.body, responseLimit: responseLimit)
+        var errorBuffer = [CChar](repeating: 0, count: Int(CURL_ERROR_SIZE) + 1)
+        var headers: UnsafeMutablePointer<curl_slist>?
+        defer { curl_slist_free_all(headers) }
+        for (name, value) in request.headers { headers = curl_slist_append(headers, "\(name): \(value)") }
+        // No `Expect: 100-continue` round trip before a body.
+        headers = curl_slist_append(headers, "Expect:")
+
+        let code: CURLcode = withExtendedLifetime(transfer) {
+            errorBuffer.withUnsafeMutableBufferPointer { errors in
+                let context = Unmanaged.passUnretained(transfer).toOpaque()
+                var setup = [
+                    bmvault_curl_set_string(handle, CURLOPT_URL, request.url),
+                    bmvault_curl_set_string(handle, CURLOPT_CUSTOMREQUEST, request.method),
+                    bmvault_curl_set_list(handle, CURLOPT_HTTPHEADER, headers),
+                    bmvault_curl_set_pointer(handle, CURLOPT_ERRORBUFFER, errors.baseAddress),
+                    bmvault_curl_set_long(handle, CURLOPT_NOSIGNAL, 1),
+                    bmvault_curl_set_long(handle, CURLOPT_FOLLOWLOCATION, 0),
+                    bmvault_curl_set_long(handle, CURLOPT_HTTP_VERSION, CURL_HTTP_VERSION_1_1),
+                    bmvault_curl_set_long(handle, CURLOPT_SSL_VERIFYPEER, 1),
+                    bmvault_curl_set_long(handle, CURLOPT_SSL_VERIFYHOST, 2),
+                    bmvault_curl_set_string(handle, CURLOPT_PROTOCOLS_STR, "http,https"),
+                    bmvault_curl_set_long(handle, CURLOPT_CONNECTTIMEOUT, settings.connectTimeout),
+                    bmvault_curl_set_long(handle, CURLOPT_LOW_SPEED_TIME, settings.stallSeconds),
+                    bmvault_curl_set_long(handle, CURLOPT_LOW_SPEED_LIMIT, settings.stallBytesPerSecond),
+                    bmvault_curl_set_callback(handle, CURLOPT_WRITEFUNCTION, { data, size, count, context in
+                        guard let context, let data else { return 0 }
+                        let transfer = Unmanaged<Transfer>.fromOpaque(context).takeUnretainedValue()
+                        return transfer.receive(UnsafeRawBufferPointer(start: data, count: size * count)) ? size * count : 0
+                    }),
+                    bmvault_curl_set_pointer(handle, CURLOPT_WRITEDATA, context),
+                ]
+                if let body = request.body {
+                    setup += [
+                        bmvault_curl_set_long(handle, CURLOPT_UPLOAD, 1),
+                        bmvault_curl_set_offset(handle, CURLOPT_INFILESIZE_LARGE, curl_off_t(body.count)),
+                        bmvault_curl_set_callback(handle, CURLOPT_READFUNCTION, { data, size, count, context in
+                            guard let context, let data else { return 0 }
+                            let transfer = Unmanaged<Transfer>.fromOpaque(context).takeUnretainedValue()
+                            return transfer.send(into: UnsafeMutableRawBufferPointer(start: data, count: size * count))
+                        }),
+                        bmvault_curl_set_pointer(handle, CURLOPT_READDATA, context),
+                    ]
+                }
+                if let caFile = settings.caFile { setup.append(bmvault_curl_set_string(handle, CURLOPT_CAINFO, caFile)) }
+                if let user = settings.user {
+                    setup += [
+                        bmvault_curl_set_long(handle, CURLOPT_HTTPAUTH, bmvault_curl_auth_basic()),
+                        bmvault_curl_set_string(handle, CURLOPT_USERNAME, user),
+                        bmvault_curl_set_string(handle, CURLOPT_PASSWORD, settings.password ?? ""),
+                    ]
+                }
+                if let failed = setup.first(where: { $0 != CURLE_OK }) { return failed }
+                return curl_easy_perform(handle)
+            }
+        }
+        guard code == CURLE_OK else {
+            if code == CURLE_WRITE_ERROR, transfer.exceededLimit { throw .responseTooLarge(limit: responseLimit) }
+            throw HTTPError(code, detail: String(decoding: errorBuffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self),
+                            osErrno: osErrno)
+        }
+        var status = 0
+        _ = bmvault_curl_response_code(handle, &status)
+        var connections = 0
+        _ = bmvault_curl_connections_made(handle, &connections)
+        connectionsMade += connections
+        return HTTPResponse(status: status, etag: header("ETag"), body: transfer.received)
+    }
+
+    /// The errno of the last failed connect, if any (`ECONNREFUSED` ...).
+    private var osErrno: Int32 {
+        var value = 0
+        _ = bmvault_curl_os_errno(handle, &value)
+        return Int32(truncatingIfNeeded: value)
+    }
+
+    /// The value of a response header of the last request.
+    private func header(_ name: String) -> String? {
+        var found: UnsafeMutablePointer<curl_header>?
+        guard curl_easy_header(handle, name, 0, UInt32(CURLH_HEADER), -1, &found) == CURLHE_OK,
+              let value = found?.pointee.value else { return nil }
+        return String(cString: value)
+    }
+}
+
+/// The bytes going out and coming back during one request, reached from libcurl's
+/// callbacks through an unretained pointer (the request keeps it alive).
+private final class Transfer {
+    let upload: [UInt8]
+    var uploaded = 0
+    var received: [UInt8] = []
+    let responseLimit: Int
+    var exceededLimit = false
+
+    init(upload: [UInt8]?, responseLimit: Int) {
+        self.upload = upload ?? []
+        self.responseLimit = responseLimit
+    }
+
+    func receive(_ bytes: UnsafeRawBufferPointer) -> Bool {
+        guard received.count + bytes.count <= responseLimit else {
+            exceededLimit = true
+            return false
+        }
+        received.append(contentsOf: bytes)
+        return true
+    }
+
+    func send(into buffer: UnsafeMutableRawBufferPointer) -> Int {
+        let count = min(buffer.count, upload.count - uploaded)
+        guard count > 0 else { return 0 }
+        upload.withUnsafeBytes { source in
+            buffer.copyMemory(from: UnsafeRawBufferPointer(rebasing: source[uploaded..<(uploaded + count)]))
+        }
+        uploaded += count
+        return count
+    }
+}

@@ -1,0 +1,305 @@
+import Foundation
+internal import HTTP
+internal import XML
+
+/// A remote that is a folder on a WebDAV server (Nextcloud, ownCloud, lighttpd's mod_webdav,
+/// a storage provider), with the folder remote's layout under the URL the reader gave:
+///
+///     <url>/bmvault-<vault id>/vault.json
+///     <url>/bmvault-<vault id>/devices/<device id>/<clock>.<idempotency key>.op
+///     <url>/bmvault-<vault id>/devices/<device id>/acknowledgement
+///
+/// An operation file is created once with `PUT` + `If-None-Match: *`: a 412 means it is
+/// there already (a retry after a lost answer is a no-op). The small files that change
+/// (descriptor, acknowledgement) are replaced with `If-Match: <etag>` of what was last seen,
+/// re-read and retried on a 412. Folders are made with `MKCOL`; listings are `PROPFIND
+/// Depth: 1`. No LOCK. The server sees sealed files, their names (ids, never titles) and sizes.
+///
+/// One HTTP connection per remote object, kept alive across the requests of a sync.
+public final class WebDAVRemote: Remote {
+    public let name: String
+    /// The folder the reader named, without a trailing slash.
+    public let url: String
+    let vaultID: String
+    private let settings: HTTPConnection.Settings
+    private var connection: HTTPConnection?
+    /// Folders known to exist, so a push of thousands of operations makes each once.
+    private var madeFolders = Set<String>()
+    /// The ETag of each mutable file as last read or written, for the next `If-Match`.
+    private var etags: [String: String] = [:]
+
+    var root: String { url + "/bmvault-" + vaultID }
+
+    /// How many connections this remote opened: one per sync, kept alive.
+    var connectionsMade: Int { connection?.connectionsMade ?? 0 }
+
+    /// A push larger than this is not bmvault's (see ``FolderRemote/largestFile``).
+    static let largestFile = FolderRemote.largestFile
+    /// A listing larger than this is refused: 1,000,000 entries of bmvault's.
+    static let largestListing = 512 << 20
+    /// How often a replaced file is re-read and tried again when another writer came between.
+    static let replaceAttempts = 4
+
+    public init(name: String, url: String, vaultID: String, credentials: WebDAVCredentials, caFile: String? = nil) {
+        self.name = name
+        self.url = url.hasSuffix("/") ? String(url.dropLast()) : url
+        self.vaultID = vaultID
+        var settings = HTTPConnection.Settings()
+        settings.user = credentials.user
+        settings.password = credentials.password
+        settings.caFile = caFile
+        self.settings = settings
+    }
+
+    public func checkReachable() throws(RemoteError) {
+        let response = try send("PROPFIND", url + "/", headers: [("Depth", "0")])
+        switch response.status {
+        case 207, 200: return
+        case 404: throw .noSuchFolder
+        default: throw Self.error(response, operation: "PROPFIND")
+        }
+    }
+
+    public func readDescriptor() throws(RemoteError) -> [UInt8]? {
+        try readMutable(root + "/vault.json")
+    }
+
+    public func writeDescriptor(_ bytes: [UInt8]) throws(RemoteError) {
+        try makeFolders(root)
+        try replaceMutable(root + "/vault.json", with: bytes)
+    }
+
+    public func devices() throws(RemoteError) -> [String] {
+        try list(root + "/devices/").filter { $0.isFolder && FolderRemote.isDeviceID($0.name) }.map(\.name).sorted()
+    }
+
+    public func operationNames(of device: String) throws(RemoteError) -> [String] {
+        try list(root + "/devices/" + device + "/").filter { !$0.isFolder && $0.name.hasSuffix(".op") }.map(\.name).sorted()
+    }
+
+    public func readOperation(_ name: String, of device: String) throws(RemoteError) -> [UInt8] {
+        let response = try send("GET", root + "/devices/" + device + "/" + name)
+        guard response.status == 200 else { throw Self.error(response, operation: "GET") }
+        return response.body
+    }
+
+    @discardableResult
+    public func writeOperation(_ name: String, of device: String, bytes: [UInt8]) throws(RemoteError) -> Bool {
+        let folder = root + "/devices/" + device
+        try makeFolders(folder)
+        let response = try send("PUT", folder + "/" + name, headers: [("If-None-Match", "*")], body: bytes)
+        switch response.status {
+        case 200, 201, 204: return true
+        case 412: return false   // there already: the name holds the idempotency key
+        default: throw Self.error(response, operation: "PUT")
+        }
+    }
+
+    public func replaceOperation(_ name: String, of device: String, bytes: [UInt8]) throws(RemoteError) {
+        let response = try send("PUT", root + "/devices/" + device + "/" + name, body: bytes)
+        guard response.isSuccess else { throw Self.error(response, operation: "PUT") }
+    }
+
+    public func removeOperation(_ name: String, of device: String) throws(RemoteError) {
+        let response = try send("DELETE", root + "/devices/" + device + "/" + name)
+        guard response.isSuccess || response.status == 404 else { throw Self.error(response, operation: "DELETE") }
+    }
+
+    public func readAcknowledgement(of device: String) throws(RemoteError) -> [UInt8]? {
+        try readMutable(root + "/devices/" + device + "/acknowledgement")
+    }
+
+    public func writeAcknowledgement(_ bytes: [UInt8], of device: String) throws(RemoteError) {
+        let folder = root + "/devices/" + device
+        try makeFolders(folder)
+        try replaceMutable(folder + "/acknowledgement", with: bytes)
+    }
+
+    /// A 2xx answer to a `PUT` means the server has stored the file: nothing is left to flush.
+    public func commitWrites() throws(RemoteError) {}
+
+    // MARK: - Files that change
+
+    private func readMutable(_ fileURL: String) throws(RemoteError) -> [UInt8]? {
+        let response = try send("GET", fileURL)
+        switch response.status {
+        case 200:
+            etags[fileURL] = response.etag
+            return response.body
+        case 404:
+            etags[fileURL] = nil
+            return nil
+        default:
+            throw Self.error(response, operation: "GET")
+        }
+    }
+
+    /// Replaces the file only if it is still what was last seen (`If-Match`), or absent when
+    /// nothing was seen (`If-None-Match: *`); on a 412 it learns the current ETag and tries
+    /// again: this device is the only writer of its acknowledgement, and a descriptor is
+    /// replaced whole by whoever writes it, as on a folder remote.
+    private func replaceMutable(_ fileURL: String, with bytes: [UInt8]) throws(RemoteError) {
+        for _ in 0..<Self.replaceAttempts {
+            let condition = etags[fileURL].map { ("If-Match", $0) } ?? ("If-None-Match", "*")
+            let response = try send("PUT", fileURL, headers: [condition], body: bytes)
+            switch response.status {
+            case 200, 201, 204:
+                etags[fileURL] = response.etag
+                return
+            case 412:
+                etags[fileURL] = try currentETag(fileURL)
+            default:
+                throw Self.error(response, operation: "PUT")
+            }
+        }
+        throw .http(operation: "PUT", status: 412)
+    }
+
+    private static let etagRequest = Array("""
+        <?xml version="1.0" encoding="utf-8"?>
+        <d:propfind xmlns:d="DAV:"><d:prop><d:getetag/></d:prop></d:propfind>
+        """.utf8)
+
+    /// The file's ETag as the server has it now (WebDAV's `getetag`, which servers answer even
+    /// where a `GET` carries no `ETag` header), or nil when there is no such file.
+    private func currentETag(_ fileURL: String) throws(RemoteError) -> String? {
+        let response = try send("PROPFIND", fileURL, headers: [("Depth", "0"), ("Content-Type", "application/xml; charset=utf-8")],
+                                body: Self.etagRequest)
+        switch response.status {
+        case 207: break
+        case 404: return nil
+        default: throw Self.error(response, operation: "PROPFIND")
+        }
+        let etag = try? XMLElement.parse(response.body).child("DAV:", "response")?.children("DAV:", "propstat")
+            .compactMap { $0.child("DAV:", "prop")?.child("DAV:", "getetag")?.text }.first
+        guard let etag, !etag.isEmpty else { throw .malformed(what: "a file without an ETag on the server") }
+        return etag
+    }
+
+    // MARK: - Folders
+
+    /// Makes `folder` and the folders between the remote's URL and it, each once per remote.
+    private func makeFolders(_ folder: String) throws(RemoteError) {
+        guard !madeFolders.contains(folder) else { return }
+        var current = url
+        for component in folder.dropFirst(url.count + 1).split(separator: "/") {
+            current += "/" + component
+            guard !madeFolders.contains(current) else { continue }
+            let response = try send("MKCOL", current + "/")
+            // 405: it exists (RFC 4918 9.3.1).
+            guard response.status == 201 || response.status == 405 else { throw Self.error(response, operation: "MKCOL") }
+            madeFolders.insert(current)
+        }
+    }
+
+    /// An entry of a `PROPFIND Depth: 1` listing.
+    struct Entry: Equatable {
+        let name: String
+        let isFolder: Bool
+    }
+
+    private static let listingRequest = Array("""
+        <?xml version="1.0" encoding="utf-8"?>
+        <d:propfind xmlns:d="DAV:"><d:prop><d:resourcetype/></d:prop></d:propfind>
+        """.utf8)
+
+    /// The entries of `folder` (which ends in `/`), without the folder itself; none when it
+    /// does not exist.
+    private func list(_ folder: String) throws(RemoteError) -> [Entry] {
+        let response = try send("PROPFIND", folder, headers: [("Depth", "1"), ("Content-Type", "application/xml; charset=utf-8")],
+                                body: Self.listingRequest, responseLimit: Self.largestListing)
+        switch response.status {
+        case 207: break
+        case 404: return []
+        default: throw Self.error(response, operation: "PROPFIND")
+        }
+        do {
+            return try Self.entries(ofListing: response.body, folder: folder)
+        } catch {
+            throw .malformed(what: "a listing that is not WebDAV's")
+        }
+    }
+
+    /// The entries of a multistatus answer for `folder`: each response's last path segment,
+    /// percent-decoded, and whether it is a collection.
+    static func entries(ofListing body: [UInt8], folder: String) throws(XMLError) -> [Entry] {
+        let root = try XMLElement.parse(body)
+        guard root.namespace == "DAV:", root.name == "multistatus" else { throw .malformed }
+        let folderPath = URLComponents(string: folder)?.percentEncodedPath ?? folder
+        var entries: [Entry] = []
+        for response in root.children("DAV:", "response") {
+            guard let href = response.child("DAV:", "href")?.text.trimmingCharacters(in: .whitespacesAndNewlines) else { continue }
+            // An href is a path or a full URL; either way its path names the entry.
+            let path = URLComponents(string: href)?.percentEncodedPath ?? href
+            guard path.trimmingSuffix("/") != folderPath.trimmingSuffix("/"),
+                  let last = path.split(separator: "/").last, let name = String(last).removingPercentEncoding else { continue }
+            let isFolder = response.children("DAV:", "propstat").contains { propstat in
+                propstat.child("DAV:", "prop")?.child("DAV:", "resourcetype")?.child("DAV:", "collection") != nil
+            }
+            entries.append(Entry(name: name, isFolder: isFolder))
+        }
+        return entries
+    }
+
+    // MARK: - Requests
+
+    private func send(_ method: String, _ target: String, headers: [(String, String)] = [], body: [UInt8]? = nil,
+                      responseLimit: Int = largestFile) throws(RemoteError) -> HTTPResponse {
+        var request = HTTPRequest(method: method, url: target, headers: headers, body: body)
+        if body != nil, !headers.contains(where: { $0.0 == "Content-Type" }) {
+            request.headers.append(("Content-Type", "application/octet-stream"))
+        }
+        let response: HTTPResponse
+        do throws(HTTPError) {
+            let connection: HTTPConnection
+            if let open = self.connection {
+                connection = open
+            } else {
+                connection = try HTTPConnection(settings: settings)
+                self.connection = connection
+            }
+            response = try connection.perform(request, responseLimit: responseLimit)
+        } catch {
+            throw RemoteError(error)
+        }
+        if response.status == 401 || response.status == 403 { throw .unauthorized }
+        if response.status == 507 { throw .outOfSpace }
+        return response
+    }
+
+    /// What an unexpected status means: the status, for the outbox and the log (never the
+    /// server's body, which may say anything).
+    private static func error(_ response: HTTPResponse, operation: String) -> RemoteError {
+        .http(operation: operation, status: response.status)
+    }
+}
+
+/// The user name and password (or app token) for a WebDAV server. The password is kept
+/// in the Secret Service, never in vault.db, a log or the process's arguments.
+public struct WebDAVCredentials: Sendable {
+    public let user: String?
+    public let password: String?
+
+    public init(user: String?, password: String?) {
+        self.user = user
+        self.password = password
+    }
+}
+
+extension RemoteError {
+    init(_ error: HTTPError) {
+        switch error {
+        case .couldNotConnect(let errno): self = .unreachable(errno: errno)
+        case .timedOut: self = .timedOut
+        case .tls(let reason): self = .tls(reason: reason)
+        case .transport: self = .io(operation: "http", errno: EIO)
+        case .responseTooLarge: self = .malformed(what: "not a file bmvault writes")
+        }
+    }
+}
+
+private extension String {
+    func trimmingSuffix(_ suffix: String) -> Substring {
+        hasSuffix(suffix) ? dropLast(suffix.count) : Substring(self)
+    }
+}

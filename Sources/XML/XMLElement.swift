@@ -1,0 +1,67 @@
+internal import CXML
+
+/// An element of an XML document, read by libxml2: its namespace and local name, the text
+/// directly inside it, and its child elements. Small documents only (a WebDAV listing, an
+/// EPUB's package document): the whole tree is held in memory.
+public struct XMLElement: Sendable, Equatable {
+    /// The namespace URI (`DAV:`), nil when the element has none.
+    public let namespace: String?
+    public let name: String
+    /// The element's own text and CDATA, concatenated (not its children's).
+    public let text: String
+    public let children: [XMLElement]
+
+    /// Parses `bytes` as an XML document and returns its root element. Nothing is fetched
+    /// (no network, no external DTD or entity) and entities are not expanded.
+    public static func parse(_ bytes: [UInt8]) throws(XMLError) -> XMLElement {
+        _ = initialisation
+        guard bytes.count <= Int(Int32.max) else { throw .malformed }
+        let options = Int32(XML_PARSE_NONET.rawValue | XML_PARSE_NOERROR.rawValue | XML_PARSE_NOWARNING.rawValue)
+        let document = bytes.withUnsafeBufferPointer { buffer in
+            buffer.baseAddress.map { base in
+                base.withMemoryRebound(to: CChar.self, capacity: buffer.count) { xmlReadMemory($0, Int32(buffer.count), nil, nil, options) }
+            } ?? nil
+        }
+        guard let document else { throw .malformed }
+        defer { xmlFreeDoc(document) }
+        guard let root = xmlDocGetRootElement(document) else { throw .malformed }
+        return XMLElement(root)
+    }
+
+    /// The first child with this namespace and name.
+    public func child(_ namespace: String?, _ name: String) -> XMLElement? {
+        children.first { $0.namespace == namespace && $0.name == name }
+    }
+
+    /// Every child with this namespace and name.
+    public func children(_ namespace: String?, _ name: String) -> [XMLElement] {
+        children.filter { $0.namespace == namespace && $0.name == name }
+    }
+
+    private init(_ node: xmlNodePtr) {
+        name = String(cString: node.pointee.name)
+        namespace = node.pointee.ns.flatMap { $0.pointee.href }.map { String(cString: $0) }
+        var text = ""
+        var children: [XMLElement] = []
+        var child = node.pointee.children
+        while let current = child {
+            switch current.pointee.type {
+            case XML_ELEMENT_NODE: children.append(XMLElement(current))
+            case XML_TEXT_NODE, XML_CDATA_SECTION_NODE: if let content = current.pointee.content { text += String(cString: content) }
+            default: break
+            }
+            child = current.pointee.next
+        }
+        self.text = text
+        self.children = children
+    }
+
+    /// libxml2's global state, set up once per process before the first parse.
+    private static let initialisation: Void = { xmlInitParser() }()
+}
+
+/// Why a document could not be read.
+public enum XMLError: Error, Equatable, Sendable {
+    /// Not well-formed XML (or empty, or larger than libxml2 reads).
+    case malformed
+}
