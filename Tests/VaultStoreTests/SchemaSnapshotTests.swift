@@ -26,6 +26,7 @@ import TestSupport
         ("0012_moves", "c125b90ef5c0fc539d9d2fddb25eb3e1208536d251943ed3c51dc9bcac07a25e"),
         ("0013_tags", "f4b6618382c9fd730f5949f487b4b75537be7710de70604fe6023f550404d70d"),
         ("0014_short_ids", "927d95493cee5dcf54af9534cfe901da013c528618a26a4ece4867d60c0d2f94"),
+        ("0015_webdav_remotes", "a3482da1ceb5e3a6c27ee5de1f8040fd8c4c9fd0e762d716cf52ed7365f386e6"),
     ]
 
     /// `<package>/Schemas/sqlite`, found from this file's own path.

@@ -45,6 +45,7 @@ enum Migrations {
         Migration0012Moves.migration,
         Migration0013Tags.migration,
         Migration0014ShortIDs.migration,
+        Migration0015WebDAVRemotes.migration,
     ]
 
     static var latestVersion: Int { all.count }
