@@ -22,6 +22,24 @@ static inline GHashTable *bmvault_vault_attributes(const char *vault_id) {
     return attributes;
 }
 
+/* The schema of a WebDAV remote's password: items carry `vault-id` and `remote` (the
+ * remote's name in that vault), with `xdg:schema` = "org.bmvault.RemotePassword". */
+static inline const SecretSchema *bmvault_remote_password_schema(void) {
+    static const SecretSchema schema = {
+        "org.bmvault.RemotePassword", SECRET_SCHEMA_NONE,
+        { { "vault-id", SECRET_SCHEMA_ATTRIBUTE_STRING }, { "remote", SECRET_SCHEMA_ATTRIBUTE_STRING }, { NULL, 0 } }
+    };
+    return &schema;
+}
+
+/* The attributes that find a remote's password, copied as above. */
+static inline GHashTable *bmvault_remote_attributes(const char *vault_id, const char *remote) {
+    GHashTable *attributes = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, g_free);
+    g_hash_table_insert(attributes, g_strdup("vault-id"), g_strdup(vault_id));
+    g_hash_table_insert(attributes, g_strdup("remote"), g_strdup(remote));
+    return attributes;
+}
+
 /* The D-Bus object path of a libsecret proxy (a collection or an item). G_DBUS_PROXY is a
  * macro Swift cannot call. */
 static inline const char *bmvault_object_path(gpointer proxy) {

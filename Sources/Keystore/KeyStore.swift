@@ -52,4 +52,14 @@ public protocol KeyStore: AnyObject {
 
     /// Removes every item for this vault; succeeds when there is none, so locking is idempotent.
     func remove(vaultID: String) throws(KeystoreError)
+
+    /// Keeps the password (or app token) of a vault's WebDAV remote, replacing the one it had.
+    /// Not removed by `remove(vaultID:)`: locking the vault does not forget a server's account.
+    func storeRemotePassword(_ password: SecretBytes, vaultID: String, remote: String) throws(KeystoreError)
+
+    /// The password of a vault's WebDAV remote, or nil when none is kept.
+    func remotePassword(vaultID: String, remote: String) throws(KeystoreError) -> SecretBytes?
+
+    /// Forgets the password of a vault's WebDAV remote; succeeds when there is none.
+    func removeRemotePassword(vaultID: String, remote: String) throws(KeystoreError)
 }

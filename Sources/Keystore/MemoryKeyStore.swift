@@ -14,6 +14,8 @@ public final class MemoryKeyStore: KeyStore {
     }
 
     private var entries: [String: Entry] = [:]
+    /// Remote passwords by vault id and remote name.
+    private var passwords: [String: SecretBytes] = [:]
 
     /// An empty keystore.
     public init() {}
@@ -40,6 +42,26 @@ public final class MemoryKeyStore: KeyStore {
     /// Forgets the vault's entry, if any.
     public func remove(vaultID: String) throws(KeystoreError) {
         entries[vaultID] = nil
+    }
+
+    public func storeRemotePassword(_ password: SecretBytes, vaultID: String, remote: String) throws(KeystoreError) {
+        passwords[vaultID + "/" + remote] = try Self.copy(password)
+    }
+
+    public func remotePassword(vaultID: String, remote: String) throws(KeystoreError) -> SecretBytes? {
+        try passwords[vaultID + "/" + remote].map { (stored) throws(KeystoreError) in try Self.copy(stored) }
+    }
+
+    public func removeRemotePassword(vaultID: String, remote: String) throws(KeystoreError) {
+        passwords[vaultID + "/" + remote] = nil
+    }
+
+    private static func copy(_ secret: SecretBytes) throws(KeystoreError) -> SecretBytes {
+        do {
+            return try secret.withUnsafeBytes { (raw) throws(CryptoError) in try SecretBytes(copying: raw) }
+        } catch {
+            throw .crypto(error)
+        }
     }
 
     private static func copy(_ key: VaultKey) throws(KeystoreError) -> SecretBytes {

@@ -70,15 +70,38 @@ final class SecretServiceConnection {
         let created: UInt64
     }
 
-    /// Every item under bmvault's schema for `vaultID`, in every collection, locked or not;
-    /// with `loadingSecrets`, the secrets of the unlocked ones. Nothing is unlocked to search.
-    func items(vaultID: String, loadingSecrets: Bool) throws(KeystoreError) -> [Item] {
-        let attributes = bmvault_vault_attributes(vaultID)
+    /// What an item holds, which decides its schema and attributes.
+    enum Secret {
+        /// A vault's key (``StoredKeyLayout``).
+        case vaultKey(vaultID: String)
+        /// The password of a vault's WebDAV remote.
+        case remotePassword(vaultID: String, remote: String)
+
+        var schema: UnsafePointer<SecretSchema> {
+            switch self {
+            case .vaultKey: bmvault_vault_key_schema()
+            case .remotePassword: bmvault_remote_password_schema()
+            }
+        }
+
+        /// A new table of the attributes that find it; the caller unrefs it.
+        func attributes() -> OpaquePointer {
+            switch self {
+            case .vaultKey(let vaultID): bmvault_vault_attributes(vaultID)
+            case .remotePassword(let vaultID, let remote): bmvault_remote_attributes(vaultID, remote)
+            }
+        }
+    }
+
+    /// Every item holding `secret`, in every collection, locked or not; with
+    /// `loadingSecrets`, the secrets of the unlocked ones. Nothing is unlocked to search.
+    func items(_ secret: Secret, loadingSecrets: Bool) throws(KeystoreError) -> [Item] {
+        let attributes = secret.attributes()
         defer { g_hash_table_unref(attributes) }
         var flags = SECRET_SEARCH_ALL.rawValue
         if loadingSecrets { flags |= SECRET_SEARCH_LOAD_SECRETS.rawValue }
         var error: UnsafeMutablePointer<GError>?
-        let list = secret_service_search_sync(service, bmvault_vault_key_schema(), attributes, SecretSearchFlags(flags),
+        let list = secret_service_search_sync(service, secret.schema, attributes, SecretSearchFlags(flags),
                                               deadline.pointer, &error)
         if error != nil { throw Self.take(&error, deadline) }
         defer { g_list_free_full(list) { g_object_unref($0) } }
@@ -125,16 +148,16 @@ final class SecretServiceConnection {
 
     /// Stores `secret` as a new item in `collection`, replacing an item there with the same
     /// attributes. The caller has checked that the collection is unlocked, so no prompt comes.
-    func createItem(in collection: Collection, vaultID: String, label: String, secret: UnsafeRawBufferPointer,
+    func createItem(in collection: Collection, holding kind: Secret, label: String, secret: UnsafeRawBufferPointer,
                     contentType: String) throws(KeystoreError) {
         // Copied into libsecret's secure memory, released (and wiped) when this call ends.
         let value = bmvault_secret_value_new(secret.baseAddress, secret.count, contentType)
         defer { secret_value_unref(UnsafeMutableRawPointer(value)) }
-        let attributes = bmvault_vault_attributes(vaultID)
+        let attributes = kind.attributes()
         defer { g_hash_table_unref(attributes) }
         var error: UnsafeMutablePointer<GError>?
         let item = secret_item_create_sync(collection.reference.pointer.assumingMemoryBound(to: SecretCollection.self),
-                                           bmvault_vault_key_schema(), attributes, label, value,
+                                           kind.schema, attributes, label, value,
                                            SECRET_ITEM_CREATE_REPLACE, deadline.pointer, &error)
         if let item { g_object_unref(item) }
         if error != nil { throw Self.take(&error, deadline) }

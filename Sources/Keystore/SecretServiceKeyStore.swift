@@ -37,7 +37,7 @@ public final class SecretServiceKeyStore: KeyStore, Sendable {
     public func lookup(vaultID: String) throws(KeystoreError) -> KeyLookup {
         try logged("lookup") { () throws(KeystoreError) -> KeyLookup in
             let connection = try SecretServiceConnection(deadline: Deadline(timeoutMilliseconds: timeoutMilliseconds))
-            let items = try connection.items(vaultID: vaultID, loadingSecrets: true)
+            let items = try connection.items(.vaultKey(vaultID: vaultID), loadingSecrets: true)
             if items.isEmpty { return .notFound }
 
             var sawUnreadable = false
@@ -80,8 +80,53 @@ public final class SecretServiceKeyStore: KeyStore, Sendable {
     public func remove(vaultID: String) throws(KeystoreError) {
         try logged("remove") { () throws(KeystoreError) in
             let connection = try SecretServiceConnection(deadline: Deadline(timeoutMilliseconds: timeoutMilliseconds))
-            let lockedLeft = try Self.deleteUnlockedItems(vaultID: vaultID, connection: connection)
+            let lockedLeft = try Self.deleteUnlockedItems(.vaultKey(vaultID: vaultID), connection: connection)
             if lockedLeft { throw .keyringLocked }
+        }
+    }
+
+    // MARK: - Remote passwords
+
+    /// Replaces the password of a vault's WebDAV remote, in the login keyring ("default"),
+    /// or the session collection where there is none: it outlives an unlock, like the
+    /// server's account. Fails with `.keyringLocked` when that collection is locked.
+    public func storeRemotePassword(_ password: SecretBytes, vaultID: String, remote: String) throws(KeystoreError) {
+        try logged("store-remote") { () throws(KeystoreError) in
+            let connection = try SecretServiceConnection(deadline: Deadline(timeoutMilliseconds: timeoutMilliseconds))
+            var found = try connection.collection(alias: "default")
+            if found == nil { found = try connection.collection(alias: "session") }
+            guard let target = found else { throw .noSuchCollection(alias: "default") }
+            if target.isLocked { throw .keyringLocked }
+            let secret = SecretServiceConnection.Secret.remotePassword(vaultID: vaultID, remote: remote)
+            _ = try Self.deleteUnlockedItems(secret, connection: connection)
+            try password.withUnsafeBytes { (bytes) throws(KeystoreError) in
+                try connection.createItem(in: target, holding: secret, label: "bmvault remote \(remote) (vault \(vaultID.prefix(8)))",
+                                          secret: bytes, contentType: "text/plain")
+            }
+        }
+    }
+
+    /// The password of a vault's WebDAV remote (the newest readable item), nil when there is
+    /// none; `.keyringLocked` when the only ones are in locked collections.
+    public func remotePassword(vaultID: String, remote: String) throws(KeystoreError) -> SecretBytes? {
+        try logged("lookup-remote") { () throws(KeystoreError) -> SecretBytes? in
+            let connection = try SecretServiceConnection(deadline: Deadline(timeoutMilliseconds: timeoutMilliseconds))
+            let items = try connection.items(.remotePassword(vaultID: vaultID, remote: remote), loadingSecrets: true)
+            guard let newest = items.filter({ $0.secret != nil }).max(by: { $0.created < $1.created }) else {
+                if items.contains(where: \.isLocked) { throw .keyringLocked }
+                return nil
+            }
+            return newest.secret
+        }
+    }
+
+    /// Removes the password of a vault's WebDAV remote; succeeds when there is none.
+    public func removeRemotePassword(vaultID: String, remote: String) throws(KeystoreError) {
+        try logged("remove-remote") { () throws(KeystoreError) in
+            let connection = try SecretServiceConnection(deadline: Deadline(timeoutMilliseconds: timeoutMilliseconds))
+            if try Self.deleteUnlockedItems(.remotePassword(vaultID: vaultID, remote: remote), connection: connection) {
+                throw .keyringLocked
+            }
         }
     }
 
@@ -104,8 +149,8 @@ public final class SecretServiceKeyStore: KeyStore, Sendable {
             if target.isLocked { throw .keyringLocked }
             // why items in locked collections are left: deleting them needs an unlock prompt.
             // The new item is unlocked, and lookup prefers the newest readable item.
-            _ = try Self.deleteUnlockedItems(vaultID: vaultID, connection: connection)
-            try connection.createItem(in: target, vaultID: vaultID, label: Self.label(vaultID: vaultID), secret: secret,
+            _ = try Self.deleteUnlockedItems(.vaultKey(vaultID: vaultID), connection: connection)
+            try connection.createItem(in: target, holding: .vaultKey(vaultID: vaultID), label: Self.label(vaultID: vaultID), secret: secret,
                                       contentType: StoredKeyLayout.contentType)
         }
     }
@@ -114,7 +159,7 @@ public final class SecretServiceKeyStore: KeyStore, Sendable {
     func itemCount(vaultID: String) throws(KeystoreError) -> Int {
         try logged("count") { () throws(KeystoreError) -> Int in
             let connection = try SecretServiceConnection(deadline: Deadline(timeoutMilliseconds: timeoutMilliseconds))
-            return try connection.items(vaultID: vaultID, loadingSecrets: false).count
+            return try connection.items(.vaultKey(vaultID: vaultID), loadingSecrets: false).count
         }
     }
 
@@ -143,9 +188,10 @@ public final class SecretServiceKeyStore: KeyStore, Sendable {
         }
     }
 
-    /// Deletes the vault's unlocked items; reports whether locked ones remain.
-    private static func deleteUnlockedItems(vaultID: String, connection: SecretServiceConnection) throws(KeystoreError) -> Bool {
-        let items = try connection.items(vaultID: vaultID, loadingSecrets: false)
+    /// Deletes the unlocked items holding `secret`; reports whether locked ones remain.
+    private static func deleteUnlockedItems(_ secret: SecretServiceConnection.Secret,
+                                            connection: SecretServiceConnection) throws(KeystoreError) -> Bool {
+        let items = try connection.items(secret, loadingSecrets: false)
         for item in items where !item.isLocked { try connection.delete(item) }
         return items.contains { $0.isLocked }
     }

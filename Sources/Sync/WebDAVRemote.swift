@@ -118,6 +118,38 @@ public final class WebDAVRemote: Remote {
     /// A 2xx answer to a `PUT` means the server has stored the file: nothing is left to flush.
     public func commitWrites() throws(RemoteError) {}
 
+    /// Tries, in a scratch folder of its own that it removes, what syncing relies on: a file
+    /// created once and refused a second time (`If-None-Match: *`), and read back. A server
+    /// that lets a name be written twice would let a retry change an operation. Throws what
+    /// failed, so that `remote add` names it before the first sync meets it.
+    public func probe() throws(RemoteError) {
+        let scratch = url + "/.bmvault-probe-" + UUID().uuidString.lowercased()
+        try makeFolders(scratch)
+        defer {
+            _ = try? send("DELETE", scratch + "/")
+            madeFolders.remove(scratch)
+        }
+        let bytes = Array("bmvault checks that this folder can hold its files\n".utf8)
+        for (attempt, expected) in [201, 412].enumerated() {
+            let response = try send("PUT", scratch + "/created-once", headers: [("If-None-Match", "*")], body: bytes)
+            let created = response.status == 200 || response.status == 201 || response.status == 204
+            guard created == (expected == 201), created || response.status == 412 else {
+                throw attempt == 0 ? Self.error(response, operation: "PUT") : .http(operation: "create-once", status: response.status)
+            }
+        }
+        let readBack = try send("GET", scratch + "/created-once")
+        guard readBack.status == 200, readBack.body == bytes else { throw .http(operation: "verify", status: readBack.status) }
+    }
+
+    /// The `bmvault-<vault id>` folders at `url`: the vaults a WebDAV folder holds, for
+    /// `init --join URL`.
+    public static func vaultIDs(at url: String, credentials: WebDAVCredentials, caFile: String?) throws(RemoteError) -> [String] {
+        let remote = WebDAVRemote(name: "", url: url, vaultID: "", credentials: credentials, caFile: caFile)
+        try remote.checkReachable()
+        return try remote.list(remote.url + "/").filter { $0.isFolder && $0.name.hasPrefix("bmvault-") }
+            .map { String($0.name.dropFirst("bmvault-".count)) }
+    }
+
     // MARK: - Files that change
 
     private func readMutable(_ fileURL: String) throws(RemoteError) -> [UInt8]? {

@@ -33,7 +33,7 @@ extension Vault {
             (try store.remotes(), try store.keyslotGeneration(), try store.retiredKeys())
         }
         guard !records.isEmpty else { return nil }
-        return RekeyMadeElsewhere.newest(on: records.map { FolderRemote(name: $0.name, location: $0.location, vaultID: vaultID) },
+        return RekeyMadeElsewhere.newest(on: records.map(makeRemote),
                                          vaultID: vaultID, keyID: store.metadata.keyID, generation: generation, keyChain: chain)
     }
 

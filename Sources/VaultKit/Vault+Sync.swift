@@ -15,9 +15,7 @@ extension Vault {
     @discardableResult
     public func addRemote(name: String, path: String) throws(VaultError) -> RemoteRecord {
         let store = try unlockedStore()
-        guard !name.isEmpty, name.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" || $0 == "." }) else {
-            throw .invalidRemoteName
-        }
+        try Self.checkRemoteName(name)
         let location = URL(fileURLWithPath: path).standardizedFileURL.path
         let remote = FolderRemote(name: name, location: location, vaultID: vaultID)
         do throws(RemoteError) {
@@ -47,9 +45,19 @@ extension Vault {
         try storeCall { () throws(StoreError) in try store.remotes() }
     }
 
+    /// Forgets a remote, and the password kept for a WebDAV one (a keyring that cannot be
+    /// reached leaves it there, logged: the remote is forgotten all the same).
     public func removeRemote(name: String) throws(VaultError) {
         let store = try unlockedStore()
+        let kind = try storeCall { () throws(StoreError) in try store.remotes() }.first { $0.name == name }?.kind
         try storeCall { () throws(StoreError) in try store.removeRemote(name: name) }
+        if kind == .webdav {
+            do {
+                try keyStore.removeRemotePassword(vaultID: vaultID, remote: name)
+            } catch {
+                log.warning("sync.remote.passwordLeft", ["outcome": .public(error.caseName)])
+            }
+        }
     }
 
     /// How long a deleted record keeps its content, in days (see `Store.purgeTombstones`).
@@ -108,7 +116,7 @@ extension Vault {
         }
         guard !records.isEmpty else { throw .noRemote }
         if retryFailed { _ = try storeCall { () throws(StoreError) in try store.retryFailedOperations() } }
-        let remotes: [any Remote] = records.map { FolderRemote(name: $0.name, location: $0.location, vaultID: vaultID) }
+        let remotes = records.map(makeRemote)
         let summary: SyncSummary
         do {
             summary = try SyncEngine(journal: store, cipher: cipher, remotes: remotes, remotesAreComplete: name == nil)
@@ -177,16 +185,22 @@ extension Vault {
     /// The name `init --join` gives the remote it joined through.
     public static let joinedRemoteName = "origin"
 
-    /// Creates this device's copy of a vault that already syncs through the folder at
-    /// `remotePath`: the vault id, keyslots and key chain come from the remote, and the passphrase
-    /// (or the recovery key, `usingRecoveryKey`) must open them before anything is written.
-    /// The remote is recorded as ``joinedRemoteName``; the new vault is locked. Also says
-    /// how complete the remote's copy of the journal is, by its devices' acknowledgements.
-    public static func join(at location: VaultLocation, remotePath: String, secret: SecretBytes, usingRecoveryKey: Bool,
+    /// Where `init --join` finds the vault: a folder, or a WebDAV folder (with the password
+    /// its server asks for, kept in the Secret Service once the vault is joined).
+    public enum JoinSource {
+        case folder(path: String)
+        case webdav(WebDAVFolder, password: SecretBytes?)
+    }
+
+    /// Creates this device's copy of a vault that already syncs through `source`: the vault
+    /// id, keyslots and key chain come from the remote, and the passphrase (or the recovery
+    /// key, `usingRecoveryKey`) must open them before anything is written. The remote is
+    /// recorded as ``joinedRemoteName``; the new vault is locked. Also says how complete the
+    /// remote's copy of the journal is, by its devices' acknowledgements.
+    public static func join(at location: VaultLocation, from source: JoinSource, secret: SecretBytes, usingRecoveryKey: Bool,
                             keyStore: any KeyStore, clock: any Clock = SystemClock()) throws(VaultError) -> (Vault, RemoteCompleteness) {
         guard !exists(at: location) else { throw .vaultExists(path: location.databasePath) }
-        let remoteLocation = remoteLocation(for: remotePath)
-        let descriptor = try findDescriptor(in: remoteLocation)
+        let (remote, descriptor) = try findVault(in: source)
         guard let keyID = try? KeyID(hex: descriptor.keyId), let slots = descriptor.vaultKeyslots(),
               let keyChain = descriptor.retiredKeys() else {
             throw .remote(name: joinedRemoteName, errorClass: "malformed")
@@ -214,11 +228,11 @@ extension Vault {
         guard key.id == keyID else { throw .remote(name: joinedRemoteName, errorClass: "malformed") }
         let completeness: RemoteCompleteness
         do throws(RemoteError) {
-            let remote = FolderRemote(name: joinedRemoteName, location: remoteLocation, vaultID: descriptor.vaultId)
             // What was written before a rekey opens with the chain's keys.
             let cipher = OperationCipher(sealer: FieldSealer(key: key, vaultID: descriptor.vaultId)).adding(keyChain).cipher
             completeness = try RemoteCompleteness.read(from: remote, opening: cipher)
         } catch {
+            if case .webdav = source { throw webDAVError(error, remote: nil) }
             throw folderError(error, remote: nil)
         }
         let metadata = VaultMetadata(vaultID: descriptor.vaultId, keyID: keyID, createdAt: clock.now())
@@ -229,7 +243,19 @@ extension Vault {
             try store.adoptKeyslotGeneration(descriptor.keyslotGeneration ?? 0)
             try store.attach(key)
             try store.adoptRetiredKeys(keyChain)
-            try store.addRemote(name: Self.joinedRemoteName, kind: .folder, location: remoteLocation)
+            switch source {
+            case .folder(let path):
+                try store.addRemote(name: Self.joinedRemoteName, kind: .folder, location: remoteLocation(for: path))
+            case .webdav(let folder, _):
+                try store.addRemote(name: Self.joinedRemoteName, kind: .webdav, location: folder.url, user: folder.user, caFile: folder.caFile)
+            }
+        }
+        if case .webdav(_, let password?) = source {
+            do {
+                try keyStore.storeRemotePassword(password, vaultID: descriptor.vaultId, remote: Self.joinedRemoteName)
+            } catch {
+                throw .keystore(error)
+            }
         }
         log.notice("vault.joined")
         return (try open(at: location, keyStore: keyStore, clock: clock), completeness)
@@ -256,6 +282,37 @@ extension Vault {
             }
         }
         return .remote(name: remote ?? joinedRemoteName, errorClass: error.errorClass)
+    }
+
+    /// The remote `source` names, on the one vault it holds, and that vault's descriptor.
+    private static func findVault(in source: JoinSource) throws(VaultError) -> (any Remote, RemoteDescriptor) {
+        switch source {
+        case .folder(let path):
+            let location = remoteLocation(for: path)
+            let descriptor = try findDescriptor(in: location)
+            return (FolderRemote(name: joinedRemoteName, location: location, vaultID: descriptor.vaultId), descriptor)
+        case .webdav(let folder, let password):
+            let credentials = folder.credentials(password: password)
+            let vaults: [String]
+            do throws(RemoteError) {
+                vaults = try WebDAVRemote.vaultIDs(at: folder.url, credentials: credentials, caFile: folder.caFile)
+            } catch {
+                throw webDAVError(error, remote: nil)
+            }
+            guard vaults.count == 1, let vaultID = vaults.first else {
+                throw .remote(name: joinedRemoteName, errorClass: vaults.isEmpty ? "noVault" : "severalVaults")
+            }
+            do throws(RemoteError) {
+                let remote = WebDAVRemote(name: joinedRemoteName, url: folder.url, vaultID: vaultID, credentials: credentials,
+                                          caFile: folder.caFile)
+                guard let bytes = try remote.readDescriptor() else { throw RemoteError.malformed(what: "descriptor") }
+                let descriptor = try RemoteDescriptor.decode(bytes)
+                guard descriptor.vaultId == vaultID else { throw RemoteError.malformed(what: "descriptor") }
+                return (remote, descriptor)
+            } catch {
+                throw webDAVError(error, remote: nil)
+            }
+        }
     }
 
     /// The descriptor of the one vault in a remote folder.

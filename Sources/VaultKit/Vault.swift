@@ -315,7 +315,7 @@ public final class Vault {
         do { return try body() } catch { throw .crypto(error) }
     }
 
-    private func keystoreCall<Result>(_ body: () throws(KeystoreError) -> Result) throws(VaultError) -> Result {
+    func keystoreCall<Result>(_ body: () throws(KeystoreError) -> Result) throws(VaultError) -> Result {
         do { return try body() } catch { throw .keystore(error) }
     }
 }

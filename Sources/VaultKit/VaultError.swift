@@ -40,8 +40,19 @@ public enum VaultError: Error, Equatable, Sendable {
     case remoteFolderMissing(name: String?)
     /// The folder given for remote `name` (nil: to `init --join`) cannot be read or written by this user.
     case remoteFolderNotPermitted(name: String?)
-    /// A remote could not be used (`errorClass` says why: unreachable, otherVault, ...).
+    /// A remote could not be used (`errorClass` says why: unreachable, otherVault,
+    /// unauthorized, noSuchFolder, ...).
     case remote(name: String, errorClass: String)
+    /// A WebDAV URL bmvault will not use, and why (plain HTTP to another machine, a
+    /// password in it, ...). The URL is not repeated.
+    case invalidRemoteURL(reason: String)
+    /// `--ca-file` names no readable file.
+    case caFileUnreadable(path: String)
+    /// TLS with the server of remote `name` (nil: the URL given to `init --join`) failed,
+    /// in libcurl's words (an untrusted certificate, another host name).
+    case remoteTLS(name: String?, reason: String)
+    /// `remote password` of a remote that has none (a folder).
+    case remoteHasNoPassword(name: String)
     /// This sync would delete `count` of the vault's `total` live books and notes; nothing
     /// was changed (`--allow-mass-delete` lets it).
     case massDelete(count: Int, total: Int)

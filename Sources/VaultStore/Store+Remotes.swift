@@ -5,11 +5,18 @@ public struct RemoteRecord: Sendable, Equatable {
     public enum Kind: String, Sendable {
         /// Any directory: a USB stick, a NAS mount, a folder Syncthing keeps in step.
         case folder
+        /// A folder on a WebDAV server (schema v15): `location` is its URL.
+        case webdav
     }
 
     public let name: String
     public let kind: Kind
+    /// The folder's path, or a WebDAV folder's URL.
     public let location: String
+    /// The user name a WebDAV server asks for (its password is in the Secret Service).
+    public let user: String?
+    /// Certificates to trust for a WebDAV server instead of the system's: a PEM file's path.
+    public let caFile: String?
     public let addedAt: Timestamp
     /// When a sync last used it without a failure; nil before the first such sync.
     public let lastSyncedAt: Timestamp?
@@ -19,7 +26,8 @@ extension Store {
     /// Records a remote. Its name is the reader's label for it, unique in this vault. It
     /// needs a snapshot when the journal holds anything: what earlier changes queued is not
     /// kept for it (it went to other remotes, or was compacted with no remote).
-    public func addRemote(name: String, kind: RemoteRecord.Kind, location: String) throws(StoreError) {
+    public func addRemote(name: String, kind: RemoteRecord.Kind, location: String, user: String? = nil,
+                          caFile: String? = nil) throws(StoreError) {
         try database.writeTransaction { () throws(StoreError) in
             var exists = false
             try database.forEachRow("SELECT 1 FROM remote WHERE name = ?", [.text(name)]) { _ in exists = true }
@@ -27,10 +35,11 @@ extension Store {
             // The first remote: nothing was sent anywhere, and the snapshot covers it all.
             _ = try discardOutboxIfNoRemote()
             try database.run("""
-                INSERT INTO remote (name, kind, location, added_at, needs_snapshot)
-                VALUES (?, ?, ?, ?, EXISTS (SELECT 1 FROM book) OR EXISTS (SELECT 1 FROM reading_session) OR EXISTS (SELECT 1 FROM annotation))
+                INSERT INTO remote (name, kind, location, user, ca_file, added_at, needs_snapshot)
+                VALUES (?, ?, ?, ?, ?, ?, EXISTS (SELECT 1 FROM book) OR EXISTS (SELECT 1 FROM reading_session) OR EXISTS (SELECT 1 FROM annotation))
                 """,
-                             [.text(name), .text(kind.rawValue), .text(location), .integer(clock.now().millisecondsSince1970)])
+                             [.text(name), .text(kind.rawValue), .text(location), user.map(SQLValue.text) ?? .null,
+                              caFile.map(SQLValue.text) ?? .null, .integer(clock.now().millisecondsSince1970)])
         }
     }
 
@@ -65,9 +74,10 @@ extension Store {
     /// The remotes, by name. Readable while locked: names, paths and times, no content.
     public func remotes() throws(StoreError) -> [RemoteRecord] {
         var remotes: [RemoteRecord] = []
-        try database.forEachRow("SELECT name, kind, location, added_at, last_synced_at FROM remote ORDER BY name") { row in
+        try database.forEachRow("SELECT name, kind, location, added_at, last_synced_at, user, ca_file FROM remote ORDER BY name") { row in
             guard let kind = RemoteRecord.Kind(rawValue: row.text(1)) else { return }
             remotes.append(RemoteRecord(name: row.text(0), kind: kind, location: row.text(2),
+                                        user: row.isNull(5) ? nil : row.text(5), caFile: row.isNull(6) ? nil : row.text(6),
                                         addedAt: Timestamp(millisecondsSince1970: row.int64(3)),
                                         lastSyncedAt: row.isNull(4) ? nil : Timestamp(millisecondsSince1970: row.int64(4))))
         }

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -594,6 +595,16 @@ final class SweepWorld {
         try world.run(["remote", "retention"], status: 0)
         try world.run(["remote", "retention", "30"], status: 0)
         try world.run(["remote", "retention", "0"], status: 64)
+        // A WebDAV remote whose password carries the canary: asked for, checked, kept in the
+        // keyring, replaced, and forgotten with the remote; never in a log or a file.
+        let server = try WebDAVServer(users: [("reader", "pw-\(c)")])
+        try world.run(["remote", "add", "cloud", server.url, "--user", "reader", "--password-stdin"], stdin: "wrong-\(c)\n", status: 77)
+        try world.run(["remote", "add", "cloud", server.url, "--user", "reader", "--password-stdin"], stdin: "pw-\(c)\n", status: 0)
+        try world.run(["remote", "password", "cloud", "--password-stdin"], stdin: "wrong-\(c)\n", status: 77)
+        try world.run(["remote", "password", "cloud", "--password-stdin"], stdin: "pw-\(c)\n", status: 0)
+        try world.run(["remote", "password", "usb", "--password-stdin"], stdin: "pw-\(c)\n", status: 64)
+        try world.run(["sync", "--remote", "cloud"], status: 0)
+        try world.run(["remote", "remove", "cloud"], status: 0)
         try world.run(["sync"], status: 0)
         try world.run(["init", "--join", remoteFolder, "--passphrase-stdin"], vault: "second", stdin: "wrong \(c)\n", status: 77)
         try world.run(["init", "--join", remoteFolder, "--passphrase-stdin"], vault: "second", stdin: passphrase + "\n", status: 0)

@@ -6,10 +6,49 @@ enum SyncCommands {
     struct RemoteAddInput: CommandInput {
         var name = ""
         var path = ""
+        var server = ServerInput()
 
         static var parameters: [Parameter<RemoteAddInput>] {
             [.argument(\.name, ArgumentSpec(name: "name", help: "A name for it: letters, digits, '-', '_', '.'.")),
-             .argument(\.path, ArgumentSpec(name: "path", help: "The folder."))]
+             .argument(\.path, ArgumentSpec(name: "path", help: "The folder, or a WebDAV folder's https:// URL."))]
+                + ServerInput.parameters(\.server)
+        }
+    }
+
+    /// What a WebDAV server asks for: `--user`, `--password-stdin`, `--ca-file`.
+    struct ServerInput: Equatable {
+        var user: String?
+        var passwordStdin = false
+        var caFile: String?
+
+        static func parameters<Input: CommandInput>(_ field: WritableKeyPath<Input, ServerInput>) -> [Parameter<Input>] {
+            [.option(field.appending(path: \.user), OptionSpec(name: "user", valueName: "name", help: "WebDAV: the user name on the server.")),
+             .flag(field.appending(path: \.passwordStdin),
+                   OptionSpec(name: "password-stdin", help: "WebDAV: read the password or app token from a line of standard input (after the passphrase's, with --passphrase-stdin).")),
+             .option(field.appending(path: \.caFile),
+                     OptionSpec(name: "ca-file", valueName: "path", help: "WebDAV: trust the certificates in this PEM file instead of the system's."))]
+        }
+
+        var isEmpty: Bool { self == ServerInput() }
+
+        /// The WebDAV folder at `url` with these options, and its password: read from standard
+        /// input, or asked at the terminal when a user name is given; none without one.
+        func folder(_ url: String, context: CommandContext) throws -> (WebDAVFolder, SecretBytes?) {
+            let folder = try WebDAVFolder(url: url, user: user, caFile: caFile)
+            if passwordStdin { return (folder, try SecretInput.readLine()) }
+            guard let user else { return (folder, nil) }
+            guard context.console.stdinIsTerminal else { throw CLIError.noTerminal }
+            return (folder, try SecretInput.prompt("Password for \(user) on the server: "))
+        }
+    }
+
+    struct RemotePasswordInput: CommandInput {
+        var name = ""
+        var passwordStdin = false
+
+        static var parameters: [Parameter<RemotePasswordInput>] {
+            [.argument(\.name, ArgumentSpec(name: "name", help: "The WebDAV remote's name.")),
+             .flag(\.passwordStdin, OptionSpec(name: "password-stdin", help: "Read the password or app token from the first line of standard input."))]
         }
     }
 
@@ -32,12 +71,32 @@ enum SyncCommands {
     static func remote(_ context: CommandContext) -> CommandSpec {
         CommandSpec(name: "remote", abstract: "Set up the folders this vault syncs through.", subcommands: [
             CommandSpec(
-                name: "add", abstract: "Add a folder remote (a USB stick, a NAS, a synced folder).",
-                discussion: "At the first sync the folder gets a `bmvault-<vault id>` directory holding only sealed operations and the vault's wrapped keyslots, so another device can join with `bmvault init --join PATH`.",
+                name: "add", abstract: "Add a remote: a folder (a USB stick, a NAS, a synced folder) or a WebDAV folder (Nextcloud, ownCloud).",
+                discussion: "At the first sync the folder gets a `bmvault-<vault id>` directory holding only sealed operations and the vault's wrapped keyslots, so another device can join with `bmvault init --join PATH` (or URL). A WebDAV folder is an https:// URL (http:// on this machine only), such as https://cloud.example/remote.php/dav/files/ada/bmvault; its password or app token is asked for at the terminal (or read with --password-stdin) and kept in the Secret Service, never in the vault.",
                 parameters: RemoteAddInput.parameters
             ) { input in
-                let remote = try context.openVault().addRemote(name: input.name, path: input.path)
+                let vault = try context.openVault()
+                let remote: RemoteRecord
+                if WebDAVFolder.isURL(input.path) {
+                    let (folder, password) = try input.server.folder(input.path, context: context)
+                    context.console.progress("Checking the server...\n")
+                    remote = try vault.addWebDAVRemote(name: input.name, folder: folder, password: password)
+                } else {
+                    guard input.server.isEmpty else {
+                        throw CLIError.invalidValue("--user, --password-stdin and --ca-file are for a WebDAV remote (an https:// URL), not a folder")
+                    }
+                    remote = try vault.addRemote(name: input.name, path: input.path)
+                }
                 context.console.note("Added remote \(remote.name) at \(remote.location).\n")
+            },
+            CommandSpec(
+                name: "password", abstract: "Replace the password a WebDAV remote's server asks for.",
+                discussion: "Asked at the terminal, or read with --password-stdin; checked with the server, then kept in the Secret Service.",
+                parameters: RemotePasswordInput.parameters
+            ) { input in
+                let password = input.passwordStdin ? try SecretInput.readLine() : try SecretInput.prompt("New password for remote \(input.name): ")
+                try context.openVault().setRemotePassword(name: input.name, password: password)
+                context.console.note("Kept the new password of remote \(input.name).\n")
             },
             CommandSpec(name: "list", abstract: "List the remotes, with when each last synced.",
                         discussion: "Works while locked: names, folders and times are not content.",

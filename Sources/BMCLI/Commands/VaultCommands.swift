@@ -8,12 +8,14 @@ enum VaultCommands {
         var kdf = KDFStrength.moderate
         var join: String?
         var recoveryKeyStdin = false
+        var server = SyncCommands.ServerInput()
 
         static var parameters: [Parameter<InitInput>] {
             [.flag(\.passphraseStdin, SharedOptions.passphraseStdin), .option(\.kdf, SharedOptions.kdf, ValueParsing.kdfStrength),
              .option(\.join, OptionSpec(name: "join", valueName: "path",
-                                        help: "Join a vault another device syncs through this folder, instead of creating one.")),
+                                        help: "Join a vault another device syncs through this folder (or WebDAV folder's URL), instead of creating one.")),
              .flag(\.recoveryKeyStdin, OptionSpec(name: "recovery-key-stdin", help: "With --join: prove access with the recovery key, read from standard input."))]
+                + SyncCommands.ServerInput.parameters(\.server)
         }
     }
 
@@ -26,9 +28,11 @@ enum VaultCommands {
             let location = context.location
             guard !Vault.exists(at: location) else { throw VaultError.vaultExists(path: location.databasePath) }
             if let remotePath = input.join {
-                try join(remotePath, recovery: input.recoveryKeyStdin, passphraseFromStdin: input.passphraseStdin, context: context)
+                try join(remotePath, recovery: input.recoveryKeyStdin, passphraseFromStdin: input.passphraseStdin, server: input.server,
+                         context: context)
                 return
             }
+            guard input.server.isEmpty else { throw CLIError.invalidValue("--user, --password-stdin and --ca-file go with --join URL") }
             let passphrase = try context.newPassphrase(fromStandardInput: input.passphraseStdin)
             context.console.progress("Deriving the key (Argon2id, \(input.kdf.rawValue))...\n")
             let created = try Vault.create(at: location, passphrase: passphrase, kdf: KDFParameters(strength: input.kdf),
@@ -44,16 +48,25 @@ enum VaultCommands {
         }
     }
 
-    /// `init --join PATH`: this device's copy of a vault that syncs through PATH.
-    private static func join(_ remotePath: String, recovery: Bool, passphraseFromStdin: Bool, context: CommandContext) throws {
+    /// `init --join PATH` (or URL): this device's copy of a vault that syncs through PATH.
+    private static func join(_ remotePath: String, recovery: Bool, passphraseFromStdin: Bool, server: SyncCommands.ServerInput,
+                             context: CommandContext) throws {
         let secret: SecretBytes
         if recovery {
             secret = context.console.stdinIsTerminal ? try SecretInput.prompt("Recovery key: ") : try SecretInput.readLine()
         } else {
             secret = passphraseFromStdin ? try SecretInput.readLine() : try SecretInput.prompt("Passphrase of the vault to join: ")
         }
+        let source: Vault.JoinSource
+        if WebDAVFolder.isURL(remotePath) {
+            let (folder, password) = try server.folder(remotePath, context: context)
+            source = .webdav(folder, password: password)
+        } else {
+            guard server.isEmpty else { throw CLIError.invalidValue("--user, --password-stdin and --ca-file are for a WebDAV folder (an https:// URL)") }
+            source = .folder(path: remotePath)
+        }
         context.console.progress("Checking the key...\n")
-        let (vault, completeness) = try Vault.join(at: context.location, remotePath: remotePath, secret: secret, usingRecoveryKey: recovery,
+        let (vault, completeness) = try Vault.join(at: context.location, from: source, secret: secret, usingRecoveryKey: recovery,
                                                    keyStore: context.keyStore(), clock: context.clock)
         context.console.err("Joined vault \(vault.vaultID) at \(vault.location.directory); it syncs through \(remotePath).\n")
         if completeness.incomplete > 0 {

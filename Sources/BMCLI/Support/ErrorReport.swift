@@ -56,7 +56,15 @@ struct ErrorReport: Equatable {
         case .remoteFolderNotPermitted(let name):
             return ErrorReport("permission denied on \(folderGiven(name)): this user cannot read and write there; nothing was set up", .unavailable)
         case .remote(let name, let errorClass):
-            return ErrorReport(remoteMessage(name: name, errorClass: errorClass), .unavailable)
+            return ErrorReport(remoteMessage(name: name, errorClass: errorClass), errorClass == "unauthorized" ? .noPermission : .unavailable)
+        case .invalidRemoteURL(let reason):
+            return ErrorReport("that URL cannot be a remote: \(reason); nothing was set up", .usage)
+        case .caFileUnreadable(let path):
+            return ErrorReport("cannot read the CA file \(path); nothing was set up", .notFound)
+        case .remoteTLS(let name, let reason):
+            return ErrorReport("TLS with the server \(name.map { "of remote \($0)" } ?? "given to `init --join`") failed: \(reason) (a server with its own certificate authority needs --ca-file); nothing was set up", .unavailable)
+        case .remoteHasNoPassword(let name):
+            return ErrorReport("remote \(name) is a folder, which has no password", .usage)
         case .massDelete(let count, let total):
             return ErrorReport("this sync would delete \(count) of your \(total) books, notes and quotes, so it stopped; nothing was changed. If the deletions are intended, run `bmvault sync --allow-mass-delete`", .failure)
         case .remoteExists(let name):
@@ -307,7 +315,17 @@ struct ErrorReport: Equatable {
 
     static func remoteMessage(name: String, errorClass: String) -> String {
         switch errorClass {
-        case "unreachable": return "the remote \(name) cannot be reached (is the drive mounted, the folder there?); nothing was synced"
+        case "unreachable": return "the remote \(name) cannot be reached (is the drive mounted, the folder or server there?); nothing was synced"
+        case "timedOut": return "the server of remote \(name) did not answer in time; try again later"
+        case "unauthorized": return "the server of remote \(name) refused the user name or password (replace it with `bmvault remote password \(name)`)"
+        case "noSuchFolder": return "no such folder on the server of remote \(name): create it there, or check the URL; nothing was synced"
+        case "outOfSpace": return "the server of remote \(name) is out of space; nothing more was synced"
+        case "tls": return "TLS with the server of remote \(name) failed (its certificate is not trusted here: see `remote add --ca-file`)"
+        case let http where http.hasPrefix("http.create-once."):
+            return "the server of remote \(name) lets a file be written twice, which bmvault's sync cannot rely on; use another server (nothing was set up)"
+        case let http where http.hasPrefix("http."):
+            let parts = http.split(separator: ".")
+            return "the server of remote \(name) answered \(parts.last ?? "") to a \(parts.dropFirst().first ?? "") request; nothing more was synced"
         case "otherVault": return "the remote \(name) holds another vault; use another folder"
         case "noVault": return "that folder holds no bmvault vault to join"
         case "severalVaults": return "that folder holds several bmvault vaults; join from a folder with one"

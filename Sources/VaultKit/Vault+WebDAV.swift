@@ -1,0 +1,136 @@
+import Foundation
+import Keystore
+import Telemetry
+public import Sync
+public import VaultCrypto
+import VaultStore
+
+/// A WebDAV folder as the reader names it: an `https://` URL (or `http://` on this machine
+/// only), without a user name, password, query or fragment in it.
+public struct WebDAVFolder: Sendable, Equatable {
+    /// The URL, without a trailing slash.
+    public let url: String
+    /// The user name the server asks for, if any (its password is not here).
+    public let user: String?
+    /// Certificates to trust instead of the system's: an absolute path to a PEM file.
+    public let caFile: String?
+
+    /// Whether `location` is a URL rather than a folder path.
+    public static func isURL(_ location: String) -> Bool {
+        let lowered = location.lowercased()
+        return lowered.hasPrefix("https://") || lowered.hasPrefix("http://")
+    }
+
+    /// Checks what the reader typed; the CA file must be readable now.
+    public init(url: String, user: String?, caFile: String?) throws(VaultError) {
+        guard let components = URLComponents(string: url), let scheme = components.scheme?.lowercased(),
+              scheme == "https" || scheme == "http", let host = components.host, !host.isEmpty else {
+            throw .invalidRemoteURL(reason: "it is not an https:// URL")
+        }
+        guard components.user == nil, components.password == nil else {
+            throw .invalidRemoteURL(reason: "a user name goes in --user, and a password never on the command line")
+        }
+        guard components.query == nil, components.fragment == nil else {
+            throw .invalidRemoteURL(reason: "a folder's URL has no query (?) or fragment (#)")
+        }
+        // Plain HTTP would carry the password and the sealed files' names in the clear.
+        guard scheme == "https" || Self.isLoopback(host) else {
+            throw .invalidRemoteURL(reason: "http:// is for this machine only (localhost, 127.0.0.1, ::1); use https://")
+        }
+        var trimmed = url
+        while trimmed.hasSuffix("/") { trimmed.removeLast() }
+        self.url = trimmed
+        self.user = user
+        if let caFile {
+            let path = URL(fileURLWithPath: caFile).standardizedFileURL.path
+            guard FileManager.default.isReadableFile(atPath: path) else { throw .caFileUnreadable(path: path) }
+            self.caFile = path
+        } else {
+            self.caFile = nil
+        }
+    }
+
+    static func isLoopback(_ host: String) -> Bool {
+        let host = host.lowercased().trimmingCharacters(in: CharacterSet(charactersIn: "[]"))
+        return host == "localhost" || host == "::1" || host.hasPrefix("127.")
+    }
+
+    func credentials(password: SecretBytes?) -> WebDAVCredentials {
+        WebDAVCredentials(user: user, password: password.map { secret in secret.withUnsafeBytes { String(decoding: $0, as: UTF8.self) } })
+    }
+}
+
+extension Vault {
+    /// Sets up a WebDAV remote: checks that the server answers with these credentials, that
+    /// the folder holds no other vault, and that the server refuses a second create of one
+    /// name (``WebDAVRemote/probe()``); then keeps the password in the Secret Service and
+    /// records the remote (URL, user name, CA file; never the password).
+    @discardableResult
+    public func addWebDAVRemote(name: String, folder: WebDAVFolder, password: SecretBytes?) throws(VaultError) -> RemoteRecord {
+        let store = try unlockedStore()
+        try Self.checkRemoteName(name)
+        let remote = WebDAVRemote(name: name, url: folder.url, vaultID: vaultID, credentials: folder.credentials(password: password),
+                                  caFile: folder.caFile)
+        do throws(RemoteError) {
+            try remote.checkReachable()
+            if let bytes = try remote.readDescriptor(), try RemoteDescriptor.decode(bytes).vaultId != vaultID {
+                throw RemoteError.otherVault
+            }
+            try remote.probe()
+        } catch {
+            throw Self.webDAVError(error, remote: name)
+        }
+        if let password {
+            try keystoreCall { () throws(KeystoreError) in try keyStore.storeRemotePassword(password, vaultID: vaultID, remote: name) }
+        }
+        try storeCall { () throws(StoreError) in
+            try store.addRemote(name: name, kind: .webdav, location: folder.url, user: folder.user, caFile: folder.caFile)
+        }
+        log.notice("sync.remote.added", ["kind": .public("webdav")])
+        guard let record = try storeCall({ () throws(StoreError) in try store.remotes() }).first(where: { $0.name == name }) else {
+            throw .remoteNotFound(name: name)
+        }
+        return record
+    }
+
+    /// Replaces the password kept for a WebDAV remote, after the server has accepted it.
+    public func setRemotePassword(name: String, password: SecretBytes) throws(VaultError) {
+        guard let record = try remotes().first(where: { $0.name == name }) else { throw .remoteNotFound(name: name) }
+        guard record.kind == .webdav else { throw .remoteHasNoPassword(name: name) }
+        let folder = try WebDAVFolder(url: record.location, user: record.user, caFile: record.caFile)
+        do throws(RemoteError) {
+            try WebDAVRemote(name: name, url: folder.url, vaultID: vaultID, credentials: folder.credentials(password: password),
+                             caFile: folder.caFile).checkReachable()
+        } catch {
+            throw Self.webDAVError(error, remote: name)
+        }
+        try keystoreCall { () throws(KeystoreError) in try keyStore.storeRemotePassword(password, vaultID: vaultID, remote: name) }
+    }
+
+    /// The remote a record names, ready for a sync. A WebDAV remote's password comes from
+    /// the Secret Service; without one (none kept, or no keyring) the server is asked
+    /// without it, and its refusal is the remote's error.
+    func makeRemote(_ record: RemoteRecord) -> any Remote {
+        switch record.kind {
+        case .folder:
+            return FolderRemote(name: record.name, location: record.location, vaultID: vaultID)
+        case .webdav:
+            let password = try? keyStore.remotePassword(vaultID: vaultID, remote: record.name)
+            let credentials = WebDAVCredentials(user: record.user,
+                                                password: password.flatMap { $0 }.map { secret in secret.withUnsafeBytes { String(decoding: $0, as: UTF8.self) } })
+            return WebDAVRemote(name: record.name, url: record.location, vaultID: vaultID, credentials: credentials, caFile: record.caFile)
+        }
+    }
+
+    /// A WebDAV failure at set-up, said about the remote: TLS with libcurl's reason.
+    static func webDAVError(_ error: RemoteError, remote: String?) -> VaultError {
+        if case .tls(let reason) = error { return .remoteTLS(name: remote, reason: reason) }
+        return .remote(name: remote ?? joinedRemoteName, errorClass: error.errorClass)
+    }
+
+    static func checkRemoteName(_ name: String) throws(VaultError) {
+        guard !name.isEmpty, name.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" || $0 == "." }) else {
+            throw .invalidRemoteName
+        }
+    }
+}

@@ -1,0 +1,74 @@
+import Foundation
+import Testing
+import TestSupport
+
+/// Issue 18: two devices sync through a real WebDAV server (lighttpd with mod_webdav, on
+/// loopback, basic auth) from the command line: `remote add URL`, `init --join URL`, `sync`.
+@Suite struct WebDAVEndToEndTests {
+    static let user = "reader"
+    static let password = "correct horse battery"
+
+    @Test func twoDevicesSyncThroughAWebDAVServer() throws {
+        let server = try WebDAVServer(users: [(Self.user, Self.password)])
+        let canary = "CANARY-\(UUID().uuidString)"
+        let a = try TestVault()
+        try a.createUnlocked()
+        let book = try a.succeed(["book", "add", "Title \(canary)"]).line
+        try a.succeed(["note", "add", book, "written on A \(canary)"])
+        let added = try a.succeed(["remote", "add", "cloud", server.url, "--user", Self.user, "--password-stdin"], stdin: Self.password + "\n")
+        #expect(added.stderr.contains("Added remote cloud at \(server.url)."), "\(added)")
+        try a.succeed(["sync"])
+
+        let b = try TestVault()
+        let joined = try b.run(["init", "--join", server.url, "--user", Self.user, "--passphrase-stdin", "--password-stdin"],
+                               stdin: TestVault.passphrase + "\n" + Self.password + "\n")
+        #expect(joined.status == 0 && joined.stderr.contains("it syncs through \(server.url)"), "\(joined)")
+        try b.succeed(["unlock", "--passphrase-stdin"], stdin: TestVault.passphrase + "\n")
+        try b.succeed(["sync"])
+        let onB = try #require(try b.json(["list", "--json"]) as? [[String: Any]])
+        #expect(onB.map { $0["body"] as? String } == ["written on A \(canary)"])
+        try b.succeed(["note", "add", book, "written on B \(canary)"])
+        try b.succeed(["sync"])
+        try a.succeed(["sync"])
+        let onA = try #require(try a.json(["list", "--json"]) as? [[String: Any]])
+        #expect(Set(onA.compactMap { $0["body"] as? String }) == ["written on A \(canary)", "written on B \(canary)"])
+        #expect(try a.json(["outbox", "--json"]) as? [Any] == nil || (try a.json(["outbox", "--json"]) as? [Any])?.isEmpty == true)
+
+        // The server holds sealed files named by ids; the vault files hold no password.
+        for (path, bytes) in try server.files() {
+            #expect(!path.contains("CANARY") && bytes.range(of: Data(canary.utf8)) == nil && bytes.range(of: Data("Title".utf8)) == nil, "\(path)")
+        }
+        for vault in [a, b] {
+            for (name, bytes) in try vault.filesOnDisk() {
+                #expect(bytes.range(of: Data(Self.password.utf8)) == nil, "\(name) holds the server's password")
+            }
+        }
+        let remotes = try #require(try b.json(["remote", "list", "--json"]) as? [[String: Any]])
+        #expect(remotes.first?["kind"] as? String == "webdav" && remotes.first?["location"] as? String == server.url, "\(remotes)")
+    }
+
+    @Test func whatTheServerRefusesIsOneLineWithItsExitCode() throws {
+        let server = try WebDAVServer(users: [(Self.user, Self.password)])
+        let vault = try TestVault()
+        try vault.createUnlocked()
+        let before = try vault.databaseBytesIgnoringChangeCounter()
+        let cases: [(arguments: [String], stdin: String?, status: Int32, message: String)] = [
+            (["remote", "add", "cloud", server.url, "--user", Self.user, "--password-stdin"], "wrong\n", 77,
+             "Error: the server of remote cloud refused the user name or password"),
+            (["remote", "add", "cloud", server.url + "/missing", "--user", Self.user, "--password-stdin"], Self.password + "\n", 69,
+             "Error: no such folder on the server of remote cloud"),
+            (["remote", "add", "cloud", "http://example.org/dav"], nil, 64, "Error: that URL cannot be a remote: http:// is for this machine only"),
+            (["remote", "add", "cloud", "https://reader:secret@example.org/dav"], nil, 64, "Error: that URL cannot be a remote: a user name goes in --user"),
+            (["remote", "add", "cloud", server.url, "--ca-file", "/nonexistent/ca.pem"], nil, 66, "Error: cannot read the CA file"),
+            (["remote", "add", "cloud", vault.root.path, "--user", Self.user], nil, 64, "Error: "),
+        ]
+        for item in cases {
+            let result = try vault.run(item.arguments, stdin: item.stdin)
+            #expect(result.status == item.status, "\(item.arguments): \(result)")
+            #expect(result.stderr.hasPrefix(item.message) && result.stderr.split(separator: "\n").count == 1, "\(item.arguments): \(result)")
+            #expect(!result.stderr.contains(Self.password) && !result.stderr.contains("secret"), "\(result)")
+        }
+        #expect(try vault.databaseBytesIgnoringChangeCounter() == before, "a refused remote changes nothing")
+        #expect(try (vault.json(["remote", "list", "--json"]) as? [Any])?.isEmpty == true)
+    }
+}
