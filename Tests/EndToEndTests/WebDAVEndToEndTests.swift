@@ -47,6 +47,26 @@ import TestSupport
         #expect(remotes.first?["kind"] as? String == "webdav" && remotes.first?["location"] as? String == server.url, "\(remotes)")
     }
 
+    /// A server with a certificate no CA in the system store signed: refused, naming libcurl's
+    /// reason; trusted with `--ca-file` (there is no "insecure" switch).
+    @Test func aSelfSignedServerNeedsItsCertificateGiven() throws {
+        let server = try WebDAVServer(users: [(Self.user, Self.password)], tls: true)
+        #expect(server.url.hasPrefix("https://"))
+        let vault = try TestVault()
+        try vault.createUnlocked()
+        try vault.succeed(["note", "add", try vault.succeed(["book", "add", "Over TLS"]).line, "sealed, then sent over TLS"])
+        let refused = try vault.run(["remote", "add", "cloud", server.url, "--user", Self.user, "--password-stdin"], stdin: Self.password + "\n")
+        #expect(refused.status == 69 && refused.stderr.hasPrefix("Error: TLS with the server of remote cloud failed: ")
+                && refused.stderr.contains("certificate") && refused.stderr.split(separator: "\n").count == 1, "\(refused)")
+        let certificate = try #require(server.certificateFile)
+        try vault.succeed(["remote", "add", "cloud", server.url, "--user", Self.user, "--password-stdin", "--ca-file", certificate],
+                          stdin: Self.password + "\n")
+        try vault.succeed(["sync"])
+        #expect(try server.files().keys.contains { $0.hasSuffix(".op") })
+        let remotes = try #require(try vault.json(["remote", "list", "--json"]) as? [[String: Any]])
+        #expect(remotes.first?["location"] as? String == server.url)
+    }
+
     @Test func whatTheServerRefusesIsOneLineWithItsExitCode() throws {
         let server = try WebDAVServer(users: [(Self.user, Self.password)])
         let vault = try TestVault()

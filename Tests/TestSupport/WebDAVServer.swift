@@ -11,26 +11,56 @@ public final class WebDAVServer {
     public static let lighttpd = "/usr/sbin/lighttpd"
     static var isInstalled: Bool {
         FileManager.default.isExecutableFile(atPath: lighttpd) && FileManager.default.fileExists(atPath: "/usr/lib/lighttpd/mod_webdav.so")
+            && FileManager.default.fileExists(atPath: "/usr/lib/lighttpd/mod_openssl.so") && FileManager.default.isExecutableFile(atPath: "/usr/bin/openssl")
     }
 
     public let directory: TemporaryDirectory
     public let port: Int
     /// The folder that `url` names, on disk: what the server holds, to look at in a test.
     public let folder: String
-    /// `http://127.0.0.1:<port>/bmvault`, an existing folder on the server.
-    public var url: String { "http://127.0.0.1:\(port)/bmvault" }
+    /// `http://127.0.0.1:<port>/bmvault` (`https://` with TLS), an existing folder on the server.
+    public var url: String { "\(certificateFile == nil ? "http" : "https")://127.0.0.1:\(port)/bmvault" }
+    /// With TLS: the server's self-signed certificate (PEM), what `--ca-file` is given.
+    public let certificateFile: String?
     private let process: Process
 
-    /// Starts the server with these basic-auth users (name, password).
-    public init(users: [(String, String)] = [("reader", "correct horse")]) throws {
+    /// Starts the server with these basic-auth users (name, password); with `tls`, on HTTPS
+    /// with a self-signed certificate for 127.0.0.1 made by `openssl` (Debian's
+    /// `lighttpd-mod-openssl` serves it).
+    public init(users: [(String, String)] = [("reader", "correct horse")], tls: Bool = false) throws {
         // Never skipped: a suite that cannot find its server fails, saying how to get one.
-        guard Self.isInstalled else { throw ServerFailure(message: "lighttpd with mod_webdav is not installed: run Scripts/install") }
+        guard Self.isInstalled else {
+            throw ServerFailure(message: "lighttpd with mod_webdav and mod_openssl, or openssl, is not installed: run Scripts/install")
+        }
         directory = try TemporaryDirectory("webdav")
         let root = directory.file("root")
         folder = root + "/bmvault"
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         try FileManager.default.createDirectory(atPath: directory.file("uploads"), withIntermediateDirectories: true)
         try directory.write(users.map { "\($0.0):\($0.1)\n" }.joined(), to: "users")
+        var tlsSettings = ""
+        if tls {
+            let made = Process()
+            made.executableURL = URL(fileURLWithPath: "/usr/bin/openssl")
+            made.arguments = ["req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", directory.file("key.pem"),
+                              "-out", directory.file("cert.pem"), "-days", "2", "-subj", "/CN=127.0.0.1",
+                              "-addext", "subjectAltName=IP:127.0.0.1"]
+            made.standardOutput = FileHandle.nullDevice
+            made.standardError = FileHandle.nullDevice
+            try made.run()
+            made.waitUntilExit()
+            guard made.terminationStatus == 0 else { throw ServerFailure(message: "openssl could not make a certificate") }
+            tlsSettings = """
+                server.modules += ("mod_openssl")
+                ssl.engine = "enable"
+                ssl.pemfile = "\(directory.file("cert.pem"))"
+                ssl.privkey = "\(directory.file("key.pem"))"
+
+                """
+            certificateFile = directory.file("cert.pem")
+        } else {
+            certificateFile = nil
+        }
         var lastFailure = ""
         // A free port, found by binding port 0; another process may take it before lighttpd
         // does, so a start that fails is tried again on another.
@@ -48,7 +78,7 @@ public final class WebDAVServer {
                 auth.backend = "plain"
                 auth.backend.plain.userfile = "\(directory.file("users"))"
                 auth.require = ("" => ("method" => "basic", "realm" => "bmvault tests", "require" => "valid-user"))
-
+                \(tlsSettings)
                 """, to: "lighttpd.conf")
             let process = Process()
             process.executableURL = URL(fileURLWithPath: Self.lighttpd)
