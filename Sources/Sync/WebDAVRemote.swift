@@ -40,11 +40,15 @@ public final class WebDAVRemote: Remote {
     /// How often a replaced file is re-read and tried again when another writer came between.
     static let replaceAttempts = 4
 
-    public init(name: String, url: String, vaultID: String, credentials: WebDAVCredentials, caFile: String? = nil) {
+    /// `stallSeconds`: how long a transfer may move less than a byte a second before it is
+    /// abandoned (tests shorten it).
+    public init(name: String, url: String, vaultID: String, credentials: WebDAVCredentials, caFile: String? = nil,
+                stallSeconds: Int = 30) {
         self.name = name
         self.url = url.hasSuffix("/") ? String(url.dropLast()) : url
         self.vaultID = vaultID
         var settings = HTTPConnection.Settings()
+        settings.stallSeconds = stallSeconds
         settings.user = credentials.user
         settings.password = credentials.password
         settings.caFile = caFile

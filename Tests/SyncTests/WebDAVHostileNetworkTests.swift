@@ -1,0 +1,121 @@
+import Foundation
+import Synchronization
+import Testing
+import Journal
+@testable import Sync
+@testable import VaultStore
+import TestSupport
+
+/// Devices syncing through lighttpd behind ``FaultProxy``: connections refused and reset,
+/// answers lost after the server applied a write, 5xx answers, answers that stall past the
+/// timeout. Whatever happens, a later sync on a quiet network converges with nothing lost.
+@Suite struct WebDAVHostileNetworkTests {
+    static let credentials = WebDAVCredentials(user: "reader", password: "correct horse")
+    /// Retries at once, so a test need not move clocks past a backoff.
+    static let noBackoff = Backoff(baseMilliseconds: 0, capMilliseconds: 0)
+
+    static func remote(_ url: String, _ cluster: Cluster) -> WebDAVRemote {
+        WebDAVRemote(name: remoteName, url: url + "/bmvault", vaultID: cluster.metadata.vaultID, credentials: credentials, stallSeconds: 1)
+    }
+
+    /// The answer to an operation's PUT is lost after the server stored it: the retry finds
+    /// the file there (412) and counts it as sent; exactly one file, one note on the other device.
+    @Test func aWriteAppliedButNeverAnsweredIsANoOpWhenRetried() throws {
+        let server = try WebDAVServer()
+        let dropped = Mutex(false)
+        let proxy = try FaultProxy(upstreamPort: server.port) { _, method, path in
+            guard method == "PUT", path.hasSuffix(".op") else { return .pass }
+            return dropped.withLock { done in
+                defer { done = true }
+                return done ? .pass : .dropResponse
+            }
+        }
+        let cluster = try Cluster()
+        let a = try cluster.addDevice("a")
+        let b = try cluster.addDevice("b")
+        let note = try a.addNote("typed on a bad line", to: try a.addBook("A book"))
+        let first = try a.sync(through: [Self.remote(proxy.url, cluster)], backoff: Self.noBackoff)
+        #expect(first.failures >= 1 && proxy.faultsChosen.contains(.dropResponse))
+        #expect(try server.files().keys.filter { $0.hasSuffix(".op") }.count == 2, "both operations landed, one answer was lost")
+        try a.sync(through: [Self.remote(proxy.url, cluster)], backoff: Self.noBackoff)
+        #expect(try a.waitingOperations().isEmpty)
+        #expect(try server.files().keys.filter { $0.hasSuffix(".op") }.count == 2, "the retry wrote nothing twice")
+        try b.sync(through: [Self.remote(server.url.replacingOccurrences(of: "/bmvault", with: ""), cluster)])
+        #expect(try b.liveAnnotations().map(\.id) == [note.id])
+        try expectConverged([a, b])
+    }
+
+    /// Each fault alone, as the remote reports it: a stall past the timeout is `timedOut`, a
+    /// reset or an empty answer an I/O failure, a 5xx the server's (all temporary).
+    @Test func eachFaultIsReportedAsTemporary() throws {
+        let server = try WebDAVServer()
+        let cluster = try Cluster()
+        let cases: [(FaultProxy.Fault, RemoteError)] = [
+            (.stall(seconds: 3), .timedOut), (.refuse, .io(operation: "http", errno: EIO)),
+            (.resetMidRequest, .io(operation: "http", errno: EIO)), (.dropResponse, .io(operation: "http", errno: EIO)),
+            (.status(503), .http(operation: "PROPFIND", status: 503)),
+        ]
+        for (fault, expected) in cases {
+            let proxy = try FaultProxy(upstreamPort: server.port) { _, _, _ in fault }
+            do throws(RemoteError) {
+                try Self.remote(proxy.url, cluster).checkReachable()
+                Issue.record("\(fault) went unnoticed")
+            } catch {
+                #expect(error == expected && error.isTemporary, "\(fault): \(error)")
+            }
+        }
+    }
+
+    @Test(arguments: [UInt64(1), 2, 3])
+    func threeDevicesConvergeWhateverTheNetworkDoes(seed: UInt64) throws {
+        let server = try WebDAVServer()
+        let direct = server.url.replacingOccurrences(of: "/bmvault", with: "")
+        let random = Mutex(SeededGenerator(seed: seed))
+        let faults: [FaultProxy.Fault] = [.refuse, .resetMidRequest, .dropResponse, .status(500), .status(503), .status(502)]
+        let proxy = try FaultProxy(upstreamPort: server.port) { _, _, _ in
+            random.withLock { generator in
+                let roll = Int.random(in: 0..<100, using: &generator)
+                if roll < 2 { return .stall(seconds: 3) }
+                return roll < 25 ? faults.randomElement(using: &generator) ?? .pass : .pass
+            }
+        }
+        let cluster = try Cluster()
+        let devices = try (["a", "b", "c"] as [Character]).map { name in try cluster.addDevice(String(name), deviceID: deviceID(name)) }
+        let canary = "CANARY-\(seed)-\(UUID().uuidString)"
+        let book = try devices[0].addBook("Shared \(canary)")
+        try devices[0].sync(through: [Self.remote(direct, cluster)])
+        var written: [EntityID] = []
+        var actions = SeededGenerator(seed: seed &* 31)
+        for round in 0..<6 {
+            for device in devices {
+                try? device.sync(through: [Self.remote(proxy.url, cluster)], backoff: Self.noBackoff)
+                let live = try device.liveAnnotations()
+                if live.isEmpty || Bool.random(using: &actions) || (try? device.store.book(book.id)) == nil {
+                    if (try? device.store.book(book.id)) != nil {
+                        written.append(try device.addNote("round \(round) on \(device.name) \(canary)", to: book).id)
+                    }
+                } else if let target = live.randomElement(using: &actions) {
+                    device.clock.advance(seconds: 1)
+                    _ = try device.edit(target.id, "edited in round \(round) on \(device.name) \(canary)")
+                }
+            }
+        }
+        // A quiet network: every device syncs straight to the server until nothing moves.
+        for _ in 0..<6 {
+            var moved = 0
+            for device in devices {
+                let summary = try device.sync(through: [Self.remote(direct, cluster)], backoff: Self.noBackoff)
+                moved += summary.pushed + summary.pulled + summary.deferred + summary.failures
+            }
+            if moved == 0 { break }
+        }
+        try expectConverged(devices, "seed \(seed)")
+        let ids = Set(try devices[0].liveAnnotations().map(\.id))
+        #expect(ids.isSuperset(of: written), "seed \(seed): a note written on some device was lost")
+        for device in devices { #expect(try device.waitingOperations().isEmpty, "seed \(seed): \(device.name)'s outbox") }
+        #expect(proxy.faultsChosen.contains { $0 != .pass }, "seed \(seed): the network did misbehave")
+        for (path, bytes) in try server.files() {
+            #expect(bytes.range(of: Data(canary.utf8)) == nil && !path.contains("CANARY"), "\(path)")
+        }
+    }
+}
