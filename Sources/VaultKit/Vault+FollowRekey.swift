@@ -33,7 +33,7 @@ extension Vault {
             (try store.remotes(), try store.keyslotGeneration(), try store.retiredKeys())
         }
         guard !records.isEmpty else { return nil }
-        return RekeyMadeElsewhere.newest(on: records.map(makeRemote),
+        return RekeyMadeElsewhere.newest(on: records.map { makeRemote($0) },
                                          vaultID: vaultID, keyID: store.metadata.keyID, generation: generation, keyChain: chain)
     }
 

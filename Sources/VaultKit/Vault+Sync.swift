@@ -105,7 +105,9 @@ extension Vault {
 
     /// Pushes the outbox to the remotes (or one), pulls what other devices left there and
     /// applies it through the conflict policies. See ``SyncEngine``.
+    /// `askPassword` gives a WebDAV remote's password when the Secret Service keeps none.
     public func sync(remote name: String? = nil, retryFailed: Bool = false, allowMassDelete: Bool = false,
+                     askPassword: (RemoteRecord) -> SecretBytes? = { _ in nil },
                      progress: (String) -> Void = { _ in }) throws(VaultError) -> SyncSummary {
         let store = try unlockedStore()
         guard let cipher = operationCipher else { throw .locked }
@@ -116,7 +118,7 @@ extension Vault {
         }
         guard !records.isEmpty else { throw .noRemote }
         if retryFailed { _ = try storeCall { () throws(StoreError) in try store.retryFailedOperations() } }
-        let remotes = records.map(makeRemote)
+        let remotes = records.map { makeRemote($0, askPassword: askPassword) }
         let summary: SyncSummary
         do {
             summary = try SyncEngine(journal: store, cipher: cipher, remotes: remotes, remotesAreComplete: name == nil)

@@ -108,16 +108,18 @@ extension Vault {
     }
 
     /// The remote a record names, ready for a sync. A WebDAV remote's password comes from
-    /// the Secret Service; without one (none kept, or no keyring) the server is asked
-    /// without it, and its refusal is the remote's error.
-    func makeRemote(_ record: RemoteRecord) -> any Remote {
+    /// the Secret Service; where none is kept (or there is no keyring: the headless path),
+    /// from `askPassword` (the CLI asks at a terminal, and keeps nothing); without one the
+    /// server is asked without it, and its refusal is the remote's error.
+    func makeRemote(_ record: RemoteRecord, askPassword: (RemoteRecord) -> SecretBytes? = { _ in nil }) -> any Remote {
         switch record.kind {
         case .folder:
             return FolderRemote(name: record.name, location: record.location, vaultID: vaultID)
         case .webdav:
-            let password = try? keyStore.remotePassword(vaultID: vaultID, remote: record.name)
+            var password = (try? keyStore.remotePassword(vaultID: vaultID, remote: record.name)).flatMap { $0 }
+            if password == nil, record.user != nil { password = askPassword(record) }
             let credentials = WebDAVCredentials(user: record.user,
-                                                password: password.flatMap { $0 }.map { secret in secret.withUnsafeBytes { String(decoding: $0, as: UTF8.self) } })
+                                                password: password.map { secret in secret.withUnsafeBytes { String(decoding: $0, as: UTF8.self) } })
             return WebDAVRemote(name: record.name, url: record.location, vaultID: vaultID, credentials: credentials, caFile: record.caFile)
         }
     }

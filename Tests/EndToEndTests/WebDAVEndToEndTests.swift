@@ -47,6 +47,28 @@ import TestSupport
         #expect(remotes.first?["kind"] as? String == "webdav" && remotes.first?["location"] as? String == server.url, "\(remotes)")
     }
 
+    /// The headless path: with no keyring (`--no-keyring`), nothing keeps the server's
+    /// password, so `sync` asks for it at the terminal (after the passphrase), uses it for this
+    /// sync only, and never writes it; without a terminal the server's refusal says what to do.
+    @Test func withoutAKeyringThePasswordIsAskedAtEachSync() throws {
+        let server = try WebDAVServer(users: [(Self.user, Self.password)])
+        let vault = try TestVault()
+        try vault.createUnlocked()
+        try vault.succeed(["note", "add", try vault.succeed(["book", "add", "Headless"]).line, "synced without a keyring"])
+        try vault.succeed(["remote", "add", "cloud", server.url, "--user", Self.user, "--password-stdin"], stdin: Self.password + "\n")
+        let synced = try Terminal.run(["--no-keyring", "sync"], answers: [("Passphrase for ", TestVault.passphrase),
+                                                                           ("Password for remote cloud", Self.password)],
+                                      environment: vault.environment)
+        #expect(synced.status == 0 && synced.stdout.contains("Synced: "), "\(synced)")
+        #expect(!synced.stdout.contains(Self.password), "the password was echoed")
+        #expect(try server.files().keys.contains { $0.hasSuffix(".op") })
+        let refused = try vault.run(["--no-keyring", "sync"], environment: ["BMVAULT_PASSPHRASE_COMMAND": "printf '%s' '\(TestVault.passphrase)'"])
+        #expect(refused.status != 0 && refused.stderr.contains("refused the user name or password"), "\(refused)")
+        for (name, bytes) in try vault.filesOnDisk() {
+            #expect(bytes.range(of: Data(Self.password.utf8)) == nil, "\(name) holds the server's password")
+        }
+    }
+
     /// A server with a certificate no CA in the system store signed: refused, naming libcurl's
     /// reason; trusted with `--ca-file` (there is no "insecure" switch).
     @Test func aSelfSignedServerNeedsItsCertificateGiven() throws {

@@ -167,8 +167,13 @@ enum SyncCommands {
             discussion: "Conflicts never lose text: both versions are kept and listed by `bmvault conflicts`. A sync that would delete more than half (and at least 10) of the vault's books, notes and quotes stops and asks for --allow-mass-delete.",
             parameters: SyncInput.parameters
         ) { input in
+            // The headless path: no password kept for a WebDAV remote, asked at the terminal and kept nowhere.
+            let askPassword = { (record: RemoteRecord) -> SecretBytes? in
+                guard context.console.stdinIsTerminal else { return nil }
+                return try? SecretInput.prompt("Password for remote \(record.name) (none is kept in a keyring; not kept now either): ")
+            }
             let summary = try context.openVault().sync(remote: input.remote, retryFailed: input.retryFailed,
-                                                       allowMassDelete: input.allowMassDelete) { step in
+                                                       allowMassDelete: input.allowMassDelete, askPassword: askPassword) { step in
                 context.console.progress("\r\(step)")
             }
             context.console.progress("\n")
