@@ -36,6 +36,23 @@ public protocol Remote: AnyObject {
     func writeAcknowledgement(_ bytes: [UInt8], of device: String) throws(RemoteError)
     /// Makes every operation written so far durable, so the outbox may mark them delivered.
     func commitWrites() throws(RemoteError)
+    /// Reads several of `device`'s operation files, in order: each read's outcome, up to and
+    /// including the first that failed other than as `malformed` (then the rest are left).
+    /// A remote that can fetch several at once does (WebDAV: a few connections in parallel).
+    func readOperations(_ names: [String], of device: String) -> [Result<[UInt8], RemoteError>]
+}
+
+extension Remote {
+    /// One at a time, through ``readOperation(_:of:)``.
+    public func readOperations(_ names: [String], of device: String) -> [Result<[UInt8], RemoteError>] {
+        var results: [Result<[UInt8], RemoteError>] = []
+        for name in names {
+            let result = Result { () throws(RemoteError) in try readOperation(name, of: device) }
+            results.append(result)
+            if case .failure(let error) = result, error.errorClass != "malformed" { break }
+        }
+        return results
+    }
 }
 
 /// Why a remote could not be used. Cases carry error numbers, never file contents.

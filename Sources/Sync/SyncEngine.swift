@@ -94,6 +94,8 @@ extension SyncSummary {
 ///
 public final class SyncEngine<Journal: SyncJournal> {
     public static var batchSize: Int { 500 }
+    /// How many operation files are asked of a remote at once when pulling.
+    static var readBatchSize: Int { 256 }
     /// The fail-safe: a sync may not delete more than this share of the live records...
     public static var massDeleteShare: Double { 0.5 }
     /// ...counting only when it deletes at least this many.
@@ -318,18 +320,30 @@ public final class SyncEngine<Journal: SyncJournal> {
             let applied = (try? journal.appliedOperationKeys(from: device)) ?? []
             let names = try remote.operationNames(of: device)
             listed[device] = names
-            for name in names {
-                guard let key = OperationFileName.idempotencyKey(in: name), !applied.contains(key) else { continue }
+            let wanted = names.compactMap { name in
+                OperationFileName.idempotencyKey(in: name).flatMap { applied.contains($0) ? nil : (name: name, key: $0) }
+            }
+            // Read a batch at a time (a remote may fetch a batch at once), then taken in order.
+            var reads: [Result<[UInt8], RemoteError>] = []
+            for (index, (name, key)) in wanted.enumerated() {
+                if index % Self.readBatchSize == 0 {
+                    reads = remote.readOperations(wanted[index..<min(index + Self.readBatchSize, wanted.count)].map(\.name), of: device)
+                }
+                // A remote that answered fewer reads than asked (and no failure) broke its contract.
+                guard index % Self.readBatchSize < reads.count else { throw RemoteError.io(operation: "read", errno: EIO) }
                 // A file that is not a file bmvault writes (a FIFO, a link, something huge), does
                 // not open under this vault's key and binding, or is not an operation, is
                 // counted and logged (by class), and read again next time.
                 let sealed: [UInt8]
-                do throws(RemoteError) {
-                    sealed = try remote.readOperation(name, of: device)
-                } catch .malformed {
+                switch reads[index % Self.readBatchSize] {
+                case .success(let bytes):
+                    sealed = bytes
+                case .failure(.malformed):
                     summary.rejected += 1
                     log.warning("sync.operation.unreadable", ["remote": .public(remote.name)])
                     continue
+                case .failure(let error):
+                    throw error
                 }
                 var operation: OperationDocument.Decoded?
                 if var plain = try? cipher.open(operation: sealed, idempotencyKey: key) {

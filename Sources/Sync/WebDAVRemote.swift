@@ -1,4 +1,6 @@
+import Dispatch
 import Foundation
+import Synchronization
 internal import HTTP
 internal import XML
 
@@ -23,6 +25,8 @@ public final class WebDAVRemote: Remote {
     let vaultID: String
     private let settings: HTTPConnection.Settings
     private var connection: HTTPConnection?
+    /// The connections of parallel reads, made at the first and kept.
+    private var readers: [Lane] = []
     /// Folders known to exist, so a push of thousands of operations makes each once.
     private var madeFolders = Set<String>()
     /// The ETag of each mutable file as last read or written, for the next `If-Match`.
@@ -30,8 +34,9 @@ public final class WebDAVRemote: Remote {
 
     var root: String { url + "/bmvault-" + vaultID }
 
-    /// How many connections this remote opened: one per sync, kept alive.
-    var connectionsMade: Int { connection?.connectionsMade ?? 0 }
+    /// How many connections this remote opened: one per sync, kept alive (and one per
+    /// parallel reader, when a pull reads several files at once).
+    var connectionsMade: Int { (connection?.connectionsMade ?? 0) + readers.reduce(0) { $0 + $1.connection.connectionsMade } }
 
     /// A push larger than this is not bmvault's (see ``FolderRemote/largestFile``).
     static let largestFile = FolderRemote.largestFile
@@ -85,6 +90,51 @@ public final class WebDAVRemote: Remote {
         let response = try send("GET", root + "/devices/" + device + "/" + name)
         guard response.status == 200 else { throw Self.error(response, operation: "GET") }
         return response.body
+    }
+
+    /// How many connections a pull reads over at once: the requests' round trips and the
+    /// server's work overlap this device's (measured: Docs/PERFORMANCE.md).
+    static let parallelReads = 4
+
+    /// Reads the files over ``parallelReads`` connections at once (each kept alive for
+    /// the remote's life), every result in its place; then cut after the first failure
+    /// other than `malformed`, as the protocol asks.
+    public func readOperations(_ names: [String], of device: String) -> [Result<[UInt8], RemoteError>] {
+        let lanes = min(Self.parallelReads, names.count)
+        guard lanes > 1 else { return names.map { name in Result { () throws(RemoteError) in try readOperation(name, of: device) } } }
+        while readers.count < lanes {
+            do throws(HTTPError) {
+                readers.append(Lane(connection: try HTTPConnection(settings: settings)))
+            } catch {
+                return [.failure(RemoteError(error))]
+            }
+        }
+        let folder = root + "/devices/" + device + "/"
+        let results = Mutex([Result<[UInt8], RemoteError>?](repeating: nil, count: names.count))
+        let readers = self.readers
+        DispatchQueue.concurrentPerform(iterations: lanes) { lane in
+            for index in stride(from: lane, to: names.count, by: lanes) {
+                let result = Result { () throws(RemoteError) -> [UInt8] in
+                    let response = try Self.send("GET", folder + names[index], on: readers[lane].connection)
+                    guard response.status == 200 else { throw Self.error(response, operation: "GET") }
+                    return response.body
+                }
+                results.withLock { $0[index] = result }
+            }
+        }
+        var ordered: [Result<[UInt8], RemoteError>] = []
+        for result in results.withLock({ $0 }) {
+            guard let result else { break }
+            ordered.append(result)
+            if case .failure(let error) = result, error.errorClass != "malformed" { break }
+        }
+        return ordered
+    }
+
+    /// A connection that one reading thread uses at a time (``readOperations(_:of:)`` gives
+    /// each thread its own): that is what makes handing it to the thread safe.
+    private struct Lane: @unchecked Sendable {
+        let connection: HTTPConnection
     }
 
     @discardableResult
@@ -281,19 +331,25 @@ public final class WebDAVRemote: Remote {
 
     private func send(_ method: String, _ target: String, headers: [(String, String)] = [], body: [UInt8]? = nil,
                       responseLimit: Int = largestFile) throws(RemoteError) -> HTTPResponse {
+        let connection: HTTPConnection
+        if let open = self.connection {
+            connection = open
+        } else {
+            do throws(HTTPError) { connection = try HTTPConnection(settings: settings) } catch { throw RemoteError(error) }
+            self.connection = connection
+        }
+        return try Self.send(method, target, on: connection, headers: headers, body: body, responseLimit: responseLimit)
+    }
+
+    /// One request on `connection`; a refused login and a full server are their own errors.
+    private static func send(_ method: String, _ target: String, on connection: HTTPConnection, headers: [(String, String)] = [],
+                             body: [UInt8]? = nil, responseLimit: Int = largestFile) throws(RemoteError) -> HTTPResponse {
         var request = HTTPRequest(method: method, url: target, headers: headers, body: body)
         if body != nil, !headers.contains(where: { $0.0 == "Content-Type" }) {
             request.headers.append(("Content-Type", "application/octet-stream"))
         }
         let response: HTTPResponse
         do throws(HTTPError) {
-            let connection: HTTPConnection
-            if let open = self.connection {
-                connection = open
-            } else {
-                connection = try HTTPConnection(settings: settings)
-                self.connection = connection
-            }
             response = try connection.perform(request, responseLimit: responseLimit)
         } catch {
             throw RemoteError(error)
