@@ -237,6 +237,15 @@ extension Vault {
             if case .webdav = source { throw webDAVError(error, remote: nil) }
             throw folderError(error, remote: nil)
         }
+        // The server's password is kept before anything is created: a keyring that refuses it
+        // leaves no half-joined vault behind.
+        if case .webdav(_, let password?) = source {
+            do {
+                try keyStore.storeRemotePassword(password, vaultID: descriptor.vaultId, remote: Self.joinedRemoteName)
+            } catch {
+                throw .keystore(error)
+            }
+        }
         let metadata = VaultMetadata(vaultID: descriptor.vaultId, keyID: keyID, createdAt: clock.now())
         let store = try storeCall { () throws(StoreError) in
             try Store.create(at: location.databasePath, metadata: metadata, keyslots: slots, clock: clock, generatorVersion: BuildInfo.version)
@@ -250,13 +259,6 @@ extension Vault {
                 try store.addRemote(name: Self.joinedRemoteName, kind: .folder, location: remoteLocation(for: path))
             case .webdav(let folder, _):
                 try store.addRemote(name: Self.joinedRemoteName, kind: .webdav, location: folder.url, user: folder.user, caFile: folder.caFile)
-            }
-        }
-        if case .webdav(_, let password?) = source {
-            do {
-                try keyStore.storeRemotePassword(password, vaultID: descriptor.vaultId, remote: Self.joinedRemoteName)
-            } catch {
-                throw .keystore(error)
             }
         }
         log.notice("vault.joined")

@@ -37,7 +37,7 @@ enum SyncCommands {
             let folder = try WebDAVFolder(url: url, user: user, caFile: caFile)
             if passwordStdin { return (folder, try SecretInput.readLine()) }
             guard let user else { return (folder, nil) }
-            guard context.console.stdinIsTerminal else { throw CLIError.noTerminal }
+            guard context.console.stdinIsTerminal else { throw CLIError.noTerminalForServerPassword }
             return (folder, try SecretInput.prompt("Password for \(user) on the server: "))
         }
     }

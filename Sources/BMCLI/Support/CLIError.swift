@@ -9,6 +9,9 @@ enum CLIError: Error, Equatable {
     case invalidValue(String)
     /// A passphrase is needed, there is no terminal to ask on, and no `--passphrase-stdin`.
     case noTerminal
+    /// A WebDAV server's password is needed (`--user` given), there is no terminal to ask on,
+    /// and no `--password-stdin`.
+    case noTerminalForServerPassword
     /// The two passphrases typed at `init` or `passphrase change` differ.
     case passphraseMismatch
     /// A passphrase or recovery key is longer than ``SecretInput/maximumBytes``.

@@ -207,6 +207,8 @@ struct ErrorReport: Equatable {
             return ErrorReport(message, .usage)
         case .noTerminal:
             return ErrorReport("no terminal to ask for the passphrase; pipe it in with --passphrase-stdin", .usage)
+        case .noTerminalForServerPassword:
+            return ErrorReport("no terminal to ask for the server's password; pipe it in with --password-stdin; nothing was set up", .usage)
         case .passphraseMismatch:
             return ErrorReport("the passphrases do not match; nothing was changed", .dataError)
         case .secretTooLong(let limit):
