@@ -16,6 +16,7 @@ import os
 import platform
 import re
 import shlex
+import socket
 import shutil
 import sqlite3
 import subprocess
@@ -403,6 +404,8 @@ class Bench:
         if self.wants("sync"):
             if self.has_command("sync") and self.has_command("remote", "add"):
                 self.measure_sync()
+                if self.has_command("remote", "password"):
+                    self.measure_webdav_sync()
             else:
                 self.add_row("`sync` push of 10,000 operations / pull + apply", "10k ops", target="≤ 3 s each",
                              value="not built yet")
@@ -540,6 +543,101 @@ class Bench:
                        f"waiting {pulled.get('deferred')}, failures {pulled.get('failures')}; {check}")
         if counts_a != counts_b:
             row["met"] = False
+
+    # MARK: WebDAV
+
+    WEBDAV_USER, WEBDAV_PASSWORD = "bench", "bench password (not secret)"
+
+    def measure_webdav_sync(self):
+        """The same push and pull as `measure_sync`, through lighttpd with mod_webdav on
+        loopback (basic auth, plain HTTP: loopback only) instead of a folder. Issue 18's goal:
+        at most twice the folder remote's time for the same work."""
+        if not Path("/usr/sbin/lighttpd").exists():
+            self.add_row("`sync` push / pull through WebDAV (lighttpd)", "10k ops", target="≤ 2 × folder", value="lighttpd not installed")
+            return
+        work = Path(tempfile.mkdtemp(prefix="bmvault-bench-webdav-"))
+        server = None
+        try:
+            root, uploads = work / "root", work / "uploads"
+            uploads.mkdir()
+            (root / "bmvault").mkdir(parents=True)
+            (work / "users").write_text(f"{self.WEBDAV_USER}:{self.WEBDAV_PASSWORD}\n")
+            with socket.socket() as probe:
+                probe.bind(("127.0.0.1", 0))
+                port = probe.getsockname()[1]
+            (work / "lighttpd.conf").write_text(f"""
+                server.modules = ("mod_webdav", "mod_auth", "mod_authn_file")
+                server.document-root = "{root}"
+                server.bind = "127.0.0.1"
+                server.port = {port}
+                server.upload-dirs = ("{uploads}")
+                server.errorlog = "{work / 'error.log'}"
+                webdav.activate = "enable"
+                webdav.is-readonly = "disable"
+                auth.backend = "plain"
+                auth.backend.plain.userfile = "{work / 'users'}"
+                auth.require = ("" => ("method" => "basic", "realm" => "bench", "require" => "valid-user"))
+                """)
+            server = subprocess.Popen(["/usr/sbin/lighttpd", "-D", "-f", str(work / "lighttpd.conf")],
+                                      stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+            for _ in range(250):
+                with socket.socket() as attempt:
+                    if attempt.connect_ex(("127.0.0.1", port)) == 0:
+                        break
+                time.sleep(0.02)
+            self.measure_webdav_rows(f"http://127.0.0.1:{port}/bmvault", root / "bmvault", work)
+        finally:
+            if server:
+                server.kill()
+                server.wait()
+            shutil.rmtree(work, ignore_errors=True)
+
+    def measure_webdav_rows(self, url, served, work):
+        source = self.sync_vault()
+        a, b = SCRATCH / "webdav-device-a", SCRATCH / "webdav-device-b"
+        pushed, b_template = work / "pushed", SCRATCH / "webdav-device-b-new"
+        password = work / "password"
+        password.write_text(self.WEBDAV_PASSWORD + "\n")
+        join_input = work / "join-input"
+        join_input.write_text(PASSPHRASE + "\n" + self.WEBDAV_PASSWORD + "\n")
+        q = lambda path: shlex.quote(str(path))
+        add_remote = shlex.join(self.bmvault(a, "remote", "add", "origin", url, "--user", self.WEBDAV_USER, "--password-stdin"))
+        empty_server = f"rm -rf {q(served)} && mkdir {q(served)}"
+        prepare_push = f"rm -rf {q(a)} && {empty_server} && cp -r {q(source)} {q(a)} && {add_remote} < {q(password)} > /dev/null 2>&1"
+        try:
+            subprocess.run(f"rm -rf {q(a)} && cp -r {q(source)} {q(a)}", shell=True, check=True)
+            self.unlock(a)
+            subprocess.run(prepare_push, shell=True, check=True, env=self.env)
+        except (subprocess.CalledProcessError, RuntimeError) as error:
+            self.add_row("`sync` push / pull through WebDAV", "10k ops", target="≤ 2 × folder", met=False, value="FAILED",
+                         note=str(error)[:300])
+            return
+        folder_push = next((r for r in self.rows if r["operation"].startswith("`sync` push of")), None)
+        folder_pull = next((r for r in self.rows if r["operation"].startswith("`sync` pull + apply of")), None)
+
+        def goal(folder_row):
+            seconds = folder_row.get("median") if folder_row else None
+            return (2 * seconds, f"≤ 2 × folder ({2 * seconds:.2f} s)") if seconds else (None, "≤ 2 × folder")
+
+        push_seconds, push_target = goal(folder_push)
+        self.timed_row("`sync` push of the same records to a new WebDAV remote (lighttpd on loopback)", "10k ops",
+                       self.bmvault(a, "sync"), self.slow_runs, prepare=prepare_push, target_seconds=push_seconds, target=push_target)
+        try:
+            subprocess.run(prepare_push, shell=True, check=True, env=self.env)
+            self.check_runs(self.bmvault(a, "sync"))
+            shutil.rmtree(pushed, ignore_errors=True)
+            shutil.copytree(served, pushed)
+            shutil.rmtree(b_template, ignore_errors=True)
+            self.check_runs(self.bmvault(b_template, "init", "--join", url, "--user", self.WEBDAV_USER, "--passphrase-stdin",
+                                         "--password-stdin"), stdin_path=join_input)
+        except (RuntimeError, OSError) as error:
+            self.add_row("`sync` pull + apply through WebDAV", "10k ops", target="≤ 2 × folder", met=False, value="FAILED",
+                         note=str(error)[:300])
+            return
+        prepare_pull = f"rm -rf {q(b)} {q(served)} && cp -r {q(pushed)} {q(served)} && cp -r {q(b_template)} {q(b)}"
+        pull_seconds, pull_target = goal(folder_pull)
+        self.timed_row("`sync` pull + apply of the same operations from WebDAV on a second device (`init --join URL`)", "10k ops",
+                       self.bmvault(b, "sync"), self.slow_runs, prepare=prepare_pull, target_seconds=pull_seconds, target=pull_target)
 
     # MARK: migration
 
