@@ -40,6 +40,11 @@ public protocol Remote: AnyObject {
     /// including the first that failed other than as `malformed` (then the rest are left).
     /// A remote that can fetch several at once does (WebDAV: a few connections in parallel).
     func readOperations(_ names: [String], of device: String) -> [Result<[UInt8], RemoteError>]
+    /// Creates several of `device`'s operation files, each as ``writeOperation(_:of:bytes:)``
+    /// does (none two of the same record: the engine sends those in order): each write's
+    /// outcome, in order, up to and including the first `unreachable` (then the rest are
+    /// left). A remote that can write several at once does (WebDAV).
+    func writeOperations(_ files: [(name: String, bytes: [UInt8])], of device: String) -> [Result<Bool, RemoteError>]
 }
 
 extension Remote {
@@ -50,6 +55,17 @@ extension Remote {
             let result = Result { () throws(RemoteError) in try readOperation(name, of: device) }
             results.append(result)
             if case .failure(let error) = result, error.errorClass != "malformed" { break }
+        }
+        return results
+    }
+
+    /// One at a time, through ``writeOperation(_:of:bytes:)``.
+    public func writeOperations(_ files: [(name: String, bytes: [UInt8])], of device: String) -> [Result<Bool, RemoteError>] {
+        var results: [Result<Bool, RemoteError>] = []
+        for file in files {
+            let result = Result { () throws(RemoteError) in try writeOperation(file.name, of: device, bytes: file.bytes) }
+            results.append(result)
+            if case .failure(.unreachable) = result { break }
         }
         return results
     }

@@ -403,8 +403,10 @@ public final class SyncEngine<Journal: SyncJournal> {
             let standIn = SyncOperation(idempotencyKey: key, deviceID: journal.deviceID, clock: deletion.clock, action: .delete,
                                         record: try journal.contentFreeDeletion(of: tombstone))
             let sealed = try cipher.seal(operation: OperationDocument.encode(standIn), idempotencyKey: standIn.idempotencyKey)
-            try upload(OutgoingOperation(outboxID: 0, fileName: standIn.fileName, sealed: sealed,
-                                         entityID: tombstone.id.rawValue, attempts: 0), to: remote)
+            let upload = OutgoingOperation(outboxID: 0, fileName: standIn.fileName, sealed: sealed,
+                                           entityID: tombstone.id.rawValue, attempts: 0)
+            let outcome = Result { () throws(RemoteError) in try remote.writeOperation(upload.fileName, of: journal.deviceID, bytes: sealed) }
+            try finishUpload(upload, outcome, to: remote)
         }
         try remote.commitWrites()
         for tombstone in tombstones {
@@ -460,17 +462,24 @@ public final class SyncEngine<Journal: SyncJournal> {
             guard !operations.isEmpty else { return blockedRecords.isEmpty }
             var written: [OutgoingOperation] = []
             var remoteDown = false
-            for operation in operations where !blockedRecords.contains(operation.entityID) {
-                do {
-                    try upload(operation, to: remote)
-                    written.append(operation)
-                    FaultInjection.reach("sync:wrote-operation:\(summary.pushed + written.count)")
-                } catch {
-                    summary.failures += 1
-                    // Later changes to the same record wait, so devices see them in order.
-                    blockedRecords.insert(operation.entityID)
-                    try recordFailure(of: operation, error, using: &generator)
-                    if case .unreachable = error { remoteDown = true; break }
+            // Written a wave at a time (a remote may write a wave at once): one operation of a
+            // record per wave, so a record's changes land in order, and a failed one holds back
+            // the record's later ones.
+            waves: for wave in Self.waves(of: operations) {
+                let wave = wave.filter { !blockedRecords.contains($0.entityID) }
+                let outcomes = remote.writeOperations(wave.map { (name: $0.fileName, bytes: $0.sealed) }, of: journal.deviceID)
+                for (operation, outcome) in zip(wave, outcomes) {
+                    do {
+                        try finishUpload(operation, outcome, to: remote)
+                        written.append(operation)
+                        FaultInjection.reach("sync:wrote-operation:\(summary.pushed + written.count)")
+                    } catch {
+                        summary.failures += 1
+                        // Later changes to the same record wait, so devices see them in order.
+                        blockedRecords.insert(operation.entityID)
+                        try recordFailure(of: operation, error, using: &generator)
+                        if case .unreachable = error { remoteDown = true; break waves }
+                    }
                 }
             }
             // Durable on the remote first, then marked delivered: a crash in between only
@@ -490,14 +499,29 @@ public final class SyncEngine<Journal: SyncJournal> {
         }
     }
 
-    /// Writes one operation's file. A file already under its name is normally this
-    /// operation's own earlier upload whose answer was lost (the same bytes: the outbox
-    /// holds each operation sealed once); any other content is a damaged leftover (a
-    /// partial copy, a file linked before its data was flushed) and is replaced, or no other
-    /// device would ever receive the change.
-    private func upload(_ operation: OutgoingOperation, to remote: any Remote) throws(RemoteError) {
+    /// `operations` in waves, in order, each holding at most one operation of a record, a
+    /// record's later operation always in a later wave than its earlier ones.
+    static func waves(of operations: [OutgoingOperation]) -> [[OutgoingOperation]] {
+        var waves: [[OutgoingOperation]] = []
+        var lastWave: [String: Int] = [:]
+        for operation in operations {
+            let index = lastWave[operation.entityID].map { $0 + 1 } ?? 0
+            if index == waves.count { waves.append([]) }
+            waves[index].append(operation)
+            lastWave[operation.entityID] = index
+        }
+        return waves
+    }
+
+    /// Finishes one operation's upload from its write's outcome. A file already under its
+    /// name is normally this operation's own earlier upload whose answer was lost (the same
+    /// bytes: the outbox holds each operation sealed once); any other content is a damaged
+    /// leftover (a partial copy, a file linked before its data was flushed) and is replaced,
+    /// or no other device would ever receive the change.
+    private func finishUpload(_ operation: OutgoingOperation, _ outcome: Result<Bool, RemoteError>,
+                              to remote: any Remote) throws(RemoteError) {
         let device = journal.deviceID
-        if try remote.writeOperation(operation.fileName, of: device, bytes: operation.sealed) { return }
+        if try outcome.get() { return }
         // A link, a FIFO or an oversized file under this device's own name is not its upload:
         // replaced like a damaged file (a rename replaces the name, never writes through it).
         let existing: [UInt8]

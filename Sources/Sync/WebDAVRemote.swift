@@ -25,8 +25,8 @@ public final class WebDAVRemote: Remote {
     let vaultID: String
     private let settings: HTTPConnection.Settings
     private var connection: HTTPConnection?
-    /// The connections of parallel reads, made at the first and kept.
-    private var readers: [Lane] = []
+    /// The connections of batches of reads and writes, made at the first and kept.
+    private var parallel: [Lane] = []
     /// Folders known to exist, so a push of thousands of operations makes each once.
     private var madeFolders = Set<String>()
     /// The ETag of each mutable file as last read or written, for the next `If-Match`.
@@ -34,9 +34,9 @@ public final class WebDAVRemote: Remote {
 
     var root: String { url + "/bmvault-" + vaultID }
 
-    /// How many connections this remote opened: one per sync, kept alive (and one per
-    /// parallel reader, when a pull reads several files at once).
-    var connectionsMade: Int { (connection?.connectionsMade ?? 0) + readers.reduce(0) { $0 + $1.connection.connectionsMade } }
+    /// How many connections this remote opened: one per sync, kept alive (and those of
+    /// batches of reads and writes, ``parallelRequests``, made once).
+    var connectionsMade: Int { (connection?.connectionsMade ?? 0) + parallel.reduce(0) { $0 + $1.connection.connectionsMade } }
 
     /// A push larger than this is not bmvault's (see ``FolderRemote/largestFile``).
     static let largestFile = FolderRemote.largestFile
@@ -87,52 +87,79 @@ public final class WebDAVRemote: Remote {
     }
 
     public func readOperation(_ name: String, of device: String) throws(RemoteError) -> [UInt8] {
-        let response = try send("GET", root + "/devices/" + device + "/" + name)
-        guard response.status == 200 else { throw Self.error(response, operation: "GET") }
+        try Self.get(root + "/devices/" + device + "/" + name, on: try mainConnection())
+    }
+
+    private static func get(_ fileURL: String, on connection: HTTPConnection) throws(RemoteError) -> [UInt8] {
+        let response = try send("GET", fileURL, on: connection)
+        guard response.status == 200 else { throw error(response, operation: "GET") }
         return response.body
     }
 
-    /// How many connections a pull reads over at once: the requests' round trips and the
-    /// server's work overlap this device's (measured: Docs/PERFORMANCE.md).
-    static let parallelReads = 4
-
-    /// Reads the files over ``parallelReads`` connections at once (each kept alive for
-    /// the remote's life), every result in its place; then cut after the first failure
-    /// other than `malformed`, as the protocol asks.
+    /// Reads the files several at once (``inParallel(_:_:)``), then cut after the first
+    /// failure other than `malformed`, as the protocol asks.
     public func readOperations(_ names: [String], of device: String) -> [Result<[UInt8], RemoteError>] {
-        let lanes = min(Self.parallelReads, names.count)
-        guard lanes > 1 else { return names.map { name in Result { () throws(RemoteError) in try readOperation(name, of: device) } } }
-        while readers.count < lanes {
+        let folder = root + "/devices/" + device + "/"
+        let results = inParallel(names.count) { index, connection in
+            Result { () throws(RemoteError) in try Self.get(folder + names[index], on: connection) }
+        }
+        return Self.cut(results) { $0.errorClass != "malformed" }
+    }
+
+    /// Creates the files several at once (``inParallel(_:_:)``), then cut after the first
+    /// `unreachable`, as the protocol asks.
+    public func writeOperations(_ files: [(name: String, bytes: [UInt8])], of device: String) -> [Result<Bool, RemoteError>] {
+        let folder = root + "/devices/" + device
+        do throws(RemoteError) { try makeFolders(folder) } catch { return [.failure(error)] }
+        let results = inParallel(files.count) { index, connection in
+            Result { () throws(RemoteError) in try Self.createOnce(folder + "/" + files[index].name, files[index].bytes, on: connection) }
+        }
+        return Self.cut(results) { if case .unreachable = $0 { true } else { false } }
+    }
+
+    /// The results up to and including the first failure that `stops`.
+    private static func cut<Value>(_ results: [Result<Value, RemoteError>], after stops: (RemoteError) -> Bool) -> [Result<Value, RemoteError>] {
+        guard let index = results.firstIndex(where: { if case .failure(let error) = $0 { stops(error) } else { false } }) else { return results }
+        return Array(results[...index])
+    }
+
+    /// How many connections a batch of reads or writes uses at once: their round trips and
+    /// the server's work overlap this device's (measured: Docs/PERFORMANCE.md).
+    static let parallelRequests = 4
+
+    /// `work` for each of `count` items, over up to ``parallelRequests`` connections at once
+    /// (each kept alive for the remote's life, one thread each), every result in its place.
+    private func inParallel<Value: Sendable>(_ count: Int,
+                                             _ work: @Sendable (Int, HTTPConnection) -> Result<Value, RemoteError>) -> [Result<Value, RemoteError>] {
+        let lanes = min(Self.parallelRequests, count)
+        guard lanes > 1 else {
+            do throws(RemoteError) {
+                let connection = try mainConnection()
+                return (0..<count).map { work($0, connection) }
+            } catch {
+                return [.failure(error)]
+            }
+        }
+        while parallel.count < lanes {
             do throws(HTTPError) {
-                readers.append(Lane(connection: try HTTPConnection(settings: settings)))
+                parallel.append(Lane(connection: try HTTPConnection(settings: settings)))
             } catch {
                 return [.failure(RemoteError(error))]
             }
         }
-        let folder = root + "/devices/" + device + "/"
-        let results = Mutex([Result<[UInt8], RemoteError>?](repeating: nil, count: names.count))
-        let readers = self.readers
+        let results = Mutex([Result<Value, RemoteError>?](repeating: nil, count: count))
+        let parallel = self.parallel
         DispatchQueue.concurrentPerform(iterations: lanes) { lane in
-            for index in stride(from: lane, to: names.count, by: lanes) {
-                let result = Result { () throws(RemoteError) -> [UInt8] in
-                    let response = try Self.send("GET", folder + names[index], on: readers[lane].connection)
-                    guard response.status == 200 else { throw Self.error(response, operation: "GET") }
-                    return response.body
-                }
+            for index in stride(from: lane, to: count, by: lanes) {
+                let result = work(index, parallel[lane].connection)
                 results.withLock { $0[index] = result }
             }
         }
-        var ordered: [Result<[UInt8], RemoteError>] = []
-        for result in results.withLock({ $0 }) {
-            guard let result else { break }
-            ordered.append(result)
-            if case .failure(let error) = result, error.errorClass != "malformed" { break }
-        }
-        return ordered
+        return results.withLock { $0 }.map { $0 ?? .failure(.io(operation: "http", errno: EIO)) }
     }
 
-    /// A connection that one reading thread uses at a time (``readOperations(_:of:)`` gives
-    /// each thread its own): that is what makes handing it to the thread safe.
+    /// A connection that one thread uses at a time (``inParallel(_:_:)`` gives each thread
+    /// its own): that is what makes handing it to the thread safe.
     private struct Lane: @unchecked Sendable {
         let connection: HTTPConnection
     }
@@ -141,11 +168,17 @@ public final class WebDAVRemote: Remote {
     public func writeOperation(_ name: String, of device: String, bytes: [UInt8]) throws(RemoteError) -> Bool {
         let folder = root + "/devices/" + device
         try makeFolders(folder)
-        let response = try send("PUT", folder + "/" + name, headers: [("If-None-Match", "*")], body: bytes)
+        return try Self.createOnce(folder + "/" + name, bytes, on: try mainConnection())
+    }
+
+    /// `PUT` with `If-None-Match: *`: whether the file is new (false: there already, and the
+    /// name holds the idempotency key).
+    private static func createOnce(_ fileURL: String, _ bytes: [UInt8], on connection: HTTPConnection) throws(RemoteError) -> Bool {
+        let response = try send("PUT", fileURL, on: connection, headers: [("If-None-Match", "*")], body: bytes)
         switch response.status {
         case 200, 201, 204: return true
-        case 412: return false   // there already: the name holds the idempotency key
-        default: throw Self.error(response, operation: "PUT")
+        case 412: return false
+        default: throw error(response, operation: "PUT")
         }
     }
 
@@ -331,14 +364,19 @@ public final class WebDAVRemote: Remote {
 
     private func send(_ method: String, _ target: String, headers: [(String, String)] = [], body: [UInt8]? = nil,
                       responseLimit: Int = largestFile) throws(RemoteError) -> HTTPResponse {
-        let connection: HTTPConnection
-        if let open = self.connection {
-            connection = open
-        } else {
-            do throws(HTTPError) { connection = try HTTPConnection(settings: settings) } catch { throw RemoteError(error) }
+        try Self.send(method, target, on: try mainConnection(), headers: headers, body: body, responseLimit: responseLimit)
+    }
+
+    /// The connection of every request but a batch's, opened at the first.
+    private func mainConnection() throws(RemoteError) -> HTTPConnection {
+        if let connection { return connection }
+        do throws(HTTPError) {
+            let connection = try HTTPConnection(settings: settings)
             self.connection = connection
+            return connection
+        } catch {
+            throw RemoteError(error)
         }
-        return try Self.send(method, target, on: connection, headers: headers, body: body, responseLimit: responseLimit)
     }
 
     /// One request on `connection`; a refused login and a full server are their own errors.

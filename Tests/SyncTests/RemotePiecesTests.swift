@@ -593,3 +593,17 @@ func contains(_ haystack: [UInt8], _ needle: [UInt8]) -> Bool {
     }
     return false
 }
+
+/// How a push batch is cut into waves a remote may write at once.
+@Suite struct PushWaveTests {
+    @Test func eachWaveHoldsOneOperationOfARecordInOrder() {
+        let entities = ["a", "b", "a", "c", "a", "b"]
+        let operations = entities.enumerated().map { index, entity in
+            OutgoingOperation(outboxID: Int64(index), fileName: "\(index).op", sealed: [], entityID: entity, attempts: 0)
+        }
+        let waves = SyncEngine<Store>.waves(of: operations)
+        #expect(waves.map { $0.map(\.outboxID) } == [[0, 1, 3], [2, 5], [4]])
+        #expect(waves.allSatisfy { Set($0.map(\.entityID)).count == $0.count })
+        #expect(SyncEngine<Store>.waves(of: []).isEmpty)
+    }
+}
