@@ -1,3 +1,4 @@
+internal import FileIO
 import Foundation
 import Keystore
 import Telemetry
@@ -43,7 +44,9 @@ public struct WebDAVFolder: Sendable, Equatable {
         self.user = user
         if let caFile {
             let path = URL(fileURLWithPath: caFile).standardizedFileURL.path
-            guard FileManager.default.isReadableFile(atPath: path) else { throw .caFileUnreadable(path: path) }
+            guard (try? FileSystem.status(path))?.kind == .regular, (try? FileSystem.checkAccess(path, [.read])) != nil else {
+                throw .caFileUnreadable(path: path)
+            }
             self.caFile = path
         } else {
             self.caFile = nil
