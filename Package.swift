@@ -42,6 +42,9 @@ let package = Package(
         .target(name: "VaultStore", dependencies: ["CSQLite", "FileIO", "Sync", "VaultCrypto", "Journal", "Telemetry"]),
         // The export archive: versioned JSON + Markdown writers, and a reader for every version ever written.
         .target(name: "Archive", dependencies: ["FileIO", "Journal", "VaultCrypto"]),
+        // Files other programs write (a Kindle's clippings, ...), read into what they hold: depends
+        // on the journal's rules and SHA-256 only, never on the Store.
+        .target(name: "Importers", dependencies: ["Journal", "VaultCrypto"]),
         // The facade the CLI talks to.
         .target(name: "VaultKit", dependencies: ["FileIO", "VaultStore", "Sync", "Archive", "Keystore", "VaultCrypto", "Journal", "Telemetry"]),
         // Commands, parsing, help, terminal I/O.
@@ -58,6 +61,7 @@ let package = Package(
         .testTarget(name: "JournalTests", dependencies: ["Journal"]),
         .testTarget(name: "FileIOTests", dependencies: ["FileIO", "TestSupport"]),
         .testTarget(name: "XMLTests", dependencies: ["XML"]),
+        .testTarget(name: "ImportersTests", dependencies: ["Importers", "TestSupport"]),
         .testTarget(name: "TelemetryTests", dependencies: ["Telemetry"]),
         .testTarget(name: "VaultCryptoTests", dependencies: ["VaultCrypto"]),
         .testTarget(name: "KeystoreTests", dependencies: ["Keystore", "VaultCrypto"]),
