@@ -46,7 +46,7 @@ let package = Package(
         // on the journal's rules and SHA-256 only, never on the Store.
         .target(name: "Importers", dependencies: ["Journal", "VaultCrypto"]),
         // The facade the CLI talks to.
-        .target(name: "VaultKit", dependencies: ["FileIO", "VaultStore", "Sync", "Archive", "Keystore", "VaultCrypto", "Journal", "Telemetry"]),
+        .target(name: "VaultKit", dependencies: ["FileIO", "VaultStore", "Sync", "Archive", "Importers", "Keystore", "VaultCrypto", "Journal", "Telemetry"]),
         // Commands, parsing, help, terminal I/O.
         .target(name: "BMCLI", dependencies: ["FileIO", "VaultKit", "Journal", "Telemetry"]),
         .executableTarget(name: "bmvault", dependencies: ["BMCLI"]),

@@ -4,6 +4,4 @@ public enum ImportError: Error, Equatable, Sendable {
     case invalidUTF8
     /// Line `line` is not what the format has there.
     case malformed(line: Int, reason: String)
-    /// The content matches none of the formats bmvault reads.
-    case unknownFormat
 }

@@ -1,4 +1,5 @@
 public import Archive
+public import Importers
 public import Keystore
 public import VaultStore
 public import Sync
@@ -6,6 +7,11 @@ public import VaultCrypto
 
 // The few lower-level types the CLI needs to call the facade, named here so the CLI
 // depends on VaultKit alone and never imports the crypto or keystore modules.
+
+/// The kinds of file `import` tells apart by content.
+public typealias ImportFormat = Importers.ImportFormat
+/// What a Kindle's My Clippings.txt holds for a journal, book by book.
+public typealias KindleImportPlan = Importers.KindleImportPlan
 
 /// Bytes in locked, wiped-on-release memory: passphrases, recovery keys.
 public typealias SecretBytes = VaultCrypto.SecretBytes

@@ -1,4 +1,5 @@
 public import Archive
+public import Importers
 public import Journal
 public import Keystore
 public import VaultStore
@@ -53,6 +54,13 @@ public enum VaultError: Error, Equatable, Sendable {
     case remoteTLS(name: String?, reason: String)
     /// `remote password` of a remote that has none (a folder).
     case remoteHasNoPassword(name: String)
+    /// A file from another program that could not be read (its line named, never its text).
+    case importFile(ImportError)
+    /// The file is in no format `import` reads.
+    case notImportable(path: String)
+    /// The file is in a format bmvault reads but does not yet add to a vault (`--dry-run`
+    /// shows what it holds).
+    case importNotBuilt(format: ImportFormat)
     /// This sync would delete `count` of the vault's `total` live books and notes; nothing
     /// was changed (`--allow-mass-delete` lets it).
     case massDelete(count: Int, total: Int)

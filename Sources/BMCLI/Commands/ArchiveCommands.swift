@@ -64,6 +64,15 @@ enum ArchiveCommands {
             discussion: "PATH is an archive directory or its journal.json. All or nothing, in one transaction. Records the vault has are left alone, so importing twice changes nothing; a note that differs keeps both texts (see `bmvault conflicts`). Edited Markdown files are read in place of journal.json for their book.",
             parameters: ImportInput.parameters
         ) { input in
+            if input.path != CommandContext.standardInputArgument {
+                switch Vault.importFormat(at: input.path) {
+                case .bmvault?: break
+                case .kindle?:
+                    guard input.dryRun else { throw VaultError.importNotBuilt(format: .kindle) }
+                    return try showKindlePlan(Vault.kindleImportPlan(at: input.path), json: input.json, context: context)
+                case nil: throw VaultError.notImportable(path: input.path)
+                }
+            }
             let vault = try context.openVault()
             let piped = input.path == CommandContext.standardInputArgument ? try context.standardInputInMemory() : nil
             defer { piped?.close() }
@@ -82,6 +91,43 @@ enum ArchiveCommands {
                 context.console.err("Skipped \(plural(report.ignoredFiles, "file")) in books/ that \(report.ignoredFiles == 1 ? "is" : "are") not a bmvault book.\n")
             }
             if report.summary.conflicts > 0 && !report.dryRun { context.console.err("See the conflicts with `bmvault conflicts`.\n") }
+        }
+    }
+
+    /// `import --dry-run` of a Kindle's clippings: what each book would receive, and what
+    /// would be merged or only counted, so nothing the file holds goes unmentioned.
+    private static func showKindlePlan(_ plan: KindleImportPlan, json: Bool, context: CommandContext) throws {
+        let totals = plan.totals
+        if json {
+            context.console.out(JSONDocuments.render(KindlePlanDocument(plan)))
+            return
+        }
+        var text = "Dry run: nothing was changed. Found \(ImportFormat.kindle.name): \(plural(plan.books.count, "book")).\n"
+        for book in plan.books {
+            let comments = book.quotes.reduce(0) { $0 + $1.comments.count }
+            text += "  \(HumanFormat.printable(book.title))\(book.author.map { " — " + HumanFormat.printable($0) } ?? ""): "
+                + "\(plural(book.quotes.count, "quote"))\(comments > 0 ? " (\(plural(comments, "note")) on them)" : "")"
+                + (book.notes.isEmpty ? "" : ", \(plural(book.notes.count, "note"))") + "\n"
+        }
+        text += "Would add:  \(plural(totals.quotes, "quote")) with \(plural(totals.comments, "note")) on them, \(plural(totals.notes, "note")) of their own\n"
+        text += "Would merge: \(plural(totals.replaced, "re-highlight")) into the quotes they repeat (kept as history), "
+            + "\(plural(totals.repeatedNotes, "repeated note"))\n"
+        text += "Would count only: \(plural(totals.bookmarks, "bookmark")) (progress hints), "
+            + "\(plural(totals.placeholders, "clipping-limit placeholder")), \(plural(totals.empty, "clipping")) without text\n"
+        context.console.out(text)
+    }
+
+    /// `import --dry-run --json` of a Kindle's clippings, documented in Docs/CLI.md.
+    struct KindlePlanDocument: Encodable {
+        let format = ImportFormat.kindle.rawValue
+        let dryRun = true
+        let books: Int, quotes: Int, comments: Int, notes: Int, replaced: Int, repeatedNotes: Int, bookmarks: Int, placeholders: Int, empty: Int
+
+        init(_ plan: KindleImportPlan) {
+            let totals = plan.totals
+            books = plan.books.count
+            (quotes, comments, notes, replaced, repeatedNotes) = (totals.quotes, totals.comments, totals.notes, totals.replaced, totals.repeatedNotes)
+            (bookmarks, placeholders, empty) = (totals.bookmarks, totals.placeholders, totals.empty)
         }
     }
 

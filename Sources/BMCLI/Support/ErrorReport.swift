@@ -63,6 +63,14 @@ struct ErrorReport: Equatable {
             return ErrorReport("cannot read the CA file \(path); nothing was set up", .notFound)
         case .remoteTLS(let name, let reason):
             return ErrorReport("TLS with the server \(name.map { "of remote \($0)" } ?? "given to `init --join`") failed: \(reason) (a server with its own certificate authority needs --ca-file); nothing was set up", .unavailable)
+        case .importFile(.invalidUTF8):
+            return ErrorReport("the file is not UTF-8 text; nothing was imported", .dataError)
+        case .importFile(.malformed(let line, let reason)):
+            return ErrorReport("line \(line) of the file: \(reason); nothing was imported", .dataError)
+        case .notImportable(let path):
+            return ErrorReport("\(path) is not a format bmvault can import (it reads a bmvault archive or its journal.json, and, with --dry-run, a Kindle's My Clippings.txt); nothing was imported", .dataError)
+        case .importNotBuilt(let format):
+            return ErrorReport("this is \(format.name): bmvault \(BuildInfo.version) reads it (`import --dry-run` shows what it holds) but does not add it to a vault yet; nothing was imported", .unavailable)
         case .remoteHasNoPassword(let name):
             return ErrorReport("remote \(name) is a folder, which has no password", .usage)
         case .massDelete(let count, let total):

@@ -1,0 +1,33 @@
+/// The kinds of file `bmvault import` is given, told apart by content (not by name).
+public enum ImportFormat: String, Sendable, CaseIterable {
+    /// A bmvault archive, or its journal.json.
+    case bmvault
+    /// A Kindle's `My Clippings.txt`.
+    case kindle
+
+    /// The format of a file that begins with `prefix` (its first bytes), or nil.
+    public static func detect(prefix: [UInt8]) -> ImportFormat? {
+        let text = String(decoding: prefix, as: UTF8.self)
+        var start = Substring(text)
+        while let first = start.first, first == "\u{FEFF}" || first.isWhitespace { start = start.dropFirst() }
+        if start.hasPrefix("{"), start.contains("\"archive\"") || start.contains("bmvault-archive") { return .bmvault }
+        // Kindle: past any blank or separator lines, a title line, then a `- ` metadata line,
+        // and a separator somewhere. Split on any line break (CR LF is one Character, which a
+        // split on "\n" would not see).
+        let lines = start.split(maxSplits: 16, omittingEmptySubsequences: false, whereSeparator: \.isNewline)
+            .map { $0.drop { $0 == "\u{FEFF}" } }
+            .drop { $0.allSatisfy(\.isWhitespace) || $0.trimmingPrefix(KindleClippingsParser.separator).allSatisfy(\.isWhitespace) }
+        if lines.count >= 2, lines[lines.startIndex + 1].hasPrefix("- "), text.contains(KindleClippingsParser.separator) {
+            return .kindle
+        }
+        return nil
+    }
+
+    /// How a person knows the format.
+    public var name: String {
+        switch self {
+        case .bmvault: "a bmvault archive"
+        case .kindle: "Kindle clippings (My Clippings.txt)"
+        }
+    }
+}

@@ -1,0 +1,37 @@
+internal import FileIO
+public import Importers
+
+extension Vault {
+    /// The largest file of another program's that `import` reads (a `My Clippings.txt` of
+    /// 100,000 clippings is about 40 MiB).
+    public static let largestImportFile = 256 << 20
+
+    /// The format of the file at `path`, by its content: a bmvault archive (a directory, or
+    /// its journal.json) or a file another program wrote. Nil: no format bmvault reads. What
+    /// is not a regular file (a folder, a pipe, nothing) is left to the archive's reader, which
+    /// says what it is; a pipe is never opened here.
+    public static func importFormat(at path: String) -> ImportFormat? {
+        guard let status = try? FileSystem.status(path), status.kind == .regular else { return .bmvault }
+        guard let descriptor = try? FileDescriptor.open(path, .readOnly) else { return .bmvault }
+        defer { try? descriptor.close() }
+        var prefix = [UInt8](repeating: 0, count: 64 << 10)
+        let count = (try? descriptor.read(into: &prefix)) ?? 0
+        return ImportFormat.detect(prefix: Array(prefix[0..<count]))
+    }
+
+    /// What a Kindle's `My Clippings.txt` holds for a journal, book by book: read, never
+    /// written anywhere (the file may be large; it is read once, up to ``largestImportFile``).
+    public static func kindleImportPlan(at path: String) throws(VaultError) -> KindleImportPlan {
+        let bytes: [UInt8]
+        do {
+            bytes = try FileSystem.readRegularFile(at: path, limit: largestImportFile)
+        } catch {
+            throw .notImportable(path: path)
+        }
+        do {
+            return KindleImportPlan(try KindleClippingsParser.parse(bytes))
+        } catch {
+            throw .importFile(error)
+        }
+    }
+}

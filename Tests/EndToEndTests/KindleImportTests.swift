@@ -1,0 +1,44 @@
+import Foundation
+import Testing
+
+/// Issue 20, first step: `import` tells a Kindle's My Clippings.txt by its content, and
+/// `--dry-run` says what it holds; adding it to a vault is not built yet, and says so.
+@Suite struct KindleImportTests {
+    static let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("shared/fixtures/importers/kindle")
+
+    @Test func aDryRunSaysWhatTheClippingsHoldAndChangesNothing() throws {
+        let vault = try TestVault()
+        try vault.createUnlocked()
+        let before = try vault.databaseBytesIgnoringChangeCounter()
+        let file = Self.fixtures.appendingPathComponent("hadynz__first-scenario.txt").path
+        let dry = try vault.succeed(["import", "--dry-run", file])
+        #expect(dry.stdout.hasPrefix("Dry run: nothing was changed. Found Kindle clippings (My Clippings.txt): 2 books.\n"), "\(dry)")
+        #expect(dry.stdout.contains("  1984 — Orwell, George: 1 quote (1 note on them), 1 note\n"), "\(dry)")
+        #expect(dry.stdout.contains("Would add:  4 quotes with 1 note on them, 1 note of their own\n"), "\(dry)")
+        #expect(dry.stdout.contains("Would merge: 1 re-highlight into the quotes they repeat"), "\(dry)")
+        let json = try #require(try vault.json(["import", "--dry-run", "--json", file]) as? [String: Any])
+        #expect(json["format"] as? String == "kindle" && json["quotes"] as? Int == 4 && json["dryRun"] as? Bool == true)
+        let real = try vault.run(["import", file])
+        #expect(real.status == 69 && real.stderr.split(separator: "\n").count == 1, "\(real)")
+        #expect(real.stderr.hasPrefix("Error: this is Kindle clippings (My Clippings.txt): bmvault "), "\(real)")
+        #expect(try vault.databaseBytesIgnoringChangeCounter() == before)
+    }
+
+    @Test func aFileInNoKnownFormatIsOneLineExit65() throws {
+        let vault = try TestVault()
+        try vault.createUnlocked()
+        let file = vault.root.appendingPathComponent("notes.csv")
+        try "Book Id,Title\n1,Dune\n".write(to: file, atomically: true, encoding: .utf8)
+        let result = try vault.run(["import", file.path])
+        #expect(result.status == 65 && result.stderr == "Error: \(file.path) is not a format bmvault can import (it reads a bmvault archive or its journal.json, and, with --dry-run, a Kindle's My Clippings.txt); nothing was imported\n",
+                "\(result)")
+        let broken = vault.root.appendingPathComponent("My Clippings.txt")
+        try "Dune (Frank Herbert)\n- Your Highlight at location 5 | Added on Monday\n\nFear is the mind-killer.\n==========\nno metadata\n==========\n"
+            .write(to: broken, atomically: true, encoding: .utf8)
+        let malformed = try vault.run(["import", "--dry-run", broken.path])
+        #expect(malformed.status == 65 && malformed.stderr == "Error: line 6 of the file: a clipping without its metadata line (`- Your Highlight ...`); nothing was imported\n",
+                "\(malformed)")
+        #expect(!malformed.stderr.contains("mind-killer"))
+    }
+}
