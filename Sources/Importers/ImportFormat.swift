@@ -4,6 +4,8 @@ public enum ImportFormat: String, Sendable, CaseIterable {
     case bmvault
     /// A Kindle's `My Clippings.txt`.
     case kindle
+    /// A KOReader sidecar, `<book>.sdr/metadata.<ext>.lua`.
+    case koreader
 
     /// The format of a file that begins with `prefix` (its first bytes), or nil.
     public static func detect(prefix: [UInt8]) -> ImportFormat? {
@@ -11,6 +13,12 @@ public enum ImportFormat: String, Sendable, CaseIterable {
         var start = Substring(text)
         while let first = start.first, first == "\u{FEFF}" || first.isWhitespace { start = start.dropFirst() }
         if start.hasPrefix("{"), start.contains("\"archive\"") || start.contains("bmvault-archive") { return .bmvault }
+        // KOReader: comment lines, then a table literal with its own keys.
+        let code = start.split(separator: "\n", omittingEmptySubsequences: true).drop { $0.hasPrefix("--") }.first
+        if let code, code.hasPrefix("return {"),
+           ["[\"doc_props\"]", "[\"annotations\"]", "[\"highlight\"]", "[\"bookmarks\"]", "[\"partial_md5_checksum\"]"].contains(where: start.contains) {
+            return .koreader
+        }
         // Kindle: past any blank or separator lines, a title line, then a `- ` metadata line,
         // and a separator somewhere. Split on any line break (CR LF is one Character, which a
         // split on "\n" would not see).
@@ -28,6 +36,7 @@ public enum ImportFormat: String, Sendable, CaseIterable {
         switch self {
         case .bmvault: "a bmvault archive"
         case .kindle: "Kindle clippings (My Clippings.txt)"
+        case .koreader: "a KOReader sidecar (metadata.lua)"
         }
     }
 }

@@ -12,6 +12,8 @@ public import VaultCrypto
 public typealias ImportFormat = Importers.ImportFormat
 /// What a Kindle's My Clippings.txt holds for a journal, book by book.
 public typealias KindleImportPlan = Importers.KindleImportPlan
+/// What a KOReader sidecar holds for a journal.
+public typealias KOReaderSidecar = Importers.KOReaderSidecar
 
 /// Bytes in locked, wiped-on-release memory: passphrases, recovery keys.
 public typealias SecretBytes = VaultCrypto.SecretBytes

@@ -22,16 +22,17 @@ extension Vault {
     /// What a Kindle's `My Clippings.txt` holds for a journal, book by book: read, never
     /// written anywhere (the file may be large; it is read once, up to ``largestImportFile``).
     public static func kindleImportPlan(at path: String) throws(VaultError) -> KindleImportPlan {
-        let bytes: [UInt8]
-        do {
-            bytes = try FileSystem.readRegularFile(at: path, limit: largestImportFile)
-        } catch {
-            throw .notImportable(path: path)
-        }
-        do {
-            return KindleImportPlan(try KindleClippingsParser.parse(bytes))
-        } catch {
-            throw .importFile(error)
-        }
+        let bytes = try importBytes(at: path)
+        do { return KindleImportPlan(try KindleClippingsParser.parse(bytes)) } catch { throw .importFile(error) }
+    }
+
+    /// What a KOReader sidecar holds for a journal, read as data (never run).
+    public static func koreaderSidecar(at path: String) throws(VaultError) -> KOReaderSidecar {
+        let bytes = try importBytes(at: path)
+        do { return try KOReaderSidecar.read(bytes) } catch { throw .importFile(error) }
+    }
+
+    private static func importBytes(at path: String) throws(VaultError) -> [UInt8] {
+        do { return try FileSystem.readRegularFile(at: path, limit: largestImportFile) } catch { throw .notImportable(path: path) }
     }
 }

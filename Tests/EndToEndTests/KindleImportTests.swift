@@ -25,13 +25,28 @@ import Testing
         #expect(try vault.databaseBytesIgnoringChangeCounter() == before)
     }
 
+    /// A KOReader sidecar in either layout says the same of the same book.
+    @Test func aKOReaderSidecarInEitherLayoutSaysTheSame() throws {
+        let vault = try TestVault()
+        try vault.createUnlocked()
+        let folder = Self.fixtures.deletingLastPathComponent().appendingPathComponent("koreader")
+        let new = try vault.succeed(["import", "--dry-run", folder.appendingPathComponent("noted__the_prophet.sdr__metadata.epub.lua").path])
+        let old = try vault.succeed(["import", "--dry-run", folder.appendingPathComponent("noted__the_prophet.sdr__metadata.epub.lua.old").path])
+        #expect(new.stdout.contains("in the 2024 layout.\n") && old.stdout.contains("in the layout before 2024.\n"))
+        let body = { (text: String) in text.split(separator: "\n").dropFirst() }
+        #expect(body(new.stdout) == body(old.stdout), "\(new)\n\(old)")
+        #expect(new.stdout.contains("  The Prophet — Khalil Gibran, 19% read, reading\nWould add:  3 quotes with 1 note on them\n"), "\(new)")
+        let real = try vault.run(["import", folder.appendingPathComponent("noted__the_prophet.sdr__metadata.epub.lua").path])
+        #expect(real.status == 69 && real.stderr.hasPrefix("Error: this is a KOReader sidecar (metadata.lua): "), "\(real)")
+    }
+
     @Test func aFileInNoKnownFormatIsOneLineExit65() throws {
         let vault = try TestVault()
         try vault.createUnlocked()
         let file = vault.root.appendingPathComponent("notes.csv")
         try "Book Id,Title\n1,Dune\n".write(to: file, atomically: true, encoding: .utf8)
         let result = try vault.run(["import", file.path])
-        #expect(result.status == 65 && result.stderr == "Error: \(file.path) is not a format bmvault can import (it reads a bmvault archive or its journal.json, and, with --dry-run, a Kindle's My Clippings.txt); nothing was imported\n",
+        #expect(result.status == 65 && result.stderr == "Error: \(file.path) is not a format bmvault can import (it reads a bmvault archive or its journal.json, and, with --dry-run, a Kindle's My Clippings.txt or a KOReader sidecar); nothing was imported\n",
                 "\(result)")
         let broken = vault.root.appendingPathComponent("My Clippings.txt")
         try "Dune (Frank Herbert)\n- Your Highlight at location 5 | Added on Monday\n\nFear is the mind-killer.\n==========\nno metadata\n==========\n"

@@ -10,3 +10,9 @@ enum Fixtures {
         Array(try Data(contentsOf: root.appendingPathComponent("kindle/" + name)))
     }
 }
+
+extension Fixtures {
+    static func koreader(_ name: String) throws -> [UInt8] {
+        Array(try Data(contentsOf: root.appendingPathComponent("koreader/" + name)))
+    }
+}

@@ -13,10 +13,20 @@ import Testing
         }
     }
 
+    @Test func everyKOReaderFixtureIsKOReader() throws {
+        let names = try FileManager.default.contentsOfDirectory(atPath: Fixtures.root.appendingPathComponent("koreader").path)
+            .filter { $0.contains(".lua") }
+        #expect(names.count == 7)
+        for name in names {
+            #expect(ImportFormat.detect(prefix: Array(try Fixtures.koreader(name).prefix(64 << 10))) == .koreader, "\(name)")
+        }
+    }
+
     @Test func otherContentIsToldApart() {
         let journal = "{\n  \"archive\" : { \"format\" : \"bmvault-archive\", \"formatVersion\" : 2 },\n  \"books\" : ["
         #expect(ImportFormat.detect(prefix: Array(journal.utf8)) == .bmvault)
-        for text in ["", "hello\nworld\n", "Book Id,Title,Author\n1,Dune,Frank Herbert\n", "return {\n  [\"doc_props\"] = {}\n}",
+        #expect(ImportFormat.detect(prefix: Array("-- a sidecar\nreturn {\n  [\"doc_props\"] = {}\n}".utf8)) == .koreader)
+        for text in ["", "hello\nworld\n", "Book Id,Title,Author\n1,Dune,Frank Herbert\n", "return {\n  x = 1\n}",
                      "- a list\n- of things\n", "{\"entries\": []}", "Title\n- not a clipping without a separator\n"] {
             #expect(ImportFormat.detect(prefix: Array(text.utf8)) == nil, "\(text)")
         }

@@ -70,6 +70,9 @@ enum ArchiveCommands {
                 case .kindle?:
                     guard input.dryRun else { throw VaultError.importNotBuilt(format: .kindle) }
                     return try showKindlePlan(Vault.kindleImportPlan(at: input.path), json: input.json, context: context)
+                case .koreader?:
+                    guard input.dryRun else { throw VaultError.importNotBuilt(format: .koreader) }
+                    return try showSidecar(Vault.koreaderSidecar(at: input.path), json: input.json, context: context)
                 case nil: throw VaultError.notImportable(path: input.path)
                 }
             }
@@ -115,6 +118,38 @@ enum ArchiveCommands {
         text += "Would count only: \(plural(totals.bookmarks, "bookmark")) (progress hints), "
             + "\(plural(totals.placeholders, "clipping-limit placeholder")), \(plural(totals.empty, "clipping")) without text\n"
         context.console.out(text)
+    }
+
+    /// `import --dry-run` of a KOReader sidecar: the book and what it would receive.
+    private static func showSidecar(_ sidecar: KOReaderSidecar, json: Bool, context: CommandContext) throws {
+        let notes = sidecar.highlights.filter { $0.note != nil }.count
+        if json {
+            context.console.out(JSONDocuments.render(SidecarDocument(sidecar)))
+            return
+        }
+        var text = "Dry run: nothing was changed. Found \(ImportFormat.koreader.name)"
+        text += sidecar.usedAnnotations ? ", in the 2024 layout.\n" : ", in the layout before 2024.\n"
+        text += "  \(sidecar.title.map(HumanFormat.printable) ?? "(no title)")"
+            + (sidecar.authors.isEmpty ? "" : " — " + sidecar.authors.map(HumanFormat.printable).joined(separator: ", "))
+            + (sidecar.percentFinished.map { ", \(Int($0.rounded()))% read" } ?? "") + (sidecar.status.map { ", \($0)" } ?? "") + "\n"
+        text += "Would add:  \(plural(sidecar.highlights.count, "quote")) with \(plural(notes, "note")) on them\n"
+        text += "Would count only: \(plural(sidecar.bookmarks, "page bookmark")) (progress hints)\n"
+        context.console.out(text)
+    }
+
+    /// `import --dry-run --json` of a KOReader sidecar, documented in Docs/CLI.md.
+    struct SidecarDocument: Encodable {
+        let format = ImportFormat.koreader.rawValue
+        let dryRun = true
+        let quotes: Int, comments: Int, bookmarks: Int, percentFinished: Double?, status: String?
+
+        init(_ sidecar: KOReaderSidecar) {
+            quotes = sidecar.highlights.count
+            comments = sidecar.highlights.filter { $0.note != nil }.count
+            bookmarks = sidecar.bookmarks
+            percentFinished = sidecar.percentFinished
+            status = sidecar.status
+        }
     }
 
     /// `import --dry-run --json` of a Kindle's clippings, documented in Docs/CLI.md.
