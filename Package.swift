@@ -2,7 +2,7 @@
 import PackageDescription
 
 // bmvault depends on the Swift toolchain and system C libraries only: libsodium, SQLite and libsecret, libcurl
-// (a WebDAV remote) and libxml2 (reading XML), plus glibc.
+// (a WebDAV remote), libxml2 (reading XML) and libcsv (reading CSV exports), plus glibc.
 // Each C module has exactly one Swift importer, which imports it `internal`.
 let package = Package(
     name: "bmvault",
@@ -16,6 +16,7 @@ let package = Package(
         .systemLibrary(name: "CSecret", pkgConfig: "libsecret-1", providers: [.apt(["libsecret-1-dev"])]),
         .systemLibrary(name: "CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
         .systemLibrary(name: "CXML", pkgConfig: "libxml-2.0", providers: [.apt(["libxml2-dev"])]),
+        .systemLibrary(name: "CCSV", providers: [.apt(["libcsv-dev"])]),
         .systemLibrary(name: "CFileIO"),
 
         // The model: depends on nothing of ours.
@@ -43,8 +44,8 @@ let package = Package(
         // The export archive: versioned JSON + Markdown writers, and a reader for every version ever written.
         .target(name: "Archive", dependencies: ["FileIO", "Journal", "VaultCrypto"]),
         // Files other programs write (a Kindle's clippings, ...), read into what they hold: depends
-        // on the journal's rules and SHA-256 only, never on the Store.
-        .target(name: "Importers", dependencies: ["Journal", "VaultCrypto"]),
+        // on the journal's rules and SHA-256 only, never on the Store. The only importer of CCSV.
+        .target(name: "Importers", dependencies: ["CCSV", "Journal", "VaultCrypto"]),
         // The facade the CLI talks to.
         .target(name: "VaultKit", dependencies: ["FileIO", "VaultStore", "Sync", "Archive", "Importers", "Keystore", "VaultCrypto", "Journal", "Telemetry"]),
         // Commands, parsing, help, terminal I/O.

@@ -6,6 +6,8 @@ public enum ImportFormat: String, Sendable, CaseIterable {
     case kindle
     /// A KOReader sidecar, `<book>.sdr/metadata.<ext>.lua`.
     case koreader
+    /// A Goodreads library export (`goodreads_library_export.csv`).
+    case goodreads
 
     /// The format of a file that begins with `prefix` (its first bytes), or nil.
     public static func detect(prefix: [UInt8]) -> ImportFormat? {
@@ -13,6 +15,8 @@ public enum ImportFormat: String, Sendable, CaseIterable {
         var start = Substring(text)
         while let first = start.first, first == "\u{FEFF}" || first.isWhitespace { start = start.dropFirst() }
         if start.hasPrefix("{"), start.contains("\"archive\"") || start.contains("bmvault-archive") { return .bmvault }
+        // Goodreads: its header row.
+        if start.hasPrefix("Book Id,Title,Author,") { return .goodreads }
         // KOReader: comment lines, then a table literal with its own keys.
         let code = start.split(separator: "\n", omittingEmptySubsequences: true).drop { $0.hasPrefix("--") }.first
         if let code, code.hasPrefix("return {"),
@@ -37,6 +41,7 @@ public enum ImportFormat: String, Sendable, CaseIterable {
         case .bmvault: "a bmvault archive"
         case .kindle: "Kindle clippings (My Clippings.txt)"
         case .koreader: "a KOReader sidecar (metadata.lua)"
+        case .goodreads: "a Goodreads library export"
         }
     }
 }

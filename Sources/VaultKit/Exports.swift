@@ -14,6 +14,8 @@ public typealias ImportFormat = Importers.ImportFormat
 public typealias KindleImportPlan = Importers.KindleImportPlan
 /// What a KOReader sidecar holds for a journal.
 public typealias KOReaderSidecar = Importers.KOReaderSidecar
+/// What a Goodreads library export holds: books and their shelves.
+public typealias GoodreadsExport = Importers.GoodreadsExport
 
 /// Bytes in locked, wiped-on-release memory: passphrases, recovery keys.
 public typealias SecretBytes = VaultCrypto.SecretBytes

@@ -32,6 +32,12 @@ extension Vault {
         do { return try KOReaderSidecar.read(bytes) } catch { throw .importFile(error) }
     }
 
+    /// What a Goodreads library export holds: books and their shelves, read with libcsv.
+    public static func goodreadsExport(at path: String) throws(VaultError) -> GoodreadsExport {
+        let bytes = try importBytes(at: path)
+        do { return try GoodreadsExport.read(bytes) } catch { throw .importFile(error) }
+    }
+
     private static func importBytes(at path: String) throws(VaultError) -> [UInt8] {
         do { return try FileSystem.readRegularFile(at: path, limit: largestImportFile) } catch { throw .notImportable(path: path) }
     }

@@ -16,3 +16,9 @@ extension Fixtures {
         Array(try Data(contentsOf: root.appendingPathComponent("koreader/" + name)))
     }
 }
+
+extension Fixtures {
+    static func goodreads() throws -> [UInt8] {
+        Array(try Data(contentsOf: root.appendingPathComponent("goodreads/aaronj1335__goodreads_library_export.csv")))
+    }
+}

@@ -175,11 +175,4 @@ private extension StringProtocol {
         while end > startIndex, self[index(before: end)] == " " || self[index(before: end)] == "\t" { end = index(before: end) }
         return self[startIndex..<end]
     }
-
-    func trimmingCharacters(in characters: String) -> String {
-        var slice = self[...]
-        while let first = slice.first, characters.contains(first) { slice = slice.dropFirst() }
-        while let last = slice.last, characters.contains(last) { slice = slice.dropLast() }
-        return String(slice)
-    }
 }

@@ -1,9 +1,10 @@
 import Foundation
 import Testing
 
-/// Issue 20, first step: `import` tells a Kindle's My Clippings.txt by its content, and
-/// `--dry-run` says what it holds; adding it to a vault is not built yet, and says so.
-@Suite struct KindleImportTests {
+/// Issue 20, first steps: `import` tells a Kindle's My Clippings.txt, a KOReader sidecar and
+/// a Goodreads export by their content, and `--dry-run` says what each holds; adding them to
+/// a vault is not built yet, and says so.
+@Suite struct OtherProgramsImportTests {
     static let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("shared/fixtures/importers/kindle")
 
@@ -40,13 +41,30 @@ import Testing
         #expect(real.status == 69 && real.stderr.hasPrefix("Error: this is a KOReader sidecar (metadata.lua): "), "\(real)")
     }
 
+    @Test func aGoodreadsExportByShelf() throws {
+        let vault = try TestVault()
+        try vault.createUnlocked()
+        let file = Self.fixtures.deletingLastPathComponent().appendingPathComponent("goodreads/aaronj1335__goodreads_library_export.csv").path
+        let dry = try vault.succeed(["import", "--dry-run", file])
+        #expect(dry.stdout == """
+            Dry run: nothing was changed. Found a Goodreads library export: 112 books.
+            Would add:  80 finished books (41 with the day it was finished), 0 books being read, 31 books to read
+            On shelves of their own: did-not-finish 1
+            Ratings:    72 books rated
+
+            """, "\(dry)")
+        let json = try #require(try vault.json(["import", "--dry-run", "--json", file]) as? [String: Any])
+        #expect((json["shelves"] as? [String: Int])?["read"] == 80 && json["readWithDate"] as? Int == 41)
+        #expect(try vault.run(["import", file]).status == 69)
+    }
+
     @Test func aFileInNoKnownFormatIsOneLineExit65() throws {
         let vault = try TestVault()
         try vault.createUnlocked()
         let file = vault.root.appendingPathComponent("notes.csv")
-        try "Book Id,Title\n1,Dune\n".write(to: file, atomically: true, encoding: .utf8)
+        try "Id;Title\n1;Dune\n".write(to: file, atomically: true, encoding: .utf8)
         let result = try vault.run(["import", file.path])
-        #expect(result.status == 65 && result.stderr == "Error: \(file.path) is not a format bmvault can import (it reads a bmvault archive or its journal.json, and, with --dry-run, a Kindle's My Clippings.txt or a KOReader sidecar); nothing was imported\n",
+        #expect(result.status == 65 && result.stderr == "Error: \(file.path) is not a format bmvault can import (it reads a bmvault archive or its journal.json, and, with --dry-run, a Kindle's My Clippings.txt, a KOReader sidecar or a Goodreads library export); nothing was imported\n",
                 "\(result)")
         let broken = vault.root.appendingPathComponent("My Clippings.txt")
         try "Dune (Frank Herbert)\n- Your Highlight at location 5 | Added on Monday\n\nFear is the mind-killer.\n==========\nno metadata\n==========\n"

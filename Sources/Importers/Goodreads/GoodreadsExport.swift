@@ -1,0 +1,78 @@
+/// A Goodreads library export (`goodreads_library_export.csv`): books and their reading
+/// status, never quotes. Columns are found by their header names (exports differ: 23 columns
+/// now, 31 in 2020), so a column Goodreads adds or drops changes nothing.
+public struct GoodreadsExport: Sendable {
+    public struct Book: Sendable, Equatable {
+        /// Goodreads' id of the book: the natural key (with the date read, for a re-read).
+        public let goodreadsID: String
+        public let title: String
+        public let authors: [String]
+        /// ISBN-10 and ISBN-13 as digits (Goodreads writes them as `="014023666X"`).
+        public let isbn: String?
+        public let isbn13: String?
+        /// 1 to 5; nil when not rated (Goodreads writes 0).
+        public let rating: Int?
+        public let pages: Int?
+        public let yearPublished: Int?
+        /// `YYYY/MM/DD` as written; nil when empty.
+        public let dateRead: String?
+        public let dateAdded: String?
+        /// `read`, `currently-reading`, `to-read`, or a shelf of the reader's own.
+        public let shelf: String
+        public let readCount: Int
+    }
+
+    public let books: [Book]
+
+    /// The header names every export has, without which the file is not Goodreads'.
+    static let requiredColumns = ["Book Id", "Title", "Author", "Exclusive Shelf"]
+
+    public static func read(_ bytes: [UInt8]) throws(ImportError) -> GoodreadsExport {
+        var content = bytes[...]
+        if content.starts(with: [0xEF, 0xBB, 0xBF]) { content = content.dropFirst(3) }
+        let rows = try CSVTable.rows(Array(content))
+        guard let header = rows.first else { throw .malformed(line: 1, reason: "an empty file") }
+        var column: [String: Int] = [:]
+        for (index, name) in header.enumerated() { column[name] = index }
+        for name in requiredColumns where column[name] == nil {
+            throw .malformed(line: 1, reason: "no `\(name)` column: not a Goodreads library export")
+        }
+        var books: [Book] = []
+        for (offset, row) in rows.dropFirst().enumerated() {
+            if row.allSatisfy(\.isEmpty) { continue }
+            func value(_ name: String) -> String? {
+                guard let index = column[name], index < row.count else { return nil }
+                let text = row[index].trimmingCharacters(in: " ")
+                return text.isEmpty ? nil : text
+            }
+            guard let id = value("Book Id"), let title = value("Title") else {
+                throw .malformed(line: offset + 2, reason: "a row without its Book Id or Title")
+            }
+            var authors = value("Author").map { [$0] } ?? []
+            authors += (value("Additional Authors") ?? "").split(separator: ",").map { $0.trimmingCharacters(in: " ") }.filter { !$0.isEmpty }
+            let rating = value("My Rating").flatMap(Int.init).flatMap { (1...5).contains($0) ? $0 : nil }
+            books.append(Book(goodreadsID: id, title: title, authors: authors, isbn: value("ISBN").flatMap(formulaText),
+                              isbn13: value("ISBN13").flatMap(formulaText), rating: rating,
+                              pages: value("Number of Pages").flatMap(Int.init),
+                              yearPublished: value("Year Published").flatMap(Int.init), dateRead: value("Date Read"),
+                              dateAdded: value("Date Added"), shelf: value("Exclusive Shelf") ?? "read",
+                              readCount: value("Read Count").flatMap(Int.init) ?? 0))
+        }
+        return GoodreadsExport(books: books)
+    }
+
+    /// `="014023666X"` (an Excel formula Goodreads writes so the digits stay text): the
+    /// digits; nil when it holds none.
+    static func formulaText(_ cell: String) -> String? {
+        var text = Substring(cell)
+        if text.hasPrefix("=") { text = text.dropFirst() }
+        text = text.drop { $0 == "\"" }
+        while text.last == "\"" { text = text.dropLast() }
+        return text.isEmpty ? nil : String(text)
+    }
+
+    /// The books on each exclusive shelf.
+    public var shelves: [String: Int] {
+        books.reduce(into: [:]) { $0[$1.shelf, default: 0] += 1 }
+    }
+}
