@@ -94,8 +94,10 @@ extension SyncSummary {
 ///
 public final class SyncEngine<Journal: SyncJournal> {
     public static var batchSize: Int { 500 }
-    /// How many operation files are asked of a remote at once when pulling.
-    static var readBatchSize: Int { 256 }
+    /// How many operation files are asked of a remote at once when pulling: enough for a
+    /// WebDAV remote's parallel reads to overlap, few enough that a batch of the largest
+    /// operations (a 1 MiB note each) stays near 64 MiB in memory.
+    static var readBatchSize: Int { 64 }
     /// The fail-safe: a sync may not delete more than this share of the live records...
     public static var massDeleteShare: Double { 0.5 }
     /// ...counting only when it deletes at least this many.
