@@ -54,7 +54,10 @@ extension Remote {
         for name in names {
             let result = Result { () throws(RemoteError) in try readOperation(name, of: device) }
             results.append(result)
-            if case .failure(let error) = result, error.errorClass != "malformed" { break }
+            if case .failure(let error) = result {
+                if case .malformed = error { continue }
+                break
+            }
         }
         return results
     }

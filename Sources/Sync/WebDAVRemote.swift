@@ -17,7 +17,8 @@ internal import XML
 /// re-read and retried on a 412. Folders are made with `MKCOL`; listings are `PROPFIND
 /// Depth: 1`. No LOCK. The server sees sealed files, their names (ids, never titles) and sizes.
 ///
-/// One HTTP connection per remote object, kept alive across the requests of a sync.
+/// One HTTP connection per remote object, kept alive across the requests of a sync, and
+/// ``parallelRequests`` more for the batches of reads and writes of a pull and a push.
 public final class WebDAVRemote: Remote {
     public let name: String
     /// The folder the reader named, without a trailing slash.
@@ -103,7 +104,7 @@ public final class WebDAVRemote: Remote {
         let results = inParallel(names.count) { index, connection in
             Result { () throws(RemoteError) in try Self.get(folder + names[index], on: connection) }
         }
-        return Self.cut(results) { $0.errorClass != "malformed" }
+        return Self.cut(results) { if case .malformed = $0 { false } else { true } }
     }
 
     /// Creates the files several at once (``inParallel(_:_:)``), then cut after the first
