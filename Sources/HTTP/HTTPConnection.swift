@@ -104,7 +104,12 @@ public final class HTTPConnection {
                     ]
                 }
                 if let failed = setup.first(where: { $0 != CURLE_OK }) { return failed }
-                return curl_easy_perform(handle)
+                let code = curl_easy_perform(handle)
+                // The buffer and the transfer die with this call: libcurl must not keep them.
+                _ = bmvault_curl_set_pointer(handle, CURLOPT_ERRORBUFFER, nil)
+                _ = bmvault_curl_set_pointer(handle, CURLOPT_WRITEDATA, nil)
+                _ = bmvault_curl_set_pointer(handle, CURLOPT_READDATA, nil)
+                return code
             }
         }
         guard code == CURLE_OK else {
