@@ -94,8 +94,14 @@ enum SyncCommands {
                 discussion: "Asked at the terminal, or read with --password-stdin; checked with the server, then kept in the Secret Service.",
                 parameters: RemotePasswordInput.parameters
             ) { input in
+                let vault = try context.openVault()
+                // Which remote, before anything secret is asked for.
+                guard let record = try vault.remotes().first(where: { $0.name == input.name }) else {
+                    throw VaultError.remoteNotFound(name: input.name)
+                }
+                guard record.kind == .webdav else { throw VaultError.remoteHasNoPassword(name: input.name) }
                 let password = input.passwordStdin ? try SecretInput.readLine() : try SecretInput.prompt("New password for remote \(input.name): ")
-                try context.openVault().setRemotePassword(name: input.name, password: password)
+                try vault.setRemotePassword(name: input.name, password: password)
                 context.console.note("Kept the new password of remote \(input.name).\n")
             },
             CommandSpec(name: "list", abstract: "List the remotes, with when each last synced.",
