@@ -59,6 +59,11 @@ public struct WebDAVFolder: Sendable, Equatable {
     }
 
     func credentials(password: SecretBytes?) -> WebDAVCredentials {
+        Self.credentials(user: user, password: password)
+    }
+
+    /// What libcurl is handed: the password as a string (see SECURITY.md, "Secrets in memory").
+    static func credentials(user: String?, password: SecretBytes?) -> WebDAVCredentials {
         WebDAVCredentials(user: user, password: password.map { secret in secret.withUnsafeBytes { String(decoding: $0, as: UTF8.self) } })
     }
 }
@@ -72,6 +77,11 @@ extension Vault {
     public func addWebDAVRemote(name: String, folder: WebDAVFolder, password: SecretBytes?) throws(VaultError) -> RemoteRecord {
         let store = try unlockedStore()
         try Self.checkRemoteName(name)
+        // A name in use is refused before the server is asked or the keyring touched: the
+        // password kept for the remote of that name must stay as it is.
+        guard try !storeCall({ () throws(StoreError) in try store.remotes() }).contains(where: { $0.name == name }) else {
+            throw .remoteExists(name: name)
+        }
         let remote = WebDAVRemote(name: name, url: folder.url, vaultID: vaultID, credentials: folder.credentials(password: password),
                                   caFile: folder.caFile)
         do throws(RemoteError) {
@@ -121,9 +131,8 @@ extension Vault {
         case .webdav:
             var password = (try? keyStore.remotePassword(vaultID: vaultID, remote: record.name)).flatMap { $0 }
             if password == nil, record.user != nil { password = askPassword(record) }
-            let credentials = WebDAVCredentials(user: record.user,
-                                                password: password.map { secret in secret.withUnsafeBytes { String(decoding: $0, as: UTF8.self) } })
-            return WebDAVRemote(name: record.name, url: record.location, vaultID: vaultID, credentials: credentials, caFile: record.caFile)
+            return WebDAVRemote(name: record.name, url: record.location, vaultID: vaultID,
+                                credentials: WebDAVFolder.credentials(user: record.user, password: password), caFile: record.caFile)
         }
     }
 

@@ -43,6 +43,12 @@ import TestSupport
                 #expect(bytes.range(of: Data(Self.password.utf8)) == nil, "\(name) holds the server's password")
             }
         }
+        // A second remote under a name in use (another server, whose password it accepts) is
+        // refused before the keyring is touched: the password kept for the first still works.
+        let other = try WebDAVServer(users: [(Self.user, "another password")])
+        let again = try a.run(["remote", "add", "cloud", other.url, "--user", Self.user, "--password-stdin"], stdin: "another password\n")
+        #expect(again.status == 64 && again.stderr == "Error: a remote named cloud exists already\n", "\(again)")
+        try a.succeed(["sync"])
         let remotes = try #require(try b.json(["remote", "list", "--json"]) as? [[String: Any]])
         #expect(remotes.first?["kind"] as? String == "webdav" && remotes.first?["location"] as? String == server.url, "\(remotes)")
     }
