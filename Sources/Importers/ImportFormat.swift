@@ -1,5 +1,5 @@
 /// The kinds of file `bmvault import` is given, told apart by content (not by name).
-public enum ImportFormat: String, Sendable, CaseIterable {
+public enum ImportFormat: String, Sendable {
     /// A bmvault archive, or its journal.json.
     case bmvault
     /// A Kindle's `My Clippings.txt`.
@@ -18,7 +18,7 @@ public enum ImportFormat: String, Sendable, CaseIterable {
         // Goodreads: its header row.
         if start.hasPrefix("Book Id,Title,Author,") { return .goodreads }
         // KOReader: comment lines, then a table literal with its own keys.
-        let code = start.split(separator: "\n", omittingEmptySubsequences: true).drop { $0.hasPrefix("--") }.first
+        let code = start.split(whereSeparator: \.isNewline).drop { $0.hasPrefix("--") }.first
         if let code, code.hasPrefix("return {"),
            ["[\"doc_props\"]", "[\"annotations\"]", "[\"highlight\"]", "[\"bookmarks\"]", "[\"partial_md5_checksum\"]"].contains(where: start.contains) {
             return .koreader
