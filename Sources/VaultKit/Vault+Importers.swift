@@ -11,7 +11,13 @@ extension Vault {
     /// is not a regular file (a folder, a pipe, nothing) is left to the archive's reader, which
     /// says what it is; a pipe is never opened here.
     public static func importFormat(at path: String) -> ImportFormat? {
-        guard let status = try? FileSystem.status(path), status.kind == .regular else { return .bmvault }
+        guard let status = try? FileSystem.status(path), status.kind == .regular else {
+            // A folder of KOReader sidecars (a device's drive, its docsettings) is not an archive.
+            if (try? FileSystem.status(path))?.kind == .directory, !isArchiveFolder(path), !koreaderSidecars(under: path).isEmpty {
+                return .koreader
+            }
+            return .bmvault
+        }
         guard let descriptor = try? FileDescriptor.open(path, .readOnly) else { return .bmvault }
         defer { try? descriptor.close() }
         var prefix = [UInt8](repeating: 0, count: 64 << 10)
@@ -36,6 +42,37 @@ extension Vault {
     public static func goodreadsExport(at path: String) throws(VaultError) -> GoodreadsExport {
         let bytes = try importBytes(at: path)
         do { return try GoodreadsExport.read(bytes) } catch { throw .importFile(error) }
+    }
+
+    /// Whether `path` holds what every archive folder does (a device's drive has a `books`
+    /// folder too, so that alone says nothing).
+    private static func isArchiveFolder(_ path: String) -> Bool {
+        ["journal.json", "manifest.json"].contains { FileSystem.exists(path + "/" + $0, followingLinks: false) }
+    }
+
+    /// The deepest a KOReader folder is walked (a device's drive: `books/author/Title.sdr/`).
+    static let deepestSidecar = 8
+
+    /// Every KOReader sidecar under `folder`, by path: `metadata.<ext>.lua` inside a `*.sdr`
+    /// folder, and its `.lua.old` backup only where the live file is missing (KOReader keeps
+    /// both; reading both would read every highlight twice). Links are not followed.
+    public static func koreaderSidecars(under folder: String) -> [String] {
+        var found: [String] = []
+        func walk(_ directory: String, depth: Int) {
+            guard depth <= deepestSidecar, let names = try? FileSystem.entries(of: directory) else { return }
+            for name in names.sorted() {
+                let path = directory + "/" + name
+                guard let status = try? FileSystem.status(path, followingLinks: false) else { continue }
+                if status.kind == .directory {
+                    walk(path, depth: depth + 1)
+                } else if status.kind == .regular, directory.hasSuffix(".sdr"), name.hasPrefix("metadata."),
+                          name.hasSuffix(".lua") || (name.hasSuffix(".lua.old") && !names.contains(String(name.dropLast(4)))) {
+                    found.append(path)
+                }
+            }
+        }
+        walk(folder, depth: 0)
+        return found
     }
 
     private static func importBytes(at path: String) throws(VaultError) -> [UInt8] {

@@ -41,6 +41,33 @@ import Testing
         #expect(real.status == 69 && real.stderr.hasPrefix("Error: this is a KOReader sidecar (metadata.lua): "), "\(real)")
     }
 
+    /// A device's folder: every book's sidecar, its `.lua.old` backup only where the live file
+    /// is missing, links not followed.
+    @Test func aFolderOfKOReaderSidecars() throws {
+        let vault = try TestVault()
+        try vault.createUnlocked()
+        let sources = Self.fixtures.deletingLastPathComponent().appendingPathComponent("koreader")
+        let device = vault.root.appendingPathComponent("koreader-device")
+        let prophet = device.appendingPathComponent("books/Gibran/The Prophet.sdr")
+        let frankenstein = device.appendingPathComponent("books/Frankenstein.sdr")
+        for folder in [prophet, frankenstein] { try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true) }
+        try FileManager.default.copyItem(at: sources.appendingPathComponent("noted__the_prophet.sdr__metadata.epub.lua"), to: prophet.appendingPathComponent("metadata.epub.lua"))
+        try FileManager.default.copyItem(at: sources.appendingPathComponent("noted__the_prophet.sdr__metadata.epub.lua.old"), to: prophet.appendingPathComponent("metadata.epub.lua.old"))
+        try FileManager.default.copyItem(at: sources.appendingPathComponent("noted__pg42324.sdr__metadata.epub.lua.old"), to: frankenstein.appendingPathComponent("metadata.epub.lua.old"))
+        try "not a sidecar".write(to: device.appendingPathComponent("books/notes.txt"), atomically: true, encoding: .utf8)
+        try FileManager.default.createSymbolicLink(at: device.appendingPathComponent("loop"), withDestinationURL: device)
+        let dry = try vault.succeed(["import", "--dry-run", device.path])
+        #expect(dry.stdout == """
+            Dry run: nothing was changed. Found 2 KOReader sidecars.
+              Frankenstein: 4 quotes
+              The Prophet: 3 quotes
+            Would add:  7 quotes with 2 notes on them
+            Would count only: 2 page bookmarks (progress hints)
+
+            """, "\(dry)")
+        #expect(try vault.run(["import", device.path]).status == 69)
+    }
+
     @Test func aGoodreadsExportByShelf() throws {
         let vault = try TestVault()
         try vault.createUnlocked()

@@ -72,7 +72,9 @@ enum ArchiveCommands {
                     return try showKindlePlan(Vault.kindleImportPlan(at: input.path), json: input.json, context: context)
                 case .koreader?:
                     guard input.dryRun else { throw VaultError.importNotBuilt(format: .koreader) }
-                    return try showSidecar(Vault.koreaderSidecar(at: input.path), json: input.json, context: context)
+                    let paths = Vault.koreaderSidecars(under: input.path)
+                    if paths.isEmpty { return try showSidecar(Vault.koreaderSidecar(at: input.path), json: input.json, context: context) }
+                    return try showSidecars(paths.map { path throws(VaultError) in try Vault.koreaderSidecar(at: path) }, json: input.json, context: context)
                 case .goodreads?:
                     guard input.dryRun else { throw VaultError.importNotBuilt(format: .goodreads) }
                     return try showGoodreads(Vault.goodreadsExport(at: input.path), json: input.json, context: context)
@@ -166,6 +168,31 @@ enum ArchiveCommands {
         let format = ImportFormat.goodreads.rawValue
         let dryRun = true
         let books: Int, shelves: [String: Int], readWithDate: Int, rated: Int
+    }
+
+    /// `import --dry-run` of a folder of KOReader sidecars: a line per book, then the totals.
+    private static func showSidecars(_ sidecars: [KOReaderSidecar], json: Bool, context: CommandContext) throws {
+        let highlights = sidecars.reduce(0) { $0 + $1.highlights.count }
+        let notes = sidecars.reduce(0) { $0 + $1.highlights.filter { $0.note != nil }.count }
+        let bookmarks = sidecars.reduce(0) { $0 + $1.bookmarks }
+        if json {
+            context.console.out(JSONDocuments.render(SidecarFolderDocument(books: sidecars.count, quotes: highlights, comments: notes, bookmarks: bookmarks)))
+            return
+        }
+        var text = "Dry run: nothing was changed. Found \(plural(sidecars.count, "KOReader sidecar")).\n"
+        for sidecar in sidecars {
+            text += "  \(sidecar.title.map(HumanFormat.printable) ?? "(no title)"): \(plural(sidecar.highlights.count, "quote"))\n"
+        }
+        text += "Would add:  \(plural(highlights, "quote")) with \(plural(notes, "note")) on them\n"
+        text += "Would count only: \(plural(bookmarks, "page bookmark")) (progress hints)\n"
+        context.console.out(text)
+    }
+
+    /// `import --dry-run --json` of a folder of KOReader sidecars.
+    struct SidecarFolderDocument: Encodable {
+        let format = ImportFormat.koreader.rawValue
+        let dryRun = true
+        let books: Int, quotes: Int, comments: Int, bookmarks: Int
     }
 
     /// `import --dry-run --json` of a KOReader sidecar, documented in Docs/CLI.md.
