@@ -11,11 +11,11 @@ extension Vault {
     /// is not a regular file (a folder, a pipe, nothing) is left to the archive's reader, which
     /// says what it is; a pipe is never opened here.
     public static func importFormat(at path: String) -> ImportFormat? {
-        guard let status = try? FileSystem.status(path), status.kind == .regular else {
-            // A folder of KOReader sidecars (a device's drive, its docsettings) is not an archive.
-            if (try? FileSystem.status(path))?.kind == .directory, !isArchiveFolder(path), !koreaderSidecars(under: path).isEmpty {
-                return .koreader
-            }
+        let kind = (try? FileSystem.status(path))?.kind
+        guard kind == .regular else {
+            // A folder of KOReader sidecars (a device's drive, its docsettings) is not an archive;
+            // one sidecar found is enough to tell.
+            if kind == .directory, !isArchiveFolder(path), !koreaderSidecars(under: path, atMost: 1).isEmpty { return .koreader }
             return .bmvault
         }
         guard let descriptor = try? FileDescriptor.open(path, .readOnly) else { return .bmvault }
@@ -56,11 +56,11 @@ extension Vault {
     /// Every KOReader sidecar under `folder`, by path: `metadata.<ext>.lua` inside a `*.sdr`
     /// folder, and its `.lua.old` backup only where the live file is missing (KOReader keeps
     /// both; reading both would read every highlight twice). Links are not followed.
-    public static func koreaderSidecars(under folder: String) -> [String] {
+    public static func koreaderSidecars(under folder: String, atMost limit: Int = .max) -> [String] {
         var found: [String] = []
         func walk(_ directory: String, depth: Int) {
-            guard depth <= deepestSidecar, let names = try? FileSystem.entries(of: directory) else { return }
-            for name in names.sorted() {
+            guard depth <= deepestSidecar, found.count < limit, let names = try? FileSystem.entries(of: directory) else { return }
+            for name in names.sorted() where found.count < limit {
                 let path = directory + "/" + name
                 guard let status = try? FileSystem.status(path, followingLinks: false) else { continue }
                 if status.kind == .directory {

@@ -87,9 +87,9 @@ public struct KOReaderSidecar: Sendable {
                 }
             }
             bookmarks = marks.filter { $0["pos0"] == nil && $0["highlighted"] != .bool(true) }.count
-            highlights.sort { ($0.datetime, $0.pos0 ?? "") < ($1.datetime, $1.pos0 ?? "") }
         }
-        if usedAnnotations { highlights.sort { ($0.datetime, $0.pos0 ?? "") < ($1.datetime, $1.pos0 ?? "") } }
+        // One order for both layouts (the 2024 list is by position, the old one by page).
+        highlights.sort { ($0.datetime, $0.pos0 ?? "") < ($1.datetime, $1.pos0 ?? "") }
         return KOReaderSidecar(title: title, authors: authors, partialMD5: md5, percentFinished: percent,
                                status: summary?["status"]?.string, rating: rating, highlights: highlights, bookmarks: bookmarks,
                                usedAnnotations: usedAnnotations)

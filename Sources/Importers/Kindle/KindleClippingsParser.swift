@@ -68,8 +68,9 @@ public enum KindleClippingsParser {
         // `Title - Author` is the Kindle 3's form; its English metadata says `Page` and `Loc.`
         // with capitals. A later device's `Author 1996 - Title` (a PDF's name) is a title.
         let olderFirmware = metadata.contains("on Page") || metadata.contains("Loc. ")
-        let (title, author) = titleAndAuthor(titleLine.text.trimmingCharacters(in: " "), dashSeparatesAuthor: olderFirmware)
-        var material = "kindle\n" + titleLine.text.trimmingCharacters(in: " ") + "\n" + metadata + "\n"
+        let titleText = titleLine.text.trimmingCharacters(in: " ")
+        let (title, author) = titleAndAuthor(titleText, dashSeparatesAuthor: olderFirmware)
+        var material = "kindle\n" + titleText + "\n" + metadata + "\n"
         material += body
         return KindleClipping(title: title, author: author, kind: kind, position: position, rawDate: rawDate,
                               body: body, isClippingLimitPlaceholder: isClippingLimitPlaceholder(body), index: index,
