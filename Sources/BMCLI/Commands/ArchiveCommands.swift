@@ -51,7 +51,7 @@ enum ArchiveCommands {
         var json = false
 
         static var parameters: [Parameter<ImportInput>] {
-            [.argument(\.path, ArgumentSpec(name: "path", help: "The archive directory, or its journal.json; - reads journal.json from standard input.")),
+            [.argument(\.path, ArgumentSpec(name: "path", help: "The archive directory, or its journal.json (- reads it from standard input); or another program's file.")),
              .flag(\.dryRun, OptionSpec(name: "dry-run", help: "Report what would be added, updated and marked as a conflict; change nothing.")),
              .flag(\.force, OptionSpec(name: "force", help: "Import even if files differ from the manifest (a damaged or altered archive).")),
              .flag(\.json, SharedOptions.json)]
@@ -61,7 +61,7 @@ enum ArchiveCommands {
     static func importCommand(_ context: CommandContext) -> CommandSpec {
         CommandSpec(
             name: "import", abstract: "Merge an archive made by `bmvault export`.",
-            discussion: "PATH is an archive directory or its journal.json. All or nothing, in one transaction. Records the vault has are left alone, so importing twice changes nothing; a note that differs keeps both texts (see `bmvault conflicts`). Edited Markdown files are read in place of journal.json for their book.",
+            discussion: "PATH is an archive directory or its journal.json. All or nothing, in one transaction. Records the vault has are left alone, so importing twice changes nothing; a note that differs keeps both texts (see `bmvault conflicts`). Edited Markdown files are read in place of journal.json for their book. A Kindle's My Clippings.txt, a KOReader sidecar (or a folder of them) and a Goodreads library export are told by their content; for those only --dry-run is built yet (Docs/IMPORTING.md).",
             parameters: ImportInput.parameters
         ) { input in
             if input.path != CommandContext.standardInputArgument {
