@@ -162,6 +162,7 @@ public final class ArchiveReader {
                     editedAnnotations[annotation.id]?.used = true
                     annotation.body = edit.annotation.body
                     annotation.locator = edit.annotation.locator
+                    annotation.comment = edit.annotation.comment
                     if annotation.kind == .quote, annotation.locator == nil {
                         throw ArchiveError.missingField(file: edit.file, line: edit.annotation.line, record: annotation.id.rawValue, field: "locator")
                     }
@@ -203,7 +204,8 @@ public final class ArchiveReader {
             guard let version = annotation.version else { throw ArchiveError.missingField(file: file, line: annotation.line, record: record, field: "version") }
             try body(.annotation(Annotation(id: id, bookID: book.book.id, kind: annotation.kind, body: annotation.body, locator: annotation.locator,
                                             createdAt: created, updatedAt: updated, deletedAt: nil, version: version,
-                                            conflictOf: annotation.conflictOf, conflictReason: annotation.conflictReason)),
+                                            conflictOf: annotation.conflictOf, conflictReason: annotation.conflictReason,
+                                            comment: annotation.comment, importKey: annotation.importKey)),
                      ArchiveRecordOrigin(file: file, line: annotation.line))
         }
         for addition in book.additions {

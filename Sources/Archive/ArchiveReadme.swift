@@ -104,6 +104,8 @@ public enum ArchiveReadme {
         | `conflictOf` | string or null | for a conflict copy: the id of the note it is a copy of |
         | `conflictReason` | string or null | `both-edited` (two versions of one note: this copy holds the other) or `edited-after-delete` (edited on one device after being deleted on another); null once resolved |
         | `tags` | array of strings, optional | bmvault 0.13: the note's or quote's tags, as for books; absent when none |
+        | `comment` | string, optional | bmvault 0.16: the reader's comment on a quote (a note typed on a Kindle highlight, KOReader's note on one), as for `body`; absent when none |
+        | `importKey` | string, optional | bmvault 0.16: where an import from another program found it, `<source>:<key>` (`kindle:` and a SHA-256 in hex, ...); a later import of the same file skips what has its key; absent for what the reader wrote here |
 
         **sessions**, by book id, then start, then id; a deleted session is left out:
 
@@ -173,6 +175,9 @@ public enum ArchiveReadme {
         > Stat rosa pristina nomine, nomina nuda tenemus.
         >
         > — p. 502
+
+        <!-- bmvault:comment -->
+        The title, and the whole book in one line.
         <!-- /bmvault:quote -->
 
         ### Note · 2026-01-10 08:02 (+01:00) · conflict copy of note 8def0123: two devices changed it, both versions are kept
@@ -198,8 +203,13 @@ public enum ArchiveReadme {
         - Every session, note and quote carries its id in an HTML comment (`<!-- bmvault:...
           -->`), which Markdown tools keep and do not show. A note or quote runs from its
           marker to its end marker (`<!-- /bmvault:note -->`), so its text may have several
-          paragraphs. The marker also holds its dates and version, and for a conflict copy
-          `conflict-of=<id> conflict=<reason>`.
+          paragraphs. The marker also holds its dates and version, for a conflict copy
+          `conflict-of=<id> conflict=<reason>`, and for a record an import brought from
+          another program its `import-key=<source>:<key>` (bmvault 0.16).
+        - The reader's comment on a quote (bmvault 0.16) follows the quote and its locator
+          line inside the quote's block, below a `<!-- bmvault:comment -->` line: not quoted,
+          written as a note's text is (that line ends with `text=references` when the comment
+          is written so). Everything below that line, up to the end marker, is the comment.
         - Above each marker, a heading shows the kind and when it was written, in local time
           with the offset from UTC (and when it was last edited, if in another minute); for
           a conflict copy, what it is (`conflict copy of note 8def0123`: the start of the

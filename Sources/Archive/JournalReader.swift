@@ -107,7 +107,13 @@ struct JournalReader {
                           conflictOf: try fields.optionalString("conflictOf").map { (text) throws(ArchiveError) in
                               try RecordFields.id(text, file: file, line: line, record: fields.record, field: "conflictOf")
                           },
-                          conflictReason: reason)
+                          conflictReason: reason,
+                          comment: try fields.optionalString("comment").map { (text) throws(ArchiveError) in
+                              do throws(JournalError) { return try TextRules.body(text, field: "comment") } catch { throw fields.invalid("comment", RecordFields.reason(error)) }
+                          },
+                          importKey: try fields.optionalString("importKey").map { (text) throws(ArchiveError) in
+                              do throws(JournalError) { return try TextRules.importKey(text) } catch { throw fields.invalid("importKey", RecordFields.reason(error)) }
+                          })
     }
 
     func session(_ value: JSONValue, line: Int) throws(ArchiveError) -> ReadingSession {

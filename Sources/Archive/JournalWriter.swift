@@ -103,11 +103,13 @@ final class JournalWriter {
         member("body", first: true, &out)
         JSONString.append(annotation.body, to: &out)
         string("bookId", annotation.bookID.rawValue, &out)
+        if let comment = annotation.comment { string("comment", comment, &out) }
         string("conflictOf", annotation.conflictOf?.rawValue, &out)
         string("conflictReason", annotation.conflictReason?.rawValue, &out)
         timestamp("createdAt", annotation.createdAt, &out)
         timestamp("deletedAt", annotation.deletedAt, &out)
         string("id", annotation.id.rawValue, &out)
+        if let key = annotation.importKey { string("importKey", key, &out) }
         string("locator", annotation.locator?.text, &out)
         if !tags.isEmpty { strings("tags", tags, &out) }
         timestamp("updatedAt", annotation.updatedAt, &out)

@@ -89,6 +89,7 @@ enum RecordFields {
         case .pageBeyondEnd(let pages): return "a page beyond the last (\(pages))"
         case .invalidEdition: return "not an edition (isbn=…;year=…;pages=…)"
         case .invalidTag: return "not a tag (one word, no space or comma)"
+        case .invalidImportKey: return "not an import key (a source, a colon, then letters and digits)"
         }
     }
 }

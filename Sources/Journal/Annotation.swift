@@ -33,10 +33,17 @@ public struct Annotation: Hashable, Sendable {
     public var conflictOf: EntityID?
     /// Set while the reader has not yet resolved a conflict about this note.
     public var conflictReason: ConflictReason?
+    /// The reader's own comment on a quote (a note typed on a Kindle highlight, KOReader's
+    /// note on one): sealed like the body, one more part of the text a version carries.
+    public var comment: String?
+    /// Where an import found it: the source and its natural key there (`kindle:<hex>`),
+    /// sealed. An import skips what the vault holds a record of this key for, on any device.
+    public let importKey: String?
 
     public init(id: EntityID, bookID: EntityID, kind: AnnotationKind, body: String, locator: Locator?,
                 createdAt: Timestamp, updatedAt: Timestamp, deletedAt: Timestamp?, version: Int64,
-                conflictOf: EntityID? = nil, conflictReason: ConflictReason? = nil) {
+                conflictOf: EntityID? = nil, conflictReason: ConflictReason? = nil, comment: String? = nil,
+                importKey: String? = nil) {
         self.id = id
         self.bookID = bookID
         self.kind = kind
@@ -48,6 +55,13 @@ public struct Annotation: Hashable, Sendable {
         self.version = version
         self.conflictOf = conflictOf
         self.conflictReason = conflictReason
+        self.comment = comment
+        self.importKey = importKey
+    }
+
+    /// Whether both have the same text: body, locator and comment (what a conflict is about).
+    public func hasSameText(as other: Annotation) -> Bool {
+        body == other.body && locator == other.locator && comment == other.comment
     }
 
     /// A new note or quote, checked against ``TextRules``. A quote needs a locator.

@@ -48,4 +48,6 @@ public enum JournalError: Error, Equatable, Sendable {
     case invalidEdition
     /// A tag with white space or a comma in it, or longer than ``Tag/maximumCharacters``.
     case invalidTag
+    /// A stored or received import key not in ``TextRules/importKey(_:)``'s form.
+    case invalidImportKey
 }

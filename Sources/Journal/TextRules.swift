@@ -16,6 +16,16 @@ public enum TextRules {
     }
 
     /// A one-line value (title, author, locator): surrounding white space is dropped.
+    /// The key an import gives a record: `source:` then up to 128 characters of letters,
+    /// digits, `-` and `_` (a digest in hex, an id another program gave it).
+    public static func importKey(_ text: String) throws(JournalError) -> String {
+        let parts = text.split(separator: ":", maxSplits: 1, omittingEmptySubsequences: false)
+        guard parts.count == 2, !parts[0].isEmpty, !parts[1].isEmpty, text.utf8.count <= 160,
+              text.unicodeScalars.allSatisfy({ $0.isASCII && ($0.properties.isAlphabetic || $0.properties.numericType != nil || "-_:".unicodeScalars.contains($0)) })
+        else { throw .invalidImportKey }
+        return text
+    }
+
     public static func line(_ text: String, field: String) throws(JournalError) -> String {
         // Most lines (locators, titles) are printable ASCII with no space at either end:
         // nothing to trim and nothing to refuse, found without walking their characters.

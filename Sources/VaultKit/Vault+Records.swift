@@ -31,10 +31,11 @@ extension Vault {
         }
     }
 
-    /// Replaces a note's or quote's body, locator and/or kind. `nil` leaves a field as it is.
-    /// A quote needs a locator: removing a quote's, or making a note without one a quote, is
-    /// refused.
-    public func editAnnotation(_ id: String, body: String?, locator: String?, kind: AnnotationKind? = nil) throws(VaultError) -> Annotation {
+    /// Replaces a note's or quote's body, locator, kind and/or comment. `nil` leaves a field
+    /// as it is; an empty locator or comment removes it. A quote needs a locator: removing a
+    /// quote's, or making a note without one a quote, is refused.
+    public func editAnnotation(_ id: String, body: String?, locator: String?, kind: AnnotationKind? = nil,
+                               comment: String? = nil) throws(VaultError) -> Annotation {
         let reference = try resolveAnnotationID(id)
         let checkedBody = try body.map { (text) throws(VaultError) in
             try journalCall { () throws(JournalError) in try TextRules.body(text) }
@@ -44,13 +45,17 @@ extension Vault {
             if text.isEmpty { return nil }
             return try journalCall { () throws(JournalError) in try Locator(text) }
         }
+        let checkedComment = try comment.map { (text) throws(VaultError) -> String? in
+            if text.isEmpty { return nil }
+            return try journalCall { () throws(JournalError) in try TextRules.body(text, field: "comment") }
+        }
         let store = try unlockedStore()
         let current = try storeCall { () throws(StoreError) in try store.annotation(reference.id) }
         if (kind ?? current.kind) == .quote, (checkedLocator ?? current.locator) == nil {
             throw .invalidInput(.quoteNeedsLocator)
         }
         return try storeCall { () throws(StoreError) in
-            try store.editAnnotation(reference.id, body: checkedBody, locator: checkedLocator, kind: kind)
+            try store.editAnnotation(reference.id, body: checkedBody, locator: checkedLocator, kind: kind, comment: checkedComment)
         }
     }
 

@@ -8,11 +8,15 @@ import VaultCrypto
 struct AnnotationOpeners {
     let body: FieldOpener
     let locator: FieldOpener
+    let comment: FieldOpener
+    let importKey: FieldOpener
 
     init(_ cipher: RecordCipher) throws(StoreError) {
         do {
             body = try cipher.sealer.opener(table: "annotation", field: "body")
             locator = try cipher.sealer.opener(table: "annotation", field: "locator")
+            comment = try cipher.sealer.opener(table: "annotation", field: "comment")
+            importKey = try cipher.sealer.opener(table: "annotation", field: "import_key")
         } catch {
             throw .crypto(error)
         }

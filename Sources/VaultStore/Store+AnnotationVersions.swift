@@ -58,7 +58,7 @@ extension Store {
         let cipher = try requireCipher()
         var versions: [AnnotationVersion] = []
         try database.forEachRow("""
-            SELECT hlc, vv, body, locator, updated_at, deleted_at, version, conflict_of, conflict_reason, book_id, kind
+            SELECT hlc, vv, body, locator, updated_at, deleted_at, version, conflict_of, conflict_reason, book_id, kind, comment
             FROM annotation_version WHERE annotation_id = ?
             """, [.text(note.id.rawValue)]) { (row) throws(StoreError) in
             guard let versionClock = try? HybridTimestamp(parsing: row.text(0)) else {
@@ -75,6 +75,7 @@ extension Store {
                     guard let checked = try? Locator(text) else { throw UnreadableRecord(id: note.id.rawValue, field: "locator") }
                     locator = checked
                 }
+                let comment = row.isNull(11) ? nil : try cipher.open(row.blob(11), table: "annotation_version", id: recordID, field: "comment")
                 // NULL book and kind (every version kept before bmvault 0.12): the note's own.
                 let bookID = row.isNull(9) ? note.bookID : try? EntityID(validating: row.text(9))
                 let kind = row.isNull(10) ? note.kind : AnnotationKind(rawValue: row.text(10))
@@ -84,7 +85,8 @@ extension Store {
                                             deletedAt: deleted ? Timestamp(millisecondsSince1970: row.int64(5)) : nil,
                                             version: row.int64(6),
                                             conflictOf: row.isNull(7) ? nil : try? EntityID(validating: row.text(7)),
-                                            conflictReason: row.isNull(8) ? nil : ConflictReason(rawValue: row.text(8)))
+                                            conflictReason: row.isNull(8) ? nil : ConflictReason(rawValue: row.text(8)),
+                                            comment: comment, importKey: note.importKey)
                 let history = Self.history(row.isNull(1) ? nil : row.text(1), of: versionClock)
                 versions.append(AnnotationVersion(annotation, clock: versionClock, history: history))
             } catch {
@@ -119,8 +121,8 @@ extension Store {
             let recordID = Self.versionRecordID(id.rawValue, clock: version.clock.description)
             try database.run("""
                 INSERT INTO annotation_version (annotation_id, hlc, vv, body, locator, updated_at, deleted_at, version,
-                                                conflict_of, conflict_reason, book_id, kind)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                                                conflict_of, conflict_reason, book_id, kind, comment)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                 """, [.text(id.rawValue), .text(version.clock.description), Self.storedHistory(version),
                       .blob(try cipher.seal(annotation.body, table: "annotation_version", id: recordID, field: "body")),
                       .blob(try annotation.locator.map { (locator) throws(StoreError) in
@@ -129,7 +131,10 @@ extension Store {
                       .integer(annotation.updatedAt.millisecondsSince1970), .integer(annotation.deletedAt?.millisecondsSince1970),
                       .integer(annotation.version), annotation.conflictOf.map { .text($0.rawValue) } ?? .null,
                       annotation.conflictReason.map { .text($0.rawValue) } ?? .null,
-                      .text(annotation.bookID.rawValue), .text(annotation.kind.rawValue)])
+                      .text(annotation.bookID.rawValue), .text(annotation.kind.rawValue),
+                      .blob(try annotation.comment.map { (comment) throws(StoreError) in
+                          try cipher.seal(comment, table: "annotation_version", id: recordID, field: "comment")
+                      })])
         }
     }
 

@@ -6,6 +6,8 @@ enum AnnotationColumn: Int32, TableColumns {
     case id, bookID, kind, body, locator, createdAt, updatedAt, deletedAt, version, conflictOf, conflictReason
     /// The clock of the shown version; its history (NULL: only that clock); whether the row is a derived conflict copy.
     case hlc, vv, derived
+    /// The reader's comment and the key it was imported under (schema v16), both sealed; NULL when none.
+    case comment, importKey
 
     var name: String {
         switch self {
@@ -23,6 +25,8 @@ enum AnnotationColumn: Int32, TableColumns {
         case .hlc: "hlc"
         case .vv: "vv"
         case .derived: "derived"
+        case .comment: "comment"
+        case .importKey: "import_key"
         }
     }
 
@@ -58,13 +62,15 @@ extension Store {
                     state: outboxState)
     }
 
-    /// Changes a note's or quote's body, locator and/or kind. Reads and writes in one write
-    /// transaction, so an edit from another process in between is never overwritten unseen.
+    /// Changes a note's or quote's body, locator, kind and/or comment. Reads and writes in one
+    /// write transaction, so an edit from another process in between is never overwritten unseen.
     @discardableResult
-    public func editAnnotation(_ id: EntityID, body: String?, locator: Locator??, kind: AnnotationKind? = nil) throws(StoreError) -> Annotation {
+    public func editAnnotation(_ id: EntityID, body: String?, locator: Locator??, kind: AnnotationKind? = nil,
+                               comment: String?? = nil) throws(StoreError) -> Annotation {
         try changeAnnotation(id, action: .update) { annotation in
             if let body { annotation.body = body }
             if let locator { annotation.locator = locator }
+            if let comment { annotation.comment = comment }
             if let kind { annotation.kind = kind }
         }
     }
@@ -203,28 +209,37 @@ extension Store {
     func annotationValues(_ version: AnnotationVersion, shownAs note: Annotation? = nil, cipher: RecordCipher,
                           derived: Bool) throws(StoreError) -> [SQLValue] {
         let annotation = note ?? version.annotation
-        let (body, locator) = try sealedText(of: annotation, cipher: cipher)
+        let sealed = try sealedText(of: annotation, cipher: cipher)
         return [.text(annotation.id.rawValue), .text(annotation.bookID.rawValue), .text(annotation.kind.rawValue),
-                .blob(body), .blob(locator),
+                .blob(sealed.body), .blob(sealed.locator),
                 .integer(annotation.createdAt.millisecondsSince1970), .integer(annotation.updatedAt.millisecondsSince1970),
                 .integer(annotation.deletedAt?.millisecondsSince1970), .integer(annotation.version),
                 annotation.conflictOf.map { .text($0.rawValue) } ?? .null,
                 annotation.conflictReason.map { .text($0.rawValue) } ?? .null,
                 .text(version.clock.description),
                 Self.storedHistory(version),
-                .integer(derived ? 1 : 0)]
+                .integer(derived ? 1 : 0),
+                .blob(sealed.comment), .blob(sealed.importKey)]
     }
 
-    /// A note's body and locator, sealed for its row.
-    func sealedText(of annotation: Annotation, cipher: RecordCipher) throws(StoreError) -> (body: [UInt8], locator: [UInt8]?) {
-        let id = annotation.id.rawValue
+    /// A note's sealed fields, as its row holds them.
+    struct SealedAnnotationText {
+        let body: [UInt8]
         let locator: [UInt8]?
-        if let text = annotation.locator?.text {
-            locator = try cipher.seal(text, table: "annotation", id: id, field: "locator")
-        } else {
-            locator = nil
+        let comment: [UInt8]?
+        let importKey: [UInt8]?
+    }
+
+    /// A note's body, locator, comment and import key, sealed for its row.
+    func sealedText(of annotation: Annotation, cipher: RecordCipher) throws(StoreError) -> SealedAnnotationText {
+        let id = annotation.id.rawValue
+        func seal(_ text: String?, _ field: String) throws(StoreError) -> [UInt8]? {
+            guard let text else { return nil }
+            return try cipher.seal(text, table: "annotation", id: id, field: field)
         }
-        return (try cipher.seal(annotation.body, table: "annotation", id: id, field: "body"), locator)
+        return SealedAnnotationText(body: try cipher.seal(annotation.body, table: "annotation", id: id, field: "body"),
+                                    locator: try seal(annotation.locator?.text, "locator"), comment: try seal(annotation.comment, "comment"),
+                                    importKey: try seal(annotation.importKey, "import_key"))
     }
 
     /// The note or quote a row selected with ``AnnotationColumn/list`` shows.
@@ -244,6 +259,10 @@ extension Store {
                 guard let checked = try? Locator(text) else { throw UnreadableRecord(id: id, field: "locator") }
                 locator = checked
             }
+            let comment = row.isNull(AnnotationColumn.comment) ? nil
+                : try openers.open(openers.comment, row, column: .comment, id: id, field: "comment")
+            let importKey = row.isNull(AnnotationColumn.importKey) ? nil
+                : try openers.open(openers.importKey, row, column: .importKey, id: id, field: "import_key")
             return Annotation(id: entityID, bookID: bookID, kind: kind, body: body, locator: locator,
                               createdAt: Timestamp(millisecondsSince1970: row.int64(AnnotationColumn.createdAt)),
                               updatedAt: Timestamp(millisecondsSince1970: row.int64(AnnotationColumn.updatedAt)),
@@ -251,15 +270,17 @@ extension Store {
                               version: row.int64(AnnotationColumn.version),
                               conflictOf: row.isNull(AnnotationColumn.conflictOf) ? nil : try? EntityID(validating: row.text(AnnotationColumn.conflictOf)),
                               conflictReason: row.isNull(AnnotationColumn.conflictReason) ? nil
-                                  : ConflictReason(rawValue: row.text(AnnotationColumn.conflictReason)))
+                                  : ConflictReason(rawValue: row.text(AnnotationColumn.conflictReason)),
+                              comment: comment, importKey: importKey)
         }
     }
 
-    /// Replaces a note's sealed body and locator with `annotation`'s (a record whose own no
-    /// longer open, replaced by a readable version of it).
+    /// Replaces a note's sealed fields with `annotation`'s (a record whose own no longer
+    /// open, replaced by a readable version of it).
     func replaceSealedText(with annotation: Annotation) throws(StoreError) {
-        let (body, locator) = try sealedText(of: annotation, cipher: try requireCipher())
-        try database.run("UPDATE annotation SET body = ?2, locator = ?3 WHERE id = ?1",
-                         [.text(annotation.id.rawValue), .blob(body), .blob(locator)])
+        let sealed = try sealedText(of: annotation, cipher: try requireCipher())
+        try database.run("UPDATE annotation SET body = ?2, locator = ?3, comment = ?4, import_key = ?5 WHERE id = ?1",
+                         [.text(annotation.id.rawValue), .blob(sealed.body), .blob(sealed.locator), .blob(sealed.comment),
+                          .blob(sealed.importKey)])
     }
 }

@@ -104,10 +104,10 @@ extension Store {
     }
 
     private func checkKeptVersions(sealer: FieldSealer, _ report: inout VaultCheckReport) throws(StoreError) {
-        try database.forEachRow("SELECT annotation_id, hlc, body, locator FROM annotation_version") { row in
+        try database.forEachRow("SELECT annotation_id, hlc, body, locator, comment FROM annotation_version") { row in
             report.verified["annotation_version", default: 0] += 1
             let recordID = Self.versionRecordID(row.text(0), clock: row.text(1))
-            for (index, field) in [(2, "body"), (3, "locator")] where !row.isNull(Int32(index)) {
+            for (index, field) in [(2, "body"), (3, "locator"), (4, "comment")] where !row.isNull(Int32(index)) {
                 let binding = Binding(vaultID: metadata.vaultID, table: "annotation_version", recordID: recordID, field: field)
                 if !opens(row.blob(Int32(index)), binding, sealer) {
                     report.findings.append(.init(kind: "annotation_version", id: row.text(0), problem: "\(field) of a kept version does not open"))

@@ -38,7 +38,7 @@ public final class ArchiveImport {
     private let now: Timestamp
     /// Ids met in this import, to refuse an archive holding one id twice (16 bytes each).
     private var seen = Set<UInt128>()
-    /// Per book, SHA-256 of the kind, text and locator of each of its notes and quotes
+    /// Per book, SHA-256 of the kind, text, locator and comment of each of its notes and quotes
     /// (in memory only), for additions and conflict copies that are there already.
     private var texts: [EntityID: Set<String>] = [:]
     /// Each book's presence, as this import has left it so far: every session and note
@@ -246,6 +246,10 @@ public final class ArchiveImport {
         var hasher = SHA256()
         hasher.update(Array("\(annotation.kind.rawValue)\u{0}\(annotation.locator?.text ?? "")\u{0}".utf8))
         hasher.update(Array(annotation.body.utf8))
+        if let comment = annotation.comment {
+            hasher.update([0])
+            hasher.update(Array(comment.utf8))
+        }
         return hasher.finalizeHex()
     }
 

@@ -36,7 +36,7 @@ extension Store {
     /// allows). A note's kept versions (`annotation_version`) are converted with the note.
     static let rekeyPhases: [(table: String, fields: [String])] = [
         ("book", ["title", "authors", "rating", "edition"]),
-        ("annotation", ["body", "locator"]),
+        ("annotation", ["body", "locator", "comment", "import_key"]),
         ("tagging", ["name"]),
         ("outbox", ["payload"]),
     ]
@@ -244,12 +244,13 @@ extension Store {
     private func resealVersions(of id: String, old: FieldSealer, new: FieldSealer, damaged: inout Int) throws(StoreError) {
         var versions: [(rowid: Int64, recordID: String, fields: [[UInt8]?])] = []
         try database.forEachRow("""
-            SELECT rowid, hlc, body, locator FROM annotation_version WHERE annotation_id = ?
+            SELECT rowid, hlc, body, locator, comment FROM annotation_version WHERE annotation_id = ?
             """, [.text(id)]) { row in
-            versions.append((row.int64(0), Self.versionRecordID(id, clock: row.text(1)), [row.blob(2), row.isNull(3) ? nil : row.blob(3)]))
+            versions.append((row.int64(0), Self.versionRecordID(id, clock: row.text(1)),
+                             [row.blob(2), row.isNull(3) ? nil : row.blob(3), row.isNull(4) ? nil : row.blob(4)]))
         }
         for version in versions {
-            try reseal(table: "annotation_version", rowid: version.rowid, fields: ["body", "locator"], values: version.fields,
+            try reseal(table: "annotation_version", rowid: version.rowid, fields: ["body", "locator", "comment"], values: version.fields,
                        binding: { Binding(vaultID: self.metadata.vaultID, table: "annotation_version", recordID: version.recordID, field: $0) },
                        old: old, new: new, damaged: &damaged)
         }

@@ -45,6 +45,7 @@ extension Store {
                     if version.isDeleted {
                         version.annotation.body = ""
                         version.annotation.locator = nil
+                        version.annotation.comment = nil
                     }
                     try enqueueSnapshotOperation(.annotation(version), deleted: version.isDeleted)
                     report.operations += 1

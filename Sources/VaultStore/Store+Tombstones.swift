@@ -122,15 +122,17 @@ extension Store {
             var version = try shownVersion(of: tombstone.id)
             version.annotation.body = ""
             version.annotation.locator = nil
+            version.annotation.comment = nil
             return .annotation(version)
         }
     }
 
     /// Purges the content of `tombstones`, in one transaction: the sealed title and authors,
-    /// or body and locator (of every version kept), are emptied, and so are the payloads of
-    /// the finished outbox operations that carried them (the rows stay, naming the files
-    /// still to remove from the remotes), with SQLite overwriting what it frees. What stays
-    /// is what was always in the clear (id, book, kind, dates, version, clock), so an
+    /// or body, locator and comment (of every version kept), are emptied, and so are the
+    /// payloads of the finished outbox operations that carried them (the rows stay, naming
+    /// the files still to remove from the remotes), with SQLite overwriting what it frees.
+    /// What stays is what was always in the clear (id, book, kind, dates, version, clock),
+    /// and a note's sealed import key (so a later import does not bring it back), so an
     /// operation that arrives later about the record is still decided against its deletion.
     /// Returns how many were purged.
     @discardableResult
@@ -147,11 +149,11 @@ extension Store {
                     try database.run("UPDATE book SET title = X'', authors = X'', rating = NULL, edition = NULL, reading_log = NULL WHERE id = ? AND deleted_at IS NOT NULL", [id])
                     purged += database.changes
                 case .annotation:
-                    try database.run("UPDATE annotation SET body = X'', locator = NULL WHERE id = ? AND deleted_at IS NOT NULL", [id])
+                    try database.run("UPDATE annotation SET body = X'', locator = NULL, comment = NULL WHERE id = ? AND deleted_at IS NOT NULL", [id])
                     // Still a tombstone (not brought back since it was listed): its kept versions go too.
                     if database.changes > 0 {
                         purged += 1
-                        try database.run("UPDATE annotation_version SET body = X'', locator = NULL WHERE annotation_id = ?", [id])
+                        try database.run("UPDATE annotation_version SET body = X'', locator = NULL, comment = NULL WHERE annotation_id = ?", [id])
                     }
                 }
                 try database.run("UPDATE outbox SET payload = X'' WHERE entity_id = ? AND state = 'done'", [id])

@@ -37,10 +37,18 @@ struct SampleJournal {
         for (index, text) in tricky.enumerated() {
             let kind: AnnotationKind = index % 2 == 0 ? .note : .quote
             let locator: Locator? = kind == .quote || index == 2 ? try Locator("p. \(index) #\(index) *x* — y") : nil
+            // Some quotes carry the reader's comment (plain Markdown, or text only references
+            // keep exact) and an import key (bmvault 0.16).
+            let comment: String? = switch index {
+            case 1: "a *comment* on it\n\nin two paragraphs"
+            case 3: try TextRules.body(tricky[3] + "\ntrailing ")
+            default: nil
+            }
             journal.annotations.append(Annotation(
                 id: EntityID.generate(at: timestamp(1_767_225_800_000 + Int64(index))), bookID: book.id, kind: kind,
                 body: try TextRules.body(text), locator: locator, createdAt: timestamp(1_767_225_800_000 + Int64(index)),
-                updatedAt: timestamp(1_767_225_900_000 + Int64(index)), deletedAt: nil, version: 1))
+                updatedAt: timestamp(1_767_225_900_000 + Int64(index)), deletedAt: nil, version: 1,
+                comment: comment, importKey: index == 1 ? "kindle:0a1b2c" : nil))
         }
         var copy = journal.annotations[0]
         copy = Annotation(id: EntityID.generate(at: timestamp(1_767_226_000_000)), bookID: book.id, kind: .note, body: "the other text",

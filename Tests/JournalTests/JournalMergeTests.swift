@@ -294,7 +294,8 @@ import Testing
         // The archive holds another text at the vault's very version and time: an edit of it.
         let vault = Self.archived("in the vault", version: 2, updated: 200)
         #expect(Self.decide(incoming, here: Self.here(vault))
-                == .change(AnnotationChange(body: "from the archive", locator: .some(nil), isDeleted: nil, bookID: incoming.bookID, kind: incoming.kind),
+                == .change(AnnotationChange(body: "from the archive", locator: .some(nil), comment: .some(nil), isDeleted: nil,
+                                            bookID: incoming.bookID, kind: incoming.kind),
                            isConflict: false, reviveBook: false))
         // Changed on both sides: both stand, the archive's as a copy, unless the book holds it.
         let changed = Self.archived("changed in the vault", version: 3, updated: 300)

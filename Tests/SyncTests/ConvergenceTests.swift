@@ -508,3 +508,35 @@ import VaultCrypto
         }
     }
 }
+
+/// The reader's comment on a quote (bmvault 0.16) is part of its text: it syncs, and two
+/// devices that change it differently keep both versions, as for the quote's words.
+@Suite struct QuoteCommentConvergenceTests {
+    @Test func aCommentSyncsAndTwoDifferentOnesBothStand() throws {
+        let cluster = try Cluster(label: "comment")
+        let a = try cluster.addDevice("a"), b = try cluster.addDevice("b")
+        let book = try a.addBook("Dune")
+        let quote = try a.addQuote("Fear is the mind-killer.", at: "p. 8", toBook: book.id)
+        try a.store.editAnnotation(quote.id, body: nil, locator: nil, comment: .some("the litany"))
+        try a.sync(); try b.sync()
+        #expect(try b.note(quote.id).comment == "the litany")
+        try expectConverged([a, b])
+
+        a.clock.advance(seconds: 1)
+        try a.store.editAnnotation(quote.id, body: nil, locator: nil, comment: .some("said by Paul"))
+        b.clock.advance(seconds: 2)
+        try b.store.editAnnotation(quote.id, body: nil, locator: nil, comment: .some("said by Jessica"))
+        try a.sync(); try b.sync(); try a.sync()
+        try expectConverged([a, b])
+        let copies = try a.conflictIDs()
+        #expect(copies.count == 1)
+        let shown = try a.note(quote.id), copy = try a.note(try #require(copies.first))
+        #expect(Set([shown.comment, copy.comment]) == ["said by Paul", "said by Jessica"])
+        #expect(shown.body == copy.body && copy.conflictOf == quote.id)
+
+        // Removing a comment is a change like any other.
+        try a.store.editAnnotation(quote.id, body: nil, locator: nil, comment: .some(nil))
+        try a.sync(); try b.sync()
+        #expect(try b.note(quote.id).comment == nil)
+    }
+}

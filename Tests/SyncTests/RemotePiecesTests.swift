@@ -150,6 +150,38 @@ import VaultCrypto
             #expect(try Self.decoded(editedBytes) == editedOperation, "\(progress)")
             #expect(String(decoding: editedBytes, as: UTF8.self).hasSuffix(#","v":5}"#))
         }
+        // A quote with the reader's comment or an import key: format 7 (which bmvault 0.15
+        // refuses and reads once upgraded); the same quote without either stays format 2.
+        for (index, (comment, importKey)) in [("typed on the highlight", nil), (nil, "kindle:" + String(repeating: "ab", count: 32)),
+                                                ("both \"quoted\"\nand long", "koreader:0f1e")].enumerated() {
+            var version = try Self.note("the book's words", index: 2 * index + 2)
+            version.annotation = Annotation(id: version.annotation.id, bookID: version.annotation.bookID, kind: .quote,
+                                            body: version.annotation.body, locator: try Locator("loc 12-14"),
+                                            createdAt: version.annotation.createdAt, updatedAt: version.annotation.updatedAt,
+                                            deletedAt: nil, version: 1, comment: comment, importKey: importKey)
+            let operation = Self.operation(.annotation(version))
+            let bytes = OperationDocument.encode(operation)
+            #expect(try Self.decoded(bytes) == operation, "\(index)")
+            #expect(String(decoding: bytes, as: UTF8.self).hasSuffix(#","v":7}"#))
+            var plain = version
+            plain.annotation = Annotation(id: plain.annotation.id, bookID: plain.annotation.bookID, kind: .quote, body: plain.annotation.body,
+                                          locator: plain.annotation.locator, createdAt: plain.annotation.createdAt,
+                                          updatedAt: plain.annotation.updatedAt, deletedAt: nil, version: 1)
+            #expect(String(decoding: OperationDocument.encode(Self.operation(.annotation(plain))), as: UTF8.self).hasSuffix(#","v":2}"#))
+        }
+        // An import key that is not one (a space in it) breaks the rules: refused.
+        var badKey = Self.operation(.annotation(try Self.note("words", index: 2)))
+        if case .annotation(var version) = badKey.record {
+            let a = version.annotation
+            version.annotation = Annotation(id: a.id, bookID: a.bookID, kind: a.kind, body: a.body, locator: a.locator, createdAt: a.createdAt,
+                                            updatedAt: a.updatedAt, deletedAt: a.deletedAt, version: a.version, importKey: "kindle:ok")
+            badKey = Self.operation(.annotation(version))
+        }
+        let badKeyText = String(decoding: OperationDocument.encode(badKey), as: UTF8.self).replacingOccurrences(of: "kindle:ok", with: "kindle:not ok")
+        guard case .refused = try OperationDocument.decode(Array(badKeyText.utf8), expectedKey: Self.key, device: deviceID("d")) else {
+            Issue.record("an import key that breaks the rules is refused")
+            return
+        }
         // A tag (format 6, which bmvault 0.12 refuses and reads once upgraded), given and
         // taken away, with its own clock or the operation's.
         for (index, name) in ["fiction", "Désert", "👩🏽‍💻", "to-reread"].enumerated() {

@@ -353,7 +353,7 @@ struct JournalState: Equatable, CustomStringConvertible {
         books.sort { $0.book.id < $1.book.id }
         for id in annotationIDs {
             var annotation = try store.annotation(id)
-            if annotation.deletedAt != nil { annotation.body = ""; annotation.locator = nil }
+            if annotation.deletedAt != nil { annotation.body = ""; annotation.locator = nil; annotation.comment = nil }
             annotations.append(annotation)
         }
         annotations.sort { $0.id < $1.id }
@@ -364,7 +364,7 @@ struct JournalState: Equatable, CustomStringConvertible {
     var visible: VisibleState {
         VisibleState(books: books.filter { $0.book.deletedAt == nil }.map { "\($0.book.id) \($0.book.title) \($0.book.progress)" },
                      annotations: annotations.filter { $0.deletedAt == nil }
-                        .map { "\($0.id) \($0.kind) \($0.body) \($0.locator?.text ?? "-") \($0.conflictOf?.rawValue ?? "-") \($0.conflictReason?.rawValue ?? "-")" },
+                        .map { "\($0.id) \($0.kind) \($0.body) \($0.locator?.text ?? "-") \($0.comment ?? "-") \($0.conflictOf?.rawValue ?? "-") \($0.conflictReason?.rawValue ?? "-")" },
                      sessions: sessions.filter { $0.deletedAt == nil }.map { "\($0.id) \($0.pagesRead)" })
     }
 

@@ -97,6 +97,8 @@ struct ExpectedVault: Decodable {
         let version: Int64, createdAt: Int64, updatedAt: Int64, deletedAt: Int64?, deleted: Bool
         /// From schema v13 (tags); absent before.
         let tags: [String]?
+        /// From schema v16 (a quote's comment); absent before, and null when none.
+        let comment: String?
     }
     struct Counts: Decodable, Equatable {
         let books: Int, notes: Int, quotes: Int, sessions: Int
@@ -289,6 +291,7 @@ func expectEveryRecord(in store: Store, of fixture: UpgradeFixture,
         #expect(read.bookID.rawValue == annotation.bookId, sourceLocation: sourceLocation)
         #expect(read.kind.rawValue == annotation.kind, sourceLocation: sourceLocation)
         #expect(try store.tags(of: read.id) == annotation.tags ?? [], "tags of \(annotation.id)", sourceLocation: sourceLocation)
+        #expect(read.comment == annotation.comment, "comment of \(annotation.id)", sourceLocation: sourceLocation)
         #expect(read.version == annotation.version, "version of \(annotation.id)", sourceLocation: sourceLocation)
         #expect(read.createdAt.millisecondsSince1970 == annotation.createdAt, sourceLocation: sourceLocation)
         #expect(read.updatedAt.millisecondsSince1970 == annotation.updatedAt, sourceLocation: sourceLocation)

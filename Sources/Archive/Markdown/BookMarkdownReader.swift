@@ -14,6 +14,9 @@ struct MarkdownAnnotation {
     let version: Int64?
     let conflictOf: EntityID?
     let conflictReason: ConflictReason?
+    /// The reader's comment (bmvault 0.16), below its own marker inside the block.
+    let comment: String?
+    let importKey: String?
     let line: Int
 }
 
@@ -261,11 +264,28 @@ enum BookMarkdownReader {
                                    file: String) throws(ArchiveError) -> MarkdownAnnotation {
         let record = marker.id.rawValue
         let kind = marker.kind ?? .note
-        let content = kind == .quote ? lines.map(stripQuote) : lines
+        // The comment, when there is one, follows its marker line: the body's text never holds
+        // one (`<!--` is always written as character references).
+        var blockLines = lines[...]
+        var comment: String?
+        if let start = lines.firstIndex(where: { CommentMarker.encoding(of: $0) != nil }), let commentEncoding = CommentMarker.encoding(of: lines[start]) {
+            blockLines = lines[..<start]
+            do {
+                comment = try TextRules.body(MarkdownBody.text(Self.trimmingBlankLines(lines[(start + 1)...]), encoding: commentEncoding), field: "comment")
+            } catch {
+                throw .invalidField(file: file, line: marker.line, record: record, field: "comment", reason: RecordFields.reason(error))
+            }
+        }
+        let content = kind == .quote ? blockLines.map(stripQuote) : Array(blockLines)
         let references = MarkdownBody.referencesAttribute
         let encoding: MarkdownBody.Encoding = formatVersion == 1 ? .escaped
             : marker.attributes[references.key] == references.value ? .references : .plain
         let (body, locator) = try text(content, kind: kind, encoding: encoding, file: file, line: marker.line, record: record)
+        let importKey = try marker.attributes["import-key"].map { (text) throws(ArchiveError) in
+            do throws(JournalError) { return try TextRules.importKey(text) } catch {
+                throw .invalidField(file: file, line: marker.line, record: record, field: "import-key", reason: RecordFields.reason(error))
+            }
+        }
         guard kind == .note || locator != nil else {
             throw .missingField(file: file, line: marker.line, record: record, field: "locator")
         }
@@ -288,7 +308,8 @@ enum BookMarkdownReader {
         }
         return MarkdownAnnotation(id: marker.id, kind: kind, body: body, locator: locator,
                                   createdAt: try timestamp("created"), updatedAt: try timestamp("updated"), version: version,
-                                  conflictOf: conflictOf, conflictReason: reason, line: marker.line)
+                                  conflictOf: conflictOf, conflictReason: reason, comment: comment, importKey: importKey,
+                                  line: marker.line)
     }
 
     /// A paragraph the reader added: a quote if every line is quoted and it ends with a
@@ -307,7 +328,7 @@ enum BookMarkdownReader {
         let (body, locator) = try text(content, kind: kind, encoding: formatVersion == 1 ? .escaped : .plain,
                                        file: file, line: line, record: nil)
         return MarkdownAnnotation(id: nil, kind: kind, body: body, locator: locator, createdAt: nil, updatedAt: nil,
-                                  version: nil, conflictOf: nil, conflictReason: nil, line: line)
+                                  version: nil, conflictOf: nil, conflictReason: nil, comment: nil, importKey: nil, line: line)
     }
 
     /// The text and locator of a block's lines (quote markers already stripped). The locator
@@ -317,9 +338,7 @@ enum BookMarkdownReader {
         func isBlank(_ line: Substring) -> Bool { line.allSatisfy { $0 == " " || $0 == "\t" } }
         // Trimmed by moving indices (an ArraySlice), not by removing from the front: 300,000
         // blank lines must cost 300,000 steps, not their square.
-        var lines = lines[...]
-        while let first = lines.first, isBlank(first) { lines = lines.dropFirst() }
-        while let last = lines.last, isBlank(last) { lines = lines.dropLast() }
+        var lines = trimmingBlankLines(lines[...])
         var locator: Locator?
         if let last = lines.last, last.hasPrefix("— ") {
             let text = MarkdownText.unescape(last.dropFirst(2))
@@ -336,6 +355,15 @@ enum BookMarkdownReader {
         return (body, locator)
     }
 
+    /// `lines` without the blank lines at either end.
+    private static func trimmingBlankLines(_ lines: ArraySlice<Substring>) -> ArraySlice<Substring> {
+        func isBlank(_ line: Substring) -> Bool { line.allSatisfy { $0 == " " || $0 == "\t" } }
+        var lines = lines
+        while let first = lines.first, isBlank(first) { lines = lines.dropFirst() }
+        while let last = lines.last, isBlank(last) { lines = lines.dropLast() }
+        return lines
+    }
+
     /// An ATX heading: one to six `#`, then a space, a tab or the end of the line. `#idea`
     /// (a note tool's tag) is text, not a heading.
     private static func isHeading(_ line: Substring) -> Bool {
@@ -349,6 +377,24 @@ enum BookMarkdownReader {
         if line.hasPrefix("> ") { return line.dropFirst(2) }
         if line.hasPrefix(">") { return line.dropFirst() }
         return line
+    }
+}
+
+/// `<!-- bmvault:comment -->` (with ` text=references` when its text is written so), the
+/// line inside a quote's block after which its comment is written (bmvault 0.16).
+enum CommentMarker {
+    static func text(_ encoding: MarkdownBody.Encoding) -> String {
+        let references = MarkdownBody.referencesAttribute
+        return encoding == .references ? "<!-- bmvault:comment \(references.key)=\(references.value) -->" : "<!-- bmvault:comment -->"
+    }
+
+    /// The encoding the comment after `line` is written in, if `line` is the marker.
+    static func encoding(of line: Substring) -> MarkdownBody.Encoding? {
+        switch line.trimmingTrailingSpaces() {
+        case text(.plain): .plain
+        case text(.references): .references
+        default: nil
+        }
     }
 }
 

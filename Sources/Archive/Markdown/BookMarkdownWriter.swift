@@ -123,6 +123,10 @@ final class BookMarkdownWriter {
             out.append(ascii: " conflict=")
             out.append(contentsOf: reason.rawValue.utf8)
         }
+        if let key = annotation.importKey {
+            out.append(ascii: " import-key=")
+            out.append(contentsOf: key.utf8)
+        }
         if encoding == .references {
             out.append(contentsOf: " \(MarkdownBody.referencesAttribute.key)=\(MarkdownBody.referencesAttribute.value)".utf8)
         }
@@ -132,6 +136,12 @@ final class BookMarkdownWriter {
             out.append(contentsOf: (annotation.kind == .quote ? ">\n> — " : "\n— ").utf8)
             MarkdownText.appendInline(locator.text, to: &out)
             out.append(0x0A)
+        }
+        if let comment = annotation.comment {
+            // The reader's comment, under the quote: its own marker, its own encoding.
+            let commentEncoding = MarkdownBody.encoding(of: comment)
+            out.append(contentsOf: "\n\(CommentMarker.text(commentEncoding))\n".utf8)
+            MarkdownBody.append(comment, encoding: commentEncoding, quoted: false, to: &out)
         }
         out.append(ascii: "<!-- /bmvault:")
         out.append(contentsOf: kind.utf8)

@@ -63,10 +63,12 @@ enum AnnotationCommands {
         var text: String?
         var locator: String?
         var kind: AnnotationKind?
+        var comment: String?
 
         static var parameters: [Parameter<EditInput>] {
             [.argument(\.id, SharedOptions.id), .argument(\.text, ArgumentSpec(name: "text", help: "The new text.", isOptional: true)),
              .option(\.locator, SharedOptions.locator),
+             .option(\.comment, OptionSpec(name: "comment", valueName: "text", help: "Your comment on a quote (\"\" removes it).")) { $0 },
              .option(\.kind, OptionSpec(name: "kind", short: "k", valueName: "kind",
                                         help: "Make it a note or a quote (a quote needs a locator)."), ValueParsing.kind)]
         }
@@ -75,13 +77,13 @@ enum AnnotationCommands {
     static func edit(_ context: CommandContext) -> CommandSpec {
         CommandSpec(
             name: "edit", abstract: "Change a note's or quote's text, locator or kind.",
-            discussion: "TEXT - reads the new text from standard input. With neither TEXT, --locator nor --kind, reads the new text from standard input if piped, else opens $EDITOR on the current text. With only --locator or --kind, the text is kept. --locator \"\" removes a note's locator (a quote keeps one). --kind quote makes a note a quote (it needs a locator, recorded or given), --kind note a quote a note.",
+            discussion: "TEXT - reads the new text from standard input. With neither TEXT, --locator, --kind nor --comment, reads the new text from standard input if piped, else opens $EDITOR on the current text. With only --locator, --kind or --comment, the text is kept. --locator \"\" removes a note's locator (a quote keeps one). --kind quote makes a note a quote (it needs a locator, recorded or given), --kind note a quote a note.",
             parameters: EditInput.parameters
         ) { input in
             let vault = try context.openVault()
             let id = input.id
             var text = input.text == CommandContext.standardInputArgument ? try context.readStandardInput() : input.text
-            if text == nil && input.locator == nil, let kind = input.kind {
+            if text == nil && input.locator == nil && input.comment == nil, let kind = input.kind {
                 guard case .annotation(let listing) = try vault.record(id) else {
                     throw VaultError.wrongRecordKind(id: id, expected: "note or quote", found: "book or session")
                 }
@@ -89,7 +91,7 @@ enum AnnotationCommands {
                     context.console.err("No change; nothing was saved.\n")
                     return
                 }
-            } else if text == nil && input.locator == nil {
+            } else if text == nil && input.locator == nil && input.kind == nil && input.comment == nil {
                 guard case .annotation(let listing) = try vault.record(id) else {
                     throw VaultError.wrongRecordKind(id: id, expected: "note or quote", found: "book or session")
                 }
@@ -102,7 +104,7 @@ enum AnnotationCommands {
                 }
                 text = edited
             }
-            let annotation = try vault.editAnnotation(id, body: text, locator: input.locator, kind: input.kind)
+            let annotation = try vault.editAnnotation(id, body: text, locator: input.locator, kind: input.kind, comment: input.comment)
             context.console.note("Saved \(annotation.kind.rawValue) \(vault.shortID(annotation.id)) (version \(annotation.version)).\n")
         }
     }

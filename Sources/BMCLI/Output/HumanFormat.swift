@@ -134,10 +134,12 @@ enum HumanFormat {
     }
 
     /// A header line (id, kind, date, book, locator), then the body indented four spaces,
-    /// then a blank line.
+    /// the reader's comment on it (if any) below it, then a blank line.
     static func annotationBlock(_ listing: AnnotationListing, highlights: [Range<String.Index>] = [], name: IDNaming,
                                 style: TerminalStyle = .plain) -> String {
-        annotationHeader(listing, name: name, style: style) + "\n" + indentedPrintable(marked(listing.annotation.body, highlights)) + "\n\n"
+        let comment = listing.annotation.comment.map { "\n" + indentedPrintable(printable("Comment: " + $0)) } ?? ""
+        return annotationHeader(listing, name: name, style: style) + "\n" + indentedPrintable(marked(listing.annotation.body, highlights))
+            + comment + "\n\n"
     }
 
     /// `text` made ``printable(_:)``, with each of `ranges` (of `text`, in order, on one

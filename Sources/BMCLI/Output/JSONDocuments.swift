@@ -193,6 +193,7 @@ enum JSONDocuments {
             try container.encode(annotation.kind.rawValue, forKey: .kind)
             try container.encode(annotation.body, forKey: .body)
             try container.encode(annotation.locator?.text, forKey: .locator)
+            try container.encode(annotation.comment, forKey: .comment)
             try container.encode(annotation.createdAt.iso8601, forKey: .createdAt)
             try container.encode(annotation.updatedAt.iso8601, forKey: .updatedAt)
             try container.encode(annotation.deletedAt?.iso8601, forKey: .deletedAt)
@@ -203,7 +204,7 @@ enum JSONDocuments {
         }
 
         enum CodingKeys: String, CodingKey {
-            case id, bookId, bookTitle, kind, body, locator, createdAt, updatedAt, deletedAt, version, conflictOf, conflictReason, tags
+            case id, bookId, bookTitle, kind, body, locator, comment, createdAt, updatedAt, deletedAt, version, conflictOf, conflictReason, tags
         }
     }
 

@@ -406,6 +406,7 @@ struct ErrorReport: Equatable {
         case .pageBeyondEnd(let pages): return "the book has \(pages) pages; give a page from 0 to \(pages)"
         case .invalidEdition: return "a book's edition is malformed"
         case .invalidTag: return "a tag is one word of at most \(Tag.maximumCharacters) characters, with no space or comma"
+        case .invalidImportKey: return "not an import key (a source, a colon, then letters and digits)"
         }
     }
 }

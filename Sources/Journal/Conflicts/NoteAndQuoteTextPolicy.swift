@@ -26,7 +26,7 @@ public struct NoteAndQuoteTextPolicy: ConflictPolicy {
             if remote.isDeleted {
                 return .needsUser(local: local.value, remote: remote.value, why: "edited here, deleted on another device")
             }
-            if local.value.body == remote.value.body && local.value.locator == remote.value.locator {
+            if local.value.hasSameText(as: remote.value) {
                 return .winner(local.clock >= remote.clock ? local.value : remote.value, why: "both changed to the same text")
             }
             return .needsUser(local: local.value, remote: remote.value, why: "both changed since the last sync")
@@ -58,7 +58,7 @@ public struct NoteAndQuoteTextPolicy: ConflictPolicy {
             case .needsUser where version.isDeleted:
                 deletionUnseen = true
             case .needsUser:
-                let text = [version.annotation.body, version.annotation.locator?.text]
+                let text = [version.annotation.body, version.annotation.locator?.text, version.annotation.comment]
                 if let index = copies.firstIndex(where: { $0.text == text }) {
                     copies[index].version = version   // the later, as versions are in clock order
                 } else {
@@ -73,7 +73,8 @@ public struct NoteAndQuoteTextPolicy: ConflictPolicy {
             return ConflictCopy(annotation: Annotation(id: conflictCopyID(source.id, version.clock), bookID: source.bookID,
                                                        kind: source.kind, body: source.body, locator: source.locator,
                                                        createdAt: source.updatedAt, updatedAt: source.updatedAt, deletedAt: nil,
-                                                       version: 1, conflictOf: source.id, conflictReason: .bothEdited),
+                                                       version: 1, conflictOf: source.id, conflictReason: .bothEdited,
+                                                       comment: source.comment),
                                 clock: version.clock)
         })
     }

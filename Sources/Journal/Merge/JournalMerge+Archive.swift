@@ -90,7 +90,7 @@ extension JournalMerge {
         // The archive's book is taken only when it is here (an archive brings its books first);
         // its kind always goes with its text and locator (a quote keeps one).
         let placed = book != .missing
-        if local.body == incoming.body && local.locator == incoming.locator {
+        if local.hasSameText(as: incoming) {
             let later = incoming.version > local.version
             let deletes = !localDeleted && incomingDeleted && later
             let moves = later && placed && incoming.bookID != local.bookID
@@ -108,13 +108,13 @@ extension JournalMerge {
                                                 divergence: Divergence(localChanged: !localClean, remoteChanged: true)) {
         case .winner(let winner, _):
             guard winner == incoming else { return .unchanged }
-            return .change(AnnotationChange(body: incoming.body, locator: .some(incoming.locator),
+            return .change(AnnotationChange(body: incoming.body, locator: .some(incoming.locator), comment: .some(incoming.comment),
                                             isDeleted: incomingDeleted == localDeleted ? nil : incomingDeleted,
                                             bookID: placed ? incoming.bookID : nil, kind: incoming.kind),
                            isConflict: false, reviveBook: localDeleted && !incomingDeleted && book == .deleted)
         case .needsUser(_, let theirs, _) where localDeleted:
             // Deleted here, another text in the archive: it comes back, marked.
-            return .change(AnnotationChange(body: theirs.body, locator: .some(theirs.locator), isDeleted: false,
+            return .change(AnnotationChange(body: theirs.body, locator: .some(theirs.locator), comment: .some(theirs.comment), isDeleted: false,
                                             conflictReason: .some(.editedAfterDelete), kind: theirs.kind), isConflict: true,
                            reviveBook: book == .deleted)
         case .needsUser where incomingDeleted:
@@ -125,7 +125,8 @@ extension JournalMerge {
             guard try !bookHolds(theirs) else { return .unchanged }
             return .addCopy(Annotation(id: newID(), bookID: local.bookID, kind: theirs.kind, body: theirs.body,
                                        locator: theirs.locator, createdAt: theirs.updatedAt, updatedAt: theirs.updatedAt,
-                                       deletedAt: nil, version: 1, conflictOf: local.id, conflictReason: .bothEdited))
+                                       deletedAt: nil, version: 1, conflictOf: local.id, conflictReason: .bothEdited,
+                                       comment: theirs.comment))
         }
     }
 

@@ -100,6 +100,7 @@ public enum ArchivedAnnotationDecision: Hashable, Sendable {
 public struct AnnotationChange: Hashable, Sendable {
     public var body: String?
     public var locator: Locator??
+    public var comment: String??
     /// Deleted or not after the change.
     public var isDeleted: Bool?
     public var conflictReason: ConflictReason??
@@ -107,10 +108,11 @@ public struct AnnotationChange: Hashable, Sendable {
     public var bookID: EntityID?
     public var kind: AnnotationKind?
 
-    public init(body: String? = nil, locator: Locator?? = nil, isDeleted: Bool? = nil, conflictReason: ConflictReason?? = nil,
-                bookID: EntityID? = nil, kind: AnnotationKind? = nil) {
+    public init(body: String? = nil, locator: Locator?? = nil, comment: String?? = nil, isDeleted: Bool? = nil,
+                conflictReason: ConflictReason?? = nil, bookID: EntityID? = nil, kind: AnnotationKind? = nil) {
         self.body = body
         self.locator = locator
+        self.comment = comment
         self.isDeleted = isDeleted
         self.conflictReason = conflictReason
         self.bookID = bookID
@@ -121,6 +123,7 @@ public struct AnnotationChange: Hashable, Sendable {
     public func apply(to annotation: inout Annotation) {
         if let body { annotation.body = body }
         if let locator { annotation.locator = locator }
+        if let comment { annotation.comment = comment }
         if let isDeleted { annotation.deletedAt = isDeleted ? (annotation.deletedAt ?? annotation.updatedAt) : nil }
         if let conflictReason { annotation.conflictReason = conflictReason }
         if let bookID { annotation.bookID = bookID }

@@ -16,19 +16,23 @@ import Journal
 /// for a book that has them.
 /// Format 6 (bmvault 0.13) adds the `tagging` record (``TaggingSnapshot``): a tag on a
 /// book, note or quote, an entity of its own. Only a tagging's operation is format 6.
+/// Format 7 (bmvault 0.16) is format 6 with a note's or quote's `comment` and `importKey`
+/// (``AnnotationSnapshot``), written only for a version that has either.
 /// Format 1 (bmvault 0.3 to 0.5) had the clock as `hlc`, the clock of the changed version
 /// as `base`, and the record as JSON text inside a string (`payload`); it is still read.
 public enum OperationDocument {
     /// The newest format this build reads.
-    public static let version = 6
+    public static let version = 7
 
     public static func encode(_ operation: SyncOperation) -> [UInt8] {
         var out = JSONObjectWriter()
         out.string("action", operation.action.rawValue)
-        if case .annotation(let version) = operation.record {
-            out.object("annotation") { AnnotationSnapshot(version, operationClock: operation.clock).write(to: &$0) }
-        }
         var format = 2
+        if case .annotation(let version) = operation.record {
+            let snapshot = AnnotationSnapshot(version, operationClock: operation.clock)
+            if snapshot.needsFormat7 { format = 7 }
+            out.object("annotation") { snapshot.write(to: &$0) }
+        }
         if case .book(let version) = operation.record {
             let snapshot = BookSnapshot(version, operationClock: operation.clock)
             if snapshot.needsFormat5 { format = 5 } else if snapshot.needsFormat4 { format = 4 }

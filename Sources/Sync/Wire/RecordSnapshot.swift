@@ -172,6 +172,12 @@ struct AnnotationSnapshot: Codable {
     /// written by the operation that carries it), a history of the version alone.
     let clock: String?
     let history: String?
+    /// Format 7 (bmvault 0.16): the reader's comment on a quote and the key it was imported
+    /// under, written only by a version that has either.
+    let comment: String?, importKey: String?
+
+    /// Whether this snapshot needs format 7: older devices would drop what it adds.
+    var needsFormat7: Bool { comment != nil || importKey != nil }
 
     init(_ version: AnnotationVersion, operationClock: HybridTimestamp) {
         let annotation = version.annotation
@@ -188,6 +194,8 @@ struct AnnotationSnapshot: Codable {
         conflictReason = annotation.conflictReason?.rawValue
         clock = version.clock == operationClock ? nil : version.clock.description
         history = version.history == VersionVector(version.clock) ? nil : version.history.description
+        comment = annotation.comment
+        importKey = annotation.importKey
     }
 
     /// The version, checked. A format 1 snapshot has neither clock nor history: its version
@@ -197,14 +205,16 @@ struct AnnotationSnapshot: Codable {
         guard VersionNumber.range.contains(version) else { throw .versionOutOfRange }
         let checkedLocator: Locator? = try locator.map { (text) throws(JournalError) in try Locator(text) }
         // A purged tombstone travels with no text (a content-free stand-in); a live note needs some.
-        let contentFree = deletedAt != nil && body.isEmpty && locator == nil
+        let contentFree = deletedAt != nil && body.isEmpty && locator == nil && comment == nil
         let annotation = Annotation(
             id: try EntityID(validating: id), bookID: try EntityID(validating: bookId), kind: kind,
             body: contentFree ? "" : try TextRules.body(body, field: kind.rawValue), locator: checkedLocator,
             createdAt: Timestamp(millisecondsSince1970: createdAt), updatedAt: Timestamp(millisecondsSince1970: updatedAt),
             deletedAt: deletedAt.map(Timestamp.init(millisecondsSince1970:)), version: version,
             conflictOf: try conflictOf.map { (text) throws(JournalError) in try EntityID(validating: text) },
-            conflictReason: conflictReason.flatMap(ConflictReason.init(rawValue:)))
+            conflictReason: conflictReason.flatMap(ConflictReason.init(rawValue:)),
+            comment: try comment.map { (text) throws(JournalError) in try TextRules.body(text, field: "comment") },
+            importKey: try importKey.map { (text) throws(JournalError) in try TextRules.importKey(text) })
         let versionClock = try clock.map { (text) throws(JournalError) in try HybridTimestamp(parsing: text) } ?? operationClock
         var supersedes = try history.map { (text) throws(JournalError) in try VersionVector(parsing: text) } ?? VersionVector(versionClock)
         if let base, history == nil { supersedes.insert(base) }
@@ -215,12 +225,14 @@ struct AnnotationSnapshot: Codable {
         out.string("body", body)
         out.string("bookId", bookId)
         if let clock { out.string("clock", clock) }
+        if let comment { out.string("comment", comment) }
         if let conflictOf { out.string("conflictOf", conflictOf) }
         if let conflictReason { out.string("conflictReason", conflictReason) }
         out.integer("createdAt", createdAt)
         if let deletedAt { out.integer("deletedAt", deletedAt) }
         if let history { out.string("history", history) }
         out.string("id", id)
+        if let importKey { out.string("importKey", importKey) }
         out.string("kind", kind)
         if let locator { out.string("locator", locator) }
         out.integer("updatedAt", updatedAt)

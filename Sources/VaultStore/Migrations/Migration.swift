@@ -46,6 +46,7 @@ enum Migrations {
         Migration0013Tags.migration,
         Migration0014ShortIDs.migration,
         Migration0015WebDAVRemotes.migration,
+        Migration0016Imports.migration,
     ]
 
     static var latestVersion: Int { all.count }

@@ -1,0 +1,78 @@
+import Foundation
+import Testing
+import Journal
+import Sync
+@testable import VaultStore
+import VaultCrypto
+import TestSupport
+
+/// A quote's comment and import key (schema v16): sealed at rest and bound to their record,
+/// carried through a rekey, checked by `check`, and emptied (the comment) by a purge.
+@Suite struct QuoteCommentStoreTests {
+    static let comment = "a comment only the reader wrote"
+    static let importKey = "kindle:" + String(repeating: "c0ffee", count: 10)
+
+    static func quote(in book: Book, clock: TestClock) throws -> Annotation {
+        let quote = try newQuote(book, clock: clock)
+        return Annotation(id: quote.id, bookID: quote.bookID, kind: .quote, body: quote.body, locator: quote.locator,
+                          createdAt: quote.createdAt, updatedAt: quote.updatedAt, deletedAt: nil, version: 1,
+                          comment: comment, importKey: importKey)
+    }
+
+    @Test func commentAndImportKeyRoundTripSealedAndBound() throws {
+        let fixture = try makeFixture()
+        defer { fixture.directory.remove() }
+        let book = try newBook(clock: fixture.clock)
+        try fixture.store.addBook(book)
+        let quote = try Self.quote(in: book, clock: fixture.clock)
+        try fixture.store.addAnnotation(quote)
+        #expect(try fixture.store.annotation(quote.id) == quote)
+        // Neither is in the file as text.
+        try fixture.store.database.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+        let bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: fixture.path)))
+        #expect(!contains(bytes, Array(Self.comment.utf8)) && !contains(bytes, Array("c0ffeec0ffee".utf8)))
+        // Bound to its record: another note's sealed comment does not open here.
+        let other = try newNote(book, clock: fixture.clock)
+        try fixture.store.addAnnotation(other)
+        try fixture.store.setBlob("comment", of: "annotation", id: other.id.rawValue,
+                                  to: try fixture.store.blob("comment", of: "annotation", id: quote.id.rawValue))
+        #expect(storeError { () throws(StoreError) in try fixture.store.annotation(other.id) } == .recordUnreadable(id: other.id.rawValue, field: "comment"))
+        #expect(try fixture.store.check().findings.contains { $0.id == other.id.rawValue })
+    }
+
+    @Test func editingTheCommentIsANewVersionAndARekeyKeepsIt() throws {
+        let fixture = try makeFixture()
+        defer { fixture.directory.remove() }
+        let book = try newBook(clock: fixture.clock)
+        try fixture.store.addBook(book)
+        let quote = try Self.quote(in: book, clock: fixture.clock)
+        try fixture.store.addAnnotation(quote)
+        let edited = try fixture.store.editAnnotation(quote.id, body: nil, locator: nil, comment: .some("changed my mind"))
+        #expect(edited.version == 2 && edited.comment == "changed my mind" && edited.importKey == Self.importKey)
+        let newKey = try VaultKey.generate()
+        try fixture.store.beginRekey(from: fixture.key, to: newKey, keyslots: try placeholderKeyslots())
+        try fixture.store.continueRekey(from: fixture.key, to: newKey) { _ in }
+        let reopened = try Store.open(at: fixture.path, clock: fixture.clock, generatorVersion: testGeneratorVersion)
+        try reopened.attach(newKey)
+        let read = try reopened.annotation(quote.id)
+        #expect(read.comment == "changed my mind" && read.importKey == Self.importKey)
+        // Every sealed field opens under the new key (the placeholder keyslots are not this test's).
+        let findings = try reopened.check().findings.filter { $0.kind != "keyslot" }
+        #expect(findings.isEmpty, "\(findings)")
+    }
+
+    @Test func aPurgeEmptiesTheCommentAndKeepsTheImportKey() throws {
+        let fixture = try makeFixture()
+        defer { fixture.directory.remove() }
+        let book = try newBook(clock: fixture.clock)
+        try fixture.store.addBook(book)
+        let quote = try Self.quote(in: book, clock: fixture.clock)
+        try fixture.store.addAnnotation(quote)
+        let deleted = try fixture.store.deleteAnnotation(quote.id)
+        let clock = try #require(try HybridTimestamp(parsing: try fixture.store.rawRows("SELECT hlc FROM annotation WHERE id = '\(quote.id)'")[0][0]))
+        #expect(try fixture.store.purgeTombstones([Tombstone(kind: .annotation, id: quote.id, clock: clock,
+                                                              deletedAt: try #require(deleted.deletedAt), operations: [])]) == 1)
+        #expect(try fixture.store.integer("SELECT count(*) FROM annotation WHERE comment IS NOT NULL") == 0)
+        #expect(try fixture.store.annotation(quote.id).importKey == Self.importKey)
+    }
+}
