@@ -34,6 +34,22 @@ public enum LocalTimeText {
         minutes >= 60 ? "\(minutes / 60) h \(minutes % 60) min" : "\(minutes) min"
     }
 
+    /// The moment a local date and time names (another program's `2024-03-01 21:05:09`),
+    /// in the same time zone the listings show; nil for a date that does not exist (the
+    /// 31st of April) or a year outside 1..9999. A time skipped by a clock change reads as
+    /// libc's `mktime` takes it.
+    public static func timestamp(year: Int, month: Int, day: Int, hour: Int, minute: Int, second: Int) -> Timestamp? {
+        guard (1...9999).contains(year), (1...12).contains(month), (1...31).contains(day), (0...23).contains(hour),
+              (0...59).contains(minute), (0...60).contains(second) else { return nil }
+        var parts = tm()
+        (parts.tm_year, parts.tm_mon, parts.tm_mday) = (Int32(year - 1900), Int32(month - 1), Int32(day))
+        (parts.tm_hour, parts.tm_min, parts.tm_sec, parts.tm_isdst) = (Int32(hour), Int32(minute), Int32(min(second, 59)), -1)
+        let seconds = mktime(&parts)
+        // mktime carries an impossible day into the next month: refused, not moved.
+        guard seconds != -1 || parts.tm_year == 69, parts.tm_mday == Int32(day), parts.tm_mon == Int32(month - 1) else { return nil }
+        return Timestamp(millisecondsSince1970: Int64(seconds) * 1000)
+    }
+
     private static func local(_ timestamp: Timestamp) -> tm? {
         let milliseconds = timestamp.millisecondsSince1970
         var seconds = time_t(milliseconds / 1000 - (milliseconds % 1000 < 0 ? 1 : 0))

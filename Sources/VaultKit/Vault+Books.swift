@@ -241,6 +241,15 @@ extension Vault {
         return try storeCall { () throws(StoreError) in try store.rateBook(book.id, stars: checked) }
     }
 
+    /// Makes `sourceTitle` (a title as another program writes it) name the book `reference`
+    /// names for every later import. Returns the book, and false when it had that name already.
+    public func addBookAlias(_ sourceTitle: String, to reference: String) throws(VaultError) -> (book: Book, added: Bool) {
+        let title = try journalCall { () throws(JournalError) in try TextRules.line(sourceTitle, field: "title") }
+        let book = try book(named: reference)
+        let store = try unlockedStore()
+        return (book, try storeCall { () throws(StoreError) in try store.addBookAlias(title, to: book.id) })
+    }
+
     /// Records a reading session with a book. `toPage`: the page the reader got to, which
     /// moves the book's progress there in the same transaction (needs the book's number of
     /// pages; never backwards: a session does not undo a further position).

@@ -35,6 +35,7 @@ extension Store {
             try checkSealedFields(of: phase.table, fields: phase.fields, sealer: sealer, &report)
         }
         try checkKeptVersions(sealer: sealer, &report)
+        try checkBookAliases(sealer: sealer, &report)
         try checkTitleCache(sealer: sealer, &report)
         try checkBookActivity(&report)
         let held = try retiredKeys()
@@ -99,6 +100,16 @@ extension Store {
                 if !sealed.isEmpty, !opens(sealed, binding, sealer) {
                     report.findings.append(.init(kind: table, id: id, problem: "\(field) does not open"))
                 }
+            }
+        }
+    }
+
+    private func checkBookAliases(sealer: FieldSealer, _ report: inout VaultCheckReport) throws(StoreError) {
+        try database.forEachRow("SELECT id, book_id, alias FROM book_alias") { row in
+            report.verified["book_alias", default: 0] += 1
+            let binding = Binding(vaultID: metadata.vaultID, table: "book_alias", recordID: row.text(0), field: "alias")
+            if !opens(row.blob(2), binding, sealer) {
+                report.findings.append(.init(kind: "book_alias", id: row.text(1), problem: "a name another program gives the book does not open"))
             }
         }
     }

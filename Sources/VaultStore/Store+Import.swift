@@ -33,9 +33,9 @@ public enum ImportOutcome: Sendable, Equatable {
 /// operation like any other. A record the vault has as it is writes nothing, so importing
 /// twice changes nothing.
 public final class ArchiveImport {
-    private unowned let store: Store
-    private let merge = JournalMerge.vault
-    private let now: Timestamp
+    unowned let store: Store
+    let merge = JournalMerge.vault
+    let now: Timestamp
     /// Ids met in this import, to refuse an archive holding one id twice (16 bytes each).
     private var seen = Set<UInt128>()
     /// Per book, SHA-256 of the kind, text, locator and comment of each of its notes and quotes
@@ -49,7 +49,13 @@ public final class ArchiveImport {
     /// without looking it up. (Restoring an archive into a new vault is the common case.)
     private let hadAnnotations: Bool
     private let hadSessions: Bool
-    public private(set) var summary = ImportSummary()
+    public internal(set) var summary = ImportSummary()
+    /// For an import from another program: the import keys the vault holds, with their
+    /// records; the names other programs give its books; its books. Each read once, when
+    /// first needed, and kept up to date by the import.
+    var importKeys: [String: EntityID]?
+    var aliases: [String: EntityID]?
+    var knownBooks: [Book]?
 
     init(store: Store, now: Timestamp) throws(StoreError) {
         self.store = store
@@ -170,7 +176,7 @@ public final class ArchiveImport {
     }
 
     /// Applies what the merge decided for `incoming`, as local changes.
-    private func apply(_ decision: ArchivedAnnotationDecision, to incoming: Annotation) throws(StoreError) -> ImportOutcome {
+    func apply(_ decision: ArchivedAnnotationDecision, to incoming: Annotation) throws(StoreError) -> ImportOutcome {
         switch decision {
         case .unchanged:
             summary.unchanged += 1
@@ -214,7 +220,7 @@ public final class ArchiveImport {
         summary.updated.books += 1
     }
 
-    private func count(_ kind: AnnotationKind, updated: Bool) {
+    func count(_ kind: AnnotationKind, updated: Bool) {
         switch (kind, updated) {
         case (.note, false): summary.added.notes += 1
         case (.quote, false): summary.added.quotes += 1
@@ -223,7 +229,7 @@ public final class ArchiveImport {
         }
     }
 
-    private func presence(of book: EntityID) throws(StoreError) -> RecordPresence {
+    func presence(of book: EntityID) throws(StoreError) -> RecordPresence {
         if let known = bookPresence[book] { return known }
         let presence = try store.bookPresence(book)
         bookPresence[book] = presence
@@ -232,7 +238,7 @@ public final class ArchiveImport {
 
     /// The digests of every note and quote of a book (tombstones included: a conflict copy
     /// the reader discarded is not made again), read once per book.
-    private func texts(of bookID: EntityID) throws(StoreError) -> Set<String> {
+    func texts(of bookID: EntityID) throws(StoreError) -> Set<String> {
         if let known = texts[bookID] { return known }
         var digests = Set<String>()
         try store.forEachAnnotation(AnnotationFilter(bookID: bookID, includeDeleted: true)) { result in
@@ -242,7 +248,7 @@ public final class ArchiveImport {
         return digests
     }
 
-    private static func digest(_ annotation: Annotation) -> String {
+    static func digest(_ annotation: Annotation) -> String {
         var hasher = SHA256()
         hasher.update(Array("\(annotation.kind.rawValue)\u{0}\(annotation.locator?.text ?? "")\u{0}".utf8))
         hasher.update(Array(annotation.body.utf8))

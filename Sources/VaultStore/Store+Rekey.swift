@@ -204,6 +204,9 @@ extension Store {
             if phase.table == "annotation" {
                 try resealVersions(of: row.id, old: old, new: new, damaged: &damaged)
             }
+            if phase.table == "book" {
+                try resealAliases(of: row.id, old: old, new: new, damaged: &damaged)
+            }
         }
         let now = clock.now().millisecondsSince1970
         if rows.count < batchSize {
@@ -237,6 +240,19 @@ extension Store {
         }
         let assignments = fields.enumerated().map { "\($0.element) = ?\($0.offset + 2)" }.joined(separator: ", ")
         try database.run("UPDATE \(table) SET \(assignments) WHERE rowid = ?1", [.integer(rowid)] + resealed)
+    }
+
+    /// Re-seals the names other programs give one book (``bookAliases()``).
+    private func resealAliases(of book: String, old: FieldSealer, new: FieldSealer, damaged: inout Int) throws(StoreError) {
+        var aliases: [(rowid: Int64, id: String, sealed: [UInt8])] = []
+        try database.forEachRow("SELECT rowid, id, alias FROM book_alias WHERE book_id = ?", [.text(book)]) { row in
+            aliases.append((row.int64(0), row.text(1), row.blob(2)))
+        }
+        for alias in aliases {
+            try reseal(table: "book_alias", rowid: alias.rowid, fields: ["alias"], values: [alias.sealed],
+                       binding: { Binding(vaultID: self.metadata.vaultID, table: "book_alias", recordID: alias.id, field: $0) },
+                       old: old, new: new, damaged: &damaged)
+        }
     }
 
     /// Re-seals the versions kept of one note (there are some only while versions written

@@ -148,6 +148,8 @@ extension Store {
                 case .book:
                     try database.run("UPDATE book SET title = X'', authors = X'', rating = NULL, edition = NULL, reading_log = NULL WHERE id = ? AND deleted_at IS NOT NULL", [id])
                     purged += database.changes
+                    // The titles other programs gave it go with its own.
+                    if database.changes > 0 { try database.run("DELETE FROM book_alias WHERE book_id = ?", [id]) }
                 case .annotation:
                     try database.run("UPDATE annotation SET body = X'', locator = NULL, comment = NULL WHERE id = ? AND deleted_at IS NOT NULL", [id])
                     // Still a tombstone (not brought back since it was listed): its kept versions go too.

@@ -71,7 +71,8 @@ import Testing
           purge                   Purge the text of records deleted longer ago than the
                                   retention period.
           export                  Write a plain-text archive of the journal.
-          import                  Merge an archive made by `bmvault export`.
+          import                  Merge an archive, or a Kindle's or KOReader's
+                                  highlights.
           completion              Print a shell completion script: bash, zsh or fish.
           man                     Print bmvault's manual page (roff), for man -l - or
                                   to install.

@@ -1,77 +1,199 @@
 import Foundation
 import Testing
 
-/// Issue 20, first steps: `import` tells a Kindle's My Clippings.txt, a KOReader sidecar and
-/// a Goodreads export by their content, and `--dry-run` says what each holds; adding them to
-/// a vault is not built yet, and says so.
+/// Issue 20: `import` takes in a Kindle's My Clippings.txt and KOReader's sidecars (a file,
+/// or a device's folder), told by their content, through the binary: the counts each real
+/// file implies, nothing twice however often it is imported, the book found again, and a
+/// dry run that says exactly what the real run then does.
 @Suite struct OtherProgramsImportTests {
-    static let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("shared/fixtures/importers/kindle")
+    static let importers = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("shared/fixtures/importers")
+    static let fixtures = importers.appendingPathComponent("kindle")
+    static let koreader = importers.appendingPathComponent("koreader")
 
-    @Test func aDryRunSaysWhatTheClippingsHoldAndChangesNothing() throws {
-        let vault = try TestVault()
-        try vault.createUnlocked()
-        let before = try vault.databaseBytesIgnoringChangeCounter()
-        let file = Self.fixtures.appendingPathComponent("hadynz__first-scenario.txt").path
-        let dry = try vault.succeed(["import", "--dry-run", file])
-        #expect(dry.stdout.hasPrefix("Dry run: nothing was changed. Found Kindle clippings (My Clippings.txt): 2 books.\n"), "\(dry)")
-        #expect(dry.stdout.contains("  1984 — Orwell, George: 1 quote (1 note on them), 1 note\n"), "\(dry)")
-        #expect(dry.stdout.contains("Would add:  4 quotes with 1 note on them, 1 note of their own\n"), "\(dry)")
-        #expect(dry.stdout.contains("Would merge: 1 re-highlight into the quotes they repeat"), "\(dry)")
-        let json = try #require(try vault.json(["import", "--dry-run", "--json", file]) as? [String: Any])
-        #expect(json["format"] as? String == "kindle" && json["quotes"] as? Int == 4 && json["dryRun"] as? Bool == true)
-        let real = try vault.run(["import", file])
-        #expect(real.status == 69 && real.stderr.split(separator: "\n").count == 1, "\(real)")
-        #expect(real.stderr.hasPrefix("Error: this is Kindle clippings (My Clippings.txt): bmvault "), "\(real)")
-        #expect(try vault.databaseBytesIgnoringChangeCounter() == before)
+    /// `import --json`'s numbers: books added; quotes, notes added; already there; merged;
+    /// bookmarks; clipping-limit placeholders; without text.
+    struct Counts: Equatable, CustomStringConvertible {
+        var books = 0, quotes = 0, notes = 0, alreadyThere = 0, merged = 0, bookmarks = 0, placeholders = 0, empty = 0
+
+        init(books: Int = 0, quotes: Int = 0, notes: Int = 0, alreadyThere: Int = 0, merged: Int = 0, bookmarks: Int = 0,
+             placeholders: Int = 0, empty: Int = 0) {
+            (self.books, self.quotes, self.notes, self.alreadyThere) = (books, quotes, notes, alreadyThere)
+            (self.merged, self.bookmarks, self.placeholders, self.empty) = (merged, bookmarks, placeholders, empty)
+        }
+
+        init(_ json: Any) throws {
+            let document = try #require(json as? [String: Any])
+            let added = try #require(document["added"] as? [String: Int])
+            self.init(books: added["books"] ?? -1, quotes: added["quotes"] ?? -1, notes: added["notes"] ?? -1,
+                      alreadyThere: document["alreadyThere"] as? Int ?? -1, merged: document["merged"] as? Int ?? -1,
+                      bookmarks: document["bookmarks"] as? Int ?? -1, placeholders: document["placeholders"] as? Int ?? -1,
+                      empty: document["empty"] as? Int ?? -1)
+        }
+
+        var description: String { "\(books) books, \(quotes) quotes, \(notes) notes, \(alreadyThere) there, \(merged) merged, \(bookmarks) bookmarks, \(placeholders) placeholders, \(empty) empty" }
     }
 
-    /// A KOReader sidecar in either layout says the same of the same book.
-    @Test func aKOReaderSidecarInEitherLayoutSaysTheSame() throws {
+    /// What each fixture's README says it holds (Tests/ImportersTests count the clippings one
+    /// by one): the records a vault receives from it.
+    static let kindleFiles: [(String, Counts)] = [
+        ("fyodor__extract_pt-br.txt", Counts(books: 8, quotes: 26, notes: 2, bookmarks: 3)),
+        ("fyodor__multiline_notes.txt", Counts(books: 1, quotes: 1)),
+        ("fyodor__page_only_and_lowercase.txt", Counts(books: 5, quotes: 5)),
+        ("hadynz__dup-location-scenario.txt", Counts(books: 3, quotes: 3)),
+        ("hadynz__dup-same-page.txt", Counts(books: 1, quotes: 3, merged: 1)),
+        ("hadynz__first-scenario.txt", Counts(books: 2, quotes: 4, notes: 1, merged: 1)),
+        ("hadynz__missing-note-scenario.txt", Counts(books: 1, quotes: 1)),
+        ("hadynz__no-content-scenario.txt", Counts(books: 1, quotes: 1, bookmarks: 1, empty: 1)),
+        ("hadynz__trailing-separator-start.txt", Counts(books: 1, quotes: 2)),
+        ("hadynz__unordered-scenario.txt", Counts(books: 1, quotes: 3)),
+        ("noted__My Clippings.txt", Counts(books: 1, quotes: 1)),
+    ]
+
+    @Test(arguments: kindleFiles)
+    func eachKindleFileImportsWhatItHoldsOnceAndADryRunSaysSo(name: String, expected: Counts) throws {
         let vault = try TestVault()
         try vault.createUnlocked()
-        let folder = Self.fixtures.deletingLastPathComponent().appendingPathComponent("koreader")
-        let new = try vault.succeed(["import", "--dry-run", folder.appendingPathComponent("noted__the_prophet.sdr__metadata.epub.lua").path])
-        let old = try vault.succeed(["import", "--dry-run", folder.appendingPathComponent("noted__the_prophet.sdr__metadata.epub.lua.old").path])
-        #expect(new.stdout.contains("in the 2024 layout.\n") && old.stdout.contains("in the layout before 2024.\n"))
-        let body = { (text: String) in text.split(separator: "\n").dropFirst() }
-        #expect(body(new.stdout) == body(old.stdout), "\(new)\n\(old)")
-        #expect(new.stdout.contains("  The Prophet — Khalil Gibran, 19% read, reading\nWould add:  3 quotes with 1 note on them\n"), "\(new)")
-        let real = try vault.run(["import", folder.appendingPathComponent("noted__the_prophet.sdr__metadata.epub.lua").path])
-        #expect(real.status == 69 && real.stderr.hasPrefix("Error: this is a KOReader sidecar (metadata.lua): "), "\(real)")
+        let file = Self.fixtures.appendingPathComponent(name).path
+        let before = try vault.databaseBytesIgnoringChangeCounter()
+        let dry = try vault.json(["import", "--dry-run", "--json", file])
+        #expect(try vault.databaseBytesIgnoringChangeCounter() == before, "a dry run changes nothing")
+        #expect(try Counts(dry) == expected, "\(name)")
+        let real = try vault.json(["import", "--json", file])
+        #expect(try Counts(real) == expected, "\(name): the real run does what the dry run said")
+        let status = try #require(try vault.json(["status", "--json"]) as? [String: Any])
+        let counts = try #require(status["counts"] as? [String: Int])
+        #expect(counts["books"] == expected.books && counts["quotes"] == expected.quotes && counts["notes"] == expected.notes, "\(status)")
+        // Again: nothing added, every record already there; the file's merges and counts the same.
+        var again = expected
+        (again.books, again.quotes, again.notes, again.alreadyThere) = (0, 0, 0, expected.quotes + expected.notes)
+        #expect(try Counts(try vault.json(["import", "--json", file])) == again, "\(name): imported twice")
+    }
+
+    @Test func aKindleFileReadsWellAndNotesBecomeTheQuotesComment() throws {
+        let vault = try TestVault()
+        try vault.createUnlocked()
+        let file = Self.fixtures.appendingPathComponent("hadynz__first-scenario.txt").path
+        let dry = try vault.succeed(["import", "--dry-run", file])
+        #expect(dry.stdout == """
+            Dry run: nothing was changed. Found Kindle clippings (My Clippings.txt): 2 books.
+              Elantris: Tenth Anniversary Author's Definitive Edition — Sanderson, Brandon (new book): 3 quotes to add
+              1984 — Orwell, George (new book): 1 quote and 1 note to add
+            Would add:             2 books, 4 quotes, 1 note
+            Would update:          0 books (progress, rating or status), 0 quotes and notes (a newer comment)
+            Already in the vault:  0 quotes and notes
+            Would merge:           1 clipping into the quote it repeats (a re-highlight, a note saved twice)
+            Counted only:          0 bookmarks (progress hints), 0 clipping-limit placeholders, 0 highlights and notes without text
+
+            """, "\(dry)")
+        let real = try vault.succeed(["import", file])
+        #expect(real.stdout.hasPrefix("Imported Kindle clippings (My Clippings.txt): 2 books.\n"), "\(real)")
+        let quotes = try #require(try vault.json(["list", "--json", "--kind", "quote"]) as? [[String: Any]])
+        let newspeak = try #require(quotes.first { ($0["body"] as? String)?.contains("Newspeak") == true })
+        // The note typed on the highlight (years later) is its comment; the date is the device's.
+        #expect(newspeak["comment"] as? String == "The ABC model - key for growth and happiness")
+        #expect(newspeak["locator"] as? String == "p. 41, loc 737-739")
+        // The same highlight saved twice, 9 s apart: the later is kept.
+        #expect(newspeak["createdAt"] as? String == "2017-09-09T13:27:09.000Z")
+        let shown = try vault.succeed(["show", try #require(newspeak["id"] as? String)])
+        #expect(shown.stdout.hasSuffix("range of thought?\n\nComment:\nThe ABC model - key for growth and happiness\n"), "\(shown)")
+        let listed = try vault.succeed(["list", "--book", "1984"])
+        #expect(listed.stdout.contains("range of thought?\n    Comment: The ABC model - key for growth and happiness\n"), "\(listed)")
+        // Overlapping highlights of different text stay two quotes.
+        #expect(quotes.filter { ($0["locator"] as? String)?.contains("loc 48") == true }.count == 2)
+    }
+
+    /// Importing a newer My Clippings.txt (the device appends) adds only what is new; a quote
+    /// the reader deleted stays deleted; a note typed since on an imported highlight becomes its
+    /// comment.
+    @Test func aNewerFileAddsOnlyWhatIsNew() throws {
+        let vault = try TestVault()
+        try vault.createUnlocked()
+        let full = try String(contentsOf: Self.fixtures.appendingPathComponent("hadynz__unordered-scenario.txt"), encoding: .utf8)
+        let records = full.components(separatedBy: "==========\n").filter { !$0.isEmpty }
+        #expect(records.count == 7)
+        let older = vault.root.appendingPathComponent("older.txt"), newer = vault.root.appendingPathComponent("newer.txt")
+        // The first five: the highlight at 113-114 without the two notes typed on it later.
+        try records.prefix(5).map { $0 + "==========\n" }.joined().write(to: older, atomically: true, encoding: .utf8)
+        try full.write(to: newer, atomically: true, encoding: .utf8)
+        #expect(try Counts(try vault.json(["import", "--json", older.path])) == Counts(books: 1, quotes: 3))
+        let quotes = try #require(try vault.json(["list", "--json"]) as? [[String: Any]])
+        let first = try #require(quotes.first { ($0["locator"] as? String) == "loc 89-91" })
+        try vault.succeed(["delete", try #require(first["id"] as? String)])
+        let second = try #require(try vault.json(["import", "--json", newer.path]) as? [String: Any])
+        #expect((second["added"] as? [String: Int]) == ["books": 0, "sessions": 0, "notes": 0, "quotes": 0])
+        #expect((second["updated"] as? [String: Int])?["quotes"] == 1, "\(second)")
+        let after = try #require(try vault.json(["list", "--json"]) as? [[String: Any]])
+        #expect(after.count == 2, "the deleted quote stays deleted")
+        #expect(after.first { ($0["locator"] as? String) == "loc 113-114" }?["comment"] as? String == "Hollow 2\n\nHollow 3")
+    }
+
+    /// Book matching: a book typed here is found by title and authors (Kindle writes
+    /// `Orwell, George`); `book alias` sends another title to it for every later import.
+    @Test func theBookIsFoundAgainAndAnAliasCorrectsAMatch() throws {
+        let vault = try TestVault()
+        try vault.createUnlocked()
+        try vault.succeed(["book", "add", "1984", "--author", "George Orwell"])
+        try vault.succeed(["book", "add", "Elantris", "--author", "Brandon Sanderson"])
+        let aliased = try vault.succeed(["book", "alias", "elantris", "Elantris: Tenth Anniversary Author's Definitive Edition"])
+        #expect(aliased.stderr.contains("now takes what other programs import under that title"), "\(aliased)")
+        let report = try #require(try vault.json(["import", "--json", Self.fixtures.appendingPathComponent("hadynz__first-scenario.txt").path])
+                                  as? [String: Any])
+        let books = try #require(report["books"] as? [[String: Any]])
+        #expect(books.allSatisfy { $0["new"] as? Bool == false }, "\(books)")
+        #expect((try vault.json(["book", "list", "--json"]) as? [[String: Any]])?.count == 2)
+        #expect(try vault.run(["book", "alias", "no such book", "Dune"]).status != 0)
+    }
+
+    /// A KOReader sidecar in either layout gives the same quotes under the same keys: the
+    /// second adds nothing. Its progress, status and notes come too.
+    @Test(arguments: [false, true])
+    func aKOReaderSidecarInEitherLayoutIsTheSameBook(oldFirst: Bool) throws {
+        let vault = try TestVault()
+        try vault.createUnlocked()
+        let new = Self.koreader.appendingPathComponent("noted__the_prophet.sdr__metadata.epub.lua").path
+        let old = new + ".old"
+        let (first, second) = oldFirst ? (old, new) : (new, old)
+        #expect(try Counts(try vault.json(["import", "--json", first])) == Counts(books: 1, quotes: 3, bookmarks: 1))
+        #expect(try Counts(try vault.json(["import", "--json", second])) == Counts(alreadyThere: 3, bookmarks: 1))
+        let book = try #require((try vault.json(["book", "list", "--json"]) as? [[String: Any]])?.first)
+        #expect(book["title"] as? String == "The Prophet" && book["status"] as? String == "reading")
+        #expect(abs((book["progress"] as? Double ?? 0) - 19.4) < 0.1, "\(book)")
+        let quotes = try #require(try vault.json(["list", "--json"]) as? [[String: Any]])
+        #expect(quotes.compactMap { $0["comment"] as? String } == ["Sample note"])
+        #expect(quotes.contains { $0["locator"] as? String == "p. 14 · On Love" })
     }
 
     /// A device's folder: every book's sidecar, its `.lua.old` backup only where the live file
-    /// is missing, links not followed.
+    /// is missing, links not followed; `--from koreader` names the format.
     @Test func aFolderOfKOReaderSidecars() throws {
         let vault = try TestVault()
         try vault.createUnlocked()
-        let sources = Self.fixtures.deletingLastPathComponent().appendingPathComponent("koreader")
         let device = vault.root.appendingPathComponent("koreader-device")
         let prophet = device.appendingPathComponent("books/Gibran/The Prophet.sdr")
         let frankenstein = device.appendingPathComponent("books/Frankenstein.sdr")
         for folder in [prophet, frankenstein] { try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true) }
-        try FileManager.default.copyItem(at: sources.appendingPathComponent("noted__the_prophet.sdr__metadata.epub.lua"), to: prophet.appendingPathComponent("metadata.epub.lua"))
-        try FileManager.default.copyItem(at: sources.appendingPathComponent("noted__the_prophet.sdr__metadata.epub.lua.old"), to: prophet.appendingPathComponent("metadata.epub.lua.old"))
-        try FileManager.default.copyItem(at: sources.appendingPathComponent("noted__pg42324.sdr__metadata.epub.lua.old"), to: frankenstein.appendingPathComponent("metadata.epub.lua.old"))
+        try FileManager.default.copyItem(at: Self.koreader.appendingPathComponent("noted__the_prophet.sdr__metadata.epub.lua"), to: prophet.appendingPathComponent("metadata.epub.lua"))
+        try FileManager.default.copyItem(at: Self.koreader.appendingPathComponent("noted__the_prophet.sdr__metadata.epub.lua.old"), to: prophet.appendingPathComponent("metadata.epub.lua.old"))
+        try FileManager.default.copyItem(at: Self.koreader.appendingPathComponent("noted__pg42324.sdr__metadata.epub.lua.old"), to: frankenstein.appendingPathComponent("metadata.epub.lua.old"))
         try "not a sidecar".write(to: device.appendingPathComponent("books/notes.txt"), atomically: true, encoding: .utf8)
         try FileManager.default.createSymbolicLink(at: device.appendingPathComponent("loop"), withDestinationURL: device)
-        let dry = try vault.succeed(["import", "--dry-run", device.path])
-        #expect(dry.stdout == """
-            Dry run: nothing was changed. Found 2 KOReader sidecars.
-              Frankenstein: 4 quotes
-              The Prophet: 3 quotes
-            Would add:  7 quotes with 2 notes on them
-            Would count only: 2 page bookmarks (progress hints)
+        let dry = try vault.succeed(["import", "--dry-run", "--from", "koreader", device.path])
+        #expect(dry.stdout.hasPrefix("""
+            Dry run: nothing was changed. Found 2 KOReader sidecars: 2 books.
+              Frankenstein — Mary Shelley (new book): 4 quotes to add
+              The Prophet — Khalil Gibran (new book): 3 quotes to add
+            Would add:             2 books, 7 quotes, 0 notes
 
-            """, "\(dry)")
-        #expect(try vault.run(["import", device.path]).status == 69)
+            """.dropLast()), "\(dry)")
+        #expect(try Counts(try vault.json(["import", "--json", device.path])) == Counts(books: 2, quotes: 7, bookmarks: 2))
+        #expect(try Counts(try vault.json(["import", "--json", device.path])) == Counts(alreadyThere: 7, bookmarks: 2))
     }
 
-    @Test func aGoodreadsExportByShelf() throws {
+    @Test func aGoodreadsExportIsReadWithADryRunOnly() throws {
         let vault = try TestVault()
         try vault.createUnlocked()
-        let file = Self.fixtures.deletingLastPathComponent().appendingPathComponent("goodreads/aaronj1335__goodreads_library_export.csv").path
+        let file = Self.importers.appendingPathComponent("goodreads/aaronj1335__goodreads_library_export.csv").path
         let dry = try vault.succeed(["import", "--dry-run", file])
         #expect(dry.stdout == """
             Dry run: nothing was changed. Found a Goodreads library export: 112 books.
@@ -82,23 +204,32 @@ import Testing
             """, "\(dry)")
         let json = try #require(try vault.json(["import", "--dry-run", "--json", file]) as? [String: Any])
         #expect((json["shelves"] as? [String: Int])?["read"] == 80 && json["readWithDate"] as? Int == 41)
-        #expect(try vault.run(["import", file]).status == 69)
+        let real = try vault.run(["import", file])
+        #expect(real.status == 69 && real.stderr.hasPrefix("Error: this is a Goodreads library export: bmvault "), "\(real)")
     }
 
-    @Test func aFileInNoKnownFormatIsOneLineExit65() throws {
+    @Test func aFileInNoKnownFormatIsOneLineExit65AndNothingChanges() throws {
         let vault = try TestVault()
         try vault.createUnlocked()
         let file = vault.root.appendingPathComponent("notes.csv")
         try "Id;Title\n1;Dune\n".write(to: file, atomically: true, encoding: .utf8)
         let result = try vault.run(["import", file.path])
-        #expect(result.status == 65 && result.stderr == "Error: \(file.path) is not a format bmvault can import (it reads a bmvault archive or its journal.json, and, with --dry-run, a Kindle's My Clippings.txt, a KOReader sidecar or a Goodreads library export); nothing was imported\n",
+        #expect(result.status == 65 && result.stderr == "Error: \(file.path) is not a format bmvault can import (it reads a bmvault archive or its journal.json, a Kindle's My Clippings.txt, a KOReader sidecar or a folder of them, and, with --dry-run, a Goodreads library export); nothing was imported\n",
                 "\(result)")
+        let before = try vault.databaseBytesIgnoringChangeCounter()
         let broken = vault.root.appendingPathComponent("My Clippings.txt")
         try "Dune (Frank Herbert)\n- Your Highlight at location 5 | Added on Monday\n\nFear is the mind-killer.\n==========\nno metadata\n==========\n"
             .write(to: broken, atomically: true, encoding: .utf8)
-        let malformed = try vault.run(["import", "--dry-run", broken.path])
-        #expect(malformed.status == 65 && malformed.stderr == "Error: line 6 of the file: a clipping without its metadata line (`- Your Highlight ...`); nothing was imported\n",
-                "\(malformed)")
-        #expect(!malformed.stderr.contains("mind-killer"))
+        for arguments in [["import", broken.path], ["import", "--dry-run", broken.path]] {
+            let malformed = try vault.run(arguments)
+            #expect(malformed.status == 65 && malformed.stderr == "Error: line 6 of the file: a clipping without its metadata line (`- Your Highlight ...`); nothing was imported\n",
+                    "\(malformed)")
+            #expect(!malformed.stderr.contains("mind-killer"))
+        }
+        // A file forced to a format it is not is that format's error, and changes nothing.
+        let forced = try vault.run(["import", "--from", "koreader", broken.path])
+        #expect(forced.status == 65 && forced.stderr.split(separator: "\n").count == 1 && !forced.stderr.contains("mind-killer"), "\(forced)")
+        #expect(try vault.run(["import", "--from", "calibre", broken.path]).status == 64)
+        #expect(try vault.databaseBytesIgnoringChangeCounter() == before)
     }
 }

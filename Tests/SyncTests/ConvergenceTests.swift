@@ -540,3 +540,36 @@ import VaultCrypto
         #expect(try b.note(quote.id).comment == nil)
     }
 }
+
+/// What an import from another program brings carries its import key to every device: the
+/// same file imported on another device after a sync adds nothing there.
+@Suite struct ImportKeyConvergenceTests {
+    static func importClipping(_ device: Device, body: String, key: String) throws -> ImportSummary {
+        try device.store.importArchive(dryRun: false) { importer in
+            let (book, _) = try importer.book(for: ImportedBook(title: "Dune", authors: ["Herbert, Frank"]))
+            let now = device.clock.now()
+            _ = try importer.addImported(Annotation(id: .generate(at: now), bookID: book, kind: .quote, body: body,
+                                                    locator: try Locator("loc 12"), createdAt: now, updatedAt: now, deletedAt: nil,
+                                                    version: 1, comment: "mine", importKey: key))
+        }
+    }
+
+    @Test func aSyncedImportKeyKeepsAnotherDeviceFromImportingItAgain() throws {
+        let cluster = try Cluster(label: "importkey")
+        let a = try cluster.addDevice("a"), b = try cluster.addDevice("b")
+        let key = "kindle:" + String(repeating: "ab", count: 32)
+        #expect(try Self.importClipping(a, body: "Fear is the mind-killer.", key: key).added == JournalCounts(books: 1, quotes: 1))
+        try a.sync(); try b.sync()
+        try expectConverged([a, b])
+        #expect(try b.liveAnnotations().first?.importKey == key)
+        // On B: the book is found by title and authors, the quote by its key.
+        let again = try Self.importClipping(b, body: "Fear is the mind-killer.", key: key)
+        #expect(again.added == JournalCounts() && again.unchanged == 1)
+        // Deleted on B, synced: A does not bring it back either.
+        let quote = try #require(try b.liveAnnotations().first)
+        _ = try b.delete(quote.id)
+        try b.sync(); try a.sync()
+        #expect(try Self.importClipping(a, body: "Fear is the mind-killer.", key: key).added == JournalCounts())
+        #expect(try a.liveAnnotations().isEmpty)
+    }
+}

@@ -49,9 +49,13 @@ enum ArchiveCommands {
         var dryRun = false
         var force = false
         var json = false
+        var format: ImportFormat?
 
         static var parameters: [Parameter<ImportInput>] {
             [.argument(\.path, ArgumentSpec(name: "path", help: "The archive directory, or its journal.json (- reads it from standard input); or another program's file.")),
+             .option(\.format, OptionSpec(name: "from", valueName: "format",
+                                          help: "Read PATH as this format, not the one its content suggests: kindle, koreader, goodreads or bmvault."),
+                     ValueParsing.importFormat),
              .flag(\.dryRun, OptionSpec(name: "dry-run", help: "Report what would be added, updated and marked as a conflict; change nothing.")),
              .flag(\.force, OptionSpec(name: "force", help: "Import even if files differ from the manifest (a damaged or altered archive).")),
              .flag(\.json, SharedOptions.json)]
@@ -60,24 +64,20 @@ enum ArchiveCommands {
 
     static func importCommand(_ context: CommandContext) -> CommandSpec {
         CommandSpec(
-            name: "import", abstract: "Merge an archive made by `bmvault export`.",
-            discussion: "PATH is an archive directory or its journal.json. All or nothing, in one transaction. Records the vault has are left alone, so importing twice changes nothing; a note that differs keeps both texts (see `bmvault conflicts`). Edited Markdown files are read in place of journal.json for their book. A Kindle's My Clippings.txt, a KOReader sidecar (or a folder of them) and a Goodreads library export are told by their content; for those only --dry-run is built yet (Docs/IMPORTING.md).",
+            name: "import", abstract: "Merge an archive, or a Kindle's or KOReader's highlights.",
+            discussion: "PATH is an archive directory or its journal.json, a Kindle's My Clippings.txt, a KOReader sidecar or a folder holding some (a device's drive), told apart by their content (--from names the format instead). All or nothing, in one transaction. Records the vault has are left alone, so importing twice changes nothing; an archive's note that differs keeps both texts (see `bmvault conflicts`), and a highlight imported before is skipped by its key, even one deleted since. Edited Markdown files are read in place of journal.json for their book. A Goodreads library export is read with --dry-run only for now (Docs/IMPORTING.md).",
             parameters: ImportInput.parameters
         ) { input in
             if input.path != CommandContext.standardInputArgument {
-                switch Vault.importFormat(at: input.path) {
+                switch input.format ?? Vault.importFormat(at: input.path) {
                 case .bmvault?: break
-                case .kindle?:
-                    guard input.dryRun else { throw VaultError.importNotBuilt(format: .kindle) }
-                    return try showKindlePlan(Vault.kindleImportPlan(at: input.path), json: input.json, context: context)
-                case .koreader?:
-                    guard input.dryRun else { throw VaultError.importNotBuilt(format: .koreader) }
-                    let paths = Vault.koreaderSidecars(under: input.path)
-                    if paths.isEmpty { return try showSidecar(Vault.koreaderSidecar(at: input.path), json: input.json, context: context) }
-                    return try showSidecars(paths.map { path throws(VaultError) in try Vault.koreaderSidecar(at: path) }, json: input.json, context: context)
                 case .goodreads?:
                     guard input.dryRun else { throw VaultError.importNotBuilt(format: .goodreads) }
                     return try showGoodreads(Vault.goodreadsExport(at: input.path), json: input.json, context: context)
+                case let format?:
+                    let report = try context.openVault().importOtherProgram(at: input.path, format: format, dryRun: input.dryRun)
+                    context.console.out(input.json ? JSONDocuments.render(OtherProgramDocument(report)) : humanSummary(report))
+                    return
                 case nil: throw VaultError.notImportable(path: input.path)
                 }
             }
@@ -100,46 +100,6 @@ enum ArchiveCommands {
             }
             if report.summary.conflicts > 0 && !report.dryRun { context.console.err("See the conflicts with `bmvault conflicts`.\n") }
         }
-    }
-
-    /// `import --dry-run` of a Kindle's clippings: what each book would receive, and what
-    /// would be merged or only counted, so nothing the file holds goes unmentioned.
-    private static func showKindlePlan(_ plan: KindleImportPlan, json: Bool, context: CommandContext) throws {
-        let totals = plan.totals
-        if json {
-            context.console.out(JSONDocuments.render(KindlePlanDocument(plan)))
-            return
-        }
-        var text = "Dry run: nothing was changed. Found \(ImportFormat.kindle.name): \(plural(plan.books.count, "book")).\n"
-        for book in plan.books {
-            let comments = book.quotes.reduce(0) { $0 + $1.comments.count }
-            text += "  \(HumanFormat.printable(book.title))\(book.author.map { " — " + HumanFormat.printable($0) } ?? ""): "
-                + "\(plural(book.quotes.count, "quote"))\(comments > 0 ? " (\(plural(comments, "note")) on them)" : "")"
-                + (book.notes.isEmpty ? "" : ", \(plural(book.notes.count, "note"))") + "\n"
-        }
-        text += "Would add:  \(plural(totals.quotes, "quote")) with \(plural(totals.comments, "note")) on them, \(plural(totals.notes, "note")) of their own\n"
-        text += "Would merge: \(plural(totals.replaced, "re-highlight")) into the quotes they repeat (kept as history), "
-            + "\(plural(totals.repeatedNotes, "repeated note"))\n"
-        text += "Would count only: \(plural(totals.bookmarks, "bookmark")) (progress hints), "
-            + "\(plural(totals.placeholders, "clipping-limit placeholder")), \(plural(totals.empty, "clipping")) without text\n"
-        context.console.out(text)
-    }
-
-    /// `import --dry-run` of a KOReader sidecar: the book and what it would receive.
-    private static func showSidecar(_ sidecar: KOReaderSidecar, json: Bool, context: CommandContext) throws {
-        let notes = sidecar.highlights.filter { $0.note != nil }.count
-        if json {
-            context.console.out(JSONDocuments.render(SidecarDocument(sidecar)))
-            return
-        }
-        var text = "Dry run: nothing was changed. Found \(ImportFormat.koreader.name)"
-        text += sidecar.usedAnnotations ? ", in the 2024 layout.\n" : ", in the layout before 2024.\n"
-        text += "  \(sidecar.title.map(HumanFormat.printable) ?? "(no title)")"
-            + (sidecar.authors.isEmpty ? "" : " — " + sidecar.authors.map(HumanFormat.printable).joined(separator: ", "))
-            + (sidecar.percentFinished.map { ", \(Int($0.rounded()))% read" } ?? "") + (sidecar.status.map { ", \($0)" } ?? "") + "\n"
-        text += "Would add:  \(plural(sidecar.highlights.count, "quote")) with \(plural(notes, "note")) on them\n"
-        text += "Would count only: \(plural(sidecar.bookmarks, "page bookmark")) (progress hints)\n"
-        context.console.out(text)
     }
 
     /// `import --dry-run` of a Goodreads export: the books by shelf.
@@ -170,60 +130,6 @@ enum ArchiveCommands {
         let books: Int, shelves: [String: Int], readWithDate: Int, rated: Int
     }
 
-    /// `import --dry-run` of a folder of KOReader sidecars: a line per book, then the totals.
-    private static func showSidecars(_ sidecars: [KOReaderSidecar], json: Bool, context: CommandContext) throws {
-        let highlights = sidecars.reduce(0) { $0 + $1.highlights.count }
-        let notes = sidecars.reduce(0) { $0 + $1.highlights.filter { $0.note != nil }.count }
-        let bookmarks = sidecars.reduce(0) { $0 + $1.bookmarks }
-        if json {
-            context.console.out(JSONDocuments.render(SidecarFolderDocument(books: sidecars.count, quotes: highlights, comments: notes, bookmarks: bookmarks)))
-            return
-        }
-        var text = "Dry run: nothing was changed. Found \(plural(sidecars.count, "KOReader sidecar")).\n"
-        for sidecar in sidecars {
-            text += "  \(sidecar.title.map(HumanFormat.printable) ?? "(no title)"): \(plural(sidecar.highlights.count, "quote"))\n"
-        }
-        text += "Would add:  \(plural(highlights, "quote")) with \(plural(notes, "note")) on them\n"
-        text += "Would count only: \(plural(bookmarks, "page bookmark")) (progress hints)\n"
-        context.console.out(text)
-    }
-
-    /// `import --dry-run --json` of a folder of KOReader sidecars.
-    struct SidecarFolderDocument: Encodable {
-        let format = ImportFormat.koreader.rawValue
-        let dryRun = true
-        let books: Int, quotes: Int, comments: Int, bookmarks: Int
-    }
-
-    /// `import --dry-run --json` of a KOReader sidecar, documented in Docs/CLI.md.
-    struct SidecarDocument: Encodable {
-        let format = ImportFormat.koreader.rawValue
-        let dryRun = true
-        let quotes: Int, comments: Int, bookmarks: Int, percentFinished: Double?, status: String?
-
-        init(_ sidecar: KOReaderSidecar) {
-            quotes = sidecar.highlights.count
-            comments = sidecar.highlights.filter { $0.note != nil }.count
-            bookmarks = sidecar.bookmarks
-            percentFinished = sidecar.percentFinished
-            status = sidecar.status
-        }
-    }
-
-    /// `import --dry-run --json` of a Kindle's clippings, documented in Docs/CLI.md.
-    struct KindlePlanDocument: Encodable {
-        let format = ImportFormat.kindle.rawValue
-        let dryRun = true
-        let books: Int, quotes: Int, comments: Int, notes: Int, replaced: Int, repeatedNotes: Int, bookmarks: Int, placeholders: Int, empty: Int
-
-        init(_ plan: KindleImportPlan) {
-            let totals = plan.totals
-            books = plan.books.count
-            (quotes, comments, notes, replaced, repeatedNotes) = (totals.quotes, totals.comments, totals.notes, totals.replaced, totals.repeatedNotes)
-            (bookmarks, placeholders, empty) = (totals.bookmarks, totals.placeholders, totals.empty)
-        }
-    }
-
     private static func humanSummary(_ report: ImportReport) -> String {
         let summary = report.summary
         let rows = [
@@ -240,7 +146,7 @@ enum ArchiveCommands {
         return text
     }
 
-    private static func plural(_ count: Int, _ singular: String, _ plural: String? = nil) -> String {
+    static func plural(_ count: Int, _ singular: String, _ plural: String? = nil) -> String {
         "\(count) \(count == 1 ? singular : plural ?? singular + "s")"
     }
 

@@ -147,7 +147,8 @@ enum ReadCommands {
                 + (listing.tags.isEmpty ? "" : HumanFormat.field("tags", listing.tags.joined(separator: ", ")))
                 + HumanFormat.field("created", HumanFormat.localTime(annotation.createdAt))
                 + HumanFormat.field("updated", HumanFormat.localTime(annotation.updatedAt) + " (version \(annotation.version))")
-                + "\n" + HumanFormat.printable(annotation.body) + "\n")
+                + "\n" + HumanFormat.printable(annotation.body) + "\n"
+                + (annotation.comment.map { "\nComment:\n" + HumanFormat.printable($0) + "\n" } ?? ""))
         case .book(let details):
             let book = details.book
             let counts = details.counts

@@ -47,6 +47,29 @@ enum ShelfCommands {
         }
     }
 
+    struct AliasInput: CommandInput {
+        var book = ""
+        var title = ""
+
+        static var parameters: [Parameter<AliasInput>] {
+            [.argument(\.book, SharedOptions.book),
+             .argument(\.title, ArgumentSpec(name: "source-title", help: "The title as another program writes it (a Kindle's title line, without the author)."))]
+        }
+    }
+
+    /// `book alias`: corrects an import's book matching once, for every later import.
+    static func alias(_ context: CommandContext) -> CommandSpec {
+        CommandSpec(name: "alias", abstract: "Make a title another program uses name this book in every later import.",
+                    discussion: "An import from a Kindle or KOReader finds a book by the identifiers and titles it met before, then by its title and authors. When it matched the wrong book, or made a second one, name the right book here with the title as the other program writes it: every later import puts that title's highlights in this book (case, accents and punctuation aside). What was imported already stays where it is: move it with `bmvault move`. The names are this device's; they do not sync.",
+                    parameters: AliasInput.parameters) { input in
+            let vault = try context.openVault()
+            let (book, added) = try vault.addBookAlias(input.title, to: input.book)
+            let named = Mention(vault: vault, console: context.console).bookAsSubject(book)
+            context.console.note(added ? "\(named) now takes what other programs import under that title.\n"
+                                       : "\(named) had that title already; nothing was changed.\n")
+        }
+    }
+
     static func rate(_ context: CommandContext) -> CommandSpec {
         CommandSpec(name: "rate", abstract: "Rate a book, 1 to 5 stars in halves.", parameters: RateInput.parameters) { input in
             guard (input.stars != nil) != input.clear else { throw CLIError.invalidValue("book rate needs STARS (1 to 5, in halves) or --clear") }

@@ -68,7 +68,7 @@ struct ErrorReport: Equatable {
         case .importFile(.malformed(let line, let reason)):
             return ErrorReport("line \(line) of the file: \(reason); nothing was imported", .dataError)
         case .notImportable(let path):
-            return ErrorReport("\(path) is not a format bmvault can import (it reads a bmvault archive or its journal.json, and, with --dry-run, a Kindle's My Clippings.txt, a KOReader sidecar or a Goodreads library export); nothing was imported", .dataError)
+            return ErrorReport("\(path) is not a format bmvault can import (it reads a bmvault archive or its journal.json, a Kindle's My Clippings.txt, a KOReader sidecar or a folder of them, and, with --dry-run, a Goodreads library export); nothing was imported", .dataError)
         case .importNotBuilt(let format):
             return ErrorReport("this is \(format.name): bmvault \(BuildInfo.version) reads it (`import --dry-run` shows what it holds) but does not add it to a vault yet; nothing was imported", .unavailable)
         case .remoteHasNoPassword(let name):

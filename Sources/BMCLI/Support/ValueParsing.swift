@@ -331,6 +331,14 @@ enum ValueParsing {
         return status
     }
 
+    /// The format `import --from` names.
+    static func importFormat(_ text: String) throws(CLIError) -> ImportFormat {
+        guard let format = ImportFormat(rawValue: text.lowercased()) else {
+            throw .invalidValue("--from takes kindle, koreader, goodreads or bmvault")
+        }
+        return format
+    }
+
     /// An annotation kind for `list --kind`.
     static func kind(_ text: String) throws(CLIError) -> AnnotationKind {
         guard let kind = AnnotationKind(rawValue: text.lowercased()) else {

@@ -33,3 +33,15 @@ public struct KindleClipping: Sendable, Equatable {
     /// memory; what a vault stores of it must be keyed.
     public let naturalKey: String
 }
+
+extension KindleClipping.Position {
+    /// How the journal shows where a clipping is: `p. 41, loc 737-739`, `loc 275`, `p. 13`;
+    /// nil when the device wrote neither.
+    public var locatorText: String? {
+        func range(_ range: ClosedRange<Int>) -> String {
+            range.lowerBound == range.upperBound ? "\(range.lowerBound)" : "\(range.lowerBound)-\(range.upperBound)"
+        }
+        let parts = [page.map { "p. " + range($0) }, location.map { "loc " + range($0) }].compactMap { $0 }
+        return parts.isEmpty ? nil : parts.joined(separator: ", ")
+    }
+}

@@ -1,0 +1,63 @@
+import Importers
+import Journal
+import VaultKit
+
+/// What `bmvault import` says of another program's file: the same summary for a dry run
+/// and a real one, a line per book, then what was added, updated, already there, merged and
+/// only counted, so nothing the file holds goes unmentioned.
+extension ArchiveCommands {
+    static func humanSummary(_ report: OtherProgramImportReport) -> String {
+        let found = report.format == .koreader && report.files > 1 ? plural(report.files, "KOReader sidecar") : report.format.name
+        var text = (report.dryRun ? "Dry run: nothing was changed. Found " : "Imported ") + found + ": " + plural(report.books.count, "book") + ".\n"
+        for book in report.books {
+            var parts: [String] = []
+            if book.added.quotes > 0 { parts.append(plural(book.added.quotes, "quote")) }
+            if book.added.notes > 0 { parts.append(plural(book.added.notes, "note")) }
+            var what = parts.isEmpty ? "nothing new" : parts.joined(separator: " and ") + (report.dryRun ? " to add" : " added")
+            if book.updated > 0 { what += ", \(book.updated) with a newer comment" }
+            if book.progressed { what += report.dryRun ? ", its progress, rating or status to move" : ", its progress, rating or status moved" }
+            if book.alreadyThere > 0 { what += ", \(book.alreadyThere) already in the vault" }
+            let authors = book.authors.isEmpty ? "" : " — " + book.authors.map(HumanFormat.printable).joined(separator: ", ")
+            text += "  \(HumanFormat.printable(book.title))\(authors)\(book.isNew ? " (new book)" : ""): \(what)\n"
+        }
+        let summary = report.summary
+        let rows = [
+            (report.dryRun ? "Would add:" : "Added:", "\(plural(summary.added.books, "book")), \(plural(summary.added.quotes, "quote")), "
+                + plural(summary.added.notes, "note")),
+            (report.dryRun ? "Would update:" : "Updated:", "\(plural(report.books.filter(\.progressed).count, "book")) (progress, rating or status), "
+                + "\(plural(summary.updated.quotes + summary.updated.notes, "quote or note", "quotes and notes")) (a newer comment)"),
+            ("Already in the vault:", plural(summary.unchanged, "quote or note", "quotes and notes")),
+            (report.dryRun ? "Would merge:" : "Merged:", "\(plural(report.merged, "clipping")) into the quote it repeats (a re-highlight, a note saved twice)"),
+            ("Counted only:", "\(plural(report.bookmarks, "bookmark")) (progress hints), "
+                + "\(plural(report.placeholders, "clipping-limit placeholder")), \(plural(report.empty, "highlight or note", "highlights and notes")) without text"),
+        ]
+        let width = rows.map(\.0.count).max() ?? 0
+        for (label, value) in rows { text += label.padding(toLength: width + 2, withPad: " ", startingAt: 0) + value + "\n" }
+        return text
+    }
+
+    /// `import --json` of another program's file, documented in Docs/CLI.md.
+    struct OtherProgramDocument: Encodable {
+        struct BookDocument: Encodable {
+            let title: String, authors: [String], new: Bool, added: JournalCounts, updated: Int, alreadyThere: Int, progressed: Bool
+        }
+
+        let format: String, dryRun: Bool
+        let books: [BookDocument]
+        let added: JournalCounts, updated: JournalCounts, alreadyThere: Int
+        let merged: Int, bookmarks: Int, placeholders: Int, empty: Int
+
+        init(_ report: OtherProgramImportReport) {
+            format = report.format.rawValue
+            dryRun = report.dryRun
+            books = report.books.map {
+                BookDocument(title: $0.title, authors: $0.authors, new: $0.isNew, added: $0.added, updated: $0.updated,
+                             alreadyThere: $0.alreadyThere, progressed: $0.progressed)
+            }
+            added = report.summary.added
+            updated = report.summary.updated
+            alreadyThere = report.summary.unchanged
+            (merged, bookmarks, placeholders, empty) = (report.merged, report.bookmarks, report.placeholders, report.empty)
+        }
+    }
+}

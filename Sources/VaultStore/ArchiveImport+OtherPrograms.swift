@@ -1,0 +1,173 @@
+public import Journal
+
+/// A book as another program names it, for ``ArchiveImport/book(for:)``.
+public struct ImportedBook: Sendable {
+    public var title: String
+    public var authors: [String]
+    /// What the source identifies it by, strongest first: `isbn:<digits>`,
+    /// `goodreads:<id>`, `koreader:<partial MD5>`.
+    public var identifiers: [String]
+    /// What the source knows of the edition, given to a book this import adds.
+    public var edition: Edition
+
+    public init(title: String, authors: [String], identifiers: [String] = [], edition: Edition = .unknown) {
+        self.title = title
+        self.authors = authors
+        self.identifiers = identifiers
+        self.edition = edition
+    }
+}
+
+/// Records from another program's file (a Kindle's clippings, KOReader's sidecars), taken in
+/// by the same import as an archive's: one transaction, the one merge, an outbox operation
+/// for every change. Each record carries its import key (``Annotation/importKey``), so a
+/// file imported again, here or on any device this vault syncs with, adds nothing twice.
+extension ArchiveImport {
+    /// The book a record from another program goes to, added when the vault has none: the
+    /// book one of the source's identifiers, or its title and authors, already name (an
+    /// earlier import: the book may have been renamed here since); else the book its title
+    /// alone names (`bmvault book alias`); else a book with the same ISBN; else a live book
+    /// with the same title (case and accents aside) whose authors agree (the same words in any
+    /// order: Kindle writes `Herbert, Frank`; either side may have none). The identifiers, and
+    /// the title with the authors, are then remembered as names of that book.
+    public func book(for source: ImportedBook) throws(StoreError) -> (id: EntityID, isNew: Bool) {
+        let recorded = source.identifiers + [Store.titleAndAuthorsAlias(source.title, authors: source.authors)]
+        let names = recorded + [Store.titleAlias(source.title)]
+        var aliases = try knownAliases()
+        let id: EntityID
+        let isNew: Bool
+        var known = names.lazy.compactMap { aliases[$0] }.first
+        if known == nil { known = try liveBook(matching: source) }
+        if let known {
+            (id, isNew) = (known, false)
+        } else {
+            let book = try Self.journalCall { () throws(JournalError) in
+                try Book.new(title: source.title, authors: source.authors, edition: source.edition, at: now)
+            }
+            try store.insertBook(book, outboxState: .pending)
+            summary.added.books += 1
+            knownBooks?.append(book)
+            (id, isNew) = (book.id, true)
+        }
+        for name in recorded where aliases[name] == nil {
+            try store.insertBookAlias(name, book: id)
+            aliases[name] = id
+        }
+        self.aliases = aliases
+        return (id, isNew)
+    }
+
+    /// Adds a note or quote another program's file holds, through the one merge as an
+    /// archive's new note is: unless the vault holds a record of its import key (imported
+    /// before, here or on a device this one synced with: a deleted one stays deleted), or its
+    /// book holds the same text. One imported before takes the comment the source has now
+    /// (a note typed on a highlight since) when its own is none or the start of it: a comment
+    /// the reader changed here is left as it is.
+    public func addImported(_ incoming: Annotation) throws(StoreError) -> ImportOutcome {
+        let key = incoming.importKey ?? ""
+        if let id = try knownImportKeys()[key] {
+            guard let comment = incoming.comment, let local = try? store.annotation(id), local.deletedAt == nil,
+                  local.comment != comment, local.comment.map({ comment.hasPrefix($0) }) ?? true else {
+                summary.unchanged += 1
+                return .unchanged
+            }
+            try store.changeAnnotationInTransaction(id, action: .update) { $0.comment = comment }
+            count(local.kind, updated: true)
+            return .updated
+        }
+        let decision = try merge.merge(addition: incoming, book: try presence(of: incoming.bookID)) { (text) throws(StoreError) in
+            try texts(of: incoming.bookID).contains(Self.digest(text))
+        }
+        if !key.isEmpty { importKeys?[key] = incoming.id }
+        return try apply(decision, to: incoming)
+    }
+
+    /// Moves a book's position forward to `percent` (another program read further); never
+    /// back, and not for a deleted book. Returns whether it moved.
+    @discardableResult
+    public func raiseProgress(of book: EntityID, to percent: Double) throws(StoreError) -> Bool {
+        guard try presence(of: book) == .live, percent > (try store.currentProgress(of: book)) else { return false }
+        try store.changeBookInTransaction(book, action: .update, parts: .progress(rewind: false)) { $0.progress = percent }
+        return true
+    }
+
+    /// Rates a live book the reader has not rated here. Returns whether it did.
+    @discardableResult
+    public func rateIfUnrated(_ book: EntityID, stars: Double) throws(StoreError) -> Bool {
+        guard try presence(of: book) == .live, try store.book(book).rating == nil else { return false }
+        try store.changeBookInTransaction(book, action: .update, parts: .rating) { $0.rating = stars }
+        return true
+    }
+
+    /// Records that a live book reached `status` on `day`, unless its log says so already
+    /// (the last status is that one). Returns whether it did.
+    @discardableResult
+    public func recordStatus(_ status: ReadingStatus, of book: EntityID, on day: Timestamp) throws(StoreError) -> Bool {
+        guard try presence(of: book) == .live, try store.book(book).readingLog.status != status else { return false }
+        try store.changeBookInTransaction(book, action: .update, parts: .readingLog) { book, stamp in
+            book.readingLog = book.readingLog.adding(ReadingEvent(status: status, on: day, clock: stamp))
+        }
+        return true
+    }
+
+    /// A live book with the source's ISBN, else with its title and agreeing authors.
+    private func liveBook(matching source: ImportedBook) throws(StoreError) -> EntityID? {
+        let books = try knownLiveBooks()
+        if let isbn = source.edition.isbn, let book = books.first(where: { $0.edition.isbn == isbn }) { return book.id }
+        let title = TextFolding.fold(source.title)
+        return books.first { TextFolding.fold($0.title) == title && Self.authorsAgree($0.authors, source.authors) }?.id
+    }
+
+    // MARK: - What the vault holds, read once
+
+    private func knownImportKeys() throws(StoreError) -> [String: EntityID] {
+        if let importKeys { return importKeys }
+        let keys = try store.importKeys()
+        importKeys = keys
+        return keys
+    }
+
+    private func knownAliases() throws(StoreError) -> [String: EntityID] {
+        if let aliases { return aliases }
+        var byName: [String: EntityID] = [:]
+        for (alias, book) in try store.bookAliases() { byName[alias] = book }
+        aliases = byName
+        return byName
+    }
+
+    private func knownLiveBooks() throws(StoreError) -> [Book] {
+        if let knownBooks { return knownBooks }
+        let books = try store.books().compactMap { try? $0.get() }
+        knownBooks = books
+        return books
+    }
+
+    /// Whether two lists of authors name the same people: the words of one (folded) are all
+    /// words of the other, in any order; a side with none agrees with anything.
+    static func authorsAgree(_ here: [String], _ source: [String]) -> Bool {
+        func words(_ authors: [String]) -> Set<Substring> {
+            Set(TextFolding.fold(authors.joined(separator: " ")).split { !$0.isLetter && !$0.isNumber })
+        }
+        let (mine, theirs) = (words(here), words(source))
+        return mine.isEmpty || theirs.isEmpty || mine.isSubset(of: theirs) || theirs.isSubset(of: mine)
+    }
+
+    private static func journalCall<T>(_ body: () throws(JournalError) -> T) throws(StoreError) -> T {
+        do { return try body() } catch { throw .invalidInput(error) }
+    }
+}
+
+extension Store {
+    /// Every import key the vault holds (live and deleted records alike), with its record.
+    /// A key that does not open (damaged) is left out: its record may then be imported again.
+    func importKeys() throws(StoreError) -> [String: EntityID] {
+        let cipher = try requireCipher()
+        var keys: [String: EntityID] = [:]
+        try database.forEachRow("SELECT id, import_key FROM annotation WHERE import_key IS NOT NULL") { row in
+            guard let id = try? EntityID(validating: row.text(0)),
+                  let key = try? cipher.open(row.blob(1), table: "annotation", id: row.text(0), field: "import_key") else { return }
+            keys[key] = id
+        }
+        return keys
+    }
+}

@@ -1,0 +1,69 @@
+import Foundation
+import Testing
+import Journal
+import Sync
+@testable import VaultStore
+import VaultCrypto
+import TestSupport
+
+/// The names other programs give a book (schema v16): sealed at rest, found by an import
+/// before anything else, carried through a rekey, and gone with a purged book.
+@Suite struct BookAliasStoreTests {
+    @Test func anAliasIsSealedAndAnImportFindsTheBookByIt() throws {
+        let fixture = try makeFixture()
+        defer { fixture.directory.remove() }
+        let book = try newBook("Nineteen Eighty-Four", authors: ["George Orwell"], clock: fixture.clock)
+        try fixture.store.addBook(book)
+        #expect(try fixture.store.addBookAlias("1984 : the novel", to: book.id))
+        #expect(try !fixture.store.addBookAlias("1984 : THE NOVEL", to: book.id), "the same title, case aside")
+        try fixture.store.database.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+        #expect(!contains(try [UInt8](Data(contentsOf: URL(fileURLWithPath: fixture.path))), Array("the novel".utf8)))
+        // Another author's words, but the alias names the book: found, not added.
+        let summary = try fixture.store.importArchive(dryRun: false) { importer in
+            let (id, isNew) = try importer.book(for: ImportedBook(title: "1984: The Novel", authors: ["Someone Else"]))
+            #expect(id == book.id && !isNew)
+            // An identifier is remembered with the book, and names it next time whatever the title.
+            let again = try importer.book(for: ImportedBook(title: "1984 : the novel", authors: [], identifiers: ["koreader:abc"]))
+            #expect(again.id == book.id)
+            let byIdentifier = try importer.book(for: ImportedBook(title: "Something else entirely", authors: [], identifiers: ["koreader:abc"]))
+            #expect(byIdentifier.id == book.id)
+        }
+        #expect(summary.added.books == 0)
+        #expect(try fixture.store.check().findings.filter { $0.kind != "keyslot" }.isEmpty)
+    }
+
+    @Test func matchingByTitleNeedsAuthorsThatAgree() throws {
+        #expect(ArchiveImport.authorsAgree(["George Orwell"], ["Orwell, George"]))
+        #expect(ArchiveImport.authorsAgree([], ["Orwell, George"]) && ArchiveImport.authorsAgree(["George Orwell"], []))
+        #expect(ArchiveImport.authorsAgree(["Léon Tolstoï"], ["leon tolstoi"]))
+        #expect(!ArchiveImport.authorsAgree(["George Orwell"], ["Aldous Huxley"]))
+        let fixture = try makeFixture()
+        defer { fixture.directory.remove() }
+        let orwell = try newBook("1984", authors: ["George Orwell"], clock: fixture.clock)
+        try fixture.store.addBook(orwell)
+        _ = try fixture.store.importArchive(dryRun: false) { importer in
+            #expect(try importer.book(for: ImportedBook(title: "1984", authors: ["Orwell, George"])).id == orwell.id)
+            let other = try importer.book(for: ImportedBook(title: "1984", authors: ["Haruki Murakami"]))
+            #expect(other.id != orwell.id && other.isNew)
+        }
+    }
+
+    @Test func aliasesFollowARekeyAndGoWithAPurgedBook() throws {
+        let fixture = try makeFixture()
+        defer { fixture.directory.remove() }
+        let book = try newBook(clock: fixture.clock)
+        try fixture.store.addBook(book)
+        try fixture.store.addBookAlias("Der Name der Rose", to: book.id)
+        let newKey = try VaultKey.generate()
+        try fixture.store.beginRekey(from: fixture.key, to: newKey, keyslots: try placeholderKeyslots())
+        try fixture.store.continueRekey(from: fixture.key, to: newKey) { _ in }
+        let store = try Store.open(at: fixture.path, clock: fixture.clock, generatorVersion: testGeneratorVersion)
+        try store.attach(newKey)
+        #expect(try store.bookAliases().map(\.alias) == [Store.titleAlias("Der Name der Rose")])
+        try store.deleteBook(book.id)
+        let clock = try #require(try HybridTimestamp(parsing: try store.rawRows("SELECT hlc FROM book")[0][0]))
+        #expect(try store.purgeTombstones([Tombstone(kind: .book, id: book.id, clock: clock, deletedAt: try store.book(book.id).deletedAt ?? fixture.clock.now(),
+                                                     operations: [])]) == 1)
+        #expect(try store.integer("SELECT count(*) FROM book_alias") == 0)
+    }
+}
