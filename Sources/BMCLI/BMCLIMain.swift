@@ -40,6 +40,7 @@ public enum BMCLIMain {
                 context.console.colorChoice = context.config.color ?? .auto
                 context.console.quiet = invocation.globalOptions[CommandTable.quietOption.name] != nil
                 context.pages = invocation.globalOptions[CommandTable.noPagerOption.name] == nil
+                context.verbose = invocation.globalOptions[CommandTable.verboseOption.name] != nil
                 if let when = invocation.globalOptions[CommandTable.colorOption.name] {
                     guard let choice = ColorChoice(rawValue: when) else { throw CLIError.invalidValue("--color takes auto, always or never") }
                     context.console.colorChoice = choice

@@ -21,6 +21,23 @@ public struct OtherProgramImportReport: Sendable {
         /// Whether the file moved the book's position forward, rated it or changed its
         /// reading status (a book the vault had; a new one takes them as it is added).
         public var progressed = false
+        /// What of the book's records was not added, by where it is (never by its text).
+        public var skipped: [Skipped] = []
+    }
+
+    /// A record of the file that was not added, and why: for `--verbose`.
+    public struct Skipped: Sendable, Equatable {
+        public enum Reason: String, Sendable {
+            case alreadyThere = "already in the vault"
+            case merged = "merged into the quote it repeats"
+            case bookmark = "a bookmark (a progress hint)"
+            case placeholder = "the clipping-limit placeholder"
+            case empty = "no text"
+        }
+
+        /// The locator it would have had (`loc 12-14`, `p. 48 · Chapter V`), or `no location`.
+        public let locator: String
+        public let reason: Reason
     }
 
     public let format: ImportFormat
@@ -88,18 +105,25 @@ extension Vault {
         let source = ImportedBook(title: book.title, authors: book.author.map { [$0] } ?? [])
         let (bookID, isNew) = try importer.book(for: source)
         var line = OtherProgramImportReport.BookLine(title: book.title, authors: source.authors, isNew: isNew)
+        func skip(_ clipping: KindleClipping, _ reason: OtherProgramImportReport.Skipped.Reason) {
+            line.skipped.append(.init(locator: clipping.position.locatorText ?? "no location", reason: reason))
+        }
         for quote in book.quotes {
             let comment = quote.comments.isEmpty ? nil : quote.comments.map(\.body).joined(separator: "\n\n")
             let annotation = try imported(.quote, quote.highlight.body, comment: comment, locator: quote.highlight.position.locatorText,
                                           key: "kindle:" + quote.highlight.naturalKey, book: bookID,
                                           at: quote.highlight.rawDate.flatMap(KindleDate.timestamp) ?? now)
-            count(try importer.addImported(annotation), annotation.kind, into: &line)
+            count(try importer.addImported(annotation), annotation, into: &line)
+            for replaced in quote.replaced { skip(replaced, .merged) }
         }
         for note in book.notes {
             let annotation = try imported(.note, note.body, comment: nil, locator: note.position.locatorText,
                                           key: "kindle:" + note.naturalKey, book: bookID, at: note.rawDate.flatMap(KindleDate.timestamp) ?? now)
-            count(try importer.addImported(annotation), annotation.kind, into: &line)
+            count(try importer.addImported(annotation), annotation, into: &line)
         }
+        for bookmark in book.bookmarks { skip(bookmark, .bookmark) }
+        line.skipped += Array(repeating: .init(locator: "no location", reason: .placeholder), count: book.clippingLimitPlaceholders)
+        line.skipped += Array(repeating: .init(locator: "no location", reason: .empty), count: book.empty)
         return line
     }
 
@@ -111,11 +135,15 @@ extension Vault {
         let source = ImportedBook(title: title, authors: sidecar.authors, identifiers: sidecar.partialMD5.map { ["koreader:" + $0] } ?? [])
         let (bookID, isNew) = try importer.book(for: source)
         var line = OtherProgramImportReport.BookLine(title: title, authors: sidecar.authors, isNew: isNew)
-        for highlight in sidecar.highlights where !highlight.text.allSatisfy(\.isWhitespace) {
+        for highlight in sidecar.highlights {
+            guard !highlight.text.allSatisfy(\.isWhitespace) else {
+                line.skipped.append(.init(locator: highlight.locatorText, reason: .empty))
+                continue
+            }
             let at = highlight.createdAt ?? now
             let annotation = try imported(.quote, highlight.text, comment: highlight.note, locator: highlight.locatorText,
                                           key: "koreader:" + highlight.naturalKey, book: bookID, at: at)
-            count(try importer.addImported(annotation), annotation.kind, into: &line)
+            count(try importer.addImported(annotation), annotation, into: &line)
         }
         var moved = false
         if let percent = sidecar.percentFinished { moved = try importer.raiseProgress(of: bookID, to: percent) || moved }
@@ -143,12 +171,14 @@ extension Vault {
                    importKey: try TextRules.importKey(key))
     }
 
-    private static func count(_ outcome: ImportOutcome, _ kind: AnnotationKind, into line: inout OtherProgramImportReport.BookLine) {
+    private static func count(_ outcome: ImportOutcome, _ annotation: Annotation, into line: inout OtherProgramImportReport.BookLine) {
         switch outcome {
-        case .added where kind == .quote: line.added.quotes += 1
+        case .added where annotation.kind == .quote: line.added.quotes += 1
         case .added: line.added.notes += 1
         case .updated: line.updated += 1
-        case .unchanged, .conflict, .duplicate: line.alreadyThere += 1
+        case .unchanged, .conflict, .duplicate:
+            line.alreadyThere += 1
+            line.skipped.append(.init(locator: annotation.locator?.text ?? "no location", reason: .alreadyThere))
         }
     }
 }

@@ -546,6 +546,8 @@ final class SweepWorld {
         // MARK: Changing and deleting
         try world.run(["edit", note, "edited \(c)"], status: 0)
         try world.run(["edit", quote, "--locator", "moved \(c)"], status: 0)
+        try world.run(["edit", quote, "--comment", "comment \(c)"], status: 0)
+        try world.run(["show", quote], showsContent: true, status: 0)
         try world.run(["edit", piped], stdin: "restated \(c)\n", status: 0)
         try world.run(["edit", piped], stdin: "restated \(c)\n", status: 0)          // no change
         try world.run(["edit", book, "a book is not a note \(c)"], status: 65)
@@ -694,6 +696,23 @@ final class SweepWorld {
         }
         try world.run(["import", unended], vault: "imported", status: 65)                   // a Markdown note without its end marker
         try world.run(["import", archives.appendingPathComponent("nothing \(c)").path], vault: "imported", status: 66)
+        // Another program's highlights (issue 20), the canary in every field: added, again (nothing
+        // new, listed by location with --verbose), a malformed file, a title sent to a book.
+        let clippings = archives.appendingPathComponent("My Clippings.txt")
+        let clipping = { (kind: String, at: String, text: String) in
+            "title \(c) (author \(c))\r\n- Your \(kind) on page 3 | location \(at) | Added on Monday, 11 May 2020 01:09:56\r\n\r\n\(text)\r\n==========\r\n"
+        }
+        try (clipping("Highlight", "10-12", "highlight \(c)") + clipping("Note", "12", "note \(c)") + clipping("Note", "40", "alone \(c)"))
+            .write(to: clippings, atomically: true, encoding: .utf8)
+        try world.run(["import", clippings.path, "--dry-run"], vault: "imported", showsContent: true, status: 0)
+        try world.run(["import", clippings.path], vault: "imported", showsContent: true, status: 0)
+        try world.run(["--verbose", "import", clippings.path, "--json"], vault: "imported", showsContent: true, status: 0)
+        let brokenClippings = archives.appendingPathComponent("broken clippings.txt")
+        try (clipping("Highlight", "10-12", "highlight \(c)") + "title \(c)\r\nno metadata \(c)\r\n==========\r\n")
+            .write(to: brokenClippings, atomically: true, encoding: .utf8)
+        try world.run(["import", brokenClippings.path], vault: "imported", status: 65)
+        try world.run(["book", "alias", "title \(c)", "source title \(c)"], vault: "imported", status: 0)
+        try world.run(["book", "alias", "unknown \(c)", "source title \(c)"], vault: "imported", status: 66)
 
         // MARK: The editor: saved, failed, and its buffer never left behind
         let writes = "printf '%s\\n' \"$SWEEP_TEXT\" > \"$1\"; printf 'swap %s\\n' \"$SWEEP_TEXT\" > \"$1.swp\"; mkdir -p \"$(dirname \"$1\")/backup\"; printf '%s\\n' \"$SWEEP_TEXT\" > \"$(dirname \"$1\")/backup/note.md~\""

@@ -97,6 +97,11 @@ import Testing
         #expect(newspeak["createdAt"] as? String == "2017-09-09T13:27:09.000Z")
         let shown = try vault.succeed(["show", try #require(newspeak["id"] as? String)])
         #expect(shown.stdout.hasSuffix("range of thought?\n\nComment:\nThe ABC model - key for growth and happiness\n"), "\(shown)")
+        // --verbose lists what was not added, by where it is, never by its text.
+        let again = try vault.succeed(["--verbose", "import", file])
+        #expect(again.stdout.contains("Not added from 1984:\n  p. 41, loc 737-739: already in the vault\n"
+                                      + "  p. 41, loc 737-739: merged into the quote it repeats\n  loc 1971: already in the vault\n"), "\(again)")
+        #expect(!again.stdout.contains("Newspeak") && !again.stdout.contains("Sarene") && !again.stderr.contains("1984"), "\(again)")
         let listed = try vault.succeed(["list", "--book", "1984"])
         #expect(listed.stdout.contains("range of thought?\n    Comment: The ABC model - key for growth and happiness\n"), "\(listed)")
         // Overlapping highlights of different text stay two quotes.

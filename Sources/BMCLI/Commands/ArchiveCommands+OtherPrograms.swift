@@ -1,4 +1,3 @@
-import Importers
 import Journal
 import VaultKit
 
@@ -36,10 +35,27 @@ extension ArchiveCommands {
         return text
     }
 
+    /// `--verbose`: every record not added, book by book, by where it is (its locator), never
+    /// by its text. On standard output, as the titles are (standard error never shows content).
+    static func skippedListing(_ report: OtherProgramImportReport) -> String {
+        var text = ""
+        for book in report.books where !book.skipped.isEmpty {
+            text += "Not added from \(HumanFormat.printable(book.title)):\n"
+            for skipped in book.skipped { text += "  \(HumanFormat.printable(skipped.locator)): \(skipped.reason.rawValue)\n" }
+        }
+        return text
+    }
+
     /// `import --json` of another program's file, documented in Docs/CLI.md.
     struct OtherProgramDocument: Encodable {
         struct BookDocument: Encodable {
             let title: String, authors: [String], new: Bool, added: JournalCounts, updated: Int, alreadyThere: Int, progressed: Bool
+            /// With `--verbose`: what was not added, by locator and reason.
+            let skipped: [SkippedDocument]?
+        }
+
+        struct SkippedDocument: Encodable {
+            let locator: String, reason: String
         }
 
         let format: String, dryRun: Bool
@@ -47,12 +63,13 @@ extension ArchiveCommands {
         let added: JournalCounts, updated: JournalCounts, alreadyThere: Int
         let merged: Int, bookmarks: Int, placeholders: Int, empty: Int
 
-        init(_ report: OtherProgramImportReport) {
+        init(_ report: OtherProgramImportReport, listingSkipped: Bool) {
             format = report.format.rawValue
             dryRun = report.dryRun
             books = report.books.map {
                 BookDocument(title: $0.title, authors: $0.authors, new: $0.isNew, added: $0.added, updated: $0.updated,
-                             alreadyThere: $0.alreadyThere, progressed: $0.progressed)
+                             alreadyThere: $0.alreadyThere, progressed: $0.progressed,
+                             skipped: listingSkipped ? $0.skipped.map { SkippedDocument(locator: $0.locator, reason: $0.reason.rawValue) } : nil)
             }
             added = report.summary.added
             updated = report.summary.updated

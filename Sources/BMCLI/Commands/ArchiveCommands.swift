@@ -76,7 +76,11 @@ enum ArchiveCommands {
                     return try showGoodreads(Vault.goodreadsExport(at: input.path), json: input.json, context: context)
                 case let format?:
                     let report = try context.openVault().importOtherProgram(at: input.path, format: format, dryRun: input.dryRun)
-                    context.console.out(input.json ? JSONDocuments.render(OtherProgramDocument(report)) : humanSummary(report))
+                    if input.json {
+                        context.console.out(JSONDocuments.render(OtherProgramDocument(report, listingSkipped: context.verbose)))
+                    } else {
+                        context.console.out(humanSummary(report) + (context.verbose ? skippedListing(report) : ""))
+                    }
                     return
                 case nil: throw VaultError.notImportable(path: input.path)
                 }

@@ -18,6 +18,8 @@ final class CommandContext {
     var usesKeyring = true
     /// False with `--no-pager`.
     var pages = true
+    /// True with `--verbose`: a command may then say more on standard error (never in logs).
+    var verbose = false
     /// The config file's settings (``Config``), read before the command runs.
     var config = Config()
     /// Records that failed to read during a listing; turns a finished listing into exit 65.
