@@ -48,7 +48,8 @@ public enum KindleClippingsParser {
         }
         let metadataLine = lines[start + 1]
         let metadata = metadataLine.text.dropFirst().trimmingCharacters(in: " ")
-        var segments = metadata.split(separator: "|").map { $0.trimmingCharacters(in: " ") }
+        // Split by bytes (`|` is ASCII): a split by characters cost a third of the parse.
+        var segments = metadata.utf8.split(separator: UInt8(ascii: "|")).map { Substring($0).trimmingCharacters(in: " ") }
         let rawDate = segments.count > 1 ? segments.removeLast() : nil
         let description = segments.joined(separator: " | ")
         guard let kind = kind(of: description) else {
@@ -67,7 +68,7 @@ public enum KindleClippingsParser {
         let body = bodyLines.joined(separator: "\n")
         // `Title - Author` is the Kindle 3's form; its English metadata says `Page` and `Loc.`
         // with capitals. A later device's `Author 1996 - Title` (a PDF's name) is a title.
-        let olderFirmware = metadata.contains("on Page") || metadata.contains("Loc. ")
+        let olderFirmware = metadata.containsBytes("on Page") || metadata.containsBytes("Loc. ")
         let titleText = titleLine.text.trimmingCharacters(in: " ")
         let (title, author) = titleAndAuthor(titleText, dashSeparatesAuthor: olderFirmware)
         var material = "kindle\n" + titleText + "\n" + metadata + "\n"
@@ -124,7 +125,7 @@ public enum KindleClippingsParser {
 
     static func kind(of description: String) -> KindleClipping.Kind? {
         let lowered = description.lowercased()
-        return kindWords.first { _, words in words.contains { lowered.contains($0) } }?.0
+        return kindWords.first { _, words in words.contains { lowered.containsBytes($0) } }?.0
     }
 
     /// Words written after their number (`第 5 页`, `5 ページ`).
@@ -134,7 +135,7 @@ public enum KindleClippingsParser {
     /// `Loc. 1386-87`), or, for a word written after its number (`第 5 页`), before it.
     static func range(after words: [String], in text: String) -> ClosedRange<Int>? {
         for word in words {
-            guard let found = text.firstRange(of: word) else { continue }
+            guard let found = text.firstByteRange(of: word) else { continue }
             if wordsAfterTheirNumber.contains(word) {
                 let before = text[..<found.lowerBound].split(whereSeparator: { !$0.isASCII || !$0.isNumber }).last
                 if let before, let value = Int(before) { return value...value }
@@ -164,9 +165,9 @@ public enum KindleClippingsParser {
     /// `<You have reached the clipping limit for this item>` and its translations: one line
     /// in angle brackets that speaks of a limit.
     static func isClippingLimitPlaceholder(_ body: String) -> Bool {
-        guard body.hasPrefix("<"), body.hasSuffix(">"), !body.contains("\n") else { return false }
+        guard body.hasPrefix("<"), body.hasSuffix(">"), !body.containsBytes("\n") else { return false }
         let lowered = body.lowercased()
-        return ["clipping", "limit", "límite", "limite", "grenze", "上限"].contains { lowered.contains($0) }
+        return ["clipping", "limit", "límite", "limite", "grenze", "上限"].contains { lowered.containsBytes($0) }
     }
 }
 

@@ -10,12 +10,11 @@ public enum KindleDate {
     /// Nil when the text holds no day, month, year and time that make a date: the import
     /// then dates the record by when it ran.
     public static func timestamp(_ raw: String) -> Timestamp? {
-        let text = Array(raw.lowercased())
-        guard let time = timeOfDay(in: text) else { return nil }
-        let date = cjkDate(in: text) ?? westernDate(in: String(text[..<time.start]))
-        guard let date else { return nil }
-        let lowered = String(text)
-        if lowered.contains("greenwich mean time") || lowered.hasSuffix(" gmt") || lowered.hasSuffix(" utc") {
+        let text = raw.lowercased()
+        let bytes = Array(text.utf8)
+        guard let time = timeOfDay(in: bytes) else { return nil }
+        guard let date = cjkDate(in: text) ?? westernDate(in: String(decoding: bytes[..<time.start], as: UTF8.self)) else { return nil }
+        if text.containsBytes("greenwich mean time") || text.hasSuffix(" gmt") || text.hasSuffix(" utc") {
             return utc(year: date.year, month: date.month, day: date.day, hour: time.hour, minute: time.minute, second: time.second)
         }
         return LocalTimeText.timestamp(year: date.year, month: date.month, day: date.day, hour: time.hour, minute: time.minute,
@@ -24,16 +23,22 @@ public enum KindleDate {
 
     // MARK: - Time of day
 
-    /// The last `H:MM` or `H:MM:SS` of the text, on a 24-hour clock: a morning or afternoon
-    /// mark after it, or just before it (`PM`, `p. m.`, `下午`, `午後`), moves it. Scanned by
-    /// hand: this runs for every clipping of a file of tens of thousands.
-    private static func timeOfDay(in text: [Character]) -> (hour: Int, minute: Int, second: Int, start: Int)? {
+    /// The last `H:MM` or `H:MM:SS` of the text (its UTF-8 bytes, lowercased), on a 24-hour
+    /// clock: a morning or afternoon mark after it, or just before it (`pm`, `p. m.`, `下午`,
+    /// `午後`), moves it. Scanned by hand: this runs for every clipping of a file of tens of
+    /// thousands.
+    private static func timeOfDay(in text: [UInt8]) -> (hour: Int, minute: Int, second: Int, start: Int)? {
         func number(_ range: Range<Int>) -> Int? {
-            guard range.lowerBound >= 0, range.upperBound <= text.count, text[range].allSatisfy({ $0.isASCII && $0.isNumber }) else { return nil }
-            return Int(String(text[range]))
+            guard range.lowerBound >= 0, range.upperBound <= text.count, !range.isEmpty else { return nil }
+            var value = 0
+            for byte in text[range] {
+                guard (0x30...0x39).contains(byte) else { return nil }
+                value = value * 10 + Int(byte - 0x30)
+            }
+            return value
         }
         var found: (hour: Int, minute: Int, second: Int, start: Int, end: Int)?
-        for colon in text.indices where text[colon] == ":" {
+        for colon in text.indices where text[colon] == UInt8(ascii: ":") {
             guard let minute = number(colon + 1..<colon + 3) else { continue }
             let twoDigitHour = number(colon - 2..<colon)
             guard let hour = twoDigitHour ?? number(colon - 1..<colon) else { continue }
@@ -41,15 +46,19 @@ public enum KindleDate {
             // The minutes' colon of `12:11:21` is the hours' of `11:21`: the first match wins there.
             if let previous = found, start < previous.end { continue }
             var second = 0, end = colon + 3
-            if colon + 3 < text.count, text[colon + 3] == ":", let seconds = number(colon + 4..<colon + 6) { (second, end) = (seconds, colon + 6) }
+            if end < text.count, text[end] == UInt8(ascii: ":"), let seconds = number(colon + 4..<colon + 6) { (second, end) = (seconds, colon + 6) }
             found = (hour, minute, second, start, end)
         }
         guard var (hour, minute, second, start, end) = found else { return nil }
-        let after = String(text[end...]), before = String(text[..<start])
-        let afternoon = ["pm", "p. m.", "p.m.", "下午", "午後"].contains { after.contains($0) || before.hasSuffix($0) }
-        let morning = ["am", "a. m.", "a.m.", "上午", "午前"].contains { after.contains($0) || before.hasSuffix($0) }
-        if afternoon, hour < 12 { hour += 12 }
-        if morning, hour == 12 { hour = 0 }
+        let after = text[end...], before = text[..<start]
+        func marked(_ marks: [String]) -> Bool {
+            marks.contains { mark in
+                let pattern = Array(mark.utf8)
+                return before.suffix(pattern.count).elementsEqual(pattern) || after.indices.contains { after[$0...].starts(with: pattern) }
+            }
+        }
+        if marked(["pm", "p. m.", "p.m.", "下午", "午後"]), hour < 12 { hour += 12 }
+        if marked(["am", "a. m.", "a.m.", "上午", "午前"]), hour == 12 { hour = 0 }
         guard hour < 24, minute < 60, second <= 60 else { return nil }
         return (hour, minute, second, start)
     }
@@ -57,21 +66,28 @@ public enum KindleDate {
     // MARK: - Dates
 
     /// `2020年5月11日` (Chinese and Japanese).
-    private static func cjkDate(in text: [Character]) -> (year: Int, month: Int, day: Int)? {
-        guard let yearMark = text.firstIndex(of: "年"), let monthMark = text[yearMark...].firstIndex(of: "月"),
-              let dayMark = text[monthMark...].firstIndex(of: "日") else { return nil }
-        let digits = { (range: Range<Int>) in Int(String(text[range].reversed().prefix { $0.isASCII && $0.isNumber }.reversed())) }
-        guard let year = digits(0..<yearMark), let month = digits(yearMark + 1..<monthMark),
-              let day = digits(monthMark + 1..<dayMark) else { return nil }
+    private static func cjkDate(in text: String) -> (year: Int, month: Int, day: Int)? {
+        guard let yearMark = text.firstByteRange(of: "年"), let monthMark = text[yearMark.upperBound...].firstByteRange(of: "月"),
+              let dayMark = text[monthMark.upperBound...].firstByteRange(of: "日") else { return nil }
+        func digits(before end: String.Index, from start: String.Index) -> Int? {
+            let run = text.utf8[start..<end].reversed().prefix { (0x30...0x39).contains($0) }
+            return run.isEmpty ? nil : Int(String(decoding: run.reversed(), as: UTF8.self))
+        }
+        guard let year = digits(before: yearMark.lowerBound, from: text.startIndex),
+              let month = digits(before: monthMark.lowerBound, from: yearMark.upperBound),
+              let day = digits(before: dayMark.lowerBound, from: monthMark.upperBound) else { return nil }
         return (year, month, day)
     }
 
     /// A month's name and two numbers, in either order: `11 May 2020`, `March 13, 2021`,
     /// `11. Mai 2020`, `2 de novembro de 2019`, `3 December 12` (a two-digit year, 2000s).
     private static func westernDate(in text: String) -> (year: Int, month: Int, day: Int)? {
-        let words = text.split { !$0.isLetter && !$0.isNumber }
+        // Words by bytes: an ASCII byte that is no letter or digit separates; every byte of a
+        // non-ASCII character (`é`, `ç`) belongs to a word.
+        let words = text.utf8.split { $0 < 0x80 && !(UInt8(ascii: "a")...UInt8(ascii: "z")).contains($0)
+            && !(UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }.map { Substring($0) }
         guard let month = words.lazy.compactMap({ monthNumber[String($0)] }).first else { return nil }
-        let numbers = words.filter { $0.allSatisfy(\.isNumber) }.compactMap { Int($0) }
+        let numbers = words.compactMap { Int($0) }
         guard numbers.count >= 2 else { return nil }
         let pair = Array(numbers.suffix(2))
         let (day, year): (Int, Int)

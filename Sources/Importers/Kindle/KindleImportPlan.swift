@@ -29,6 +29,9 @@ public struct KindleImportPlan: Sendable {
         public var repeatedNotes = 0
         /// Clippings of kind `clip` (articles clipped from the web), imported as quotes.
         public var clips = 0
+        /// Each quote's kept text, normalised (``KindleImportPlan/normalized(_:)``), by index:
+        /// what every later highlight of the book is compared with.
+        var normalizedTexts: [String] = []
     }
 
     /// The books, in the order their first clipping appears.
@@ -87,17 +90,19 @@ public struct KindleImportPlan: Sendable {
         for index in book.quotes.indices {
             let kept = book.quotes[index].highlight
             guard overlaps(kept.position, clipping.position) else { continue }
-            let keptText = normalized(kept.body)
-            guard keptText.contains(text) || text.contains(keptText) else { continue }
+            let keptText = book.normalizedTexts[index]
+            guard keptText.containsBytes(text) || text.containsBytes(keptText) else { continue }
             if text.count >= keptText.count {
                 book.quotes[index].replaced.append(kept)
                 book.quotes[index].highlight = clipping
+                book.normalizedTexts[index] = text
             } else {
                 book.quotes[index].replaced.append(clipping)
             }
             return
         }
         book.quotes.append(Quote(highlight: clipping, replaced: [], comments: []))
+        book.normalizedTexts.append(text)
     }
 
     /// The quote a note belongs to: the highlight whose location (or page) ends where the
@@ -122,8 +127,27 @@ public struct KindleImportPlan: Sendable {
         return false
     }
 
+    /// `text` with each run of white space (ASCII's, and the no-break space) one space, and
+    /// none at either end: how two highlights of one passage are compared. By bytes: it runs
+    /// for every highlight of the file.
     static func normalized(_ text: String) -> String {
-        text.split(whereSeparator: \.isWhitespace).joined(separator: " ")
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(text.utf8.count)
+        var pendingSpace = false
+        var previous: UInt8 = 0
+        for byte in text.utf8 {
+            let isSpace = byte == 0x20 || (0x09...0x0D).contains(byte)
+            if isSpace || (previous == 0xC2 && byte == 0xA0) {
+                if previous == 0xC2 && byte == 0xA0 { bytes.removeLast() }   // the lead byte of U+00A0, taken already
+                pendingSpace = !bytes.isEmpty
+            } else {
+                if pendingSpace { bytes.append(0x20) }
+                pendingSpace = false
+                bytes.append(byte)
+            }
+            previous = byte
+        }
+        return String(decoding: bytes, as: UTF8.self)
     }
 
     /// Every clipping of the file, by what became of it.
