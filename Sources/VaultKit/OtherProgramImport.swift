@@ -62,17 +62,25 @@ extension Vault {
     /// transaction through the same import as an archive's (``Store/importArchive(dryRun:_:)``):
     /// each book found by the names the source gives it or added, each record added unless
     /// the vault holds its import key, every change with its outbox operation. All or
-    /// nothing; a `dryRun` does the same work and rolls it back.
-    public func importOtherProgram(at path: String, format: ImportFormat, dryRun: Bool) throws(VaultError) -> OtherProgramImportReport {
+    /// nothing; a `dryRun` does the same work and rolls it back. `progress` hears, after each
+    /// book, how many of the file's highlights and notes were taken in, of how many.
+    public func importOtherProgram(at path: String, format: ImportFormat, dryRun: Bool,
+                                   progress: (_ done: Int, _ total: Int) -> Void = { _, _ in }) throws(VaultError) -> OtherProgramImportReport {
         let store = try unlockedStore()
         var report = OtherProgramImportReport(format: format, dryRun: dryRun)
         switch format {
         case .kindle:
             let plan = try Self.kindleImportPlan(at: path)
             let now = clock.now()
+            let total = plan.totals.quotes + plan.totals.notes
+            var done = 0
             report.summary = try Self.archiveOrStoreCall {
                 try store.importArchive(dryRun: dryRun) { importer in
-                    for book in plan.books { report.books.append(try Self.importKindle(book, into: importer, at: now)) }
+                    for book in plan.books {
+                        report.books.append(try Self.importKindle(book, into: importer, at: now))
+                        done += book.quotes.count + book.notes.count
+                        progress(done, total)
+                    }
                 }
             }
             let totals = plan.totals
@@ -85,9 +93,15 @@ extension Vault {
             for path in paths { sidecars.append((try Self.koreaderSidecar(at: path), path)) }
             report.files = sidecars.count
             let now = clock.now()
+            let total = sidecars.reduce(0) { $0 + $1.sidecar.highlights.count }
+            var done = 0
             report.summary = try Self.archiveOrStoreCall {
                 try store.importArchive(dryRun: dryRun) { importer in
-                    for (sidecar, path) in sidecars { report.books.append(try Self.importKOReader(sidecar, from: path, into: importer, at: now)) }
+                    for (sidecar, path) in sidecars {
+                        report.books.append(try Self.importKOReader(sidecar, from: path, into: importer, at: now))
+                        done += sidecar.highlights.count
+                        progress(done, total)
+                    }
                 }
             }
             report.bookmarks = sidecars.reduce(0) { $0 + $1.sidecar.bookmarks }

@@ -195,6 +195,21 @@ import Testing
         #expect(try Counts(try vault.json(["import", "--json", device.path])) == Counts(alreadyThere: 7, bookmarks: 2))
     }
 
+    /// A large file shows a progress line on a terminal, and none to a script.
+    @Test func aLargeFileShowsProgressOnATerminalOnly() throws {
+        let vault = try TestVault()
+        try vault.createUnlocked()
+        let file = vault.root.appendingPathComponent("My Clippings.txt")
+        let clippings = (0..<1_200).map { index in
+            "Book \(index % 7) (Some Author)\r\n- Your Highlight on page 1 | location \(index * 10)-\(index * 10 + 2) | Added on Monday, 11 May 2020 01:09:56\r\n\r\nWords \(index).\r\n==========\r\n"
+        }
+        try clippings.joined().write(to: file, atomically: true, encoding: .utf8)
+        let terminal = try Terminal.run(["import", "--dry-run", file.path], answers: [], environment: vault.environment)
+        #expect(terminal.status == 0 && terminal.stdout.contains("Importing: 1200 of 1200 highlights and notes\n"), "\(terminal)")
+        let piped = try vault.succeed(["import", file.path])
+        #expect(piped.stderr.isEmpty && piped.stdout.hasPrefix("Imported Kindle clippings (My Clippings.txt): 7 books.\n"), "\(piped)")
+    }
+
     @Test func aGoodreadsExportIsReadWithADryRunOnly() throws {
         let vault = try TestVault()
         try vault.createUnlocked()

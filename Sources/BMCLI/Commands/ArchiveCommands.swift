@@ -75,7 +75,14 @@ enum ArchiveCommands {
                     guard input.dryRun else { throw VaultError.importNotBuilt(format: .goodreads) }
                     return try showGoodreads(Vault.goodreadsExport(at: input.path), json: input.json, context: context)
                 case let format?:
-                    let report = try context.openVault().importOtherProgram(at: input.path, format: format, dryRun: input.dryRun)
+                    // A progress line for a large file, on a terminal only (``Console/progress(_:)``).
+                    var showedProgress = false
+                    let report = try context.openVault().importOtherProgram(at: input.path, format: format, dryRun: input.dryRun) { done, total in
+                        guard total >= 1_000 else { return }
+                        context.console.progress("\rImporting: \(done) of \(total) highlights and notes")
+                        showedProgress = true
+                    }
+                    if showedProgress { context.console.progress("\n") }
                     if input.json {
                         context.console.out(JSONDocuments.render(OtherProgramDocument(report, listingSkipped: context.verbose)))
                     } else {
