@@ -8,15 +8,29 @@ public enum ImportFormat: String, Sendable {
     case koreader
     /// A Goodreads library export (`goodreads_library_export.csv`).
     case goodreads
+    /// calibre's highlights export (its viewer's, or its library's annotation collection).
+    case calibre
+    /// A Readwise CSV export.
+    case readwise
+    /// A jrnl journal exported with `jrnl --export json`.
+    case jrnl
 
     /// The format of a file that begins with `prefix` (its first bytes), or nil.
     public static func detect(prefix: [UInt8]) -> ImportFormat? {
         let text = String(decoding: prefix, as: UTF8.self)
         var start = Substring(text)
         while let first = start.first, first == "\u{FEFF}" || first.isWhitespace { start = start.dropFirst() }
-        if start.hasPrefix("{"), start.contains("\"archive\"") || start.contains("bmvault-archive") { return .bmvault }
-        // Goodreads: its header row.
+        if start.hasPrefix("{"), start.containsBytes("\"archive\"") || start.containsBytes("bmvault-archive") { return .bmvault }
+        // calibre and jrnl: JSON objects with their own members (calibre's type names itself).
+        if start.hasPrefix("{"), start.containsBytes("\"calibre_highlights\"") || start.containsBytes("\"calibre_annotation_collection\"") {
+            return .calibre
+        }
+        if start.hasPrefix("{"), start.containsBytes("\"entries\""), start.containsBytes("\"body\""), start.containsBytes("\"date\"") {
+            return .jrnl
+        }
+        // Goodreads and Readwise: their header rows.
         if start.hasPrefix("Book Id,Title,Author,") { return .goodreads }
+        if start.hasPrefix("Highlight,Book Title,Book Author") { return .readwise }
         // KOReader: comment lines, then a table literal with its own keys.
         let code = start.split(whereSeparator: \.isNewline).drop { $0.hasPrefix("--") }.first
         if let code, code.hasPrefix("return {"),
@@ -42,6 +56,9 @@ public enum ImportFormat: String, Sendable {
         case .kindle: "Kindle clippings (My Clippings.txt)"
         case .koreader: "a KOReader sidecar (metadata.lua)"
         case .goodreads: "a Goodreads library export"
+        case .calibre: "calibre highlights"
+        case .readwise: "a Readwise export"
+        case .jrnl: "a jrnl journal (JSON)"
         }
     }
 }

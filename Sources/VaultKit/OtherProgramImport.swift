@@ -1,6 +1,8 @@
+internal import FileIO
 public import Importers
 public import Journal
 public import VaultStore
+import VaultCrypto
 
 /// What an import of another program's file did (or, a dry run, would do), book by book,
 /// and what the file holds that was only counted: nothing it holds goes unmentioned.
@@ -33,6 +35,7 @@ public struct OtherProgramImportReport: Sendable {
             case bookmark = "a bookmark (a progress hint)"
             case placeholder = "the clipping-limit placeholder"
             case empty = "no text"
+            case removed = "removed in calibre"
         }
 
         /// The locator it would have had (`loc 12-14`, `p. 48 · Chapter V`), or `no location`.
@@ -55,23 +58,36 @@ public struct OtherProgramImportReport: Sendable {
     public internal(set) var empty = 0
     /// Sidecars read (KOReader), files otherwise.
     public internal(set) var files = 1
+    /// Highlights the reader removed in the other program (calibre's `removed`): not imported.
+    public internal(set) var removed = 0
 }
 
 extension Vault {
-    /// Imports a Kindle's `My Clippings.txt`, or a KOReader sidecar or folder of them, in ONE
+    /// Imports a Kindle's `My Clippings.txt`, a KOReader sidecar or folder of them, calibre's
+    /// highlights, a Readwise export or a jrnl journal, in ONE
     /// transaction through the same import as an archive's (``Store/importArchive(dryRun:_:)``):
     /// each book found by the names the source gives it or added, each record added unless
     /// the vault holds its import key, every change with its outbox operation. All or
     /// nothing; a `dryRun` does the same work and rolls it back. `progress` hears, after each
     /// book, how many of the file's highlights and notes were taken in, of how many.
-    public func importOtherProgram(at path: String, format: ImportFormat, dryRun: Bool,
+    ///
+    /// `book` names the book (a BOOK reference) for the formats that do not: calibre's (it
+    /// must be given) and jrnl's (else a book called Journal, found or added); refused for
+    /// the others, whose files name their books.
+    public func importOtherProgram(at path: String, format: ImportFormat, dryRun: Bool, book reference: String? = nil,
                                    progress: (_ done: Int, _ total: Int) -> Void = { _, _ in }) throws(VaultError) -> OtherProgramImportReport {
         let store = try unlockedStore()
         var report = OtherProgramImportReport(format: format, dryRun: dryRun)
+        if reference != nil, ![.calibre, .jrnl].contains(format) { throw .importBookNotAsked(format: format) }
+        // The book named, looked up once the file has been read (a file that is not one
+        // changes nothing, not even the title cache a lookup may rebuild).
+        func named() throws(VaultError) -> Book? {
+            try reference.map { (reference) throws(VaultError) in try book(named: reference) }
+        }
+        let now = clock.now()
         switch format {
         case .kindle:
             let plan = try Self.kindleImportPlan(at: path)
-            let now = clock.now()
             let total = plan.totals.quotes + plan.totals.notes
             var done = 0
             report.summary = try Self.archiveOrStoreCall {
@@ -92,7 +108,6 @@ extension Vault {
             var sidecars: [(sidecar: KOReaderSidecar, path: String)] = []
             for path in paths { sidecars.append((try Self.koreaderSidecar(at: path), path)) }
             report.files = sidecars.count
-            let now = clock.now()
             let total = sidecars.reduce(0) { $0 + $1.sidecar.highlights.count }
             var done = 0
             report.summary = try Self.archiveOrStoreCall {
@@ -106,10 +121,107 @@ extension Vault {
             }
             report.bookmarks = sidecars.reduce(0) { $0 + $1.sidecar.bookmarks }
             report.empty = sidecars.reduce(0) { $0 + $1.sidecar.highlights.filter { $0.text.allSatisfy(\.isWhitespace) }.count }
+        case .calibre:
+            let calibre = try Self.importedFile(at: path) { (bytes) throws(ImportError) in try CalibreHighlights.read(bytes) }
+            guard let named = try named() else { throw .importNeedsBook(format: .calibre) }
+            guard calibre.calibreBooks.count <= 1 else { throw .importSeveralBooks(count: calibre.calibreBooks.count) }
+            report.summary = try Self.archiveOrStoreCall {
+                try store.importArchive(dryRun: dryRun) { importer in
+                    report.books.append(try Self.importCalibre(calibre, into: importer, book: named, at: now))
+                    progress(calibre.highlights.count, calibre.highlights.count)
+                }
+            }
+            (report.removed, report.empty) = (calibre.removed, calibre.other)
+        case .readwise:
+            let export = try Self.importedFile(at: path) { (bytes) throws(ImportError) in try ReadwiseExport.read(bytes) }
+            report.summary = try Self.archiveOrStoreCall {
+                try store.importArchive(dryRun: dryRun) { importer in
+                    report.books = try Self.importReadwise(export, into: importer, at: now) { progress($0, export.highlights.count) }
+                }
+            }
+            report.empty = export.empty
+        case .jrnl:
+            let journal = try Self.importedFile(at: path) { (bytes) throws(ImportError) in try JrnlExport.read(bytes) }
+            let named = try named()
+            report.summary = try Self.archiveOrStoreCall {
+                try store.importArchive(dryRun: dryRun) { importer in
+                    report.books.append(try Self.importJrnl(journal, into: importer, book: named, at: now))
+                    progress(journal.entries.count, journal.entries.count)
+                }
+            }
         case .bmvault, .goodreads:
             throw .importNotBuilt(format: format)
         }
         return report
+    }
+
+    /// Reads another program's file with `read`, its errors the import's.
+    private static func importedFile<T>(at path: String, _ read: ([UInt8]) throws(ImportError) -> T) throws(VaultError) -> T {
+        let bytes: [UInt8]
+        do { bytes = try FileSystem.readRegularFile(at: path, limit: largestImportFile) } catch { throw .notImportable(path: path) }
+        do { return try read(bytes) } catch { throw .importFile(error) }
+    }
+
+    // MARK: - calibre
+
+    private static func importCalibre(_ calibre: CalibreHighlights, into importer: ArchiveImport, book: Book,
+                                      at now: Timestamp) throws -> OtherProgramImportReport.BookLine {
+        var line = OtherProgramImportReport.BookLine(title: book.title, authors: book.authors, isNew: false)
+        for highlight in calibre.highlights {
+            let at = highlight.timestamp.flatMap { try? Timestamp(iso8601: $0) } ?? now
+            let annotation = try imported(.quote, highlight.text, comment: highlight.note, locator: highlight.chapter ?? "calibre highlight",
+                                          key: "calibre:" + SHA256.hex(of: Array(highlight.uuid.utf8)), book: book.id, at: at)
+            count(try importer.addImported(annotation), annotation, into: &line)
+        }
+        line.skipped += Array(repeating: .init(locator: "no location", reason: .removed), count: calibre.removed)
+        return line
+    }
+
+    // MARK: - Readwise
+
+    private static func importReadwise(_ export: ReadwiseExport, into importer: ArchiveImport, at now: Timestamp,
+                                       progress: (Int) -> Void) throws -> [OtherProgramImportReport.BookLine] {
+        var lines: [OtherProgramImportReport.BookLine] = []
+        var lineOfBook: [String: Int] = [:]
+        var done = 0
+        for highlight in export.highlights {
+            let source = ImportedBook(title: highlight.title, authors: highlight.author.map { [$0] } ?? [],
+                                      identifiers: highlight.asin.map { ["asin:" + $0] } ?? [])
+            let (bookID, isNew) = try importer.book(for: source)
+            let index = lineOfBook[bookID.rawValue] ?? {
+                lines.append(OtherProgramImportReport.BookLine(title: source.title, authors: source.authors, isNew: isNew))
+                lineOfBook[bookID.rawValue] = lines.count - 1
+                return lines.count - 1
+            }()
+            let at = highlight.highlightedAt.flatMap { try? Timestamp(iso8601: $0.replacingOccurrences(of: " ", with: "T")) } ?? now
+            let annotation = try imported(.quote, highlight.text, comment: highlight.note, locator: highlight.locatorText,
+                                          key: "readwise:" + highlight.naturalKey, book: bookID, at: at)
+            count(try importer.addImported(annotation), annotation, into: &lines[index])
+            done += 1
+            if done % 500 == 0 || done == export.highlights.count { progress(done) }
+        }
+        return lines
+    }
+
+    // MARK: - jrnl
+
+    private static func importJrnl(_ journal: JrnlExport, into importer: ArchiveImport, book: Book?,
+                                   at now: Timestamp) throws -> OtherProgramImportReport.BookLine {
+        let (bookID, isNew) = try book.map { ($0.id, false) } ?? importer.book(for: ImportedBook(title: "Journal", authors: []))
+        var line = OtherProgramImportReport.BookLine(title: book?.title ?? "Journal", authors: book?.authors ?? [], isNew: isNew)
+        for entry in journal.entries {
+            let at = entry.localTime.flatMap { LocalTimeText.timestamp(year: $0.year, month: $0.month, day: $0.day, hour: $0.hour,
+                                                                       minute: $0.minute, second: 0) } ?? now
+            let annotation = try imported(.note, entry.text, comment: nil, locator: nil, key: "jrnl:" + entry.naturalKey, book: bookID, at: at)
+            let outcome = try importer.addImported(annotation)
+            count(outcome, annotation, into: &line)
+            // Its tags come with a note this import adds (one a tag's rules refuse is left out).
+            if outcome == .added {
+                let tags = entry.tags.compactMap { try? Tag.checked($0) }
+                if !tags.isEmpty { try importer.addTags(tags, to: annotation.id, kind: .annotation) }
+            }
+        }
+        return line
     }
 
     // MARK: - Kindle

@@ -61,6 +61,12 @@ public enum VaultError: Error, Equatable, Sendable {
     /// The file is in a format bmvault reads but does not yet add to a vault (`--dry-run`
     /// shows what it holds).
     case importNotBuilt(format: ImportFormat)
+    /// The file does not name its book (calibre's highlights): `--book` must.
+    case importNeedsBook(format: ImportFormat)
+    /// `--book` was given for a file that names its books itself.
+    case importBookNotAsked(format: ImportFormat)
+    /// A calibre export holds the highlights of `count` books, and names none of them.
+    case importSeveralBooks(count: Int)
     /// This sync would delete `count` of the vault's `total` live books and notes; nothing
     /// was changed (`--allow-mass-delete` lets it).
     case massDelete(count: Int, total: Int)

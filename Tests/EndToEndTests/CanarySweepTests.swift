@@ -712,6 +712,20 @@ final class SweepWorld {
             .write(to: brokenClippings, atomically: true, encoding: .utf8)
         try world.run(["import", brokenClippings.path], vault: "imported", status: 65)
         try world.run(["book", "alias", "title \(c)", "source title \(c)"], vault: "imported", status: 0)
+        let calibre = archives.appendingPathComponent("highlights \(c).json")
+        try (#"{"highlights": [{"highlighted_text": "calibre "# + c + #"", "notes": "note "# + c + #"", "toc_family_titles": ["chapter "# + c + #""], "type": "highlight", "uuid": "u1"}], "type": "calibre_highlights", "version": 1}"#)
+            .write(to: calibre, atomically: true, encoding: .utf8)
+        try world.run(["import", calibre.path], vault: "imported", status: 64)                    // names no book
+        try world.run(["import", "--book", "title \(c)", calibre.path], vault: "imported", showsContent: true, status: 0)
+        let readwise = archives.appendingPathComponent("readwise.csv")
+        try ("Highlight,Book Title,Book Author,Amazon Book ID,Note,Color,Tags,Location Type,Location,Highlighted at,Document tags\n"
+             + "readwise \(c),title \(c),author \(c),,note \(c),,,location,7,,\n").write(to: readwise, atomically: true, encoding: .utf8)
+        try world.run(["import", readwise.path, "--json"], vault: "imported", showsContent: true, status: 0)
+        let jrnl = archives.appendingPathComponent("jrnl.json")
+        try (#"{"entries": [{"title": "jrnl "# + c + #"", "body": "body "# + c + #"", "date": "2024-03-01", "time": "21:05", "tags": ["@"# + c + #""]}]}"#)
+            .write(to: jrnl, atomically: true, encoding: .utf8)
+        try world.run(["import", jrnl.path], vault: "imported", showsContent: true, status: 0)
+        try world.run(["import", "--from", "jrnl", readwise.path], vault: "imported", status: 65)  // not what --from says
         try world.run(["book", "alias", "unknown \(c)", "source title \(c)"], vault: "imported", status: 66)
 
         // MARK: The editor: saved, failed, and its buffer never left behind

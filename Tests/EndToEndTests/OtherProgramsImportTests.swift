@@ -210,6 +210,79 @@ import Testing
         #expect(piped.stderr.isEmpty && piped.stdout.hasPrefix("Imported Kindle clippings (My Clippings.txt): 7 books.\n"), "\(piped)")
     }
 
+    /// calibre names no book: `--book` does, once added; a removed highlight is counted, never
+    /// imported; an export of several calibre books is refused.
+    @Test func calibreHighlightsGoToTheBookNamed() throws {
+        let vault = try TestVault()
+        try vault.createUnlocked()
+        let file = vault.root.appendingPathComponent("highlights.calibre_highlights")
+        try ("\u{FEFF}" + #"{"highlights": [{"highlighted_text": "It was the best of times", "notes": "the opening", "timestamp": "2021-01-05T11:11:11.123Z", "toc_family_titles": ["Chapter I"], "type": "highlight", "uuid": "ybGnregc0FPNrUijNfIHxg"}, {"removed": true, "type": "highlight", "uuid": "gone", "timestamp": "2021-01-06T08:00:00.000Z"}, {"highlighted_text": "A far, far better thing", "spine_name": "chapter45.xhtml", "type": "highlight", "uuid": "Zz9-_q"}], "type": "calibre_highlights", "version": 1}"#)
+            .write(to: file, atomically: true, encoding: .utf8)
+        let unnamed = try vault.run(["import", file.path])
+        #expect(unnamed.status == 64 && unnamed.stderr.hasPrefix("Error: calibre highlights do not say which book they are from: name it with --book BOOK"), "\(unnamed)")
+        try vault.succeed(["book", "add", "A Tale of Two Cities", "--author", "Charles Dickens"])
+        let report = try vault.json(["import", "--json", "--book", "tale", file.path])
+        #expect(try Counts(report) == Counts(quotes: 2))
+        #expect((report as? [String: Any])?["removed"] as? Int == 1)
+        let quotes = try #require(try vault.json(["list", "--json"]) as? [[String: Any]])
+        let opening = try #require(quotes.first { $0["comment"] as? String == "the opening" })
+        #expect(opening["locator"] as? String == "Chapter I" && opening["createdAt"] as? String == "2021-01-05T11:11:11.123Z")
+        #expect(quotes.contains { $0["locator"] as? String == "chapter45.xhtml" })
+        let again = try vault.succeed(["--verbose", "import", "--book", "tale", file.path])
+        #expect(again.stdout.contains("Already in the vault:  2 quotes and notes\nCounted only:          1 highlight removed in calibre, 0 bookmarks and empty highlights\n"), "\(again)")
+        #expect(again.stdout.contains("  no location: removed in calibre\n"), "\(again)")
+        let several = vault.root.appendingPathComponent("annotations.json")
+        try #"{"annotations": [{"book_id": 1, "annotation": {"type": "highlight", "uuid": "x", "highlighted_text": "a"}}, {"book_id": 2, "annotation": {"type": "highlight", "uuid": "y", "highlighted_text": "b"}}], "type": "calibre_annotation_collection", "version": 1}"#
+            .write(to: several, atomically: true, encoding: .utf8)
+        let refused = try vault.run(["import", "--book", "tale", several.path])
+        #expect(refused.status == 65 && refused.stderr.hasPrefix("Error: these calibre highlights are from 2 books"), "\(refused)")
+        let wrong = try vault.run(["import", "--book", "tale", Self.fixtures.appendingPathComponent("noted__My Clippings.txt").path])
+        #expect(wrong.status == 64 && wrong.stderr.hasPrefix("Error: --book is for calibre highlights and jrnl journals"), "\(wrong)")
+    }
+
+    /// A Readwise export: its books found or added (Dune matched, Frank Herbert either way),
+    /// once.
+    @Test func aReadwiseExportGivesItsBooksTheirQuotes() throws {
+        let vault = try TestVault()
+        try vault.createUnlocked()
+        try vault.succeed(["book", "add", "Dune", "--author", "Frank Herbert"])
+        let file = vault.root.appendingPathComponent("readwise-data.csv")
+        try ("Highlight,Book Title,Book Author,Amazon Book ID,Note,Color,Tags,Location Type,Location,Highlighted at,Document tags\r\n"
+             + "\"Fear is the mind-killer.\",Dune,Frank Herbert,B00B7NPRY8,the litany,yellow,,location,1234,2020-05-11 21:09:56+00:00,\r\n"
+             + ",Dune,Frank Herbert,,,,,location,99,,\r\n"
+             + "A line from an article,How to Read,,,,,,order,3,,\r\n").write(to: file, atomically: true, encoding: .utf8)
+        let report = try #require(try vault.json(["import", "--json", file.path]) as? [String: Any])
+        #expect(try Counts(report) == Counts(books: 1, quotes: 2, empty: 1))
+        #expect((report["books"] as? [[String: Any]])?.map { $0["new"] as? Bool } == [false, true])
+        let quotes = try #require(try vault.json(["list", "--json"]) as? [[String: Any]])
+        let fear = try #require(quotes.first { $0["locator"] as? String == "loc 1234" })
+        #expect(fear["comment"] as? String == "the litany" && fear["createdAt"] as? String == "2020-05-11T21:09:56.000Z" && fear["bookTitle"] as? String == "Dune")
+        #expect(try Counts(try vault.json(["import", "--json", file.path])) == Counts(alreadyThere: 2, empty: 1))
+    }
+
+    /// A jrnl journal: its entries become notes, dated, with their tags, in a book called
+    /// Journal (or the one `--book` names), once.
+    @Test func aJrnlJournalBecomesNotes() throws {
+        let vault = try TestVault()
+        try vault.createUnlocked()
+        let file = vault.root.appendingPathComponent("journal.json")
+        try #"{"tags": {"@dune": 1}, "entries": [{"title": "Started Dune again.", "body": "The litany still works.", "date": "2024-03-01", "time": "21:05", "tags": ["@dune"], "starred": true}, {"title": "A title alone.", "body": "", "date": "2024-03-02", "time": "07:30", "tags": [], "starred": false}]}"#
+            .write(to: file, atomically: true, encoding: .utf8)
+        let first = try #require(try vault.json(["import", "--json", file.path]) as? [String: Any])
+        #expect(try Counts(first) == Counts(books: 1, notes: 2))
+        #expect((first["books"] as? [[String: Any]])?.first?["title"] as? String == "Journal")
+        let notes = try #require(try vault.json(["list", "--json", "--tag", "dune"]) as? [[String: Any]])
+        #expect(notes.count == 1 && notes.first?["body"] as? String == "Started Dune again.\nThe litany still works.")
+        #expect(notes.first?["createdAt"] as? String == "2024-03-01T21:05:00.000Z" && notes.first?["bookTitle"] as? String == "Journal")
+        #expect(try Counts(try vault.json(["import", "--json", file.path])) == Counts(alreadyThere: 2))
+        // Into another vault's book of the reader's choosing.
+        let other = try TestVault()
+        try other.createUnlocked()
+        try other.succeed(["book", "add", "Morning pages"])
+        #expect(try Counts(try other.json(["import", "--json", "--book", "morning", file.path])) == Counts(notes: 2))
+        #expect((try other.json(["book", "list", "--json"]) as? [[String: Any]])?.count == 1)
+    }
+
     @Test func aGoodreadsExportIsReadWithADryRunOnly() throws {
         let vault = try TestVault()
         try vault.createUnlocked()
@@ -234,7 +307,7 @@ import Testing
         let file = vault.root.appendingPathComponent("notes.csv")
         try "Id;Title\n1;Dune\n".write(to: file, atomically: true, encoding: .utf8)
         let result = try vault.run(["import", file.path])
-        #expect(result.status == 65 && result.stderr == "Error: \(file.path) is not a format bmvault can import (it reads a bmvault archive or its journal.json, a Kindle's My Clippings.txt, a KOReader sidecar or a folder of them, and, with --dry-run, a Goodreads library export); nothing was imported\n",
+        #expect(result.status == 65 && result.stderr == "Error: \(file.path) is not a format bmvault can import (it reads a bmvault archive or its journal.json, a Kindle's My Clippings.txt, a KOReader sidecar or a folder of them, calibre highlights, a Readwise export, a jrnl journal, and, with --dry-run, a Goodreads library export); nothing was imported\n",
                 "\(result)")
         let before = try vault.databaseBytesIgnoringChangeCounter()
         let broken = vault.root.appendingPathComponent("My Clippings.txt")
@@ -249,7 +322,8 @@ import Testing
         // A file forced to a format it is not is that format's error, and changes nothing.
         let forced = try vault.run(["import", "--from", "koreader", broken.path])
         #expect(forced.status == 65 && forced.stderr.split(separator: "\n").count == 1 && !forced.stderr.contains("mind-killer"), "\(forced)")
-        #expect(try vault.run(["import", "--from", "calibre", broken.path]).status == 64)
+        #expect(try vault.run(["import", "--from", "pocket", broken.path]).status == 64)
+        #expect(try vault.run(["import", "--from", "calibre", "--book", "x", broken.path]).status == 65)
         #expect(try vault.databaseBytesIgnoringChangeCounter() == before)
     }
 }

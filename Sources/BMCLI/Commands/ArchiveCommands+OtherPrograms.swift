@@ -26,13 +26,30 @@ extension ArchiveCommands {
             (report.dryRun ? "Would update:" : "Updated:", "\(plural(report.books.filter(\.progressed).count, "book")) (progress, rating or status), "
                 + "\(plural(summary.updated.quotes + summary.updated.notes, "quote or note", "quotes and notes")) (a newer comment)"),
             ("Already in the vault:", plural(summary.unchanged, "quote or note", "quotes and notes")),
-            (report.dryRun ? "Would merge:" : "Merged:", "\(plural(report.merged, "clipping")) into the quote it repeats (a re-highlight, a note saved twice)"),
-            ("Counted only:", "\(plural(report.bookmarks, "bookmark")) (progress hints), "
-                + "\(plural(report.placeholders, "clipping-limit placeholder")), \(plural(report.empty, "highlight or note", "highlights and notes")) without text"),
-        ]
+        ] + countedOnly(report)
         let width = rows.map(\.0.count).max() ?? 0
         for (label, value) in rows { text += label.padding(toLength: width + 2, withPad: " ", startingAt: 0) + value + "\n" }
         return text
+    }
+
+    /// What the file holds that is only counted, in the words of its format.
+    private static func countedOnly(_ report: OtherProgramImportReport) -> [(String, String)] {
+        let withoutText = plural(report.empty, "highlight or note", "highlights and notes") + " without text"
+        switch report.format {
+        case .kindle:
+            return [(report.dryRun ? "Would merge:" : "Merged:", "\(plural(report.merged, "clipping")) into the quote it repeats (a re-highlight, a note saved twice)"),
+                    ("Counted only:", "\(plural(report.bookmarks, "bookmark")) (progress hints), "
+                        + "\(plural(report.placeholders, "clipping-limit placeholder")), \(withoutText)")]
+        case .koreader:
+            return [("Counted only:", "\(plural(report.bookmarks, "page bookmark")) (progress hints), \(withoutText)")]
+        case .calibre:
+            return [("Counted only:", "\(plural(report.removed, "highlight")) removed in calibre, "
+                        + "\(plural(report.empty, "bookmark or empty highlight", "bookmarks and empty highlights"))")]
+        case .readwise:
+            return [("Counted only:", plural(report.empty, "row", "rows") + " without highlighted text")]
+        case .jrnl, .bmvault, .goodreads:
+            return []
+        }
     }
 
     /// `--verbose`: every record not added, book by book, by where it is (its locator), never
@@ -62,6 +79,8 @@ extension ArchiveCommands {
         let books: [BookDocument]
         let added: JournalCounts, updated: JournalCounts, alreadyThere: Int
         let merged: Int, bookmarks: Int, placeholders: Int, empty: Int
+        /// calibre's highlights the reader removed there.
+        let removed: Int
 
         init(_ report: OtherProgramImportReport, listingSkipped: Bool) {
             format = report.format.rawValue
@@ -74,7 +93,7 @@ extension ArchiveCommands {
             added = report.summary.added
             updated = report.summary.updated
             alreadyThere = report.summary.unchanged
-            (merged, bookmarks, placeholders, empty) = (report.merged, report.bookmarks, report.placeholders, report.empty)
+            (merged, bookmarks, placeholders, empty, removed) = (report.merged, report.bookmarks, report.placeholders, report.empty, report.removed)
         }
     }
 }

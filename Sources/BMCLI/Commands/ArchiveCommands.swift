@@ -50,12 +50,15 @@ enum ArchiveCommands {
         var force = false
         var json = false
         var format: ImportFormat?
+        var book: String?
 
         static var parameters: [Parameter<ImportInput>] {
             [.argument(\.path, ArgumentSpec(name: "path", help: "The archive directory, or its journal.json (- reads it from standard input); or another program's file.")),
              .option(\.format, OptionSpec(name: "from", valueName: "format",
-                                          help: "Read PATH as this format, not the one its content suggests: kindle, koreader, goodreads or bmvault."),
+                                          help: "Read PATH as this format, not the one its content suggests: kindle, koreader, calibre, readwise, jrnl, goodreads or bmvault."),
                      ValueParsing.importFormat),
+             .option(\.book, OptionSpec(name: "book", valueName: "book",
+                                        help: "The book calibre highlights are from, or jrnl entries go to (default: a book called Journal).")) { $0 },
              .flag(\.dryRun, OptionSpec(name: "dry-run", help: "Report what would be added, updated and marked as a conflict; change nothing.")),
              .flag(\.force, OptionSpec(name: "force", help: "Import even if files differ from the manifest (a damaged or altered archive).")),
              .flag(\.json, SharedOptions.json)]
@@ -65,19 +68,22 @@ enum ArchiveCommands {
     static func importCommand(_ context: CommandContext) -> CommandSpec {
         CommandSpec(
             name: "import", abstract: "Merge an archive, or a Kindle's or KOReader's highlights.",
-            discussion: "PATH is an archive directory or its journal.json, a Kindle's My Clippings.txt, a KOReader sidecar or a folder holding some (a device's drive), told apart by their content (--from names the format instead). All or nothing, in one transaction. Records the vault has are left alone, so importing twice changes nothing; an archive's note that differs keeps both texts (see `bmvault conflicts`), and a highlight imported before is skipped by its key, even one deleted since. Edited Markdown files are read in place of journal.json for their book. A Goodreads library export is read with --dry-run only for now (Docs/IMPORTING.md).",
+            discussion: "PATH is an archive directory or its journal.json, a Kindle's My Clippings.txt, a KOReader sidecar or a folder holding some (a device's drive), calibre's highlights export (with --book), a Readwise CSV export or a jrnl journal (`jrnl --export json`), told apart by their content (--from names the format instead). All or nothing, in one transaction. Records the vault has are left alone, so importing twice changes nothing; an archive's note that differs keeps both texts (see `bmvault conflicts`), and a highlight imported before is skipped by its key, even one deleted since. Edited Markdown files are read in place of journal.json for their book. A Goodreads library export is read with --dry-run only for now (Docs/IMPORTING.md).",
             parameters: ImportInput.parameters
         ) { input in
             if input.path != CommandContext.standardInputArgument {
                 switch input.format ?? Vault.importFormat(at: input.path) {
-                case .bmvault?: break
+                case .bmvault?:
+                    if input.book != nil { throw VaultError.importBookNotAsked(format: .bmvault) }
                 case .goodreads?:
+                    if input.book != nil { throw VaultError.importBookNotAsked(format: .goodreads) }
                     guard input.dryRun else { throw VaultError.importNotBuilt(format: .goodreads) }
                     return try showGoodreads(Vault.goodreadsExport(at: input.path), json: input.json, context: context)
                 case let format?:
                     // A progress line for a large file, on a terminal only (``Console/progress(_:)``).
                     var showedProgress = false
-                    let report = try context.openVault().importOtherProgram(at: input.path, format: format, dryRun: input.dryRun) { done, total in
+                    let report = try context.openVault().importOtherProgram(at: input.path, format: format, dryRun: input.dryRun,
+                                                                            book: input.book) { done, total in
                         guard total >= 1_000 else { return }
                         context.console.progress("\rImporting: \(done) of \(total) highlights and notes")
                         showedProgress = true

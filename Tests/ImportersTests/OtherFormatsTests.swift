@@ -1,0 +1,91 @@
+import Foundation
+import Testing
+@testable import Importers
+
+/// calibre's highlights, a Readwise export and a jrnl journal, written as those programs
+/// write them (field names, envelopes and quirks from their exporters' code), read into what
+/// they hold; each told apart by content.
+@Suite struct OtherFormatsTests {
+    static let calibre = "\u{FEFF}" + #"""
+        {
+          "highlights": [
+            {"highlighted_text": "It was the best of times,\nit was the worst of times", "notes": "the opening", "spine_index": 2,
+             "spine_name": "chapter01.xhtml", "start_cfi": "/2/4/2/2:0", "end_cfi": "/2/4/2/4:10", "style": {"kind": "color", "type": "builtin", "which": "yellow"},
+             "timestamp": "2021-01-05T11:11:11.123Z", "toc_family_titles": ["Book the First", "Chapter I"], "type": "highlight", "uuid": "ybGnregc0FPNrUijNfIHxg"},
+            {"removed": true, "timestamp": "2021-01-06T08:00:00.000Z", "type": "highlight", "uuid": "k3J_vX-2aBc"},
+            {"pos": "epubcfi(/6/4)", "pos_type": "epubcfi", "timestamp": "2021-01-06T09:00:00.000Z", "title": "A bookmark", "type": "bookmark"},
+            {"highlighted_text": "  ", "timestamp": "2021-01-06T10:00:00.000Z", "type": "highlight", "uuid": "empty1"},
+            {"highlighted_text": "A far, far better thing", "spine_name": "chapter45.xhtml", "timestamp": "2021-01-07T21:30:00.000Z",
+             "type": "highlight", "uuid": "Zz9-_q"}
+          ],
+          "type": "calibre_highlights",
+          "version": 1
+        }
+        """#
+
+    @Test func calibresViewerExportGivesItsHighlightsAndCountsTheRest() throws {
+        #expect(ImportFormat.detect(prefix: Array(Self.calibre.utf8)) == .calibre)
+        let read = try CalibreHighlights.read(Array(Self.calibre.utf8))
+        #expect(read.highlights.map(\.uuid) == ["ybGnregc0FPNrUijNfIHxg", "Zz9-_q"])
+        #expect(read.highlights[0].text == "It was the best of times,\nit was the worst of times" && read.highlights[0].note == "the opening")
+        #expect(read.highlights[0].chapter == "Chapter I" && read.highlights[1].chapter == "chapter45.xhtml")
+        #expect(read.highlights[0].timestamp == "2021-01-05T11:11:11.123Z")
+        #expect(read.removed == 1 && read.other == 2 && read.calibreBooks.isEmpty)
+    }
+
+    @Test func calibresLibraryCollectionNamesItsBooksByNumber() throws {
+        let collection = #"{"annotations": [{"book_id": 15, "format": "EPUB", "annotation": {"type": "highlight", "uuid": "a1", "highlighted_text": "one"}},"#
+            + #" {"book_id": 16, "type": "highlight", "uuid": "a2", "highlighted_text": "two"}], "type": "calibre_annotation_collection", "version": 1}"#
+        #expect(ImportFormat.detect(prefix: Array(collection.utf8)) == .calibre)
+        let read = try CalibreHighlights.read(Array(collection.utf8))
+        #expect(read.highlights.map(\.text) == ["one", "two"] && read.calibreBooks == [15, 16])
+        for broken in ["{\"type\": \"calibre_highlights\", \"version\": 2, \"highlights\": []}", "{\"type\": \"other\", \"version\": 1}", "[1, 2]", "{"] {
+            #expect(throws: ImportError.self) { try CalibreHighlights.read(Array(broken.utf8)) }
+        }
+    }
+
+    static let readwise = "Highlight,Book Title,Book Author,Amazon Book ID,Note,Color,Tags,Location Type,Location,Highlighted at,Document tags\r\n"
+        + "\"Fear is the mind-killer.\",Dune,Frank Herbert,B00B7NPRY8,the litany,yellow,,location,1234,2020-05-11 21:09:56+00:00,\r\n"
+        + "\"A quote \"\"in quotes\"\",\nover two lines\",Dune,Frank Herbert,B00B7NPRY8,,,,page,12,2020-05-12 08:00:00+00:00,\r\n"
+        + ",Dune,Frank Herbert,,,,,location,99,,\r\n"
+        + "A line from an article,How to Read,,,,,,order,3,,\r\n"
+
+    @Test func aReadwiseExportGivesEachHighlightWithItsBook() throws {
+        #expect(ImportFormat.detect(prefix: Array(Self.readwise.utf8)) == .readwise)
+        let read = try ReadwiseExport.read(Array(Self.readwise.utf8))
+        #expect(read.highlights.count == 3 && read.empty == 1)
+        let first = read.highlights[0]
+        #expect(first.title == "Dune" && first.author == "Frank Herbert" && first.asin == "B00B7NPRY8" && first.note == "the litany")
+        #expect(first.locatorText == "loc 1234" && first.highlightedAt == "2020-05-11 21:09:56+00:00")
+        #expect(read.highlights[1].text == "A quote \"in quotes\",\nover two lines" && read.highlights[1].locatorText == "p. 12")
+        #expect(read.highlights[2].author == nil && read.highlights[2].locatorText == "#3")
+        // The key: the same row in another export, whatever else changed.
+        let again = try ReadwiseExport.read(Array(Self.readwise.replacingOccurrences(of: "the litany", with: "edited note").utf8))
+        #expect(again.highlights.map(\.naturalKey) == read.highlights.map(\.naturalKey))
+        #expect(Set(read.highlights.map(\.naturalKey)).count == 3)
+        #expect(throws: ImportError.self) { try ReadwiseExport.read(Array("Highlight,Title\nx,y\n".utf8)) }
+    }
+
+    static let jrnl = #"""
+        {
+          "tags": {"@work": 1, "@dune": 1},
+          "entries": [
+            {"title": "Started Dune again.", "body": "The litany still works.\nSecond line.", "date": "2024-03-01", "time": "21:05",
+             "tags": ["@dune"], "starred": true},
+            {"title": "A title alone.", "body": "", "date": "2024-03-02", "time": "07:30", "tags": ["@work", "@"], "starred": false}
+          ]
+        }
+        """#
+
+    @Test func aJrnlJournalGivesItsEntries() throws {
+        #expect(ImportFormat.detect(prefix: Array(Self.jrnl.utf8)) == .jrnl)
+        let read = try JrnlExport.read(Array(Self.jrnl.utf8))
+        #expect(read.entries.map(\.text) == ["Started Dune again.\nThe litany still works.\nSecond line.", "A title alone."])
+        #expect(read.entries[0].tags == ["dune"] && read.entries[1].tags == ["work"] && read.entries[0].starred)
+        #expect(read.entries[0].localTime! == (2024, 3, 1, 21, 5))
+        #expect(Set(read.entries.map(\.naturalKey)).count == 2)
+        for broken in ["{\"entries\": [{\"title\": \"no date\", \"body\": \"\"}]}", "{\"tags\": {}}", "{\"entries\": [{\"date\": \"2024-01-01\"}]}"] {
+            #expect(throws: ImportError.self) { try JrnlExport.read(Array(broken.utf8)) }
+        }
+    }
+}
