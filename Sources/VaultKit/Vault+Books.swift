@@ -250,6 +250,15 @@ extension Vault {
         return (book, try storeCall { () throws(StoreError) in try store.addBookAlias(title, to: book.id) })
     }
 
+    /// Merges the book `duplicate` names into the one `kept` names (``Store/mergeBook(_:into:)``):
+    /// one book, with everything both had. Returns both as they were, and what moved.
+    public func mergeBook(_ duplicate: String, into kept: String) throws(VaultError) -> (merged: Book, kept: Book, summary: BookMergeSummary) {
+        let from = try book(named: duplicate), into = try book(named: kept)
+        guard from.id != into.id else { throw .mergeIntoItself }
+        let store = try unlockedStore()
+        return (from, into, try storeCall { () throws(StoreError) in try store.mergeBook(from.id, into: into.id) })
+    }
+
     /// Records a reading session with a book. `toPage`: the page the reader got to, which
     /// moves the book's progress there in the same transaction (needs the book's number of
     /// pages; never backwards: a session does not undo a further position).

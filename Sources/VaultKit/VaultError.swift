@@ -65,6 +65,8 @@ public enum VaultError: Error, Equatable, Sendable {
     case importNeedsBook(format: ImportFormat)
     /// `--book` was given for a file that names its books itself.
     case importBookNotAsked(format: ImportFormat)
+    /// `book merge` was given one book twice.
+    case mergeIntoItself
     /// A calibre export holds the highlights of `count` books, and names none of them.
     case importSeveralBooks(count: Int)
     /// This sync would delete `count` of the vault's `total` live books and notes; nothing

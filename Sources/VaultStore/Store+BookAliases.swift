@@ -62,7 +62,7 @@ extension Store {
     }
 
     /// Removes `alias` from whichever books have it. Inside a write transaction.
-    private func removeBookAlias(_ alias: String) throws(StoreError) {
+    func removeBookAlias(_ alias: String) throws(StoreError) {
         let cipher = try requireCipher()
         var ids: [String] = []
         try database.forEachRow("SELECT id, alias FROM book_alias") { row in

@@ -726,6 +726,9 @@ final class SweepWorld {
             .write(to: jrnl, atomically: true, encoding: .utf8)
         try world.run(["import", jrnl.path], vault: "imported", showsContent: true, status: 0)
         try world.run(["import", "--from", "jrnl", readwise.path], vault: "imported", status: 65)  // not what --from says
+        try world.run(["book", "add", "merge me \(c)"], vault: "imported", status: 0)
+        try world.run(["book", "merge", "merge me \(c)", "title \(c)"], vault: "imported", status: 0)
+        try world.run(["book", "merge", "title \(c)", "title \(c)"], vault: "imported", status: 64)
         try world.run(["book", "alias", "unknown \(c)", "source title \(c)"], vault: "imported", status: 66)
 
         // MARK: The editor: saved, failed, and its buffer never left behind

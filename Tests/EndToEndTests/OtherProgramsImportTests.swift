@@ -150,6 +150,36 @@ import Testing
         #expect(try vault.run(["book", "alias", "no such book", "Dune"]).status != 0)
     }
 
+    /// An import that made a second book: `book merge` makes them one, and every later import
+    /// of that title goes to the one kept.
+    @Test func bookMergeMakesTwoBooksOneForEveryLaterImport() throws {
+        let vault = try TestVault()
+        try vault.createUnlocked()
+        try vault.succeed(["book", "add", "Elantris", "--author", "Brandon Sanderson"])
+        try vault.succeed(["note", "add", "elantris", "Typed here."])
+        try vault.succeed(["session", "add", "elantris", "--pages", "30", "--minutes", "45"])
+        let file = Self.fixtures.appendingPathComponent("hadynz__first-scenario.txt").path
+        try vault.succeed(["import", file])
+        #expect((try vault.json(["book", "list", "--json"]) as? [[String: Any]])?.count == 3, "the long Kindle title made a book of its own")
+        try vault.succeed(["session", "add", "tenth anniversary", "--pages", "12", "--minutes", "20"])
+        try vault.succeed(["tag", "add", "tenth anniversary", "fantasy"])
+        try vault.succeed(["book", "rate", "tenth anniversary", "4"])
+        let merged = try vault.succeed(["book", "merge", "tenth anniversary", "elantris"])
+        #expect(merged.stderr.contains(": 3 notes and quotes, 1 sessions, 1 tags moved; the first is deleted.\n"), "\(merged)")
+        let books = try #require(try vault.json(["book", "list", "--json"]) as? [[String: Any]])
+        #expect(books.count == 2)
+        let elantris = try #require(books.first { $0["title"] as? String == "Elantris" })
+        #expect(elantris["rating"] as? Double == 4 && (elantris["tags"] as? [String]) == ["fantasy"])
+        #expect((try vault.json(["session", "list", "--book", "elantris", "--json"]) as? [[String: Any]])?.count == 2)
+        #expect((try vault.json(["list", "--book", "elantris", "--json"]) as? [[String: Any]])?.count == 4)
+        // Again: nothing added, and no third book.
+        let again = try #require(try vault.json(["import", "--json", file]) as? [String: Any])
+        #expect(try Counts(again) == Counts(alreadyThere: 5, merged: 1))
+        #expect((again["books"] as? [[String: Any]])?.allSatisfy { $0["new"] as? Bool == false } == true)
+        let same = try vault.run(["book", "merge", "elantris", "Elantris"])
+        #expect(same.status == 64 && same.stderr.hasPrefix("Error: both name the same book"), "\(same)")
+    }
+
     /// A KOReader sidecar in either layout gives the same quotes under the same keys: the
     /// second adds nothing. Its progress, status and notes come too.
     @Test(arguments: [false, true])

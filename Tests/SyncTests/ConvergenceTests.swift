@@ -573,3 +573,33 @@ import VaultCrypto
         #expect(try a.liveAnnotations().isEmpty)
     }
 }
+
+/// `book merge` on one device: every device ends with one book and everything both had; a
+/// note another device wrote meanwhile in the merged book is never lost (it brings that book
+/// back, as any note for a book deleted elsewhere does).
+@Suite struct BookMergeConvergenceTests {
+    @Test func aMergeSyncsAndANoteWrittenMeanwhileIsKept() throws {
+        let cluster = try Cluster(label: "merge")
+        let a = try cluster.addDevice("a"), b = try cluster.addDevice("b")
+        let kept = try a.addBook("Elantris"), duplicate = try a.addBook("Elantris (10th anniversary)")
+        let quote = try a.addQuote("A quote.", at: "p. 3", toBook: duplicate.id)
+        _ = try a.addSession(to: duplicate.id, pages: 12)
+        try a.sync(); try b.sync()
+        let summary = try a.store.mergeBook(duplicate.id, into: kept.id)
+        #expect(summary.annotations == 1 && summary.sessions == 1)
+        try a.sync(); try b.sync(); try a.sync()
+        try expectConverged([a, b])
+        #expect(try b.note(quote.id).bookID == kept.id)
+        #expect(try b.store.sessions(of: kept.id).count == 1 && b.store.sessions(of: duplicate.id).isEmpty)
+        #expect(try b.store.book(duplicate.id).deletedAt != nil)
+
+        // Merged again on A while B, not yet synced, writes in the book A merges.
+        let second = try a.addBook("Elantris, again")
+        try a.sync(); try b.sync()
+        _ = try a.store.mergeBook(second.id, into: kept.id)
+        let written = try b.addNote("Written on B meanwhile.", toBook: second.id)
+        try a.sync(); try b.sync(); try a.sync(); try b.sync()
+        try expectConverged([a, b])
+        #expect(try a.note(written.id).deletedAt == nil && a.note(written.id).body == "Written on B meanwhile.")
+    }
+}

@@ -11,7 +11,7 @@ enum BookCommands {
     static func book(_ context: CommandContext) -> CommandSpec {
         CommandSpec(name: "book", abstract: "Add, correct and rate books; progress and status.",
                     subcommands: [add(context), list(context), edit(context), progress(context)]
-                        + ShelfCommands.statusCommands(context) + [ShelfCommands.rate(context), ShelfCommands.alias(context)])
+                        + ShelfCommands.statusCommands(context) + [ShelfCommands.rate(context), ShelfCommands.alias(context), ShelfCommands.merge(context)])
     }
 
     struct AddInput: CommandInput, EditionInput {

@@ -70,6 +70,30 @@ enum ShelfCommands {
         }
     }
 
+    struct MergeInput: CommandInput {
+        var duplicate = ""
+        var kept = ""
+
+        static var parameters: [Parameter<MergeInput>] {
+            [.argument(\.duplicate, ArgumentSpec(name: "from", help: "The book to merge (it is deleted once empty): an id, or part of its title or author.")),
+             .argument(\.kept, ArgumentSpec(name: "into", help: "The book to keep, which receives everything of the first."))]
+        }
+    }
+
+    /// `book merge`: two records of one book made one.
+    static func merge(_ context: CommandContext) -> CommandSpec {
+        CommandSpec(name: "merge", abstract: "Merge one book into another: its notes, quotes, sessions and tags move, then it is deleted.",
+                    discussion: "For a book recorded twice (an import that made a second one, a title typed twice). In one transaction: the first book's notes and quotes move to the second (each a change, like `bmvault move`), its sessions are recorded again there, its tags and reading log join the second's, and its rating, edition and position where the second has none or is behind. Every later import of its title or of the names another program gave it goes to the second. Then the first book is deleted (it stays in `bmvault trash`, empty). It syncs like any change.",
+                    parameters: MergeInput.parameters) { input in
+            let vault = try context.openVault()
+            let (merged, kept, summary) = try vault.mergeBook(input.duplicate, into: input.kept)
+            let mention = Mention(vault: vault, console: context.console)
+            context.console.note("Merged \(mention.bookAsSubject(merged)) into \(mention.bookAsSubject(kept)): "
+                                 + "\(summary.annotations) notes and quotes, \(summary.sessions) sessions, \(summary.tags) tags moved; "
+                                 + "the first is deleted.\n")
+        }
+    }
+
     static func rate(_ context: CommandContext) -> CommandSpec {
         CommandSpec(name: "rate", abstract: "Rate a book, 1 to 5 stars in halves.", parameters: RateInput.parameters) { input in
             guard (input.stars != nil) != input.clear else { throw CLIError.invalidValue("book rate needs STARS (1 to 5, in halves) or --clear") }

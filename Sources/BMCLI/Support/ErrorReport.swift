@@ -73,6 +73,8 @@ struct ErrorReport: Equatable {
             return ErrorReport("\(format.name) do not say which book they are from: name it with --book BOOK (add it first with `bmvault book add`); nothing was imported", .usage)
         case .importBookNotAsked(let format):
             return ErrorReport("--book is for calibre highlights and jrnl journals; \(format.name) names its books itself; nothing was imported", .usage)
+        case .mergeIntoItself:
+            return ErrorReport("both name the same book: book merge takes the book to merge, then the book to keep; nothing was changed", .usage)
         case .importSeveralBooks(let count):
             return ErrorReport("these calibre highlights are from \(count) books and name none: export them from calibre's viewer one book at a time; nothing was imported", .dataError)
         case .importNotBuilt(let format):

@@ -1,0 +1,66 @@
+public import Journal
+
+/// What merging one book into another moved.
+public struct BookMergeSummary: Sendable, Equatable {
+    /// Notes and quotes moved.
+    public var annotations = 0
+    /// Sessions recorded again on the kept book.
+    public var sessions = 0
+    /// The merged book's tags the kept one did not have.
+    public var tags = 0
+
+    public init() {}
+}
+
+/// `bmvault book merge`: two records of one book (an import that made a second one, a book
+/// typed twice) made one.
+extension Store {
+    /// Merges book `duplicate` into `kept`, in ONE write transaction, every change with its
+    /// outbox operation: its notes and quotes move (a change of each, as `move` makes); its
+    /// sessions are recorded again on `kept` and deleted from it (a session's book never
+    /// changes, so every device ends with the same sessions); its tags and reading log join
+    /// `kept`'s, and its rating, edition and position where `kept` has none or is behind;
+    /// the names other programs gave it, and its own title (with and without its authors),
+    /// name `kept` in every later import; then `duplicate` is deleted (a tombstone, which
+    /// `bmvault undelete` can bring back, empty).
+    public func mergeBook(_ duplicate: EntityID, into kept: EntityID) throws(StoreError) -> BookMergeSummary {
+        try database.writeTransaction { () throws(StoreError) -> BookMergeSummary in
+            try requireLiveBook(duplicate)
+            try requireLiveBook(kept)
+            var summary = BookMergeSummary()
+            guard duplicate != kept else { return summary }
+            for id in try liveAnnotationIDs(of: duplicate) {
+                try changeAnnotationInTransaction(id, action: .update) { $0.bookID = kept }
+                summary.annotations += 1
+            }
+            for session in try sessions(of: duplicate) {
+                try insertSession(ReadingSession(id: .generate(at: clock.now()), bookID: kept, startedAt: session.startedAt,
+                                                 endedAt: session.endedAt, pagesRead: session.pagesRead), outboxState: .pending)
+                try deleteSessionInTransaction(session.id)
+                summary.sessions += 1
+            }
+            summary.tags = try addTagsInTransaction(try tags(of: duplicate), to: kept, kind: .book).count
+            let merged = try book(duplicate), here = try book(kept)
+            let parts = BookParts(progress: merged.progress > here.progress, rating: here.rating == nil && merged.rating != nil,
+                                  edition: here.edition.isEmpty && !merged.edition.isEmpty)
+            let log = here.readingLog.union(merged.readingLog)
+            if parts.progress || parts.rating || parts.edition || log != here.readingLog {
+                try changeBookInTransaction(kept, action: .update, parts: parts) { book in
+                    if parts.progress { book.progress = merged.progress }
+                    if parts.rating { book.rating = merged.rating }
+                    if parts.edition { book.edition = merged.edition }
+                    book.readingLog = log
+                }
+            }
+            try database.run("UPDATE book_alias SET book_id = ? WHERE book_id = ?", [.text(kept.rawValue), .text(duplicate.rawValue)])
+            let held = Set(try bookAliases().filter { $0.book == kept }.map(\.alias))
+            for alias in [Self.titleAndAuthorsAlias(merged.title, authors: merged.authors), Self.titleAlias(merged.title)]
+            where !held.contains(alias) {
+                try removeBookAlias(alias)   // from any other book: the reader said which book this is
+                try insertBookAlias(alias, book: kept)
+            }
+            try deleteBookInTransaction(duplicate)
+            return summary
+        }
+    }
+}
