@@ -25,6 +25,7 @@ public enum ImportFormat: String, Sendable {
         if start.hasPrefix("{"), start.containsBytes("\"calibre_highlights\"") || start.containsBytes("\"calibre_annotation_collection\"") {
             return .calibre
         }
+        if KOReaderExport.isExport(prefix) { return .koreader }
         if start.hasPrefix("{"), start.containsBytes("\"entries\""), start.containsBytes("\"body\""), start.containsBytes("\"date\"") {
             return .jrnl
         }
@@ -54,7 +55,7 @@ public enum ImportFormat: String, Sendable {
         switch self {
         case .bmvault: "a bmvault archive"
         case .kindle: "Kindle clippings (My Clippings.txt)"
-        case .koreader: "a KOReader sidecar (metadata.lua)"
+        case .koreader: "KOReader highlights (a sidecar, metadata.lua, or its exporter's JSON)"
         case .goodreads: "a Goodreads library export"
         case .calibre: "calibre highlights"
         case .readwise: "a Readwise export"

@@ -102,6 +102,20 @@ extension Vault {
             let totals = plan.totals
             (report.merged, report.bookmarks, report.placeholders, report.empty) =
                 (totals.replaced + totals.repeatedNotes, totals.bookmarks, totals.placeholders, totals.empty)
+        case .koreader where Self.filePrefix(at: path).map(KOReaderExport.isExport) == true:
+            let export = try Self.importedFile(at: path) { (bytes) throws(ImportError) in try KOReaderExport.read(bytes) }
+            let total = export.documents.reduce(0) { $0 + $1.entries.count }
+            var done = 0
+            report.summary = try Self.archiveOrStoreCall {
+                try store.importArchive(dryRun: dryRun) { importer in
+                    for document in export.documents {
+                        report.books.append(try Self.importKOReaderExport(document, into: importer, at: now))
+                        done += document.entries.count
+                        progress(done, total)
+                    }
+                }
+            }
+            report.empty = export.documents.reduce(0) { $0 + $1.entries.filter { $0.highlight.text.allSatisfy(\.isWhitespace) }.count }
         case .koreader:
             var paths = Self.koreaderSidecars(under: path)
             if paths.isEmpty { paths = [path] }
@@ -276,6 +290,28 @@ extension Vault {
         if let rating = sidecar.rating { moved = try importer.rateIfUnrated(bookID, stars: Double(rating)) || moved }
         if let status = sidecar.readingStatus { moved = try importer.recordStatus(status, of: bookID, on: now) || moved }
         line.progressed = moved && !isNew
+        return line
+    }
+
+    /// One book of KOReader's exporter JSON: its highlights as a sidecar's would be, keyed by
+    /// the exporter's own key (a highlight read from both keeps one copy when its text, place
+    /// and note are the same: the book holds that text already).
+    private static func importKOReaderExport(_ document: KOReaderExport.Document, into importer: ArchiveImport,
+                                             at now: Timestamp) throws -> OtherProgramImportReport.BookLine {
+        let title = document.title ?? "KOReader export"
+        let authors = document.author.map { $0.split(separator: "\n").map(String.init) } ?? []
+        let (bookID, isNew) = try importer.book(for: ImportedBook(title: title, authors: authors))
+        var line = OtherProgramImportReport.BookLine(title: title, authors: authors, isNew: isNew)
+        for entry in document.entries {
+            let highlight = entry.highlight
+            guard !highlight.text.allSatisfy(\.isWhitespace) else {
+                line.skipped.append(.init(locator: highlight.locatorText, reason: .empty))
+                continue
+            }
+            let annotation = try imported(.quote, highlight.text, comment: highlight.note, locator: highlight.locatorText,
+                                          key: "koreader:" + highlight.naturalKey, book: bookID, at: entry.createdAt ?? now)
+            count(try importer.addImported(annotation), annotation, into: &line)
+        }
         return line
     }
 

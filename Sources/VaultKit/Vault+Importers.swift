@@ -18,11 +18,18 @@ extension Vault {
             if kind == .directory, !isArchiveFolder(path), !koreaderSidecars(under: path, atMost: 1).isEmpty { return .koreader }
             return .bmvault
         }
-        guard let descriptor = try? FileDescriptor.open(path, .readOnly) else { return .bmvault }
+        guard let prefix = filePrefix(at: path) else { return .bmvault }
+        return ImportFormat.detect(prefix: prefix)
+    }
+
+    /// The first 64 KiB of the regular file at `path` (what a format is told by); nil when
+    /// it cannot be opened.
+    static func filePrefix(at path: String) -> [UInt8]? {
+        guard let descriptor = try? FileDescriptor.open(path, .readOnly) else { return nil }
         defer { try? descriptor.close() }
         var prefix = [UInt8](repeating: 0, count: 64 << 10)
         let count = (try? descriptor.read(into: &prefix)) ?? 0
-        return ImportFormat.detect(prefix: Array(prefix[0..<count]))
+        return Array(prefix[0..<count])
     }
 
     /// What a Kindle's `My Clippings.txt` holds for a journal, book by book: read, never

@@ -199,6 +199,30 @@ import Testing
         #expect(quotes.contains { $0["locator"] as? String == "p. 14 · On Love" })
     }
 
+    /// KOReader's exporter JSON: the same book and quotes as its sidecar (a highlight read from
+    /// both is kept once: same text, place and note).
+    @Test func koreadersExporterJSONAddsWhatItsSidecarDidNot() throws {
+        let vault = try TestVault()
+        try vault.createUnlocked()
+        #expect(try Counts(try vault.json(["import", "--json", Self.koreader.appendingPathComponent("noted__the_prophet.sdr__metadata.epub.lua").path]))
+                == Counts(books: 1, quotes: 3, bookmarks: 1))
+        let quotes = try #require(try vault.json(["list", "--json"]) as? [[String: Any]])
+        let love = try #require(quotes.first { ($0["body"] as? String)?.hasPrefix("Love gives") == true })
+        let file = vault.root.appendingPathComponent("The Prophet.json")
+        let entry = { (text: String, note: String?, page: Int, chapter: String) -> [String: Any] in
+            var entry: [String: Any] = ["text": text, "page": page, "chapter": chapter, "time": 1_703_102_460, "sort": "highlight", "drawer": "lighten"]
+            if let note { entry["note"] = note }
+            return entry
+        }
+        let document: [String: Any] = ["title": "The Prophet", "author": "Khalil Gibran", "number_of_pages": 96, "created_on": 1_703_106_000,
+                                       "entries": [entry(try #require(love["body"] as? String), "Sample note", 14, "On Love"),
+                                                   entry("A passage only the export has.", nil, 30, "On Work")]]
+        try JSONSerialization.data(withJSONObject: document).write(to: file)
+        let report = try #require(try vault.json(["import", "--json", file.path]) as? [String: Any])
+        #expect(try Counts(report) == Counts(quotes: 1, alreadyThere: 1), "\(report)")
+        #expect((report["format"] as? String) == "koreader" && (report["books"] as? [[String: Any]])?.first?["new"] as? Bool == false)
+    }
+
     /// A device's folder: every book's sidecar, its `.lua.old` backup only where the live file
     /// is missing, links not followed; `--from koreader` names the format.
     @Test func aFolderOfKOReaderSidecars() throws {

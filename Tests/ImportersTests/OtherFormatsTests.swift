@@ -66,6 +66,39 @@ import Testing
         #expect(throws: ImportError.self) { try ReadwiseExport.read(Array("Highlight,Title\nx,y\n".utf8)) }
     }
 
+    static let koreaderExport = #"""
+        {
+          "author": "Khalil Gibran",
+          "created_on": 1703106000,
+          "entries": [
+            {"chapter": "On Love", "drawer": "lighten", "page": 14, "sort": "highlight", "text": "Love gives naught but itself", "note": "Sample note", "time": 1703102460},
+            {"chapter": "On Giving", "drawer": "lighten", "page": 20, "sort": "highlight", "text": "You give but little", "time": 1703102520},
+            {"chapter": "On Giving", "page": 21, "sort": "highlight", "text": "", "time": 1703102580}
+          ],
+          "exported": {},
+          "file": "/mnt/onboard/The Prophet.epub",
+          "number_of_pages": 96,
+          "title": "The Prophet",
+          "version": "exporter/1.0"
+        }
+        """#
+
+    @Test func koreadersExporterJSONGivesTheSidecarsHighlights() throws {
+        #expect(ImportFormat.detect(prefix: Array(Self.koreaderExport.utf8)) == .koreader)
+        let read = try KOReaderExport.read(Array(Self.koreaderExport.utf8))
+        #expect(read.documents.count == 1 && read.documents[0].title == "The Prophet" && read.documents[0].author == "Khalil Gibran")
+        let entries = read.documents[0].entries
+        #expect(entries.map(\.highlight.text) == ["Love gives naught but itself", "You give but little", ""])
+        #expect(entries[0].highlight.note == "Sample note" && entries[0].highlight.locatorText == "p. 14 · On Love")
+        #expect(entries[0].createdAt?.millisecondsSince1970 == 1_703_102_460_000)
+        #expect(Set(entries.map(\.highlight.naturalKey)).count == 3)
+        // Several books: under `documents`.
+        let several = #"{"created_on": 1, "version": "x", "documents": [{"title": "A", "entries": []}, {"title": "B", "entries": [{"text": "t", "page": 1}]}]}"#
+        #expect(ImportFormat.detect(prefix: Array(several.utf8)) == .koreader)
+        #expect(try KOReaderExport.read(Array(several.utf8)).documents.map(\.title) == ["A", "B"])
+        #expect(throws: ImportError.self) { try KOReaderExport.read(Array(#"{"number_of_pages": 3}"#.utf8)) }
+    }
+
     static let jrnl = #"""
         {
           "tags": {"@work": 1, "@dune": 1},
