@@ -86,7 +86,7 @@ public enum ArchiveReadme {
         | `isbn` | string, optional | bmvault 0.11: the ISBN-10 or ISBN-13, digits only (a final `X` in an ISBN-10), its check digit verified on import; absent when not known |
         | `pagesTotal` | integer, optional | bmvault 0.11: the number of pages, 1 to 100,000, against which a page given as progress is counted; absent when not known |
         | `year` | integer, optional | bmvault 0.11: the year of publication, −5000 to 9999; absent when not known |
-        | `readingLog` | array, optional | bmvault 0.10: every status change, oldest first, each `{"clock", "on", "status"}`: `status` is `want-to-read`, `reading`, `finished` or `abandoned`, `on` the day (local midnight) or moment it happened, `clock` when and on which device it was recorded (its identity); absent when none. The book's status is the last one's |
+        | `readingLog` | array, optional | bmvault 0.10: every status change, oldest first, each `{"clock", "on", "status"}`: `status` is `want-to-read`, `reading`, `finished` or `abandoned`, `on` the day (local midnight) or moment it happened, `clock` when and on which device it was recorded (its identity); bmvault 0.16 adds `"dayKnown" : false` to a change an import recorded without its day (`on` then only places it among the others); absent when none. The book's status is the last one's |
         | `tags` | array of strings, optional | bmvault 0.13: the book's tags, each one word (no white space or comma) of at most 64 characters, in alphabetical order ignoring case and accents; absent when none |
 
         **notes** and **quotes** (a quote is the book's words, a note the reader's own), by

@@ -83,7 +83,9 @@ struct JournalReader {
                   let on = item["on"]?.stringValue.flatMap({ try? Timestamp(iso8601: $0) }) else {
                 throw fields.invalid("readingLog", "not a list of status changes")
             }
-            events.append(ReadingEvent(status: status, on: on, clock: clock))
+            // bmvault 0.16: `dayKnown: false` for a change recorded without its day.
+            let dayKnown = item["dayKnown"].map { $0 != .bool(false) } ?? true
+            events.append(ReadingEvent(status: status, on: on, clock: clock, dayKnown: dayKnown))
         }
         return ReadingLog(events: events)
     }

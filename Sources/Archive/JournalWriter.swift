@@ -75,6 +75,8 @@ final class JournalWriter {
                 for (index, event) in book.readingLog.events.enumerated() {
                     out.append(ascii: "        { \"clock\" : ")
                     JSONString.append(event.clock.description, to: &out)
+                    // Members in sorted order; `dayKnown` only when false (bmvault 0.16).
+                    if !event.dayKnown { out.append(ascii: ", \"dayKnown\" : false") }
                     out.append(ascii: ", \"on\" : \"")
                     event.on.appendISO8601(to: &out)
                     out.append(ascii: "\", \"status\" : ")

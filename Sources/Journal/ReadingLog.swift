@@ -15,11 +15,16 @@ public struct ReadingEvent: Hashable, Sendable {
     /// When it was recorded: its identity across devices (a clock reading names one device
     /// and one moment), and the tie-break between events on the same day.
     public let clock: HybridTimestamp
+    /// False for a change another program recorded without its day (a Goodreads book on the
+    /// read shelf without a Date Read): `on` then only places it among the others (the day
+    /// the book was shelved), and is never shown or counted as the day it happened.
+    public let dayKnown: Bool
 
-    public init(status: ReadingStatus, on: Timestamp, clock: HybridTimestamp) {
+    public init(status: ReadingStatus, on: Timestamp, clock: HybridTimestamp, dayKnown: Bool = true) {
         self.status = status
         self.on = on
         self.clock = clock
+        self.dayKnown = dayKnown
     }
 }
 
@@ -40,11 +45,18 @@ public struct ReadingLog: Hashable, Sendable {
     /// The status now: the latest event's; nil for a book with none.
     public var status: ReadingStatus? { events.last?.status }
 
-    /// When the current status began.
-    public var statusSince: Timestamp? { events.last?.on }
+    /// When the current status began; nil when that day is not known.
+    public var statusSince: Timestamp? { events.last.flatMap { $0.dayKnown ? $0.on : nil } }
 
-    /// Every day the book was finished, oldest first (a re-read adds one).
-    public var finishedOn: [Timestamp] { events.filter { $0.status == .finished }.map(\.on) }
+    /// Every day the book was finished, oldest first (a re-read adds one); a finish whose day
+    /// is not known is left out (``finishes`` counts it).
+    public var finishedOn: [Timestamp] { events.filter { $0.status == .finished && $0.dayKnown }.map(\.on) }
+
+    /// How many times the book was finished, whether the day is known or not.
+    public var finishes: Int { events.filter { $0.status == .finished }.count }
+
+    /// Whether an event's day is not known: such a log needs wire format 8 to travel.
+    public var hasUnknownDay: Bool { events.contains { !$0.dayKnown } }
 
     /// This log with `event` added.
     public func adding(_ event: ReadingEvent) -> ReadingLog {
@@ -63,9 +75,10 @@ public struct ReadingLog: Hashable, Sendable {
     // MARK: - Text
 
     /// The log as stored and sent: one event per line, `status day-or-moment clock`, e.g.
-    /// `finished 1796457600000 0001a2b3c4d5-0000-device`. Empty for no events.
+    /// `finished 1796457600000 0001a2b3c4d5-0000-device`; a day not known is written with a
+    /// `~` before it (bmvault 0.16). Empty for no events.
     public var text: String {
-        events.map { "\($0.status.rawValue) \($0.on.millisecondsSince1970) \($0.clock)" }.joined(separator: "\n")
+        events.map { "\($0.status.rawValue) \($0.dayKnown ? "" : "~")\($0.on.millisecondsSince1970) \($0.clock)" }.joined(separator: "\n")
     }
 
     /// Reads ``text``; `invalidReadingLog` for anything else.
@@ -73,11 +86,13 @@ public struct ReadingLog: Hashable, Sendable {
         var events: [ReadingEvent] = []
         for line in text.split(separator: "\n") {
             let parts = line.split(separator: " ", omittingEmptySubsequences: false)
-            guard parts.count == 3, let status = ReadingStatus(rawValue: String(parts[0])),
-                  let milliseconds = Int64(parts[1]), let clock = try? HybridTimestamp(parsing: String(parts[2])) else {
+            guard parts.count == 3, let status = ReadingStatus(rawValue: String(parts[0])) else { throw .invalidReadingLog }
+            let dayKnown = !parts[1].hasPrefix("~")
+            guard let milliseconds = Int64(dayKnown ? parts[1] : parts[1].dropFirst()),
+                  let clock = try? HybridTimestamp(parsing: String(parts[2])) else {
                 throw .invalidReadingLog
             }
-            events.append(ReadingEvent(status: status, on: Timestamp(millisecondsSince1970: milliseconds), clock: clock))
+            events.append(ReadingEvent(status: status, on: Timestamp(millisecondsSince1970: milliseconds), clock: clock, dayKnown: dayKnown))
         }
         self.init(events: events)
     }

@@ -23,6 +23,10 @@ public struct OtherProgramImportReport: Sendable {
         /// Whether the file moved the book's position forward, rated it or changed its
         /// reading status (a book the vault had; a new one takes them as it is added).
         public var progressed = false
+        /// The reading status the file recorded for the book (Goodreads' shelf), and whether
+        /// its day is known.
+        public var recordedStatus: ReadingStatus?
+        public var recordedDayKnown = true
         /// What of the book's records was not added, by where it is (never by its text).
         public var skipped: [Skipped] = []
     }
@@ -60,6 +64,8 @@ public struct OtherProgramImportReport: Sendable {
     public internal(set) var files = 1
     /// Highlights the reader removed in the other program (calibre's `removed`): not imported.
     public internal(set) var removed = 0
+    /// Goodreads books on a shelf of the reader's own (no reading status bmvault has).
+    public internal(set) var ownShelves = 0
 }
 
 extension Vault {
@@ -163,8 +169,22 @@ extension Vault {
                     progress(journal.entries.count, journal.entries.count)
                 }
             }
-        case .bmvault, .goodreads:
-            throw .importNotBuilt(format: format)
+        case .goodreads:
+            let export = try Self.importedFile(at: path) { (bytes) throws(ImportError) in try GoodreadsExport.read(bytes) }
+            var done = 0
+            report.summary = try Self.archiveOrStoreCall {
+                try store.importArchive(dryRun: dryRun) { importer in
+                    for book in export.books {
+                        report.books.append(try Self.importGoodreads(book, into: importer, at: now))
+                        if !["read", "currently-reading", "to-read"].contains(book.shelf) { report.ownShelves += 1 }
+                        done += 1
+                        if done % 100 == 0 || done == export.books.count { progress(done, export.books.count) }
+                    }
+                }
+            }
+        case .bmvault:
+            // An archive is imported by ``importArchive(from:dryRun:force:)``, never here.
+            throw .notImportable(path: path)
         }
         return report
     }
@@ -174,6 +194,47 @@ extension Vault {
         let bytes: [UInt8]
         do { bytes = try FileSystem.readRegularFile(at: path, limit: largestImportFile) } catch { throw .notImportable(path: path) }
         do { return try read(bytes) } catch { throw .importFile(error) }
+    }
+
+    // MARK: - Goodreads
+
+    /// One row of a Goodreads export: the book (found by its Goodreads id or ISBN once
+    /// recorded, else by title and authors, else added with its edition), its shelf as a
+    /// reading status, and its rating when the book has none here. `read` with a Date Read is
+    /// finished on that day; without one, finished on a day not known (placed at Date Added);
+    /// `currently-reading` is reading since a day not known; `to-read` wanted since Date
+    /// Added. A shelf of the reader's own is no status.
+    private static func importGoodreads(_ row: GoodreadsExport.Book, into importer: ArchiveImport,
+                                        at now: Timestamp) throws -> OtherProgramImportReport.BookLine {
+        let isbn = [row.isbn13, row.isbn].compactMap { $0 }.lazy.compactMap { try? Edition.checkedISBN($0) }.first
+        let edition = Edition(isbn: isbn, year: row.yearPublished.flatMap { try? Edition.checkedYear($0) },
+                              pages: row.pages.flatMap { try? Edition.checkedPages($0) })
+        let source = ImportedBook(title: row.title, authors: row.authors,
+                                  identifiers: ["goodreads:" + row.goodreadsID] + (isbn.map { ["isbn:" + $0] } ?? []), edition: edition)
+        let (bookID, isNew) = try importer.book(for: source)
+        var line = OtherProgramImportReport.BookLine(title: row.title, authors: row.authors, isNew: isNew)
+        let added = row.dateAdded.flatMap(goodreadsDay) ?? now
+        let status: (ReadingStatus, Timestamp, Bool)? = switch row.shelf {
+        case "read": row.dateRead.flatMap(goodreadsDay).map { (.finished, $0, true) } ?? (.finished, added, false)
+        case "currently-reading": (.reading, added, false)
+        case "to-read": (.wantToRead, added, true)
+        default: nil
+        }
+        var moved = false
+        if let (status, day, dayKnown) = status, try importer.recordStatus(status, of: bookID, on: day, dayKnown: dayKnown) {
+            (line.recordedStatus, line.recordedDayKnown) = (status, dayKnown)
+            moved = true
+        }
+        if let rating = row.rating { moved = try importer.rateIfUnrated(bookID, stars: Double(rating)) || moved }
+        line.progressed = moved && !isNew
+        return line
+    }
+
+    /// `2024/03/01` (Goodreads' dates) as that day's local midnight.
+    private static func goodreadsDay(_ text: String) -> Timestamp? {
+        let parts = text.split(separator: "/").compactMap { Int($0) }
+        guard parts.count == 3 else { return nil }
+        return LocalTimeText.timestamp(year: parts[0], month: parts[1], day: parts[2], hour: 0, minute: 0, second: 0)
     }
 
     // MARK: - calibre
@@ -288,7 +349,8 @@ extension Vault {
         var moved = false
         if let percent = sidecar.percentFinished { moved = try importer.raiseProgress(of: bookID, to: percent) || moved }
         if let rating = sidecar.rating { moved = try importer.rateIfUnrated(bookID, stars: Double(rating)) || moved }
-        if let status = sidecar.readingStatus { moved = try importer.recordStatus(status, of: bookID, on: now) || moved }
+        // KOReader says where the reader stands, not since when: the import's day only places it.
+        if let status = sidecar.readingStatus { moved = try importer.recordStatus(status, of: bookID, on: now, dayKnown: false) || moved }
         line.progressed = moved && !isNew
         return line
     }

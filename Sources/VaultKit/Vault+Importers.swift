@@ -45,12 +45,6 @@ extension Vault {
         do { return try KOReaderSidecar.read(bytes) } catch { throw .importFile(error) }
     }
 
-    /// What a Goodreads library export holds: books and their shelves, read with libcsv.
-    public static func goodreadsExport(at path: String) throws(VaultError) -> GoodreadsExport {
-        let bytes = try importBytes(at: path)
-        do { return try GoodreadsExport.read(bytes) } catch { throw .importFile(error) }
-    }
-
     /// Whether `path` holds what every archive folder does (a device's drive has a `books`
     /// folder too, so that alone says nothing).
     private static func isArchiveFolder(_ path: String) -> Bool {

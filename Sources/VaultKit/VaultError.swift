@@ -58,9 +58,6 @@ public enum VaultError: Error, Equatable, Sendable {
     case importFile(ImportError)
     /// The file is in no format `import` reads.
     case notImportable(path: String)
-    /// The file is in a format bmvault reads but does not yet add to a vault (`--dry-run`
-    /// shows what it holds).
-    case importNotBuilt(format: ImportFormat)
     /// The file does not name its book (calibre's highlights): `--book` must.
     case importNeedsBook(format: ImportFormat)
     /// `--book` was given for a file that names its books itself.

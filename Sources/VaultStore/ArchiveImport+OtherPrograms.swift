@@ -30,14 +30,21 @@ extension ArchiveImport {
     /// with the same title (case and accents aside) whose authors agree (the same words in any
     /// order: Kindle writes `Herbert, Frank`; either side may have none). The identifiers, and
     /// the title with the authors, are then remembered as names of that book.
+    ///
+    /// A source with an identifier (Goodreads' Book Id) is matched by title only to a book
+    /// the vault had before this import: two rows of one export with two ids are two
+    /// editions the reader keeps apart (Goodreads lists both), not one book.
     public func book(for source: ImportedBook) throws(StoreError) -> (id: EntityID, isNew: Bool) {
-        let recorded = source.identifiers + [Store.titleAndAuthorsAlias(source.title, authors: source.authors)]
-        let names = recorded + [Store.titleAlias(source.title)]
+        let titleAndAuthors = Store.titleAndAuthorsAlias(source.title, authors: source.authors)
+        let recorded = source.identifiers + [titleAndAuthors]
         var aliases = try knownAliases()
         let id: EntityID
         let isNew: Bool
-        var known = names.lazy.compactMap { aliases[$0] }.first
-        if known == nil { known = try liveBook(matching: source) }
+        let apart = source.identifiers.isEmpty ? [] : addedBooks
+        var known = source.identifiers.lazy.compactMap { aliases[$0] }.first
+        if known == nil, let byTitle = aliases[titleAndAuthors], !apart.contains(byTitle) { known = byTitle }
+        if known == nil { known = aliases[Store.titleAlias(source.title)] }
+        if known == nil { known = try liveBook(matching: source, apartFrom: apart) }
         if let known {
             (id, isNew) = (known, false)
         } else {
@@ -47,6 +54,7 @@ extension ArchiveImport {
             try store.insertBook(book, outboxState: .pending)
             summary.added.books += 1
             knownBooks?.append(book)
+            addedBooks.insert(book.id)
             (id, isNew) = (book.id, true)
         }
         for name in recorded where aliases[name] == nil {
@@ -99,20 +107,25 @@ extension ArchiveImport {
         return true
     }
 
-    /// Records that a live book reached `status` on `day`, unless its log says so already
-    /// (the last status is that one). Returns whether it did.
+    /// Records that a live book reached `status` on `day` (`dayKnown` false: the source does
+    /// not say when, and `day` only places it), unless its log has that status already on
+    /// that day, or at all when either day is not known: an import records each status once,
+    /// however often it runs. Returns whether it did.
     @discardableResult
-    public func recordStatus(_ status: ReadingStatus, of book: EntityID, on day: Timestamp) throws(StoreError) -> Bool {
-        guard try presence(of: book) == .live, try store.book(book).readingLog.status != status else { return false }
+    public func recordStatus(_ status: ReadingStatus, of book: EntityID, on day: Timestamp, dayKnown: Bool) throws(StoreError) -> Bool {
+        guard try presence(of: book) == .live else { return false }
+        let held = try store.book(book).readingLog.events.contains { $0.status == status && (!dayKnown || !$0.dayKnown || $0.on == day) }
+        guard !held else { return false }
         try store.changeBookInTransaction(book, action: .update, parts: .readingLog) { book, stamp in
-            book.readingLog = book.readingLog.adding(ReadingEvent(status: status, on: day, clock: stamp))
+            book.readingLog = book.readingLog.adding(ReadingEvent(status: status, on: day, clock: stamp, dayKnown: dayKnown))
         }
         return true
     }
 
-    /// A live book with the source's ISBN, else with its title and agreeing authors.
-    private func liveBook(matching source: ImportedBook) throws(StoreError) -> EntityID? {
-        let books = try knownLiveBooks()
+    /// A live book with the source's ISBN, else with its title and agreeing authors; none of
+    /// `apart`.
+    private func liveBook(matching source: ImportedBook, apartFrom apart: Set<EntityID>) throws(StoreError) -> EntityID? {
+        let books = try knownLiveBooks().filter { !apart.contains($0.id) }
         if let isbn = source.edition.isbn, let book = books.first(where: { $0.edition.isbn == isbn }) { return book.id }
         let title = TextFolding.fold(source.title)
         return books.first { TextFolding.fold($0.title) == title && Self.authorsAgree($0.authors, source.authors) }?.id

@@ -56,6 +56,8 @@ public final class ArchiveImport {
     var importKeys: [String: EntityID]?
     var aliases: [String: EntityID]?
     var knownBooks: [Book]?
+    /// The books this import added (``book(for:)``).
+    var addedBooks = Set<EntityID>()
 
     init(store: Store, now: Timestamp) throws(StoreError) {
         self.store = store

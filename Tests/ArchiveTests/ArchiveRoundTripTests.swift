@@ -35,6 +35,26 @@ import TestSupport
         #expect(try records(of: archive + "/journal.json").annotations == notes + quotes)
     }
 
+    /// A status change recorded without its day (bmvault 0.16, an import) keeps saying so:
+    /// `"dayKnown" : false` in journal.json; the Markdown shows the status without a day.
+    @Test func aStatusWithoutItsDayReadsBackWithoutIt() throws {
+        var journal = try SampleJournal.make()
+        let clock = HybridTimestamp(wallMilliseconds: 1_767_225_600_500, counter: 0, deviceID: "device")
+        journal.books[0].readingLog = ReadingLog(events: [
+            ReadingEvent(status: .wantToRead, on: timestamp(1_767_225_600_000), clock: clock),
+            ReadingEvent(status: .finished, on: timestamp(1_767_312_000_000), clock: clock, dayKnown: false),
+        ])
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let destination = directory.file("archive")
+        _ = try journal.export(to: destination)
+        let text = try String(contentsOfFile: destination + "/journal.json", encoding: .utf8)
+        #expect(text.contains(#""dayKnown" : false, "on" : "2026-01-02T00:00:00.000Z", "status" : "finished""#))
+        #expect(try records(of: destination).books == journal.books)
+        let markdown = try String(contentsOfFile: try markdownFile(in: destination), encoding: .utf8)
+        #expect(markdown.contains("% read · finished\n"), "the status, no day")
+    }
+
     @Test func twoExportsDifferOnlyInExportedAt() throws {
         let journal = try SampleJournal.make()
         let directory = try TemporaryDirectory()

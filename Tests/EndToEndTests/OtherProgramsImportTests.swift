@@ -337,22 +337,38 @@ import Testing
         #expect((try other.json(["book", "list", "--json"]) as? [[String: Any]])?.count == 1)
     }
 
-    @Test func aGoodreadsExportIsReadWithADryRunOnly() throws {
+    /// A Goodreads export: 112 books by shelf, 80 finished of which 41 on the day Goodreads
+    /// has (the others on a day not known), once; the same book under two Goodreads ids stays
+    /// two books (two editions).
+    @Test func aGoodreadsExportGivesBooksTheirShelves() throws {
         let vault = try TestVault()
         try vault.createUnlocked()
         let file = Self.importers.appendingPathComponent("goodreads/aaronj1335__goodreads_library_export.csv").path
         let dry = try vault.succeed(["import", "--dry-run", file])
-        #expect(dry.stdout == """
-            Dry run: nothing was changed. Found a Goodreads library export: 112 books.
-            Would add:  80 finished books (41 with the day it was finished), 0 books being read, 31 books to read
-            On shelves of their own: did-not-finish 1
-            Ratings:    72 books rated
-
-            """, "\(dry)")
-        let json = try #require(try vault.json(["import", "--dry-run", "--json", file]) as? [String: Any])
-        #expect((json["shelves"] as? [String: Int])?["read"] == 80 && json["readWithDate"] as? Int == 41)
-        let real = try vault.run(["import", file])
-        #expect(real.status == 69 && real.stderr.hasPrefix("Error: this is a Goodreads library export: bmvault "), "\(real)")
+        #expect(dry.stdout.hasPrefix("Dry run: nothing was changed. Found a Goodreads library export: 112 books.\n"), "\(dry)")
+        #expect(dry.stdout.hasSuffix("Would add:             112 books, 0 quotes, 0 notes\n"
+            + "Would update:          0 books (progress, rating or status), 0 quotes and notes (a newer comment)\n"
+            + "Already in the vault:  0 quotes and notes\nCounted only:          1 book on shelves of your own (no reading status)\n"), "\(dry)")
+        let report = try #require(try vault.json(["import", "--json", file]) as? [String: Any])
+        #expect(try Counts(report) == Counts(books: 112))
+        let books = try #require(try vault.json(["book", "list", "--json"]) as? [[String: Any]])
+        #expect(books.count == 112)
+        let finished = books.filter { $0["status"] as? String == "finished" }
+        #expect(finished.count == 80 && finished.filter { $0["statusSince"] is String }.count == 41)
+        #expect(books.filter { $0["status"] as? String == "want-to-read" }.count == 31)
+        #expect(books.filter { ($0["title"] as? String)?.lowercased() == "master and man" }.count == 2)
+        let unknown = try #require(finished.first { !($0["statusSince"] is String) })
+        #expect((unknown["readingLog"] as? [[String: Any]])?.first?["on"] is NSNull, "\(unknown)")
+        let shown = try vault.succeed(["show", try #require(unknown["id"] as? String)])
+        #expect(shown.stdout.contains("status:   finished (day not known)\n") && shown.stdout.contains("finished: day not known\n"), "\(shown)")
+        // Again: nothing new, and no status recorded twice.
+        let again = try #require(try vault.json(["import", "--json", file]) as? [String: Any])
+        #expect(try Counts(again) == Counts())
+        #expect((again["books"] as? [[String: Any]])?.allSatisfy { $0["new"] as? Bool == false && $0["status"] == nil } == true)
+        // Stats count a finish by its year only when the day is known.
+        let stats = try vault.succeed(["stats"])
+        #expect(stats.stdout.contains("finished: 5 in 2018,"), "\(stats)")
+        #expect(try vault.run(["import", "--book", "x", file]).status == 64)
     }
 
     @Test func aFileInNoKnownFormatIsOneLineExit65AndNothingChanges() throws {
@@ -361,7 +377,7 @@ import Testing
         let file = vault.root.appendingPathComponent("notes.csv")
         try "Id;Title\n1;Dune\n".write(to: file, atomically: true, encoding: .utf8)
         let result = try vault.run(["import", file.path])
-        #expect(result.status == 65 && result.stderr == "Error: \(file.path) is not a format bmvault can import (it reads a bmvault archive or its journal.json, a Kindle's My Clippings.txt, a KOReader sidecar or a folder of them, calibre highlights, a Readwise export, a jrnl journal, and, with --dry-run, a Goodreads library export); nothing was imported\n",
+        #expect(result.status == 65 && result.stderr == "Error: \(file.path) is not a format bmvault can import (it reads a bmvault archive or its journal.json, a Kindle's My Clippings.txt, a KOReader sidecar or a folder of them, calibre highlights, a Readwise export, a jrnl journal or a Goodreads library export); nothing was imported\n",
                 "\(result)")
         let before = try vault.databaseBytesIgnoringChangeCounter()
         let broken = vault.root.appendingPathComponent("My Clippings.txt")

@@ -31,6 +31,21 @@ import Testing
         #expect(log.finishedOn == [ms(2), ms(4)])
     }
 
+    /// A change another program recorded without its day (bmvault 0.16): placed by its
+    /// stand-in day, never shown or counted as the day; written with a `~`.
+    @Test func aDayNotKnownIsKeptApartFromTheDays() throws {
+        let unknown = ReadingEvent(status: .finished, on: ms(50), clock: Self.clock(5, "g"), dayKnown: false)
+        let log = ReadingLog(events: [Self.event(.reading, on: 10, 1, "a"), unknown, Self.event(.finished, on: 20, 2, "a")])
+        #expect(log.status == .finished && log.statusSince == nil, "the latest is the one without a day")
+        #expect(log.finishedOn == [ms(20)] && log.finishes == 2 && log.hasUnknownDay)
+        #expect(log.text.contains("finished ~50 "))
+        #expect(try ReadingLog(parsing: log.text) == log)
+        #expect(!ReadingLog(events: [Self.event(.reading, on: 10, 1, "a")]).hasUnknownDay)
+        for bad in ["finished ~ \(Self.clock(1, "a"))", "finished ~~5 \(Self.clock(1, "a"))", "finished 5~ \(Self.clock(1, "a"))"] {
+            #expect(throws: JournalError.invalidReadingLog, "\(bad)") { try ReadingLog(parsing: bad) }
+        }
+    }
+
     @Test func theLogReadsBackFromItsTextAndRefusesAnythingElse() throws {
         let log = ReadingLog(events: [Self.event(.wantToRead, on: 5, 1, "a"), Self.event(.abandoned, on: -86_400_000, 2, "b")])
         #expect(try ReadingLog(parsing: log.text) == log)

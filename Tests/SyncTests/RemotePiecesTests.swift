@@ -141,6 +141,16 @@ import VaultCrypto
             #expect(try Self.decoded(shelvedBytes) == shelvedOperation, "\(progress)")
             #expect(String(decoding: shelvedBytes, as: UTF8.self).hasSuffix(#","v":4}"#))
 
+            // A status change whose day is not known: format 8 (which bmvault 0.15 refuses, and
+            // reads once upgraded, rather than refusing the log as breaking its rules).
+            var undated = shelved
+            undated.book.readingLog = shelved.book.readingLog.adding(
+                ReadingEvent(status: .finished, on: Timestamp(millisecondsSince1970: 30), clock: HybridTimestamp(wallMilliseconds: 16, counter: 0, deviceID: "z"),
+                             dayKnown: false))
+            let undatedBytes = OperationDocument.encode(Self.operation(.book(undated)))
+            #expect(try Self.decoded(undatedBytes) == Self.operation(.book(undated)), "\(progress)")
+            #expect(String(decoding: undatedBytes, as: UTF8.self).hasSuffix(#","v":8}"#))
+
             // With an edition, format 5 (which bmvault 0.10 refuses, and reads once upgraded).
             var edited = shelved
             edited.book.edition = [Edition(isbn: "9780156027601", year: 1961, pages: 204), Edition(year: -400), Edition(pages: 1)][index % 3]

@@ -63,8 +63,8 @@ final class BookMarkdownWriter {
         text += "# \(MarkdownText.inline(book.title))\n\n"
         var byline = book.authors.isEmpty ? "" : "by " + book.authors.map(MarkdownText.inline).joined(separator: ", ") + " · "
         byline += "\(JSONText.number(book.progress))% read"
-        if let status = book.readingLog.status, let since = book.readingLog.statusSince {
-            byline += " · \(status.rawValue) \(since.iso8601)"
+        if let status = book.readingLog.status {
+            byline += " · \(status.rawValue)" + (book.readingLog.statusSince.map { " " + $0.iso8601 } ?? "")
         }
         if let rating = book.rating { byline += " · \(JSONText.number(rating))/5" }
         if !tags.isEmpty { byline += " · " + tags.map { MarkdownText.inline("#" + $0) }.joined(separator: " ") }

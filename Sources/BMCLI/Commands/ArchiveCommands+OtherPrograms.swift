@@ -14,7 +14,11 @@ extension ArchiveCommands {
             if book.added.notes > 0 { parts.append(plural(book.added.notes, "note")) }
             var what = parts.isEmpty ? "nothing new" : parts.joined(separator: " and ") + (report.dryRun ? " to add" : " added")
             if book.updated > 0 { what += ", \(book.updated) with a newer comment" }
-            if book.progressed { what += report.dryRun ? ", its progress, rating or status to move" : ", its progress, rating or status moved" }
+            if let status = book.recordedStatus {
+                what += ", \(status.rawValue)" + (book.recordedDayKnown ? "" : " (day not known)")
+            } else if book.progressed {
+                what += report.dryRun ? ", its progress, rating or status to move" : ", its progress, rating or status moved"
+            }
             if book.alreadyThere > 0 { what += ", \(book.alreadyThere) already in the vault" }
             let authors = book.authors.isEmpty ? "" : " — " + book.authors.map(HumanFormat.printable).joined(separator: ", ")
             text += "  \(HumanFormat.printable(book.title))\(authors)\(book.isNew ? " (new book)" : ""): \(what)\n"
@@ -47,7 +51,9 @@ extension ArchiveCommands {
                         + "\(plural(report.empty, "bookmark or empty highlight", "bookmarks and empty highlights"))")]
         case .readwise:
             return [("Counted only:", plural(report.empty, "row", "rows") + " without highlighted text")]
-        case .jrnl, .bmvault, .goodreads:
+        case .goodreads:
+            return [("Counted only:", "\(plural(report.ownShelves, "book")) on shelves of your own (no reading status)")]
+        case .jrnl, .bmvault:
             return []
         }
     }
@@ -67,6 +73,8 @@ extension ArchiveCommands {
     struct OtherProgramDocument: Encodable {
         struct BookDocument: Encodable {
             let title: String, authors: [String], new: Bool, added: JournalCounts, updated: Int, alreadyThere: Int, progressed: Bool
+            /// The reading status the file recorded (Goodreads), and whether its day is known.
+            let status: String?, dayKnown: Bool
             /// With `--verbose`: what was not added, by locator and reason.
             let skipped: [SkippedDocument]?
         }
@@ -79,8 +87,8 @@ extension ArchiveCommands {
         let books: [BookDocument]
         let added: JournalCounts, updated: JournalCounts, alreadyThere: Int
         let merged: Int, bookmarks: Int, placeholders: Int, empty: Int
-        /// calibre's highlights the reader removed there.
-        let removed: Int
+        /// calibre's highlights the reader removed there; Goodreads books on shelves of one's own.
+        let removed: Int, ownShelves: Int
 
         init(_ report: OtherProgramImportReport, listingSkipped: Bool) {
             format = report.format.rawValue
@@ -88,12 +96,14 @@ extension ArchiveCommands {
             books = report.books.map {
                 BookDocument(title: $0.title, authors: $0.authors, new: $0.isNew, added: $0.added, updated: $0.updated,
                              alreadyThere: $0.alreadyThere, progressed: $0.progressed,
+                             status: $0.recordedStatus?.rawValue, dayKnown: $0.recordedDayKnown,
                              skipped: listingSkipped ? $0.skipped.map { SkippedDocument(locator: $0.locator, reason: $0.reason.rawValue) } : nil)
             }
             added = report.summary.added
             updated = report.summary.updated
             alreadyThere = report.summary.unchanged
             (merged, bookmarks, placeholders, empty, removed) = (report.merged, report.bookmarks, report.placeholders, report.empty, report.removed)
+            ownShelves = report.ownShelves
         }
     }
 }

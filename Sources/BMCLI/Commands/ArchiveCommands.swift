@@ -75,10 +75,6 @@ enum ArchiveCommands {
                 switch input.format ?? Vault.importFormat(at: input.path) {
                 case .bmvault?:
                     if input.book != nil { throw VaultError.importBookNotAsked(format: .bmvault) }
-                case .goodreads?:
-                    if input.book != nil { throw VaultError.importBookNotAsked(format: .goodreads) }
-                    guard input.dryRun else { throw VaultError.importNotBuilt(format: .goodreads) }
-                    return try showGoodreads(Vault.goodreadsExport(at: input.path), json: input.json, context: context)
                 case let format?:
                     // A progress line for a large file, on a terminal only (``Console/progress(_:)``).
                     var showedProgress = false
@@ -117,34 +113,6 @@ enum ArchiveCommands {
             }
             if report.summary.conflicts > 0 && !report.dryRun { context.console.err("See the conflicts with `bmvault conflicts`.\n") }
         }
-    }
-
-    /// `import --dry-run` of a Goodreads export: the books by shelf.
-    private static func showGoodreads(_ export: GoodreadsExport, json: Bool, context: CommandContext) throws {
-        let shelves = export.shelves
-        let read = export.books.filter { $0.shelf == "read" }
-        let withDate = read.filter { $0.dateRead != nil }.count
-        if json {
-            context.console.out(JSONDocuments.render(GoodreadsDocument(books: export.books.count, shelves: shelves, readWithDate: withDate,
-                                                                       rated: export.books.filter { $0.rating != nil }.count)))
-            return
-        }
-        var text = "Dry run: nothing was changed. Found \(ImportFormat.goodreads.name): \(plural(export.books.count, "book")).\n"
-        text += "Would add:  \(plural(read.count, "finished book")) (\(withDate) with the day it was finished), "
-            + "\(plural(shelves["currently-reading", default: 0], "book")) being read, \(plural(shelves["to-read", default: 0], "book")) to read\n"
-        let others = shelves.filter { !["read", "currently-reading", "to-read"].contains($0.key) }.sorted { $0.key < $1.key }
-        if !others.isEmpty {
-            text += "On shelves of their own: " + others.map { "\(HumanFormat.printable($0.key)) \($0.value)" }.joined(separator: ", ") + "\n"
-        }
-        text += "Ratings:    \(plural(export.books.filter { $0.rating != nil }.count, "book")) rated\n"
-        context.console.out(text)
-    }
-
-    /// `import --dry-run --json` of a Goodreads export, documented in Docs/CLI.md.
-    struct GoodreadsDocument: Encodable {
-        let format = ImportFormat.goodreads.rawValue
-        let dryRun = true
-        let books: Int, shelves: [String: Int], readWithDate: Int, rated: Int
     }
 
     private static func humanSummary(_ report: ImportReport) -> String {

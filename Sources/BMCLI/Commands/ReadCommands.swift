@@ -162,11 +162,12 @@ enum ReadCommands {
             if !book.authors.isEmpty { text += HumanFormat.field("authors", book.authors.joined(separator: ", ")) }
             if let edition = HumanFormat.edition(book.edition) { text += HumanFormat.field("edition", edition) }
             text += HumanFormat.field("progress", HumanFormat.position(book))
-            if let status = book.readingLog.status, let since = book.readingLog.statusSince {
-                text += HumanFormat.field("status", "\(status.rawValue) since \(HumanFormat.localDate(since))")
+            if let status = book.readingLog.status {
+                text += HumanFormat.field("status", status.rawValue + (book.readingLog.statusSince.map { " since " + HumanFormat.localDate($0) } ?? " (day not known)"))
             }
-            let finished = book.readingLog.finishedOn
-            if !finished.isEmpty { text += HumanFormat.field("finished", finished.map(HumanFormat.localDate).joined(separator: ", ")) }
+            let finished = book.readingLog.finishedOn.map(HumanFormat.localDate)
+                + Array(repeating: "day not known", count: book.readingLog.finishes - book.readingLog.finishedOn.count)
+            if !finished.isEmpty { text += HumanFormat.field("finished", finished.joined(separator: ", ")) }
             if let rating = book.rating { text += HumanFormat.field("rating", HumanFormat.stars(rating)) }
             if !details.tags.isEmpty { text += HumanFormat.field("tags", details.tags.joined(separator: ", ")) }
             text += HumanFormat.field("added", HumanFormat.localTime(book.createdAt))

@@ -28,7 +28,7 @@ enum ShelfCommands {
                 let on = input.on?.start ?? context.clock.now()
                 let vault = try context.openVault()
                 let book = try vault.recordStatus(status, of: input.book, on: on)
-                let finishes = book.readingLog.finishedOn.count
+                let finishes = book.readingLog.finishes
                 context.console.note("\(Mention(vault: vault, console: context.console).bookAsSubject(book)) is \(status.rawValue) since \(HumanFormat.localDate(on))"
                                     + (status == .finished && finishes > 1 ? " (finished \(finishes) times)" : "") + ".\n")
             }

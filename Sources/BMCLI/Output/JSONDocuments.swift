@@ -18,8 +18,17 @@ enum JSONDocuments {
         /// bmvault 0.13: the tags it shows, in alphabetical order.
         let tags: [String]
 
+        /// `on` is null for a change recorded without its day (bmvault 0.16, an import).
         struct StatusChange: Encodable {
-            let status: String, on: String
+            let status: String, on: String?
+
+            func encode(to encoder: Encoder) throws {
+                var container = encoder.container(keyedBy: CodingKeys.self)
+                try container.encode(status, forKey: .status)
+                try container.encode(on, forKey: .on)
+            }
+
+            enum CodingKeys: String, CodingKey { case status, on }
         }
 
         init(_ book: Book, tags: [String]) {
@@ -35,7 +44,7 @@ enum JSONDocuments {
             status = book.readingLog.status?.rawValue
             statusSince = book.readingLog.statusSince?.iso8601
             rating = book.rating
-            readingLog = book.readingLog.events.map { StatusChange(status: $0.status.rawValue, on: $0.on.iso8601) }
+            readingLog = book.readingLog.events.map { StatusChange(status: $0.status.rawValue, on: $0.dayKnown ? $0.on.iso8601 : nil) }
             isbn = book.edition.isbn
             year = book.edition.year
             pagesTotal = book.edition.pages

@@ -68,7 +68,7 @@ struct ErrorReport: Equatable {
         case .importFile(.malformed(let line, let reason)):
             return ErrorReport("line \(line) of the file: \(reason); nothing was imported", .dataError)
         case .notImportable(let path):
-            return ErrorReport("\(path) is not a format bmvault can import (it reads a bmvault archive or its journal.json, a Kindle's My Clippings.txt, a KOReader sidecar or a folder of them, calibre highlights, a Readwise export, a jrnl journal, and, with --dry-run, a Goodreads library export); nothing was imported", .dataError)
+            return ErrorReport("\(path) is not a format bmvault can import (it reads a bmvault archive or its journal.json, a Kindle's My Clippings.txt, a KOReader sidecar or a folder of them, calibre highlights, a Readwise export, a jrnl journal or a Goodreads library export); nothing was imported", .dataError)
         case .importNeedsBook(let format):
             return ErrorReport("\(format.name) do not say which book they are from: name it with --book BOOK (add it first with `bmvault book add`); nothing was imported", .usage)
         case .importBookNotAsked(let format):
@@ -77,8 +77,6 @@ struct ErrorReport: Equatable {
             return ErrorReport("both name the same book: book merge takes the book to merge, then the book to keep; nothing was changed", .usage)
         case .importSeveralBooks(let count):
             return ErrorReport("these calibre highlights are from \(count) books and name none: export them from calibre's viewer one book at a time; nothing was imported", .dataError)
-        case .importNotBuilt(let format):
-            return ErrorReport("this is \(format.name): bmvault \(BuildInfo.version) reads it (`import --dry-run` shows what it holds) but does not add it to a vault yet; nothing was imported", .unavailable)
         case .remoteHasNoPassword(let name):
             return ErrorReport("remote \(name) is a folder, which has no password", .usage)
         case .massDelete(let count, let total):

@@ -18,11 +18,13 @@ import Journal
 /// book, note or quote, an entity of its own. Only a tagging's operation is format 6.
 /// Format 7 (bmvault 0.16) is format 6 with a note's or quote's `comment` and `importKey`
 /// (``AnnotationSnapshot``), written only for a version that has either.
+/// Format 8 (bmvault 0.16) is format 7 with a book's reading log holding a status change
+/// whose day is not known (`~` before its time, ``ReadingLog/text``), written only then.
 /// Format 1 (bmvault 0.3 to 0.5) had the clock as `hlc`, the clock of the changed version
 /// as `base`, and the record as JSON text inside a string (`payload`); it is still read.
 public enum OperationDocument {
     /// The newest format this build reads.
-    public static let version = 7
+    public static let version = 8
 
     public static func encode(_ operation: SyncOperation) -> [UInt8] {
         var out = JSONObjectWriter()
@@ -35,7 +37,7 @@ public enum OperationDocument {
         }
         if case .book(let version) = operation.record {
             let snapshot = BookSnapshot(version, operationClock: operation.clock)
-            if snapshot.needsFormat5 { format = 5 } else if snapshot.needsFormat4 { format = 4 }
+            if snapshot.needsFormat8 { format = 8 } else if snapshot.needsFormat5 { format = 5 } else if snapshot.needsFormat4 { format = 4 }
             out.object("book") { snapshot.write(to: &$0) }
         }
         out.string("clock", operation.clock.description)

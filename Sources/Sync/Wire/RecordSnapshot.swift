@@ -58,6 +58,9 @@ struct BookSnapshot: Codable {
     /// Whether a device of bmvault 0.10 or older would lose something reading it (an edition,
     /// or the clock of one taken away).
     var needsFormat5: Bool { edition != nil || editionClock != nil }
+    /// Format 8 (bmvault 0.16): a reading log with an event whose day is not known (`~`),
+    /// which an older device would refuse as breaking the log's rules, and never read again.
+    var needsFormat8: Bool { readingLog?.contains("~") == true }
 
     /// The version, checked. `clock` is the operation's; a format 1 snapshot, which has no
     /// metadata clock, counts as changing everything at it, and its one position as recorded
