@@ -11,7 +11,7 @@ import VaultCrypto
 /// plaintext buffer is wiped when the scan ends. A value that does not open counts as a
 /// match, so that the listing reports the record.
 final class SearchScan {
-    /// Sealed rows, back to back: each row's id, body and locator are ranges of `bytes`,
+    /// Sealed rows, back to back: each row's id, body, locator and comment are ranges of `bytes`,
     /// with the terms the row itself must hold (those its book's title and authors do not).
     /// Batches are reused (``batch()``), so a scan allocates a handful, not one per thousand
     /// rows (a fresh half-megabyte buffer per batch cost ~140 page faults each: 16,000 in a
@@ -22,19 +22,19 @@ final class SearchScan {
     final class Batch: @unchecked Sendable {
         private(set) var rowIDs: [Int64] = []
         private(set) var bytes: [UInt8] = []
-        private(set) var fields: [(id: Range<Int>, body: Range<Int>, locator: Range<Int>?, wanted: UInt64)] = []
+        private(set) var fields: [(id: Range<Int>, body: Range<Int>, locator: Range<Int>?, comment: Range<Int>?, wanted: UInt64)] = []
 
         var count: Int { rowIDs.count }
 
         func append(rowID: Int64, id: UnsafeRawBufferPointer, body: UnsafeRawBufferPointer, locator: UnsafeRawBufferPointer?,
-                    wanted: UInt64) {
+                    comment: UnsafeRawBufferPointer?, wanted: UInt64) {
             func copy(_ value: UnsafeRawBufferPointer) -> Range<Int> {
                 let start = bytes.count
                 bytes.append(contentsOf: value)
                 return start..<bytes.count
             }
             rowIDs.append(rowID)
-            fields.append((copy(id), copy(body), locator.map(copy), wanted))
+            fields.append((copy(id), copy(body), locator.map(copy), comment.map(copy), wanted))
         }
 
         fileprivate func empty() {
@@ -95,11 +95,13 @@ final class SearchScan {
         private let matcher: SearchMatcher
         private let bodies: FieldOpener
         private let locators: FieldOpener
+        private let comments: FieldOpener
 
         init(query: SearchQuery, sealer: FieldSealer) throws(CryptoError) {
             matcher = SearchMatcher(query)
             bodies = try sealer.opener(table: "annotation", field: "body")
             locators = try sealer.opener(table: "annotation", field: "locator")
+            comments = try sealer.opener(table: "annotation", field: "comment")
         }
 
         func matchingRows(_ batch: Batch) -> [Int64] {
@@ -112,13 +114,16 @@ final class SearchScan {
                             matcher.terms(wanted, foundIn: $0)
                         }
                     }
-                    let include: Bool
-                    if let inBody = terms(field.wanted, in: bodies, field.body) {
-                        let missing = field.wanted & ~inBody
-                        include = missing == 0 || field.locator.map { terms(missing, in: locators, $0).map { $0 == missing } ?? true } ?? false
-                    } else {
-                        include = true
+                    // The terms still missing after the body, then the locator, then the comment
+                    // (a quote's, schema v16); a field that does not open includes the row.
+                    func stillMissing(_ missing: UInt64, in opener: FieldOpener, _ range: Range<Int>?) -> UInt64? {
+                        guard missing != 0, let range else { return missing }
+                        return terms(missing, in: opener, range).map { missing & ~$0 }
                     }
+                    let include = stillMissing(field.wanted, in: bodies, field.body)
+                        .flatMap { stillMissing($0, in: locators, field.locator) }
+                        .flatMap { stillMissing($0, in: comments, field.comment) }
+                        .map { $0 == 0 } ?? true
                     if include { found.append(batch.rowIDs[index]) }
                 }
                 return found

@@ -3,7 +3,7 @@ import VaultCrypto
 
 extension Store {
     /// Streams the live notes and quotes of `filter` that hold every term of `query` in
-    /// their body, their locator, or their book's title and authors (`bookTerms`: the terms
+    /// their body, their locator, their comment, or their book's title and authors (`bookTerms`: the terms
     /// each book covers, by id; a book not named covers none), in listing order. Unreadable
     /// records arrive as failures naming their id.
     ///
@@ -28,6 +28,11 @@ extension Store {
         }
     }
 
+    /// `column`'s bytes, or nil when it is NULL, for `body`.
+    private static func withOptionalBytes(_ row: Row, _ column: Int32, _ body: (UnsafeRawBufferPointer?) -> Void) {
+        if row.isNull(column) { body(nil) } else { row.withBytes(column) { body($0) } }
+    }
+
     /// The row numbers of the annotations of `filter` that match, or whose body or locator
     /// cannot be opened (so that the listing reports them), in no particular order. The
     /// opening is shared with a second thread (``SearchScan``).
@@ -41,7 +46,7 @@ extension Store {
         // Keyed by the stored text, so that a row's book is looked up without parsing its id.
         let covered = Dictionary(bookTerms.map { ($0.key.rawValue, $0.value) }, uniquingKeysWith: |)
         let (whereClause, values) = filter.sql()
-        try database.forEachRow("SELECT rowid, id, book_id, body, locator FROM annotation \(whereClause)", values) { row in
+        try database.forEachRow("SELECT rowid, id, book_id, body, locator, comment FROM annotation \(whereClause)", values) { row in
             let wanted = covered.isEmpty ? query.allTerms : query.allTerms & ~(covered[row.text(2)] ?? 0)
             if wanted == 0 {
                 found.append(row.int64(0))
@@ -49,11 +54,9 @@ extension Store {
             }
             row.withBytes(1) { id in
                 row.withBytes(3) { body in
-                    if row.isNull(4) {
-                        batch.append(rowID: row.int64(0), id: id, body: body, locator: nil, wanted: wanted)
-                    } else {
-                        row.withBytes(4) { locator in
-                            batch.append(rowID: row.int64(0), id: id, body: body, locator: locator, wanted: wanted)
+                    Self.withOptionalBytes(row, 4) { locator in
+                        Self.withOptionalBytes(row, 5) { comment in
+                            batch.append(rowID: row.int64(0), id: id, body: body, locator: locator, comment: comment, wanted: wanted)
                         }
                     }
                 }

@@ -40,6 +40,28 @@ import TestSupport
         #expect(try fixture.store.check().findings.contains { $0.id == other.id.rawValue })
     }
 
+    /// `search` finds a quote by a word of its comment, and by words split between its text,
+    /// its locator and its comment.
+    @Test func searchLooksInTheComment() throws {
+        let fixture = try makeFixture()
+        defer { fixture.directory.remove() }
+        let book = try newBook(clock: fixture.clock)
+        try fixture.store.addBook(book)
+        let quote = try Self.quote(in: book, clock: fixture.clock)   // "Stat rosa pristina nomine.", p. 502, the comment
+        try fixture.store.addAnnotation(quote)
+        try fixture.store.addAnnotation(try newNote(book, "Nothing to find here.", clock: fixture.clock))
+        func found(_ words: String) throws -> [EntityID] {
+            var ids: [EntityID] = []
+            try fixture.store.forEachAnnotation(matching: try SearchQuery(words), in: AnnotationFilter(), bookTerms: [:]) { result in
+                if case .success(let annotation) = result { ids.append(annotation.id) }
+            }
+            return ids
+        }
+        #expect(try found("reader wrote") == [quote.id])
+        #expect(try found("rosa 502 reader") == [quote.id])
+        #expect(try found("rosa zeppelin").isEmpty)
+    }
+
     @Test func editingTheCommentIsANewVersionAndARekeyKeepsIt() throws {
         let fixture = try makeFixture()
         defer { fixture.directory.remove() }
