@@ -275,6 +275,16 @@ class Bench:
             path.chmod(0o600)
         return path
 
+    def fresh_vault_command(self, vault):
+        """A shell command that makes `vault` a new, unlocked, empty vault (removing any left
+        from the run before): a `--prepare` for rows that write into an empty vault."""
+        passphrase = self.passphrase_file()
+        return (f"rm -rf {shlex.quote(str(vault))} && "
+                f"{shlex.join(self.bmvault(vault, 'init', '--passphrase-stdin', '--kdf', 'interactive'))}"
+                f" < {shlex.quote(str(passphrase))} > /dev/null 2>&1 && "
+                f"{shlex.join(self.bmvault(vault, 'unlock', '--passphrase-stdin'))}"
+                f" < {shlex.quote(str(passphrase))} 2> /dev/null")
+
     def unlock(self, vault):
         self.check_runs(self.bmvault(vault, "unlock", "--passphrase-stdin", "--timeout", "4h"),
                         stdin_path=self.passphrase_file())
@@ -451,12 +461,7 @@ class Bench:
         if not out.exists():
             self.check_runs(self.bmvault(vault, "export", "--out", out))
         fresh = SCRATCH / f"import-{vault_label}"
-        passphrase = self.passphrase_file()
-        prepare = (f"rm -rf {shlex.quote(str(fresh))} && "
-                   f"{shlex.join(self.bmvault(fresh, 'init', '--passphrase-stdin', '--kdf', 'interactive'))}"
-                   f" < {shlex.quote(str(passphrase))} > /dev/null 2>&1 && "
-                   f"{shlex.join(self.bmvault(fresh, 'unlock', '--passphrase-stdin'))}"
-                   f" < {shlex.quote(str(passphrase))} 2> /dev/null")
+        prepare = self.fresh_vault_command(fresh)
         self.timed_row("`import DIR` into a fresh vault", vault_label, self.bmvault(fresh, "import", out),
                        self.slow_runs, prepare=prepare, target_seconds=2.0, target_rss=64 * MiB,
                        target="≤ 2 s, ≤ 64 MiB")
@@ -504,17 +509,12 @@ class Bench:
         clippings = SCRATCH / "My Clippings.txt"
         self.kindle_clippings(clippings)
         fresh = SCRATCH / "kindle-fresh"
-        passphrase = self.passphrase_file()
-        prepare = (f"rm -rf {shlex.quote(str(fresh))} && "
-                   f"{shlex.join(self.bmvault(fresh, 'init', '--passphrase-stdin', '--kdf', 'interactive'))}"
-                   f" < {shlex.quote(str(passphrase))} > /dev/null 2>&1 && "
-                   f"{shlex.join(self.bmvault(fresh, 'unlock', '--passphrase-stdin'))}"
-                   f" < {shlex.quote(str(passphrase))} 2> /dev/null")
+        prepare = self.fresh_vault_command(fresh)
         size = f"{KINDLE_CLIPPINGS // 1000}k clippings"
         self.timed_row("`import My Clippings.txt` into a fresh vault", size, self.bmvault(fresh, "import", clippings),
                        self.slow_runs, prepare=prepare, target_seconds=1.0, target_rss=64 * MiB, target="≤ 1 s, ≤ 64 MiB")
         again = SCRATCH / "kindle-again"
-        subprocess.run(prepare.replace(str(fresh), str(again)), shell=True, check=True, env=self.env)
+        subprocess.run(self.fresh_vault_command(again), shell=True, check=True, env=self.env)
         self.check_runs(self.bmvault(again, "import", clippings))
         self.timed_row("`import My Clippings.txt` again (adds nothing)", size, self.bmvault(again, "import", clippings),
                        self.slow_runs, target_seconds=0.5, target_rss=64 * MiB, target="≤ 0.5 s, ≤ 64 MiB")

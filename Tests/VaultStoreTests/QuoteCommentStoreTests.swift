@@ -12,20 +12,22 @@ import TestSupport
     static let comment = "a comment only the reader wrote"
     static let importKey = "kindle:" + String(repeating: "c0ffee", count: 10)
 
-    static func quote(in book: Book, clock: TestClock) throws -> Annotation {
-        let quote = try newQuote(book, clock: clock)
-        return Annotation(id: quote.id, bookID: quote.bookID, kind: .quote, body: quote.body, locator: quote.locator,
-                          createdAt: quote.createdAt, updatedAt: quote.updatedAt, deletedAt: nil, version: 1,
-                          comment: comment, importKey: importKey)
+    /// A new vault with a book and a quote of it carrying ``comment`` and ``importKey``.
+    static func vaultWithQuote() throws -> (Fixture, Book, Annotation) {
+        let fixture = try makeFixture()
+        let book = try newBook(clock: fixture.clock)
+        try fixture.store.addBook(book)
+        let plain = try newQuote(book, clock: fixture.clock)
+        let quote = Annotation(id: plain.id, bookID: plain.bookID, kind: .quote, body: plain.body, locator: plain.locator,
+                               createdAt: plain.createdAt, updatedAt: plain.updatedAt, deletedAt: nil, version: 1,
+                               comment: comment, importKey: importKey)
+        try fixture.store.addAnnotation(quote)
+        return (fixture, book, quote)
     }
 
     @Test func commentAndImportKeyRoundTripSealedAndBound() throws {
-        let fixture = try makeFixture()
+        let (fixture, book, quote) = try Self.vaultWithQuote()
         defer { fixture.directory.remove() }
-        let book = try newBook(clock: fixture.clock)
-        try fixture.store.addBook(book)
-        let quote = try Self.quote(in: book, clock: fixture.clock)
-        try fixture.store.addAnnotation(quote)
         #expect(try fixture.store.annotation(quote.id) == quote)
         // Neither is in the file as text.
         try fixture.store.database.execute("PRAGMA wal_checkpoint(TRUNCATE)")
@@ -43,12 +45,8 @@ import TestSupport
     /// `search` finds a quote by a word of its comment, and by words split between its text,
     /// its locator and its comment.
     @Test func searchLooksInTheComment() throws {
-        let fixture = try makeFixture()
+        let (fixture, book, quote) = try Self.vaultWithQuote()   // "Stat rosa pristina nomine.", p. 502, the comment
         defer { fixture.directory.remove() }
-        let book = try newBook(clock: fixture.clock)
-        try fixture.store.addBook(book)
-        let quote = try Self.quote(in: book, clock: fixture.clock)   // "Stat rosa pristina nomine.", p. 502, the comment
-        try fixture.store.addAnnotation(quote)
         try fixture.store.addAnnotation(try newNote(book, "Nothing to find here.", clock: fixture.clock))
         func found(_ words: String) throws -> [EntityID] {
             var ids: [EntityID] = []
@@ -63,12 +61,8 @@ import TestSupport
     }
 
     @Test func editingTheCommentIsANewVersionAndARekeyKeepsIt() throws {
-        let fixture = try makeFixture()
+        let (fixture, _, quote) = try Self.vaultWithQuote()
         defer { fixture.directory.remove() }
-        let book = try newBook(clock: fixture.clock)
-        try fixture.store.addBook(book)
-        let quote = try Self.quote(in: book, clock: fixture.clock)
-        try fixture.store.addAnnotation(quote)
         let edited = try fixture.store.editAnnotation(quote.id, body: nil, locator: nil, comment: .some("changed my mind"))
         #expect(edited.version == 2 && edited.comment == "changed my mind" && edited.importKey == Self.importKey)
         let newKey = try VaultKey.generate()
@@ -84,12 +78,8 @@ import TestSupport
     }
 
     @Test func aPurgeEmptiesTheCommentAndKeepsTheImportKey() throws {
-        let fixture = try makeFixture()
+        let (fixture, _, quote) = try Self.vaultWithQuote()
         defer { fixture.directory.remove() }
-        let book = try newBook(clock: fixture.clock)
-        try fixture.store.addBook(book)
-        let quote = try Self.quote(in: book, clock: fixture.clock)
-        try fixture.store.addAnnotation(quote)
         let deleted = try fixture.store.deleteAnnotation(quote.id)
         let clock = try #require(try HybridTimestamp(parsing: try fixture.store.rawRows("SELECT hlc FROM annotation WHERE id = '\(quote.id)'")[0][0]))
         #expect(try fixture.store.purgeTombstones([Tombstone(kind: .annotation, id: quote.id, clock: clock,

@@ -29,6 +29,31 @@ enum CSVTable {
         return collector.rows
     }
 
+    /// An export's rows found by their header's names (a column the program adds or drops
+    /// changes nothing): the byte order mark some programs write dropped, and each `required`
+    /// name checked, else `malformed` saying the file is not `format`'s. `body` gets each row
+    /// that is not blank, its line number (the header's is 1), and a look-up of a named cell
+    /// (trimmed of spaces; nil when empty or missing).
+    static func rows(_ bytes: [UInt8], required: [String], format: String,
+                     _ body: (_ line: Int, _ value: (String) -> String?) throws(ImportError) -> Void) throws(ImportError) {
+        var content = bytes[...]
+        if content.starts(with: [0xEF, 0xBB, 0xBF]) { content = content.dropFirst(3) }
+        let rows = try rows(Array(content))
+        guard let header = rows.first else { throw .malformed(line: 1, reason: "an empty file") }
+        var column: [String: Int] = [:]
+        for (index, name) in header.enumerated() { column[name.trimmingCharacters(in: " ")] = index }
+        for name in required where column[name] == nil {
+            throw .malformed(line: 1, reason: "no `\(name)` column: not \(format)")
+        }
+        for (offset, row) in rows.dropFirst().enumerated() where !row.allSatisfy(\.isEmpty) {
+            try body(offset + 2) { name in
+                guard let index = column[name], index < row.count else { return nil }
+                let text = row[index].trimmingCharacters(in: " ")
+                return text.isEmpty ? nil : text
+            }
+        }
+    }
+
     /// The rows as libcsv hands them over, field by field.
     private final class Collector {
         var rows: [[String]] = []

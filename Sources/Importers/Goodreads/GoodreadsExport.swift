@@ -28,25 +28,10 @@ public struct GoodreadsExport: Sendable {
     static let requiredColumns = ["Book Id", "Title", "Author", "Exclusive Shelf"]
 
     public static func read(_ bytes: [UInt8]) throws(ImportError) -> GoodreadsExport {
-        var content = bytes[...]
-        if content.starts(with: [0xEF, 0xBB, 0xBF]) { content = content.dropFirst(3) }
-        let rows = try CSVTable.rows(Array(content))
-        guard let header = rows.first else { throw .malformed(line: 1, reason: "an empty file") }
-        var column: [String: Int] = [:]
-        for (index, name) in header.enumerated() { column[name] = index }
-        for name in requiredColumns where column[name] == nil {
-            throw .malformed(line: 1, reason: "no `\(name)` column: not a Goodreads library export")
-        }
         var books: [Book] = []
-        for (offset, row) in rows.dropFirst().enumerated() {
-            if row.allSatisfy(\.isEmpty) { continue }
-            func value(_ name: String) -> String? {
-                guard let index = column[name], index < row.count else { return nil }
-                let text = row[index].trimmingCharacters(in: " ")
-                return text.isEmpty ? nil : text
-            }
+        try CSVTable.rows(bytes, required: requiredColumns, format: "a Goodreads library export") { (line, value) throws(ImportError) in
             guard let id = value("Book Id"), let title = value("Title") else {
-                throw .malformed(line: offset + 2, reason: "a row without its Book Id or Title")
+                throw .malformed(line: line, reason: "a row without its Book Id or Title")
             }
             var authors = value("Author").map { [$0] } ?? []
             authors += (value("Additional Authors") ?? "").split(separator: ",").map { $0.trimmingCharacters(in: " ") }.filter { !$0.isEmpty }

@@ -30,34 +30,19 @@ public struct ReadwiseExport: Sendable {
     static let requiredColumns = ["Highlight", "Book Title"]
 
     public static func read(_ bytes: [UInt8]) throws(ImportError) -> ReadwiseExport {
-        var content = bytes[...]
-        if content.starts(with: [0xEF, 0xBB, 0xBF]) { content = content.dropFirst(3) }
-        let rows = try CSVTable.rows(Array(content))
-        guard let header = rows.first else { throw .malformed(line: 1, reason: "an empty file") }
-        var column: [String: Int] = [:]
-        for (index, name) in header.enumerated() { column[name.trimmingCharacters(in: " ")] = index }
-        for name in requiredColumns where column[name] == nil {
-            throw .malformed(line: 1, reason: "no `\(name)` column: not a Readwise export")
-        }
         var highlights: [Highlight] = []
         var empty = 0
-        for (offset, row) in rows.dropFirst().enumerated() {
-            if row.allSatisfy(\.isEmpty) { continue }
-            func value(_ name: String) -> String? {
-                guard let index = column[name], index < row.count else { return nil }
-                let text = row[index].trimmingCharacters(in: " ")
-                return text.isEmpty ? nil : text
-            }
-            guard let title = value("Book Title") else { throw .malformed(line: offset + 2, reason: "a row without its Book Title") }
+        try CSVTable.rows(bytes, required: requiredColumns, format: "a Readwise export") { (line, value) throws(ImportError) in
+            guard let title = value("Book Title") else { throw .malformed(line: line, reason: "a row without its Book Title") }
             guard let text = value("Highlight"), !text.allSatisfy(\.isWhitespace) else {
                 empty += 1
-                continue
+                return
             }
             let author = value("Book Author"), location = value("Location"), at = value("Highlighted at")
             let material = ["readwise", title, author ?? "", value("Location Type") ?? "", location ?? "", at ?? "", at == nil ? text : ""]
             highlights.append(Highlight(text: text, title: title, author: author, asin: value("Amazon Book ID"), note: value("Note"),
                                         locationType: value("Location Type"), location: location, highlightedAt: at,
-                                        naturalKey: SHA256.hex(of: Array(material.joined(separator: "\n").utf8)), row: offset + 2))
+                                        naturalKey: SHA256.hex(of: Array(material.joined(separator: "\n").utf8)), row: line))
         }
         return ReadwiseExport(highlights: highlights, empty: empty)
     }
