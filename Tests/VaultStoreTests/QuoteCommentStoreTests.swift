@@ -81,7 +81,7 @@ import TestSupport
         let (fixture, _, quote) = try Self.vaultWithQuote()
         defer { fixture.directory.remove() }
         let deleted = try fixture.store.deleteAnnotation(quote.id)
-        let clock = try #require(try HybridTimestamp(parsing: try fixture.store.rawRows("SELECT hlc FROM annotation WHERE id = '\(quote.id)'")[0][0]))
+        let clock = try HybridTimestamp(parsing: try fixture.store.rawRows("SELECT hlc FROM annotation WHERE id = '\(quote.id)'")[0][0])
         #expect(try fixture.store.purgeTombstones([Tombstone(kind: .annotation, id: quote.id, clock: clock,
                                                               deletedAt: try #require(deleted.deletedAt), operations: [])]) == 1)
         #expect(try fixture.store.integer("SELECT count(*) FROM annotation WHERE comment IS NOT NULL") == 0)
