@@ -311,7 +311,9 @@ extension Vault {
         }
         for quote in book.quotes {
             let comment = quote.comments.isEmpty ? nil : quote.comments.map(\.body).joined(separator: "\n\n")
-            let annotation = try imported(.quote, quote.highlight.body, comment: comment, locator: quote.highlight.position.locatorText,
+            // Every quote has a locator: a clipping with neither page nor location gets one that says so.
+            let annotation = try imported(.quote, quote.highlight.body, comment: comment,
+                                          locator: quote.highlight.position.locatorText ?? "Kindle highlight",
                                           key: "kindle:" + quote.highlight.naturalKey, book: bookID,
                                           at: quote.highlight.rawDate.flatMap(KindleDate.timestamp) ?? now)
             count(try importer.addImported(annotation), annotation, into: &line)

@@ -169,6 +169,10 @@ extension Vault {
             throw VaultError(error)
         } catch let error as VaultError {
             throw error
+        } catch let error as JournalError {
+            // A record another program's file holds that the journal's rules refuse (a text
+            // past its limit, a title with a control character): the import changes nothing.
+            throw .invalidInput(error)
         } catch {
             throw .storage(.database(code: 0, message: "unexpected \(type(of: error))"))
         }

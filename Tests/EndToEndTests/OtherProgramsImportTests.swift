@@ -371,6 +371,24 @@ import Testing
         #expect(try vault.run(["import", "--book", "x", file]).status == 64)
     }
 
+    /// A clipping the journal's rules refuse (a text past 1 MiB) is one line, exit 65, and the
+    /// file changes nothing; a highlight with neither page nor location still gets a locator.
+    @Test func aRecordTheJournalRefusesStopsTheImportWhole() throws {
+        let vault = try TestVault()
+        try vault.createUnlocked()
+        let file = vault.root.appendingPathComponent("My Clippings.txt")
+        let clipping = { (meta: String, text: String) in "Dune (Frank Herbert)\r\n- Your Highlight \(meta)| Added on Monday, 11 May 2020 01:09:56\r\n\r\n\(text)\r\n==========\r\n" }
+        try (clipping("at location 5 ", "Fear is the mind-killer.") + clipping("at location 9 ", String(repeating: "spice ", count: 200_000)))
+            .write(to: file, atomically: true, encoding: .utf8)
+        let before = try vault.databaseBytesIgnoringChangeCounter()
+        let refused = try vault.run(["import", file.path])
+        #expect(refused.status == 65 && refused.stderr.split(separator: "\n").count == 1 && !refused.stderr.contains("spice"), "\(refused)")
+        #expect(try vault.databaseBytesIgnoringChangeCounter() == before)
+        try clipping("", "Nowhere in particular.").write(to: file, atomically: true, encoding: .utf8)
+        #expect(try Counts(try vault.json(["import", "--json", file.path])) == Counts(books: 1, quotes: 1))
+        #expect((try vault.json(["list", "--json"]) as? [[String: Any]])?.first?["locator"] as? String == "Kindle highlight")
+    }
+
     @Test func aFileInNoKnownFormatIsOneLineExit65AndNothingChanges() throws {
         let vault = try TestVault()
         try vault.createUnlocked()
