@@ -55,8 +55,12 @@ public struct ReadingLog: Hashable, Sendable {
     /// How many times the book was finished, whether the day is known or not.
     public var finishes: Int { events.filter { $0.status == .finished }.count }
 
-    /// Whether an event's day is not known: such a log needs wire format 8 to travel.
-    public var hasUnknownDay: Bool { events.contains { !$0.dayKnown } }
+    /// Whether the log has `event` already, as an import sees it: a change to the same status
+    /// on the same day, or at all when either day is not known (an import's day is a guess;
+    /// a re-import never records its status twice).
+    public func holds(_ event: ReadingEvent) -> Bool {
+        events.contains { $0.status == event.status && (!event.dayKnown || !$0.dayKnown || $0.on == event.on) }
+    }
 
     /// This log with `event` added.
     public func adding(_ event: ReadingEvent) -> ReadingLog {

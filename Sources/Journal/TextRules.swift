@@ -15,9 +15,9 @@ public enum TextRules {
         return String(trimmed)
     }
 
-    /// A one-line value (title, author, locator): surrounding white space is dropped.
-    /// The key an import gives a record: `source:` then up to 128 characters of letters,
-    /// digits, `-` and `_` (a digest in hex, an id another program gave it).
+    /// The key an import gives a record: a source, `:`, then its key there (a digest in hex,
+    /// an id another program gave it); at most 160 bytes of ASCII letters, digits, `-`, `_`
+    /// and `:`.
     public static func importKey(_ text: String) throws(JournalError) -> String {
         // By bytes: an import checks one for every record it reads.
         let bytes = text.utf8
@@ -31,6 +31,7 @@ public enum TextRules {
         return text
     }
 
+    /// A one-line value (title, author, locator): surrounding white space is dropped.
     public static func line(_ text: String, field: String) throws(JournalError) -> String {
         // Most lines (locators, titles) are printable ASCII with no space at either end:
         // nothing to trim and nothing to refuse, found without walking their characters.

@@ -10,12 +10,6 @@ public import VaultCrypto
 
 /// The kinds of file `import` tells apart by content.
 public typealias ImportFormat = Importers.ImportFormat
-/// What a Kindle's My Clippings.txt holds for a journal, book by book.
-public typealias KindleImportPlan = Importers.KindleImportPlan
-/// What a KOReader sidecar holds for a journal.
-public typealias KOReaderSidecar = Importers.KOReaderSidecar
-/// What a Goodreads library export holds: books and their shelves.
-public typealias GoodreadsExport = Importers.GoodreadsExport
 
 /// Bytes in locked, wiped-on-release memory: passphrases, recovery keys.
 public typealias SecretBytes = VaultCrypto.SecretBytes

@@ -316,7 +316,9 @@ extension Vault {
                                           locator: quote.highlight.position.locatorText ?? "Kindle highlight",
                                           key: "kindle:" + quote.highlight.naturalKey, book: bookID,
                                           at: quote.highlight.rawDate.flatMap(KindleDate.timestamp) ?? now)
-            count(try importer.addImported(annotation), annotation, into: &line)
+            // The shorter versions' keys too: a quote imported from one of them is this one.
+            let earlierKeys = quote.replaced.map { "kindle:" + $0.naturalKey }
+            count(try importer.addImported(annotation, earlierKeys: earlierKeys), annotation, into: &line)
             for replaced in quote.replaced { skip(replaced, .merged) }
         }
         for note in book.notes {

@@ -4,8 +4,8 @@ public import Journal
 public struct ImportedBook: Sendable {
     public var title: String
     public var authors: [String]
-    /// What the source identifies it by, strongest first: `isbn:<digits>`,
-    /// `goodreads:<id>`, `koreader:<partial MD5>`.
+    /// What the source identifies it by, strongest first: `goodreads:<id>`, `isbn:<digits>`,
+    /// `asin:<ASIN>` (Readwise), `koreader:<partial MD5>`.
     public var identifiers: [String]
     /// What the source knows of the edition, given to a book this import adds.
     public var edition: Edition
@@ -29,7 +29,8 @@ extension ArchiveImport {
     /// alone names (`bmvault book alias`); else a book with the same ISBN; else a live book
     /// with the same title (case and accents aside) whose authors agree (the same words in any
     /// order: Kindle writes `Herbert, Frank`; either side may have none). The identifiers, and
-    /// the title with the authors, are then remembered as names of that book.
+    /// the title with the authors, are then remembered as names of that book (a name of a
+    /// deleted book is not followed, and moves to the book found).
     ///
     /// A source with an identifier (Goodreads' Book Id) is matched by title only to a book
     /// the vault had before this import: two rows of one export with two ids are two
@@ -41,9 +42,16 @@ extension ArchiveImport {
         let id: EntityID
         let isNew: Bool
         let apart = source.identifiers.isEmpty ? [] : addedBooks
-        var known = source.identifiers.lazy.compactMap { aliases[$0] }.first
-        if known == nil, let byTitle = aliases[titleAndAuthors], !apart.contains(byTitle) { known = byTitle }
-        if known == nil { known = aliases[Store.titleAlias(source.title)] }
+        // A name of a deleted book names no book: a book merged on another device (this one
+        // does not have its names) must not come back with the next import.
+        func live(_ id: EntityID?) throws(StoreError) -> EntityID? {
+            guard let id, try presence(of: id) == .live else { return nil }
+            return id
+        }
+        var known: EntityID?
+        for identifier in source.identifiers where known == nil { known = try live(aliases[identifier]) }
+        if known == nil, let byTitle = try live(aliases[titleAndAuthors]), !apart.contains(byTitle) { known = byTitle }
+        if known == nil { known = try live(aliases[Store.titleAlias(source.title)]) }
         if known == nil { known = try liveBook(matching: source, apartFrom: apart) }
         if let known {
             (id, isNew) = (known, false)
@@ -57,7 +65,11 @@ extension ArchiveImport {
             addedBooks.insert(book.id)
             (id, isNew) = (book.id, true)
         }
-        for name in recorded where aliases[name] == nil {
+        for name in recorded where aliases[name] != id {
+            if let holder = aliases[name] {
+                guard try live(holder) == nil else { continue }   // another live book's name stays its own
+                try store.removeBookAlias(name)
+            }
             try store.insertBookAlias(name, book: id)
             aliases[name] = id
         }
@@ -66,20 +78,36 @@ extension ArchiveImport {
     }
 
     /// Adds a note or quote another program's file holds, through the one merge as an
-    /// archive's new note is: unless the vault holds a record of its import key (imported
-    /// before, here or on a device this one synced with: a deleted one stays deleted), or its
-    /// book holds the same text. One imported before takes the comment the source has now
-    /// (a note typed on a highlight since) when its own is none or the start of it: a comment
-    /// the reader changed here is left as it is.
-    public func addImported(_ incoming: Annotation) throws(StoreError) -> ImportOutcome {
+    /// archive's new note is: unless the vault holds a record of its import key, or of one of
+    /// `earlierKeys` (a Kindle highlight's shorter versions, which a re-highlight replaced),
+    /// imported before, here or on a device this one synced with (a deleted one stays
+    /// deleted); or its book holds the same text.
+    ///
+    /// A record imported before and not changed here since (its first version) takes the
+    /// source's longer text (a re-highlight holding it) and comment; one changed since keeps
+    /// its text, and takes a comment only when its own is the start of the new one (a note
+    /// typed on the highlight later): what the reader wrote, or removed, here stays so.
+    public func addImported(_ incoming: Annotation, earlierKeys: [String] = []) throws(StoreError) -> ImportOutcome {
         let key = incoming.importKey ?? ""
-        if let id = try knownImportKeys()[key] {
-            guard let comment = incoming.comment, let local = try? store.annotation(id), local.deletedAt == nil,
-                  local.comment != comment, local.comment.map({ comment.hasPrefix($0) }) ?? true else {
+        let known = try knownImportKeys()
+        if let id = ([key] + earlierKeys).lazy.compactMap({ known[$0] }).first {
+            guard let local = try? store.annotation(id), local.deletedAt == nil else {
                 summary.unchanged += 1
                 return .unchanged
             }
-            try store.changeAnnotationInTransaction(id, action: .update) { $0.comment = comment }
+            let untouched = local.version == 1
+            let body = untouched && incoming.body != local.body && incoming.body.contains(local.body) ? incoming.body : nil
+            let comment = incoming.comment.flatMap { comment in
+                comment != local.comment && (local.comment.map { comment.hasPrefix($0) } ?? untouched) ? comment : nil
+            }
+            guard body != nil || comment != nil else {
+                summary.unchanged += 1
+                return .unchanged
+            }
+            try store.changeAnnotationInTransaction(id, action: .update) { annotation in
+                if let body { annotation.body = body }
+                if let comment { annotation.comment = comment }
+            }
             count(local.kind, updated: true)
             return .updated
         }
@@ -114,8 +142,8 @@ extension ArchiveImport {
     @discardableResult
     public func recordStatus(_ status: ReadingStatus, of book: EntityID, on day: Timestamp, dayKnown: Bool) throws(StoreError) -> Bool {
         guard try presence(of: book) == .live else { return false }
-        let held = try store.book(book).readingLog.events.contains { $0.status == status && (!dayKnown || !$0.dayKnown || $0.on == day) }
-        guard !held else { return false }
+        let probe = ReadingEvent(status: status, on: day, clock: .origin, dayKnown: dayKnown)
+        guard !(try store.book(book).readingLog.holds(probe)) else { return false }
         try store.changeBookInTransaction(book, action: .update, parts: .readingLog) { book, stamp in
             book.readingLog = book.readingLog.adding(ReadingEvent(status: status, on: day, clock: stamp, dayKnown: dayKnown))
         }

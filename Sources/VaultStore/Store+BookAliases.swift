@@ -2,7 +2,7 @@ public import Journal
 
 /// The names other programs give a book (schema v16, `book_alias`): each source title and
 /// authors it was imported under, each identifier a source gave it (`isbn:`, `goodreads:`,
-/// `koreader:` and a partial MD5), and the titles the reader sent to it (`bmvault book
+/// `asin:`, `koreader:` and a partial MD5), and the titles the reader sent to it (`bmvault book
 /// alias`). An import finds a book by them first, so a book renamed here, or matched by hand,
 /// stays matched. Each is sealed like a title, bound to its row; they are this device's (they
 /// do not sync).

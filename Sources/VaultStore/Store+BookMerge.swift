@@ -43,7 +43,9 @@ extension Store {
             let merged = try book(duplicate), here = try book(kept)
             let parts = BookParts(progress: merged.progress > here.progress, rating: here.rating == nil && merged.rating != nil,
                                   edition: here.edition.isEmpty && !merged.edition.isEmpty)
-            let log = here.readingLog.union(merged.readingLog)
+            // The merged book's status changes, but those the kept one has already (the same
+            // status that day, as an import records it twice otherwise): no finish counted twice.
+            let log = here.readingLog.union(ReadingLog(events: merged.readingLog.events.filter { !here.readingLog.holds($0) }))
             if parts.progress || parts.rating || parts.edition || log != here.readingLog {
                 try changeBookInTransaction(kept, action: .update, parts: parts) { book in
                     if parts.progress { book.progress = merged.progress }

@@ -21,6 +21,8 @@ public struct ConflictSides: Sendable, Equatable {
         public let locator: Locator?
         public let deviceID: String?
         public let at: Timestamp?
+        /// The quote's comment on this side (bmvault 0.16): two sides may differ only there.
+        public var comment: String? = nil
     }
 
     public let reason: ConflictReason
@@ -133,7 +135,7 @@ extension Store {
     private func side(of annotation: Annotation) throws(StoreError) -> ConflictSides.Side {
         let clock = try storedAnnotation(annotation.id)?.clock
         return ConflictSides.Side(text: annotation.body, locator: annotation.locator, deviceID: clock.flatMap(Self.writer),
-                                  at: annotation.updatedAt)
+                                  at: annotation.updatedAt, comment: annotation.comment)
     }
 
     /// The device that wrote a version at `clock` (none for a row from before clocks).
@@ -184,6 +186,7 @@ extension Store {
             try changeAnnotationInTransaction(original, action: .update, requireLive: false, dropping: derived ? [id] : []) { note in
                 note.body = flagged.body
                 note.locator = flagged.locator
+                note.comment = flagged.comment
                 note.deletedAt = nil
             }
             if !derived { try changeAnnotationInTransaction(id, action: .delete) { $0.deletedAt = $0.updatedAt } }

@@ -33,7 +33,7 @@ extension Store {
         if row.isNull(column) { body(nil) } else { row.withBytes(column) { body($0) } }
     }
 
-    /// The row numbers of the annotations of `filter` that match, or whose body or locator
+    /// The row numbers of the annotations of `filter` that match, or whose body, locator or comment
     /// cannot be opened (so that the listing reports them), in no particular order. The
     /// opening is shared with a second thread (``SearchScan``).
     private func rowsMatching(_ query: SearchQuery, in filter: AnnotationFilter, bookTerms: [EntityID: UInt64],

@@ -20,7 +20,8 @@ import Testing
                                   (or run $BMVAULT_PASSPHRASE_COMMAND) and keep the key
                                   in this process only.
           --verbose               Log more events (never more content) to the log file
-                                  and standard error.
+                                  and standard error; `import` lists what it did not
+                                  add.
           --debug                 Log every event, with timings (never content), to the
                                   log file and standard error.
           -q, --quiet             Leave out confirmations (Added, Saved, Deleted, ...)

@@ -133,6 +133,34 @@ import Testing
         #expect(after.first { ($0["locator"] as? String) == "loc 113-114" }?["comment"] as? String == "Hollow 2\n\nHollow 3")
     }
 
+    /// A longer re-highlight of a quote imported before takes its place while the reader has
+    /// not changed it; a comment the reader removed is not brought back.
+    @Test func aReHighlightReplacesItsShorterVersionAndARemovedCommentStaysRemoved() throws {
+        let vault = try TestVault()
+        try vault.createUnlocked()
+        let clipping = { (kind: String, at: String, text: String) in
+            "Dune (Frank Herbert)\r\n- Your \(kind) at location \(at) | Added on Monday, 11 May 2020 01:09:56\r\n\r\n\(text)\r\n==========\r\n"
+        }
+        let file = vault.root.appendingPathComponent("My Clippings.txt")
+        let short = clipping("Highlight", "10-12", "Fear is the mind-killer.")
+        let note = clipping("Note", "12", "the litany")
+        try (short + note + clipping("Highlight", "40-41", "The spice must flow.") + clipping("Note", "41", "said often"))
+            .write(to: file, atomically: true, encoding: .utf8)
+        try vault.succeed(["import", file.path])
+        let spice = try #require((try vault.json(["list", "--json"]) as? [[String: Any]])?.first { $0["comment"] as? String == "said often" })
+        try vault.succeed(["edit", try #require(spice["id"] as? String), "--comment", ""])
+        // The device saved a longer highlight of the same place since.
+        let longer = clipping("Highlight", "10-13", "I must not fear. Fear is the mind-killer.")
+        try (short + note + clipping("Highlight", "40-41", "The spice must flow.") + clipping("Note", "41", "said often") + longer)
+            .write(to: file, atomically: true, encoding: .utf8)
+        let again = try #require(try vault.json(["import", "--json", file.path]) as? [String: Any])
+        #expect((again["added"] as? [String: Int])?["quotes"] == 0 && (again["updated"] as? [String: Int])?["quotes"] == 1, "\(again)")
+        let quotes = try #require(try vault.json(["list", "--json"]) as? [[String: Any]])
+        #expect(quotes.count == 2)
+        #expect(quotes.contains { $0["body"] as? String == "I must not fear. Fear is the mind-killer." && $0["comment"] as? String == "the litany" })
+        #expect(quotes.contains { $0["body"] as? String == "The spice must flow." && $0["comment"] is NSNull }, "the removed comment stays removed")
+    }
+
     /// Book matching: a book typed here is found by title and authors (Kindle writes
     /// `Orwell, George`); `book alias` sends another title to it for every later import.
     @Test func theBookIsFoundAgainAndAnAliasCorrectsAMatch() throws {

@@ -114,7 +114,7 @@ import Testing
         #expect(ImportFormat.detect(prefix: Array(Self.jrnl.utf8)) == .jrnl)
         let read = try JrnlExport.read(Array(Self.jrnl.utf8))
         #expect(read.entries.map(\.text) == ["Started Dune again.\nThe litany still works.\nSecond line.", "A title alone."])
-        #expect(read.entries[0].tags == ["dune"] && read.entries[1].tags == ["work"] && read.entries[0].starred)
+        #expect(read.entries[0].tags == ["dune"] && read.entries[1].tags == ["work"])
         #expect(read.entries[0].localTime! == (2024, 3, 1, 21, 5))
         #expect(Set(read.entries.map(\.naturalKey)).count == 2)
         for broken in ["{\"entries\": [{\"title\": \"no date\", \"body\": \"\"}]}", "{\"tags\": {}}", "{\"entries\": [{\"date\": \"2024-01-01\"}]}"] {

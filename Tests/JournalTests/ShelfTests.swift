@@ -37,10 +37,14 @@ import Testing
         let unknown = ReadingEvent(status: .finished, on: ms(50), clock: Self.clock(5, "g"), dayKnown: false)
         let log = ReadingLog(events: [Self.event(.reading, on: 10, 1, "a"), unknown, Self.event(.finished, on: 20, 2, "a")])
         #expect(log.status == .finished && log.statusSince == nil, "the latest is the one without a day")
-        #expect(log.finishedOn == [ms(20)] && log.finishes == 2 && log.hasUnknownDay)
+        #expect(log.finishedOn == [ms(20)] && log.finishes == 2)
+        // Held, as an import sees it: the same status that day, or at all when a day is not known.
+        #expect(log.holds(Self.event(.reading, on: 10, 9, "z")) && !log.holds(Self.event(.reading, on: 11, 9, "z")))
+        #expect(log.holds(Self.event(.finished, on: 21, 9, "z")), "a finish without its day holds every finish")
+        #expect(log.holds(ReadingEvent(status: .reading, on: ms(99), clock: Self.clock(9, "z"), dayKnown: false)))
+        #expect(!log.holds(Self.event(.abandoned, on: 10, 9, "z")))
         #expect(log.text.contains("finished ~50 "))
         #expect(try ReadingLog(parsing: log.text) == log)
-        #expect(!ReadingLog(events: [Self.event(.reading, on: 10, 1, "a")]).hasUnknownDay)
         for bad in ["finished ~ \(Self.clock(1, "a"))", "finished ~~5 \(Self.clock(1, "a"))", "finished 5~ \(Self.clock(1, "a"))"] {
             #expect(throws: JournalError.invalidReadingLog, "\(bad)") { try ReadingLog(parsing: bad) }
         }

@@ -534,6 +534,14 @@ import VaultCrypto
         #expect(Set([shown.comment, copy.comment]) == ["said by Paul", "said by Jessica"])
         #expect(shown.body == copy.body && copy.conflictOf == quote.id)
 
+        // Keeping the copy's side puts its comment, not only its words, in the quote.
+        let copyID = try #require(copies.first)
+        let kept = try a.note(copyID).comment
+        try a.store.resolveConflict(copyID, keepingSide: .other)
+        #expect(try a.note(quote.id).comment == kept && a.conflictIDs().isEmpty)
+        try a.sync(); try b.sync(); try a.sync()
+        try expectConverged([a, b])
+
         // Removing a comment is a change like any other.
         try a.store.editAnnotation(quote.id, body: nil, locator: nil, comment: .some(nil))
         try a.sync(); try b.sync()
@@ -592,6 +600,14 @@ import VaultCrypto
         #expect(try b.note(quote.id).bookID == kept.id)
         #expect(try b.store.sessions(of: kept.id).count == 1 && b.store.sessions(of: duplicate.id).isEmpty)
         #expect(try b.store.book(duplicate.id).deletedAt != nil)
+
+        // Both finished on one day: one finish after the merge, not two.
+        let day = Timestamp(millisecondsSince1970: 1_700_000_000_000)
+        let third = try a.addBook("Elantris, a third time")
+        _ = try a.store.recordStatus(.finished, of: third.id, on: day)
+        _ = try a.store.recordStatus(.finished, of: kept.id, on: day)
+        _ = try a.store.mergeBook(third.id, into: kept.id)
+        #expect(try a.store.book(kept.id).readingLog.finishes == 1)
 
         // Merged again on A while B, not yet synced, writes in the book A merges.
         let second = try a.addBook("Elantris, again")

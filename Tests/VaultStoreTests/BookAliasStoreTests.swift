@@ -48,6 +48,23 @@ import TestSupport
         }
     }
 
+    /// A name of a deleted book (one merged away on another device, whose names this device
+    /// still has) names no book: the next import finds or adds a live one, and the name moves.
+    @Test func aDeletedBooksNamesNameNoBook() throws {
+        let fixture = try makeFixture()
+        defer { fixture.directory.remove() }
+        let source = ImportedBook(title: "Elantris: Tenth Anniversary Edition", authors: ["Sanderson, Brandon"], identifiers: ["asin:B00X"])
+        var first: EntityID?
+        _ = try fixture.store.importArchive(dryRun: false) { importer in first = try importer.book(for: source).id }
+        let deleted = try #require(first)
+        try fixture.store.deleteBook(deleted)
+        var second: (id: EntityID, isNew: Bool)?
+        _ = try fixture.store.importArchive(dryRun: false) { importer in second = try importer.book(for: source) }
+        #expect(second?.id != deleted && second?.isNew == true)
+        #expect(try fixture.store.book(deleted).deletedAt != nil, "not brought back")
+        #expect(try fixture.store.bookAliases().filter { $0.alias == "asin:B00X" }.map(\.book) == [try #require(second?.id)])
+    }
+
     @Test func aliasesFollowARekeyAndGoWithAPurgedBook() throws {
         let fixture = try makeFixture()
         defer { fixture.directory.remove() }

@@ -8,7 +8,7 @@ enum CommandTable {
         name: "no-keyring",
         help: "Do not use the Secret Service: ask for the passphrase (or run $BMVAULT_PASSPHRASE_COMMAND) and keep the key in this process only.")
 
-    static let verboseOption = OptionSpec(name: "verbose", help: "Log more events (never more content) to the log file and standard error.")
+    static let verboseOption = OptionSpec(name: "verbose", help: "Log more events (never more content) to the log file and standard error; `import` lists what it did not add.")
     static let debugOption = OptionSpec(name: "debug", help: "Log every event, with timings (never content), to the log file and standard error.")
     static let quietOption = OptionSpec(name: "quiet", short: "q", help: "Leave out confirmations (Added, Saved, Deleted, ...) on standard error; errors, warnings and questions stay.")
 

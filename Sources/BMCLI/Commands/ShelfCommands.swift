@@ -83,7 +83,7 @@ enum ShelfCommands {
     /// `book merge`: two records of one book made one.
     static func merge(_ context: CommandContext) -> CommandSpec {
         CommandSpec(name: "merge", abstract: "Merge one book into another: its notes, quotes, sessions and tags move, then it is deleted.",
-                    discussion: "For a book recorded twice (an import that made a second one, a title typed twice). In one transaction: the first book's notes and quotes move to the second (each a change, like `bmvault move`), its sessions are recorded again there, its tags and reading log join the second's, and its rating, edition and position where the second has none or is behind. Every later import of its title or of the names another program gave it goes to the second. Then the first book is deleted (it stays in `bmvault trash`, empty). It syncs like any change.",
+                    discussion: "For a book recorded twice (an import that made a second one, a title typed twice). In one transaction: the first book's notes and quotes move to the second (each a change, like `bmvault move`), its sessions are recorded again there, its tags and reading log join the second's, and its rating, edition and position where the second has none or is behind. Every later import on this device of its title or of the names another program gave it goes to the second (those names do not sync; elsewhere an import finds the second book by title). Then the first book is deleted (it stays in `bmvault trash`, empty). It syncs like any change.",
                     parameters: MergeInput.parameters) { input in
             let vault = try context.openVault()
             let (merged, kept, summary) = try vault.mergeBook(input.duplicate, into: input.kept)

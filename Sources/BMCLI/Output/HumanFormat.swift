@@ -179,11 +179,11 @@ enum HumanFormat {
         let sides = conflict.sides
         var block = annotationHeader(conflict.listing, name: name, style: style) + "\n"
         block += "  in the note" + located(sides.note) + ", " + written(sides.note, here: conflict.noteWrittenHere) + ":\n"
-            + (sides.note.text.map { indented($0) + "\n" } ?? "    —\n")
+            + (sides.note.text.map { indented($0) + "\n" } ?? "    —\n") + commented(sides.note)
         switch sides.reason {
         case .bothEdited:
             block += "  in this copy" + located(sides.other) + ", " + written(sides.other, here: conflict.otherWrittenHere) + ":\n"
-                + (sides.other.text.map { indented($0) + "\n" } ?? "    —\n")
+                + (sides.other.text.map { indented($0) + "\n" } ?? "    —\n") + commented(sides.other)
         case .editedAfterDelete:
             block += "  deleted, " + written(sides.other, here: conflict.otherWrittenHere) + "\n"
         }
@@ -207,6 +207,11 @@ enum HumanFormat {
     /// ` at p. 12`: a side's locator, so sides that differ only there are told apart.
     private static func located(_ side: ConflictSides.Side) -> String {
         side.locator.map { " at " + printable($0.text) } ?? ""
+    }
+
+    /// A side's comment below its text, so sides that differ only there are told apart.
+    private static func commented(_ side: ConflictSides.Side) -> String {
+        side.comment.map { indented("Comment: " + $0) + "\n" } ?? ""
     }
 
     /// Every line of `text` indented by four spaces, empty ones left empty. A line feed is

@@ -228,18 +228,19 @@ enum JSONDocuments {
         }
 
         struct SideDocument: Encodable {
-            let body: String?, locator: String?, device: String?, writtenHere: Bool, at: String?
+            let body: String?, locator: String?, comment: String?, device: String?, writtenHere: Bool, at: String?
 
             func encode(to encoder: Encoder) throws {
                 var container = encoder.container(keyedBy: CodingKeys.self)
                 try container.encode(body, forKey: .body)
                 try container.encode(locator, forKey: .locator)
+                try container.encode(comment, forKey: .comment)
                 try container.encode(device, forKey: .device)
                 try container.encode(writtenHere, forKey: .writtenHere)
                 try container.encode(at, forKey: .at)
             }
 
-            enum CodingKeys: String, CodingKey { case body, locator, device, writtenHere, at }
+            enum CodingKeys: String, CodingKey { case body, locator, comment, device, writtenHere, at }
         }
 
         func encode(to encoder: Encoder) throws {
@@ -253,7 +254,8 @@ enum JSONDocuments {
         }
 
         private func side(_ side: ConflictSides.Side, here: Bool) -> SideDocument {
-            SideDocument(body: side.text, locator: side.locator?.text, device: side.deviceID, writtenHere: here, at: side.at?.iso8601)
+            SideDocument(body: side.text, locator: side.locator?.text, comment: side.comment, device: side.deviceID, writtenHere: here,
+                         at: side.at?.iso8601)
         }
 
         enum CodingKeys: String, CodingKey { case note, copy, deletion, mine }

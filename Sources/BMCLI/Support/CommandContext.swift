@@ -18,7 +18,8 @@ final class CommandContext {
     var usesKeyring = true
     /// False with `--no-pager`.
     var pages = true
-    /// True with `--verbose`: a command may then say more on standard error (never in logs).
+    /// True with `--verbose`: a command may then show more (`import` lists what it did not
+    /// add, by locator, on standard output; never in logs or on standard error).
     var verbose = false
     /// The config file's settings (``Config``), read before the command runs.
     var config = Config()

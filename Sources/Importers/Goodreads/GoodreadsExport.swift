@@ -55,9 +55,4 @@ public struct GoodreadsExport: Sendable {
         while text.last == "\"" { text = text.dropLast() }
         return text.isEmpty ? nil : String(text)
     }
-
-    /// The books on each exclusive shelf.
-    public var shelves: [String: Int] {
-        books.reduce(into: [:]) { $0[$1.shelf, default: 0] += 1 }
-    }
 }

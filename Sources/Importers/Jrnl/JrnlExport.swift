@@ -4,7 +4,8 @@ import VaultCrypto
 /// A jrnl journal as `jrnl --export json` writes it: `{"tags": {...}, "entries": [{"title",
 /// "body", "date": "YYYY-MM-DD", "time": "HH:MM", "tags": ["@word"], "starred"}]}`, read with
 /// Foundation's JSON reader. Its entries are the reader's own words: they become notes, in a
-/// book the import is told (`--book`) or a book called Journal.
+/// book the import is told (`--book`) or a book called Journal (`starred` is not kept: the
+/// journal has no such mark).
 public struct JrnlExport: Sendable {
     public struct Entry: Sendable, Equatable {
         /// The title (jrnl's first sentence) and the body after it, one text.
@@ -13,7 +14,6 @@ public struct JrnlExport: Sendable {
         public let time: String?
         /// jrnl's tags (`@work`), without their `@`.
         public let tags: [String]
-        public let starred: Bool
         /// (date, time, title, body), SHA-256: the same in every export of the journal.
         public let naturalKey: String
 
@@ -45,8 +45,7 @@ public struct JrnlExport: Sendable {
             let time = entry["time"] as? String
             let tags = (entry["tags"] as? [String] ?? []).map { $0.hasPrefix("@") ? String($0.dropFirst()) : $0 }.filter { !$0.isEmpty }
             let material = ["jrnl", date, time ?? "", title, body].joined(separator: "\n")
-            entries.append(Entry(text: text, date: date, time: time, tags: tags, starred: entry["starred"] as? Bool ?? false,
-                                 naturalKey: SHA256.hex(of: Array(material.utf8))))
+            entries.append(Entry(text: text, date: date, time: time, tags: tags, naturalKey: SHA256.hex(of: Array(material.utf8))))
         }
         return JrnlExport(entries: entries)
     }

@@ -36,8 +36,6 @@ public struct KOReaderSidecar: Sendable {
     public let highlights: [Highlight]
     /// Page bookmarks (no text of the book): progress hints.
     public let bookmarks: Int
-    /// Whether the items came from the 2024+ `annotations` list.
-    public let usedAnnotations: Bool
 
     public static func read(_ bytes: [UInt8]) throws(ImportError) -> KOReaderSidecar {
         let root = try LuaLiteralReader.read(bytes)
@@ -53,7 +51,6 @@ public struct KOReaderSidecar: Sendable {
 
         var highlights: [Highlight] = []
         var bookmarks = 0
-        let usedAnnotations = root["annotations"] != nil
         func key(_ datetime: String, _ pos0: String?, _ pos1: String?) -> String {
             SHA256.hex(of: Array("koreader\n\(md5 ?? "")\n\(datetime)\n\(pos0 ?? "")\n\(pos1 ?? "")".utf8))
         }
@@ -91,8 +88,7 @@ public struct KOReaderSidecar: Sendable {
         // One order for both layouts (the 2024 list is by position, the old one by page).
         highlights.sort { ($0.datetime, $0.pos0 ?? "") < ($1.datetime, $1.pos0 ?? "") }
         return KOReaderSidecar(title: title, authors: authors, partialMD5: md5, percentFinished: percent,
-                               status: summary?["status"]?.string, rating: rating, highlights: highlights, bookmarks: bookmarks,
-                               usedAnnotations: usedAnnotations)
+                               status: summary?["status"]?.string, rating: rating, highlights: highlights, bookmarks: bookmarks)
     }
 
     /// KOReader's own text of a bookmark (`Page 48 <text> @ 2020-11-16 18:51:04`), which

@@ -17,7 +17,8 @@ public struct ReadwiseExport: Sendable {
         public let location: String?
         /// `2020-05-11 21:09:56+00:00`, as written; nil when empty.
         public let highlightedAt: String?
-        /// (title, author, location, highlighted at), SHA-256: the same in every export.
+        /// (title, author, location type, location, highlighted at; and the text when there is
+        /// no date), SHA-256: the same in every export.
         public let naturalKey: String
         /// The CSV row (1 is the header).
         public let row: Int
