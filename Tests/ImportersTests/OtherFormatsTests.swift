@@ -121,4 +121,5 @@ import Testing
             #expect(throws: ImportError.self) { try JrnlExport.read(Array(broken.utf8)) }
         }
     }
+
 }
