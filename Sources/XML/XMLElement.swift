@@ -1,12 +1,14 @@
 internal import CXML
 
-/// An element of an XML document, read by libxml2: its namespace and local name, the text
-/// directly inside it, and its child elements. Small documents only (a WebDAV listing, an
-/// EPUB's package document): the whole tree is held in memory.
+/// An element of an XML document, read by libxml2: its namespace and local name, its
+/// attributes, the text directly inside it, and its child elements. Small documents only (a
+/// WebDAV listing, an EPUB's package document): the whole tree is held in memory.
 public struct XMLElement: Sendable, Equatable {
     /// The namespace URI (`DAV:`), nil when the element has none.
     public let namespace: String?
     public let name: String
+    /// The element's attributes in document order; namespace declarations (`xmlns:x`) are none.
+    public let attributes: [XMLAttribute]
     /// The element's own text and CDATA, concatenated (not its children's).
     public let text: String
     public let children: [XMLElement]
@@ -38,9 +40,24 @@ public struct XMLElement: Sendable, Equatable {
         children.filter { $0.namespace == namespace && $0.name == name }
     }
 
+    /// The value of the attribute with this namespace and name. An unprefixed attribute is in
+    /// no namespace (nil), whatever the element's default namespace: `<item id="x">` has
+    /// `attribute(nil, "id")`, `<dc:identifier opf:scheme="ISBN">` has
+    /// `attribute("http://www.idpf.org/2007/opf", "scheme")`.
+    public func attribute(_ namespace: String?, _ name: String) -> String? {
+        attributes.first { $0.namespace == namespace && $0.name == name }?.value
+    }
+
     private init(_ node: xmlNodePtr) {
         name = String(cString: node.pointee.name)
         namespace = node.pointee.ns.flatMap { $0.pointee.href }.map { String(cString: $0) }
+        var attributes: [XMLAttribute] = []
+        var property = node.pointee.properties
+        while let current = property {
+            attributes.append(XMLAttribute(current))
+            property = current.pointee.next
+        }
+        self.attributes = attributes
         var text = ""
         var children: [XMLElement] = []
         var child = node.pointee.children
@@ -58,6 +75,34 @@ public struct XMLElement: Sendable, Equatable {
 
     /// libxml2's global state, set up once per process before the first parse.
     private static let initialisation: Void = { xmlInitParser() }()
+}
+
+/// An attribute of an element: its namespace, local name and value.
+public struct XMLAttribute: Sendable, Equatable {
+    /// The namespace URI, nil for an unprefixed attribute.
+    public let namespace: String?
+    public let name: String
+    /// The value as the parser normalised it: character and predefined entity references
+    /// replaced; a reference to any other entity left out (entities are never expanded).
+    public let value: String
+
+    public init(namespace: String?, name: String, value: String) {
+        self.namespace = namespace
+        self.name = name
+        self.value = value
+    }
+
+    fileprivate init(_ attribute: xmlAttrPtr) {
+        name = String(cString: attribute.pointee.name)
+        namespace = attribute.pointee.ns.flatMap { $0.pointee.href }.map { String(cString: $0) }
+        var value = ""
+        var child = attribute.pointee.children
+        while let current = child {
+            if current.pointee.type == XML_TEXT_NODE, let content = current.pointee.content { value += String(cString: content) }
+            child = current.pointee.next
+        }
+        self.value = value
+    }
 }
 
 /// Why a document could not be read.
