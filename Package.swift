@@ -2,7 +2,8 @@
 import PackageDescription
 
 // bmvault depends on the Swift toolchain and system C libraries only: libsodium, SQLite and libsecret, libcurl
-// (a WebDAV remote), libxml2 (reading XML) and libcsv (reading CSV exports), plus glibc.
+// (a WebDAV remote), libxml2 (reading XML), libcsv (reading CSV exports), and libzip, libmobi and qpdf
+// (reading a book file's metadata: EPUB, MOBI/AZW3, PDF), plus glibc.
 // Each C module has exactly one Swift importer, which imports it `internal`.
 let package = Package(
     name: "bmvault",
@@ -17,6 +18,9 @@ let package = Package(
         .systemLibrary(name: "CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
         .systemLibrary(name: "CXML", pkgConfig: "libxml-2.0", providers: [.apt(["libxml2-dev"])]),
         .systemLibrary(name: "CCSV", providers: [.apt(["libcsv-dev"])]),
+        .systemLibrary(name: "CZip", pkgConfig: "libzip", providers: [.apt(["libzip-dev"])]),
+        .systemLibrary(name: "CMobi", pkgConfig: "libmobi", providers: [.apt(["libmobi-dev"])]),
+        .systemLibrary(name: "CQPDF", pkgConfig: "libqpdf", providers: [.apt(["libqpdf-dev"])]),
         .systemLibrary(name: "CFileIO"),
 
         // The model: depends on nothing of ours.
