@@ -50,6 +50,9 @@ let package = Package(
         // Files other programs write (a Kindle's clippings, ...), read into what they hold: depends
         // on the journal's rules and SHA-256 only, never on the Store. The only importer of CCSV.
         .target(name: "Importers", dependencies: ["CCSV", "Journal", "VaultCrypto"]),
+        // A book file's metadata (EPUB, MOBI/AZW3, PDF), read by real parsers: the only importer
+        // of CZip, CMobi and CQPDF; depends on XML only.
+        .target(name: "BookFiles", dependencies: ["CZip", "CMobi", "CQPDF", "XML"]),
         // The facade the CLI talks to.
         .target(name: "VaultKit", dependencies: ["FileIO", "VaultStore", "Sync", "Archive", "Importers", "Keystore", "VaultCrypto", "Journal", "Telemetry"]),
         // Commands, parsing, help, terminal I/O.
@@ -67,6 +70,7 @@ let package = Package(
         .testTarget(name: "FileIOTests", dependencies: ["FileIO", "TestSupport"]),
         .testTarget(name: "XMLTests", dependencies: ["XML"]),
         .testTarget(name: "ImportersTests", dependencies: ["Importers", "TestSupport"]),
+        .testTarget(name: "BookFilesTests", dependencies: ["BookFiles"]),
         .testTarget(name: "TelemetryTests", dependencies: ["Telemetry"]),
         .testTarget(name: "VaultCryptoTests", dependencies: ["VaultCrypto"]),
         .testTarget(name: "KeystoreTests", dependencies: ["Keystore", "VaultCrypto"]),

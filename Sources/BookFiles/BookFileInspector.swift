@@ -1,0 +1,28 @@
+/// A book file told by its format, and what it says about the book.
+public struct BookFileInspection: Sendable, Equatable {
+    public let format: BookFileFormat
+    public let metadata: BookFileMetadata
+
+    public init(format: BookFileFormat, metadata: BookFileMetadata) {
+        self.format = format
+        self.metadata = metadata
+    }
+}
+
+/// Reads a book file's metadata with the format's own parser: libzip and libxml2 for an EPUB.
+/// Only the parts that hold metadata are read, never a chapter, and memory stays bounded
+/// whatever the file's size.
+public enum BookFileInspector {
+    /// Tells the format from the file's first bytes (never from its name) and reads its metadata.
+    public static func inspect(path: String) throws(BookFileError) -> BookFileInspection {
+        let file = try BookFileHandle(path: path)
+        let prefix = try file.read(at: 0, count: BookFileSignature.prefixLength)
+        switch BookFileSignature.detect(prefix) {
+        case .zip:
+            guard let metadata = try EPUBReader.read(path: path) else { throw .unknownFormat }
+            return BookFileInspection(format: .epub, metadata: metadata.cleaned())
+        case nil:
+            throw .unknownFormat
+        }
+    }
+}
