@@ -9,7 +9,8 @@ public struct BookFileInspection: Sendable, Equatable {
     }
 }
 
-/// Reads a book file's metadata with the format's own parser: libzip and libxml2 for an EPUB.
+/// Reads a book file's metadata with the format's own parser: libzip and libxml2 for an EPUB,
+/// libmobi for MOBI and AZW3.
 /// Only the parts that hold metadata are read, never a chapter, and memory stays bounded
 /// whatever the file's size.
 public enum BookFileInspector {
@@ -21,6 +22,9 @@ public enum BookFileInspector {
         case .zip:
             guard let metadata = try EPUBReader.read(path: path) else { throw .unknownFormat }
             return BookFileInspection(format: .epub, metadata: metadata.cleaned())
+        case .mobipocket:
+            let inspection = try MOBIReader.read(file)
+            return BookFileInspection(format: inspection.format, metadata: inspection.metadata.cleaned())
         case nil:
             throw .unknownFormat
         }

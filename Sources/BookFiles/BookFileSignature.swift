@@ -3,6 +3,9 @@
 enum BookFileSignature: Equatable {
     /// `PK\x03\x04`: a zip archive's first local file header.
     case zip
+    /// A Palm database of type `BOOK` by creator `MOBI` (type and creator at offset 60):
+    /// Mobipocket, and Kindle's KF7 and KF8 books.
+    case mobipocket
 
     /// How many of the file's first bytes tell its kind.
     static let prefixLength = 1024
@@ -10,6 +13,7 @@ enum BookFileSignature: Equatable {
     /// The kind of file that begins with `prefix` (its first ``prefixLength`` bytes), or nil.
     static func detect(_ prefix: [UInt8]) -> BookFileSignature? {
         if prefix.starts(with: [0x50, 0x4B, 0x03, 0x04]) { return .zip }
+        if prefix.count >= 68, prefix[60..<68].elementsEqual("BOOKMOBI".utf8) { return .mobipocket }
         return nil
     }
 }
