@@ -116,6 +116,14 @@ import Testing
         #expect(try BookFileInspector.inspect(path: directory.file("restricted.pdf")).metadata.title == "Café")
     }
 
+    @Test func aTrailerWithoutACatalogIsDamaged() throws {
+        let directory = try BookDirectory()
+        defer { directory.remove() }
+        let path = try directory.write(PDFFixture(objects: [PDFFixture.text("42"), PDFFixture.text("(\(canary))")], root: 1, info: 2).bytes,
+                                       to: "nocatalog.pdf")
+        #expect(inspectionError(path) == .damaged(.pdf, reason: "it has no document catalog"))
+    }
+
     @Test func garbageAfterTheHeaderIsDamaged() throws {
         let directory = try BookDirectory()
         defer { directory.remove() }

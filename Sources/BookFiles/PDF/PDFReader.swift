@@ -21,7 +21,11 @@ enum PDFReader {
     static func read(path: String) throws(BookFileError) -> BookFileMetadata {
         var pdf: qpdf_data? = qpdf_init()
         guard let document = pdf else { throw .damaged(.pdf, because: "qpdf cannot set up") }
-        defer { qpdf_cleanup(&pdf) }
+        defer {
+            // An error no check took would be printed by qpdf_cleanup as unhandled.
+            _ = qpdf_get_error(document)
+            qpdf_cleanup(&pdf)
+        }
         // Errors are checked here after each call, never printed; nor are warnings (a
         // damaged file qpdf recovers from has many).
         qpdf_silence_errors(document)
@@ -37,13 +41,13 @@ enum PDFReader {
         }
         let reader = Objects(pdf: document)
         let root = qpdf_get_root(document)
-        guard qpdf_has_error(document) == QPDF_FALSE, qpdf_oh_is_dictionary(document, root) != QPDF_FALSE else {
+        guard !reader.failed(), qpdf_oh_is_dictionary(document, root) != QPDF_FALSE, !reader.failed() else {
             throw .damaged(.pdf, because: "it has no document catalog")
         }
 
         var metadata = BookFileMetadata()
         let info = reader.value(qpdf_get_trailer(document), "/Info")
-        if let info, qpdf_oh_is_dictionary(document, info) != QPDF_FALSE {
+        if let info, qpdf_oh_is_dictionary(document, info) != QPDF_FALSE, !reader.failed() {
             metadata.title = reader.string(info, "/Title")
             metadata.creators = reader.string(info, "/Author").map { $0.split(separator: ";").map(String.init) } ?? []
             metadata.date = reader.string(info, "/CreationDate")
@@ -83,7 +87,7 @@ enum PDFReader {
         /// A text string's value as UTF-8: qpdf decodes UTF-16BE (with its byte order mark)
         /// and PDFDocEncoding.
         func string(_ dictionary: qpdf_oh, _ key: String) -> String? {
-            guard let value = value(dictionary, key), qpdf_oh_is_string(pdf, value) != QPDF_FALSE else { return nil }
+            guard let value = value(dictionary, key), qpdf_oh_is_string(pdf, value) != QPDF_FALSE, !failed() else { return nil }
             var text: UnsafePointer<CChar>?
             var length = 0
             guard qpdf_oh_get_value_as_utf8(pdf, value, &text, &length) != QPDF_FALSE, !failed(), let text else { return nil }
@@ -93,8 +97,9 @@ enum PDFReader {
         /// The bytes of an XMP metadata stream, decoded, nil when there is none or it is
         /// larger than bmvault reads.
         func xmpPacket(_ stream: qpdf_oh) -> [UInt8]? {
-            guard qpdf_oh_is_stream(pdf, stream) != QPDF_FALSE else { return nil }
+            guard qpdf_oh_is_stream(pdf, stream) != QPDF_FALSE, !failed() else { return nil }
             let dictionary = qpdf_oh_get_dict(pdf, stream)
+            guard !failed() else { return nil }
             let compressed = value(dictionary, "/Filter") != nil
             var declared: Int64 = 0
             if let length = value(dictionary, "/Length") {
@@ -112,8 +117,9 @@ enum PDFReader {
             return Array(UnsafeBufferPointer(start: buffer, count: length))
         }
 
-        /// Whether the last call failed; the error is taken so the next call starts clean.
-        private func failed() -> Bool {
+        /// Whether the last call failed. The error is taken, so the next call starts clean and
+        /// qpdf_cleanup finds none left to print as unhandled.
+        func failed() -> Bool {
             guard qpdf_has_error(pdf) != QPDF_FALSE else { return false }
             _ = qpdf_get_error(pdf)
             return true
