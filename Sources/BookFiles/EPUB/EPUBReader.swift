@@ -14,7 +14,8 @@ enum EPUBReader {
     static func read(path: String) throws(BookFileError) -> BookFileMetadata? {
         let archive = try ZipArchive(path: path)
         guard let mimetype = archive.member(named: "mimetype") else { return nil }
-        guard let type = try archive.read(mimetype, limit: 255), String(decoding: type, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines) == "application/epub+zip" else {
+        guard let type = try archive.read(mimetype, limit: 255),
+              String(decoding: type, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines) == "application/epub+zip" else {
             return nil
         }
 

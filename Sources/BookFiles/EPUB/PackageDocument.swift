@@ -60,7 +60,7 @@ enum PackageDocument {
             }
         }
 
-        /// The trimmed value of the first refinement of `id` with this property.
+        /// The value of the first refinement of `id` with this property, without white space.
         func value(of property: String, for id: String) -> String? {
             byID[id]?.first { $0.attribute(nil, "property") == property }.map { String($0.text.filter { !$0.isWhitespace }) }
         }
