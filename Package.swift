@@ -70,7 +70,7 @@ let package = Package(
         .testTarget(name: "FileIOTests", dependencies: ["FileIO", "TestSupport"]),
         .testTarget(name: "XMLTests", dependencies: ["XML"]),
         .testTarget(name: "ImportersTests", dependencies: ["Importers", "TestSupport"]),
-        .testTarget(name: "BookFilesTests", dependencies: ["BookFiles"]),
+        .testTarget(name: "BookFilesTests", dependencies: ["BookFiles", "TestSupport"]),
         .testTarget(name: "TelemetryTests", dependencies: ["Telemetry"]),
         .testTarget(name: "VaultCryptoTests", dependencies: ["VaultCrypto"]),
         .testTarget(name: "KeystoreTests", dependencies: ["Keystore", "VaultCrypto"]),

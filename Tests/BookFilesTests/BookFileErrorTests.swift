@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import BookFiles
+import TestSupport
 
 /// Files that are no book, or cannot be read: each a typed error whose description holds
 /// nothing of the file.
@@ -8,12 +9,12 @@ import Testing
     /// chmod 000 stops anyone but root; tests often run as root, where it reads anyway, so a
     /// missing path stands in for it there.
     @Test func anUnreadableFileIsUnreadable() throws {
-        let directory = try BookDirectory()
+        let directory = try TemporaryDirectory.books()
         defer { directory.remove() }
         if getuid() == 0 {
             #expect(inspectionError(directory.file("missing.epub")) == .unreadable(errno: ENOENT))
         } else {
-            let path = try directory.write(canary, to: "locked.epub")
+            let path = try directory.put(canary, at: "locked.epub")
             #expect(chmod(path, 0) == 0)
             defer { chmod(path, 0o600) }
             #expect(inspectionError(path) == .unreadable(errno: EACCES))
@@ -24,7 +25,7 @@ import Testing
     }
 
     @Test func aFIFOIsNoBookFile() throws {
-        let directory = try BookDirectory()
+        let directory = try TemporaryDirectory.books()
         defer { directory.remove() }
         #expect(mkfifo(directory.file("pipe"), 0o600) == 0)
         #expect(inspectionError(directory.file("pipe")) == .unreadable(errno: EINVAL))
@@ -32,9 +33,9 @@ import Testing
 
     @Test(arguments: ["", canary, "PK", "%PD", "BOOKMOBI", String(repeating: " ", count: 2048) + "%PDF-1.4"])
     func otherFilesAreUnknown(_ text: String) throws {
-        let directory = try BookDirectory()
+        let directory = try TemporaryDirectory.books()
         defer { directory.remove() }
-        let path = try directory.write(text, to: "book.epub")
+        let path = try directory.put(text, at: "book.epub")
         #expect(inspectionError(path) == .unknownFormat)
     }
 

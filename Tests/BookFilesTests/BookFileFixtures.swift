@@ -1,33 +1,24 @@
 import Foundation
 import Testing
 @testable import BookFiles
+import TestSupport
 
-/// A fresh directory for one test's book files, removed by ``remove()``.
-struct BookDirectory {
-    let path: String
+extension TemporaryDirectory {
+    /// A fresh directory for one test's book files.
+    static func books() throws -> TemporaryDirectory { try TemporaryDirectory("bookfiles") }
 
-    init() throws {
-        path = FileManager.default.temporaryDirectory.appendingPathComponent("bmvault-bookfiles-\(UUID().uuidString)").path
-        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
-    }
-
-    func file(_ name: String) -> String { path + "/" + name }
-
+    /// Writes `bytes` to `name` in the directory, making its folders, and returns its path.
     @discardableResult
-    func write(_ bytes: [UInt8], to name: String) throws -> String {
+    func put(_ bytes: [UInt8], at name: String) throws -> String {
         let target = file(name)
         try FileManager.default.createDirectory(atPath: (target as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
-        try Data(bytes).write(to: URL(fileURLWithPath: target))
+        try writeFile(bytes, to: target)
         return target
     }
 
     @discardableResult
-    func write(_ text: String, to name: String) throws -> String {
-        try write(Array(text.utf8), to: name)
-    }
-
-    func remove() {
-        try? FileManager.default.removeItem(atPath: path)
+    func put(_ text: String, at name: String) throws -> String {
+        try put(Array(text.utf8), at: name)
     }
 }
 

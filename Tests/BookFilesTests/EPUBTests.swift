@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import BookFiles
+import TestSupport
 
 /// EPUBs written by a real zip writer (the `zip` tool: `mimetype` stored first, the rest
 /// deflated), read through libzip and libxml2.
@@ -20,7 +21,7 @@ import Testing
 
     /// An EPUB at `name` in `directory` with `opf` as its package document at `opfPath`;
     /// `extra` adds (or, with nil, leaves out) members.
-    static func epub(_ directory: BookDirectory, _ name: String, opf: String?, opfPath: String = "content.opf",
+    static func epub(_ directory: TemporaryDirectory, _ name: String, opf: String?, opfPath: String = "content.opf",
                      mimetype: String = "application/epub+zip", extra: [String: String?] = [:]) throws -> String {
         let staging = directory.file("staging-\(name)")
         var members: [String: String?] = [
@@ -31,7 +32,7 @@ import Testing
         ]
         members.merge(extra) { $1 }
         for case let (member, text?) in members {
-            try directory.write(text, to: "staging-\(name)/\(member)")
+            try directory.put(text, at: "staging-\(name)/\(member)")
         }
         let target = directory.file(name)
         if members["mimetype"] != nil {
@@ -67,7 +68,7 @@ import Testing
         """
 
     @Test func epub2MetadataIsRead() throws {
-        let directory = try BookDirectory()
+        let directory = try TemporaryDirectory.books()
         defer { directory.remove() }
         let path = try Self.epub(directory, "two.epub", opf: Self.epub2)
         let inspection = try BookFileInspector.inspect(path: path)
@@ -116,7 +117,7 @@ import Testing
     /// from their prefixes, a bare ISBN recognised, the cover by its `properties`, and the
     /// package document in a subfolder.
     @Test func epub3MetadataIsReadFromASubfolder() throws {
-        let directory = try BookDirectory()
+        let directory = try TemporaryDirectory.books()
         defer { directory.remove() }
         let path = try Self.epub(directory, "three.epub", opf: Self.epub3, opfPath: "OEBPS/content.opf")
         let inspection = try BookFileInspector.inspect(path: path)
@@ -130,7 +131,7 @@ import Testing
     }
 
     @Test func aMissingTitleIsNilAndTheRestIsRead() throws {
-        let directory = try BookDirectory()
+        let directory = try TemporaryDirectory.books()
         defer { directory.remove() }
         let opf = Self.epub2.replacingOccurrences(of: "<dc:title>Le Petit Café</dc:title>", with: "<dc:title>  </dc:title>")
             .replacingOccurrences(of: "<meta name=\"cover\" content=\"cover-image\"/>", with: "")
@@ -143,7 +144,7 @@ import Testing
     }
 
     @Test func theFileNameDoesNotMatter() throws {
-        let directory = try BookDirectory()
+        let directory = try TemporaryDirectory.books()
         defer { directory.remove() }
         let path = try Self.epub(directory, "book.pdf", opf: Self.epub2)
         #expect(try BookFileInspector.inspect(path: path).format == .epub)
@@ -151,11 +152,11 @@ import Testing
 
     /// A valid EPUB cut in half has lost its central directory: libzip cannot open it.
     @Test func aTruncatedEPUBIsDamaged() throws {
-        let directory = try BookDirectory()
+        let directory = try TemporaryDirectory.books()
         defer { directory.remove() }
         let path = try Self.epub(directory, "whole.epub", opf: Self.epub2)
-        let bytes = try Array(Data(contentsOf: URL(fileURLWithPath: path)))
-        let cut = try directory.write(Array(bytes.prefix(bytes.count / 2)), to: "cut.epub")
+        let bytes = try fileBytes(path)
+        let cut = try directory.put(Array(bytes.prefix(bytes.count / 2)), at: "cut.epub")
         guard case .damaged(.epub, _)? = inspectionError(cut) else {
             Issue.record("a truncated EPUB is \(String(describing: inspectionError(cut)))")
             return
@@ -163,9 +164,9 @@ import Testing
     }
 
     @Test func aZipThatIsNoEPUBIsUnknown() throws {
-        let directory = try BookDirectory()
+        let directory = try TemporaryDirectory.books()
         defer { directory.remove() }
-        try directory.write(canary, to: "staging/notes.txt")
+        try directory.put(canary, at: "staging/notes.txt")
         try run("zip", ["-q", directory.file("notes.zip"), "notes.txt"], in: directory.file("staging"))
         #expect(inspectionError(directory.file("notes.zip")) == .unknownFormat)
         let wrongType = try Self.epub(directory, "odt.epub", opf: Self.epub2, mimetype: "application/vnd.oasis.opendocument.text")
@@ -173,7 +174,7 @@ import Testing
     }
 
     @Test func aMalformedPackageDocumentIsDamaged() throws {
-        let directory = try BookDirectory()
+        let directory = try TemporaryDirectory.books()
         defer { directory.remove() }
         let opf = Self.epub2.replacingOccurrences(of: "</metadata>", with: "<dc:title>\(canary)</metadata>")
         let path = try Self.epub(directory, "malformed.epub", opf: opf)
@@ -183,7 +184,7 @@ import Testing
     }
 
     @Test func aMissingContainerOrPackageDocumentIsDamaged() throws {
-        let directory = try BookDirectory()
+        let directory = try TemporaryDirectory.books()
         defer { directory.remove() }
         let noContainer = try Self.epub(directory, "no-container.epub", opf: Self.epub2, extra: ["META-INF/container.xml": nil])
         #expect(inspectionError(noContainer) == .damaged(.epub, reason: "it has no META-INF/container.xml"))

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import BookFiles
+import TestSupport
 
 /// Books of a gigabyte (sparse files: no disk is filled) are read without reading their
 /// text or pages: the process's peak memory grows by far less than the file's size.
@@ -25,7 +26,7 @@ import Testing
 
     /// A MOBI whose text record is a gigabyte: libmobi would read it all; it is given record 0.
     @Test func aGigabyteMOBI() throws {
-        let directory = try BookDirectory()
+        let directory = try TemporaryDirectory.books()
         defer { directory.remove() }
         var fixture = MOBIFixture.complete
         fixture.text = ""
@@ -39,7 +40,7 @@ import Testing
 
     /// A PDF whose one page's content stream is a gigabyte: qpdf reads the objects asked for.
     @Test func aGigabytePDF() throws {
-        let directory = try BookDirectory()
+        let directory = try TemporaryDirectory.books()
         defer { directory.remove() }
         var objects = PDFFixture.book(info: PDFTests.info).objects
         objects[2] = PDFFixture.text("<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 7 0 R >>")

@@ -1,14 +1,15 @@
 import Foundation
 import Testing
 @testable import BookFiles
+import TestSupport
 
 /// MOBI and AZW3 files written byte by byte (``MOBIFixture``), read through libmobi from an
 /// image of their first record.
 @Suite struct MOBITests {
     @Test func everyMetadataFieldIsRead() throws {
-        let directory = try BookDirectory()
+        let directory = try TemporaryDirectory.books()
         defer { directory.remove() }
-        let path = try directory.write(MOBIFixture.complete.bytes, to: "book.mobi")
+        let path = try directory.put(MOBIFixture.complete.bytes, at: "book.mobi")
         let inspection = try BookFileInspector.inspect(path: path)
         #expect(inspection.format == .mobi)
         #expect(inspection.metadata == BookFileMetadata(
@@ -18,11 +19,11 @@ import Testing
     }
 
     @Test func version8IsAZW3() throws {
-        let directory = try BookDirectory()
+        let directory = try TemporaryDirectory.books()
         defer { directory.remove() }
         var fixture = MOBIFixture.complete
         fixture.version = 8
-        let path = try directory.write(fixture.bytes, to: "book.mobi")
+        let path = try directory.put(fixture.bytes, at: "book.mobi")
         let inspection = try BookFileInspector.inspect(path: path)
         #expect(inspection.format == .azw3)
         #expect(inspection.metadata.title == "The Updated Title & More")
@@ -42,9 +43,9 @@ import Testing
     }
 
     @Test func aHybridIsAMOBI() throws {
-        let directory = try BookDirectory()
+        let directory = try TemporaryDirectory.books()
         defer { directory.remove() }
-        let path = try directory.write(Self.hybrid().bytes, to: "hybrid.mobi")
+        let path = try directory.put(Self.hybrid().bytes, at: "hybrid.mobi")
         let inspection = try BookFileInspector.inspect(path: path)
         #expect(inspection.format == .mobi)
         #expect(inspection.metadata.title == "The Updated Title & More")
@@ -54,39 +55,39 @@ import Testing
     /// Without EXTH 503 the MOBI header's full name is the title; authors in one record are
     /// split at ";"; no cover offset is no cover, nor is an offset of 0xFFFFFFFF.
     @Test func theFullNameIsTheTitleWithoutAnUpdatedOne() throws {
-        let directory = try BookDirectory()
+        let directory = try TemporaryDirectory.books()
         defer { directory.remove() }
         var fixture = MOBIFixture(exth: [MOBIFixture.string(100, "Ada Lovelace; Charles Babbage"), MOBIFixture.string(524, "de")])
-        let plain = try directory.write(fixture.bytes, to: "plain.azw")
+        let plain = try directory.put(fixture.bytes, at: "plain.azw")
         #expect(try BookFileInspector.inspect(path: plain) == BookFileInspection(format: .mobi, metadata: BookFileMetadata(
             title: "The Full Name Title", creators: ["Ada Lovelace", "Charles Babbage"], language: "de")))
         fixture.exth.append(MOBIFixture.number(201, .max))
-        let noCover = try directory.write(fixture.bytes, to: "nocover.azw")
+        let noCover = try directory.put(fixture.bytes, at: "nocover.azw")
         #expect(try BookFileInspector.inspect(path: noCover).metadata.hasCover == false)
     }
 
     @Test func drmIsEncrypted() throws {
-        let directory = try BookDirectory()
+        let directory = try TemporaryDirectory.books()
         defer { directory.remove() }
         var fixture = MOBIFixture.complete
         fixture.encryption = 2
-        let path = try directory.write(fixture.bytes, to: "drm.azw")
+        let path = try directory.put(fixture.bytes, at: "drm.azw")
         #expect(inspectionError(path) == .encrypted(.mobi))
         fixture.version = 8
-        let kf8 = try directory.write(fixture.bytes, to: "drm.azw3")
+        let kf8 = try directory.put(fixture.bytes, at: "drm.azw3")
         #expect(inspectionError(kf8) == .encrypted(.azw3))
     }
 
     /// Cut inside record 0, the record list points past the end of the file; cut inside the
     /// EXTH header of a one-record file, libmobi drops the EXTH header.
     @Test func aTruncatedFirstRecordIsDamaged() throws {
-        let directory = try BookDirectory()
+        let directory = try TemporaryDirectory.books()
         defer { directory.remove() }
         var fixture = MOBIFixture.complete
         fixture.pdbName = canary
         let bytes = fixture.bytes
         for length in [70, 80, 100, 120, 300, 400] {
-            let path = try directory.write(Array(bytes.prefix(length)), to: "cut-\(length).mobi")
+            let path = try directory.put(Array(bytes.prefix(length)), at: "cut-\(length).mobi")
             let error = inspectionError(path)
             guard case .damaged(.mobi, _)? = error else {
                 Issue.record("cut at \(length): \(String(describing: error))")

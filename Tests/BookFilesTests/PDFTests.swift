@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import BookFiles
+import TestSupport
 
 /// PDFs written by hand (``PDFFixture``), checked by `qpdf --check` where it is installed,
 /// read through qpdf's C API.
@@ -14,9 +15,9 @@ import Testing
     }
 
     @Test func theInformationDictionaryIsRead() throws {
-        let directory = try BookDirectory()
+        let directory = try TemporaryDirectory.books()
         defer { directory.remove() }
-        let path = try directory.write(PDFFixture.book(info: Self.info, catalogExtra: "/Lang (en-US)").bytes, to: "book.pdf")
+        let path = try directory.put(PDFFixture.book(info: Self.info, catalogExtra: "/Lang (en-US)").bytes, at: "book.pdf")
         try Self.check(path)
         let inspection = try BookFileInspector.inspect(path: path)
         #expect(inspection == BookFileInspection(format: .pdf, metadata: BookFileMetadata(
@@ -26,9 +27,9 @@ import Testing
 
     /// The XMP packet's values win over the information dictionary's where it has them.
     @Test func xmpWinsOverTheInformationDictionary() throws {
-        let directory = try BookDirectory()
+        let directory = try TemporaryDirectory.books()
         defer { directory.remove() }
-        let path = try directory.write(PDFFixture.book(info: Self.info, xmp: Array(PDFFixture.xmp.utf8)).bytes, to: "xmp.pdf")
+        let path = try directory.put(PDFFixture.book(info: Self.info, xmp: Array(PDFFixture.xmp.utf8)).bytes, at: "xmp.pdf")
         try Self.check(path)
         let inspection = try BookFileInspector.inspect(path: path)
         #expect(inspection.metadata == BookFileMetadata(
@@ -41,28 +42,28 @@ import Testing
     /// An XMP packet that is not XML, or holds nothing bmvault reads, leaves the
     /// information dictionary's values.
     @Test func aBrokenOrEmptyXMPPacketIsPassedOver() throws {
-        let directory = try BookDirectory()
+        let directory = try TemporaryDirectory.books()
         defer { directory.remove() }
         let expected = BookFileMetadata(title: "Café", creators: ["Renée Doe", "John Roe"], date: "D:20070301120000Z")
         for (name, packet) in [("broken", "<x:xmpmeta"), ("empty", "<x:xmpmeta xmlns:x=\"adobe:ns:meta/\"/>")] {
-            let path = try directory.write(PDFFixture.book(info: Self.info, xmp: Array(packet.utf8)).bytes, to: "\(name).pdf")
+            let path = try directory.put(PDFFixture.book(info: Self.info, xmp: Array(packet.utf8)).bytes, at: "\(name).pdf")
             #expect(try BookFileInspector.inspect(path: path).metadata == expected)
         }
     }
 
     /// `data` deflated by python3's zlib, as `/FlateDecode` has it.
-    static func deflated(_ data: [UInt8], in directory: BookDirectory) throws -> [UInt8] {
-        let input = try directory.write(data, to: "deflate-in")
+    static func deflated(_ data: [UInt8], in directory: TemporaryDirectory) throws -> [UInt8] {
+        let input = try directory.put(data, at: "deflate-in")
         try run("python3", ["-c", "import sys, zlib; open(sys.argv[2], 'wb').write(zlib.compress(open(sys.argv[1], 'rb').read()))",
                             input, directory.file("deflate-out")])
-        return try Array(Data(contentsOf: URL(fileURLWithPath: directory.file("deflate-out"))))
+        return try fileBytes(directory.file("deflate-out"))
     }
 
     @Test func aCompressedXMPPacketIsDecoded() throws {
-        let directory = try BookDirectory()
+        let directory = try TemporaryDirectory.books()
         defer { directory.remove() }
         let packet = try Self.deflated(Array(PDFFixture.xmp.utf8), in: directory)
-        let path = try directory.write(PDFFixture.book(info: Self.info, xmp: packet, xmpFilter: "/Filter /FlateDecode").bytes, to: "flate.pdf")
+        let path = try directory.put(PDFFixture.book(info: Self.info, xmp: packet, xmpFilter: "/Filter /FlateDecode").bytes, at: "flate.pdf")
         try Self.check(path)
         #expect(try BookFileInspector.inspect(path: path).metadata.creators == ["Ada Lovelace", "Charles Babbage"])
     }
@@ -70,34 +71,34 @@ import Testing
     /// A packet larger than bmvault reads (over 4 MiB, or over 64 KiB compressed, which
     /// could decode to far more) is passed over; the information dictionary still counts.
     @Test func anOversizedXMPPacketIsPassedOver() throws {
-        let directory = try BookDirectory()
+        let directory = try TemporaryDirectory.books()
         defer { directory.remove() }
         let padding = (0..<100_000).map { _ in UInt8.random(in: 0...255) }
         let comment = "<!-- \(Data(padding).base64EncodedString()) -->"
         let big = PDFFixture.xmp.replacingOccurrences(of: "<x:xmpmeta", with: comment + "<x:xmpmeta")
         let compressed = try Self.deflated(Array(big.utf8), in: directory)
         #expect(compressed.count > PDFReader.compressedXMPLimit)
-        let flate = try directory.write(PDFFixture.book(info: Self.info, xmp: compressed, xmpFilter: "/Filter /FlateDecode").bytes, to: "flate.pdf")
+        let flate = try directory.put(PDFFixture.book(info: Self.info, xmp: compressed, xmpFilter: "/Filter /FlateDecode").bytes, at: "flate.pdf")
         #expect(try BookFileInspector.inspect(path: flate).metadata.creators == ["Renée Doe", "John Roe"])
         let huge = PDFFixture.xmp.replacingOccurrences(of: "<x:xmpmeta", with: String(repeating: " ", count: PDFReader.xmpLimit) + "<x:xmpmeta")
-        let plain = try directory.write(PDFFixture.book(info: Self.info, xmp: Array(huge.utf8)).bytes, to: "plain.pdf")
+        let plain = try directory.put(PDFFixture.book(info: Self.info, xmp: Array(huge.utf8)).bytes, at: "plain.pdf")
         #expect(try BookFileInspector.inspect(path: plain).metadata.creators == ["Renée Doe", "John Roe"])
     }
 
     /// qpdf's own rewrite: objects in compressed object streams, a cross-reference stream.
     @Test func objectStreamsAreRead() throws {
         guard toolPath("qpdf") != nil else { return }
-        let directory = try BookDirectory()
+        let directory = try TemporaryDirectory.books()
         defer { directory.remove() }
-        let plain = try directory.write(PDFFixture.book(info: Self.info, xmp: Array(PDFFixture.xmp.utf8)).bytes, to: "plain.pdf")
+        let plain = try directory.put(PDFFixture.book(info: Self.info, xmp: Array(PDFFixture.xmp.utf8)).bytes, at: "plain.pdf")
         try run("qpdf", ["--object-streams=generate", "--compress-streams=y", plain, directory.file("packed.pdf")])
         #expect(try BookFileInspector.inspect(path: directory.file("packed.pdf")).metadata.title == "Café au lait — XMP")
     }
 
     @Test func leadingBytesBeforeTheHeaderAreAllowed() throws {
-        let directory = try BookDirectory()
+        let directory = try TemporaryDirectory.books()
         defer { directory.remove() }
-        let path = try directory.write(Array(repeating: 0x20, count: 500) + PDFFixture.book(info: Self.info).bytes, to: "junk.pdf")
+        let path = try directory.put(Array(repeating: 0x20, count: 500) + PDFFixture.book(info: Self.info).bytes, at: "junk.pdf")
         let inspection = try BookFileInspector.inspect(path: path)
         #expect(inspection.format == .pdf)
         #expect(inspection.metadata.title == "Café")
@@ -107,9 +108,9 @@ import Testing
     /// empty one (permissions only), it opens as any reader opens it.
     @Test func aPasswordIsEncryptedAnEmptyOneIsNot() throws {
         guard toolPath("qpdf") != nil else { return }
-        let directory = try BookDirectory()
+        let directory = try TemporaryDirectory.books()
         defer { directory.remove() }
-        let plain = try directory.write(PDFFixture.book(info: Self.info).bytes, to: "plain.pdf")
+        let plain = try directory.put(PDFFixture.book(info: Self.info).bytes, at: "plain.pdf")
         try run("qpdf", ["--encrypt", "secret", "owner", "256", "--", plain, directory.file("locked.pdf")])
         #expect(inspectionError(directory.file("locked.pdf")) == .encrypted(.pdf))
         try run("qpdf", ["--encrypt", "", "owner", "256", "--print=none", "--", plain, directory.file("restricted.pdf")])
@@ -117,17 +118,17 @@ import Testing
     }
 
     @Test func aTrailerWithoutACatalogIsDamaged() throws {
-        let directory = try BookDirectory()
+        let directory = try TemporaryDirectory.books()
         defer { directory.remove() }
-        let path = try directory.write(PDFFixture(objects: [PDFFixture.text("42"), PDFFixture.text("(\(canary))")], root: 1, info: 2).bytes,
-                                       to: "nocatalog.pdf")
+        let path = try directory.put(PDFFixture(objects: [PDFFixture.text("42"), PDFFixture.text("(\(canary))")], root: 1, info: 2).bytes,
+                                     at: "nocatalog.pdf")
         #expect(inspectionError(path) == .damaged(.pdf, reason: "it has no document catalog"))
     }
 
     @Test func garbageAfterTheHeaderIsDamaged() throws {
-        let directory = try BookDirectory()
+        let directory = try TemporaryDirectory.books()
         defer { directory.remove() }
-        let path = try directory.write("%PDF-1.4\n\(canary)\n" + String(repeating: "garbage ", count: 100), to: "garbage.pdf")
+        let path = try directory.put("%PDF-1.4\n\(canary)\n" + String(repeating: "garbage ", count: 100), at: "garbage.pdf")
         let error = inspectionError(path)
         guard case .damaged(.pdf, _)? = error else {
             Issue.record("garbage is \(String(describing: error))")
@@ -140,12 +141,12 @@ import Testing
     /// cross-reference table's offsets and `startxref` are all wrong. qpdf rebuilds the table
     /// by scanning the objects, and the metadata is read as from the whole file.
     @Test func aWrongCrossReferenceTableIsRebuilt() throws {
-        let directory = try BookDirectory()
+        let directory = try TemporaryDirectory.books()
         defer { directory.remove() }
         var bytes = PDFFixture.book(info: Self.info, xmp: Array(PDFFixture.xmp.utf8)).bytes
         let second = try #require((0..<bytes.count).first { bytes[$0...].starts(with: "2 0 obj".utf8) })
         bytes.insert(contentsOf: "% bytes that move every later object\n".utf8, at: second)
-        let path = try directory.write(bytes, to: "moved.pdf")
+        let path = try directory.put(bytes, at: "moved.pdf")
         let metadata = try BookFileInspector.inspect(path: path).metadata
         #expect(metadata.title == "Café au lait — XMP")
         #expect(metadata.identifiers.contains("isbn:9780306406157"))
@@ -156,10 +157,10 @@ import Testing
     /// an error.
     @Test(arguments: [0.3, 0.5, 0.7, 0.9, 0.98])
     func aTruncatedPDFIsDamagedOrRead(_ fraction: Double) throws {
-        let directory = try BookDirectory()
+        let directory = try TemporaryDirectory.books()
         defer { directory.remove() }
         let bytes = PDFFixture.book(info: Self.info, xmp: Array(PDFFixture.xmp.utf8)).bytes
-        let path = try directory.write(Array(bytes.prefix(Int(Double(bytes.count) * fraction))), to: "cut.pdf")
+        let path = try directory.put(Array(bytes.prefix(Int(Double(bytes.count) * fraction))), at: "cut.pdf")
         switch Result(catching: { () throws(BookFileError) in try BookFileInspector.inspect(path: path) }) {
         case .success(let inspection):
             #expect(inspection.format == .pdf)
