@@ -14,6 +14,12 @@ public struct SHA256: Sendable {
         _ = crypto_hash_sha256_update(&state, bytes, UInt64(bytes.count))
     }
 
+    /// Hashes `buffer` where it lies: a book file goes through in chunks, never copied.
+    public mutating func update(_ buffer: UnsafeRawBufferPointer) {
+        guard let base = buffer.baseAddress, buffer.count > 0 else { return }
+        _ = crypto_hash_sha256_update(&state, base.assumingMemoryBound(to: UInt8.self), UInt64(buffer.count))
+    }
+
     /// The digest as 64 lowercase hex characters.
     public mutating func finalizeHex() -> String {
         var digest = [UInt8](repeating: 0, count: Int(crypto_hash_sha256_BYTES))
