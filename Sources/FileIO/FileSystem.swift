@@ -27,6 +27,9 @@ public struct FileStatus: Equatable, Sendable {
     public let owner: UInt32
     /// Which file this is (device and inode): the same for two names or descriptors of one file.
     public let identity: FileIdentity
+    /// When its content last changed, in milliseconds since 1970: a linked book file that
+    /// changed is hashed again.
+    public let modifiedMilliseconds: Int64
 }
 
 /// A file's device and inode numbers.
@@ -45,7 +48,8 @@ extension FileStatus {
         default: .other
         }
         self.init(kind: kind, size: Int64(info.st_size), permissions: info.st_mode & 0o7777, owner: info.st_uid,
-                  identity: FileIdentity(device: UInt64(info.st_dev), inode: UInt64(info.st_ino)))
+                  identity: FileIdentity(device: UInt64(info.st_dev), inode: UInt64(info.st_ino)),
+                  modifiedMilliseconds: Int64(info.st_mtim.tv_sec) * 1000 + Int64(info.st_mtim.tv_nsec) / 1_000_000)
     }
 }
 

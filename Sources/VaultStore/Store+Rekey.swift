@@ -38,6 +38,8 @@ extension Store {
         ("book", ["title", "authors", "rating", "edition"]),
         ("annotation", ["body", "locator", "comment", "import_key"]),
         ("tagging", ["name"]),
+        ("file", ["checksum", "metadata", "file_key", "link_path"]),
+        ("book_file", ["locator"]),
         ("outbox", ["payload"]),
     ]
 

@@ -47,6 +47,7 @@ enum Migrations {
         Migration0014ShortIDs.migration,
         Migration0015WebDAVRemotes.migration,
         Migration0016Imports.migration,
+        Migration0017Files.migration,
     ]
 
     static var latestVersion: Int { all.count }
