@@ -75,3 +75,8 @@ public func wipe(_ bytes: inout [UInt8]) {
         if let base = buffer.baseAddress, buffer.count > 0 { sodium_memzero(base, buffer.count) }
     }
 }
+
+/// Wipes a buffer that held something private (a chunk of a book file in the clear).
+public func wipe(_ bytes: UnsafeMutableRawBufferPointer) {
+    if let base = bytes.baseAddress, bytes.count > 0 { sodium_memzero(base, bytes.count) }
+}

@@ -80,6 +80,11 @@ public enum StoreError: Error, Equatable, Sendable {
     /// A backup to restore does not match the checksum beside it, or fails SQLite's
     /// integrity check: nothing was restored.
     case backupDamaged(path: String)
+    /// A book file (by its id) read back is not what was added: its SHA-256 differs (a
+    /// linked file changed where it lies).
+    case fileChanged(id: String)
+    /// A book file (by its id) added on another device, whose content this device does not hold.
+    case fileElsewhere(id: String)
 }
 
 extension StoreError {

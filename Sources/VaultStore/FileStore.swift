@@ -1,0 +1,194 @@
+internal import FileIO
+import Telemetry
+import VaultCrypto
+
+/// The vault's file store: `files/` beside `vault.db`, one encrypted blob per stored book
+/// file (``FileStream``), named by the file's random id, never by its title or its checksum
+/// (a checksum in a name would let anyone who sees the folder confirm that the reader holds
+/// a known book). A blob is written under `.incoming-<id>`, flushed, renamed into place and
+/// its directory flushed, so a blob is whole or absent; the writer holds an `flock` on it
+/// until its row commits, so a ``sweep(keeping:)`` never takes a blob another process is
+/// still adding. Memory stays at two chunks whatever the file's size.
+struct FileStore {
+    let directory: String
+
+    init(databasePath: String) {
+        directory = FileSystem.directory(of: databasePath) + "/files"
+    }
+
+    func blobPath(_ id: String) -> String { directory + "/" + id }
+
+    /// A blob being written: its descriptor holds the lock until the caller commits its row
+    /// (``finish()``) or gives it up (``discard()``).
+    final class Incoming {
+        let id: String
+        let path: String
+        private var file: FileDescriptor?
+
+        init(id: String, path: String, file: FileDescriptor) {
+            self.id = id
+            self.path = path
+            self.file = file
+        }
+
+        /// Releases the lock: the row naming the blob has committed.
+        func finish() {
+            try? file?.close()
+            file = nil
+        }
+
+        /// Removes the blob: its row was not written, or names another blob.
+        func discard() {
+            FileSystem.remove(path)
+            finish()
+        }
+
+        deinit { finish() }
+    }
+
+    /// Reads `source` to its end, hashing the plaintext and sealing it under `key` into a new
+    /// blob `id`; returns the blob (locked) with the plaintext's SHA-256 and size.
+    /// `progress` gets the bytes read so far.
+    func store(from source: FileDescriptor, id: String, key: FileKey, binding: Binding,
+               progress: (Int64) -> Void) throws(StoreError) -> (blob: Incoming, checksum: String, size: Int64) {
+        try FileSystem.makePrivateDirectory(directory)
+        let temporary = directory + "/.incoming-" + id
+        let file = try Self.call { () throws(FileIOError) in try FileDescriptor.create(temporary) }
+        var handedOver = false
+        defer { if !handedOver { try? file.close(); FileSystem.remove(temporary) } }
+        _ = try Self.call { () throws(FileIOError) in try file.lockExclusively(waiting: true) }
+        let sealer = try Self.crypto { () throws(CryptoError) in try FileStreamSealer(key: key, binding: binding) }
+        try Self.call { () throws(FileIOError) in try file.writeAll(sealer.header) }
+        var hasher = SHA256()
+        let output = Buffer(count: FileStream.sealedChunkSize)
+        let size = try Self.chunks(of: source, progress: progress) { (chunk, final) throws(StoreError) in
+            hasher.update(chunk)
+            let count = try Self.crypto { () throws(CryptoError) in try sealer.seal(chunk, final: final, into: output.bytes) }
+            try Self.call { () throws(FileIOError) in try file.writeAll(UnsafeRawBufferPointer(rebasing: output.bytes[..<count])) }
+        }
+        try Self.call { () throws(FileIOError) in try file.sync() }
+        FaultInjection.reach("file-add:blob-written")
+        try FileSystem.rename(temporary, to: blobPath(id))
+        try FileSystem.synchronizeDirectory(directory)
+        handedOver = true
+        return (Incoming(id: id, path: blobPath(id), file: file), hasher.finalizeHex(), size)
+    }
+
+    /// Reads `source` to its end, writing it to `output` (nowhere: a linked file is only
+    /// hashed); returns its SHA-256 and size.
+    static func copy(from source: FileDescriptor, into output: FileDescriptor?,
+                     progress: (Int64) -> Void) throws(StoreError) -> (checksum: String, size: Int64) {
+        var hasher = SHA256()
+        let size = try chunks(of: source, progress: progress) { (chunk, _) throws(StoreError) in
+            hasher.update(chunk)
+            if let output { try call { () throws(FileIOError) in try output.writeAll(chunk) } }
+        }
+        return (hasher.finalizeHex(), size)
+    }
+
+    /// Opens blob `id` and writes its plaintext to `output` (nowhere, for a check); returns
+    /// the plaintext's SHA-256 and size. A blob that does not authenticate, is cut short or
+    /// goes on after its end throws ``StoreError/crypto(_:)``; a missing one, `io` with ENOENT.
+    func open(_ id: String, key: FileKey, binding: Binding, into output: FileDescriptor?,
+              progress: (Int64) -> Void = { _ in }) throws(StoreError) -> (checksum: String, size: Int64) {
+        let file = try Self.call { () throws(FileIOError) in try FileDescriptor.open(blobPath(id), .readOnly) }
+        defer { try? file.close() }
+        let headerBuffer = Buffer(count: FileStream.headerCount)
+        let headerCount = try Self.call { () throws(FileIOError) in try Self.readFully(file, into: headerBuffer.bytes) }
+        guard headerCount == FileStream.headerCount else { throw .crypto(.malformed) }
+        let header = Array(headerBuffer.bytes)
+        let opener = try Self.crypto { () throws(CryptoError) in try FileStreamOpener(key: key, header: header, binding: binding) }
+        var hasher = SHA256()
+        var size: Int64 = 0
+        let sealed = Buffer(count: FileStream.sealedChunkSize)
+        let plain = Buffer(count: FileStream.chunkSize)
+        while true {
+            let count = try Self.call { () throws(FileIOError) in try Self.readFully(file, into: sealed.bytes) }
+            // Every chunk but the last is whole: a short one must carry the FINAL tag.
+            let (plainCount, isFinal) = try Self.crypto { () throws(CryptoError) in
+                try opener.open(UnsafeRawBufferPointer(rebasing: sealed.bytes[..<count]), into: plain.bytes)
+            }
+            let chunk = UnsafeRawBufferPointer(rebasing: plain.bytes[..<plainCount])
+            hasher.update(chunk)
+            if let output { try Self.call { () throws(FileIOError) in try output.writeAll(chunk) } }
+            size += Int64(plainCount)
+            progress(size)
+            if isFinal {
+                guard try Self.call({ () throws(FileIOError) in try file.read(into: sealed.bytes) }) == 0 else { throw .crypto(.malformed) }
+                break
+            }
+            guard count == sealed.bytes.count else { throw .crypto(.malformed) }
+        }
+        return (hasher.finalizeHex(), size)
+    }
+
+    /// Removes blob `id`, if it is there.
+    func remove(_ id: String) {
+        FileSystem.remove(blobPath(id))
+    }
+
+    /// Removes what no row names: blobs left by a `file add` that was killed before its row
+    /// committed, and incoming ones it never finished. `keeping` is asked, while the blob's
+    /// lock is held, whether a row names it (so a blob whose row commits meanwhile stays).
+    func sweep(keeping isNamed: (String) throws(StoreError) -> Bool) throws(StoreError) {
+        for name in FileSystem.entries(of: directory) where name != "." && name != ".." {
+            let id = name.hasPrefix(".incoming-") ? String(name.dropFirst(".incoming-".count)) : name
+            guard let file = try? FileDescriptor.open(directory + "/" + name, .readOnly) else { continue }
+            defer { try? file.close() }
+            guard (try? file.lockExclusively(waiting: false)) == true else { continue }
+            let isOrphan = try name.hasPrefix(".incoming-") ? true : !isNamed(id)
+            if isOrphan { FileSystem.remove(directory + "/" + name) }
+        }
+    }
+
+    /// Hands `body` each chunk of `source` (``FileStream/chunkSize`` bytes; the last shorter,
+    /// possibly empty, and `final`); returns the bytes read.
+    private static func chunks(of source: FileDescriptor, progress: (Int64) -> Void,
+                               _ body: (UnsafeRawBufferPointer, Bool) throws(StoreError) -> Void) throws(StoreError) -> Int64 {
+        let chunk = Buffer(count: FileStream.chunkSize)
+        var total: Int64 = 0
+        while true {
+            let count = try call { () throws(FileIOError) in try readFully(source, into: chunk.bytes) }
+            let final = count < chunk.bytes.count
+            try body(UnsafeRawBufferPointer(rebasing: chunk.bytes[..<count]), final)
+            total += Int64(count)
+            progress(total)
+            if final { return total }
+        }
+    }
+
+    /// Reads until `buffer` is full or the file ends; returns the bytes read.
+    private static func readFully(_ file: FileDescriptor, into buffer: UnsafeMutableRawBufferPointer) throws(FileIOError) -> Int {
+        var filled = 0
+        while filled < buffer.count {
+            let count = try file.read(into: UnsafeMutableRawBufferPointer(rebasing: buffer[filled...]))
+            if count == 0 { break }
+            filled += count
+        }
+        return filled
+    }
+
+    /// A chunk-sized buffer, allocated once per file and wiped when released: it holds the
+    /// reader's book in the clear.
+    private final class Buffer {
+        let bytes: UnsafeMutableRawBufferPointer
+
+        init(count: Int) {
+            bytes = .allocate(byteCount: count, alignment: 16)
+            bytes.initializeMemory(as: UInt8.self, repeating: 0)
+        }
+
+        deinit {
+            wipe(bytes)
+            bytes.deallocate()
+        }
+    }
+
+    private static func call<Result>(_ body: () throws(FileIOError) -> Result) throws(StoreError) -> Result {
+        do { return try body() } catch { throw StoreError(error) }
+    }
+
+    private static func crypto<Result>(_ body: () throws(CryptoError) -> Result) throws(StoreError) -> Result {
+        do { return try body() } catch { throw .crypto(error) }
+    }
+}

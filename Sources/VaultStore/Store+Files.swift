@@ -1,0 +1,364 @@
+public import FileIO
+public import Journal
+import Telemetry
+import VaultCrypto
+
+/// A book file's content (schema v17, `file`): one per distinct SHA-256.
+public struct FileContent: Sendable, Equatable {
+    public let id: EntityID
+    /// `epub`, `mobi`, `azw3` or `pdf`.
+    public let format: String
+    public let size: Int64
+    /// The SHA-256 of the plaintext, 64 hex digits: identical content is recognised by it.
+    public let checksum: String
+    /// What the file says of itself (title, creators, identifiers...), as JSON.
+    public let metadata: String
+    /// True when the vault's file store holds it, encrypted.
+    public let isStored: Bool
+    /// Where it lies on ``deviceID``, when it was added with `--link`.
+    public let link: FileLink?
+    /// The device that added it: a link is only meaningful there.
+    public let deviceID: String
+    public let createdAt: Timestamp
+}
+
+/// A device-local handle to a book file left where it lies: its path, and the mtime it had
+/// when last hashed (a file whose mtime moved is hashed again).
+public struct FileLink: Sendable, Equatable {
+    public let path: String
+    public let modifiedMilliseconds: Int64
+
+    public init(path: String, modifiedMilliseconds: Int64) {
+        self.path = path
+        self.modifiedMilliseconds = modifiedMilliseconds
+    }
+}
+
+/// A content attached to a book (`book_file`): what `file list` lists, and what a file id names.
+public struct AttachedFile: Sendable, Equatable {
+    public let id: EntityID
+    public let book: EntityID
+    public let content: FileContent
+    /// The reader's current place in this file (`epubcfi(...)`, `p. 120`, `42%`).
+    public let locator: String?
+    public let createdAt: Timestamp
+    public let updatedAt: Timestamp
+}
+
+/// Which book a file added goes to.
+public enum FileBookChoice: Sendable {
+    /// The book the reader named.
+    case book(EntityID)
+    /// The book the file's metadata names (by identifier, then title and authors, as an
+    /// import finds one), added when the vault has none.
+    case matching(ImportedBook)
+}
+
+/// What `file add` did.
+public struct FileAddition: Sendable, Equatable {
+    public let file: AttachedFile
+    /// The book was added from the file's metadata.
+    public let bookIsNew: Bool
+    /// False when the same content was there already (no second copy was kept).
+    public let contentIsNew: Bool
+    /// True when this content was already attached to this book: nothing changed.
+    public let wasAttached: Bool
+}
+
+/// The reader's book files, kept beside the journal: the rows here, the encrypted blobs in
+/// the ``FileStore``. Rows and blobs are changed in an order that a crash at any point
+/// leaves no row without its blob (a blob without a row is swept by ``sweepFileStore()``).
+/// File records are this device's for now: they do not sync yet (Docs/FILES.md).
+extension Store {
+    var fileStore: FileStore { FileStore(databasePath: path) }
+
+    /// Adds the book file at `path` (already inspected: `format`, `metadata`): stored
+    /// encrypted in the file store, or with `linkOnly`, a handle to it where it lies. The
+    /// same content twice is attached, not stored again. `progress`: bytes read.
+    public func addFile(at path: String, format: String, metadata: String, linkOnly: Bool, book choice: FileBookChoice,
+                        progress: (Int64) -> Void = { _ in }) throws(StoreError) -> FileAddition {
+        let cipher = try requireCipher()
+        let source = try Self.fileCall { () throws(FileIOError) in try FileDescriptor.open(path, .readOnly) }
+        defer { try? source.close() }
+        let status = try Self.fileCall { () throws(FileIOError) in try source.status() }
+        let newID = EntityID.generate(at: clock.now())
+        var incoming: FileStore.Incoming?
+        var key: FileKey?
+        let checksum: String, size: Int64
+        if linkOnly {
+            (checksum, size) = try FileStore.copy(from: source, into: nil, progress: progress)
+        } else {
+            let fileKey = try Self.cryptoCall { () throws(CryptoError) in try FileKey.generate() }
+            let stored = try fileStore.store(from: source, id: newID.rawValue, key: fileKey, binding: blobBinding(newID), progress: progress)
+            (incoming, key, checksum, size) = (stored.blob, fileKey, stored.checksum, stored.size)
+        }
+        defer { incoming?.discard() }
+        let link = linkOnly ? FileLink(path: path, modifiedMilliseconds: status.modifiedMilliseconds) : nil
+        let (addition, matchedLinkOnly) = try database.writeTransaction { () throws(StoreError) -> (FileAddition, Bool) in
+            let (bookID, bookIsNew) = try fileBook(choice)
+            let existing = try fileContents().first { $0.checksum == checksum }
+            let content: FileContent
+            if let existing {
+                content = existing
+            } else {
+                content = FileContent(id: newID, format: format, size: size, checksum: checksum, metadata: metadata,
+                                      isStored: !linkOnly, link: link, deviceID: self.metadata.deviceID, createdAt: clock.now())
+                try insertFileContent(content, key: key, cipher: cipher)
+            }
+            let (attached, wasAttached) = try attach(content, to: bookID)
+            FaultInjection.reach("file-add:before-commit")
+            return (FileAddition(file: attached, bookIsNew: bookIsNew, contentIsNew: existing == nil, wasAttached: wasAttached),
+                    existing.map { !$0.isStored } ?? false)
+        }
+        if addition.contentIsNew {
+            incoming?.finish()
+            incoming = nil
+        }
+        // The same content was only linked: now it is stored too, under its own id.
+        if matchedLinkOnly && !linkOnly {
+            incoming?.discard()
+            incoming = nil
+            try storeContent(of: addition.file.content.id, from: path)
+            return FileAddition(file: try attachedFile(addition.file.id), bookIsNew: addition.bookIsNew, contentIsNew: false,
+                                wasAttached: addition.wasAttached)
+        }
+        return addition
+    }
+
+    /// Stores the blob of a content that was only linked, read again from `path`.
+    private func storeContent(of id: EntityID, from path: String) throws(StoreError) {
+        let source = try Self.fileCall { () throws(FileIOError) in try FileDescriptor.open(path, .readOnly) }
+        defer { try? source.close() }
+        let key = try Self.cryptoCall { () throws(CryptoError) in try FileKey.generate() }
+        let stored = try fileStore.store(from: source, id: id.rawValue, key: key, binding: blobBinding(id), progress: { _ in })
+        defer { stored.blob.finish() }
+        do {
+            try database.writeTransaction { () throws(StoreError) in
+                try database.run("UPDATE file SET file_key = ? WHERE id = ?", [.blob(try sealFileKey(key, id: id)), .text(id.rawValue)])
+            }
+        } catch {
+            stored.blob.discard()
+            throw error
+        }
+    }
+
+    /// The book `choice` names, live; or the one the metadata names, added when missing.
+    private func fileBook(_ choice: FileBookChoice) throws(StoreError) -> (EntityID, Bool) {
+        switch choice {
+        case .book(let id):
+            try requireLiveBook(id)
+            return (id, false)
+        case .matching(let source):
+            let importer = try ArchiveImport(store: self, now: clock.now())
+            let found = try importer.book(for: source)
+            return (found.id, found.isNew)
+        }
+    }
+
+    private func insertFileContent(_ content: FileContent, key: FileKey?, cipher: RecordCipher) throws(StoreError) {
+        let id = content.id.rawValue
+        try database.run("""
+            INSERT INTO file (id, format, size, checksum, metadata, file_key, link_path, link_mtime, device_id, created_at)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            """, [.text(id), .text(content.format), .integer(content.size),
+                  .blob(try cipher.seal(content.checksum, table: "file", id: id, field: "checksum")),
+                  .blob(try cipher.seal(content.metadata, table: "file", id: id, field: "metadata")),
+                  try key.map { key throws(StoreError) in .blob(try sealFileKey(key, id: content.id)) } ?? .null,
+                  try content.link.map { link throws(StoreError) in .blob(try cipher.seal(link.path, table: "file", id: id, field: "link_path")) } ?? .null,
+                  content.link.map { .integer($0.modifiedMilliseconds) } ?? .null,
+                  .text(content.deviceID), .integer(content.createdAt.millisecondsSince1970)])
+    }
+
+    /// Attaches `content` to `book`, unless it is already; returns the attachment.
+    private func attach(_ content: FileContent, to book: EntityID) throws(StoreError) -> (AttachedFile, Bool) {
+        var existing: String?
+        try database.forEachRow("SELECT id FROM book_file WHERE book_id = ? AND file_id = ?",
+                                [.text(book.rawValue), .text(content.id.rawValue)]) { row in existing = row.text(0) }
+        if let existing, let id = try? EntityID(validating: existing) { return (try attachedFile(id), true) }
+        let now = clock.now()
+        let id = EntityID.generate(at: now)
+        try database.run("INSERT INTO book_file (id, book_id, file_id, locator, created_at, updated_at) VALUES (?, ?, ?, NULL, ?, ?)",
+                         [.text(id.rawValue), .text(book.rawValue), .text(content.id.rawValue),
+                          .integer(now.millisecondsSince1970), .integer(now.millisecondsSince1970)])
+        return (AttachedFile(id: id, book: book, content: content, locator: nil, createdAt: now, updatedAt: now), false)
+    }
+
+    // MARK: - Reading
+
+    /// Every content, with its sealed fields opened (a row that does not open is left out:
+    /// `check` reports it).
+    func fileContents() throws(StoreError) -> [FileContent] {
+        try fileContents(where: "", [])
+    }
+
+    private func fileContents(where condition: String, _ bindings: [SQLValue]) throws(StoreError) -> [FileContent] {
+        let cipher = try requireCipher()
+        var contents: [FileContent] = []
+        try database.forEachRow("""
+            SELECT id, format, size, checksum, metadata, file_key IS NOT NULL, link_path, link_mtime, device_id, created_at
+            FROM file \(condition) ORDER BY created_at, id
+            """, bindings) { row in
+            let id = row.text(0)
+            guard let entity = try? EntityID(validating: id),
+                  let checksum = try? cipher.open(row.blob(3), table: "file", id: id, field: "checksum"),
+                  let metadata = try? cipher.open(row.blob(4), table: "file", id: id, field: "metadata") else { return }
+            var link: FileLink?
+            if !row.isNull(6) {
+                guard let path = try? cipher.open(row.blob(6), table: "file", id: id, field: "link_path") else { return }
+                link = FileLink(path: path, modifiedMilliseconds: row.isNull(7) ? 0 : row.int64(7))
+            }
+            contents.append(FileContent(id: entity, format: row.text(1), size: row.int64(2), checksum: checksum, metadata: metadata,
+                                        isStored: row.int64(5) != 0, link: link, deviceID: row.text(8),
+                                        createdAt: Timestamp(millisecondsSince1970: row.int64(9))))
+        }
+        return contents
+    }
+
+    /// Every book file, or one book's, oldest first.
+    public func attachedFiles(of book: EntityID? = nil) throws(StoreError) -> [AttachedFile] {
+        let cipher = try requireCipher()
+        var contents: [String: FileContent] = [:]
+        for content in try fileContents() { contents[content.id.rawValue] = content }
+        var files: [AttachedFile] = []
+        let condition = book == nil ? "" : "WHERE book_id = ?"
+        try database.forEachRow("""
+            SELECT id, book_id, file_id, locator, created_at, updated_at FROM book_file \(condition) ORDER BY created_at, id
+            """, book.map { [.text($0.rawValue)] } ?? []) { row in
+            let id = row.text(0)
+            guard let entity = try? EntityID(validating: id), let book = try? EntityID(validating: row.text(1)),
+                  let content = contents[row.text(2)] else { return }
+            var locator: String?
+            if !row.isNull(3) {
+                guard let opened = try? cipher.open(row.blob(3), table: "book_file", id: id, field: "locator") else { return }
+                locator = opened
+            }
+            files.append(AttachedFile(id: entity, book: book, content: content, locator: locator,
+                                      createdAt: Timestamp(millisecondsSince1970: row.int64(4)),
+                                      updatedAt: Timestamp(millisecondsSince1970: row.int64(5))))
+        }
+        return files
+    }
+
+    /// One book file, by its id.
+    public func attachedFile(_ id: EntityID) throws(StoreError) -> AttachedFile {
+        guard let file = try attachedFiles().first(where: { $0.id == id }) else { throw .recordNotFound(id: id.rawValue) }
+        return file
+    }
+
+    // MARK: - Reading a stored file
+
+    /// Writes the plaintext of a book file to `output` (nil: only checks it), from the file
+    /// store or, for a linked file, from where it lies; the SHA-256 of what was written must
+    /// be the recorded one (``StoreError/fileChanged(id:)`` otherwise). `progress`: bytes so far.
+    public func readFile(_ file: AttachedFile, into output: FileDescriptor?, progress: (Int64) -> Void = { _ in }) throws(StoreError) {
+        let content = file.content
+        let written: (checksum: String, size: Int64)
+        if content.isStored {
+            written = try fileStore.open(content.id.rawValue, key: try fileKey(of: content.id), binding: blobBinding(content.id),
+                                         into: output, progress: progress)
+        } else if let link = content.link, content.deviceID == metadata.deviceID {
+            let source = try Self.fileCall { () throws(FileIOError) in try FileDescriptor.open(link.path, .readOnly) }
+            defer { try? source.close() }
+            written = try FileStore.copy(from: source, into: output, progress: progress)
+        } else {
+            throw .fileElsewhere(id: file.id.rawValue)
+        }
+        guard written.checksum == content.checksum else { throw .fileChanged(id: file.id.rawValue) }
+    }
+
+    // MARK: - Changing
+
+    /// Records the reader's current place in a book file.
+    public func setFileLocator(_ id: EntityID, to locator: Locator) throws(StoreError) {
+        try database.writeTransaction { () throws(StoreError) in
+            var found = false
+            try database.forEachRow("SELECT 1 FROM book_file WHERE id = ?", [.text(id.rawValue)]) { _ in found = true }
+            guard found else { throw .recordNotFound(id: id.rawValue) }
+            let sealed = try requireCipher().seal(locator.text, table: "book_file", id: id.rawValue, field: "locator")
+            try database.run("UPDATE book_file SET locator = ?, updated_at = ? WHERE id = ?",
+                             [.blob(sealed), .integer(clock.now().millisecondsSince1970), .text(id.rawValue)])
+        }
+    }
+
+    /// Records where a linked file lies now (`file verify --repair` found it moved).
+    public func relinkFile(_ content: EntityID, to link: FileLink) throws(StoreError) {
+        try database.writeTransaction { () throws(StoreError) in
+            let sealed = try requireCipher().seal(link.path, table: "file", id: content.rawValue, field: "link_path")
+            try database.run("UPDATE file SET link_path = ?, link_mtime = ? WHERE id = ? AND device_id = ?",
+                             [.blob(sealed), .integer(link.modifiedMilliseconds), .text(content.rawValue), .text(metadata.deviceID)])
+        }
+    }
+
+    /// Detaches a book file from its book; its content goes (the stored blob with it) when
+    /// no book has it any more. A linked file is never touched where it lies.
+    public func removeFile(_ id: EntityID) throws(StoreError) {
+        let gone = try database.writeTransaction { () throws(StoreError) -> String? in
+            var content: String?
+            try database.forEachRow("SELECT file_id FROM book_file WHERE id = ?", [.text(id.rawValue)]) { row in content = row.text(0) }
+            guard let content else { throw .recordNotFound(id: id.rawValue) }
+            try database.run("DELETE FROM book_file WHERE id = ?", [.text(id.rawValue)])
+            var others = 0
+            try database.forEachRow("SELECT count(*) FROM book_file WHERE file_id = ?", [.text(content)]) { row in others = Int(row.int64(0)) }
+            guard others == 0 else { return nil }
+            try database.run("DELETE FROM file WHERE id = ?", [.text(content)])
+            return content
+        }
+        if let gone { fileStore.remove(gone) }
+    }
+
+    /// Whether the file store holds the blob of a stored content.
+    public func holdsBlob(of content: FileContent) -> Bool {
+        content.isStored && FileSystem.exists(fileStore.blobPath(content.id.rawValue))
+    }
+
+    /// The SHA-256 of what `descriptor` reads to its end (a file `file verify --search` finds).
+    public static func checksum(of descriptor: FileDescriptor) throws(StoreError) -> String {
+        try FileStore.copy(from: descriptor, into: nil, progress: { _ in }).checksum
+    }
+
+    /// Removes blobs no row names (a `file add` killed before its row committed).
+    public func sweepFileStore() throws(StoreError) {
+        try fileStore.sweep { (id) throws(StoreError) -> Bool in
+            var named = false
+            try database.forEachRow("SELECT 1 FROM file WHERE id = ? AND file_key IS NOT NULL", [.text(id)]) { _ in named = true }
+            return named
+        }
+    }
+
+    // MARK: - Keys
+
+    /// Where a content's blob is bound: the vault, the `file` table, the content's id.
+    func blobBinding(_ id: EntityID) -> Binding {
+        Binding(vaultID: metadata.vaultID, table: "file", recordID: id.rawValue, field: "blob")
+    }
+
+    private func sealFileKey(_ key: FileKey, id: EntityID) throws(StoreError) -> [UInt8] {
+        let sealer = try requireCipher().sealer
+        return try Self.cryptoCall { () throws(CryptoError) in
+            try key.withUnsafeBytes { bytes throws(CryptoError) in
+                try sealer.seal(UnsafeRawBufferPointer(bytes), table: "file", recordID: id.rawValue, field: "file_key")
+            }
+        }
+    }
+
+    private func fileKey(of id: EntityID) throws(StoreError) -> FileKey {
+        var sealed: [UInt8]?
+        try database.forEachRow("SELECT file_key FROM file WHERE id = ? AND file_key IS NOT NULL", [.text(id.rawValue)]) { row in
+            sealed = row.blob(0)
+        }
+        guard let sealed else { throw .recordNotFound(id: id.rawValue) }
+        let sealer = try requireCipher().sealer
+        return try Self.cryptoCall { () throws(CryptoError) in
+            var plain = try sealer.open(sealed, table: "file", recordID: id.rawValue, field: "file_key")
+            return try FileKey(opened: &plain)
+        }
+    }
+
+    static func fileCall<Result>(_ body: () throws(FileIOError) -> Result) throws(StoreError) -> Result {
+        do { return try body() } catch { throw StoreError(error) }
+    }
+
+    static func cryptoCall<Result>(_ body: () throws(CryptoError) -> Result) throws(StoreError) -> Result {
+        do { return try body() } catch { throw .crypto(error) }
+    }
+}
