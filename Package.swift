@@ -54,9 +54,9 @@ let package = Package(
         // of CZip, CMobi and CQPDF; depends on XML only.
         .target(name: "BookFiles", dependencies: ["CZip", "CMobi", "CQPDF", "XML"]),
         // The facade the CLI talks to.
-        .target(name: "VaultKit", dependencies: ["FileIO", "VaultStore", "Sync", "Archive", "Importers", "Keystore", "VaultCrypto", "Journal", "Telemetry"]),
+        .target(name: "VaultKit", dependencies: ["BookFiles", "FileIO", "VaultStore", "Sync", "Archive", "Importers", "Keystore", "VaultCrypto", "Journal", "Telemetry"]),
         // Commands, parsing, help, terminal I/O.
-        .target(name: "BMCLI", dependencies: ["FileIO", "VaultKit", "Journal", "Telemetry"]),
+        .target(name: "BMCLI", dependencies: ["BookFiles", "FileIO", "VaultKit", "Journal", "Telemetry"]),
         .executableTarget(name: "bmvault", dependencies: ["BMCLI"]),
         // Writes a large, seeded journal for Scripts/bench (not shipped).
         .executableTarget(name: "bmvault-bench-journal",

@@ -1,4 +1,5 @@
 public import Archive
+public import BookFiles
 public import Importers
 public import Journal
 public import Keystore
@@ -56,6 +57,21 @@ public enum VaultError: Error, Equatable, Sendable {
     case remoteHasNoPassword(name: String)
     /// A file from another program that could not be read (its line named, never its text).
     case importFile(ImportError)
+    /// A book file `file add` cannot take: unreadable, in no format it reads, damaged or
+    /// locked by DRM (the reason never quotes the file). Nothing was changed.
+    case bookFile(BookFileError)
+    /// A book file (by its id) read back is not what was added: a linked file changed
+    /// where it lies, or a stored one is damaged.
+    case fileChanged(id: String)
+    /// A book file (by its id) was added on another device and is not held here.
+    case fileElsewhere(id: String)
+    /// `file open` needs `$XDG_RUNTIME_DIR` (a private directory that goes at logout) to
+    /// decrypt into; there is none.
+    case noRuntimeDirectory
+    /// The book has several files: `--file` must say which one the locator is in.
+    case severalFiles(candidates: [String])
+    /// The book has no file to record a locator in (`file add` first).
+    case noFile
     /// The file is in no format `import` reads.
     case notImportable(path: String)
     /// The file does not name its book (calibre's highlights): `--book` must.
@@ -177,6 +193,8 @@ extension VaultError {
         case .insufficientSpace(let needed, let available): self = .insufficientSpace(needed: needed, available: available)
         case .upgradeFailed(let from, let to, let snapshot, let reason):
             self = .upgradeFailed(from: from, to: to, snapshot: snapshot, reason: reason)
+        case .fileChanged(let id): self = .fileChanged(id: id)
+        case .fileElsewhere(let id): self = .fileElsewhere(id: id)
         case .database, .encodingFailed, .io, .migrationChanged, .upgradeCheckFailed: self = .storage(error)
         }
     }

@@ -162,26 +162,49 @@ enum BookCommands {
         var book = ""
         var position: [String] = []
         var rewind = false
+        var at: String?
+        var file: String?
 
         static var parameters: [Parameter<ProgressInput>] {
             [.argument(\.book, SharedOptions.book),
              .arguments(\.position, ArgumentSpec(name: "position",
                                                  help: "Percent read, 0 to 100 (42 or 42.5%), or a page: p. 120 (the book needs --pages-total).",
-                                                 isVariadic: true)),
-             .flag(\.rewind, OptionSpec(name: "rewind", help: "A deliberate move backwards: sync lets it win over positions set before it."))]
+                                                 isOptional: true, isVariadic: true)),
+             .flag(\.rewind, OptionSpec(name: "rewind", help: "A deliberate move backwards: sync lets it win over positions set before it.")),
+             .option(\.at, OptionSpec(name: "at", valueName: "locator",
+                                      help: "Your place in the book's file: epubcfi(...), p. 120, loc 1234 or 42% (a percent or page moves the progress too).")),
+             .option(\.file, OptionSpec(name: "file", valueName: "id", help: "Which of the book's files --at is in, when it has several."))]
         }
     }
 
     static func progress(_ context: CommandContext) -> CommandSpec {
         CommandSpec(name: "progress", abstract: "Set how far through a book you are.", parameters: ProgressInput.parameters) { input in
-            let position = try ValueParsing.position(input.position.joined(separator: " "))
             let vault = try context.openVault()
-            let book = switch position {
-            case .percent(let percent): try vault.setProgress(of: input.book, to: percent, rewind: input.rewind)
-            case .page(let page): try vault.setProgress(of: input.book, toPage: page, rewind: input.rewind)
+            guard let at = input.at else {
+                guard input.file == nil else { throw CLIError.invalidValue("--file goes with --at LOCATOR") }
+                return try setPosition(ValueParsing.position(input.position.joined(separator: " ")), input: input, vault: vault, context: context)
             }
-            context.console.note("Progress of \(Mention(vault: vault, console: context.console).book(book)) set to \(HumanFormat.position(book)).\n")
+            // The locator and the file first, so a bad one, or a book with no file or several, changes nothing.
+            do throws(JournalError) { _ = try Locator(at) } catch { throw VaultError.invalidInput(error) }
+            let file = try vault.fileForLocator(of: input.book, file: input.file)
+            // A locator in percent is also the book's progress, unless a position was given.
+            if !input.position.isEmpty {
+                try setPosition(ValueParsing.position(input.position.joined(separator: " ")), input: input, vault: vault, context: context)
+            } else if case .percent(let percent)? = try? ValueParsing.position(at) {
+                try setPosition(.percent(percent), input: input, vault: vault, context: context)
+            }
+            try vault.setFileLocator(file, to: at)
+            context.console.note("Your place in file \(FileCommands.shortFileID(file.id)) is recorded.\n")
         }
+    }
+
+    /// Moves the book's progress to `position`.
+    private static func setPosition(_ position: ValueParsing.Position, input: ProgressInput, vault: Vault, context: CommandContext) throws {
+        let book = switch position {
+        case .percent(let percent): try vault.setProgress(of: input.book, to: percent, rewind: input.rewind)
+        case .page(let page): try vault.setProgress(of: input.book, toPage: page, rewind: input.rewind)
+        }
+        context.console.note("Progress of \(Mention(vault: vault, console: context.console).book(book)) set to \(HumanFormat.position(book)).\n")
     }
 
     struct SessionAddInput: CommandInput {

@@ -57,6 +57,7 @@ enum CommandTable {
                 AnnotationCommands.move(context),
                 AnnotationCommands.delete(context),
                 TagCommands.tag(context),
+                FileCommands.file(context),
                 TrashCommands.trash(context),
                 TrashCommands.undelete(context),
                 ReadCommands.search(context).withExamples([

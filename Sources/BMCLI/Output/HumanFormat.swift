@@ -232,6 +232,19 @@ enum HumanFormat {
     }
 
     /// `1 book, 2 notes`: counts with their nouns, singular where it is one.
+    /// `812 bytes`, `1.2 MB`, `203.4 MB`, `1.1 GB`: a file's size, in decimal units as `ls -h --si`.
+    static func fileSize(_ bytes: Int64) -> String {
+        guard bytes >= 1000 else { return "\(bytes) byte\(bytes == 1 ? "" : "s")" }
+        let units = ["kB", "MB", "GB", "TB"]
+        var value = Double(bytes) / 1000
+        var unit = 0
+        while value >= 999.95 && unit < units.count - 1 {
+            value /= 1000
+            unit += 1
+        }
+        return String(format: "%.1f %@", value, units[unit])
+    }
+
     static func counted(_ counts: [(Int, String)]) -> String {
         counts.map { "\($0.0) \($0.1)\($0.0 == 1 ? "" : "s")" }.joined(separator: ", ")
     }

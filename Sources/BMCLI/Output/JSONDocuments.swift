@@ -1,3 +1,4 @@
+import BookFiles
 import Foundation
 import Journal
 import VaultKit
@@ -109,6 +110,81 @@ enum JSONDocuments {
             books = use.books
             notes = use.notes
             quotes = use.quotes
+        }
+    }
+
+    /// `file list --json`: a book file, its book, what it says of itself, where it is kept.
+    struct FileDocument: Encodable {
+        let id: String, book: String, bookTitle: String, format: String, size: Int64, sha256: String
+        /// `stored` (encrypted in the file store) or `linked` (a handle on `device`), or `elsewhere`.
+        let kept: String
+        /// `present`, `missing`, `unreadable`, or `elsewhere` (on another device).
+        let presence: String
+        let onThisDevice: Bool
+        let device: String
+        let linkPath: String?
+        let locator: String?
+        let metadata: BookFileMetadata
+        let addedAt: String
+
+        init(_ listing: FileListing) {
+            let content = listing.file.content
+            id = listing.file.id.rawValue
+            book = listing.book.id.rawValue
+            bookTitle = listing.book.title
+            format = content.format
+            size = content.size
+            sha256 = content.checksum
+            kept = content.isStored ? "stored" : content.link != nil ? "linked" : "elsewhere"
+            presence = listing.presence.rawValue
+            onThisDevice = listing.isOnThisDevice
+            device = content.deviceID
+            linkPath = listing.isOnThisDevice ? content.link?.path : nil
+            locator = listing.file.locator
+            metadata = listing.metadata
+            addedAt = listing.file.createdAt.iso8601
+        }
+    }
+
+    /// `file add --json`: what was added, and whether the book or the content was new.
+    struct FileAddedDocument: Encodable {
+        let id: String, book: String, bookTitle: String, format: String, size: Int64, sha256: String
+        let bookAdded: Bool, contentAdded: Bool, alreadyAttached: Bool, linked: Bool
+        let metadata: BookFileMetadata
+
+        init(_ added: AddedFile, vault: Vault) {
+            let file = added.addition.file
+            id = file.id.rawValue
+            book = added.book.id.rawValue
+            bookTitle = added.book.title
+            format = added.format.rawValue
+            size = file.content.size
+            sha256 = file.content.checksum
+            bookAdded = added.addition.bookIsNew
+            contentAdded = added.addition.contentIsNew
+            alreadyAttached = added.addition.wasAttached
+            linked = !file.content.isStored
+            metadata = added.metadata
+        }
+    }
+
+    /// `file verify --json`: one file and what was found.
+    struct FileCheckDocument: Encodable {
+        /// `intact`, `missing`, `moved`, `unreadable`, `changed` or `elsewhere`.
+        let id: String, state: String
+        let movedTo: String?, repaired: Bool, errno: Int32?
+
+        init(_ check: FileCheck) {
+            id = check.file.id.rawValue
+            repaired = check.repaired
+            switch check.state {
+            case .intact: (state, movedTo, errno) = ("intact", nil, nil)
+            case .elsewhere: (state, movedTo, errno) = ("elsewhere", nil, nil)
+            case .missing(let moved?): (state, movedTo, errno) = ("moved", moved, nil)
+            case .missing(nil): (state, movedTo, errno) = ("missing", nil, nil)
+            case .unreadable(let code): (state, movedTo, errno) = ("unreadable", nil, code)
+            case .changed: (state, movedTo, errno) = ("changed", nil, nil)
+            }
         }
     }
 

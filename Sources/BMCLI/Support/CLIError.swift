@@ -49,6 +49,10 @@ enum CLIError: Error, Equatable {
     case recoveryKeyNotShown
     /// `check` found damage (listed first, by kind and id).
     case checkFoundDamage(count: Int)
+    /// `file verify` found book files missing, unreadable or changed (listed first, by id).
+    case filesNotIntact(count: Int)
+    /// `file open` could not start the viewer (`xdg-open`), or it failed with this status.
+    case viewerFailed(status: Int32)
     /// A sync (`sync`, or `--fresh`) did not do everything: its summary was shown first.
     case syncIncomplete(SyncShortfall)
     /// A file-system or terminal call failed.

@@ -94,6 +94,8 @@ final class CommandContext {
         }
         // Deleted text older than the retention period goes, a bounded share per command.
         vault.purgeExpiredTombstonesOnTheWay()
+        // What `file open` decrypted for an earlier command goes now.
+        Vault.removeOpenedFiles(runtimeDirectory: environment["XDG_RUNTIME_DIR"], vaultID: vault.vaultID)
         guard usesKeyring else {
             try unlockForThisProcess(vault, because: .noKeyringOption)
             return vault

@@ -1,3 +1,4 @@
+import BookFiles
 import Foundation
 import Journal
 import VaultKit
@@ -67,6 +68,18 @@ struct ErrorReport: Equatable {
             return ErrorReport("the file is not UTF-8 text; nothing was imported", .dataError)
         case .importFile(.malformed(let line, let reason)):
             return ErrorReport("line \(line) of the file: \(reason); nothing was imported", .dataError)
+        case .bookFile(let error):
+            return ErrorReport(bookFileMessage(error), bookFileExitCode(error))
+        case .fileChanged(let id):
+            return ErrorReport("book file \(id) is not what was added (its checksum differs): a linked file was changed where it lies, or a stored copy is damaged; `bmvault file verify` says which", .dataError)
+        case .fileElsewhere(let id):
+            return ErrorReport("book file \(id) is kept on another device, not on this one", .notFound)
+        case .noRuntimeDirectory:
+            return ErrorReport("file open decrypts into a private $XDG_RUNTIME_DIR, and there is none (bmvault will not put a book in /tmp); use `bmvault file export ID --out PATH` for a plain copy", .unavailable)
+        case .severalFiles(let candidates):
+            return ErrorReport("the book has \(candidates.count) files; say which with --file: \(candidates.joined(separator: ", ")); nothing was changed", .usage)
+        case .noFile:
+            return ErrorReport("the book has no file to keep a locator in; add one with `bmvault file add PATH --book BOOK`; nothing was changed", .notFound)
         case .notImportable(let path):
             return ErrorReport("\(path) is not a format bmvault can import (it reads a bmvault archive or its journal.json, a Kindle's My Clippings.txt, a KOReader sidecar or a folder of them, calibre highlights, a Readwise export, a jrnl journal or a Goodreads library export); nothing was imported", .dataError)
         case .importNeedsBook(let format):
@@ -262,6 +275,12 @@ struct ErrorReport: Equatable {
             return report(shortfall)
         case .checkFoundDamage(let count):
             return ErrorReport("the check found \(counted(count, "problem")) (listed above); nothing was changed. What another device holds comes back from it; an export or a copy of vault.db made before the damage restores the rest (Docs/CLI.md, `check`)", .dataError)
+        case .filesNotIntact(let count):
+            return ErrorReport("\(counted(count, "book file")) missing, unreadable or changed (listed above); nothing was deleted. `file verify --search DIR` looks for moved files, `--repair` re-links them", .dataError)
+        case .viewerFailed(let status) where status == 127:
+            return ErrorReport("xdg-open could not be started (is xdg-utils installed?); `file open --print-path` decrypts it for a viewer of your own", .unavailable)
+        case .viewerFailed(let status):
+            return ErrorReport("the viewer exited with status \(status); the decrypted copy is removed by the next bmvault command", .failure)
         case .recoveryKeyNotShown:
             return ErrorReport("the new recovery key could not be written to standard output; the passphrase still opens the vault: run `bmvault recovery-key rotate` for another where its output can be written", .failure)
         case .system(let operation, let code):
@@ -413,6 +432,27 @@ struct ErrorReport: Equatable {
         case .invalidEdition: return "a book's edition is malformed"
         case .invalidTag: return "a tag is one word of at most \(Tag.maximumCharacters) characters, with no space or comma"
         case .invalidImportKey: return "not an import key (a source, a colon, then letters and digits)"
+        }
+    }
+
+    /// What a book file `file add` refused is, in words that never quote the file.
+    static func bookFileMessage(_ error: BookFileError) -> String {
+        switch error {
+        case .unreadable(let code):
+            return "cannot read the file: \(String(cString: strerror(code))); nothing was changed"
+        case .unknownFormat:
+            return "the file is not an EPUB, MOBI, AZW3 or PDF (told by its content, not its name); nothing was changed"
+        case .damaged(let format, let reason):
+            return "the \(format.rawValue.uppercased()) file is damaged (\(reason)); nothing was changed"
+        case .encrypted(let format):
+            return "the \(format.rawValue.uppercased()) file is locked (DRM or a password), so its metadata cannot be read; nothing was changed"
+        }
+    }
+
+    static func bookFileExitCode(_ error: BookFileError) -> ExitCode {
+        switch error {
+        case .unreadable(let code): code == ENOENT || code == ENOTDIR ? .notFound : code == EACCES || code == EPERM ? .noPermission : .failure
+        case .unknownFormat, .damaged, .encrypted: .dataError
         }
     }
 }
