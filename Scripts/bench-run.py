@@ -46,8 +46,9 @@ SYNC_ANNOTATIONS = 7_042       # + 2,816 sessions + 140 books = 9,998 records, o
 MiB = 1024 * 1024
 # The row groups `--only` selects.
 ONLY_ROWS = {"note", "list", "books", "stats", "show", "search", "status", "export", "import", "sync", "migrate", "unlock", "size",
-             "capture", "kindle"}
+             "capture", "kindle", "file"}
 KINDLE_CLIPPINGS = 10_000      # issue 20: a My Clippings.txt of this many clippings
+BOOK_FILE_BYTES = 200_000_000  # issue 19: `file add` of a PDF this large
 # Issue 16's goal for capture against jrnl's add: bmvault / jrnl at most this, per journal size.
 CAPTURE_GOALS = {"empty": 0.25, "100k": 0.02}
 
@@ -416,6 +417,8 @@ class Bench:
             self.measure_archive(vault_label)
         if self.wants("kindle"):
             self.measure_kindle_import()
+        if self.wants("file") and self.has_command("file", "add"):
+            self.measure_file_add()
         if self.wants("sync"):
             if self.has_command("sync") and self.has_command("remote", "add"):
                 self.measure_sync()
@@ -518,6 +521,54 @@ class Bench:
         self.check_runs(self.bmvault(again, "import", clippings))
         self.timed_row("`import My Clippings.txt` again (adds nothing)", size, self.bmvault(again, "import", clippings),
                        self.slow_runs, target_seconds=0.5, target_rss=64 * MiB, target="≤ 0.5 s, ≤ 64 MiB")
+
+    @staticmethod
+    def large_pdf(path, size=BOOK_FILE_BYTES):
+        """A valid PDF of `size` bytes: an Info dictionary, one page, and an image stream of
+        incompressible bytes that makes up the size (as a scanned book's images do)."""
+        if path.exists() and path.stat().st_size >= size:
+            return
+        header = b"%PDF-1.7\n%\xe2\xe3\xcf\xd3\n"
+        objects = [b"<< /Type /Catalog /Pages 2 0 R >>",
+                   b"<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
+                   b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /XObject << /Im1 5 0 R >> >> >>",
+                   b"<< /Title (A Benchmark Book) /Author (Bench Writer) >>"]
+        rng = random.Random(SEED)
+        with open(path, "wb") as out:
+            out.write(header)
+            offsets = []
+            for number, body in enumerate(objects, start=1):
+                offsets.append(out.tell())
+                out.write(b"%d 0 obj\n" % number + body + b"\nendobj\n")
+            image = size - out.tell() - 400
+            offsets.append(out.tell())
+            out.write(b"5 0 obj\n<< /Type /XObject /Subtype /Image /Width 1 /Height 1 /ColorSpace /DeviceGray "
+                      b"/BitsPerComponent 8 /Length %d >>\nstream\n" % image)
+            left = image
+            while left > 0:
+                chunk = min(left, 8 * MiB)
+                out.write(rng.randbytes(chunk))
+                left -= chunk
+            out.write(b"\nendstream\nendobj\n")
+            xref = out.tell()
+            out.write(b"xref\n0 6\n0000000000 65535 f \n" + b"".join(b"%010d 00000 n \n" % o for o in offsets))
+            out.write(b"trailer\n<< /Size 6 /Root 1 0 R /Info 4 0 R >>\nstartxref\n%d\n%%%%EOF\n" % xref)
+
+    def measure_file_add(self):
+        """Issue 19: `file add` of a 200 MB PDF into a fresh vault (read, hashed, encrypted,
+        fsynced) against `cp` of the same file; goal ≤ 3 × cp's time and ≤ 64 MiB."""
+        pdf = SCRATCH / "large-book.pdf"
+        self.large_pdf(pdf)
+        copy = SCRATCH / "large-book-copy.pdf"
+        size = f"{BOOK_FILE_BYTES // 1_000_000} MB PDF"
+        cp_row = self.timed_row("`cp` of the same file (the yardstick)", size, ["cp", str(pdf), str(copy)], self.slow_runs,
+                                prepare=f"rm -f {shlex.quote(str(copy))}")
+        goal = 3 * cp_row["median"] if cp_row.get("median") else None
+        vault = SCRATCH / "file-add"
+        self.timed_row("`file add` (encrypted into the file store)", size, self.bmvault(vault, "file", "add", pdf),
+                       self.slow_runs, prepare=self.fresh_vault_command(vault), target_seconds=goal, target_rss=64 * MiB,
+                       target="≤ 3 × cp, ≤ 64 MiB")
+        copy.unlink(missing_ok=True)
 
     # MARK: sync
 
