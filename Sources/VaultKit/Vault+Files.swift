@@ -167,11 +167,13 @@ extension Vault {
     }
 
     /// Decrypts a book file into a private directory under `runtimeDirectory`
-    /// (`$XDG_RUNTIME_DIR`) for a viewer, and returns its path. The plaintext is removed by
+    /// (`$XDG_RUNTIME_DIR`: absolute, ours, 0700) for a viewer, and returns its path. The plaintext is removed by
     /// ``removeOpenedFiles(runtimeDirectory:)``, which every command runs first.
     public func openFile(_ reference: String, runtimeDirectory: String?) throws(VaultError) -> String {
-        guard let runtimeDirectory, !runtimeDirectory.isEmpty,
-              (try? FileSystem.status(runtimeDirectory))?.kind == .directory else { throw .noRuntimeDirectory }
+        // The editor buffer's rule: an absolute path to a directory of ours that no one else may enter.
+        guard let runtimeDirectory, runtimeDirectory.hasPrefix("/"),
+              let status = try? FileSystem.status(runtimeDirectory), status.kind == .directory,
+              status.owner == getuid(), status.permissions & 0o077 == 0 else { throw .noRuntimeDirectory }
         let file = try attachedFile(reference)
         let directory = Self.openedFilesDirectory(runtimeDirectory: runtimeDirectory, vaultID: vaultID)
         do {

@@ -75,7 +75,7 @@ struct ErrorReport: Equatable {
         case .fileElsewhere(let id):
             return ErrorReport("book file \(id) is kept on another device, not on this one", .notFound)
         case .noRuntimeDirectory:
-            return ErrorReport("file open decrypts into a private $XDG_RUNTIME_DIR, and there is none (bmvault will not put a book in /tmp); use `bmvault file export ID --out PATH` for a plain copy", .unavailable)
+            return ErrorReport("file open decrypts into a private $XDG_RUNTIME_DIR (absolute, yours, no group or other permissions), and there is none (bmvault will not put a book in /tmp); use `bmvault file export ID --out PATH` for a plain copy", .unavailable)
         case .severalFiles(let candidates):
             return ErrorReport("the book has \(candidates.count) files; say which with --file: \(candidates.joined(separator: ", ")); nothing was changed", .usage)
         case .noFile:
