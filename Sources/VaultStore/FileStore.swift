@@ -59,19 +59,23 @@ struct FileStore {
         _ = try Self.call { () throws(FileIOError) in try file.lockExclusively(waiting: true) }
         let sealer = try Self.crypto { () throws(CryptoError) in try FileStreamSealer(key: key, binding: binding) }
         try Self.call { () throws(FileIOError) in try file.writeAll(sealer.header) }
-        var hasher = SHA256()
+        let hasher = BackgroundHasher()
+        let buffers = (0..<BackgroundHasher.buffers).map { _ in Buffer(count: FileStream.chunkSize) }
+        // No chunk buffer goes while the hashing thread may still read it, whatever is thrown.
+        defer { withExtendedLifetime(buffers) { hasher.drain() } }
         let output = Buffer(count: FileStream.sealedChunkSize)
-        let size = try Self.chunks(of: source, progress: progress) { (chunk, final) throws(StoreError) in
-            hasher.update(chunk)
+        let size = try Self.chunks(of: source, into: buffers, progress: progress) { (chunk, final) throws(StoreError) in
+            hasher.submit(chunk)
             let count = try Self.crypto { () throws(CryptoError) in try sealer.seal(chunk, final: final, into: output.bytes) }
             try Self.call { () throws(FileIOError) in try file.writeAll(UnsafeRawBufferPointer(rebasing: output.bytes[..<count])) }
         }
+        let checksum = hasher.finalizeHex()
         try Self.call { () throws(FileIOError) in try file.sync() }
         FaultInjection.reach("file-add:blob-written")
         try FileSystem.rename(temporary, to: blobPath(id))
         try FileSystem.synchronizeDirectory(directory)
         handedOver = true
-        return (Incoming(id: id, path: blobPath(id), file: file), hasher.finalizeHex(), size)
+        return (Incoming(id: id, path: blobPath(id), file: file), checksum, size)
     }
 
     /// Reads `source` to its end, writing it to `output` (nowhere: a linked file is only
@@ -79,7 +83,7 @@ struct FileStore {
     static func copy(from source: FileDescriptor, into output: FileDescriptor?,
                      progress: (Int64) -> Void) throws(StoreError) -> (checksum: String, size: Int64) {
         var hasher = SHA256()
-        let size = try chunks(of: source, progress: progress) { (chunk, _) throws(StoreError) in
+        let size = try chunks(of: source, into: [Buffer(count: FileStream.chunkSize)], progress: progress) { (chunk, _) throws(StoreError) in
             hasher.update(chunk)
             if let output { try call { () throws(FileIOError) in try output.writeAll(chunk) } }
         }
@@ -142,12 +146,14 @@ struct FileStore {
     }
 
     /// Hands `body` each chunk of `source` (``FileStream/chunkSize`` bytes; the last shorter,
-    /// possibly empty, and `final`); returns the bytes read.
-    private static func chunks(of source: FileDescriptor, progress: (Int64) -> Void,
+    /// possibly empty, and `final`), read into `buffers` in turn; returns the bytes read.
+    private static func chunks(of source: FileDescriptor, into buffers: [Buffer], progress: (Int64) -> Void,
                                _ body: (UnsafeRawBufferPointer, Bool) throws(StoreError) -> Void) throws(StoreError) -> Int64 {
-        let chunk = Buffer(count: FileStream.chunkSize)
         var total: Int64 = 0
+        var turn = 0
         while true {
+            let chunk = buffers[turn % buffers.count]
+            turn += 1
             let count = try call { () throws(FileIOError) in try readFully(source, into: chunk.bytes) }
             let final = count < chunk.bytes.count
             try body(UnsafeRawBufferPointer(rebasing: chunk.bytes[..<count]), final)
