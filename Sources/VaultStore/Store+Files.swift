@@ -316,6 +316,21 @@ extension Store {
         try FileStore.copy(from: descriptor, into: nil, progress: { _ in }).checksum
     }
 
+    /// Detaches every file of `book` (a purged book) and forgets the contents no other book
+    /// has; returns their ids, whose blobs the caller removes once the transaction commits.
+    /// Inside a write transaction.
+    func detachFiles(ofBook book: EntityID) throws(StoreError) -> [String] {
+        var contents: [String] = []
+        try database.forEachRow("SELECT file_id FROM book_file WHERE book_id = ?", [.text(book.rawValue)]) { row in contents.append(row.text(0)) }
+        try database.run("DELETE FROM book_file WHERE book_id = ?", [.text(book.rawValue)])
+        var gone: [String] = []
+        for content in contents {
+            try database.run("DELETE FROM file WHERE id = ? AND NOT EXISTS (SELECT 1 FROM book_file WHERE file_id = ?1)", [.text(content)])
+            if database.changes > 0 { gone.append(content) }
+        }
+        return gone
+    }
+
     /// Removes blobs no row names (a `file add` killed before its row committed).
     public func sweepFileStore() throws(StoreError) {
         try fileStore.sweep { (id) throws(StoreError) -> Bool in

@@ -140,16 +140,22 @@ extension Store {
         guard !tombstones.isEmpty else { return 0 }
         try database.execute("PRAGMA secure_delete = ON")
         defer { try? database.execute("PRAGMA secure_delete = OFF") }
-        return try database.writeTransaction { () throws(StoreError) -> Int in
+        var goneContents: [String] = []
+        let purged = try database.writeTransaction { () throws(StoreError) -> Int in
             var purged = 0
+            goneContents = []
             for tombstone in tombstones {
                 let id = SQLValue.text(tombstone.id.rawValue)
                 switch tombstone.kind {
                 case .book:
                     try database.run("UPDATE book SET title = X'', authors = X'', rating = NULL, edition = NULL, reading_log = NULL WHERE id = ? AND deleted_at IS NOT NULL", [id])
                     purged += database.changes
-                    // The titles other programs gave it go with its own.
-                    if database.changes > 0 { try database.run("DELETE FROM book_alias WHERE book_id = ?", [id]) }
+                    // The titles other programs gave it go with its own, and so do its files
+                    // (their metadata names it): a content no other book has goes with its blob.
+                    if database.changes > 0 {
+                        try database.run("DELETE FROM book_alias WHERE book_id = ?", [id])
+                        goneContents += try detachFiles(ofBook: tombstone.id)
+                    }
                 case .annotation:
                     try database.run("UPDATE annotation SET body = X'', locator = NULL, comment = NULL WHERE id = ? AND deleted_at IS NOT NULL", [id])
                     // Still a tombstone (not brought back since it was listed): its kept versions go too.
@@ -163,6 +169,9 @@ extension Store {
             }
             return purged
         }
+        // Only once the rows are gone: a blob goes after the last row naming it.
+        for content in goneContents { fileStore.remove(content) }
+        return purged
     }
 
     /// Forgets the operations of compacted tombstones, once their files are gone from
