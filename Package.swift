@@ -52,7 +52,7 @@ let package = Package(
         .target(name: "Importers", dependencies: ["CCSV", "Journal", "VaultCrypto"]),
         // A book file's metadata (EPUB, MOBI/AZW3, PDF), read by real parsers: the only importer
         // of CZip, CMobi and CQPDF; depends on XML only.
-        .target(name: "BookFiles", dependencies: ["CZip", "CMobi", "CQPDF", "XML"]),
+        .target(name: "BookFiles", dependencies: ["CZip", "CMobi", "CQPDF", "FileIO", "XML"]),
         // The facade the CLI talks to.
         .target(name: "VaultKit", dependencies: ["BookFiles", "FileIO", "VaultStore", "Sync", "Archive", "Importers", "Keystore", "VaultCrypto", "Journal", "Telemetry"]),
         // Commands, parsing, help, terminal I/O.

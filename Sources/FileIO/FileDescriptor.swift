@@ -108,6 +108,13 @@ public struct FileDescriptor: RawRepresentable, Hashable, Sendable {
         return try systemCall(.read) { Glibc.read(rawValue, base, buffer.count) }
     }
 
+    /// Reads up to `buffer.count` bytes from `offset` (`pread(2)`: the file position is left
+    /// alone) and returns how many; 0 only at or past the end of the file.
+    public func read(into buffer: UnsafeMutableRawBufferPointer, at offset: Int64) throws(FileIOError) -> Int {
+        guard let base = buffer.baseAddress, !buffer.isEmpty else { return 0 }
+        return try systemCall(.read) { pread(rawValue, base, buffer.count, off_t(offset)) }
+    }
+
     /// Reads up to `chunk.count` bytes into the start of `chunk` and returns how many: for
     /// a file read front to back through one reused buffer.
     public func read(into chunk: inout [UInt8]) throws(FileIOError) -> Int {

@@ -24,6 +24,23 @@ import TestSupport
         #expect(try Self.roundTrip(bytes, in: directory) == bytes)
     }
 
+    @Test func aReadAtAnOffsetLeavesThePositionAlone() throws {
+        let directory = try TemporaryDirectory("fileio")
+        defer { directory.remove() }
+        let path = directory.file("offsets")
+        _ = try Self.roundTrip(Array("0123456789".utf8), in: directory)
+        try FileSystem.rename(directory.file("file"), to: path)
+        let file = try FileDescriptor.open(path, .readOnly)
+        defer { try? file.close() }
+        var buffer = [UInt8](repeating: 0, count: 4)
+        let count = try buffer.withUnsafeMutableBytes { try file.read(into: $0, at: 6) }
+        #expect(count == 4 && buffer == Array("6789".utf8))
+        let past = try buffer.withUnsafeMutableBytes { try file.read(into: $0, at: 100) }
+        #expect(past == 0)
+        var first = [UInt8](repeating: 0, count: 3)
+        #expect(try file.read(into: &first) == 3 && first == Array("012".utf8), "the position is still at the start")
+    }
+
     @Test func emptyBuffersAreWrittenAndReadWithoutTouchingTheirAddress() throws {
         let directory = try TemporaryDirectory("fileio")
         defer { directory.remove() }

@@ -1,4 +1,5 @@
 internal import CQPDF
+internal import FileIO
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -66,10 +67,12 @@ enum PDFReader {
 
     /// The error number opening `path` fails with now (qpdf's own error names none).
     private static func openErrno(_ path: String) -> Int32 {
-        let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
-        guard descriptor >= 0 else { return errno }
-        close(descriptor)
-        return EIO
+        do {
+            try FileDescriptor.open(path, .readOnly, options: .nonBlocking).close()
+            return EIO
+        } catch {
+            return error.errno.rawValue
+        }
     }
 
     /// Objects of the open document. A lookup that fails (a damaged object qpdf cannot
