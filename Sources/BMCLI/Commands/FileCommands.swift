@@ -55,7 +55,9 @@ enum FileCommands {
                 context.console.out(JSONDocuments.render(JSONDocuments.FileAddedDocument(added, vault: vault)))
             }
             if addition.bookIsNew {
-                context.console.note("Added \(mention.book(added.book)) from the file's metadata (\(vault.shortID(added.book.id))).\n")
+                // At a terminal the title is named, and the short id beside it; elsewhere the short id alone.
+                let id = mention.showsContent ? " (\(vault.shortID(added.book.id)))" : ""
+                context.console.note("Added \(mention.book(added.book))\(id) from the file's metadata.\n")
             }
             let what = "\(added.format.rawValue.uppercased()) \(HumanFormat.fileSize(addition.file.content.size)), file \(shortFileID(addition.file.id))"
             if addition.wasAttached {
