@@ -6,7 +6,7 @@ import VaultCrypto
 /// content.
 public struct VaultCheckReport: Sendable, Equatable {
     /// One damaged thing: `kind` (`database`, `schema`, `keyslot`, `book`, `annotation`,
-    /// `annotation_version`, `book_alias` (its book's id), `tagging`, `outbox`, `book_title_cache`, `book_activity`,
+    /// `annotation_version`, `book_alias` (its book's id), `tagging`, `file`, `book_file`, `outbox`, `book_title_cache`, `book_activity`,
     /// `retired_key`), its id when it has one, and what is wrong (the field that does not open, or the check that failed).
     public struct Finding: Sendable, Equatable {
         public let kind: String

@@ -24,7 +24,8 @@ enum CheckCommand {
     /// `Checked: the database, 2 keyslots, 7 books, ...: no damage found.`
     static func summary(_ report: VaultCheckReport) -> String {
         let parts = [("keyslot", "keyslot", "keyslots"), ("book", "book", "books"), ("annotation", "note or quote", "notes and quotes"),
-                     ("annotation_version", "kept version", "kept versions"), ("tagging", "tag", "tags"), ("outbox", "outbox operation", "outbox operations"),
+                     ("annotation_version", "kept version", "kept versions"), ("tagging", "tag", "tags"), ("file", "book file", "book files"),
+                     ("book_file", "file attachment", "file attachments"), ("outbox", "outbox operation", "outbox operations"),
                      ("retired_key", "retired key", "retired keys")]
             .compactMap { key, one, many in report.verified[key].map { "\($0) \($0 == 1 ? one : many)" } }
         let count = report.findings.count
