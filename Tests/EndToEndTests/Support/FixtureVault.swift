@@ -65,7 +65,8 @@ extension TestVault {
     static let sqlite3 = "/usr/bin/sqlite3"
 
     /// Puts `fixture`'s database in this vault's directory, as the reader's disk holds it:
-    /// built from vault.sql, in WAL mode, private to its owner.
+    /// built from vault.sql, in WAL mode, private to its owner; and its file store
+    /// (`files/`, from v17), private too.
     func install(_ fixture: FixtureVault) throws {
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true,
                                                 attributes: [.posixPermissions: 0o700])
@@ -74,6 +75,18 @@ extension TestVault {
         let wal = try Binary.run(Self.sqlite3, [databasePath, "PRAGMA journal_mode=WAL;"], environment: environment)
         try #require(wal.status == 0 && wal.line == "wal", "\(wal)")
         try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: databasePath)
+        // From v17: the file store's blobs beside vault.sql (older fixtures have none).
+        let blobs = fixture.directory.appendingPathComponent("files")
+        if FileManager.default.fileExists(atPath: blobs.path) {
+            let store = directory.appendingPathComponent("files")
+            try FileManager.default.createDirectory(at: store, withIntermediateDirectories: false)
+            try FileManager.default.setAttributes([.posixPermissions: 0o700], ofItemAtPath: store.path)
+            for name in try FileManager.default.contentsOfDirectory(atPath: blobs.path) {
+                let copy = store.appendingPathComponent(name)
+                try FileManager.default.copyItem(at: blobs.appendingPathComponent(name), to: copy)
+                try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: copy.path)
+            }
+        }
     }
 
     /// Runs `sql` with the sqlite3 command-line shell on the database at `path` (this
@@ -170,7 +183,9 @@ extension TestVault {
             let shown = try #require(try json(["show", id, "--json"], sourceLocation: sourceLocation) as? [String: Any],
                                      sourceLocation: sourceLocation)
             let sessions = (shown["sessions"] as? [[String: Any]] ?? []).compactMap { $0["id"] as? String }
-            let wantSessions = fixture.sessions.filter { $0["bookId"] as? String == id }.compactMap { $0["id"] as? String }
+            // Live sessions only: from v9 a fixture holds deleted ones too (`session delete`).
+            let wantSessions = fixture.sessions.filter { $0["bookId"] as? String == id && ($0["deletedAt"] == nil || $0["deletedAt"] is NSNull) }
+                .compactMap { $0["id"] as? String }
             #expect(sessions.sorted() == wantSessions.sorted(), "sessions of \(id)", sourceLocation: sourceLocation)
         }
     }
