@@ -59,9 +59,11 @@ public struct FileAddition: Sendable, Equatable {
     public let file: AttachedFile
     /// The book was added from the file's metadata.
     public let bookIsNew: Bool
-    /// False when the same content was there already (no second copy was kept).
+    /// False when the same content was there already (no second copy was kept); true when
+    /// content that was only linked is now stored (its first copy was kept).
     public let contentIsNew: Bool
-    /// True when this content was already attached to this book: nothing changed.
+    /// True when this content was already attached to this book: nothing changed, unless
+    /// ``contentIsNew`` (a linked content stored now).
     public let wasAttached: Bool
 }
 
@@ -119,7 +121,8 @@ extension Store {
             incoming?.discard()
             incoming = nil
             try storeContent(of: addition.file.content.id, from: path)
-            return FileAddition(file: try attachedFile(addition.file.id), bookIsNew: addition.bookIsNew, contentIsNew: false,
+            // Its first copy: new, even when the content was attached already.
+            return FileAddition(file: try attachedFile(addition.file.id), bookIsNew: addition.bookIsNew, contentIsNew: true,
                                 wasAttached: addition.wasAttached)
         }
         return addition

@@ -60,7 +60,7 @@ enum FileCommands {
                 context.console.note("Added \(mention.book(added.book))\(id) from the file's metadata.\n")
             }
             let what = "\(added.format.rawValue.uppercased()) \(HumanFormat.fileSize(addition.file.content.size)), file \(shortFileID(addition.file.id))"
-            if addition.wasAttached {
+            if addition.wasAttached && !addition.contentIsNew {
                 context.console.err("\(what) is already a file of \(mention.book(added.book)); nothing was changed.\n")
             } else if !addition.contentIsNew {
                 context.console.note("\(what) attached to \(mention.book(added.book)): the same content was already kept, so no second copy.\n")
