@@ -154,7 +154,14 @@ extension Vault {
         }
         do {
             try storeCall { () throws(StoreError) in
-                try store.readFile(file, into: output, progress: { progress($0, file.content.size) })
+                do throws(StoreError) {
+                    try store.readFile(file, into: output, progress: { progress($0, file.content.size) })
+                } catch {
+                    // A stored copy that does not open (changed, cut short, run on) is not
+                    // what was added, as `file verify` says: a damaged copy, not a crypto failure.
+                    guard case .crypto = error else { throw error }
+                    throw .fileChanged(id: file.id.rawValue)
+                }
                 try Self.fileCall { () throws(FileIOError) in try output.sync() }
             }
             try? output.close()
