@@ -172,24 +172,27 @@ enum BookCommands {
                                                  isOptional: true, isVariadic: true)),
              .flag(\.rewind, OptionSpec(name: "rewind", help: "A deliberate move backwards: sync lets it win over positions set before it.")),
              .option(\.at, OptionSpec(name: "at", valueName: "locator",
-                                      help: "Your place in the book's file: epubcfi(...), p. 120, loc 1234 or 42% (a percent or page moves the progress too).")),
+                                      help: "Your place in the book's file: epubcfi(...), p. 120, loc 1234 or 42% (a percent moves the progress too).")),
              .option(\.file, OptionSpec(name: "file", valueName: "id", help: "Which of the book's files --at is in, when it has several."))]
         }
     }
 
     static func progress(_ context: CommandContext) -> CommandSpec {
         CommandSpec(name: "progress", abstract: "Set how far through a book you are.", parameters: ProgressInput.parameters) { input in
-            let vault = try context.openVault()
+            // What was typed is checked before the vault opens: a usage error is a usage error, vault or not.
             guard let at = input.at else {
                 guard input.file == nil else { throw CLIError.invalidValue("--file goes with --at LOCATOR") }
-                return try setPosition(ValueParsing.position(input.position.joined(separator: " ")), input: input, vault: vault, context: context)
+                let position = try ValueParsing.position(input.position.joined(separator: " "))
+                return try setPosition(position, input: input, vault: context.openVault(), context: context)
             }
-            // The locator and the file first, so a bad one, or a book with no file or several, changes nothing.
+            let given = input.position.isEmpty ? nil : try ValueParsing.position(input.position.joined(separator: " "))
             do throws(JournalError) { _ = try Locator(at) } catch { throw VaultError.invalidInput(error) }
+            let vault = try context.openVault()
+            // The file before any change, so a book with no file or several changes nothing.
             let file = try vault.fileForLocator(of: input.book, file: input.file)
             // A locator in percent is also the book's progress, unless a position was given.
-            if !input.position.isEmpty {
-                try setPosition(ValueParsing.position(input.position.joined(separator: " ")), input: input, vault: vault, context: context)
+            if let given {
+                try setPosition(given, input: input, vault: vault, context: context)
             } else if case .percent(let percent)? = try? ValueParsing.position(at) {
                 try setPosition(.percent(percent), input: input, vault: vault, context: context)
             }
