@@ -59,6 +59,8 @@ import Testing
           move                    Move notes or quotes to another book.
           delete                  Delete notes, quotes, sessions or books.
           tag                     Tag books, notes and quotes; list the tags in use.
+          file                    Keep your EPUB, MOBI and PDF files beside the
+                                  journal, encrypted.
           trash                   List deleted records that can still be brought back.
           undelete                Bring deleted notes, quotes, books or sessions back.
           search                  Find notes and quotes by text, locator, title or
@@ -134,7 +136,8 @@ import Testing
         let commands = [["init"], ["unlock"], ["lock"], ["status"], ["passphrase", "change"], ["recovery-key", "rotate"], ["book", "add"], ["book", "list"],
                         ["book", "progress"], ["book", "edit"], ["migrate"], ["rekey"], ["diagnostics"], ["remote", "add"], ["remote", "list"],
                         ["remote", "remove"], ["sync"], ["outbox"], ["conflicts"], ["conflicts", "resolve"], ["session", "add"], ["session", "list"], ["session", "edit"], ["session", "delete"], ["note", "add"], ["quote", "add"], ["list"], ["show"],
-                        ["edit"], ["delete"], ["search"]]
+                        ["edit"], ["delete"], ["search"], ["file", "add"], ["file", "list"], ["file", "open"], ["file", "export"],
+                        ["file", "verify"], ["file", "remove"]]
         for command in commands {
             let result = try vault.run(["help"] + command)
             #expect(result.status == 0, "\(command)")
@@ -151,7 +154,7 @@ import Testing
         for form in [["--version"], ["-V"], ["version"]] {
             let version = try vault.run(form)
             #expect(version.status == 0 && version.stderr.isEmpty, "\(form): \(version)")
-            #expect(version.stdout == "bmvault 0.16.0\n", "\(form)")
+            #expect(version.stdout == "bmvault 0.17.0\n", "\(form)")
         }
         #expect(try vault.run(["note", "-V"]).status == 64, "-V, like --version, is for bmvault itself")
         let group = try vault.run(["book"])
