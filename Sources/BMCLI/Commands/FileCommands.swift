@@ -144,7 +144,7 @@ enum FileCommands {
         CommandSpec(
             name: "open", abstract: "Open a book file in its viewer (xdg-open), decrypted into $XDG_RUNTIME_DIR.",
             discussion: "The decrypted copy is written to a private folder (0700) under $XDG_RUNTIME_DIR, never /tmp, and is "
-                + "removed when the viewer exits or by the next bmvault command. Refused when there is no $XDG_RUNTIME_DIR.",
+                + "removed by the next bmvault command of this vault. Refused when there is no private $XDG_RUNTIME_DIR.",
             parameters: OpenInput.parameters
         ) { input in
             let vault = try context.openVault()
