@@ -150,7 +150,7 @@ extension Vault {
         do {
             output = try FileDescriptor.create(destination)
         } catch {
-            throw .storage(.io(operation: error.operation.rawValue, errno: error.errno.rawValue))
+            throw .outFileNotCreated(errno: error.errno.rawValue)
         }
         do {
             try storeCall { () throws(StoreError) in
@@ -262,21 +262,13 @@ extension Vault {
     }
 
     private func verify(_ file: AttachedFile, store: Store) -> FileCheck.State {
-        let content = file.content
-        if !content.isStored {
-            guard let link = content.link, content.deviceID == store.metadata.deviceID else { return .elsewhere }
-            do {
-                let descriptor = try FileDescriptor.open(link.path, .readOnly)
-                try? descriptor.close()
-            } catch {
-                return error.errno.rawValue == ENOENT || error.errno.rawValue == ENOTDIR ? .missing(movedTo: nil) : .unreadable(errno: error.errno.rawValue)
-            }
-        } else if !store.holdsBlob(of: content) {
-            return .missing(movedTo: nil)
-        }
         do {
             try store.readFile(file, into: nil)
             return .intact
+        } catch .fileElsewhere {
+            return .elsewhere
+        } catch .fileUnreachable(_, _, let errno) {
+            return errno == ENOENT || errno == ENOTDIR ? .missing(movedTo: nil) : .unreadable(errno: errno)
         } catch .io(_, let errno) {
             return errno == ENOENT ? .missing(movedTo: nil) : .unreadable(errno: errno)
         } catch {

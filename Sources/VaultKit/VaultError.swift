@@ -65,6 +65,12 @@ public enum VaultError: Error, Equatable, Sendable {
     case fileChanged(id: String)
     /// A book file (by its id) was added on another device and is not held here.
     case fileElsewhere(id: String)
+    /// A book file (by its id) could not be opened: its stored copy (`stored`) or the file
+    /// it links to is gone (`ENOENT`), or may not be read (`errno`).
+    case fileUnreachable(id: String, stored: Bool, errno: Int32)
+    /// The file `file export --out` names could not be created: it exists (`EEXIST`; never
+    /// replaced), its folder does not (`ENOENT`), or another reason (`errno`). Nothing was written.
+    case outFileNotCreated(errno: Int32)
     /// `file open` needs `$XDG_RUNTIME_DIR` (a private directory that goes at logout) to
     /// decrypt into; there is none.
     case noRuntimeDirectory
@@ -195,6 +201,7 @@ extension VaultError {
             self = .upgradeFailed(from: from, to: to, snapshot: snapshot, reason: reason)
         case .fileChanged(let id): self = .fileChanged(id: id)
         case .fileElsewhere(let id): self = .fileElsewhere(id: id)
+        case .fileUnreachable(let id, let stored, let errno): self = .fileUnreachable(id: id, stored: stored, errno: errno)
         case .database, .encodingFailed, .io, .migrationChanged, .upgradeCheckFailed: self = .storage(error)
         }
     }

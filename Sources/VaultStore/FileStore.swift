@@ -90,13 +90,16 @@ struct FileStore {
         return (hasher.finalizeHex(), size)
     }
 
-    /// Opens blob `id` and writes its plaintext to `output` (nowhere, for a check); returns
-    /// the plaintext's SHA-256 and size. A blob that does not authenticate, is cut short or
-    /// goes on after its end throws ``StoreError/crypto(_:)``; a missing one, `io` with ENOENT.
-    func open(_ id: String, key: FileKey, binding: Binding, into output: FileDescriptor?,
+    /// Blob `id`, opened for reading (ENOENT: it is gone).
+    func openBlob(_ id: String) throws(FileIOError) -> FileDescriptor {
+        try FileDescriptor.open(blobPath(id), .readOnly)
+    }
+
+    /// Reads an opened blob and writes its plaintext to `output` (nowhere, for a check);
+    /// returns the plaintext's SHA-256 and size. A blob that does not authenticate, is cut
+    /// short or goes on after its end throws ``StoreError/crypto(_:)``.
+    func open(_ file: FileDescriptor, key: FileKey, binding: Binding, into output: FileDescriptor?,
               progress: (Int64) -> Void = { _ in }) throws(StoreError) -> (checksum: String, size: Int64) {
-        let file = try Self.call { () throws(FileIOError) in try FileDescriptor.open(blobPath(id), .readOnly) }
-        defer { try? file.close() }
         let headerBuffer = Buffer(count: FileStream.headerCount)
         let headerCount = try Self.call { () throws(FileIOError) in try Self.readFully(file, into: headerBuffer.bytes) }
         guard headerCount == FileStream.headerCount else { throw .crypto(.malformed) }

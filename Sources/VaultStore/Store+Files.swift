@@ -252,15 +252,28 @@ extension Store {
 
     /// Writes the plaintext of a book file to `output` (nil: only checks it), from the file
     /// store or, for a linked file, from where it lies; the SHA-256 of what was written must
-    /// be the recorded one (``StoreError/fileChanged(id:)`` otherwise). `progress`: bytes so far.
+    /// be the recorded one (``StoreError/fileChanged(id:)`` otherwise); one that cannot be
+    /// opened is ``StoreError/fileUnreachable(id:stored:errno:)``. `progress`: bytes so far.
     public func readFile(_ file: AttachedFile, into output: FileDescriptor?, progress: (Int64) -> Void = { _ in }) throws(StoreError) {
         let content = file.content
         let written: (checksum: String, size: Int64)
         if content.isStored {
-            written = try fileStore.open(content.id.rawValue, key: try fileKey(of: content.id), binding: blobBinding(content.id),
+            let blob: FileDescriptor
+            do {
+                blob = try fileStore.openBlob(content.id.rawValue)
+            } catch {
+                throw .fileUnreachable(id: file.id.rawValue, stored: true, errno: error.errno.rawValue)
+            }
+            defer { try? blob.close() }
+            written = try fileStore.open(blob, key: try fileKey(of: content.id), binding: blobBinding(content.id),
                                          into: output, progress: progress)
         } else if let link = content.link, content.deviceID == metadata.deviceID {
-            let source = try Self.fileCall { () throws(FileIOError) in try FileDescriptor.open(link.path, .readOnly) }
+            let source: FileDescriptor
+            do {
+                source = try FileDescriptor.open(link.path, .readOnly)
+            } catch {
+                throw .fileUnreachable(id: file.id.rawValue, stored: false, errno: error.errno.rawValue)
+            }
             defer { try? source.close() }
             written = try FileStore.copy(from: source, into: output, progress: progress)
         } else {

@@ -85,6 +85,9 @@ public enum StoreError: Error, Equatable, Sendable {
     case fileChanged(id: String)
     /// A book file (by its id) added on another device, whose content this device does not hold.
     case fileElsewhere(id: String)
+    /// A book file (by its id) could not be opened: its stored copy (`stored`) or the file
+    /// it links to is gone (`ENOENT`), or may not be read (`errno`).
+    case fileUnreachable(id: String, stored: Bool, errno: Int32)
 }
 
 extension StoreError {

@@ -149,14 +149,14 @@ import Glibc
         let mine = Data("the reader's own file\n".utf8)
         try mine.write(to: existing)
         let refused = try vault.run(["file", "export", id, "--out", existing.path])
-        expectOneLineError(refused, status: 64, containing: "exists already")
+        expectOneLineError(refused, status: 1, containing: "already exists")
         #expect(try Data(contentsOf: existing) == mine)
         let alsoCopy = try vault.run(["file", "export", id, "--out", copy.path])
         #expect(alsoCopy.status != 0, "\(alsoCopy)")
         #expect(try Data(contentsOf: copy) == epub)
         // Nor is a folder made for it.
         let nowhere = vault.out.appendingPathComponent("no-such-folder/copy.epub")
-        #expect(try vault.run(["file", "export", id, "--out", nowhere.path]).status != 0)
+        expectOneLineError(try vault.run(["file", "export", id, "--out", nowhere.path]), status: 66, containing: "folder of the --out file does not exist")
         #expect(!FileManager.default.fileExists(atPath: nowhere.deletingLastPathComponent().path))
         #expect(try FileManager.default.contentsOfDirectory(atPath: vault.out.path).sorted() == ["copy.epub", "mine.epub", "second.epub"])
     }
@@ -283,6 +283,8 @@ import Glibc
         #expect(missing.stderr.hasPrefix("Error: 1 book file missing, unreadable or changed"), "\(missing)")
         #expect(try vault.fileList().first?["presence"] as? String == "missing")
         #expect(try vault.succeed(["file", "list"]).stdout.contains("  linked  MISSING  "))
+        let gone = try vault.run(["file", "export", id, "--out", vault.out.appendingPathComponent("copy.epub").path])
+        expectOneLineError(gone, status: 66, containing: "is not where it was linked; `bmvault file verify --search DIR` looks for it")
 
         let found = try vault.run(["file", "verify", "--search", vault.books.path])
         #expect(found.status == 65, "found but not re-linked without --repair: \(found)")
@@ -367,6 +369,9 @@ import Glibc
         let listJSON = try bmvault(["--no-keyring", "file", "list", "--json"])
         let listed = try JSONSerialization.jsonObject(with: Data(listJSON.stdout.utf8)) as? [[String: Any]] ?? []
         #expect(listed.first?["presence"] as? String == "unreadable", "\(listJSON)")
+        let copy = home.appendingPathComponent("copy.epub")
+        expectOneLineError(try bmvault(["--no-keyring", "file", "export", id, "--out", copy.path]), status: 77, containing: "cannot be read: Permission denied")
+        #expect(!FileManager.default.fileExists(atPath: copy.path), "no copy of what could not be read")
         // A search finds nothing to re-link (it is not missing) and deletes nothing.
         let searched = try bmvault(["--no-keyring", "file", "verify", "--search", books.path, "--repair"])
         #expect(searched.status == 65, "\(searched)")
@@ -536,8 +541,9 @@ import Glibc
         #expect(verify.status == 65 && verify.stdout.contains("\(short)  EPUB  MISSING: its stored copy is gone"), "\(verify)")
         #expect(try vault.fileList().first?["presence"] as? String == "missing")
         #expect(try vault.succeed(["file", "list"]).stdout.contains("  stored  MISSING  "))
-        #expect(try vault.run(["file", "export", id, "--out", out.path]).status != 0)
+        expectOneLineError(try vault.run(["file", "export", id, "--out", out.path]), status: 66, containing: "its stored copy is gone")
         #expect(!FileManager.default.fileExists(atPath: out.path))
+        expectOneLineError(try vault.run(["file", "open", id, "--print-path"]), status: 66, containing: "`bmvault file verify` lists")
 
         // Put back, it is whole again: nothing was deleted or re-made meanwhile.
         try whole.write(to: blob)

@@ -179,25 +179,14 @@ enum FileCommands {
         ) { input in
             let vault = try context.openVault()
             var showedProgress = false
-            let file = try refusingAnExistingFile { () throws(VaultError) in
-                try vault.exportFile(input.id, to: input.out) { done, total in
-                    guard total >= progressThreshold else { return }
-                    context.console.progress("\rWriting: \(done * 100 / max(total, 1))% of \(HumanFormat.fileSize(total))")
-                    showedProgress = true
-                }
+            let file = try vault.exportFile(input.id, to: input.out) { done, total in
+                guard total >= progressThreshold else { return }
+                context.console.progress("\rWriting: \(done * 100 / max(total, 1))% of \(HumanFormat.fileSize(total))")
+                showedProgress = true
             }
             if showedProgress { context.console.progress("\n") }
-            context.console.note("Wrote \(HumanFormat.fileSize(file.content.size)) to \(input.out) (not encrypted).\n")
-        }
-    }
-
-    /// `body`, with `--out` naming a file that exists said as the reader's mistake it is
-    /// (exit 64, no failure report), not as a storage failure.
-    private static func refusingAnExistingFile<Result>(_ body: () throws(VaultError) -> Result) throws -> Result {
-        do {
-            return try body()
-        } catch .storage(.io(operation: "create", errno: EEXIST)) {
-            throw CLIError.invalidValue("--out names a file that exists already; file export never replaces a file (nothing was written)")
+            // The path is not repeated: a book file is often named after its title.
+            context.console.note("Wrote a plain copy of \(HumanFormat.fileSize(file.content.size)) to the --out file (not encrypted).\n")
         }
     }
 

@@ -74,6 +74,18 @@ struct ErrorReport: Equatable {
             return ErrorReport("book file \(id) is not what was added (its checksum differs): a linked file was changed where it lies, or a stored copy is damaged; `bmvault file verify` says which", .dataError)
         case .fileElsewhere(let id):
             return ErrorReport("book file \(id) is kept on another device, not on this one", .notFound)
+        case .fileUnreachable(let id, let stored, let code) where code == ENOENT || code == ENOTDIR:
+            return stored
+                ? ErrorReport("book file \(id): its stored copy is gone from the vault's files folder; `bmvault file verify` lists every file missing", .notFound)
+                : ErrorReport("book file \(id) is not where it was linked; `bmvault file verify --search DIR` looks for it, `--repair` re-links it", .notFound)
+        case .fileUnreachable(let id, _, let code):
+            return ErrorReport("book file \(id) cannot be read: \(String(cString: strerror(code)))", fileAccessExitCode(code))
+        case .outFileNotCreated(let code) where code == EEXIST:
+            return ErrorReport("the --out file already exists; file export never replaces a file (nothing was written)", .failure)
+        case .outFileNotCreated(let code) where code == ENOENT || code == ENOTDIR:
+            return ErrorReport("the folder of the --out file does not exist; file export makes no folder (nothing was written)", .notFound)
+        case .outFileNotCreated(let code):
+            return ErrorReport("the --out file could not be created: \(String(cString: strerror(code))) (nothing was written)", fileAccessExitCode(code))
         case .noRuntimeDirectory:
             return ErrorReport("file open decrypts into a private $XDG_RUNTIME_DIR (absolute, yours, no group or other permissions), and there is none (bmvault will not put a book in /tmp); use `bmvault file export ID --out PATH` for a plain copy", .unavailable)
         case .severalFiles(let candidates):
@@ -451,8 +463,14 @@ struct ErrorReport: Equatable {
 
     static func bookFileExitCode(_ error: BookFileError) -> ExitCode {
         switch error {
-        case .unreadable(let code): code == ENOENT || code == ENOTDIR ? .notFound : code == EACCES || code == EPERM ? .noPermission : .failure
+        case .unreadable(let code): fileAccessExitCode(code)
         case .unknownFormat, .damaged, .encrypted: .dataError
         }
+    }
+
+    /// A file that could not be opened or created: not there (66), not permitted (77), or
+    /// another failure (1).
+    static func fileAccessExitCode(_ code: Int32) -> ExitCode {
+        code == ENOENT || code == ENOTDIR ? .notFound : code == EACCES || code == EPERM ? .noPermission : .failure
     }
 }
