@@ -584,6 +584,46 @@ final class SweepWorld {
         try world.run(["list", "--kind", "quote", "--book", secondBook], showsContent: true, status: 0)   // none: says so
         try world.run(["delete", c], status: 64)
 
+        // MARK: Book files: the canary in the file's name, its metadata and text, and the locator.
+        // The files themselves are the reader's, in `books`, outside the searched directories;
+        // a plain copy asked for lands there too, and `file open` decrypts into a runtime
+        // directory of its own (the point of it), emptied by the next command.
+        let books = world.root.appendingPathComponent("books")
+        try FileManager.default.createDirectory(at: books, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        let epub = books.appendingPathComponent("title \(c).epub")
+        try BookFileSamples.epub(at: epub, title: "file title \(c)", author: "file author \(c)", identifier: "urn:isbn:\(c)", text: "chapter \(c)")
+        let linked = books.appendingPathComponent("linked \(c).epub")
+        try BookFileSamples.epub(at: linked, title: "linked title \(c)", author: "file author \(c)", text: "linked chapter \(c)")
+        let damaged = books.appendingPathComponent("damaged \(c).epub")
+        try Data("PK\u{3}\u{4} not a zip \(c)".utf8).write(to: damaged)
+        let fileID = world.id(fromJSON: try world.run(["file", "add", epub.path, "--json"], showsContent: true, status: 0))
+        try world.run(["file", "add", epub.path], status: 0)                                        // the same content: nothing new
+        let linkedID = world.id(fromJSON: try world.run(["file", "add", linked.path, "--link", "--book", "file title \(c)", "--json"],
+                                                        showsContent: true, status: 0))
+        try world.run(["file", "add", damaged.path], status: 65)
+        try world.run(["file", "add", books.appendingPathComponent("missing \(c).epub").path], status: 66)
+        try world.run(["file", "add", linked.path, "--book", "unknown \(c)"], status: 66)
+        try world.run(["file", "list"], showsContent: true, status: 0)
+        try world.run(["file", "list", "--json"], showsContent: true, status: 0)
+        try world.run(["book", "progress", "file title \(c)", "--at", "loc \(c)"], status: 64)          // two files: --file says which
+        try world.run(["book", "progress", "file title \(c)", "--at", "loc 1234 \(c)", "--file", fileID], status: 0)
+        try world.run(["book", "progress", "file title \(c)", "--at", "bad\u{7}\(c)", "--file", fileID], status: 65)
+        try world.run(["file", "export", fileID, "--out", books.appendingPathComponent("copy \(c).epub").path], showsContent: true, status: 0)
+        try world.run(["file", "export", fileID, "--out", epub.path], status: 1)                     // never over a file
+        try world.run(["file", "export", fileID, "--out", books.appendingPathComponent("nowhere \(c)/copy.epub").path], status: 66)
+        let viewerRuntime = world.root.appendingPathComponent("viewer")
+        try FileManager.default.createDirectory(at: viewerRuntime, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        let opened = try world.run(["file", "open", fileID, "--print-path"], environment: ["XDG_RUNTIME_DIR": viewerRuntime.path], status: 0)
+        #expect(try String(contentsOfFile: opened.line, encoding: .isoLatin1).contains("chapter \(c)"), "the decrypted copy: \(opened)")
+        try world.run(["file", "verify"], environment: ["XDG_RUNTIME_DIR": viewerRuntime.path], status: 0)
+        #expect(!FileManager.default.fileExists(atPath: opened.line), "the next command removes what file open decrypted")
+        world.search.searchTree(viewerRuntime, as: "viewer runtime")
+        try world.run(["file", "verify", "--json"], status: 0)
+        try FileManager.default.removeItem(at: linked)
+        try world.run(["file", "verify", "--search", books.path], status: 65)
+        try world.run(["file", "export", linkedID, "--out", books.appendingPathComponent("gone \(c).epub").path], status: 66)
+        try world.run(["file", "remove", fileID], status: 0)
+
         // MARK: Sync: a remote folder, a second device, a conflict, failures and the outbox
         let remoteFolder = world.vaults.appendingPathComponent("remote-folder").path
         try FileManager.default.createDirectory(atPath: remoteFolder, withIntermediateDirectories: true)
