@@ -53,10 +53,9 @@ struct FileStore {
                progress: (Int64) -> Void) throws(StoreError) -> (blob: Incoming, checksum: String, size: Int64) {
         try FileSystem.makePrivateDirectory(directory)
         let temporary = directory + "/.incoming-" + id
-        let file = try Self.call { () throws(FileIOError) in try FileDescriptor.create(temporary) }
+        let file = try Self.call { () throws(FileIOError) in try Self.createLocked(temporary) }
         var handedOver = false
         defer { if !handedOver { try? file.close(); FileSystem.remove(temporary) } }
-        _ = try Self.call { () throws(FileIOError) in try file.lockExclusively(waiting: true) }
         let sealer = try Self.crypto { () throws(CryptoError) in try FileStreamSealer(key: key, binding: binding) }
         try Self.call { () throws(FileIOError) in try file.writeAll(sealer.header) }
         let hasher = BackgroundHasher()
@@ -137,6 +136,25 @@ struct FileStore {
     /// Removes what no row names: blobs left by a `file add` that was killed before its row
     /// committed, and incoming ones it never finished. `keeping` is asked, while the blob's
     /// lock is held, whether a row names it (so a blob whose row commits meanwhile stays).
+    /// Creates `path` and locks it. A sweep can take the name between the two (it sees an
+    /// unlocked `.incoming-` file: a dead writer's, for all it knows), so the lock is only
+    /// trusted once the name is still this file; otherwise the file is made again.
+    private static func createLocked(_ path: String) throws(FileIOError) -> FileDescriptor {
+        while true {
+            let file = try FileDescriptor.create(path)
+            do {
+                _ = try file.lockExclusively(waiting: true)
+                if try FileIO.FileSystem.status(path, followingLinks: false).identity == file.status().identity { return file }
+            } catch where error.errno == .notFound {
+                // Swept away before the lock: make it again.
+            } catch {
+                try? file.close()
+                throw error
+            }
+            try? file.close()
+        }
+    }
+
     func sweep(keeping isNamed: (String) throws(StoreError) -> Bool) throws(StoreError) {
         for name in FileSystem.entries(of: directory) where name != "." && name != ".." {
             let id = name.hasPrefix(".incoming-") ? String(name.dropFirst(".incoming-".count)) : name
