@@ -15,6 +15,9 @@ public enum ArchiveError: Error, Equatable, Sendable {
     /// A file listed in the manifest is missing, or its size or SHA-256 differs: the archive
     /// was changed or damaged. (A book's Markdown file that differs is an edit, not this.)
     case checksumMismatch(file: String)
+    /// The plain copy of a book file (`files/...`, named without its title) is not the file
+    /// journal.json lists: its size or SHA-256 differs (checked even with `--force`).
+    case plainCopyDiffers(file: String)
     /// Not well-formed where it must be: JSON syntax, a YAML front matter, a marker. `reason`
     /// is a fixed phrase from this module.
     case malformed(file: String, line: Int, reason: String)

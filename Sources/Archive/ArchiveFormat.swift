@@ -18,6 +18,8 @@ public enum ArchiveFormat {
     /// Every book, linked, by reading status (``ArchiveIndex``); written from bmvault 0.14.
     public static let indexFile = "index.md"
     public static let booksDirectory = "books"
+    /// Plain copies of the reader's book files, written by `export --with-files` (bmvault 0.17).
+    public static let filesDirectory = "files"
 
     /// The front-matter key that marks a Markdown file as a book of a bmvault archive; its
     /// value is the format version.

@@ -27,6 +27,8 @@ public final class ArchiveReader {
     public private(set) var ignoredFiles = 0
 
     private let journalPath: String?
+    /// The archive's folder: where its plain copies of book files are.
+    private let directory: String
     /// Whether journal.json is the path the reader typed (which may be a link), not a file
     /// inside an archive folder (which may not).
     private var journalIsTyped = false
@@ -39,12 +41,14 @@ public final class ArchiveReader {
         guard let status = try? FileSystem.status(path) else { throw .notFound(path: path) }
         guard status.kind == .directory else {
             journalPath = path
+            directory = path.contains("/") ? String(path[..<path.lastIndex(of: "/")!]) : "."
             journalIsTyped = true
             source = .journal
             formatVersion = try Self.journalVersion(path: path, file: ArchiveFormat.journalFile, followingLinks: true)
             return
         }
         let directory = path.hasSuffix("/") && path.count > 1 ? String(path.dropLast()) : path
+        self.directory = directory
         let journal = directory + "/" + ArchiveFormat.journalFile
         let manifestPath = directory + "/" + ArchiveFormat.manifestFile
         var edited = Set<String>()
@@ -65,7 +69,7 @@ public final class ArchiveReader {
                 if entry.path.hasPrefix(ArchiveFormat.booksDirectory + "/") && entry.path.hasSuffix(".md") {
                     if matches == false { edited.insert(entry.path) }
                 } else if matches != true && !force {
-                    throw .checksumMismatch(file: entry.path)
+                    throw .checksumMismatch(file: BookFileName.displayName(ofArchivePath: entry.path))
                 }
             }
         }
@@ -101,6 +105,16 @@ public final class ArchiveReader {
             formatVersion = manifestVersion ?? ArchiveFormat.currentVersion
             markdownFiles = bookFiles
         }
+    }
+
+    /// The full path of the plain copy of a book file the archive lists at `path`
+    /// (``ArchiveBookFile/path``, already checked to be in `files/`): nil when the archive
+    /// does not hold it as a regular file (a link is never followed out of an archive).
+    public func plainCopy(at path: String) -> String? {
+        let full = directory + "/" + path
+        guard (try? FileSystem.status(directory + "/" + ArchiveFormat.filesDirectory, followingLinks: false))?.kind == .directory,
+              (try? FileSystem.status(full, followingLinks: false))?.kind == .regular else { return nil }
+        return full
     }
 
     // MARK: - Records
@@ -170,7 +184,7 @@ public final class ArchiveReader {
                 case .session(let session):
                     if !edits.isEmpty { sessionsSeen.insert(session.id) }
                     try body(record, origin)
-                case .addition, .tags:
+                case .addition, .tags, .bookFiles:
                     try body(record, origin)
                 }
             }
@@ -275,6 +289,10 @@ public final class ArchiveReader {
                 if let (id, kind) = tagged {
                     let names = try records.tags(value, line: line)
                     if !names.isEmpty { guard emit(.tags(recordID: id, kind: kind, names: names), origin) else { return } }
+                    if kind == .book {
+                        let files = try records.bookFiles(value, line: line)
+                        if !files.isEmpty { guard emit(.bookFiles(bookID: id, files: files), origin) else { return } }
+                    }
                 }
             }
         }
@@ -323,9 +341,7 @@ public final class ArchiveReader {
         guard let status = try? FileSystem.status(path, followingLinks: false) else { return nil }
         guard status.kind == .regular, status.size == entry.bytes else { return false }
         // A book's file is named in errors by its short id: its name holds words of the title.
-        let booksPrefix = ArchiveFormat.booksDirectory + "/"
-        let name = entry.path.hasPrefix(booksPrefix) ? BookFileName.displayName(ofFile: String(entry.path.dropFirst(booksPrefix.count)))
-            : entry.path
+        let name = BookFileName.displayName(ofArchivePath: entry.path)
         let descriptor: FileDescriptor
         do { descriptor = try FileDescriptor.open(path, .readOnly, options: [.nonBlocking, .noFollow]) } catch { throw .io(error, path: name) }
         defer { try? descriptor.close() }

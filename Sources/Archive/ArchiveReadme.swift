@@ -24,6 +24,7 @@ public enum ArchiveReadme {
         | `books/<title>-<id>.md` | one Markdown file per book (deleted books have none): its details, its sessions, and its notes and quotes, for reading and for note tools |
         | `archive.schema.json` | a JSON Schema (draft 2020-12) of `journal.json` (and, under `$defs/manifest`, of `manifest.json`) |
         | `index.md` | every book, linked to its file in `books/`, under the headings Reading, Want to read, Finished, Abandoned and Other books (written from bmvault 0.14; import does not read it) |
+        | `files/<title>-<id>.<format>` | with `bmvault export --with-files` (bmvault 0.17): a plain copy of each of your book files (EPUB, MOBI, AZW3, PDF), byte for byte the file you added, named by its book's title and the start of the file's id's random part |
 
         The file names in `books/` are the book's title in lowercase letters and digits,
         then the first 8 hex digits of its id's random part (the digits after the id's clock
@@ -88,6 +89,7 @@ public enum ArchiveReadme {
         | `year` | integer, optional | bmvault 0.11: the year of publication, −5000 to 9999; absent when not known |
         | `readingLog` | array, optional | bmvault 0.10: every status change, oldest first, each `{"clock", "on", "status"}`: `status` is `want-to-read`, `reading`, `finished` or `abandoned`, `on` the day (local midnight) or moment it happened, `clock` when and on which device it was recorded (its identity); bmvault 0.16 adds `"dayKnown" : false` to a change an import recorded without its day (`on` then only places it among the others); absent when none. The book's status is the last one's |
         | `tags` | array of strings, optional | bmvault 0.13: the book's tags, each one word (no white space or comma) of at most 64 characters, in alphabetical order ignoring case and accents; absent when none |
+        | `files` | array, optional | bmvault 0.17: the book's files (`bmvault file add`), oldest first, each `{"addedAt", "format" (epub, mobi, azw3 or pdf), "id" (the book file's id), "kept" (stored: encrypted in the vault; linked: left where it lay, on the device that added it), "locator" (your place in it, or null), "metadata" ({"creators", "date", "hasCover", "identifiers", "language", "publisher", "title"}: what the file says of itself, null or empty where it says nothing), "path" (its plain copy in this archive, `files/...`, or null), "sha256" (of the plain file), "size" (in bytes)}`; never where a file lies on a device; absent when none |
 
         **notes** and **quotes** (a quote is the book's words, a note the reader's own), by
         book id, then creation time, then id:
@@ -195,6 +197,8 @@ public enum ArchiveReadme {
           `readingLog` is its record), `isbn` (a double-quoted string), `year` and `pages` when
           known (bmvault 0.11; read back), `tags` (bmvault 0.13; shown only: journal.json's
           `tags` are their record, and a note's or quote's tags are in journal.json alone),
+          `files` (bmvault 0.17; shown only, one line per book file: its format, size,
+          SHA-256 and plain copy; journal.json's `files` are their record),
           `created`, `updated`, `version`.
         - A session is shown in the local time of the machine that exported it, with that
           time's offset from UTC and the session's length (archives before bmvault 0.14
@@ -284,6 +288,12 @@ public enum ArchiveReadme {
           and 0.11, never takes one away). Sessions are kept
           from both sides. A record's tags (bmvault 0.13) are added where the vault's record
           does not show them yet; an archive never takes a tag away.
+        - A book file (bmvault 0.17) that the vault does not have (by its id) is attached to
+          its book, if the book is there and not deleted: from the content the vault already
+          holds when its SHA-256 is the same, else from its plain copy in `files/`, which is
+          stored encrypted once its SHA-256 and size are checked against journal.json (a copy
+          that differs is a damaged archive: nothing is imported). A file listed without a
+          plain copy (an export without `--with-files`) is counted as not attached.
         - `--dry-run` reports what would be added, updated and marked as a conflict, and
           changes nothing.
 

@@ -13,6 +13,9 @@ public enum ArchiveRecord: Sendable {
     /// The tags of the book, note or quote read just before (journal.json's optional `tags`,
     /// bmvault 0.13): given to it where it does not show them already.
     case tags(recordID: EntityID, kind: TaggedKind, names: [String])
+    /// The files of the book read just before (journal.json's optional `files`, bmvault
+    /// 0.17), each `path` checked to be one of the archive's plain copies.
+    case bookFiles(bookID: EntityID, files: [ArchiveBookFile])
 }
 
 /// Where in the archive a record was read: for error messages, which name places, never text.

@@ -53,6 +53,10 @@ public final class ArchiveWriter {
     private var indexEntries: [ArchiveIndex.Entry] = []
     private var counts = JournalCounts()
     private var deleted = JournalCounts()
+    private var madeFilesDirectory = false
+    private var takenPlainCopyNames = Set<String>()
+    /// The plain copies of book files written into `files/`, for the manifest.
+    private var plainCopies: [ArchiveFileEntry] = []
 
     /// Refuses an existing `destination` before anything is written.
     public init(destination: String, includesDeleted: Bool, generatorVersion: String) throws(ArchiveError) {
@@ -81,9 +85,9 @@ public final class ArchiveWriter {
         }
     }
 
-    /// `tags`: those the book shows (``Tag/shown(_:)``).
-    public func write(_ book: Book, tags: [String]) {
-        journal?.write(book, tags: tags)
+    /// `tags`: those the book shows (``Tag/shown(_:)``); `files`: its book files, oldest first.
+    public func write(_ book: Book, tags: [String], files: [ArchiveBookFile] = []) {
+        journal?.write(book, tags: tags, files: files)
         if book.deletedAt == nil { fileNames[book.id] = fileName(for: book) }
     }
 
@@ -105,9 +109,9 @@ public final class ArchiveWriter {
 
     // MARK: - books/*.md
 
-    /// Starts a live book's Markdown file, with its sessions in the order they started and
-    /// its tags.
-    public func beginBook(_ book: Book, sessions: [ReadingSession], tags: [String]) {
+    /// Starts a live book's Markdown file, with its sessions in the order they started, its
+    /// tags and its files.
+    public func beginBook(_ book: Book, sessions: [ReadingSession], tags: [String], files: [ArchiveBookFile] = []) {
         precondition(self.book == nil, "book files are written one at a time")
         let name = fileNames[book.id] ?? fileName(for: book)
         markdownFiles += 1
@@ -115,7 +119,7 @@ public final class ArchiveWriter {
         do {
             let file = try ArchiveFile(directory: staging.path, relativePath: "\(ArchiveFormat.booksDirectory)/\(name)",
                                        displayName: BookFileName.displayName(ofFile: name), writer: background)
-            self.book = BookMarkdownWriter(file: file, book: book, sessions: sessions, tags: tags)
+            self.book = BookMarkdownWriter(file: file, book: book, sessions: sessions, tags: tags, files: files)
         } catch {
             failure = failure ?? error
         }
@@ -137,6 +141,31 @@ public final class ArchiveWriter {
         return name
     }
 
+    // MARK: - files/
+
+    /// Where the plain copy of book file `id` (of `format`, attached to a book titled
+    /// `bookTitle`) goes: `files/<slug>-<short id>.<format>`, unique in the archive.
+    public func plainCopyPath(for id: EntityID, format: String, bookTitle: String) -> String {
+        let name = BookFileName.plainCopyName(title: bookTitle, id: id, format: format, taken: takenPlainCopyNames)
+        takenPlainCopyNames.insert(name)
+        return ArchiveFormat.filesDirectory + "/" + name
+    }
+
+    /// The full path, in the staging directory, to write the plain copy at `relativePath`
+    /// to (a new file the caller creates; `files/` is made on the first call).
+    public func plainCopyDestination(_ relativePath: String) throws(ArchiveError) -> String {
+        if !madeFilesDirectory {
+            try staging.makeSubdirectory(ArchiveFormat.filesDirectory)
+            madeFilesDirectory = true
+        }
+        return staging.path + "/" + relativePath
+    }
+
+    /// Lists a plain copy the caller wrote (and checked) in the manifest.
+    public func addPlainCopy(_ relativePath: String, bytes: Int64, sha256: String) {
+        plainCopies.append(ArchiveFileEntry(path: relativePath, bytes: bytes, sha256: sha256))
+    }
+
     // MARK: - Completing
 
     /// Writes README.md, the schema and the manifest, puts everything on disk, and renames
@@ -152,7 +181,7 @@ public final class ArchiveWriter {
         }
         background.drain()
         if let failure { throw failure }
-        var entries: [ArchiveFileEntry] = []
+        var entries: [ArchiveFileEntry] = plainCopies
         for sink in finished { entries.append(try sink.entry()) }
         let manifest = ArchiveManifest(formatVersion: ArchiveFormat.currentVersion, generatorVersion: generatorVersion,
                                        exportedAt: exportedAt, includesDeleted: includesDeleted, counts: counts, deleted: deleted,

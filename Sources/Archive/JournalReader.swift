@@ -39,6 +39,57 @@ struct JournalReader {
         return names
     }
 
+    /// `files` (bmvault 0.17, optional): the book's files, each checked: an id, a format
+    /// `file add` reads, a size, a SHA-256, a locator and metadata held to the journal's
+    /// rules, and a `path` that stays inside the archive's `files/`.
+    func bookFiles(_ value: JSONValue, line: Int) throws(ArchiveError) -> [ArchiveBookFile] {
+        let book = try Fields(value, file: file, line: line)
+        guard let member = book.members["files"], !member.isNull else { return [] }
+        guard case .array(let list) = member else { throw book.invalid("files", "not a list of book files") }
+        var files: [ArchiveBookFile] = []
+        for element in list {
+            let fields = try Fields(element, file: file, line: line)
+            let format = try fields.string("format")
+            guard ArchiveBookFile.formats.contains(format) else { throw fields.invalid("format", "not epub, mobi, azw3 or pdf") }
+            guard let size = try fields.required("size").integerValue, size >= 0 else { throw fields.invalid("size", "not a size in bytes") }
+            let sha256 = try fields.string("sha256")
+            guard ArchiveBookFile.isChecksum(sha256) else { throw fields.invalid("sha256", "not a SHA-256 in lowercase hex") }
+            guard let kept = ArchiveBookFile.Kept(rawValue: try fields.string("kept")) else { throw fields.invalid("kept", "not stored or linked") }
+            let path = try fields.optionalString("path")
+            if let path, !ArchiveBookFile.isPlainCopyPath(path) { throw fields.invalid("path", "not a file in the archive's files/ folder") }
+            let locator = try fields.optionalString("locator").map { (text) throws(ArchiveError) in
+                try RecordFields.locator(text, file: file, line: line, record: fields.record).text
+            }
+            files.append(ArchiveBookFile(id: try fields.id("id"), format: format, size: size, sha256: sha256, kept: kept,
+                                         addedAt: try fields.timestamp("addedAt"), locator: locator,
+                                         metadata: try metadata(fields), path: path))
+        }
+        return files
+    }
+
+    /// A book file's `metadata`: its texts held to the rules of a title (one line, no control characters).
+    private func metadata(_ owner: Fields) throws(ArchiveError) -> ArchiveBookFile.Metadata {
+        let fields = try Fields(try owner.required("metadata"), file: file, line: owner.line)
+        func text(_ key: String) throws(ArchiveError) -> String? {
+            try fields.optionalString(key).map { (text) throws(ArchiveError) in
+                try RecordFields.line(text, file: file, line: owner.line, record: owner.record, field: "metadata." + key)
+            }
+        }
+        func texts(_ key: String) throws(ArchiveError) -> [String] {
+            guard let value = fields.members[key], !value.isNull else { return [] }
+            guard case .array(let list) = value else { throw owner.invalid("metadata." + key, "not a list") }
+            var texts: [String] = []
+            for element in list {
+                guard let text = element.stringValue else { throw owner.invalid("metadata." + key, "not a list") }
+                texts.append(try RecordFields.line(text, file: file, line: owner.line, record: owner.record, field: "metadata." + key))
+            }
+            return texts
+        }
+        return ArchiveBookFile.Metadata(title: try text("title"), creators: try texts("creators"), language: try text("language"),
+                                        identifiers: try texts("identifiers"), publisher: try text("publisher"), date: try text("date"),
+                                        hasCover: fields.members["hasCover"]?.boolValue ?? false)
+    }
+
     /// `isbn`, `year` and `pagesTotal` (bmvault 0.11, optional): the book's edition.
     private func edition(_ fields: Fields) throws(ArchiveError) -> Edition {
         var edition = Edition.unknown

@@ -57,12 +57,14 @@ final class JournalWriter {
         file.write(",\n  \"\(next.rawValue)\" : [")
     }
 
-    /// `tags`: those the book shows, in order (written only when there are some).
-    func write(_ book: Book, tags: [String]) {
+    /// `tags`: those the book shows, in order; `files`: its book files (each written only
+    /// when there are some).
+    func write(_ book: Book, tags: [String], files: [ArchiveBookFile]) {
         record(.books, deleted: book.deletedAt != nil) { out in
             Self.strings("authors", book.authors, first: true, &out)
             Self.timestamp("createdAt", book.createdAt, &out)
             Self.timestamp("deletedAt", book.deletedAt, &out)
+            if !files.isEmpty { Self.files(files, &out) }
             Self.string("id", book.id.rawValue, &out)
             // Written only when there is one, so a book without them exports as before.
             if let isbn = book.edition.isbn { Self.string("isbn", isbn, &out) }
@@ -212,6 +214,71 @@ final class JournalWriter {
             out.append(ascii: index == values.count - 1 ? "\n" : ",\n")
         }
         out.append(ascii: "      ]")
+    }
+
+    /// A book's files (bmvault 0.17): one object each, every member present (null when empty).
+    private static func files(_ files: [ArchiveBookFile], _ out: inout [UInt8]) {
+        member("files", &out)
+        out.append(ascii: "[\n")
+        for (index, file) in files.enumerated() {
+            out.append(ascii: "        {\n")
+            fileMember("addedAt", first: true, &out)
+            out.append(UInt8(ascii: "\""))
+            file.addedAt.appendISO8601(to: &out)
+            out.append(UInt8(ascii: "\""))
+            fileMember("format", &out)
+            JSONString.append(file.format, to: &out)
+            fileMember("id", &out)
+            JSONString.append(file.id.rawValue, to: &out)
+            fileMember("kept", &out)
+            JSONString.append(file.kept.rawValue, to: &out)
+            fileMember("locator", &out)
+            optional(file.locator, &out)
+            fileMember("metadata", &out)
+            let metadata = file.metadata
+            out.append(ascii: "{ \"creators\" : ")
+            inlineStrings(metadata.creators, &out)
+            out.append(ascii: ", \"date\" : ")
+            optional(metadata.date, &out)
+            out.append(ascii: metadata.hasCover ? ", \"hasCover\" : true, \"identifiers\" : " : ", \"hasCover\" : false, \"identifiers\" : ")
+            inlineStrings(metadata.identifiers, &out)
+            out.append(ascii: ", \"language\" : ")
+            optional(metadata.language, &out)
+            out.append(ascii: ", \"publisher\" : ")
+            optional(metadata.publisher, &out)
+            out.append(ascii: ", \"title\" : ")
+            optional(metadata.title, &out)
+            out.append(ascii: " }")
+            fileMember("path", &out)
+            optional(file.path, &out)
+            fileMember("sha256", &out)
+            JSONString.append(file.sha256, to: &out)
+            fileMember("size", &out)
+            out.append(contentsOf: String(file.size).utf8)
+            out.append(ascii: index == files.count - 1 ? "\n        }\n" : "\n        },\n")
+        }
+        out.append(ascii: "      ]")
+    }
+
+    private static func fileMember(_ key: StaticString, first: Bool = false, _ out: inout [UInt8]) {
+        out.append(ascii: first ? "          \"" : ",\n          \"")
+        out.append(ascii: key)
+        out.append(ascii: "\" : ")
+    }
+
+    private static func optional(_ value: String?, _ out: inout [UInt8]) {
+        if let value { JSONString.append(value, to: &out) } else { out.append(ascii: "null") }
+    }
+
+    /// `[ "a", "b" ]` on one line (`[]` when empty).
+    private static func inlineStrings(_ values: [String], _ out: inout [UInt8]) {
+        guard !values.isEmpty else { return out.append(ascii: "[]") }
+        out.append(ascii: "[ ")
+        for (index, value) in values.enumerated() {
+            if index > 0 { out.append(ascii: ", ") }
+            JSONString.append(value, to: &out)
+        }
+        out.append(ascii: " ]")
     }
 
     private static func timestamp(_ key: StaticString, _ value: Timestamp?, _ out: inout [UInt8]) {

@@ -17,17 +17,20 @@ struct ExportBookFiles {
     /// Every session, by book id, then start, then id; `nextSession` is the first not yet
     /// reached.
     private let sessions: [ReadingSession]
-    /// The tags of the books that have some.
+    /// The tags of the books that have some, and the files of those that have some.
     private let tags: [EntityID: [String]]
+    private let files: [EntityID: [ArchiveBookFile]]
     private var nextSession = 0
     private var next = 0
     private var current: EntityID?
 
-    init(_ liveBooks: [Book], sessions: [ReadingSession], tags: [EntityID: [String]], writer: ArchiveWriter) {
+    init(_ liveBooks: [Book], sessions: [ReadingSession], tags: [EntityID: [String]], files: [EntityID: [ArchiveBookFile]],
+         writer: ArchiveWriter) {
         books = liveBooks.sorted { $0.id < $1.id }
         live = Set(liveBooks.map(\.id))
         self.sessions = sessions
         self.tags = tags
+        self.files = files
         self.writer = writer
     }
 
@@ -55,7 +58,7 @@ struct ExportBookFiles {
             let book = books[next]
             if let target, target < book.id { return }
             next += 1
-            writer.beginBook(book, sessions: sessions(of: book.id), tags: tags[book.id] ?? [])
+            writer.beginBook(book, sessions: sessions(of: book.id), tags: tags[book.id] ?? [], files: files[book.id] ?? [])
             if book.id == target {
                 current = target
                 return

@@ -1,4 +1,5 @@
 public import Archive
+import BookFiles
 public import Journal
 import Telemetry
 public import VaultStore
@@ -11,6 +12,12 @@ public struct ExportReport: Sendable {
     /// Live notes, quotes and sessions of deleted books, left out without `--include-deleted`
     /// (their book is not in the archive).
     public let leftOut: Int
+    /// Book files listed, and (`withFiles`) the plain copies written under `files/`.
+    public let filesListed: Int
+    public let filesCopied: Int
+    /// Book files `withFiles` could not copy (gone, damaged, or kept on another device), by
+    /// id: listed without a copy.
+    public let filesNotCopied: [EntityID]
 }
 
 /// What `bmvault import` did, or (a dry run) would do.
@@ -31,12 +38,13 @@ extension Vault {
     /// journal.json, a Markdown file per live book, a README, the JSON Schema and a manifest
     /// (Docs/EXPORT-FORMAT.md). Everything is read in one snapshot and streamed, record by
     /// record, into a staging directory that becomes `destination` only when complete.
-    /// `progress` hears how many notes and quotes were written so far.
+    /// `progress` hears how many notes and quotes were written so far. Each book's files
+    /// are listed; `withFiles` also writes their plain copies under `files/`.
     ///
     /// One pass over every note and quote, in book order, feeds journal.json's notes and
     /// quotes sections (the quotes kept aside until the notes end) and the books' Markdown
     /// files, so each is decrypted once.
-    public func exportArchive(to destination: String, includeDeleted: Bool,
+    public func exportArchive(to destination: String, includeDeleted: Bool, withFiles: Bool = false,
                               progress: (Int) -> Void = { _ in }) throws(VaultError) -> ExportReport {
         let store = try unlockedStore()
         let writer = try Self.archiveCall { () throws(ArchiveError) in
@@ -44,17 +52,24 @@ extension Vault {
         }
         var unreadable: [UnreadableRecord] = []
         var leftOut = 0
+        var filesListed = 0
+        var bookFiles: ExportFileListings?
         let summary = try Self.archiveOrStoreCall {
             try store.withReadSnapshot {
                 var exported = Set<EntityID>()
                 var live: [Book] = []
                 let bookTags = try store.tagsByRecord(kind: .book)
                 let annotationTags = try store.tagsByRecord(kind: .annotation)
+                var files = try ExportFileListings(store: store, withFiles: withFiles)
+                var listings: [EntityID: [ArchiveBookFile]] = [:]
                 writer.begin(.books)
                 for result in try store.books(includeDeleted: includeDeleted) {
                     switch result {
                     case .success(let book):
-                        writer.write(book, tags: bookTags[book.id] ?? [])
+                        let listing = try files.listing(of: book, store: store, writer: writer)
+                        filesListed += listing.count
+                        if !listing.isEmpty { listings[book.id] = listing }
+                        writer.write(book, tags: bookTags[book.id] ?? [], files: listing)
                         exported.insert(book.id)
                         if book.deletedAt == nil { live.append(book) }
                     case .failure(let record):
@@ -66,7 +81,8 @@ extension Vault {
                 var sessions: [ReadingSession] = []
                 try store.forEachSession { sessions.append($0) }
                 var written = 0
-                var files = ExportBookFiles(live, sessions: sessions, tags: bookTags, writer: writer)
+                bookFiles = files
+                var markdown = ExportBookFiles(live, sessions: sessions, tags: bookTags, files: listings, writer: writer)
                 writer.begin(.notes)
                 try store.forEachAnnotation(AnnotationFilter(includeDeleted: includeDeleted)) { (result) throws(StoreError) in
                     switch result {
@@ -74,14 +90,14 @@ extension Vault {
                         writer.write(annotation, tags: annotationTags[annotation.id] ?? [])
                         written += 1
                         if written % 1000 == 0 { progress(written) }
-                        if annotation.deletedAt == nil, files.open(annotation.bookID) { writer.addToBook(annotation) }
+                        if annotation.deletedAt == nil, markdown.open(annotation.bookID) { writer.addToBook(annotation) }
                     case .success:
                         leftOut += 1
                     case .failure(let record):
                         unreadable.append(record)
                     }
                 }
-                files.finish()
+                markdown.finish()
                 writer.begin(.sessions)
                 for session in sessions {
                     if exported.contains(session.bookID) { writer.write(session) } else { leftOut += 1 }
@@ -93,8 +109,10 @@ extension Vault {
         log.notice("archive.exported", ["formatVersion": .integer(ArchiveFormat.currentVersion), "books": .integer(summary.counts.books),
                                         "sessions": .integer(summary.counts.sessions), "notes": .integer(summary.counts.notes),
                                         "quotes": .integer(summary.counts.quotes), "includesDeleted": .boolean(includeDeleted),
-                                        "unreadable": .integer(unreadable.count)])
-        return ExportReport(archive: summary, unreadable: unreadable, leftOut: leftOut)
+                                        "unreadable": .integer(unreadable.count), "files": .integer(filesListed),
+                                        "filesCopied": .integer(bookFiles?.copied ?? 0), "filesNotCopied": .integer(bookFiles?.notCopied.count ?? 0)])
+        return ExportReport(archive: summary, unreadable: unreadable, leftOut: leftOut, filesListed: filesListed,
+                            filesCopied: bookFiles?.copied ?? 0, filesNotCopied: bookFiles?.notCopied ?? [])
     }
 
     /// Merges the archive at `path` (a directory, or a journal.json) into the vault in one
@@ -132,6 +150,9 @@ extension Vault {
                     case .tags(let recordID, let kind, let names):
                         try importer.addTags(names, to: recordID, kind: kind)
                         return
+                    case .bookFiles(let book, let files):
+                        for file in files { try Self.importBookFile(file, of: book, from: reader, into: importer) }
+                        return
                     }
                     if result.outcome == .duplicate {
                         throw ArchiveError.duplicateRecord(file: origin.file, line: origin.line, record: id.rawValue)
@@ -153,6 +174,25 @@ extension Vault {
         return ImportReport(summary: summary, dryRun: dryRun, formatVersion: reader.formatVersion,
                             fromMarkdown: reader.source == .markdown, editedMarkdownFiles: reader.editedMarkdownFiles,
                             ignoredFiles: reader.ignoredFiles)
+    }
+
+    /// Re-attaches a book file the archive lists, from its plain copy when it holds one; a
+    /// copy that is not the file listed is a damaged archive (nothing is imported).
+    private static func importBookFile(_ file: ArchiveBookFile, of book: EntityID, from reader: ArchiveReader,
+                                       into importer: ArchiveImport) throws {
+        let metadata = BookFileMetadata(title: file.metadata.title, creators: file.metadata.creators, language: file.metadata.language,
+                                        identifiers: file.metadata.identifiers, publisher: file.metadata.publisher,
+                                        date: file.metadata.date, hasCover: file.metadata.hasCover)
+        let imported = ImportedBookFile(id: file.id, book: book, format: file.format, size: file.size, checksum: file.sha256,
+                                        metadata: encode(metadata), locator: try file.locator.map { try Locator($0) },
+                                        addedAt: file.addedAt, plainCopy: file.path.flatMap(reader.plainCopy(at:)))
+        do throws(StoreError) {
+            try importer.add(imported)
+        } catch .fileChanged {
+            throw ArchiveError.plainCopyDiffers(file: file.displayPath ?? ArchiveFormat.filesDirectory)
+        } catch {
+            throw error
+        }
     }
 
     static func archiveCall<Result>(_ body: () throws(ArchiveError) -> Result) throws(VaultError) -> Result {

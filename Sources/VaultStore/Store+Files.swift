@@ -158,7 +158,7 @@ extension Store {
         }
     }
 
-    private func insertFileContent(_ content: FileContent, key: FileKey?, cipher: RecordCipher) throws(StoreError) {
+    func insertFileContent(_ content: FileContent, key: FileKey?, cipher: RecordCipher) throws(StoreError) {
         let id = content.id.rawValue
         try database.run("""
             INSERT INTO file (id, format, size, checksum, metadata, file_key, link_path, link_mtime, device_id, created_at)

@@ -16,6 +16,13 @@ public struct ImportSummary: Sendable, Equatable {
     public var conflicts = 0
     /// Tags given to books, notes and quotes that did not show them.
     public var tagsGiven = 0
+    /// Book files attached to their books (bmvault 0.17), and how many of them were stored
+    /// from the archive's plain copies (the others' content was here already).
+    public var filesAttached = 0
+    public var filesStored = 0
+    /// Book files the archive lists without a plain copy (an export without
+    /// `--with-files`) whose content this vault does not hold: not attached.
+    public var filesNotCarried = 0
 
     public init() {}
 }
@@ -58,6 +65,10 @@ public final class ArchiveImport {
     var knownBooks: [Book]?
     /// The books this import added (``book(for:)``).
     var addedBooks = Set<EntityID>()
+    /// The vault's book-file contents by SHA-256, once a book file is imported.
+    var contents: [String: FileContent]?
+    /// Blobs stored by this import: kept when it commits, removed when it does not.
+    var incomingBlobs: [FileStore.Incoming] = []
 
     init(store: Store, now: Timestamp) throws(StoreError) {
         self.store = store
@@ -296,12 +307,20 @@ extension Store {
         do {
             try database.execute("PRAGMA defer_foreign_keys = ON")
             let importer = try ArchiveImport(store: self, now: clock.now())
-            try withWriteBatch { try produce(importer) }
-            if dryRun {
-                database.rollbackIfNeeded()
-            } else {
-                FaultInjection.reach("import:before-commit")
-                try database.execute("COMMIT")
+            var blobs: [FileStore.Incoming] { importer.incomingBlobs }
+            do {
+                try withWriteBatch { try produce(importer) }
+                if dryRun {
+                    database.rollbackIfNeeded()
+                    blobs.forEach { $0.discard() }
+                } else {
+                    FaultInjection.reach("import:before-commit")
+                    try database.execute("COMMIT")
+                    blobs.forEach { $0.finish() }
+                }
+            } catch {
+                blobs.forEach { $0.discard() }
+                throw error
             }
             return importer.summary
         } catch {

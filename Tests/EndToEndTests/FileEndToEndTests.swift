@@ -789,6 +789,112 @@ import Glibc
         #expect(vault.blobs().count == 1)
     }
 
+    // MARK: - 12. Archives
+
+    /// `export` lists each book's files; `export --with-files` also writes their plain
+    /// copies, which `import` stores again in another vault under the same ids, byte for
+    /// byte, once; a dry run stores nothing; a copy changed after the export is refused
+    /// with nothing imported; a blob gone leaves the archive without its copy, and says so.
+    @Test func anArchiveCarriesTheFilesWithFilesIntoAnotherVault() throws {
+        let vault = try makeVault()
+        let epubPath = vault.books.appendingPathComponent("emma.epub")
+        let epub = try BookFileSamples.epub(at: epubPath, title: "Emma", author: "Jane Austen", text: "Emma Woodhouse, handsome, clever, and rich.")
+        let added = try vault.add(epubPath)
+        let epubID = try #require(added["id"] as? String)
+        let book = try #require(added["book"] as? String)
+        let pdfPath = vault.books.appendingPathComponent("emma.pdf")
+        let pdf = BookFileSamples.pdf(title: "Emma", author: "Jane Austen")
+        try pdf.write(to: pdfPath)
+        let pdfID = try #require(try vault.add(pdfPath, ["--book", book])["id"] as? String)
+        try vault.succeed(["book", "progress", book, "--at", "loc 7", "--file", epubID])
+
+        func journal(_ archive: URL) throws -> [String: Any] {
+            try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: archive.appendingPathComponent("journal.json"))) as? [String: Any])
+        }
+        func files(_ archive: URL) throws -> [[String: Any]] {
+            let books = try #require(try journal(archive)["books"] as? [[String: Any]])
+            return try #require(books.first?["files"] as? [[String: Any]])
+        }
+
+        // Listed, without copies.
+        let listed = vault.out.appendingPathComponent("listed")
+        let listing = try vault.succeed(["export", "--out", listed.path])
+        #expect(listing.stderr.contains("Listed 2 book files (--with-files also writes their plain copies)."), "\(listing)")
+        let listedFiles = try files(listed)
+        #expect(listedFiles.map { $0["id"] as? String } == [epubID, pdfID])
+        #expect(listedFiles.allSatisfy { $0["path"] is NSNull })
+        let epubChecksum = try sha256(epubPath)
+        #expect(listedFiles.first?["locator"] as? String == "loc 7" && listedFiles.first?["sha256"] as? String == epubChecksum)
+        #expect(!FileManager.default.fileExists(atPath: listed.appendingPathComponent("files").path))
+
+        // Carried.
+        let carried = vault.out.appendingPathComponent("carried")
+        let carrying = try vault.succeed(["export", "--out", carried.path, "--with-files"])
+        #expect(carrying.stderr.contains("Listed 2 book files, with 2 plain copies under files/."), "\(carrying)")
+        let copies = try files(carried).map { try #require($0["path"] as? String) }
+        #expect(try Data(contentsOf: carried.appendingPathComponent(copies[0])) == epub)
+        #expect(try Data(contentsOf: carried.appendingPathComponent(copies[1])) == pdf)
+        #expect(copies.allSatisfy { $0.hasPrefix("files/emma-") }, "\(copies)")
+        #expect(try permissions(carried.appendingPathComponent(copies[0])) == 0o600)
+        let manifest = try String(contentsOf: carried.appendingPathComponent("manifest.json"), encoding: .utf8)
+        #expect(manifest.contains("\"\(copies[0])\"") && manifest.contains(epubChecksum))
+
+        // Into another vault: listed only, a dry run, then for real, then again.
+        let other = try makeVault()
+        func imported(_ arguments: [String]) throws -> [String: Any] {
+            try #require(try other.json(["import"] + arguments + ["--json"]) as? [String: Any])
+        }
+        let onlyListed = try imported([listed.path, "--dry-run"])
+        #expect(onlyListed["filesNotCarried"] as? Int == 2 && onlyListed["filesAttached"] as? Int == 0, "\(onlyListed)")
+        let dry = try imported([carried.path, "--dry-run"])
+        #expect(dry["filesAttached"] as? Int == 2 && dry["filesStored"] as? Int == 2, "\(dry)")
+        #expect(other.blobs().isEmpty, "a dry run stores no blob: \(other.blobs())")
+        #expect(try other.fileList().isEmpty)
+        let real = try imported([carried.path])
+        #expect(real["filesAttached"] as? Int == 2 && real["filesStored"] as? Int == 2, "\(real)")
+        let otherFiles = try other.fileList()
+        #expect(otherFiles.map { $0["id"] as? String } == [epubID, pdfID])
+        #expect(otherFiles.first?["locator"] as? String == "loc 7" && otherFiles.allSatisfy { $0["kept"] as? String == "stored" })
+        #expect(other.blobs().count == 2)
+        let back = other.out.appendingPathComponent("emma.epub")
+        try other.succeed(["file", "export", epubID, "--out", back.path])
+        #expect(try Data(contentsOf: back) == epub)
+        let again = try imported([carried.path])
+        #expect(again["filesAttached"] as? Int == 0 && again["filesStored"] as? Int == 0, "\(again)")
+        #expect(other.blobs().count == 2, "importing twice stores nothing twice")
+        for blob in other.blobs() {
+            let bytes = try Data(contentsOf: other.blobDirectory.appendingPathComponent(blob))
+            #expect(bytes.range(of: Data("Emma Woodhouse".utf8)) == nil, "a blob holds the book in the clear")
+        }
+
+        // A copy changed after the export (same size): refused, with --force too, nothing imported.
+        var changed = epub
+        changed[changed.count / 2] ^= 0x01
+        try changed.write(to: carried.appendingPathComponent(copies[0]))
+        let third = try makeVault()
+        let beforeThird = try third.snapshot()
+        let beforeThirdBytes = try third.databaseBytesIgnoringChangeCounter()
+        let refused = try third.run(["import", carried.path])
+        expectOneLineError(refused, status: 65, containing: "differs from manifest.json")
+        let forced = try third.run(["import", carried.path, "--force"])
+        expectOneLineError(forced, status: 65, containing: "is not the book file journal.json lists")
+        #expect(!forced.stderr.contains("emma"), "the copy is named without its title: \(forced)")
+        // An import's rollback journal bumps the change counter alone (as every refused import does).
+        #expect(try third.databaseBytesIgnoringChangeCounter() == beforeThirdBytes)
+        let afterThird = try third.snapshot()
+        #expect(afterThird.blobs == beforeThird.blobs && afterThird.listings == beforeThird.listings)
+        #expect(third.blobs().isEmpty)
+
+        // A blob gone: the archive is written, listing the file without a copy, and the export says so.
+        try FileManager.default.removeItem(at: vault.blobDirectory.appendingPathComponent(try #require(vault.blobs().first)))
+        let partial = vault.out.appendingPathComponent("partial")
+        let short = try vault.run(["export", "--out", partial.path, "--with-files"])
+        #expect(short.status == 65, "\(short)")
+        #expect(short.stderr.contains(": no plain copy (gone, damaged, or kept on another device"), "\(short)")
+        #expect(short.stderr.contains("Error: the archive was written, but without the plain copies of 1 book file"), "\(short)")
+        #expect(try files(partial).filter { $0["path"] is NSNull }.count == 1)
+    }
+
     // MARK: - Helpers
 
     private func sha256(_ file: URL) throws -> String {

@@ -19,6 +19,13 @@ enum BookFileName {
         return taken.contains(short) ? "\(slug(book.title))-\(book.id.rawValue).md" : short
     }
 
+    /// `dune-1a2b3c4d.epub`: the plain copy of a book file in `files/`, named like its book's
+    /// Markdown file, by the file's own id (the full id if the short name is taken).
+    static func plainCopyName(title: String, id: EntityID, format: String, taken: Set<String>) -> String {
+        let short = "\(slug(title))-\(ShortID.randomPart(of: id).prefix(8)).\(format)"
+        return taken.contains(short) ? "\(slug(title))-\(id.rawValue).\(format)" : short
+    }
+
     /// Lowercase letters and digits of any script; every other run of characters becomes
     /// one `-`. Never empty (`book`), at most 60 characters.
     static func slug(_ title: String) -> String {
@@ -41,6 +48,28 @@ enum BookFileName {
         }
         while slug.hasSuffix("-") { slug.removeLast() }
         return slug.isEmpty ? "book" : slug
+    }
+
+    /// How errors name a file of the archive (by its path in it): a book's Markdown file and
+    /// a plain copy without the part of its name that comes from a title.
+    static func displayName(ofArchivePath path: String) -> String {
+        let books = ArchiveFormat.booksDirectory + "/", files = ArchiveFormat.filesDirectory + "/"
+        if path.hasPrefix(books) { return displayName(ofFile: String(path.dropFirst(books.count))) }
+        if path.hasPrefix(files) { return displayName(ofPlainCopy: String(path.dropFirst(files.count))) }
+        return path
+    }
+
+    /// How errors name a plain copy in `files/` without its title-derived part:
+    /// `files/…-1a2b3c4d.epub`.
+    static func displayName(ofPlainCopy name: String) -> String {
+        guard let dot = name.lastIndex(of: "."), let hyphen = name[..<dot].lastIndex(of: "-") else {
+            return "a file in \(ArchiveFormat.filesDirectory)/"
+        }
+        let suffix = name[name.index(after: hyphen)...]
+        guard suffix.utf8.allSatisfy({ $0 == UInt8(ascii: "-") || $0 == UInt8(ascii: ".") || (0x30...0x39).contains($0) || (0x61...0x7a).contains($0) }) else {
+            return "a file in \(ArchiveFormat.filesDirectory)/"
+        }
+        return "\(ArchiveFormat.filesDirectory)/…-\(suffix)"
     }
 
     /// How errors name a book's file without its title-derived part: `books/…-0193f2a1.md`.

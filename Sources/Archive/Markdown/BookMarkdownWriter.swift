@@ -17,9 +17,14 @@ final class BookMarkdownWriter {
     private let file: ArchiveFile
     private var pending: [Annotation] = []
 
-    init(file: ArchiveFile, book: Book, sessions: [ReadingSession], tags: [String]) {
+    init(file: ArchiveFile, book: Book, sessions: [ReadingSession], tags: [String], files: [ArchiveBookFile]) {
         self.file = file
-        file.appendOnWriterThread { out in Self.appendHeader(book, sessions: sessions, tags: tags, to: &out) }
+        file.appendOnWriterThread { out in Self.appendHeader(book, sessions: sessions, tags: tags, files: files, to: &out) }
+    }
+
+    /// `epub, 1002 bytes, sha256:4b42..., files/dune-1a2b3c4d.epub`: a book file in one line.
+    private static func describe(_ file: ArchiveBookFile) -> String {
+        "\(file.format), \(file.size) bytes, sha256:\(file.sha256)" + (file.path.map { ", " + $0 } ?? "")
     }
 
     /// Adds a live note or quote (tombstones stay in journal.json only).
@@ -42,7 +47,8 @@ final class BookMarkdownWriter {
         }
     }
 
-    private static func appendHeader(_ book: Book, sessions: [ReadingSession], tags: [String], to out: inout [UInt8]) {
+    private static func appendHeader(_ book: Book, sessions: [ReadingSession], tags: [String], files: [ArchiveBookFile],
+                                     to out: inout [UInt8]) {
         var text = "---\n\(ArchiveFormat.markdownVersionKey): \(ArchiveFormat.currentVersion)\nid: \(book.id)\n"
         text += "title: \(MarkdownText.yamlString(book.title))\n"
         // Shown, not read back: the title again, for a note tool's [[Title]] links, since
@@ -59,6 +65,8 @@ final class BookMarkdownWriter {
         if let pages = book.edition.pages { text += "pages: \(pages)\n" }
         // Shown, not read back, like the status: journal.json's `tags` are their record.
         if !tags.isEmpty { text += "tags:\n" + tags.map { "  - \(MarkdownText.yamlString($0))\n" }.joined() }
+        // Shown, not read back: journal.json's `files` are their record (bmvault 0.17).
+        if !files.isEmpty { text += "files:\n" + files.map { "  - \(MarkdownText.yamlString(Self.describe($0)))\n" }.joined() }
         text += "created: \(book.createdAt.iso8601)\nupdated: \(book.updatedAt.iso8601)\nversion: \(book.version)\n---\n\n"
         text += "# \(MarkdownText.inline(book.title))\n\n"
         var byline = book.authors.isEmpty ? "" : "by " + book.authors.map(MarkdownText.inline).joined(separator: ", ") + " · "

@@ -8,23 +8,25 @@ enum ArchiveCommands {
     struct ExportInput: CommandInput {
         var out = ""  // Required: decoding always sets it.
         var includeDeleted = false
+        var withFiles = false
 
         static var parameters: [Parameter<ExportInput>] {
             [.nonEmptyOption(\.out, OptionSpec(name: "out", valueName: "dir", help: "The directory to create (required)."),
                              missing: "export needs --out DIR, a directory that does not exist yet"),
-             .flag(\.includeDeleted, OptionSpec(name: "include-deleted", help: "Also write deleted books, notes and quotes (tombstones) to journal.json."))]
+             .flag(\.includeDeleted, OptionSpec(name: "include-deleted", help: "Also write deleted books, notes and quotes (tombstones) to journal.json.")),
+             .flag(\.withFiles, OptionSpec(name: "with-files", help: "Also write plain copies of your book files under files/ (import re-attaches them)."))]
         }
     }
 
     static func export(_ context: CommandContext) -> CommandSpec {
         CommandSpec(
             name: "export", abstract: "Write a plain-text archive of the journal.",
-            discussion: "DIR must not exist: it is created (0700) with README.md, manifest.json, journal.json, books/<title>-<id>.md and archive.schema.json (files 0600), and appears only once complete. The archive is NOT encrypted. Read it with less or jq; import it with `bmvault import DIR`.",
+            discussion: "DIR must not exist: it is created (0700) with README.md, manifest.json, journal.json, books/<title>-<id>.md and archive.schema.json (files 0600), and appears only once complete. Each book's files are listed (format, size, SHA-256, metadata); --with-files adds their plain copies under files/. The archive is NOT encrypted. Read it with less or jq; import it with `bmvault import DIR`.",
             parameters: ExportInput.parameters
         ) { input in
             let vault = try context.openVault()
             var showedProgress = false
-            let report = try vault.exportArchive(to: input.out, includeDeleted: input.includeDeleted) { written in
+            let report = try vault.exportArchive(to: input.out, includeDeleted: input.includeDeleted, withFiles: input.withFiles) { written in
                 context.console.progress("\rExporting: \(written) notes and quotes")
                 showedProgress = true
             }
@@ -33,6 +35,14 @@ enum ArchiveCommands {
             let counts = report.archive.counts
             context.console.note("Exported \(plural(counts.books, "book")), \(plural(counts.sessions, "session")), "
                 + "\(plural(counts.notes, "note")) and \(plural(counts.quotes, "quote")) to \(report.archive.path).\n")
+            if report.filesListed > 0 {
+                context.console.note(input.withFiles
+                    ? "Listed \(plural(report.filesListed, "book file")), with \(plural(report.filesCopied, "plain copy", "plain copies")) under files/.\n"
+                    : "Listed \(plural(report.filesListed, "book file")) (--with-files also writes their plain copies).\n")
+            }
+            for id in report.filesNotCopied {
+                context.console.err("Book file \(FileCommands.shortFileID(id)): no plain copy (gone, damaged, or kept on another device; `bmvault file verify` says which).\n")
+            }
             if report.leftOut > 0 {
                 context.console.err("\(plural(report.leftOut, "note, quote or session", "notes, quotes or sessions")) of deleted books were left out; --include-deleted keeps them.\n")
             }
@@ -41,6 +51,7 @@ enum ArchiveCommands {
             }
             context.console.err("Warning: the archive is not encrypted; anyone who can read \(report.archive.path) can read your journal.\n")
             try context.finishListing()
+            if !report.filesNotCopied.isEmpty { throw CLIError.filesNotCopied(count: report.filesNotCopied.count) }
         }
     }
 
@@ -125,6 +136,9 @@ enum ArchiveCommands {
             ("Unchanged:", plural(summary.unchanged, "record")),
             (report.dryRun ? "Would conflict:" : "Conflicts:", "\(summary.conflicts)"),
         ] + (summary.tagsGiven == 0 ? [] : [(report.dryRun ? "Would tag:" : "Tagged:", plural(summary.tagsGiven, "tag"))])
+            + (summary.filesAttached == 0 ? [] : [(report.dryRun ? "Would attach:" : "Attached:",
+                                                   "\(plural(summary.filesAttached, "book file")), \(summary.filesStored) stored from the archive's files/")])
+            + (summary.filesNotCarried == 0 ? [] : [("Not attached:", "\(plural(summary.filesNotCarried, "book file")) listed without a plain copy (export --with-files carries them)")])
         let width = rows.map(\.0.count).max() ?? 0
         var text = report.dryRun ? "Dry run: nothing was changed.\n" : ""
         for (label, value) in rows { text += label.padding(toLength: width + 2, withPad: " ", startingAt: 0) + value + "\n" }
@@ -140,6 +154,9 @@ enum ArchiveCommands {
         let added: JournalCounts, updated: JournalCounts, unchanged: Int, conflicts: Int
         /// bmvault 0.13: tags given to records that did not show them.
         let tagsGiven: Int
+        /// bmvault 0.17: book files attached, stored from the archive's plain copies, and
+        /// listed without one (not attached).
+        let filesAttached: Int, filesStored: Int, filesNotCarried: Int
         let dryRun: Bool, formatVersion: Int, fromMarkdown: Bool, editedMarkdownFiles: Int, ignoredFiles: Int
 
         init(_ report: ImportReport) {
@@ -149,6 +166,9 @@ enum ArchiveCommands {
             unchanged = summary.unchanged
             conflicts = summary.conflicts
             tagsGiven = summary.tagsGiven
+            filesAttached = summary.filesAttached
+            filesStored = summary.filesStored
+            filesNotCarried = summary.filesNotCarried
             dryRun = report.dryRun
             formatVersion = report.formatVersion
             fromMarkdown = report.fromMarkdown

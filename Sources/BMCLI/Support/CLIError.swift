@@ -51,6 +51,9 @@ enum CLIError: Error, Equatable {
     case checkFoundDamage(count: Int)
     /// `file verify` found book files missing, unreadable or changed (listed first, by id).
     case filesNotIntact(count: Int)
+    /// `export --with-files` wrote the archive without the plain copies of some book files
+    /// (named first, by id).
+    case filesNotCopied(count: Int)
     /// `file open` could not start the viewer (`xdg-open`), or it failed with this status.
     case viewerFailed(status: Int32)
     /// A sync (`sync`, or `--fresh`) did not do everything: its summary was shown first.

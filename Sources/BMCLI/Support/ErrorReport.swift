@@ -198,6 +198,8 @@ struct ErrorReport: Equatable {
             return ErrorReport("PATH is not a bmvault archive (no manifest.json, journal.json or book Markdown of bmvault)\(unchanged)", .dataError)
         case .checksumMismatch(let file):
             return ErrorReport("\(file) is missing or differs from manifest.json (size or SHA-256): the archive was changed or damaged\(unchanged); --force imports it anyway", .dataError)
+        case .plainCopyDiffers(let file):
+            return ErrorReport("\(file) is not the book file journal.json lists (its size or SHA-256 differs): the archive was changed or damaged\(unchanged)", .dataError)
         case .malformed(let file, let line, let reason):
             return ErrorReport("\(place(file, line)): \(reason)\(unchanged)", .dataError)
         case .invalidUTF8(let file, let line):
@@ -289,6 +291,8 @@ struct ErrorReport: Equatable {
             return ErrorReport("the check found \(counted(count, "problem")) (listed above); nothing was changed. What another device holds comes back from it; an export or a copy of vault.db made before the damage restores the rest (Docs/CLI.md, `check`)", .dataError)
         case .filesNotIntact(let count):
             return ErrorReport("\(counted(count, "book file")) missing, unreadable or changed (listed above); nothing was deleted. `file verify --search DIR` looks for moved files, `--repair` re-links them", .dataError)
+        case .filesNotCopied(let count):
+            return ErrorReport("the archive was written, but without the plain copies of \(counted(count, "book file")) (listed above); journal.json lists them", .dataError)
         case .viewerFailed(let status) where status == 127:
             return ErrorReport("xdg-open could not be started (is xdg-utils installed?); `file open --print-path` decrypts it for a viewer of your own", .unavailable)
         case .viewerFailed(let status):

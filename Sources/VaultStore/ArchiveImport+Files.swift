@@ -1,0 +1,95 @@
+internal import FileIO
+public import Journal
+import VaultCrypto
+
+/// A book file an archive lists (journal.json's `files`), as the import hands it over.
+public struct ImportedBookFile: Sendable {
+    public let id: EntityID
+    public let book: EntityID
+    public let format: String
+    public let size: Int64
+    /// SHA-256 of the plain file, as the archive records it.
+    public let checksum: String
+    /// What the file says of itself, as JSON (``FileContent/metadata``).
+    public let metadata: String
+    public let locator: Locator?
+    public let addedAt: Timestamp
+    /// The archive's plain copy of it (`export --with-files`), or nil.
+    public let plainCopy: String?
+
+    public init(id: EntityID, book: EntityID, format: String, size: Int64, checksum: String, metadata: String, locator: Locator?,
+                addedAt: Timestamp, plainCopy: String?) {
+        self.id = id
+        self.book = book
+        self.format = format
+        self.size = size
+        self.checksum = checksum
+        self.metadata = metadata
+        self.locator = locator
+        self.addedAt = addedAt
+        self.plainCopy = plainCopy
+    }
+}
+
+/// Book files re-attached from an archive's plain copies. The blobs are written before the
+/// transaction commits, each under the lock ``FileStore`` holds until its row is there:
+/// ``Store/importArchive(dryRun:_:)`` keeps them once it commits and removes them when it
+/// does not, so an import that fails leaves no blob behind (and a kill leaves one the next
+/// sweep takes).
+extension ArchiveImport {
+    /// Attaches `file` to its book with the archive's id, unless the vault has that book
+    /// file already or the book is not here live. A content the vault holds (by SHA-256)
+    /// is attached, not stored again; otherwise it is stored from the archive's plain copy,
+    /// which must be what the archive says (``StoreError/fileChanged(id:)`` otherwise). A
+    /// file the archive lists without a plain copy is only counted.
+    public func add(_ file: ImportedBookFile) throws(StoreError) {
+        var known = false
+        try store.database.forEachRow("SELECT 1 FROM book_file WHERE id = ?", [.text(file.id.rawValue)]) { _ in known = true }
+        if known { summary.unchanged += 1 }
+        guard !known, try presence(of: file.book) == .live else { return }
+        let content: FileContent
+        if let existing = try contentsByChecksum()[file.checksum] {
+            content = existing
+        } else {
+            guard let plainCopy = file.plainCopy else {
+                summary.filesNotCarried += 1
+                return
+            }
+            content = try storeContent(of: file, from: plainCopy)
+            contents?[file.checksum] = content
+            summary.filesStored += 1
+        }
+        let cipher = try store.requireCipher()
+        let locator = try file.locator.map { (locator) throws(StoreError) in
+            SQLValue.blob(try cipher.seal(locator.text, table: "book_file", id: file.id.rawValue, field: "locator"))
+        }
+        try store.database.run("INSERT INTO book_file (id, book_id, file_id, locator, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?)",
+                               [.text(file.id.rawValue), .text(file.book.rawValue), .text(content.id.rawValue), locator ?? .null,
+                                .integer(file.addedAt.millisecondsSince1970), .integer(now.millisecondsSince1970)])
+        summary.filesAttached += 1
+    }
+
+    /// Stores the plain copy at `path` as a new content, checked against what the archive says of it.
+    private func storeContent(of file: ImportedBookFile, from path: String) throws(StoreError) -> FileContent {
+        let source = try Store.fileCall { () throws(FileIOError) in try FileDescriptor.open(path, .readOnly, options: [.noFollow]) }
+        defer { try? source.close() }
+        let id = EntityID.generate(at: now)
+        let key = try Store.cryptoCall { () throws(CryptoError) in try FileKey.generate() }
+        let stored = try store.fileStore.store(from: source, id: id.rawValue, key: key, binding: store.blobBinding(id), progress: { _ in })
+        incomingBlobs.append(stored.blob)
+        guard stored.checksum == file.checksum, stored.size == file.size else { throw .fileChanged(id: file.id.rawValue) }
+        let content = FileContent(id: id, format: file.format, size: stored.size, checksum: stored.checksum, metadata: file.metadata,
+                                  isStored: true, link: nil, deviceID: store.metadata.deviceID, createdAt: now)
+        try store.insertFileContent(content, key: key, cipher: try store.requireCipher())
+        return content
+    }
+
+    /// The vault's contents by SHA-256, read once per import and kept up to date by it.
+    private func contentsByChecksum() throws(StoreError) -> [String: FileContent] {
+        if let contents { return contents }
+        var found: [String: FileContent] = [:]
+        for content in try store.fileContents() where found[content.checksum] == nil { found[content.checksum] = content }
+        contents = found
+        return found
+    }
+}
