@@ -691,6 +691,13 @@ final class SweepWorld {
         try world.run(["import", archive.path, "--dry-run"], vault: "imported", status: 0)
         try world.run(["import", archive.path], vault: "imported", status: 0)
         try world.run(["import", archive.path, "--json"], vault: "imported", status: 0)   // nothing new
+        // Book files carried in plain copies (the archive's, by design): stored encrypted again.
+        try world.run(["file", "add", epub.path], status: 0)
+        let withFiles = archives.appendingPathComponent("with-files")
+        try world.run(["export", "--out", withFiles.path, "--with-files"], status: 65)      // the linked file is gone: listed, not copied
+        try world.run(["import", withFiles.path, "--dry-run"], vault: "imported", status: 0)
+        try world.run(["import", withFiles.path], vault: "imported", status: 0)
+        try world.run(["file", "list"], vault: "imported", showsContent: true, status: 0)
         // journal.json on standard input: held in memory only, never in a file (the sweep searches TMPDIR and the runtime directory).
         let pipedJournal = try String(contentsOf: archive.appendingPathComponent("journal.json"), encoding: .utf8)
         #expect(pipedJournal.contains(c), "the piped journal holds the canary")
