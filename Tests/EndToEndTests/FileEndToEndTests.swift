@@ -895,6 +895,33 @@ import Glibc
         #expect(try files(partial).filter { $0["path"] is NSNull }.count == 1)
     }
 
+    /// The golden archive with book files (Tests/Fixtures/archives/v2-book-files, made once
+    /// by bmvault 0.17.0 with `--with-files`): every later bmvault attaches its files, under
+    /// their ids, byte for byte, with the locator, once.
+    @Test func theGoldenArchiveWithBookFilesImports() throws {
+        let archive = GoldenArchive.root.appendingPathComponent("v2-book-files/archive")
+        let listed = (try GoldenArchive.journal(archive)["books"] as? [[String: Any]] ?? []).flatMap { $0["files"] as? [[String: Any]] ?? [] }
+        try #require(listed.count == 2, "the fixture lists an EPUB and a PDF")
+        let vault = try makeVault()
+        let imported = try #require(try vault.json(["import", archive.path, "--json"]) as? [String: Any])
+        #expect(imported["filesAttached"] as? Int == 2 && imported["filesStored"] as? Int == 2, "\(imported)")
+        let files = try vault.fileList()
+        #expect(Set(files.compactMap { $0["id"] as? String }) == Set(listed.compactMap { $0["id"] as? String }))
+        for entry in listed {
+            let id = try #require(entry["id"] as? String)
+            let file = try #require(files.first { $0["id"] as? String == id })
+            #expect(file["sha256"] as? String == entry["sha256"] as? String && file["format"] as? String == entry["format"] as? String)
+            #expect(file["locator"] as? String == entry["locator"] as? String)
+            let out = vault.out.appendingPathComponent(id + "." + (entry["format"] as? String ?? ""))
+            try vault.succeed(["file", "export", id, "--out", out.path])
+            #expect(try Data(contentsOf: out) == Data(contentsOf: archive.appendingPathComponent(try #require(entry["path"] as? String))))
+        }
+        #expect(files.contains { $0["locator"] as? String == "epubcfi(/6/2!/4/2/1:0)" })
+        let again = try #require(try vault.json(["import", archive.path, "--json"]) as? [String: Any])
+        #expect(again["filesAttached"] as? Int == 0, "\(again)")
+        #expect(vault.blobs().count == 2)
+    }
+
     // MARK: - Helpers
 
     private func sha256(_ file: URL) throws -> String {
