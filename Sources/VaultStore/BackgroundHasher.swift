@@ -2,11 +2,12 @@ import Dispatch
 import VaultCrypto
 
 /// The SHA-256 of a book file, computed on a second thread while `file add` seals and writes
-/// the same chunks on its own: libsodium's SHA-256 (no SHA extensions) takes longer than
-/// sealing and writing together, so side by side, on two cores, adding a file takes about
-/// as long as hashing it.
+/// the same chunks on its own (or `file export`, `open`, `verify` and `export --with-files`
+/// open them): libsodium's SHA-256 (no SHA extensions) takes longer than sealing or opening
+/// and writing together, so side by side, on two cores, either takes about as long as
+/// hashing the file.
 ///
-/// The adding thread reads into ``buffers`` chunk buffers in turn. At most `buffers - 1`
+/// The other thread puts the plaintext into ``buffers`` chunk buffers in turn. At most `buffers - 1`
 /// chunks wait to be hashed, and chunks are hashed in order, so when a buffer comes round
 /// again its last chunk has been hashed (see ``submit(_:)``).
 final class BackgroundHasher: @unchecked Sendable {

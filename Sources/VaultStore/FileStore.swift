@@ -104,18 +104,23 @@ struct FileStore {
         guard headerCount == FileStream.headerCount else { throw .crypto(.malformed) }
         let header = Array(headerBuffer.bytes)
         let opener = try Self.crypto { () throws(CryptoError) in try FileStreamOpener(key: key, header: header, binding: binding) }
-        var hasher = SHA256()
+        let hasher = BackgroundHasher()
+        let buffers = (0..<BackgroundHasher.buffers).map { _ in Buffer(count: FileStream.chunkSize) }
+        // No plaintext buffer goes while the hashing thread may still read it, whatever is thrown.
+        defer { withExtendedLifetime(buffers) { hasher.drain() } }
         var size: Int64 = 0
+        var turn = 0
         let sealed = Buffer(count: FileStream.sealedChunkSize)
-        let plain = Buffer(count: FileStream.chunkSize)
         while true {
+            let plain = buffers[turn % buffers.count]
+            turn += 1
             let count = try Self.call { () throws(FileIOError) in try Self.readFully(file, into: sealed.bytes) }
             // Every chunk but the last is whole: a short one must carry the FINAL tag.
             let (plainCount, isFinal) = try Self.crypto { () throws(CryptoError) in
                 try opener.open(UnsafeRawBufferPointer(rebasing: sealed.bytes[..<count]), into: plain.bytes)
             }
             let chunk = UnsafeRawBufferPointer(rebasing: plain.bytes[..<plainCount])
-            hasher.update(chunk)
+            hasher.submit(chunk)
             if let output { try Self.call { () throws(FileIOError) in try output.writeAll(chunk) } }
             size += Int64(plainCount)
             progress(size)
