@@ -38,8 +38,9 @@ public struct ImportedBookFile: Sendable {
 /// sweep takes).
 extension ArchiveImport {
     /// Attaches `file` to its book with the archive's id, unless the vault has that book
-    /// file already or the book is not here live. A content the vault holds (by SHA-256)
-    /// is attached, not stored again; otherwise it is stored from the archive's plain copy,
+    /// file already (by id, or the same content attached to that book under another id) or
+    /// the book is not here live. A content the vault holds (by SHA-256) is attached, not
+    /// stored again; otherwise it is stored from the archive's plain copy,
     /// which must be what the archive says (``StoreError/fileChanged(id:)`` otherwise). A
     /// file the archive lists without a plain copy is only counted.
     public func add(_ file: ImportedBookFile) throws(StoreError) {
@@ -49,6 +50,13 @@ extension ArchiveImport {
         guard !known, try presence(of: file.book) == .live else { return }
         let content: FileContent
         if let existing = try contentsByChecksum()[file.checksum] {
+            var attached = false
+            try store.database.forEachRow("SELECT 1 FROM book_file WHERE book_id = ? AND file_id = ?",
+                                          [.text(file.book.rawValue), .text(existing.id.rawValue)]) { _ in attached = true }
+            if attached {
+                summary.unchanged += 1
+                return
+            }
             content = existing
         } else {
             guard let plainCopy = file.plainCopy else {

@@ -867,6 +867,17 @@ import Glibc
             #expect(bytes.range(of: Data("Emma Woodhouse".utf8)) == nil, "a blob holds the book in the clear")
         }
 
+        // A vault that attached the same EPUB to the book itself (its own id) keeps that one and
+        // takes the PDF: one attachment per content and book.
+        let fourth = try makeVault()
+        try fourth.succeed(["import", listed.path])
+        try fourth.succeed(["file", "add", epubPath.path, "--book", book])
+        let merged = try #require(try fourth.json(["import", carried.path, "--json"]) as? [String: Any])
+        #expect(merged["filesAttached"] as? Int == 1 && merged["filesStored"] as? Int == 1, "\(merged)")
+        let fourthFiles = try fourth.fileList()
+        #expect(fourthFiles.count == 2 && fourthFiles.contains { $0["id"] as? String == pdfID } && !fourthFiles.contains { $0["id"] as? String == epubID },
+                "\(fourthFiles)")
+
         // A copy changed after the export (same size): refused, with --force too, nothing imported.
         var changed = epub
         changed[changed.count / 2] ^= 0x01
