@@ -13,7 +13,9 @@ public struct ArchiveBookFile: Sendable, Equatable {
         case linked
     }
 
-    /// What the file says of itself, as `file add` read it.
+    /// What the file says of itself, as `file add` read it. The archive's own type, not the
+    /// parser's (`BookFileMetadata`): the format is a promise to readers and must not change
+    /// when the parser does; VaultKit maps one to the other.
     public struct Metadata: Sendable, Equatable {
         public var title: String?
         public var creators: [String]

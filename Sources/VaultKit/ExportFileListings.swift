@@ -29,14 +29,10 @@ struct ExportFileListings {
         var listing: [ArchiveBookFile] = []
         for file in byBook[book.id] ?? [] {
             let path = withFiles && book.deletedAt == nil ? try plainCopy(of: file, bookTitle: book.title, store: store, writer: writer) : nil
-            let metadata = Vault.decode(file.content.metadata)
             listing.append(ArchiveBookFile(
                 id: file.id, format: file.content.format, size: file.content.size, sha256: file.content.checksum,
                 kept: file.content.isStored ? .stored : .linked, addedAt: file.createdAt, locator: file.locator,
-                metadata: ArchiveBookFile.Metadata(title: metadata.title, creators: metadata.creators, language: metadata.language,
-                                                   identifiers: metadata.identifiers, publisher: metadata.publisher, date: metadata.date,
-                                                   hasCover: metadata.hasCover),
-                path: path))
+                metadata: ArchiveBookFile.Metadata(Vault.decode(file.content.metadata)), path: path))
         }
         return listing
     }
@@ -70,5 +66,19 @@ struct ExportFileListings {
         copies[file.content.id] = relative
         copied += 1
         return relative
+    }
+}
+
+extension ArchiveBookFile.Metadata {
+    /// The archive's form of what a file says of itself.
+    init(_ metadata: BookFileMetadata) {
+        self.init(title: metadata.title, creators: metadata.creators, language: metadata.language, identifiers: metadata.identifiers,
+                  publisher: metadata.publisher, date: metadata.date, hasCover: metadata.hasCover)
+    }
+
+    /// The same, as the vault keeps it.
+    var bookFileMetadata: BookFileMetadata {
+        BookFileMetadata(title: title, creators: creators, language: language, identifiers: identifiers, publisher: publisher,
+                         date: date, hasCover: hasCover)
     }
 }

@@ -1,5 +1,4 @@
 public import Archive
-import BookFiles
 public import Journal
 import Telemetry
 public import VaultStore
@@ -180,11 +179,8 @@ extension Vault {
     /// copy that is not the file listed is a damaged archive (nothing is imported).
     private static func importBookFile(_ file: ArchiveBookFile, of book: EntityID, from reader: ArchiveReader,
                                        into importer: ArchiveImport) throws {
-        let metadata = BookFileMetadata(title: file.metadata.title, creators: file.metadata.creators, language: file.metadata.language,
-                                        identifiers: file.metadata.identifiers, publisher: file.metadata.publisher,
-                                        date: file.metadata.date, hasCover: file.metadata.hasCover)
         let imported = ImportedBookFile(id: file.id, book: book, format: file.format, size: file.size, checksum: file.sha256,
-                                        metadata: encode(metadata), locator: try file.locator.map { try Locator($0) },
+                                        metadata: encode(file.metadata.bookFileMetadata), locator: try file.locator.map { try Locator($0) },
                                         addedAt: file.addedAt, plainCopy: file.path.flatMap(reader.plainCopy(at:)))
         do throws(StoreError) {
             try importer.add(imported)
