@@ -46,7 +46,7 @@ struct CommandLineConventionTests {
         let typo = try vault.run(["serach", "my private words"])
         #expect(typo.status == 64 && typo.stderr.hasPrefix("Error: Unknown command; did you mean 'search'? Expected one of: "), "\(typo)")
         #expect(!typo.stderr.contains("private"))
-        #expect(try vault.succeed(["export", "--help"]).stdout.contains("USAGE: bmvault export --out <dir> [--include-deleted]\n"),
+        #expect(try vault.succeed(["export", "--help"]).stdout.contains("USAGE: bmvault export --out <dir> [--include-deleted] [--with-files]\n"),
                 "an option the command cannot do without has no brackets")
         let missing = try vault.run(["move", "@last"])
         #expect(missing.status == 64 && missing.stderr == "Error: move needs --to BOOK\n", "\(missing)")
