@@ -41,7 +41,8 @@ public final class ArchiveReader {
         guard let status = try? FileSystem.status(path) else { throw .notFound(path: path) }
         guard status.kind == .directory else {
             journalPath = path
-            directory = path.contains("/") ? String(path[..<path.lastIndex(of: "/")!]) : "."
+            // The typed journal.json's folder: ".", "/" or the part before its last "/".
+            directory = path.lastIndex(of: "/").map { $0 == path.startIndex ? "/" : String(path[..<$0]) } ?? "."
             journalIsTyped = true
             source = .journal
             formatVersion = try Self.journalVersion(path: path, file: ArchiveFormat.journalFile, followingLinks: true)
