@@ -38,7 +38,7 @@ enum ArchiveCommands {
             if report.filesListed > 0 {
                 context.console.note(input.withFiles
                     ? "Listed \(plural(report.filesListed, "book file")), with \(plural(report.filesCopied, "plain copy", "plain copies")) under files/.\n"
-                    : "Listed \(plural(report.filesListed, "book file")) (--with-files also writes their plain copies).\n")
+                    : "Listed \(plural(report.filesListed, "book file")) (--with-files also writes \(report.filesListed == 1 ? "its plain copy" : "their plain copies")).\n")
             }
             for id in report.filesNotCopied {
                 context.console.err("Book file \(FileCommands.shortFileID(id)): no plain copy (gone, damaged, or kept on another device; `bmvault file verify` says which).\n")
