@@ -270,7 +270,8 @@ extension Vault {
         } catch .fileUnreachable(_, _, let errno) {
             return errno == ENOENT || errno == ENOTDIR ? .missing(movedTo: nil) : .unreadable(errno: errno)
         } catch .io(_, let errno) {
-            return errno == ENOENT ? .missing(movedTo: nil) : .unreadable(errno: errno)
+            // Opening was fine (a file gone is `fileUnreachable`): reading it failed.
+            return .unreadable(errno: errno)
         } catch {
             return .changed
         }
