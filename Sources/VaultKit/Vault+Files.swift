@@ -279,9 +279,12 @@ extension Vault {
 
     // MARK: - Helpers
 
-    private func presence(of content: FileContent, store: Store) -> (FileListing.Presence, Bool) {
+    private func presence(of attached: FileContent, store: Store) -> (FileListing.Presence, Bool) {
+        let content = (try? store.reachableContent(for: attached)) ?? attached
         if content.isStored {
-            return (store.holdsBlob(of: content) ? .present : .missing, true)
+            if store.holdsBlob(of: content) { return (.present, true) }
+            // Stored by another device, whose blob never came here: kept there.
+            return content.deviceID == store.metadata.deviceID ? (.missing, true) : (.elsewhere, false)
         }
         guard let link = content.link, content.deviceID == store.metadata.deviceID else { return (.elsewhere, false) }
         do {

@@ -129,6 +129,8 @@ extension Vault {
             case .journal(let storeError): throw VaultError(storeError)
             }
         }
+        // A book file removed on another device: its blob here goes now that no book has it.
+        try storeCall { () throws(StoreError) in try store.sweepFileStore() }
         if summary.skipped.count == records.count, let first = summary.skipped.sorted(by: { $0.key < $1.key }).first {
             throw .remote(name: first.key, errorClass: first.value)
         }

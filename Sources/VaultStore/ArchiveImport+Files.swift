@@ -50,10 +50,7 @@ extension ArchiveImport {
         guard !known, try presence(of: file.book) == .live else { return }
         let content: FileContent
         if let existing = try contentsByChecksum()[file.checksum] {
-            var attached = false
-            try store.database.forEachRow("SELECT 1 FROM book_file WHERE book_id = ? AND file_id = ?",
-                                          [.text(file.book.rawValue), .text(existing.id.rawValue)]) { _ in attached = true }
-            if attached {
+            if try store.attachedFiles(of: file.book).contains(where: { $0.content.checksum == file.checksum }) {
                 summary.unchanged += 1
                 return
             }
@@ -67,13 +64,7 @@ extension ArchiveImport {
             contents?[file.checksum] = content
             summary.filesStored += 1
         }
-        let cipher = try store.requireCipher()
-        let locator = try file.locator.map { (locator) throws(StoreError) in
-            SQLValue.blob(try cipher.seal(locator.text, table: "book_file", id: file.id.rawValue, field: "locator"))
-        }
-        try store.database.run("INSERT INTO book_file (id, book_id, file_id, locator, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?)",
-                               [.text(file.id.rawValue), .text(file.book.rawValue), .text(content.id.rawValue), locator ?? .null,
-                                .integer(file.addedAt.millisecondsSince1970), .integer(now.millisecondsSince1970)])
+        _ = try store.insertAttachment(id: file.id, content: content, to: file.book, locator: file.locator, createdAt: file.addedAt)
         summary.filesAttached += 1
     }
 
@@ -88,7 +79,7 @@ extension ArchiveImport {
         guard stored.checksum == file.checksum, stored.size == file.size else { throw .fileChanged(id: file.id.rawValue) }
         let content = FileContent(id: id, format: file.format, size: stored.size, checksum: stored.checksum, metadata: file.metadata,
                                   isStored: true, link: nil, deviceID: store.metadata.deviceID, createdAt: now)
-        try store.insertFileContent(content, key: key, cipher: try store.requireCipher())
+        try store.insertFileContent(content, sealedKey: try store.sealFileKey(key, id: id), cipher: try store.requireCipher())
         return content
     }
 
@@ -96,7 +87,9 @@ extension ArchiveImport {
     private func contentsByChecksum() throws(StoreError) -> [String: FileContent] {
         if let contents { return contents }
         var found: [String: FileContent] = [:]
-        for content in try store.fileContents() where found[content.checksum] == nil { found[content.checksum] = content }
+        for content in try store.fileContents() where found[content.checksum] == nil && store.isReachableHere(content) {
+            found[content.checksum] = content
+        }
         contents = found
         return found
     }

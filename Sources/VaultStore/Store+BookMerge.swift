@@ -55,9 +55,9 @@ extension Store {
                 }
             }
             try database.run("UPDATE book_alias SET book_id = ? WHERE book_id = ?", [.text(kept.rawValue), .text(duplicate.rawValue)])
-            // Its files go with it (a content the kept book has already stays attached once).
-            try database.run("UPDATE OR IGNORE book_file SET book_id = ? WHERE book_id = ?", [.text(kept.rawValue), .text(duplicate.rawValue)])
-            try database.run("DELETE FROM book_file WHERE book_id = ?", [.text(duplicate.rawValue)])
+            // Its files go with it: each removed from it and attached to the kept book (unless
+            // that has the same content already), each change with its operation.
+            try moveFiles(from: duplicate, to: kept)
             let held = Set(try bookAliases().filter { $0.book == kept }.map(\.alias))
             for alias in [Self.titleAndAuthorsAlias(merged.title, authors: merged.authors), Self.titleAlias(merged.title)]
             where !held.contains(alias) {

@@ -70,7 +70,8 @@ public struct FileAddition: Sendable, Equatable {
 /// The reader's book files, kept beside the journal: the rows here, the encrypted blobs in
 /// the ``FileStore``. Rows and blobs are changed in an order that a crash at any point
 /// leaves no row without its blob (a blob without a row is swept by ``sweepFileStore()``).
-/// File records are this device's for now: they do not sync yet (Docs/FILES.md).
+/// Attachments sync like other records (``BookFileVersion``, Store+BookFileRecords); the
+/// blobs stay on the device that stored them, and a link is only its own device's.
 extension Store {
     var fileStore: FileStore { FileStore(databasePath: path) }
 
@@ -98,14 +99,14 @@ extension Store {
         let link = linkOnly ? FileLink(path: path, modifiedMilliseconds: status.modifiedMilliseconds) : nil
         let (addition, matchedLinkOnly) = try database.writeTransaction { () throws(StoreError) -> (FileAddition, Bool) in
             let (bookID, bookIsNew) = try fileBook(choice)
-            let existing = try fileContents().first { $0.checksum == checksum }
+            let existing = try fileContents().first { $0.checksum == checksum && isReachableHere($0) }
             let content: FileContent
             if let existing {
                 content = existing
             } else {
                 content = FileContent(id: newID, format: format, size: size, checksum: checksum, metadata: metadata,
                                       isStored: !linkOnly, link: link, deviceID: self.metadata.deviceID, createdAt: clock.now())
-                try insertFileContent(content, key: key, cipher: cipher)
+                try insertFileContent(content, sealedKey: try key.map { key throws(StoreError) in try sealFileKey(key, id: newID) }, cipher: cipher)
             }
             let (attached, wasAttached) = try attach(content, to: bookID)
             FaultInjection.reach("file-add:before-commit")
@@ -137,7 +138,12 @@ extension Store {
         defer { stored.blob.finish() }
         do {
             try database.writeTransaction { () throws(StoreError) in
-                try database.run("UPDATE file SET file_key = ? WHERE id = ?", [.blob(try sealFileKey(key, id: id)), .text(id.rawValue)])
+                let sealed = try sealFileKey(key, id: id)
+                try database.run("UPDATE file SET file_key = ? WHERE id = ?", [.blob(sealed), .text(id.rawValue)])
+                // Its key goes to the other devices with each attachment of it.
+                for attached in try readBookFiles(where: "b.file_id = ? AND b.removed_at IS NULL", [.text(id.rawValue)]) {
+                    try changeBookFile(attached) { file, _ in file.content.sealedKey = sealed }
+                }
             }
         } catch {
             stored.blob.discard()
@@ -158,7 +164,8 @@ extension Store {
         }
     }
 
-    func insertFileContent(_ content: FileContent, key: FileKey?, cipher: RecordCipher) throws(StoreError) {
+    /// Inserts a content's row; `sealedKey` is its key sealed under the vault key (``sealFileKey(_:id:)``).
+    func insertFileContent(_ content: FileContent, sealedKey: [UInt8]?, cipher: RecordCipher) throws(StoreError) {
         let id = content.id.rawValue
         try database.run("""
             INSERT INTO file (id, format, size, checksum, metadata, file_key, link_path, link_mtime, device_id, created_at)
@@ -166,24 +173,26 @@ extension Store {
             """, [.text(id), .text(content.format), .integer(content.size),
                   .blob(try cipher.seal(content.checksum, table: "file", id: id, field: "checksum")),
                   .blob(try cipher.seal(content.metadata, table: "file", id: id, field: "metadata")),
-                  try key.map { key throws(StoreError) in .blob(try sealFileKey(key, id: content.id)) } ?? .null,
+                  sealedKey.map { .blob($0) } ?? .null,
                   try content.link.map { link throws(StoreError) in .blob(try cipher.seal(link.path, table: "file", id: id, field: "link_path")) } ?? .null,
                   content.link.map { .integer($0.modifiedMilliseconds) } ?? .null,
                   .text(content.deviceID), .integer(content.createdAt.millisecondsSince1970)])
     }
 
-    /// Attaches `content` to `book`, unless it is already; returns the attachment.
+    /// Attaches `content` to `book`, unless it is attached already; returns the attachment
+    /// as listings show it (the same file attached by another device, whose copy is not
+    /// here, is attached again with this device's copy, and shown once with it).
     private func attach(_ content: FileContent, to book: EntityID) throws(StoreError) -> (AttachedFile, Bool) {
-        var existing: String?
-        try database.forEachRow("SELECT id FROM book_file WHERE book_id = ? AND file_id = ?",
-                                [.text(book.rawValue), .text(content.id.rawValue)]) { row in existing = row.text(0) }
-        if let existing, let id = try? EntityID(validating: existing) { return (try attachedFile(id), true) }
-        let now = clock.now()
-        let id = EntityID.generate(at: now)
-        try database.run("INSERT INTO book_file (id, book_id, file_id, locator, created_at, updated_at) VALUES (?, ?, ?, NULL, ?, ?)",
-                         [.text(id.rawValue), .text(book.rawValue), .text(content.id.rawValue),
-                          .integer(now.millisecondsSince1970), .integer(now.millisecondsSince1970)])
-        return (AttachedFile(id: id, book: book, content: content, locator: nil, createdAt: now, updatedAt: now), false)
+        let attached = try readBookFiles(where: "b.book_id = ? AND b.file_id = ? AND b.removed_at IS NULL",
+                                         [.text(book.rawValue), .text(content.id.rawValue)])
+        if attached.isEmpty {
+            let now = clock.now()
+            _ = try insertAttachment(id: EntityID.generate(at: now), content: content, to: book, locator: nil, createdAt: now)
+        }
+        guard let shown = try attachedFiles(of: book).first(where: { $0.content.checksum == content.checksum }) else {
+            throw .recordNotFound(id: content.id.rawValue)
+        }
+        return (shown, !attached.isEmpty)
     }
 
     // MARK: - Reading
@@ -217,29 +226,24 @@ extension Store {
         return contents
     }
 
-    /// Every book file, or one book's, oldest first.
+    /// Every book file attached (or one book's), oldest first. The same content attached to
+    /// a book twice (two devices that each attached it before they synced) is shown once:
+    /// under the attachment with the smaller id, at the place recorded last in either, so
+    /// every device shows the same.
     public func attachedFiles(of book: EntityID? = nil) throws(StoreError) -> [AttachedFile] {
-        let cipher = try requireCipher()
-        var contents: [String: FileContent] = [:]
-        for content in try fileContents() { contents[content.id.rawValue] = content }
-        var files: [AttachedFile] = []
-        let condition = book == nil ? "" : "WHERE book_id = ?"
-        try database.forEachRow("""
-            SELECT id, book_id, file_id, locator, created_at, updated_at FROM book_file \(condition) ORDER BY created_at, id
-            """, book.map { [.text($0.rawValue)] } ?? []) { row in
-            let id = row.text(0)
-            guard let entity = try? EntityID(validating: id), let book = try? EntityID(validating: row.text(1)),
-                  let content = contents[row.text(2)] else { return }
-            var locator: String?
-            if !row.isNull(3) {
-                guard let opened = try? cipher.open(row.blob(3), table: "book_file", id: id, field: "locator") else { return }
-                locator = opened
-            }
-            files.append(AttachedFile(id: entity, book: book, content: content, locator: locator,
-                                      createdAt: Timestamp(millisecondsSince1970: row.int64(4)),
-                                      updatedAt: Timestamp(millisecondsSince1970: row.int64(5))))
+        var contents: [EntityID: FileContent] = [:]
+        for content in try fileContents() { contents[content.id] = content }
+        let live = try readBookFiles(where: book == nil ? "b.removed_at IS NULL" : "b.removed_at IS NULL AND b.book_id = ?",
+                                     book.map { [.text($0.rawValue)] } ?? [])
+        var groups: [String: [BookFileVersion]] = [:]
+        for version in live { groups[version.file.bookID.rawValue + "/" + version.file.content.checksum, default: []].append(version) }
+        return live.compactMap { version -> AttachedFile? in
+            let group = groups[version.file.bookID.rawValue + "/" + version.file.content.checksum] ?? [version]
+            guard version.file.id == group.map(\.file.id).min(), let content = contents[version.file.content.id] else { return nil }
+            let placed = group.max { $0.locatorClock < $1.locatorClock } ?? version
+            return AttachedFile(id: version.file.id, book: version.file.bookID, content: content, locator: placed.file.locator?.text,
+                                createdAt: version.file.createdAt, updatedAt: group.map(\.file.updatedAt).max() ?? version.file.updatedAt)
         }
-        return files
     }
 
     /// One book file, by its id.
@@ -255,9 +259,9 @@ extension Store {
     /// be the recorded one (``StoreError/fileChanged(id:)`` otherwise); one that cannot be
     /// opened is ``StoreError/fileUnreachable(id:stored:errno:)``. `progress`: bytes so far.
     public func readFile(_ file: AttachedFile, into output: FileDescriptor?, progress: (Int64) -> Void = { _ in }) throws(StoreError) {
-        let content = file.content
+        let content = try reachableContent(for: file.content)
         let written: (checksum: String, size: Int64)
-        if content.isStored {
+        if content.isStored && (content.deviceID == metadata.deviceID || holdsBlob(of: content)) {
             let blob: FileDescriptor
             do {
                 blob = try fileStore.openBlob(content.id.rawValue)
@@ -284,15 +288,11 @@ extension Store {
 
     // MARK: - Changing
 
-    /// Records the reader's current place in a book file.
+    /// Records the reader's current place in a book file, with its operation.
     public func setFileLocator(_ id: EntityID, to locator: Locator) throws(StoreError) {
         try database.writeTransaction { () throws(StoreError) in
-            var found = false
-            try database.forEachRow("SELECT 1 FROM book_file WHERE id = ?", [.text(id.rawValue)]) { _ in found = true }
-            guard found else { throw .recordNotFound(id: id.rawValue) }
-            let sealed = try requireCipher().seal(locator.text, table: "book_file", id: id.rawValue, field: "locator")
-            try database.run("UPDATE book_file SET locator = ?, updated_at = ? WHERE id = ?",
-                             [.blob(sealed), .integer(clock.now().millisecondsSince1970), .text(id.rawValue)])
+            guard let before = try localBookFile(id), !before.file.isRemoved else { throw .recordNotFound(id: id.rawValue) }
+            try changeBookFile(before, movesLocator: true) { file, _ in file.locator = locator }
         }
     }
 
@@ -305,21 +305,46 @@ extension Store {
         }
     }
 
-    /// Detaches a book file from its book; its content goes (the stored blob with it) when
-    /// no book has it any more. A linked file is never touched where it lies.
+    /// Detaches a book file from its book (every attachment of that content to that book,
+    /// each with its operation: the removal syncs); the stored blob goes when no book has
+    /// its content any more. The rows stay, removed, so other devices learn of it. A linked
+    /// file is never touched where it lies.
     public func removeFile(_ id: EntityID) throws(StoreError) {
-        let gone = try database.writeTransaction { () throws(StoreError) -> String? in
-            var content: String?
-            try database.forEachRow("SELECT file_id FROM book_file WHERE id = ?", [.text(id.rawValue)]) { row in content = row.text(0) }
-            guard let content else { throw .recordNotFound(id: id.rawValue) }
-            try database.run("DELETE FROM book_file WHERE id = ?", [.text(id.rawValue)])
-            var others = 0
-            try database.forEachRow("SELECT count(*) FROM book_file WHERE file_id = ?", [.text(content)]) { row in others = Int(row.int64(0)) }
-            guard others == 0 else { return nil }
-            try database.run("DELETE FROM file WHERE id = ?", [.text(content)])
-            return content
+        let gone = try database.writeTransaction { () throws(StoreError) -> [String] in
+            guard let shown = try localBookFile(id), !shown.file.isRemoved else { throw .recordNotFound(id: id.rawValue) }
+            let same = try readBookFiles(where: "b.book_id = ? AND b.removed_at IS NULL", [.text(shown.file.bookID.rawValue)])
+                .filter { $0.file.content.checksum == shown.file.content.checksum }
+            for attached in same {
+                try changeBookFile(attached, movesAttachment: true) { file, now in file.removedAt = now }
+            }
+            return try unattachedContents(among: same.map(\.file.content.id))
         }
-        if let gone { fileStore.remove(gone) }
+        for content in gone { fileStore.remove(content) }
+    }
+
+    /// Of `contents`, those no live attachment has any more (their blobs may go). Inside a transaction.
+    func unattachedContents(among contents: [EntityID]) throws(StoreError) -> [String] {
+        var gone: [String] = []
+        for content in Set(contents) {
+            var attached = false
+            try database.forEachRow("SELECT 1 FROM book_file WHERE file_id = ? AND removed_at IS NULL LIMIT 1",
+                                    [.text(content.rawValue)]) { _ in attached = true }
+            if !attached { gone.append(content.rawValue) }
+        }
+        return gone
+    }
+
+    /// Whether this device can read `content`'s bytes: its blob is here, or it is linked here.
+    func isReachableHere(_ content: FileContent) -> Bool {
+        content.isStored ? holdsBlob(of: content) : content.link != nil && content.deviceID == metadata.deviceID
+    }
+
+    /// What this device reads a content's bytes from: the content itself when it can, else
+    /// another with the same SHA-256 that it can (two devices that added the same file made
+    /// two contents, each with its blob on its own device), else the content itself.
+    public func reachableContent(for content: FileContent) throws(StoreError) -> FileContent {
+        if isReachableHere(content) { return content }
+        return try fileContents().first { $0.checksum == content.checksum && $0.id != content.id && isReachableHere($0) } ?? content
     }
 
     /// Whether the file store holds the blob of a stored content.
@@ -347,11 +372,15 @@ extension Store {
         return gone
     }
 
-    /// Removes blobs no row names (a `file add` killed before its row committed).
+    /// Removes blobs no attached file needs: a `file add` killed before its row committed,
+    /// a file removed on another device.
     public func sweepFileStore() throws(StoreError) {
         try fileStore.sweep { (id) throws(StoreError) -> Bool in
             var named = false
-            try database.forEachRow("SELECT 1 FROM file WHERE id = ? AND file_key IS NOT NULL", [.text(id)]) { _ in named = true }
+            try database.forEachRow("""
+                SELECT 1 FROM file WHERE id = ?1 AND file_key IS NOT NULL
+                  AND EXISTS (SELECT 1 FROM book_file WHERE file_id = ?1 AND removed_at IS NULL)
+                """, [.text(id)]) { _ in named = true }
             return named
         }
     }
@@ -363,7 +392,7 @@ extension Store {
         Binding(vaultID: metadata.vaultID, table: "file", recordID: id.rawValue, field: "blob")
     }
 
-    private func sealFileKey(_ key: FileKey, id: EntityID) throws(StoreError) -> [UInt8] {
+    func sealFileKey(_ key: FileKey, id: EntityID) throws(StoreError) -> [UInt8] {
         let sealer = try requireCipher().sealer
         return try Self.cryptoCall { () throws(CryptoError) in
             try key.withUnsafeBytes { bytes throws(CryptoError) in

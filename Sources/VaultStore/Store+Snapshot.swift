@@ -2,8 +2,8 @@ import Journal
 public import Sync
 
 extension Store {
-    /// Queues, for `remote` alone, the journal as it stands: one operation per book, session
-    /// and tag, and one per standing version of each note and quote, sealed like any
+    /// Queues, for `remote` alone, the journal as it stands: one operation per book, session,
+    /// tag and book file, and one per standing version of each note and quote, sealed like any
     /// operation, so a device joining through that remote receives everything without
     /// every historic edit. A deleted record travels as its deletion, without its content.
     /// Derived conflict copies are not sent (every device derives them alike).
@@ -55,6 +55,11 @@ extension Store {
             // each); a name purged with its record stays here.
             for version in try readTaggings(where: "length(name) > 0", []) {
                 try enqueueSnapshotOperation(.tagging(version), deleted: false)
+                report.operations += 1
+            }
+            // Book files attached and removed alike, each with its content and sealed key.
+            for version in try readBookFiles(where: "1") {
+                try enqueueSnapshotOperation(.bookFile(version), deleted: version.file.isRemoved)
                 report.operations += 1
             }
             let now = SQLValue.integer(clock.now().millisecondsSince1970)

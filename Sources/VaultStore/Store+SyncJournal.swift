@@ -94,6 +94,16 @@ public struct MergeTransaction: SyncApplyTransaction {
         try store.presence(of: tagging.recordID, kind: tagging.recordKind)
     }
 
+    public func localBookFile(_ id: EntityID) throws(StoreError) -> BookFileVersion? {
+        try store.localBookFile(id)
+    }
+
+    /// A book file as decided; the blob of one removed here goes at the next sweep
+    /// (``Store/sweepFileStore()``), once this transaction has committed.
+    public func apply(_ decision: BookFileDecision) throws(StoreError) {
+        if case .store(let version) = decision { try store.writeBookFileFromElsewhere(version) }
+    }
+
     public func apply(_ decision: TaggingDecision) throws(StoreError) {
         if case .store(let version) = decision { try store.writeTagging(version) }
     }

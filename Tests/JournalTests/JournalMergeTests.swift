@@ -209,6 +209,79 @@ import Testing
         #expect(Self.merge.merge(session, into: session, book: .live) == .unchanged)
     }
 
+    static func bookFile(key: [UInt8]? = [1, 2, 3]) throws -> BookFileVersion {
+        let content = BookFile.Content(id: EntityID.generate(at: ms(3)), format: "epub", size: 10, checksum: String(repeating: "ab", count: 32),
+                                       metadata: "{}", deviceID: "a", sealedKey: key, createdAt: ms(3))
+        return BookFileVersion(BookFile(id: EntityID.generate(at: ms(4)), bookID: someBookID, content: content, locator: try Locator("p. 1"),
+                                        createdAt: ms(4), updatedAt: ms(4), removedAt: nil, version: 1),
+                               clock: Self.clock(4, "a"), locatorClock: Self.clock(4, "a"))
+    }
+
+    @Test func aBookFileWaitsForItsBookAndGoesWithAPurgedOne() throws {
+        let file = try Self.bookFile()
+        #expect(Self.merge.merge(file, into: nil, book: .missing) == .deferred)
+        #expect(Self.merge.merge(file, into: nil, book: .purged) == .unchanged)
+        #expect(Self.merge.merge(file, into: nil, book: .deleted) == .store(file))
+        #expect(Self.merge.merge(file, into: nil, book: .live) == .store(file))
+        #expect(Self.merge.merge(file, into: file, book: .live) == .unchanged)
+    }
+
+    /// Attachment and place are decided apart, each by its own clock: a place recorded on
+    /// one device after the file was removed on another moves the place, not the removal;
+    /// a removal made after the place was recorded removes it.
+    @Test func aBookFilesAttachmentAndPlaceFollowTheirOwnLaterChange() throws {
+        let here = try Self.bookFile()
+        var removedThere = here
+        removedThere.file.removedAt = ms(50)
+        removedThere.file.version = 2
+        removedThere.clock = Self.clock(50, "b")
+        var movedHere = here
+        movedHere.file.locator = try Locator("p. 90")
+        movedHere.file.version = 2
+        movedHere.locatorClock = Self.clock(60, "a")
+
+        guard case .store(let merged) = Self.merge.merge(removedThere, into: movedHere, book: .live) else {
+            Issue.record("the removal is taken")
+            return
+        }
+        let ninety = try Locator("p. 90")
+        #expect(merged.file.isRemoved && merged.file.locator == ninety)
+        #expect(merged.clock == Self.clock(50, "b") && merged.locatorClock == Self.clock(60, "a"))
+        // The other order gives the same result: every device converges.
+        #expect(Self.merge.merge(movedHere, into: removedThere, book: .live) == .store(merged))
+        // An older place from elsewhere changes nothing.
+        var olderThere = here
+        olderThere.file.locator = try Locator("p. 2")
+        olderThere.locatorClock = Self.clock(5, "b")
+        #expect(Self.merge.merge(olderThere, into: movedHere, book: .live) == .unchanged)
+        // Attached again after the removal: back.
+        var attachedAgain = removedThere
+        attachedAgain.file.removedAt = nil
+        attachedAgain.clock = Self.clock(70, "a")
+        guard case .store(let back) = Self.merge.merge(attachedAgain, into: merged, book: .live) else {
+            Issue.record("attached again")
+            return
+        }
+        #expect(!back.file.isRemoved)
+    }
+
+    /// A content's key, once given, is kept: one from elsewhere fills a content here that had
+    /// none (it was only linked there when it first came), and never replaces one here.
+    @Test func aBookFilesKeyIsTakenWhenMissingAndNeverReplaced() throws {
+        let linked = try Self.bookFile(key: nil)
+        var stored = linked
+        stored.file.content.sealedKey = [9, 9]
+        stored.file.version = 2
+        guard case .store(let merged) = Self.merge.merge(stored, into: linked, book: .live) else {
+            Issue.record("the key is taken")
+            return
+        }
+        #expect(merged.file.content.sealedKey == [9, 9])
+        var otherKey = stored
+        otherKey.file.content.sealedKey = [7]
+        #expect(Self.merge.merge(otherKey, into: stored, book: .live) == .unchanged)
+    }
+
     @Test func theLaterChangeOfASessionWinsDeletionsIncluded() {
         let recorded = SessionVersion(ReadingSession(id: EntityID.generate(at: ms(5)), bookID: someBookID, startedAt: ms(1), endedAt: ms(2), pagesRead: 3),
                                       clock: .origin)

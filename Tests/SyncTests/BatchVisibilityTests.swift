@@ -41,6 +41,8 @@ import VaultCrypto
             func localTagging(_ id: EntityID) throws(StoreError) -> TaggingVersion? { try inner.localTagging(id) }
             func taggedRecordPresence(_ tagging: Tagging) throws(StoreError) -> RecordPresence { try inner.taggedRecordPresence(tagging) }
             func apply(_ decision: TaggingDecision) throws(StoreError) { try inner.apply(decision) }
+            func localBookFile(_ id: EntityID) throws(StoreError) -> BookFileVersion? { try inner.localBookFile(id) }
+            func apply(_ decision: BookFileDecision) throws(StoreError) { try inner.apply(decision) }
         }
 
         func applyInOneTransaction<Result>(_ body: (Transaction) throws(StoreError) -> Result) throws(StoreError) -> Result {

@@ -100,6 +100,46 @@ import VaultCrypto
 
     /// Every record reads back as it was written, whatever its text; the record is a JSON
     /// object of its own (no JSON inside a string), members in sorted order.
+    /// A book file (format 9, which bmvault 0.17 refuses and reads once upgraded): stored
+    /// (its sealed key travels) or linked (none, and never its path), attached or removed,
+    /// with its clocks or the operation's; one that breaks the rules is refused.
+    private func bookFilesRoundTripAsFormatNine() throws {
+        for index in 0..<4 {
+            let content = BookFile.Content(id: EntityID.generate(at: Timestamp(millisecondsSince1970: 20)), format: index % 2 == 0 ? "epub" : "pdf",
+                                           size: Int64(index * 1000), checksum: String(repeating: "0f", count: 32),
+                                           metadata: #"{"title":"Désert","creators":["A"]}"#, deviceID: "device",
+                                           sealedKey: index < 2 ? [UInt8](repeating: 7, count: 73) : nil,
+                                           createdAt: Timestamp(millisecondsSince1970: 21))
+            let file = BookFile(id: EntityID.generate(at: Timestamp(millisecondsSince1970: 22)), bookID: EntityID.generate(at: Timestamp(millisecondsSince1970: 23)),
+                                content: content, locator: index == 3 ? nil : try Locator("epubcfi(/6/4!/4/2)"),
+                                createdAt: Timestamp(millisecondsSince1970: 24), updatedAt: Timestamp(millisecondsSince1970: 25),
+                                removedAt: index == 1 ? Timestamp(millisecondsSince1970: 25) : nil, version: Int64(index + 1))
+            let other = HybridTimestamp(wallMilliseconds: 3, counter: 1, deviceID: "device")
+            let version = BookFileVersion(file, clock: index % 2 == 0 ? Self.clock : other, locatorClock: index < 2 ? Self.clock : other)
+            let operation = Self.operation(.bookFile(version), action: index == 1 ? .delete : .update)
+            let bytes = OperationDocument.encode(operation)
+            #expect(try Self.decoded(bytes) == operation, "book file \(index)")
+            #expect(String(decoding: bytes, as: UTF8.self).hasSuffix(#","v":9}"#))
+            #expect(String(decoding: bytes, as: UTF8.self).contains("fileKey") == (index < 2))
+        }
+        let file = BookFile(id: EntityID.generate(at: Timestamp(millisecondsSince1970: 22)), bookID: EntityID.generate(at: Timestamp(millisecondsSince1970: 23)),
+                            content: BookFile.Content(id: EntityID.generate(at: Timestamp(millisecondsSince1970: 20)), format: "epub", size: 1,
+                                                      checksum: String(repeating: "0f", count: 32), metadata: "{}", deviceID: "device",
+                                                      sealedKey: nil, createdAt: Timestamp(millisecondsSince1970: 21)),
+                            locator: nil, createdAt: Timestamp(millisecondsSince1970: 24), updatedAt: Timestamp(millisecondsSince1970: 25),
+                            removedAt: nil, version: 1)
+        let good = String(decoding: OperationDocument.encode(Self.operation(.bookFile(BookFileVersion(file, clock: Self.clock, locatorClock: Self.clock)))),
+                          as: UTF8.self)
+        for (from, to) in [(#""format":"epub""#, #""format":"docx""#), (String(repeating: "0f", count: 32), "0F"),
+                           (#""size":1"#, #""size":-1"#), (#""metadata":"{}""#, #""metadata":"""#)] {
+            guard case .refused = try OperationDocument.decode(Array(good.replacingOccurrences(of: from, with: to).utf8),
+                                                               expectedKey: Self.key, device: deviceID("d")) else {
+                Issue.record("a book file with \(to) is refused")
+                return
+            }
+        }
+    }
+
     @Test func everyRecordRoundTripsAsOneJSONDocument() throws {
         for (index, typed) in Self.texts.enumerated() {
             let text = try TextRules.body(typed)   // as every stored note is
@@ -215,6 +255,8 @@ import VaultCrypto
             Issue.record("a tag that breaks the rules is refused")
             return
         }
+
+        try bookFilesRoundTripAsFormatNine()
 
         let session = ReadingSession(id: EntityID.generate(at: Timestamp(millisecondsSince1970: 4)),
                                      bookID: EntityID.generate(at: Timestamp(millisecondsSince1970: 5)),

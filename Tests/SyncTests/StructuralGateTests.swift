@@ -123,7 +123,8 @@ import Testing
         let declared = try Self.swiftFiles(under: "Sources/Journal/Conflicts")
             .flatMap { $0.text.matches(of: conformance).compactMap { $0.output[1].substring.map(String.init) } }
         #expect(Set(declared) == ["NoteAndQuoteTextPolicy", "BookMetadataPolicy", "ProgressPolicy", "SessionEditPolicy",
-                                  "ReadingLogPolicy", "RatingPolicy", "EditionPolicy", "TagPolicy"])
+                                  "ReadingLogPolicy", "RatingPolicy", "EditionPolicy", "TagPolicy",
+                                  "BookFileAttachmentPolicy", "FileLocatorPolicy"])
         let merge = try Self.swiftFiles(under: "Sources/Journal/Merge").map(\.text).joined()
         for policy in declared {
             #expect(merge.contains("\(policy)()"), "the merge does not decide with \(policy)")

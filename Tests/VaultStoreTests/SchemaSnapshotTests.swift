@@ -29,6 +29,7 @@ import TestSupport
         ("0015_webdav_remotes", "a3482da1ceb5e3a6c27ee5de1f8040fd8c4c9fd0e762d716cf52ed7365f386e6"),
         ("0016_imports", "49839f6fed45e8a9870d2c1a5561bc8869761aa090d5c649bed24c01e9dba434"),
         ("0017_files", "363dbf8766e59e0a55bf56895ae90a4be73eb25c5026029841709d13a6de70d5"),
+        ("0018_file_sync", "26c88f0b3400aebca140c08cb8698150542cbcf5df0df7db03f862c516e918a8"),
     ]
 
     /// `<package>/Schemas/sqlite`, found from this file's own path.

@@ -44,7 +44,15 @@ import TestSupport
                 try Database(path: directory.databasePath, create: false)
                     .forEachRow("SELECT count(*) FROM tagging") { row in taggings = Int(row.int64(0)) }
             }
-            let records = fixture.expected.books.count + fixture.expected.sessions.count + fixture.expected.annotations.count + taggings
+            // From v17 it carries every book file too (the v17 fixture has one).
+            var bookFiles = 0
+            if version >= 17 {
+                try Database(path: directory.databasePath, create: false)
+                    .forEachRow("SELECT count(*) FROM book_file") { row in bookFiles = Int(row.int64(0)) }
+                #expect(bookFiles > 0, "the fixture attaches a file")
+            }
+            let records = fixture.expected.books.count + fixture.expected.sessions.count + fixture.expected.annotations.count
+                + taggings + bookFiles
             #expect(pushed.snapshots == ["shared": records] && pushed.pushed == records)
         }
         #expect(try old.outboxRows().isEmpty, "every operation sent, and compacted")
@@ -63,5 +71,6 @@ import TestSupport
         let liveNotes = fixture.expected.annotations.filter { !$0.deleted }
         #expect(try joined.liveAnnotations().compactMap { try? $0.get() }.map(\.body).sorted() == liveNotes.map(\.body).sorted())
         #expect(try joined.counts() == old.counts())
+        #expect(try joined.attachedFiles().map(\.id) == old.attachedFiles().map(\.id), "the book files' records came too")
     }
 }

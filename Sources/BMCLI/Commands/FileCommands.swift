@@ -11,7 +11,9 @@ enum FileCommands {
             name: "file", abstract: "Keep your EPUB, MOBI and PDF files beside the journal, encrypted.",
             discussion: "`file add` reads a file's metadata (title, authors, identifiers), finds or adds its book and keeps an "
                 + "encrypted copy in the vault's file store (files/ beside vault.db), or with --link only a handle to it where "
-                + "it lies on this device. The same content twice is kept once. Book files do not sync yet.",
+                + "it lies on this device. The same content twice is kept once. A book file syncs as a record (its book, format, "
+                + "checksum, metadata and your place in it); the file itself stays on the device that added it, and other "
+                + "devices list it as on another device.",
             subcommands: [add(context), list(context), open(context), export(context), verify(context), remove(context)])
     }
 

@@ -3,7 +3,8 @@
 /// another format). It reads nothing and writes nothing: given both sides, it returns a
 /// decision, which the Store applies. Each kind of data is decided by its named policy
 /// (`Conflicts/`): ``NoteAndQuoteTextPolicy``, ``BookMetadataPolicy``, ``ProgressPolicy``,
-/// ``SessionEditPolicy``, ``RatingPolicy``, ``ReadingLogPolicy``, ``EditionPolicy``, ``TagPolicy``.
+/// ``SessionEditPolicy``, ``RatingPolicy``, ``ReadingLogPolicy``, ``EditionPolicy``, ``TagPolicy``,
+/// ``BookFileAttachmentPolicy``, ``FileLocatorPolicy``.
 public struct JournalMerge: Sendable {
     /// The id of the conflict copy that shows a record's version written at a clock: the
     /// same on every device (derived, by the Store, from a hash of both).
@@ -127,5 +128,36 @@ public struct JournalMerge: Sendable {
         }
         if record == .purged { kept.tagging.name = "" }
         return kept == local ? .unchanged : .store(kept)
+    }
+
+    /// A book file from another device: new here, it is kept; here already, whether it is
+    /// attached (``BookFileAttachmentPolicy``) and the reader's place in it
+    /// (``FileLocatorPolicy``) each follow their own later change, and a key the content
+    /// lacked here is taken (the content is otherwise the same everywhere). One whose book
+    /// has not arrived waits for it; one for a book purged here is not kept (its files went
+    /// with it).
+    public func merge(_ incoming: BookFileVersion, into local: BookFileVersion?, book: RecordPresence) -> BookFileDecision {
+        switch book {
+        case .missing: return .deferred
+        case .purged: return .unchanged
+        case .live, .deleted: break
+        }
+        guard let local else { return .store(incoming) }
+        guard case .winner(let removedAt, _) = BookFileAttachmentPolicy().resolve(
+                  local: Side(local.file.removedAt, clock: local.clock, isDeleted: local.file.isRemoved),
+                  remote: Side(incoming.file.removedAt, clock: incoming.clock, isDeleted: incoming.file.isRemoved),
+                  divergence: Divergence(localChanged: false, remoteChanged: true)),
+              case .winner(let locator, _) = FileLocatorPolicy().resolve(
+                  local: Side(local.file.locator, clock: local.locatorClock), remote: Side(incoming.file.locator, clock: incoming.locatorClock),
+                  divergence: Divergence(localChanged: false, remoteChanged: true)) else { return .unchanged }
+        var merged = local
+        merged.file.removedAt = removedAt
+        merged.file.locator = locator
+        if merged.file.content.sealedKey == nil { merged.file.content.sealedKey = incoming.file.content.sealedKey }
+        merged.file.version = max(local.file.version, incoming.file.version)
+        merged.file.updatedAt = max(local.file.updatedAt, incoming.file.updatedAt)
+        merged.clock = max(local.clock, incoming.clock)
+        merged.locatorClock = max(local.locatorClock, incoming.locatorClock)
+        return merged == local ? .unchanged : .store(merged)
     }
 }

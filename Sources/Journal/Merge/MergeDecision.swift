@@ -26,6 +26,16 @@ public enum TaggingDecision: Hashable, Sendable {
     case deferred
 }
 
+/// What a merge decided for a book file from another device.
+public enum BookFileDecision: Hashable, Sendable {
+    case unchanged
+    /// The book file to keep under its id: new here, or its attachment or place changed
+    /// later there than here (each decided by its own clock), or its key arrived.
+    case store(BookFileVersion)
+    /// Its book has not arrived yet: tried again at the next sync.
+    case deferred
+}
+
 /// What a merge decided for a reading session from an archive.
 public enum ArchivedSessionDecision: Hashable, Sendable {
     case unchanged

@@ -4,6 +4,8 @@ public enum RecordVersion: Hashable, Sendable {
     case session(SessionVersion)
     case annotation(AnnotationVersion)
     case tagging(TaggingVersion)
+    /// A book file attached to a book (bmvault 0.18).
+    case bookFile(BookFileVersion)
 }
 
 /// Where a merge's decisions land: the Store, inside one write transaction. It says what is
@@ -15,12 +17,15 @@ public protocol MergeTarget {
     func localSession(_ id: EntityID) throws(Failure) -> SessionVersion?
     func localAnnotation(_ id: EntityID) throws(Failure) -> LocalAnnotation?
     func localTagging(_ id: EntityID) throws(Failure) -> TaggingVersion?
+    /// The book file (attachment) `id`, removed or not, or nil when it is not here.
+    func localBookFile(_ id: EntityID) throws(Failure) -> BookFileVersion?
     /// Whether the book or note `tagging` is on is here, and in what state.
     func taggedRecordPresence(_ tagging: Tagging) throws(Failure) -> RecordPresence
     func apply(_ decision: BookDecision) throws(Failure)
     func apply(_ decision: SessionDecision) throws(Failure)
     func apply(_ decision: AnnotationDecision, to id: EntityID) throws(Failure)
     func apply(_ decision: TaggingDecision) throws(Failure)
+    func apply(_ decision: BookFileDecision) throws(Failure)
 }
 
 extension JournalMerge {
@@ -62,6 +67,15 @@ extension JournalMerge {
         case .tagging(let incoming):
             let decision = merge(incoming, into: try target.localTagging(incoming.tagging.id),
                                  record: try target.taggedRecordPresence(incoming.tagging))
+            try target.apply(decision)
+            switch decision {
+            case .unchanged: return .unchanged
+            case .store: return .applied(conflicts: 0)
+            case .deferred: return .deferred
+            }
+        case .bookFile(let incoming):
+            let decision = merge(incoming, into: try target.localBookFile(incoming.file.id),
+                                 book: try target.bookPresence(incoming.file.bookID))
             try target.apply(decision)
             switch decision {
             case .unchanged: return .unchanged

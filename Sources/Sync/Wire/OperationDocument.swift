@@ -20,11 +20,14 @@ import Journal
 /// (``AnnotationSnapshot``), written only for a version that has either.
 /// Format 8 (bmvault 0.16) is format 7 with a book's reading log holding a status change
 /// whose day is not known (`~` before its time, ``ReadingLog/text``), written only then.
+/// Format 9 (bmvault 0.18) adds the `bookFile` record (``BookFileSnapshot``): a book file
+/// attached to a book, with its content's description and sealed key. Only a book file's
+/// operation is format 9.
 /// Format 1 (bmvault 0.3 to 0.5) had the clock as `hlc`, the clock of the changed version
 /// as `base`, and the record as JSON text inside a string (`payload`); it is still read.
 public enum OperationDocument {
     /// The newest format this build reads.
-    public static let version = 8
+    public static let version = 9
 
     public static func encode(_ operation: SyncOperation) -> [UInt8] {
         var out = JSONObjectWriter()
@@ -34,6 +37,10 @@ public enum OperationDocument {
             let snapshot = AnnotationSnapshot(version, operationClock: operation.clock)
             if snapshot.needsFormat7 { format = 7 }
             out.object("annotation") { snapshot.write(to: &$0) }
+        }
+        if case .bookFile(let version) = operation.record {
+            format = 9
+            out.object("bookFile") { BookFileSnapshot(version, operationClock: operation.clock).write(to: &$0) }
         }
         if case .book(let version) = operation.record {
             let snapshot = BookSnapshot(version, operationClock: operation.clock)
@@ -84,7 +91,7 @@ public enum OperationDocument {
             base = parsed
         }
         var records = Records(book: document.book, session: document.session, annotation: document.annotation,
-                              tagging: document.tagging)
+                              tagging: document.tagging, bookFile: document.bookFile)
         if document.v < 2 {
             guard let text = document.payload else { throw .malformed(what: "operation") }
             records = try Records(payloadV1: Array(text.utf8))
@@ -120,6 +127,9 @@ public enum OperationDocument {
             case .tagging:
                 guard let tagging = records.tagging else { return refused }
                 record = .tagging(try tagging.version(at: clock))
+            case .bookFile:
+                guard let bookFile = records.bookFile else { return refused }
+                record = .bookFile(try bookFile.version(at: clock))
             }
         } catch {
             return refused
@@ -133,12 +143,15 @@ public enum OperationDocument {
         var session: SessionSnapshot?
         var annotation: AnnotationSnapshot?
         var tagging: TaggingSnapshot?
+        var bookFile: BookFileSnapshot?
 
-        init(book: BookSnapshot?, session: SessionSnapshot?, annotation: AnnotationSnapshot?, tagging: TaggingSnapshot? = nil) {
+        init(book: BookSnapshot?, session: SessionSnapshot?, annotation: AnnotationSnapshot?, tagging: TaggingSnapshot? = nil,
+             bookFile: BookFileSnapshot? = nil) {
             self.book = book
             self.session = session
             self.annotation = annotation
             self.tagging = tagging
+            self.bookFile = bookFile
         }
 
         /// Format 1's record: `{"annotation" | "book" | "session": {...}, "v": 1}`.
@@ -163,6 +176,8 @@ public enum OperationDocument {
         let annotation: AnnotationSnapshot?
         // Format 6.
         let tagging: TaggingSnapshot?
+        // Format 9.
+        let bookFile: BookFileSnapshot?
         // Format 1.
         let entityId: String?
         let hlc: String?

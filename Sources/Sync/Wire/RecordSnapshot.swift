@@ -1,3 +1,4 @@
+import Foundation
 import Journal
 
 /// A record's state as JSON inside an operation. The members of format 1 are kept as they
@@ -283,6 +284,87 @@ struct TaggingSnapshot: Codable {
         out.string("recordId", recordId)
         out.string("recordKind", recordKind)
         if let removedAt { out.integer("removedAt", removedAt) }
+        out.integer("updatedAt", updatedAt)
+        out.integer("version", version)
+    }
+}
+
+/// A book file attached to a book, with its content (format 9, bmvault 0.18). The content's
+/// key travels sealed as the Store keeps it (`fileKey`, base64), never in the clear; a
+/// linked file's path never travels (it names a place on its own device). The clocks of the
+/// last attachment change and of the locator are left out when equal to the operation's.
+struct BookFileSnapshot: Codable {
+    let id: String, bookId: String
+    let fileId: String, format: String, size: Int64, checksum: String, metadata: String, fileDevice: String
+    let fileKey: String?
+    let fileCreatedAt: Int64
+    let locator: String?
+    let createdAt: Int64, updatedAt: Int64, removedAt: Int64?, version: Int64
+    let clock: String?
+    let locatorClock: String?
+
+    /// What a file's metadata may weigh (it holds a few names and identifiers).
+    static let maximumMetadataBytes = 1 << 20
+
+    init(_ version: BookFileVersion, operationClock: HybridTimestamp) {
+        let file = version.file
+        id = file.id.rawValue
+        bookId = file.bookID.rawValue
+        fileId = file.content.id.rawValue
+        format = file.content.format
+        size = file.content.size
+        checksum = file.content.checksum
+        metadata = file.content.metadata
+        fileDevice = file.content.deviceID
+        fileKey = file.content.sealedKey.map { Data($0).base64EncodedString() }
+        fileCreatedAt = file.content.createdAt.millisecondsSince1970
+        locator = file.locator?.text
+        createdAt = file.createdAt.millisecondsSince1970
+        updatedAt = file.updatedAt.millisecondsSince1970
+        removedAt = file.removedAt?.millisecondsSince1970
+        self.version = file.version
+        clock = version.clock == operationClock ? nil : version.clock.description
+        locatorClock = version.locatorClock == operationClock ? nil : version.locatorClock.description
+    }
+
+    /// The version, checked.
+    func version(at operationClock: HybridTimestamp) throws(JournalError) -> BookFileVersion {
+        guard VersionNumber.range.contains(version) else { throw .versionOutOfRange }
+        guard BookFile.Content.formats.contains(format), size >= 0, BookFile.Content.isChecksum(checksum),
+              !fileDevice.isEmpty, fileDevice.utf8.count <= 64 else { throw .invalidID }
+        guard !metadata.isEmpty, metadata.utf8.count <= Self.maximumMetadataBytes else { throw .textTooLong(field: "metadata", limit: Self.maximumMetadataBytes) }
+        var key: [UInt8]?
+        if let fileKey {
+            guard let decoded = Data(base64Encoded: fileKey) else { throw .invalidID }
+            key = Array(decoded)
+        }
+        let content = BookFile.Content(id: try EntityID(validating: fileId), format: format, size: size, checksum: checksum,
+                                       metadata: metadata, deviceID: fileDevice,
+                                       sealedKey: key, createdAt: Timestamp(millisecondsSince1970: fileCreatedAt))
+        let file = BookFile(id: try EntityID(validating: id), bookID: try EntityID(validating: bookId), content: content,
+                            locator: try locator.map { (text) throws(JournalError) in try Locator(text) },
+                            createdAt: Timestamp(millisecondsSince1970: createdAt), updatedAt: Timestamp(millisecondsSince1970: updatedAt),
+                            removedAt: removedAt.map(Timestamp.init(millisecondsSince1970:)), version: version)
+        return BookFileVersion(file, clock: try clock.map { (text) throws(JournalError) in try HybridTimestamp(parsing: text) } ?? operationClock,
+                               locatorClock: try locatorClock.map { (text) throws(JournalError) in try HybridTimestamp(parsing: text) } ?? operationClock)
+    }
+
+    func write(to out: inout JSONObjectWriter) {
+        out.string("bookId", bookId)
+        out.string("checksum", checksum)
+        if let clock { out.string("clock", clock) }
+        out.integer("createdAt", createdAt)
+        out.integer("fileCreatedAt", fileCreatedAt)
+        out.string("fileDevice", fileDevice)
+        out.string("fileId", fileId)
+        if let fileKey { out.string("fileKey", fileKey) }
+        out.string("format", format)
+        out.string("id", id)
+        if let locator { out.string("locator", locator) }
+        if let locatorClock { out.string("locatorClock", locatorClock) }
+        out.string("metadata", metadata)
+        if let removedAt { out.integer("removedAt", removedAt) }
+        out.integer("size", size)
         out.integer("updatedAt", updatedAt)
         out.integer("version", version)
     }

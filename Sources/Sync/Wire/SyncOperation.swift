@@ -7,6 +7,8 @@ public enum OutboxEntity: String, Sendable, CaseIterable {
     case annotation
     /// A tag on a book, note or quote (bmvault 0.13).
     case tagging
+    /// A book file attached to a book (bmvault 0.18).
+    case bookFile
 }
 
 /// What an operation did to its record.
@@ -45,6 +47,7 @@ public struct SyncOperation: Sendable, Equatable {
         case .session: .session
         case .annotation: .annotation
         case .tagging: .tagging
+        case .bookFile: .bookFile
         }
     }
 
@@ -54,6 +57,7 @@ public struct SyncOperation: Sendable, Equatable {
         case .session(let version): version.session.id
         case .annotation(let version): version.annotation.id
         case .tagging(let version): version.tagging.id
+        case .bookFile(let version): version.file.id
         }
     }
 
@@ -63,7 +67,7 @@ public struct SyncOperation: Sendable, Equatable {
         case .book(let version): version.book.deletedAt != nil
         case .session: false
         case .annotation(let version): version.isDeleted
-        case .tagging: false
+        case .tagging, .bookFile: false
         }
     }
 

@@ -48,6 +48,7 @@ enum Migrations {
         Migration0015WebDAVRemotes.migration,
         Migration0016Imports.migration,
         Migration0017Files.migration,
+        Migration0018FileSync.migration,
     ]
 
     static var latestVersion: Int { all.count }

@@ -1,0 +1,100 @@
+import Foundation
+import Testing
+
+/// Book files across devices (issue 19's sync, records only), through the built binary and
+/// a folder remote: a file's record (its book, format, checksum, metadata, the reader's
+/// place in it) reaches the other devices, which list it as kept on another device and
+/// never receive its bytes; the place moves on either device; the same file added on two
+/// devices is shown once; a removal reaches every device (Docs/FILES.md, Docs/SYNC.md).
+@Suite("Book files across devices", .serialized)
+struct FileSyncEndToEndTests {
+    private func files(_ device: TestVault, sourceLocation: SourceLocation = #_sourceLocation) throws -> [[String: Any]] {
+        try #require(try device.json(["file", "list", "--json"], sourceLocation: sourceLocation) as? [[String: Any]],
+                     sourceLocation: sourceLocation)
+    }
+
+    /// Blobs in a device's file store.
+    private func blobs(_ device: TestVault) -> [String] {
+        let folder = device.directory.appendingPathComponent("files")
+        return ((try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []).sorted()
+    }
+
+    private func folder(_ device: TestVault, _ name: String) throws -> URL {
+        let folder = device.root.appendingPathComponent(name)
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        return folder
+    }
+
+    @Test("A book file's record syncs, its bytes stay on their device, its place moves on either, and a removal reaches all")
+    func aBookFileSyncsAsARecord() throws {
+        let world = try SyncWorld()
+        let a = world.first
+        let title = "The Heron \(UUID().uuidString.prefix(8))"
+        let chapter = "BMV-CANARY-\(UUID().uuidString) the heron counts silver umbrellas"
+        let path = try folder(a, "books").appendingPathComponent("heron.epub")
+        let epub = try BookFileSamples.epub(at: path, title: title, author: "Mira Ostrova", text: chapter)
+        try a.succeed(["file", "add", path.path])
+        let added = try #require(try files(a).first)
+        let id = try #require(added["id"] as? String)
+        let book = try #require(added["book"] as? String)
+        try a.succeed(["book", "progress", book, "--at", "p. 12"])
+        try a.succeed(["sync"])
+
+        // B joins: the record is there, with the place; the file is not.
+        let b = try world.join()
+        let listed = try files(b)
+        #expect(listed.count == 1)
+        #expect(listed.first?["id"] as? String == id && listed.first?["bookTitle"] as? String == title)
+        #expect(listed.first?["sha256"] as? String == added["sha256"] as? String && listed.first?["size"] as? Int == epub.count)
+        #expect(listed.first?["presence"] as? String == "elsewhere" && listed.first?["onThisDevice"] as? Bool == false, "\(listed)")
+        #expect(listed.first?["locator"] as? String == "p. 12")
+        #expect(try b.succeed(["file", "list"]).stdout.contains("stored  on another device"))
+        #expect(blobs(b).isEmpty, "no blob travelled")
+        let out = try folder(b, "out").appendingPathComponent("heron.epub")
+        let elsewhere = try b.run(["file", "export", id, "--out", out.path])
+        #expect(elsewhere.status == 66 && elsewhere.stderr.contains("kept on another device"), "\(elsewhere)")
+        #expect(!FileManager.default.fileExists(atPath: out.path))
+        #expect(try b.succeed(["file", "verify"]).stdout.contains("on another device"))
+
+        // The place, moved on B, reaches A; A's own copy still reads back byte for byte.
+        try b.succeed(["book", "progress", book, "--at", "p. 40"])
+        try b.succeed(["sync"])
+        try a.succeed(["sync"])
+        #expect(try files(a).first?["locator"] as? String == "p. 40")
+        let back = try folder(a, "out").appendingPathComponent("heron.epub")
+        try a.succeed(["file", "export", id, "--out", back.path])
+        #expect(try Data(contentsOf: back) == epub)
+
+        // The same file added on B too: kept there, shown once on both, readable on both.
+        let copy = try folder(b, "books").appendingPathComponent("heron-copy.epub")
+        try epub.write(to: copy)
+        try b.succeed(["file", "add", copy.path])
+        #expect(blobs(b).count == 1)
+        for device in [b, a, b] { try device.succeed(["sync"]) }
+        for device in [a, b] {
+            let shown = try files(device)
+            #expect(shown.count == 1 && shown.first?["id"] as? String == id, "\(shown)")
+            #expect(shown.first?["presence"] as? String == "present" && shown.first?["locator"] as? String == "p. 40", "\(shown)")
+        }
+        try b.succeed(["file", "export", id, "--out", out.path])
+        #expect(try Data(contentsOf: out) == epub, "B reads its own copy")
+
+        // Nothing of the book in the clear on the remote.
+        for file in FileManager.default.enumerator(at: world.folder, includingPropertiesForKeys: nil)?.compactMap({ $0 as? URL }) ?? [] {
+            guard let bytes = try? Data(contentsOf: file) else { continue }
+            #expect(bytes.range(of: Data(chapter.utf8)) == nil && bytes.range(of: Data(title.utf8)) == nil, "\(file.lastPathComponent)")
+        }
+
+        // Removed on A: gone on B, with B's copy, at its next sync.
+        try a.succeed(["file", "remove", id])
+        for device in [a, b] { try device.succeed(["sync"]) }
+        for device in [a, b] {
+            #expect(try files(device).isEmpty)
+            #expect(blobs(device).isEmpty, "no book needs the file any more")
+            #expect((try device.json(["outbox", "--json"]) as? [Any])?.isEmpty == true, "the outbox drained")
+        }
+        let c = try world.join()
+        #expect(try files(c).isEmpty, "a device joining now learns of the removal too")
+        try c.succeed(["check"])
+    }
+}
