@@ -43,6 +43,9 @@ static inline CURLcode bmvault_curl_connections_made(CURL *handle, long *count) 
 /* CURLAUTH_BASIC, a macro with a cast Swift cannot import. */
 static inline long bmvault_curl_auth_basic(void) { return (long)CURLAUTH_BASIC; }
 
+/* What a read callback returns to abandon the request (a macro Swift cannot see). */
+static inline size_t bmvault_curl_read_abort(void) { return CURL_READFUNC_ABORT; }
+
 /* The errno of the last failed connect (ECONNREFUSED, ...), 0 if none. */
 static inline CURLcode bmvault_curl_os_errno(CURL *handle, long *value) {
     return curl_easy_getinfo(handle, CURLINFO_OS_ERRNO, value);

@@ -121,6 +121,24 @@ public struct FileDescriptor: RawRepresentable, Hashable, Sendable {
         try chunk.withUnsafeMutableBytes { buffer in Result { () throws(FileIOError) in try read(into: buffer) } }.get()
     }
 
+    /// Copies this file, from its start to its end, to `output` (at its position), in chunks
+    /// of 1 MiB, whatever this file's position; returns how many bytes were copied.
+    @discardableResult
+    public func copyAll(to output: FileDescriptor) throws(FileIOError) -> Int64 {
+        var chunk = [UInt8](repeating: 0, count: 1 << 20)
+        var offset: Int64 = 0
+        while true {
+            let count = try chunk.withUnsafeMutableBytes { buffer in
+                Result { () throws(FileIOError) in try read(into: buffer, at: offset) }
+            }.get()
+            if count == 0 { return offset }
+            try chunk.withUnsafeBytes { buffer in
+                Result { () throws(FileIOError) in try output.writeAll(UnsafeRawBufferPointer(rebasing: buffer[0..<count])) }
+            }.get()
+            offset += Int64(count)
+        }
+    }
+
     /// Everything from the current position to the end of the file.
     public func readAll() throws(FileIOError) -> [UInt8] {
         var bytes: [UInt8] = []

@@ -49,9 +49,27 @@ public final class HTTPConnection {
     /// Sends `request` and returns the response, whatever its status; throws only when no
     /// response came (or one larger than `responseLimit` bytes).
     public func perform(_ request: HTTPRequest, responseLimit: Int = 16 << 20) throws(HTTPError) -> HTTPResponse {
+        try perform(request, transfer: Transfer(upload: request.body.map(Transfer.Upload.init(bytes:)), responseLimit: responseLimit))
+    }
+
+    /// Sends `request` streaming: its body (`request.body` is not sent) is `count` bytes that
+    /// `read` gives chunk by chunk (the bytes it wrote into the buffer, 0 at the end, nil to
+    /// abandon the request), and a response of status 200 goes to `receive` (false: stop)
+    /// instead of into memory; any other response's body is kept, up to `responseLimit`.
+    /// Memory stays at libcurl's buffers whatever the size of the body either way.
+    public func perform(_ request: HTTPRequest, upload: (count: Int64, read: (UnsafeMutableRawBufferPointer) -> Int?)? = nil,
+                        download receive: ((UnsafeRawBufferPointer) -> Bool)? = nil,
+                        responseLimit: Int = 16 << 20) throws(HTTPError) -> HTTPResponse {
+        let transfer = Transfer(upload: upload.map { Transfer.Upload(count: $0.count, read: $0.read) }, responseLimit: responseLimit)
+        transfer.sink = receive
+        return try perform(request, transfer: transfer)
+    }
+
+    private func perform(_ request: HTTPRequest, transfer: Transfer) throws(HTTPError) -> HTTPResponse {
         // A reset keeps the live connection, the DNS cache and TLS sessions; only options go.
         curl_easy_reset(handle)
-        let transfer = Transfer(upload: request.body, responseLimit: responseLimit)
+        transfer.handle = handle
+        let responseLimit = transfer.responseLimit
         var errorBuffer = [CChar](repeating: 0, count: Int(CURL_ERROR_SIZE) + 1)
         var headers: UnsafeMutablePointer<curl_slist>?
         defer { curl_slist_free_all(headers) }
@@ -83,14 +101,14 @@ public final class HTTPConnection {
                     }),
                     bmvault_curl_set_pointer(handle, CURLOPT_WRITEDATA, context),
                 ]
-                if let body = request.body {
+                if let upload = transfer.upload {
                     setup += [
                         bmvault_curl_set_long(handle, CURLOPT_UPLOAD, 1),
-                        bmvault_curl_set_offset(handle, CURLOPT_INFILESIZE_LARGE, curl_off_t(body.count)),
+                        bmvault_curl_set_offset(handle, CURLOPT_INFILESIZE_LARGE, curl_off_t(upload.count)),
                         bmvault_curl_set_callback(handle, CURLOPT_READFUNCTION, { data, size, count, context in
                             guard let context, let data else { return 0 }
                             let transfer = Unmanaged<Transfer>.fromOpaque(context).takeUnretainedValue()
-                            return transfer.send(into: UnsafeMutableRawBufferPointer(start: data, count: size * count))
+                            return transfer.send(into: UnsafeMutableRawBufferPointer(start: data, count: size * count)) ?? bmvault_curl_read_abort()
                         }),
                         bmvault_curl_set_pointer(handle, CURLOPT_READDATA, context),
                     ]
@@ -112,8 +130,11 @@ public final class HTTPConnection {
                 return code
             }
         }
+        transfer.handle = nil
         guard code == CURLE_OK else {
             if code == CURLE_WRITE_ERROR, transfer.exceededLimit { throw .responseTooLarge(limit: responseLimit) }
+            if code == CURLE_WRITE_ERROR, transfer.sinkRefused { throw .transport(reason: "the response could not be written") }
+            if code == CURLE_ABORTED_BY_CALLBACK, transfer.upload != nil { throw .transport(reason: "the body could not be read") }
             throw HTTPError(code, detail: String(decoding: errorBuffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self),
                             osErrno: osErrno)
         }
@@ -144,18 +165,68 @@ public final class HTTPConnection {
 /// The bytes going out and coming back during one request, reached from libcurl's
 /// callbacks through an unretained pointer (the request keeps it alive).
 private final class Transfer {
-    let upload: [UInt8]
-    var uploaded = 0
+    /// What is sent: `count` bytes that `read` gives chunk by chunk.
+    struct Upload {
+        let count: Int64
+        let read: (UnsafeMutableRawBufferPointer) -> Int?
+
+        /// Bytes held in memory.
+        init(bytes: [UInt8]) {
+            let source = Source(bytes)
+            self.init(count: Int64(bytes.count)) { buffer in source.send(into: buffer) }
+        }
+
+        init(count: Int64, read: @escaping (UnsafeMutableRawBufferPointer) -> Int?) {
+            self.count = count
+            self.read = read
+        }
+    }
+
+    /// Bytes in memory, given out in order.
+    private final class Source {
+        let bytes: [UInt8]
+        var sent = 0
+
+        init(_ bytes: [UInt8]) { self.bytes = bytes }
+
+        func send(into buffer: UnsafeMutableRawBufferPointer) -> Int {
+            let count = min(buffer.count, bytes.count - sent)
+            guard count > 0 else { return 0 }
+            bytes.withUnsafeBytes { source in
+                buffer.copyMemory(from: UnsafeRawBufferPointer(rebasing: source[sent..<(sent + count)]))
+            }
+            sent += count
+            return count
+        }
+    }
+
+    let upload: Upload?
     var received: [UInt8] = []
     let responseLimit: Int
     var exceededLimit = false
+    /// Where a 200 response's body goes instead of ``received``, and whether it refused.
+    var sink: ((UnsafeRawBufferPointer) -> Bool)?
+    var sinkRefused = false
+    /// The handle, while the request runs: a status is known by the first body byte.
+    var handle: UnsafeMutableRawPointer?
 
-    init(upload: [UInt8]?, responseLimit: Int) {
-        self.upload = upload ?? []
+    init(upload: Upload?, responseLimit: Int) {
+        self.upload = upload
         self.responseLimit = responseLimit
     }
 
     func receive(_ bytes: UnsafeRawBufferPointer) -> Bool {
+        if let sink, let handle {
+            var status = 0
+            _ = bmvault_curl_response_code(handle, &status)
+            if status == 200 {
+                guard sink(bytes) else {
+                    sinkRefused = true
+                    return false
+                }
+                return true
+            }
+        }
         guard received.count + bytes.count <= responseLimit else {
             exceededLimit = true
             return false
@@ -164,13 +235,7 @@ private final class Transfer {
         return true
     }
 
-    func send(into buffer: UnsafeMutableRawBufferPointer) -> Int {
-        let count = min(buffer.count, upload.count - uploaded)
-        guard count > 0 else { return 0 }
-        upload.withUnsafeBytes { source in
-            buffer.copyMemory(from: UnsafeRawBufferPointer(rebasing: source[uploaded..<(uploaded + count)]))
-        }
-        uploaded += count
-        return count
+    func send(into buffer: UnsafeMutableRawBufferPointer) -> Int? {
+        upload?.read(buffer) ?? 0
     }
 }

@@ -2,6 +2,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import FileIO
 
 /// A remote that fails on purpose, for the hostile-network tests: wraps a real one and,
 /// as `BMVAULT_TEST_REMOTE_FAULTS` says (debug builds only), pretends to be unreachable,
@@ -11,6 +12,7 @@ import Glibc
 ///     lose-reply:N             the Nth operation write lands, then reports a timeout
 ///     fail-write:N             the Nth operation write fails (nothing written)
 ///     fail-writes-from:N       every operation write from the Nth on fails
+///     fail-file-writes         every book-file blob upload fails (nothing written)
 final class FaultInjectingRemote: Remote {
     private let wrapped: any Remote
     private let directives: [(name: String, number: Int)]
@@ -48,6 +50,12 @@ final class FaultInjectingRemote: Remote {
     func readOperation(_ name: String, of device: String) throws(RemoteError) -> [UInt8] { try wrapped.readOperation(name, of: device) }
 
     func commitWrites() throws(RemoteError) { try wrapped.commitWrites() }
+    func fileBlobNames() throws(RemoteError) -> Set<String> { try wrapped.fileBlobNames() }
+    func readFileBlob(_ name: String, into output: FileDescriptor) throws(RemoteError) { try wrapped.readFileBlob(name, into: output) }
+    func writeFileBlob(_ name: String, from source: FileDescriptor) throws(RemoteError) {
+        if has("fail-file-writes") { throw .io(operation: "write", errno: EIO) }
+        try wrapped.writeFileBlob(name, from: source)
+    }
     func removeOperation(_ name: String, of device: String) throws(RemoteError) { try wrapped.removeOperation(name, of: device) }
     func readAcknowledgement(of device: String) throws(RemoteError) -> [UInt8]? { try wrapped.readAcknowledgement(of: device) }
     func writeAcknowledgement(_ bytes: [UInt8], of device: String) throws(RemoteError) {

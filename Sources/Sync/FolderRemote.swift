@@ -1,5 +1,5 @@
 import Foundation
-internal import FileIO
+import FileIO
 import Telemetry
 
 /// A remote that is a directory: a USB stick, a NAS mount, a folder Syncthing or Nextcloud
@@ -9,6 +9,7 @@ import Telemetry
 ///     <location>/bmvault-<vault id>/vault.json                  the descriptor
 ///     <location>/bmvault-<vault id>/devices/<device id>/<clock>.<idempotency key>.op
 ///     <location>/bmvault-<vault id>/devices/<device id>/acknowledgement   replaced at each sync
+///     <location>/bmvault-<vault id>/files/<content id>      a book file's encrypted blob
 public final class FolderRemote: Remote {
     public let name: String
     public let location: String
@@ -262,6 +263,52 @@ public final class FolderRemote: Remote {
     public func commitWrites() throws(RemoteError) {
         let descriptor = try openForCommit()
         try call { () throws(FileIOError) in try descriptor.syncFileSystem() }
+    }
+
+    // MARK: - Book files
+
+    public func fileBlobNames() throws(RemoteError) -> Set<String> {
+        let directory = root + "/files"
+        guard FileSystem.exists(directory, followingLinks: false) else { return [] }
+        try checkIsFolder(directory)
+        return Set(try entries(of: directory).filter { !$0.hasPrefix(".") })
+    }
+
+    /// Copied under a temporary name, flushed, renamed into place, the folder flushed.
+    public func writeFileBlob(_ name: String, from source: FileDescriptor) throws(RemoteError) {
+        let directory = root + "/files"
+        try makeDirectory(directory)
+        let temporary = directory + "/.tmp-" + UUID().uuidString
+        let output = try call { () throws(FileIOError) in try FileDescriptor.create(temporary, permissions: 0o600) }
+        do {
+            defer { try? output.close() }
+            try call { () throws(FileIOError) in
+                try source.copyAll(to: output)
+                try output.sync()
+            }
+        } catch {
+            try? FileSystem.unlink(temporary)
+            throw error
+        }
+        try rename(temporary, to: directory + "/" + name)
+        try call { () throws(FileIOError) in try FileSystem.syncDirectory(directory) }
+    }
+
+    /// Only a regular file, never through a link.
+    public func readFileBlob(_ name: String, into output: FileDescriptor) throws(RemoteError) {
+        let source: FileDescriptor
+        do {
+            source = try FileDescriptor.open(root + "/files/" + name, .readOnly, options: [.noFollow])
+        } catch where error.errno == .symbolicLink {
+            throw .malformed(what: "not a file bmvault writes")
+        } catch {
+            throw RemoteError(error)
+        }
+        defer { try? source.close() }
+        guard try call({ () throws(FileIOError) in try source.status() }).kind == .regular else {
+            throw .malformed(what: "not a file bmvault writes")
+        }
+        _ = try call { () throws(FileIOError) in try source.copyAll(to: output) }
     }
 
     // MARK: - Files

@@ -1,3 +1,5 @@
+public import FileIO
+
 /// A place where devices leave sealed operations for each other. The engine never
 /// depends on what kind of place it is, so an HTTP or WebDAV remote can follow the folder
 /// one without changing it.
@@ -45,6 +47,18 @@ public protocol Remote: AnyObject {
     /// outcome, in order, up to and including the first `unreachable` (then the rest are
     /// left). A remote that can write several at once does (WebDAV).
     func writeOperations(_ files: [(name: String, bytes: [UInt8])], of device: String) -> [Result<Bool, RemoteError>]
+
+    // Book files, on a remote that carries them (`remote files NAME on`): each content's
+    // blob, encrypted as the vault's file store keeps it, under the content's random id.
+
+    /// The names of the book-file blobs the remote holds.
+    func fileBlobNames() throws(RemoteError) -> Set<String>
+    /// Creates blob `name` from `source`, read from its start to its end, streamed and
+    /// durable: whole or not there at all. A blob already there under that name is the same
+    /// content's (a name is one content's id) and may be replaced by the same bytes.
+    func writeFileBlob(_ name: String, from source: FileDescriptor) throws(RemoteError)
+    /// Writes blob `name`'s bytes into `output`, streamed.
+    func readFileBlob(_ name: String, into output: FileDescriptor) throws(RemoteError)
 }
 
 extension Remote {

@@ -1,3 +1,4 @@
+import FileIO
 import Foundation
 import Journal
 import Telemetry
@@ -34,6 +35,13 @@ public struct SyncSummary: Sendable, Equatable {
     /// Records that could not be read here for a snapshot (damaged at rest): a device
     /// joining through that remote will not have them.
     public var unsentRecords = 0
+    /// Book-file blobs sent to and received from remotes that carry files (a transfer that
+    /// failed counts in ``failures``, tried again at the next sync).
+    public var filesSent = 0
+    public var filesReceived = 0
+    /// Blobs received that did not open under their key or did not hash to their content's
+    /// SHA-256: removed here, left on the remote.
+    public var filesRefused = 0
     /// Remotes whose keyslots come from a rekey made on another device, which this device
     /// has not taken up (`unlock` does): not used until it has, so nothing new is sent under
     /// the retired key and nothing sealed under the new one is skipped.
@@ -59,9 +67,9 @@ public enum SyncShortfall: Sendable, Equatable {
     /// up the new key (`unlock` asks for the passphrase and does).
     case rekeyedElsewhere(remotes: Set<String>)
     /// Operations that will not go without the reader: failed for good here (see `bmvault
-    /// outbox`, then `--retry-failed`), files on a remote that do not open here, or
-    /// records here too damaged to put in a snapshot.
-    case needsAttention(failedForGood: Int, unreadable: Int, unsentRecords: Int)
+    /// outbox`, then `--retry-failed`), files on a remote that do not open here, records
+    /// here too damaged to put in a snapshot, or book files on a remote that do not check out.
+    case needsAttention(failedForGood: Int, unreadable: Int, unsentRecords: Int, refusedFiles: Int)
     /// Remotes that could not be used; what they need waits in the outbox.
     case remotesSkipped([String: String])
     /// Uploads that failed for now and wait for their retry, and received operations that
@@ -73,8 +81,9 @@ extension SyncSummary {
     /// What this sync left undone, or nil when it did everything.
     public var shortfall: SyncShortfall? {
         if !rekeyedElsewhere.isEmpty { return .rekeyedElsewhere(remotes: rekeyedElsewhere) }
-        if failedForGood > 0 || rejected > 0 || unsentRecords > 0 {
-            return .needsAttention(failedForGood: failedForGood, unreadable: rejected, unsentRecords: unsentRecords)
+        if failedForGood > 0 || rejected > 0 || unsentRecords > 0 || filesRefused > 0 {
+            return .needsAttention(failedForGood: failedForGood, unreadable: rejected, unsentRecords: unsentRecords,
+                                   refusedFiles: filesRefused)
         }
         if !skipped.isEmpty { return .remotesSkipped(skipped) }
         if failures > 0 || deferred > 0 { return .leftToRetry(failures: failures, deferred: deferred) }
@@ -114,12 +123,15 @@ public final class SyncEngine<Journal: SyncJournal> {
     /// Whether `remotes` are all the vault's remotes, so that the devices they list are all
     /// the devices that could still need a tombstone (otherwise only the retention purges).
     let remotesAreComplete: Bool
+    /// The remotes that carry book files' blobs (`remote files NAME on`), by name.
+    let carryingFiles: Set<String>
 
     public init(journal: Journal, cipher: OperationCipher, remotes: [any Remote], remotesAreComplete: Bool = true,
-                backoff: Backoff = Backoff()) {
+                carryingFiles: Set<String> = [], backoff: Backoff = Backoff()) {
         self.journal = journal
         self.cipher = cipher
         self.remotesAreComplete = remotesAreComplete
+        self.carryingFiles = carryingFiles
         #if DEBUG
         self.remotes = remotes.map(FaultInjectingRemote.wrapIfRequested)
         #else
@@ -212,6 +224,11 @@ public final class SyncEngine<Journal: SyncJournal> {
         for remote in reachable where summary.skipped[remote.name] == nil {
             try queueSnapshotIfNeeded(for: remote, summary: &summary)
             if try push(to: remote, summary: &summary, progress: progress) { clean.insert(remote.name) }
+        }
+
+        // Book files' blobs, to and from the remotes that carry them, once every record is in.
+        for remote in reachable where summary.skipped[remote.name] == nil && carryingFiles.contains(remote.name) {
+            try exchangeFileBlobs(with: remote, summary: &summary, progress: progress)
         }
 
         // Acknowledge, then purge what every device has acknowledged or the retention allows.
@@ -454,6 +471,56 @@ public final class SyncEngine<Journal: SyncJournal> {
     }
 
     /// Sends what `remote` lacks; returns whether every upload succeeded.
+    /// Sends `remote` the blobs this device holds that it lacks, then takes from it the
+    /// blobs this device wants, each streamed and kept only if it checks out (a blob that
+    /// does not is counted in ``SyncSummary/filesRefused`` and removed here; it stays on
+    /// the remote). A transfer
+    /// that fails is counted and tried again at the next sync; an unreachable remote ends
+    /// the exchange.
+    private func exchangeFileBlobs(with remote: any Remote, summary: inout SyncSummary,
+                                   progress: (String) -> Void) throws(SyncError<Journal.Failure>) {
+        let there: Set<String>
+        do {
+            there = try remote.fileBlobNames()
+        } catch {
+            summary.failures += 1
+            log.warning("sync.files.listFailed", ["remote": .public(remote.name), "error": .public(error.errorClass)])
+            return
+        }
+        for id in try journalCall({ () throws(Journal.Failure) in try journal.fileBlobsToSend() }) where !there.contains(id) {
+            let source = try journalCall { () throws(Journal.Failure) in try journal.openFileBlob(id) }
+            defer { try? source.close() }
+            do {
+                try remote.writeFileBlob(id, from: source)
+                summary.filesSent += 1
+                progress("sent \(summary.filesSent) book files")
+            } catch {
+                summary.failures += 1
+                log.warning("sync.files.sendFailed", ["remote": .public(remote.name), "error": .public(error.errorClass)])
+                if case .unreachable = error { return }
+            }
+        }
+        for id in try journalCall({ () throws(Journal.Failure) in try journal.fileBlobsWanted() }) where there.contains(id) {
+            let incoming = try journalCall { () throws(Journal.Failure) in try journal.receiveFileBlob(id) }
+            do {
+                try remote.readFileBlob(id, into: incoming.descriptor)
+            } catch {
+                incoming.discard()
+                summary.failures += 1
+                log.warning("sync.files.receiveFailed", ["remote": .public(remote.name), "error": .public(error.errorClass)])
+                if case .unreachable = error { return }
+                continue
+            }
+            if try journalCall({ () throws(Journal.Failure) in try journal.keepFileBlob(incoming) }) {
+                summary.filesReceived += 1
+                progress("received \(summary.filesReceived) book files")
+            } else {
+                summary.filesRefused += 1
+                log.warning("sync.files.refused", ["remote": .public(remote.name)])
+            }
+        }
+    }
+
     private func push(to remote: any Remote, summary: inout SyncSummary, progress: (String) -> Void) throws(SyncError<Journal.Failure>) -> Bool {
         var blockedRecords = Set<String>()
         var generator = SystemRandomNumberGenerator()

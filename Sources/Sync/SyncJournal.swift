@@ -1,3 +1,4 @@
+public import FileIO
 public import Journal
 public import VaultCrypto
 
@@ -9,6 +10,7 @@ public import VaultCrypto
 public protocol SyncJournal: AnyObject {
     associatedtype Failure: Error
     associatedtype ApplyTransaction: SyncApplyTransaction where ApplyTransaction.Failure == Failure
+    associatedtype IncomingBlob: IncomingFileBlob
 
     var deviceID: String { get }
     var vaultID: String { get }
@@ -68,6 +70,22 @@ public protocol SyncJournal: AnyObject {
     /// Keeps of every operation all remotes have only what names its files.
     func compactWholeOutbox() throws(Failure)
 
+    // MARK: Book files (remotes that carry them)
+
+    /// The ids of the book-file blobs this device holds that an attached file needs: what
+    /// it sends to a remote that carries files (its own, and those it received).
+    func fileBlobsToSend() throws(Failure) -> [String]
+    /// Blob `id`, opened for reading.
+    func openFileBlob(_ id: String) throws(Failure) -> FileDescriptor
+    /// The ids of attached book files whose record and key this device has but whose bytes
+    /// it has not (in no copy of the same content either).
+    func fileBlobsWanted() throws(Failure) -> [String]
+    /// A new, private file that blob `id` is received into.
+    func receiveFileBlob(_ id: String) throws(Failure) -> IncomingBlob
+    /// Keeps a received blob if it opens whole under its content's key and its plaintext
+    /// has the content's SHA-256; otherwise removes it and returns false.
+    func keepFileBlob(_ blob: IncomingBlob) throws(Failure) -> Bool
+
     // MARK: Tombstones
 
     func tombstoneRetentionDays() throws(Failure) -> Int
@@ -83,6 +101,14 @@ public protocol SyncJournal: AnyObject {
     func contentFreeDeletion(of tombstone: Tombstone) throws(Failure) -> RecordVersion
     /// Forgets the operations of tombstones whose files left every remote.
     func forgetSentOperations(of tombstones: [Tombstone]) throws(Failure)
+}
+
+/// A book file's blob being received from a remote: the remote writes into ``descriptor``,
+/// then the journal keeps it (checked) or it is discarded.
+public protocol IncomingFileBlob: AnyObject {
+    var descriptor: FileDescriptor { get }
+    /// Removes what was received: the transfer failed.
+    func discard()
 }
 
 /// The journal inside the one transaction that applies a batch of other devices' operations.

@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import Synchronization
+import FileIO
 internal import HTTP
 internal import XML
 
@@ -10,6 +11,7 @@ internal import XML
 ///     <url>/bmvault-<vault id>/vault.json
 ///     <url>/bmvault-<vault id>/devices/<device id>/<clock>.<idempotency key>.op
 ///     <url>/bmvault-<vault id>/devices/<device id>/acknowledgement
+///     <url>/bmvault-<vault id>/files/<content id>        a book file's encrypted blob
 ///
 /// An operation file is created once with `PUT` + `If-None-Match: *`: a 412 means it is
 /// there already (a retry after a lost answer is a no-op). The small files that change
@@ -191,6 +193,59 @@ public final class WebDAVRemote: Remote {
     public func removeOperation(_ name: String, of device: String) throws(RemoteError) {
         let response = try send("DELETE", root + "/devices/" + device + "/" + name)
         guard response.isSuccess || response.status == 404 else { throw Self.error(response, operation: "DELETE") }
+    }
+
+    // MARK: - Book files
+
+    public func fileBlobNames() throws(RemoteError) -> Set<String> {
+        Set(try list(root + "/files/").filter { !$0.isFolder && !$0.name.hasPrefix(".") }.map(\.name))
+    }
+
+    /// `PUT` streamed to a temporary name, then `MOVE`d to its own: a transfer cut short
+    /// never stands under the blob's name.
+    public func writeFileBlob(_ name: String, from source: FileDescriptor) throws(RemoteError) {
+        let folder = root + "/files"
+        try makeFolders(folder)
+        let size = try Self.fileCall { () throws(FileIOError) in try source.status().size }
+        let temporary = folder + "/.tmp-" + UUID().uuidString
+        var offset: Int64 = 0
+        let request = HTTPRequest(method: "PUT", url: temporary, headers: [("Content-Type", "application/octet-stream")])
+        let connection = try mainConnection()
+        let put: HTTPResponse
+        do throws(HTTPError) {
+            put = try connection.perform(request, upload: (Int64(size), { buffer in
+                guard let count = try? source.read(into: buffer, at: offset) else { return nil }
+                offset += Int64(count)
+                return count
+            }))
+        } catch {
+            throw RemoteError(error)
+        }
+        try Self.refuseLoginAndSpace(put)
+        guard put.isSuccess else { throw Self.error(put, operation: "PUT") }
+        let move = try send("MOVE", temporary, headers: [("Destination", folder + "/" + name), ("Overwrite", "T")])
+        guard move.isSuccess else {
+            _ = try? send("DELETE", temporary)
+            throw Self.error(move, operation: "MOVE")
+        }
+    }
+
+    /// `GET`, streamed into `output`.
+    public func readFileBlob(_ name: String, into output: FileDescriptor) throws(RemoteError) {
+        let request = HTTPRequest(method: "GET", url: root + "/files/" + name)
+        let connection = try mainConnection()
+        let response: HTTPResponse
+        do throws(HTTPError) {
+            response = try connection.perform(request, download: { bytes in (try? output.writeAll(bytes)) != nil })
+        } catch {
+            throw RemoteError(error)
+        }
+        try Self.refuseLoginAndSpace(response)
+        guard response.status == 200 else { throw Self.error(response, operation: "GET") }
+    }
+
+    private static func fileCall<Result>(_ body: () throws(FileIOError) -> Result) throws(RemoteError) -> Result {
+        do { return try body() } catch { throw .io(operation: error.operation.rawValue, errno: error.errno.rawValue) }
     }
 
     public func readAcknowledgement(of device: String) throws(RemoteError) -> [UInt8]? {
@@ -393,9 +448,14 @@ public final class WebDAVRemote: Remote {
         } catch {
             throw RemoteError(error)
         }
+        try refuseLoginAndSpace(response)
+        return response
+    }
+
+    /// A refused login and a full server are their own errors, whatever the request.
+    private static func refuseLoginAndSpace(_ response: HTTPResponse) throws(RemoteError) {
         if response.status == 401 || response.status == 403 { throw .unauthorized }
         if response.status == 507 { throw .outOfSpace }
-        return response
     }
 
     /// What an unexpected status means: the status, for the outbox and the log (never the

@@ -13,7 +13,7 @@ extension Vault {
     /// Sets up a folder remote: checks it can be used, claims it for this vault (a folder
     /// holding another vault is refused), and records it.
     @discardableResult
-    public func addRemote(name: String, path: String) throws(VaultError) -> RemoteRecord {
+    public func addRemote(name: String, path: String, carriesFiles: Bool = false) throws(VaultError) -> RemoteRecord {
         let store = try unlockedStore()
         try Self.checkRemoteName(name)
         let location = URL(fileURLWithPath: path).standardizedFileURL.path
@@ -32,12 +32,19 @@ extension Vault {
         } catch {
             throw .remote(name: name, errorClass: "probe." + error.errorClass)
         }
-        try storeCall { () throws(StoreError) in try store.addRemote(name: name, kind: .folder, location: location) }
+        try storeCall { () throws(StoreError) in try store.addRemote(name: name, kind: .folder, location: location, carriesFiles: carriesFiles) }
         log.notice("sync.remote.added", ["kind": .public("folder")])
         guard let record = try storeCall({ () throws(StoreError) in try store.remotes() }).first(where: { $0.name == name }) else {
             throw .remoteNotFound(name: name)
         }
         return record
+    }
+
+    /// Whether sync carries book files' encrypted blobs to and from the remote `name`.
+    public func setRemoteCarriesFiles(_ carries: Bool, name: String) throws(VaultError) {
+        let store = try unlockedStore()
+        try storeCall { () throws(StoreError) in try store.setCarriesFiles(carries, remote: name) }
+        log.notice("sync.remote.files", ["on": .boolean(carries)])
     }
 
     /// The remotes, with when each last synced. Works while locked: no content.
@@ -121,7 +128,8 @@ extension Vault {
         let remotes = records.map { makeRemote($0, askPassword: askPassword) }
         let summary: SyncSummary
         do {
-            summary = try SyncEngine(journal: store, cipher: cipher, remotes: remotes, remotesAreComplete: name == nil)
+            summary = try SyncEngine(journal: store, cipher: cipher, remotes: remotes, remotesAreComplete: name == nil,
+                                     carryingFiles: Set(records.filter(\.carriesFiles).map(\.name)))
                 .run(allowMassDelete: allowMassDelete, progress: progress)
         } catch {
             switch error {

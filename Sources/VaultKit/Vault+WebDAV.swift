@@ -74,7 +74,8 @@ extension Vault {
     /// name (``WebDAVRemote/probe()``); then keeps the password in the Secret Service and
     /// records the remote (URL, user name, CA file; never the password).
     @discardableResult
-    public func addWebDAVRemote(name: String, folder: WebDAVFolder, password: SecretBytes?) throws(VaultError) -> RemoteRecord {
+    public func addWebDAVRemote(name: String, folder: WebDAVFolder, password: SecretBytes?,
+                                carriesFiles: Bool = false) throws(VaultError) -> RemoteRecord {
         let store = try unlockedStore()
         try Self.checkRemoteName(name)
         // A name in use is refused before the server is asked or the keyring touched: the
@@ -97,7 +98,8 @@ extension Vault {
             try keystoreCall { () throws(KeystoreError) in try keyStore.storeRemotePassword(password, vaultID: vaultID, remote: name) }
         }
         try storeCall { () throws(StoreError) in
-            try store.addRemote(name: name, kind: .webdav, location: folder.url, user: folder.user, caFile: folder.caFile)
+            try store.addRemote(name: name, kind: .webdav, location: folder.url, user: folder.user, caFile: folder.caFile,
+                                carriesFiles: carriesFiles)
         }
         log.notice("sync.remote.added", ["kind": .public("webdav")])
         guard let record = try storeCall({ () throws(StoreError) in try store.remotes() }).first(where: { $0.name == name }) else {

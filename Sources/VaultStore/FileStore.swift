@@ -23,7 +23,9 @@ struct FileStore {
     final class Incoming {
         let id: String
         let path: String
-        private var file: FileDescriptor?
+        /// The blob, open (and locked) until ``finish()`` or ``discard()``.
+        let file: FileDescriptor
+        private var isOpen = true
 
         init(id: String, path: String, file: FileDescriptor) {
             self.id = id
@@ -33,8 +35,9 @@ struct FileStore {
 
         /// Releases the lock: the row naming the blob has committed.
         func finish() {
-            try? file?.close()
-            file = nil
+            guard isOpen else { return }
+            try? file.close()
+            isOpen = false
         }
 
         /// Removes the blob: its row was not written, or names another blob.
@@ -133,14 +136,43 @@ struct FileStore {
         return (hasher.finalizeHex(), size)
     }
 
+    /// A new, empty `.incoming-<id>` blob, locked: a blob received from a remote is written
+    /// into it, then kept (``keep(_:key:binding:checksum:)``) or discarded.
+    func receive(_ id: String) throws(StoreError) -> Incoming {
+        try FileSystem.makePrivateDirectory(directory)
+        let temporary = directory + "/.incoming-" + id
+        return Incoming(id: id, path: temporary, file: try Self.call { () throws(FileIOError) in try Self.createLocked(temporary) })
+    }
+
+    /// Keeps a received blob when it opens whole under `key` and its plaintext hashes to
+    /// `checksum`: flushed, renamed into place, its folder flushed. Otherwise it is removed
+    /// and the answer is false: what another device (or the remote) left is never trusted.
+    func keep(_ incoming: Incoming, key: FileKey, binding: Binding, checksum: String) throws(StoreError) -> Bool {
+        try Self.call { () throws(FileIOError) in try incoming.file.sync() }
+        let reader = try Self.call { () throws(FileIOError) in try FileDescriptor.open(incoming.path, .readOnly) }
+        defer { try? reader.close() }
+        let opened: (checksum: String, size: Int64)
+        do {
+            opened = try open(reader, key: key, binding: binding, into: nil)
+        } catch .crypto {
+            incoming.discard()
+            return false
+        }
+        guard opened.checksum == checksum else {
+            incoming.discard()
+            return false
+        }
+        try FileSystem.rename(incoming.path, to: blobPath(incoming.id))
+        try FileSystem.synchronizeDirectory(directory)
+        incoming.finish()
+        return true
+    }
+
     /// Removes blob `id`, if it is there.
     func remove(_ id: String) {
         FileSystem.remove(blobPath(id))
     }
 
-    /// Removes what no row names: blobs left by a `file add` that was killed before its row
-    /// committed, and incoming ones it never finished. `keeping` is asked, while the blob's
-    /// lock is held, whether a row names it (so a blob whose row commits meanwhile stays).
     /// Creates `path` and locks it. A sweep can take the name between the two (it sees an
     /// unlocked `.incoming-` file: a dead writer's, for all it knows), so the lock is only
     /// trusted once the name is still this file; otherwise the file is made again.
@@ -160,6 +192,9 @@ struct FileStore {
         }
     }
 
+    /// Removes what no row names: blobs left by a `file add` that was killed before its row
+    /// committed, and incoming ones it never finished. `keeping` is asked, while the blob's
+    /// lock is held, whether a row names it (so a blob whose row commits meanwhile stays).
     func sweep(keeping isNamed: (String) throws(StoreError) -> Bool) throws(StoreError) {
         for name in FileSystem.entries(of: directory) where name != "." && name != ".." {
             let id = name.hasPrefix(".incoming-") ? String(name.dropFirst(".incoming-".count)) : name

@@ -401,7 +401,7 @@ extension Store {
         }
     }
 
-    private func fileKey(of id: EntityID) throws(StoreError) -> FileKey {
+    func fileKey(of id: EntityID) throws(StoreError) -> FileKey {
         var sealed: [UInt8]?
         try database.forEachRow("SELECT file_key FROM file WHERE id = ? AND file_key IS NOT NULL", [.text(id.rawValue)]) { row in
             sealed = row.blob(0)

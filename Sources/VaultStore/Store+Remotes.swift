@@ -20,6 +20,8 @@ public struct RemoteRecord: Sendable, Equatable {
     public let addedAt: Timestamp
     /// When a sync last used it without a failure; nil before the first such sync.
     public let lastSyncedAt: Timestamp?
+    /// Whether sync sends book files' encrypted blobs there and takes them from it (schema v19).
+    public let carriesFiles: Bool
 }
 
 extension Store {
@@ -27,7 +29,7 @@ extension Store {
     /// needs a snapshot when the journal holds anything: what earlier changes queued is not
     /// kept for it (it went to other remotes, or was compacted with no remote).
     public func addRemote(name: String, kind: RemoteRecord.Kind, location: String, user: String? = nil,
-                          caFile: String? = nil) throws(StoreError) {
+                          caFile: String? = nil, carriesFiles: Bool = false) throws(StoreError) {
         try database.writeTransaction { () throws(StoreError) in
             var exists = false
             try database.forEachRow("SELECT 1 FROM remote WHERE name = ?", [.text(name)]) { _ in exists = true }
@@ -35,11 +37,19 @@ extension Store {
             // The first remote: nothing was sent anywhere, and the snapshot covers it all.
             _ = try discardOutboxIfNoRemote()
             try database.run("""
-                INSERT INTO remote (name, kind, location, user, ca_file, added_at, needs_snapshot)
-                VALUES (?, ?, ?, ?, ?, ?, EXISTS (SELECT 1 FROM book) OR EXISTS (SELECT 1 FROM reading_session) OR EXISTS (SELECT 1 FROM annotation))
+                INSERT INTO remote (name, kind, location, user, ca_file, added_at, carries_files, needs_snapshot)
+                VALUES (?, ?, ?, ?, ?, ?, ?, EXISTS (SELECT 1 FROM book) OR EXISTS (SELECT 1 FROM reading_session) OR EXISTS (SELECT 1 FROM annotation))
                 """,
                              [.text(name), .text(kind.rawValue), .text(location), user.map(SQLValue.text) ?? .null,
-                              caFile.map(SQLValue.text) ?? .null, .integer(clock.now().millisecondsSince1970)])
+                              caFile.map(SQLValue.text) ?? .null, .integer(clock.now().millisecondsSince1970), .integer(carriesFiles ? 1 : 0)])
+        }
+    }
+
+    /// Whether sync carries book files' blobs to and from the remote `name`.
+    public func setCarriesFiles(_ carries: Bool, remote name: String) throws(StoreError) {
+        try database.writeTransaction { () throws(StoreError) in
+            try database.run("UPDATE remote SET carries_files = ? WHERE name = ?", [.integer(carries ? 1 : 0), .text(name)])
+            guard database.changes == 1 else { throw .remoteNotFound(name: name) }
         }
     }
 
@@ -74,12 +84,13 @@ extension Store {
     /// The remotes, by name. Readable while locked: names, paths and times, no content.
     public func remotes() throws(StoreError) -> [RemoteRecord] {
         var remotes: [RemoteRecord] = []
-        try database.forEachRow("SELECT name, kind, location, added_at, last_synced_at, user, ca_file FROM remote ORDER BY name") { row in
+        try database.forEachRow("SELECT name, kind, location, added_at, last_synced_at, user, ca_file, carries_files FROM remote ORDER BY name") { row in
             guard let kind = RemoteRecord.Kind(rawValue: row.text(1)) else { return }
             remotes.append(RemoteRecord(name: row.text(0), kind: kind, location: row.text(2),
                                         user: row.isNull(5) ? nil : row.text(5), caFile: row.isNull(6) ? nil : row.text(6),
                                         addedAt: Timestamp(millisecondsSince1970: row.int64(3)),
-                                        lastSyncedAt: row.isNull(4) ? nil : Timestamp(millisecondsSince1970: row.int64(4))))
+                                        lastSyncedAt: row.isNull(4) ? nil : Timestamp(millisecondsSince1970: row.int64(4)),
+                                        carriesFiles: row.int64(7) != 0))
         }
         return remotes
     }

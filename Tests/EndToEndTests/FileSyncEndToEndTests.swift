@@ -97,4 +97,75 @@ struct FileSyncEndToEndTests {
         #expect(try files(c).isEmpty, "a device joining now learns of the removal too")
         try c.succeed(["check"])
     }
+
+    /// The blobs on a folder remote: `<folder>/bmvault-<vault id>/files/<content id>`.
+    private func remoteBlobs(_ world: SyncWorld) throws -> [URL] {
+        let root = try #require(try FileManager.default.contentsOfDirectory(atPath: world.folder.path).first { $0.hasPrefix("bmvault-") })
+        let files = world.folder.appendingPathComponent(root).appendingPathComponent("files")
+        return ((try? FileManager.default.contentsOfDirectory(atPath: files.path)) ?? []).sorted().map { files.appendingPathComponent($0) }
+    }
+
+    @Test("A remote that carries book files takes each device's files to the others, checked; a damaged one is refused")
+    func aRemoteThatCarriesFiles() throws {
+        let world = try SyncWorld()
+        let a = world.first
+        let chapter = "BMV-CANARY-\(UUID().uuidString) the heron counts silver umbrellas"
+        let path = try folder(a, "books").appendingPathComponent("heron.epub")
+        let epub = try BookFileSamples.epub(at: path, title: "The Heron", author: "Mira Ostrova", text: chapter)
+        try a.succeed(["file", "add", path.path])
+        let id = try #require(try files(a).first?["id"] as? String)
+        try a.succeed(["sync"])
+        #expect(try remoteBlobs(world).isEmpty, "a remote does not carry files unless asked")
+
+        let usage = try a.run(["remote", "files", "shared", "maybe"])
+        #expect(usage.status == 64 && usage.stderr.contains("on or off"), "\(usage)")
+        #expect(try a.succeed(["remote", "files", "shared", "on"]).stderr.contains("carries book files"))
+        #expect(try a.succeed(["remote", "list"]).stdout.contains("carries book files"))
+        // An upload that fails is counted, leaves nothing on the remote, and the sync does not
+        // end as if it had done everything; the next one sends it.
+        let failed = try a.run(["sync"], environment: ["BMVAULT_TEST_REMOTE_FAULTS": "fail-file-writes"])
+        #expect(failed.status == 75 && failed.stdout.contains("1 failure"), "\(failed)")
+        #expect(try remoteBlobs(world).isEmpty)
+        #expect(try a.succeed(["sync"]).stdout.contains("1 book file sent"))
+        let carried = try remoteBlobs(world)
+        #expect(carried.map(\.lastPathComponent) == blobs(a), "the blob goes as the file store keeps it, under its id")
+        #expect(try Data(contentsOf: carried[0]).range(of: Data(chapter.utf8)) == nil, "sealed, never in the clear")
+        #expect(try a.succeed(["sync"]).stdout.contains("sent") == false, "sent once")
+
+        // B joins; its remote carries no files until B says so.
+        let b = try world.join()
+        #expect(try files(b).first?["presence"] as? String == "elsewhere")
+        try b.succeed(["remote", "files", "origin", "on"])
+        #expect(try b.succeed(["sync"]).stdout.contains("1 book file received"))
+        #expect(try files(b).first?["presence"] as? String == "present" && blobs(b).count == 1)
+        let out = try folder(b, "out").appendingPathComponent("heron.epub")
+        try b.succeed(["file", "export", id, "--out", out.path])
+        #expect(try Data(contentsOf: out) == epub)
+
+        // A file B adds reaches A the same way.
+        let second = try folder(b, "books").appendingPathComponent("lighthouse.epub")
+        let lighthouse = try BookFileSamples.epub(at: second, title: "The Lighthouse", text: "a lamp turns all night")
+        try b.succeed(["file", "add", second.path])
+        #expect(try b.succeed(["sync"]).stdout.contains("1 book file sent"))
+        #expect(try a.succeed(["sync"]).stdout.contains("1 book file received"))
+        let lighthouseID = try #require(try files(a).first { $0["bookTitle"] as? String == "The Lighthouse" }?["id"] as? String)
+        let back = try folder(a, "out").appendingPathComponent("lighthouse.epub")
+        try a.succeed(["file", "export", lighthouseID, "--out", back.path])
+        #expect(try Data(contentsOf: back) == lighthouse)
+
+        // A blob damaged on the remote: a device joining now refuses it, keeps nothing of it,
+        // says so and does not exit 0; the other file arrives.
+        let damaged = try #require(try remoteBlobs(world).first)
+        var bytes = try Data(contentsOf: damaged)
+        bytes[bytes.count / 2] ^= 0xFF
+        try bytes.write(to: damaged)
+        let c = try world.join()
+        try c.succeed(["remote", "files", "origin", "on"])
+        let refused = try c.run(["sync"])
+        #expect(refused.status == 1 && refused.stdout.contains("1 book file received, 1 book file refused"), "\(refused)")
+        #expect(refused.stderr.hasPrefix("Error: the sync is not complete: 1 book file on the remotes did not check out"), "\(refused)")
+        #expect(blobs(c).count == 1, "nothing kept of the damaged one, no incoming file left: \(blobs(c))")
+        #expect(try files(c).map { $0["presence"] as? String ?? "" }.sorted() == ["elsewhere", "present"])
+        try c.succeed(["check"])
+    }
 }

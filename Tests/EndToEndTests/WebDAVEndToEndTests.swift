@@ -53,6 +53,44 @@ import TestSupport
         #expect(remotes.first?["kind"] as? String == "webdav" && remotes.first?["location"] as? String == server.url, "\(remotes)")
     }
 
+    /// Issue 19 over WebDAV: a remote added `--files` carries a book file, streamed up
+    /// (`PUT` to a temporary name, `MOVE` into place) and down (`GET`), checked before it is
+    /// kept; the server holds the blob sealed, under the content's id.
+    @Test func aBookFileTravelsThroughAWebDAVServerThatCarriesFiles() throws {
+        let server = try WebDAVServer(users: [(Self.user, Self.password)])
+        let canary = "CANARY-\(UUID().uuidString)"
+        let a = try TestVault()
+        try a.createUnlocked()
+        let books = a.root.appendingPathComponent("books")
+        try FileManager.default.createDirectory(at: books, withIntermediateDirectories: true)
+        // Larger than a chunk of the file store and than libcurl's buffers: streamed both ways.
+        let epub = try BookFileSamples.epub(at: books.appendingPathComponent("heron.epub"), title: "The Heron",
+                                            text: canary + String(repeating: " the heron counts silver umbrellas", count: 80_000))
+        try a.succeed(["file", "add", books.appendingPathComponent("heron.epub").path])
+        let added = try a.succeed(["remote", "add", "cloud", server.url, "--files", "--user", Self.user, "--password-stdin"],
+                                  stdin: Self.password + "\n")
+        #expect(added.stderr.contains("carrying book files"), "\(added)")
+        #expect(try a.succeed(["sync"]).stdout.contains("1 book file sent"))
+
+        let b = try TestVault()
+        try b.succeed(["init", "--join", server.url, "--user", Self.user, "--passphrase-stdin", "--password-stdin"],
+                      stdin: TestVault.passphrase + "\n" + Self.password + "\n")
+        try b.succeed(["unlock", "--passphrase-stdin"], stdin: TestVault.passphrase + "\n")
+        try b.succeed(["remote", "files", "origin", "on"])
+        #expect(try b.succeed(["sync"]).stdout.contains("1 book file received"))
+        let listed = try #require(try b.json(["file", "list", "--json"]) as? [[String: Any]])
+        let id = try #require(listed.first?["id"] as? String)
+        #expect(listed.first?["presence"] as? String == "present")
+        let out = b.root.appendingPathComponent("heron.epub")
+        try b.succeed(["file", "export", id, "--out", out.path])
+        #expect(try Data(contentsOf: out) == epub)
+        let stored = try server.files().filter { $0.key.contains("/files/") }
+        #expect(stored.count == 1 && stored.keys.allSatisfy { !$0.contains(".tmp-") }, "\(stored.keys)")
+        for (path, bytes) in try server.files() {
+            #expect(bytes.range(of: Data(canary.utf8)) == nil && bytes.range(of: Data("The Heron".utf8)) == nil, "\(path)")
+        }
+    }
+
     /// The headless path: with no keyring (`--no-keyring`), nothing keeps the server's
     /// password, so `sync` asks for it at the terminal (after the passphrase), uses it for this
     /// sync only, and never writes it; without a terminal the server's refusal says what to do.

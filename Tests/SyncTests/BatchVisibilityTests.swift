@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import FileIO
 import Journal
 @testable import Sync
 @testable import VaultStore
@@ -84,6 +85,11 @@ import VaultCrypto
         func purgeTombstones(_ tombstones: [Tombstone]) throws(StoreError) -> Int { try store.purgeTombstones(tombstones) }
         func contentFreeDeletion(of tombstone: Tombstone) throws(StoreError) -> RecordVersion { try store.contentFreeDeletion(of: tombstone) }
         func forgetSentOperations(of tombstones: [Tombstone]) throws(StoreError) { try store.forgetSentOperations(of: tombstones) }
+        func fileBlobsToSend() throws(StoreError) -> [String] { try store.fileBlobsToSend() }
+        func openFileBlob(_ id: String) throws(StoreError) -> FileDescriptor { try store.openFileBlob(id) }
+        func fileBlobsWanted() throws(StoreError) -> [String] { try store.fileBlobsWanted() }
+        func receiveFileBlob(_ id: String) throws(StoreError) -> ReceivedFileBlob { try store.receiveFileBlob(id) }
+        func keepFileBlob(_ blob: ReceivedFileBlob) throws(StoreError) -> Bool { try store.keepFileBlob(blob) }
     }
 
     @Test func aPulledBatchIsInvisibleToAnotherReaderUntilItCommits() throws {

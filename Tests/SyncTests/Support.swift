@@ -1,6 +1,7 @@
 import Foundation
 import Synchronization
 import Testing
+import FileIO
 import Journal
 @testable import Sync
 @testable import VaultStore
@@ -463,6 +464,9 @@ final class ScriptedRemote: Remote {
 
     func writeDescriptor(_ bytes: [UInt8]) throws(RemoteError) { try wrapped.writeDescriptor(bytes) }
     func commitWrites() throws(RemoteError) { try wrapped.commitWrites() }
+    func fileBlobNames() throws(RemoteError) -> Set<String> { try wrapped.fileBlobNames() }
+    func writeFileBlob(_ name: String, from source: FileDescriptor) throws(RemoteError) { try wrapped.writeFileBlob(name, from: source) }
+    func readFileBlob(_ name: String, into output: FileDescriptor) throws(RemoteError) { try wrapped.readFileBlob(name, into: output) }
     func removeOperation(_ name: String, of device: String) throws(RemoteError) {
         if let failRemovals { throw failRemovals }
         try wrapped.removeOperation(name, of: device)

@@ -20,9 +20,9 @@ import Sync
         summary.skipped = ["usb": "unreachable"]
         #expect(summary.shortfall == .remotesSkipped(["usb": "unreachable"]))
         summary.rejected = 1
-        #expect(summary.shortfall == .needsAttention(failedForGood: 0, unreadable: 1, unsentRecords: 0))
+        #expect(summary.shortfall == .needsAttention(failedForGood: 0, unreadable: 1, unsentRecords: 0, refusedFiles: 0))
         summary.failedForGood = 5
-        #expect(summary.shortfall == .needsAttention(failedForGood: 5, unreadable: 1, unsentRecords: 0))
+        #expect(summary.shortfall == .needsAttention(failedForGood: 5, unreadable: 1, unsentRecords: 0, refusedFiles: 0))
     }
 
     @Test func operationsWaitingForTheirRecordsAreLeftToRetry() {

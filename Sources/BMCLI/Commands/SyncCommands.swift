@@ -6,12 +6,25 @@ enum SyncCommands {
     struct RemoteAddInput: CommandInput {
         var name = ""
         var path = ""
+        var files = false
         var server = ServerInput()
 
         static var parameters: [Parameter<RemoteAddInput>] {
             [.argument(\.name, ArgumentSpec(name: "name", help: "A name for it: letters, digits, '-', '_', '.'.")),
-             .argument(\.path, ArgumentSpec(name: "path", help: "The folder, or a WebDAV folder's https:// URL."))]
+             .argument(\.path, ArgumentSpec(name: "path", help: "The folder, or a WebDAV folder's https:// URL.")),
+             .flag(\.files, OptionSpec(name: "files", help: "Also carry book files (encrypted) to and from it; see `remote files`."))]
                 + ServerInput.parameters(\.server)
+        }
+    }
+
+    struct RemoteFilesInput: CommandInput {
+        var name = ""
+        var carries = false
+
+        static var parameters: [Parameter<RemoteFilesInput>] {
+            [.argument(\.name, ArgumentSpec(name: "name", help: "The remote's name.")),
+             .argument(\.carries, ArgumentSpec(name: "on|off", help: "on: sync carries book files there and back; off: only their records."),
+                       ValueParsing.onOff)]
         }
     }
 
@@ -80,14 +93,23 @@ enum SyncCommands {
                 if WebDAVFolder.isURL(input.path) {
                     let (folder, password) = try input.server.folder(input.path, context: context)
                     context.console.progress("Checking the server...\n")
-                    remote = try vault.addWebDAVRemote(name: input.name, folder: folder, password: password)
+                    remote = try vault.addWebDAVRemote(name: input.name, folder: folder, password: password, carriesFiles: input.files)
                 } else {
                     guard input.server.isEmpty else {
                         throw CLIError.invalidValue("--user, --password-stdin and --ca-file are for a WebDAV remote (an https:// URL), not a folder")
                     }
-                    remote = try vault.addRemote(name: input.name, path: input.path)
+                    remote = try vault.addRemote(name: input.name, path: input.path, carriesFiles: input.files)
                 }
-                context.console.note("Added remote \(remote.name) at \(remote.location).\n")
+                context.console.note("Added remote \(remote.name) at \(remote.location)\(remote.carriesFiles ? ", carrying book files" : "").\n")
+            },
+            CommandSpec(
+                name: "files", abstract: "Say whether a remote carries book files.",
+                discussion: "A book file's record (its book, format, checksum, metadata, your place in it) always syncs. With on, sync also sends the files this device holds to the remote, encrypted as the file store keeps them (under a random name; the server sees only their sizes), and takes from it the files this device lacks, each checked before it is kept. Off by default: a small USB stick or a metered server never receives a book unasked.",
+                parameters: RemoteFilesInput.parameters
+            ) { input in
+                try context.openVault().setRemoteCarriesFiles(input.carries, name: input.name)
+                context.console.note(input.carries ? "Remote \(input.name) carries book files from the next sync.\n"
+                                                   : "Remote \(input.name) no longer carries book files (those on it stay).\n")
             },
             CommandSpec(
                 name: "password", abstract: "Replace the password a WebDAV remote's server asks for.",
@@ -111,11 +133,12 @@ enum SyncCommands {
                 if input.json {
                     context.console.out(JSONDocuments.render(remotes.map {
                         JSONDocuments.RemoteDocument(name: $0.name, kind: $0.kind.rawValue, location: $0.location, addedAt: $0.addedAt.iso8601,
-                                                     lastSyncedAt: $0.lastSyncedAt?.iso8601)
+                                                     lastSyncedAt: $0.lastSyncedAt?.iso8601, carriesFiles: $0.carriesFiles)
                     }))
                 } else {
                     for remote in remotes {
-                        context.console.out("\(remote.name)  \(remote.kind.rawValue)  \(remote.location)  \(lastSync(remote))\n")
+                        context.console.out("\(remote.name)  \(remote.kind.rawValue)  \(remote.location)  \(lastSync(remote))"
+                                            + (remote.carriesFiles ? "  carries book files" : "") + "\n")
                     }
                 }
             },
@@ -200,7 +223,8 @@ enum SyncCommands {
                 failedForGood: summary.failedForGood, deferred: summary.deferred, rejected: summary.rejected, purged: summary.purged, skippedRemotes: summary.skipped,
                 silentDevices: summary.silentDevices, returningAfterDays: summary.returningAfterDays,
                 snapshots: summary.snapshots, unsentRecords: summary.unsentRecords,
-                rekeyedElsewhere: summary.rekeyedElsewhere.sorted())))
+                rekeyedElsewhere: summary.rekeyedElsewhere.sorted(), filesSent: summary.filesSent, filesReceived: summary.filesReceived,
+                filesRefused: summary.filesRefused)))
             return
         }
         var line = "Synced: \(summary.pushed) pushed, \(summary.pulled) pulled, "
@@ -210,6 +234,9 @@ enum SyncCommands {
         if summary.rejected > 0 { line += ", \(summary.rejected) unreadable operations skipped" }
         if summary.purged > 0 { line += ", \(summary.purged) deleted records purged" }
         if summary.unsentRecords > 0 { line += ", \(summary.unsentRecords) unreadable records not sent" }
+        if summary.filesSent > 0 { line += ", " + HumanFormat.counted([(summary.filesSent, "book file")]) + " sent" }
+        if summary.filesReceived > 0 { line += ", " + HumanFormat.counted([(summary.filesReceived, "book file")]) + " received" }
+        if summary.filesRefused > 0 { line += ", " + HumanFormat.counted([(summary.filesRefused, "book file")]) + " refused" }
         context.console.out(line + ".\n")
         for (name, operations) in summary.snapshots.sorted(by: { $0.key < $1.key }) {
             context.console.out("Remote \(name) received the whole journal as it stands (\(HumanFormat.counted([(operations, "operation")]))): a device can join through it.\n")

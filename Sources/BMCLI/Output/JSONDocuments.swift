@@ -453,6 +453,8 @@ enum JSONDocuments {
         let name: String, kind: String, location: String, addedAt: String
         /// When a sync last used it without a failure; null before the first.
         let lastSyncedAt: String?
+        /// Whether sync carries book files' blobs to and from it.
+        let carriesFiles: Bool
     }
 
     struct SyncDocument: Encodable {
@@ -463,6 +465,8 @@ enum JSONDocuments {
         let snapshots: [String: Int]
         let unsentRecords: Int
         let rekeyedElsewhere: [String]
+        /// Book files' blobs sent to and received from remotes that carry files.
+        let filesSent: Int, filesReceived: Int, filesRefused: Int
     }
 
     struct OutboxEntryDocument: Encodable {

@@ -310,7 +310,7 @@ struct ErrorReport: Equatable {
         case .rekeyedElsewhere(let remotes):
             let names = remotes.sorted().joined(separator: ", ")
             return ErrorReport("the vault was rekeyed on another device (remote \(names) holds its new key), so nothing was sent there under the old key: run `bmvault unlock` (it asks for the passphrase) to take up the new key, then sync again", .failure)
-        case .needsAttention(let failed, let unreadable, let unsent):
+        case .needsAttention(let failed, let unreadable, let unsent, let refused):
             var parts: [String] = []
             if failed > 0 {
                 parts.append("\(counted(failed, "operation")) failed for good and \(failed == 1 ? "waits" : "wait") in the outbox (`bmvault outbox` says why; `bmvault sync --retry-failed` tries again)")
@@ -320,6 +320,9 @@ struct ErrorReport: Equatable {
             }
             if unsent > 0 {
                 parts.append("\(counted(unsent, "record")) here could not be read and \(unsent == 1 ? "is" : "are") not on the remote (`bmvault diagnostics` names the damage; a backup or an export restores it)")
+            }
+            if refused > 0 {
+                parts.append("\(counted(refused, "book file")) on the remotes did not check out and \(refused == 1 ? "was" : "were") not kept (damaged on the remote: the device that added \(refused == 1 ? "it" : "them") still has \(refused == 1 ? "it" : "them"); Docs/FILES.md, \"Blobs on remotes\")")
             }
             return ErrorReport("the sync is not complete: " + parts.joined(separator: "; "), .failure)
         case .remotesSkipped(let skipped):

@@ -284,6 +284,15 @@ enum ValueParsing {
         return days
     }
 
+    /// `on` or `off` (`remote files NAME on|off`), in any case.
+    static func onOff(_ text: String) throws(CLIError) -> Bool {
+        switch text.lowercased() {
+        case "on": return true
+        case "off": return false
+        default: throw .invalidValue("say on or off")
+        }
+    }
+
     /// What `conflicts resolve` says without a valid `--keep`.
     static let conflictChoiceNeeded = "conflicts resolve needs --keep note, copy, both, mine or theirs"
 

@@ -49,6 +49,7 @@ enum Migrations {
         Migration0016Imports.migration,
         Migration0017Files.migration,
         Migration0018FileSync.migration,
+        Migration0019RemoteFiles.migration,
     ]
 
     static var latestVersion: Int { all.count }

@@ -1,0 +1,70 @@
+public import FileIO
+import Journal
+import Sync
+
+/// A book file's blob being received from a remote, into the file store's `.incoming-`
+/// name, locked (a sweep leaves it alone) until it is kept or discarded.
+public final class ReceivedFileBlob: IncomingFileBlob {
+    let incoming: FileStore.Incoming
+
+    init(_ incoming: FileStore.Incoming) {
+        self.incoming = incoming
+    }
+
+    public var descriptor: FileDescriptor { incoming.file }
+
+    public func discard() { incoming.discard() }
+}
+
+/// Book files' blobs as the sync engine exchanges them with remotes that carry files: the
+/// blob files are sent as the file store keeps them (sealed under each content's own key,
+/// which only travels sealed in the content's operation), and a blob received is kept only
+/// once it opens under its key and hashes to its content's SHA-256.
+extension Store {
+    public typealias IncomingBlob = ReceivedFileBlob
+
+    /// Stored contents an attached file needs whose blob is here.
+    public func fileBlobsToSend() throws(StoreError) -> [String] {
+        try contentsAttachedLive().filter { holdsBlob(of: $0) }.map(\.id.rawValue)
+    }
+
+    public func openFileBlob(_ id: String) throws(StoreError) -> FileDescriptor {
+        try Self.fileCall { () throws(FileIOError) in try fileStore.openBlob(id) }
+    }
+
+    /// Stored contents an attached file needs, whose bytes this device can read from no
+    /// content of the same SHA-256.
+    public func fileBlobsWanted() throws(StoreError) -> [String] {
+        let all = try fileContents()
+        let reachable = Set(all.filter { isReachableHere($0) }.map(\.checksum))
+        return try contentsAttachedLive(among: all).filter { $0.isStored && !reachable.contains($0.checksum) }.map(\.id.rawValue)
+    }
+
+    public func receiveFileBlob(_ id: String) throws(StoreError) -> ReceivedFileBlob {
+        ReceivedFileBlob(try fileStore.receive(id))
+    }
+
+    public func keepFileBlob(_ blob: ReceivedFileBlob) throws(StoreError) -> Bool {
+        let id = blob.incoming.id
+        guard let entity = try? EntityID(validating: id), let content = try fileContents().first(where: { $0.id == entity }),
+              content.isStored else {
+            blob.discard()
+            return false
+        }
+        do {
+            return try fileStore.keep(blob.incoming, key: try fileKey(of: entity), binding: blobBinding(entity), checksum: content.checksum)
+        } catch {
+            blob.discard()
+            throw error
+        }
+    }
+
+    /// The contents (of `contents`, or all) that a live attachment names.
+    private func contentsAttachedLive(among contents: [FileContent]? = nil) throws(StoreError) -> [FileContent] {
+        var attached = Set<String>()
+        try database.forEachRow("SELECT DISTINCT file_id FROM book_file WHERE removed_at IS NULL") { row in attached.insert(row.text(0)) }
+        let candidates: [FileContent]
+        if let contents { candidates = contents } else { candidates = try fileContents() }
+        return candidates.filter { attached.contains($0.id.rawValue) }
+    }
+}
