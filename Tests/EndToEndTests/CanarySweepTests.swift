@@ -637,6 +637,11 @@ final class SweepWorld {
         try world.run(["remote", "retention"], status: 0)
         try world.run(["remote", "retention", "30"], status: 0)
         try world.run(["remote", "retention", "0"], status: 64)
+        // The remote carries book files: the EPUB with the canary inside goes there sealed.
+        try world.run(["file", "add", epub.path], status: 0)
+        try world.run(["remote", "files", "usb", "on"], status: 0)
+        try world.run(["remote", "files", "usb", "maybe \(c)"], status: 64)
+        try world.run(["remote", "files", "nowhere", "on"], status: 66)     // a remote's name is a label, not content
         // A WebDAV remote whose password carries the canary: asked for, checked, kept in the
         // keyring, replaced, and forgotten with the remote; never in a log or a file.
         let server = try WebDAVServer(users: [("reader", "pw-\(c)")])
@@ -652,6 +657,9 @@ final class SweepWorld {
         try world.run(["init", "--join", remoteFolder, "--passphrase-stdin"], vault: "second", stdin: passphrase + "\n", status: 0)
         try world.run(["unlock", "--passphrase-stdin"], vault: "second", stdin: passphrase + "\n", status: 0)
         try world.run(["sync", "--json"], vault: "second", status: 0)
+        try world.run(["remote", "files", "origin", "on"], vault: "second", status: 0)
+        try world.run(["sync"], vault: "second", status: 0)                            // the EPUB's blob, received and checked
+        try world.run(["file", "list"], vault: "second", showsContent: true, status: 0)
         let shared = try world.run(["note", "add", book, "shared \(c)"], status: 0).line
         try world.run(["sync"], status: 0)
         try world.run(["sync"], vault: "second", status: 0)
