@@ -470,13 +470,11 @@ public final class SyncEngine<Journal: SyncJournal> {
                                             "unreadable": .integer(report.unreadable)])
     }
 
-    /// Sends what `remote` lacks; returns whether every upload succeeded.
     /// Sends `remote` the blobs this device holds that it lacks, then takes from it the
     /// blobs this device wants, each streamed and kept only if it checks out (a blob that
     /// does not is counted in ``SyncSummary/filesRefused`` and removed here; it stays on
-    /// the remote). A transfer
-    /// that fails is counted and tried again at the next sync; an unreachable remote ends
-    /// the exchange.
+    /// the remote). A transfer that fails is counted and tried again at the next sync; an
+    /// unreachable remote ends the exchange.
     private func exchangeFileBlobs(with remote: any Remote, summary: inout SyncSummary,
                                    progress: (String) -> Void) throws(SyncError<Journal.Failure>) {
         let there: Set<String>
@@ -521,6 +519,7 @@ public final class SyncEngine<Journal: SyncJournal> {
         }
     }
 
+    /// Sends what `remote` lacks; returns whether every upload succeeded.
     private func push(to remote: any Remote, summary: inout SyncSummary, progress: (String) -> Void) throws(SyncError<Journal.Failure>) -> Bool {
         var blockedRecords = Set<String>()
         var generator = SystemRandomNumberGenerator()

@@ -206,19 +206,21 @@ public final class WebDAVRemote: Remote {
     public func writeFileBlob(_ name: String, from source: FileDescriptor) throws(RemoteError) {
         let folder = root + "/files"
         try makeFolders(folder)
-        let size = try Self.fileCall { () throws(FileIOError) in try source.status().size }
+        let size: Int64
+        do { size = try source.status().size } catch { throw RemoteError(error) }
         let temporary = folder + "/.tmp-" + UUID().uuidString
         var offset: Int64 = 0
         let request = HTTPRequest(method: "PUT", url: temporary, headers: [("Content-Type", "application/octet-stream")])
         let connection = try mainConnection()
         let put: HTTPResponse
         do throws(HTTPError) {
-            put = try connection.perform(request, upload: (Int64(size), { buffer in
+            put = try connection.perform(request, upload: (size, { buffer in
                 guard let count = try? source.read(into: buffer, at: offset) else { return nil }
                 offset += Int64(count)
                 return count
             }))
         } catch {
+            _ = try? send("DELETE", temporary)   // what a cut transfer left, if anything
             throw RemoteError(error)
         }
         try Self.refuseLoginAndSpace(put)
@@ -242,10 +244,6 @@ public final class WebDAVRemote: Remote {
         }
         try Self.refuseLoginAndSpace(response)
         guard response.status == 200 else { throw Self.error(response, operation: "GET") }
-    }
-
-    private static func fileCall<Result>(_ body: () throws(FileIOError) -> Result) throws(RemoteError) -> Result {
-        do { return try body() } catch { throw .io(operation: error.operation.rawValue, errno: error.errno.rawValue) }
     }
 
     public func readAcknowledgement(of device: String) throws(RemoteError) -> [UInt8]? {
