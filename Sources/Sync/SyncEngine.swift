@@ -502,6 +502,7 @@ public final class SyncEngine<Journal: SyncJournal> {
             let incoming = try journalCall { () throws(Journal.Failure) in try journal.receiveFileBlob(id) }
             do {
                 try remote.readFileBlob(id, into: incoming.descriptor)
+                FaultInjection.reach("sync:file-received")
             } catch {
                 incoming.discard()
                 summary.failures += 1

@@ -136,11 +136,12 @@ struct FileStore {
         return (hasher.finalizeHex(), size)
     }
 
-    /// A new, empty `.incoming-<id>` blob, locked: a blob received from a remote is written
-    /// into it, then kept (``keep(_:key:binding:checksum:)``) or discarded.
+    /// A new, empty `.incoming-<id>.<random>` blob, locked: a blob received from a remote is
+    /// written into it, then kept (``keep(_:key:binding:checksum:)``) or discarded. Its name
+    /// is new each time, so what a receive killed midway left (swept later) is never in the way.
     func receive(_ id: String) throws(StoreError) -> Incoming {
         try FileSystem.makePrivateDirectory(directory)
-        let temporary = directory + "/.incoming-" + id
+        let temporary = directory + "/.incoming-" + id + "." + String(UInt64.random(in: .min ... .max), radix: 16)
         return Incoming(id: id, path: temporary, file: try Self.call { () throws(FileIOError) in try Self.createLocked(temporary) })
     }
 

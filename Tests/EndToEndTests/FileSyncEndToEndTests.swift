@@ -1,11 +1,16 @@
 import Foundation
 import Testing
+#if canImport(Glibc)
+import Glibc
+#endif
 
-/// Book files across devices (issue 19's sync, records only), through the built binary and
-/// a folder remote: a file's record (its book, format, checksum, metadata, the reader's
-/// place in it) reaches the other devices, which list it as kept on another device and
-/// never receive its bytes; the place moves on either device; the same file added on two
-/// devices is shown once; a removal reaches every device (Docs/FILES.md, Docs/SYNC.md).
+/// Book files across devices (issue 19's sync), through the built binary and a folder
+/// remote: a file's record (its book, format, checksum, metadata, the reader's place in it)
+/// reaches the other devices, which list it as kept on another device; the place moves on
+/// either device; the same file added on two devices is shown once; a removal reaches every
+/// device. Through a remote that carries files, the bytes travel too, each checked before
+/// it is kept, and a receive killed midway leaves nothing in the way (Docs/FILES.md,
+/// Docs/SYNC.md).
 @Suite("Book files across devices", .serialized)
 struct FileSyncEndToEndTests {
     private func files(_ device: TestVault, sourceLocation: SourceLocation = #_sourceLocation) throws -> [[String: Any]] {
@@ -167,5 +172,33 @@ struct FileSyncEndToEndTests {
         #expect(blobs(c).count == 1, "nothing kept of the damaged one, no incoming file left: \(blobs(c))")
         #expect(try files(c).map { $0["presence"] as? String ?? "" }.sorted() == ["elsewhere", "present"])
         try c.succeed(["check"])
+    }
+
+    /// A sync killed while it receives a blob (written, not yet checked) leaves an incoming
+    /// file no listing shows, which never stands in the way: the next sync receives the blob
+    /// again, keeps it whole, and sweeps what the killed one left.
+    @Test("A sync killed while it receives a book file leaves nothing in the way, and the next one finishes")
+    func aReceiveKilledMidway() throws {
+        let world = try SyncWorld()
+        let a = world.first
+        let path = try folder(a, "books").appendingPathComponent("heron.epub")
+        let epub = try BookFileSamples.epub(at: path, title: "The Heron", text: "the heron counts silver umbrellas")
+        try a.succeed(["file", "add", path.path])
+        try a.succeed(["remote", "files", "shared", "on"])
+        try a.succeed(["sync"])
+        let b = try world.join()
+        try b.succeed(["remote", "files", "origin", "on"])
+
+        let killed = try b.run(["sync"], environment: ["BMVAULT_TEST_CRASH_AT": "sync:file-received"])
+        #expect(killed.status == 128 + SIGKILL, "\(killed)")
+        #expect(blobs(b).count == 1 && blobs(b).allSatisfy { $0.hasPrefix(".incoming-") }, "\(blobs(b))")
+        #expect(try files(b).first?["presence"] as? String == "elsewhere", "nothing unchecked is listed as here")
+
+        #expect(try b.succeed(["sync"]).stdout.contains("1 book file received"))
+        #expect(blobs(b).count == 1 && !blobs(b)[0].hasPrefix(".incoming-"), "the killed receive's file was swept: \(blobs(b))")
+        let id = try #require(try files(b).first?["id"] as? String)
+        let out = try folder(b, "out").appendingPathComponent("heron.epub")
+        try b.succeed(["file", "export", id, "--out", out.path])
+        #expect(try Data(contentsOf: out) == epub)
     }
 }
