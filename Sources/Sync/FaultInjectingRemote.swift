@@ -52,6 +52,7 @@ final class FaultInjectingRemote: Remote {
     func commitWrites() throws(RemoteError) { try wrapped.commitWrites() }
     func fileBlobNames() throws(RemoteError) -> Set<String> { try wrapped.fileBlobNames() }
     func readFileBlob(_ name: String, into output: FileDescriptor) throws(RemoteError) { try wrapped.readFileBlob(name, into: output) }
+    func removeFileBlob(_ name: String) throws(RemoteError) { try wrapped.removeFileBlob(name) }
     func writeFileBlob(_ name: String, from source: FileDescriptor) throws(RemoteError) {
         if has("fail-file-writes") { throw .io(operation: "write", errno: EIO) }
         try wrapped.writeFileBlob(name, from: source)

@@ -311,6 +311,14 @@ public final class FolderRemote: Remote {
         _ = try call { () throws(FileIOError) in try source.copyAll(to: output) }
     }
 
+    public func removeFileBlob(_ name: String) throws(RemoteError) {
+        do {
+            try FileSystem.unlink(root + "/files/" + name)
+        } catch {
+            guard error.errno == .notFound else { throw RemoteError(error) }
+        }
+    }
+
     // MARK: - Files
 
     /// Names in `directory`, sorted.

@@ -59,6 +59,9 @@ public protocol Remote: AnyObject {
     func writeFileBlob(_ name: String, from source: FileDescriptor) throws(RemoteError)
     /// Writes blob `name`'s bytes into `output`, streamed.
     func readFileBlob(_ name: String, into output: FileDescriptor) throws(RemoteError)
+    /// Removes blob `name` (gone already is fine): only one that did not check out, so that a
+    /// device holding the file sends it again.
+    func removeFileBlob(_ name: String) throws(RemoteError)
 }
 
 extension Remote {

@@ -40,7 +40,7 @@ public struct SyncSummary: Sendable, Equatable {
     public var filesSent = 0
     public var filesReceived = 0
     /// Blobs received that did not open under their key or did not hash to their content's
-    /// SHA-256: removed here, left on the remote.
+    /// SHA-256: removed here and from the remote (a device that holds the file sends it again).
     public var filesRefused = 0
     /// Remotes whose keyslots come from a rekey made on another device, which this device
     /// has not taken up (`unlock` does): not used until it has, so nothing new is sent under
@@ -472,9 +472,9 @@ public final class SyncEngine<Journal: SyncJournal> {
 
     /// Sends `remote` the blobs this device holds that it lacks, then takes from it the
     /// blobs this device wants, each streamed and kept only if it checks out (a blob that
-    /// does not is counted in ``SyncSummary/filesRefused`` and removed here; it stays on
-    /// the remote). A transfer that fails is counted and tried again at the next sync; an
-    /// unreachable remote ends the exchange.
+    /// does not is counted in ``SyncSummary/filesRefused`` and removed, here and from the
+    /// remote, so that a device holding the file sends it again). A transfer that fails is
+    /// counted and tried again at the next sync; an unreachable remote ends the exchange.
     private func exchangeFileBlobs(with remote: any Remote, summary: inout SyncSummary,
                                    progress: (String) -> Void) throws(SyncError<Journal.Failure>) {
         let there: Set<String>
@@ -514,8 +514,13 @@ public final class SyncEngine<Journal: SyncJournal> {
                 summary.filesReceived += 1
                 progress("received \(summary.filesReceived) book files")
             } else {
+                // Not what its key sealed: removed there too, so a device that holds the file
+                // sends it again at its next sync (a remote can withhold a file, never swap one).
                 summary.filesRefused += 1
                 log.warning("sync.files.refused", ["remote": .public(remote.name)])
+                do { try remote.removeFileBlob(id) } catch {
+                    log.warning("sync.files.refusedLeft", ["remote": .public(remote.name), "error": .public(error.errorClass)])
+                }
             }
         }
     }

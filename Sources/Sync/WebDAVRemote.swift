@@ -246,6 +246,11 @@ public final class WebDAVRemote: Remote {
         guard response.status == 200 else { throw Self.error(response, operation: "GET") }
     }
 
+    public func removeFileBlob(_ name: String) throws(RemoteError) {
+        let response = try send("DELETE", root + "/files/" + name)
+        guard response.isSuccess || response.status == 404 else { throw Self.error(response, operation: "DELETE") }
+    }
+
     public func readAcknowledgement(of device: String) throws(RemoteError) -> [UInt8]? {
         try readMutable(root + "/devices/" + device + "/acknowledgement")
     }

@@ -172,6 +172,13 @@ struct FileSyncEndToEndTests {
         #expect(blobs(c).count == 1, "nothing kept of the damaged one, no incoming file left: \(blobs(c))")
         #expect(try files(c).map { $0["presence"] as? String ?? "" }.sorted() == ["elsewhere", "present"])
         try c.succeed(["check"])
+        // The damaged blob left the remote with the refusal: the device that added the file
+        // sends it again at its next sync, and C then has it whole.
+        #expect(!FileManager.default.fileExists(atPath: damaged.path))
+        let resent = try [a, b].map { try $0.succeed(["sync"]).stdout }
+        #expect(resent.filter { $0.contains("1 book file sent") }.count == 1, "\(resent)")
+        #expect(try c.succeed(["sync"]).stdout.contains("1 book file received"))
+        #expect(try files(c).allSatisfy { $0["presence"] as? String == "present" })
     }
 
     /// A sync killed while it receives a blob (written, not yet checked) leaves an incoming

@@ -467,6 +467,7 @@ final class ScriptedRemote: Remote {
     func fileBlobNames() throws(RemoteError) -> Set<String> { try wrapped.fileBlobNames() }
     func writeFileBlob(_ name: String, from source: FileDescriptor) throws(RemoteError) { try wrapped.writeFileBlob(name, from: source) }
     func readFileBlob(_ name: String, into output: FileDescriptor) throws(RemoteError) { try wrapped.readFileBlob(name, into: output) }
+    func removeFileBlob(_ name: String) throws(RemoteError) { try wrapped.removeFileBlob(name) }
     func removeOperation(_ name: String, of device: String) throws(RemoteError) {
         if let failRemovals { throw failRemovals }
         try wrapped.removeOperation(name, of: device)

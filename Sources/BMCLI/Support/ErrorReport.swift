@@ -322,7 +322,7 @@ struct ErrorReport: Equatable {
                 parts.append("\(counted(unsent, "record")) here could not be read and \(unsent == 1 ? "is" : "are") not on the remote (`bmvault diagnostics` names the damage; a backup or an export restores it)")
             }
             if refused > 0 {
-                parts.append("\(counted(refused, "book file")) on the remotes did not check out and \(refused == 1 ? "was" : "were") not kept (damaged on the remote: the device that added \(refused == 1 ? "it" : "them") still has \(refused == 1 ? "it" : "them"); Docs/FILES.md, \"Blobs on remotes\")")
+                parts.append("\(counted(refused, "book file")) on the remotes did not check out and \(refused == 1 ? "was" : "were") not kept (damaged on the remote, so removed from it: a device that holds \(refused == 1 ? "it" : "them") sends \(refused == 1 ? "it" : "them") again at its next sync; Docs/FILES.md, \"Blobs on remotes\")")
             }
             return ErrorReport("the sync is not complete: " + parts.joined(separator: "; "), .failure)
         case .remotesSkipped(let skipped):
