@@ -73,9 +73,9 @@ extension Store {
         return version
     }
 
-    /// Changes a book file here at a new version, with its operation: `attachment` moves its
-    /// attachment clock (attached, removed), otherwise only its locator's clock moves (or,
-    /// for a key given, neither). Inside a write transaction.
+    /// Changes a book file here at a new version, with its operation: `movesAttachment` for a
+    /// change of attached or removed (its clock moves), `movesLocator` for a new place (the
+    /// locator's clock moves); a key given moves neither. Inside a write transaction.
     @discardableResult
     func changeBookFile(_ before: BookFileVersion, movesAttachment: Bool = false, movesLocator: Bool = false,
                         _ change: (inout BookFile, Timestamp) -> Void) throws(StoreError) -> BookFileVersion {
