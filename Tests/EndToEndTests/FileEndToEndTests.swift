@@ -624,6 +624,22 @@ import Glibc
 
     // MARK: - 9. The place in a file
 
+    /// A deleted book keeps its files (they come back with it): listings say the book is in
+    /// the trash, and stop saying so once it is back.
+    @Test func aDeletedBooksFilesAreListedAsInTheTrash() throws {
+        let vault = try makeVault()
+        let path = vault.books.appendingPathComponent("trash.epub")
+        try BookFileSamples.epub(at: path, title: "A Book Deleted", text: "words")
+        let added = try vault.add(path)
+        let book = try #require(added["book"] as? String)
+        try vault.succeed(["delete", book])
+        #expect(try vault.fileList().first?["bookDeleted"] as? Bool == true)
+        #expect(try vault.succeed(["file", "list"]).stdout.contains("\"A Book Deleted\" (book in the trash)"))
+        try vault.succeed(["undelete", book])
+        #expect(try vault.fileList().first?["bookDeleted"] as? Bool == false)
+        #expect(try !vault.succeed(["file", "list"]).stdout.contains("trash"))
+    }
+
     @Test func progressAtRecordsTheLocatorInTheBooksOnlyFileOrTheOneNamed() throws {
         let vault = try makeVault()
         let path = vault.books.appendingPathComponent("mary-barton.epub")

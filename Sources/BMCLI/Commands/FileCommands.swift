@@ -116,6 +116,7 @@ enum FileCommands {
         }
         var line = "\(shortFileID(listing.file.id))  \(content.format.uppercased())  \(HumanFormat.fileSize(content.size))  "
             + "sha256:\(content.checksum.prefix(12))  \(kept)  \(place)  \"\(HumanFormat.printable(listing.book.title))\""
+        if listing.book.deletedAt != nil { line += " (book in the trash)" }
         if let locator = listing.file.locator { line += "  at \(HumanFormat.printable(locator))" }
         return line
     }

@@ -116,6 +116,8 @@ enum JSONDocuments {
     /// `file list --json`: a book file, its book, what it says of itself, where it is kept.
     struct FileDocument: Encodable {
         let id: String, book: String, bookTitle: String, format: String, size: Int64, sha256: String
+        /// The book is deleted (in `bmvault trash`): its files stay, and come back with it.
+        let bookDeleted: Bool
         /// `stored` (encrypted in the file store) or `linked` (a handle on `device`), or `elsewhere`.
         let kept: String
         /// `present`, `missing`, `unreadable`, or `elsewhere` (on another device).
@@ -132,6 +134,7 @@ enum JSONDocuments {
             id = listing.file.id.rawValue
             book = listing.book.id.rawValue
             bookTitle = listing.book.title
+            bookDeleted = listing.book.deletedAt != nil
             format = content.format
             size = content.size
             sha256 = content.checksum
