@@ -26,7 +26,7 @@ extension Store {
             guard let entity = try? EntityID(validating: id), let book = try? EntityID(validating: row.text(1)),
                   let content = try? EntityID(validating: contentID),
                   let checksum = try? cipher.open(row.blob(12), table: "file", id: contentID, field: "checksum"),
-                  let metadata = try? cipher.open(row.blob(13), table: "file", id: contentID, field: "metadata") else { return }
+                  let metadata = Self.openMetadata(row.blob(13), of: contentID, with: cipher) else { return }
             var locator: Locator?
             if !row.isNull(3) {
                 guard let text = try? cipher.open(row.blob(3), table: "book_file", id: id, field: "locator"),
@@ -47,6 +47,12 @@ extension Store {
             files.append(BookFileVersion(file, clock: clock, locatorClock: locatorClock))
         }
         return files
+    }
+
+    /// A content's metadata opened; a purged one (empty, ``purgeRemovedFiles(before:)``)
+    /// says nothing: `{}`. Nil when it does not open.
+    static func openMetadata(_ sealed: [UInt8], of content: String, with cipher: RecordCipher) -> String? {
+        sealed.isEmpty ? "{}" : try? cipher.open(sealed, table: "file", id: content, field: "metadata")
     }
 
     /// The book file `id`, removed or not, or nil when it is not here.

@@ -213,7 +213,7 @@ extension Store {
             let id = row.text(0)
             guard let entity = try? EntityID(validating: id),
                   let checksum = try? cipher.open(row.blob(3), table: "file", id: id, field: "checksum"),
-                  let metadata = try? cipher.open(row.blob(4), table: "file", id: id, field: "metadata") else { return }
+                  let metadata = Self.openMetadata(row.blob(4), of: id, with: cipher) else { return }
             var link: FileLink?
             if !row.isNull(6) {
                 guard let path = try? cipher.open(row.blob(6), table: "file", id: id, field: "link_path") else { return }

@@ -75,7 +75,7 @@ extension Store {
         }
         let horizon = Timestamp(millisecondsSince1970: now - Int64(try tombstoneRetentionDays()) * 86_400_000)
         let expired = try expiredTombstones(before: horizon, limit: limit)
-        let purged = try purgeTombstones(expired)
+        let purged = try purgeTombstones(expired) + purgeRemovedFiles(before: horizon)
         if expired.count < limit {
             try database.writeTransaction { () throws(StoreError) in
                 try database.run("""
@@ -172,6 +172,44 @@ extension Store {
         // Only once the rows are gone: a blob goes after the last row naming it.
         for content in goneContents { fileStore.remove(content) }
         return purged
+    }
+
+    /// Book files removed before `horizon` (the retention) lose what they still said: the
+    /// reader's place in them, and, for a content no book has any more and none removed
+    /// since, the metadata the file gave (title, authors, identifiers: empty from then on,
+    /// read as `{}`, as a purged book's title is) and its key (its blob went with the
+    /// removal); the finished operations that carried them are emptied too. No key is
+    /// needed (`purge` works while locked). The rows stay, as every tombstone does, so a
+    /// change from another device is still decided against the removal. Returns how many
+    /// files were purged.
+    func purgeRemovedFiles(before horizon: Timestamp) throws(StoreError) -> Int {
+        let cutoff = SQLValue.integer(horizon.millisecondsSince1970)
+        try database.execute("PRAGMA secure_delete = ON")
+        defer { try? database.execute("PRAGMA secure_delete = OFF") }
+        return try database.writeTransaction { () throws(StoreError) -> Int in
+            var purged = Set<String>()
+            try database.forEachRow("SELECT id FROM book_file WHERE removed_at < ? AND locator IS NOT NULL", [cutoff]) { row in
+                purged.insert(row.text(0))
+            }
+            try database.run("UPDATE book_file SET locator = NULL WHERE removed_at < ? AND locator IS NOT NULL", [cutoff])
+            var contents: [String] = []
+            try database.forEachRow("""
+                SELECT id FROM file f
+                WHERE (length(metadata) > 0 OR file_key IS NOT NULL OR link_path IS NOT NULL)
+                  AND EXISTS (SELECT 1 FROM book_file b WHERE b.file_id = f.id)
+                  AND NOT EXISTS (SELECT 1 FROM book_file b WHERE b.file_id = f.id AND (b.removed_at IS NULL OR b.removed_at >= ?))
+                """, [cutoff]) { row in contents.append(row.text(0)) }
+            for id in contents {
+                try database.run("UPDATE file SET metadata = X'', file_key = NULL, link_path = NULL, link_mtime = NULL WHERE id = ?",
+                                 [.text(id)])
+                try database.forEachRow("SELECT id FROM book_file WHERE file_id = ?", [.text(id)]) { row in purged.insert(row.text(0)) }
+            }
+            try database.run("""
+                UPDATE outbox SET payload = X'' WHERE entity = 'bookFile' AND state = 'done' AND length(payload) > 0
+                  AND entity_id IN (SELECT id FROM book_file WHERE removed_at < ?)
+                """, [cutoff])
+            return purged.count
+        }
     }
 
     /// Forgets the operations of compacted tombstones, once their files are gone from

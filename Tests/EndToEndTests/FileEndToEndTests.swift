@@ -624,6 +624,38 @@ import Glibc
 
     // MARK: - 9. The place in a file
 
+    /// A book file removed longer ago than the retention loses, at `purge`, the place the
+    /// reader had in it and (no book having it any more) the metadata the file gave and its
+    /// key; the row stays, removed. One removed more recently, or still on another book,
+    /// keeps them until its own time comes.
+    @Test func aFileRemovedLongAgoIsPurgedOfWhatItSaid() throws {
+        let vault = try makeVault()
+        let old = vault.books.appendingPathComponent("old.epub"), recent = vault.books.appendingPathComponent("recent.epub")
+        try BookFileSamples.epub(at: old, title: "Removed Long Ago", author: "An Author Of Length", text: "words")
+        try BookFileSamples.epub(at: recent, title: "Removed Yesterday", text: "other words")
+        let oldFile = try #require(try vault.add(old)["id"] as? String)
+        let recentFile = try #require(try vault.add(recent)["id"] as? String)
+        for (id, book) in [(oldFile, "removed long ago"), (recentFile, "removed yesterday")] {
+            try vault.succeed(["book", "progress", book, "--at", "p. 12"])
+            try vault.succeed(["file", "remove", id])
+        }
+        _ = try vault.sqlite("UPDATE book_file SET removed_at = removed_at - 200 * 86400000 WHERE id = '\(oldFile)';")
+        func column(_ sql: String, _ id: String) throws -> String {
+            try vault.sqlite("SELECT \(sql) FROM book_file b JOIN file f ON f.id = b.file_id WHERE b.id = '\(id)';")
+        }
+        let before = try Int(column("length(f.metadata)", oldFile)) ?? 0
+        #expect(try column("b.locator IS NOT NULL AND f.file_key IS NOT NULL", oldFile) == "1")
+
+        try vault.succeed(["lock"])                                   // purge needs no key
+        #expect(try vault.succeed(["purge"]).stderr == "Purged 1 deleted record older than 90 days.\n")
+        try vault.succeed(["unlock", "--passphrase-stdin"], stdin: TestVault.passphrase + "\n")
+        #expect(try column("b.locator IS NULL AND f.file_key IS NULL AND b.removed_at IS NOT NULL", oldFile) == "1")
+        #expect(try column("length(f.metadata)", oldFile) == "0" && before > 0, "the metadata is gone")
+        #expect(try column("b.locator IS NOT NULL AND f.file_key IS NOT NULL", recentFile) == "1", "not yet its time")
+        #expect(try vault.succeed(["purge"]).stderr == "Purged 0 deleted records older than 90 days.\n", "purged once")
+        try vault.succeed(["check"])
+    }
+
     /// A deleted book keeps its files (they come back with it): listings say the book is in
     /// the trash, and stop saying so once it is back.
     @Test func aDeletedBooksFilesAreListedAsInTheTrash() throws {
