@@ -23,6 +23,11 @@ import Sync
         #expect(summary.shortfall == .needsAttention(failedForGood: 0, unreadable: 1, unsentRecords: 0, refusedFiles: 0))
         summary.failedForGood = 5
         #expect(summary.shortfall == .needsAttention(failedForGood: 5, unreadable: 1, unsentRecords: 0, refusedFiles: 0))
+        // A book file refused on receipt alone is enough: the sync did not do what it was asked.
+        var refused = SyncSummary()
+        refused.filesReceived = 3
+        refused.filesRefused = 1
+        #expect(refused.shortfall == .needsAttention(failedForGood: 0, unreadable: 0, unsentRecords: 0, refusedFiles: 1))
     }
 
     @Test func operationsWaitingForTheirRecordsAreLeftToRetry() {
