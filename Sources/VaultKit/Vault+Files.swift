@@ -102,6 +102,7 @@ extension Vault {
         let store = try unlockedStore()
         let bookID = try reference.map { reference throws(VaultError) in try book(named: reference).id }
         let files = try storeCall { () throws(StoreError) in try store.attachedFiles(of: bookID) }
+        let reachable = try storeCall { () throws(StoreError) in try store.reachableContentsByChecksum() }
         var books: [EntityID: Book] = [:]
         return try files.map { file throws(VaultError) in
             let book: Book
@@ -111,7 +112,7 @@ extension Vault {
                 book = try storeCall { () throws(StoreError) in try store.book(file.book) }
                 books[file.book] = book
             }
-            let (presence, here) = presence(of: file.content, store: store)
+            let (presence, here) = presence(of: file.content, reachable: reachable, store: store)
             return FileListing(file: file, book: book, metadata: Self.decode(file.content.metadata), presence: presence, isOnThisDevice: here)
         }
     }
@@ -279,8 +280,9 @@ extension Vault {
 
     // MARK: - Helpers
 
-    private func presence(of attached: FileContent, store: Store) -> (FileListing.Presence, Bool) {
-        let content = (try? store.reachableContent(for: attached)) ?? attached
+    /// `reachable`: the store's ``Store/reachableContentsByChecksum()``, read once per listing.
+    private func presence(of attached: FileContent, reachable: [String: FileContent], store: Store) -> (FileListing.Presence, Bool) {
+        let content = (try? store.reachableContent(for: attached, among: reachable)) ?? attached
         if content.isStored {
             if store.holdsBlob(of: content) { return (.present, true) }
             // Stored by another device, whose blob never came here: kept there.

@@ -86,10 +86,7 @@ extension ArchiveImport {
     /// The vault's contents by SHA-256, read once per import and kept up to date by it.
     private func contentsByChecksum() throws(StoreError) -> [String: FileContent] {
         if let contents { return contents }
-        var found: [String: FileContent] = [:]
-        for content in try store.fileContents() where found[content.checksum] == nil && store.isReachableHere(content) {
-            found[content.checksum] = content
-        }
+        let found = try store.reachableContentsByChecksum()
         contents = found
         return found
     }

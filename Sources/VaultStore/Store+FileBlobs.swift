@@ -35,9 +35,8 @@ extension Store {
     /// Stored contents an attached file needs, whose bytes this device can read from no
     /// content of the same SHA-256.
     public func fileBlobsWanted() throws(StoreError) -> [String] {
-        let all = try fileContents()
-        let reachable = Set(all.filter { isReachableHere($0) }.map(\.checksum))
-        return try contentsAttachedLive(among: all).filter { $0.isStored && !reachable.contains($0.checksum) }.map(\.id.rawValue)
+        let reachable = try reachableContentsByChecksum()
+        return try contentsAttachedLive().filter { $0.isStored && reachable[$0.checksum] == nil }.map(\.id.rawValue)
     }
 
     public func receiveFileBlob(_ id: String) throws(StoreError) -> ReceivedFileBlob {
@@ -59,12 +58,10 @@ extension Store {
         }
     }
 
-    /// The contents (of `contents`, or all) that a live attachment names.
-    private func contentsAttachedLive(among contents: [FileContent]? = nil) throws(StoreError) -> [FileContent] {
+    /// The contents that a live attachment names.
+    private func contentsAttachedLive() throws(StoreError) -> [FileContent] {
         var attached = Set<String>()
         try database.forEachRow("SELECT DISTINCT file_id FROM book_file WHERE removed_at IS NULL") { row in attached.insert(row.text(0)) }
-        let candidates: [FileContent]
-        if let contents { candidates = contents } else { candidates = try fileContents() }
-        return candidates.filter { attached.contains($0.id.rawValue) }
+        return try fileContents().filter { attached.contains($0.id.rawValue) }
     }
 }

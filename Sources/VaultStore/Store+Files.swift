@@ -99,7 +99,7 @@ extension Store {
         let link = linkOnly ? FileLink(path: path, modifiedMilliseconds: status.modifiedMilliseconds) : nil
         let (addition, matchedLinkOnly) = try database.writeTransaction { () throws(StoreError) -> (FileAddition, Bool) in
             let (bookID, bookIsNew) = try fileBook(choice)
-            let existing = try fileContents().first { $0.checksum == checksum && isReachableHere($0) }
+            let existing = try reachableContentsByChecksum()[checksum]
             let content: FileContent
             if let existing {
                 content = existing
@@ -339,12 +339,25 @@ extension Store {
         content.isStored ? holdsBlob(of: content) : content.link != nil && content.deviceID == metadata.deviceID
     }
 
+    /// The contents whose bytes this device can read, by SHA-256 (the oldest of each): how
+    /// identical content is recognised, whichever device added it.
+    public func reachableContentsByChecksum() throws(StoreError) -> [String: FileContent] {
+        var found: [String: FileContent] = [:]
+        for content in try fileContents() where found[content.checksum] == nil && isReachableHere(content) {
+            found[content.checksum] = content
+        }
+        return found
+    }
+
     /// What this device reads a content's bytes from: the content itself when it can, else
     /// another with the same SHA-256 that it can (two devices that added the same file made
     /// two contents, each with its blob on its own device), else the content itself.
-    public func reachableContent(for content: FileContent) throws(StoreError) -> FileContent {
+    /// `reachable`: ``reachableContentsByChecksum()``, when the caller has it for many.
+    public func reachableContent(for content: FileContent,
+                                 among reachable: [String: FileContent]? = nil) throws(StoreError) -> FileContent {
         if isReachableHere(content) { return content }
-        return try fileContents().first { $0.checksum == content.checksum && $0.id != content.id && isReachableHere($0) } ?? content
+        if let reachable { return reachable[content.checksum] ?? content }
+        return try reachableContentsByChecksum()[content.checksum] ?? content
     }
 
     /// Whether the file store holds the blob of a stored content.
