@@ -399,18 +399,20 @@ public final class WebDAVRemote: Remote {
     }
 
     /// The entries of a multistatus answer for `folder`: each response's last path segment,
-    /// percent-decoded, and whether it is a collection.
+    /// percent-decoded, and whether it is a collection. A listing names every operation file
+    /// of a device, so each entry costs a few scans of its own bytes: Foundation's URL parser
+    /// only for an href that is a full URL, its percent-decoding only for a name that has a `%`.
     static func entries(ofListing body: [UInt8], folder: String) throws(XMLError) -> [Entry] {
         let root = try XMLElement.parse(body)
         guard root.namespace == "DAV:", root.name == "multistatus" else { throw .malformed }
         let folderPath = URLComponents(string: folder)?.percentEncodedPath ?? folder
         var entries: [Entry] = []
         for response in root.children("DAV:", "response") {
-            guard let href = response.child("DAV:", "href")?.text.trimmingCharacters(in: .whitespacesAndNewlines) else { continue }
+            guard let href = response.child("DAV:", "href")?.text.trimmingXMLWhitespace() else { continue }
             // An href is a path or a full URL; either way its path names the entry.
-            let path = URLComponents(string: href)?.percentEncodedPath ?? href
-            guard path.trimmingSuffix("/") != folderPath.trimmingSuffix("/"),
-                  let last = path.split(separator: "/").last, let name = String(last).removingPercentEncoding else { continue }
+            let path = href.hasPrefix("/") ? href : URLComponents(string: href)?.percentEncodedPath ?? href
+            guard path.trimmingSuffix("/") != folderPath.trimmingSuffix("/"), let last = path.split(separator: "/").last,
+                  let name = last.contains("%") ? String(last).removingPercentEncoding : String(last) else { continue }
             let isFolder = response.children("DAV:", "propstat").contains { propstat in
                 propstat.child("DAV:", "prop")?.child("DAV:", "resourcetype")?.child("DAV:", "collection") != nil
             }
@@ -495,5 +497,13 @@ extension RemoteError {
 private extension String {
     func trimmingSuffix(_ suffix: String) -> Substring {
         hasSuffix(suffix) ? dropLast(suffix.count) : Substring(self)
+    }
+
+    /// Without the spaces, tabs and line ends XML allows around an element's text.
+    func trimmingXMLWhitespace() -> String {
+        let isWhitespace = { (byte: UInt8) in byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D }
+        guard let first = utf8.firstIndex(where: { !isWhitespace($0) }),
+              let last = utf8.lastIndex(where: { !isWhitespace($0) }) else { return "" }
+        return String(self[first...last])
     }
 }

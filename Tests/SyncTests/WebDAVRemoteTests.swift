@@ -105,11 +105,22 @@ import TestSupport
                 <d:propstat><d:prop><d:resourcetype><d:collection/></d:resourcetype></d:prop></d:propstat></d:response>
               <d:response><d:href>/remote.php/dav/files/ada/bmvault/devices/desktop%20copy.ini</d:href>
                 <d:propstat><d:prop><d:resourcetype/></d:prop></d:propstat></d:response>
+              <d:response><d:href>
+                  https://cloud.example/remote.php/dav/files/ada/bmvault/devices/fedcba9876543210fedcba9876543210/
+                </d:href>
+                <d:propstat><d:prop><d:resourcetype><d:collection/></d:resourcetype></d:prop></d:propstat></d:response>
+              <d:response><d:href>/remote.php/dav/files/ada/bmvault/devices/not%zzdecodable</d:href>
+                <d:propstat><d:prop><d:resourcetype/></d:prop></d:propstat></d:response>
+              <d:response><d:href>	/remote.php/dav/files/ada/bmvault/devices/caf%C3%A9%2Bnotes \r\n</d:href>
+                <d:propstat><d:prop><d:resourcetype/></d:prop></d:propstat></d:response>
             </d:multistatus>
             """
         let entries = try WebDAVRemote.entries(ofListing: Array(listing.utf8), folder: "https://cloud.example/remote.php/dav/files/ada/bmvault/devices/")
+        // Whitespace around an href is not part of it; a name that does not decode is no entry.
         #expect(entries == [WebDAVRemote.Entry(name: "0123456789abcdef0123456789abcdef", isFolder: true),
-                            WebDAVRemote.Entry(name: "desktop copy.ini", isFolder: false)])
+                            WebDAVRemote.Entry(name: "desktop copy.ini", isFolder: false),
+                            WebDAVRemote.Entry(name: "fedcba9876543210fedcba9876543210", isFolder: true),
+                            WebDAVRemote.Entry(name: "café+notes", isFolder: false)])
         #expect(throws: (any Error).self) { try WebDAVRemote.entries(ofListing: Array("<html/>".utf8), folder: "/") }
     }
 }
