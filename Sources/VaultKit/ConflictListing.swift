@@ -1,4 +1,4 @@
-public import Journal
+import Journal
 public import VaultStore
 
 /// One conflict as `bmvault conflicts` shows it: the flagged note or copy, and both sides,

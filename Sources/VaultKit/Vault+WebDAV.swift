@@ -2,7 +2,7 @@ internal import FileIO
 import Foundation
 import Keystore
 import Telemetry
-public import Sync
+import Sync
 public import VaultCrypto
 import VaultStore
 

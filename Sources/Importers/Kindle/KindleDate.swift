@@ -49,7 +49,8 @@ public enum KindleDate {
             if end < text.count, text[end] == UInt8(ascii: ":"), let seconds = number(colon + 4..<colon + 6) { (second, end) = (seconds, colon + 6) }
             found = (hour, minute, second, start, end)
         }
-        guard var (hour, minute, second, start, end) = found else { return nil }
+        guard let (foundHour, minute, second, start, end) = found else { return nil }
+        var hour = foundHour
         let after = text[end...], before = text[..<start]
         func marked(_ marks: [String]) -> Bool {
             marks.contains { mark in
