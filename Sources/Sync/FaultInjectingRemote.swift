@@ -13,6 +13,7 @@ import FileIO
 ///     fail-write:N             the Nth operation write fails (nothing written)
 ///     fail-writes-from:N       every operation write from the Nth on fails
 ///     fail-file-writes         every book-file blob upload fails (nothing written)
+///     fail-file-removes        every book-file blob removal fails (nothing removed)
 final class FaultInjectingRemote: Remote {
     private let wrapped: any Remote
     private let directives: [(name: String, number: Int)]
@@ -52,7 +53,10 @@ final class FaultInjectingRemote: Remote {
     func commitWrites() throws(RemoteError) { try wrapped.commitWrites() }
     func fileBlobNames() throws(RemoteError) -> Set<String> { try wrapped.fileBlobNames() }
     func readFileBlob(_ name: String, into output: FileDescriptor) throws(RemoteError) { try wrapped.readFileBlob(name, into: output) }
-    func removeFileBlob(_ name: String) throws(RemoteError) { try wrapped.removeFileBlob(name) }
+    func removeFileBlob(_ name: String) throws(RemoteError) {
+        if has("fail-file-removes") { throw .io(operation: "remove", errno: EIO) }
+        try wrapped.removeFileBlob(name)
+    }
     func writeFileBlob(_ name: String, from source: FileDescriptor) throws(RemoteError) {
         if has("fail-file-writes") { throw .io(operation: "write", errno: EIO) }
         try wrapped.writeFileBlob(name, from: source)

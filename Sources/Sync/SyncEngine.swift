@@ -42,6 +42,9 @@ public struct SyncSummary: Sendable, Equatable {
     /// Blobs received that did not open under their key or did not hash to their content's
     /// SHA-256: removed here and from the remote (a device that holds the file sends it again).
     public var filesRefused = 0
+    /// Blobs removed from remotes because every attachment of their file was removed longer
+    /// ago than the retention period (a removal that failed counts in ``failures``).
+    public var filesRemoved = 0
     /// Remotes whose keyslots come from a rekey made on another device, which this device
     /// has not taken up (`unlock` does): not used until it has, so nothing new is sent under
     /// the retired key and nothing sealed under the new one is skipped.
@@ -473,8 +476,10 @@ public final class SyncEngine<Journal: SyncJournal> {
     /// Sends `remote` the blobs this device holds that it lacks, then takes from it the
     /// blobs this device wants, each streamed and kept only if it checks out (a blob that
     /// does not is counted in ``SyncSummary/filesRefused`` and removed, here and from the
-    /// remote, so that a device holding the file sends it again). A transfer that fails is
-    /// counted and tried again at the next sync; an unreachable remote ends the exchange.
+    /// remote, so that a device holding the file sends it again), and last removes from it
+    /// the blobs of files removed longer ago than the retention period. A transfer or a
+    /// removal that fails is counted and tried again at the next sync; an unreachable remote
+    /// ends the exchange.
     private func exchangeFileBlobs(with remote: any Remote, summary: inout SyncSummary,
                                    progress: (String) -> Void) throws(SyncError<Journal.Failure>) {
         let there: Set<String>
@@ -521,6 +526,16 @@ public final class SyncEngine<Journal: SyncJournal> {
                 do { try remote.removeFileBlob(id) } catch {
                     log.warning("sync.files.refusedLeft", ["remote": .public(remote.name), "error": .public(error.errorClass)])
                 }
+            }
+        }
+        for id in try journalCall({ () throws(Journal.Failure) in try journal.fileBlobsToForget() }) where there.contains(id) {
+            do {
+                try remote.removeFileBlob(id)
+                summary.filesRemoved += 1
+            } catch {
+                summary.failures += 1
+                log.warning("sync.files.removeFailed", ["remote": .public(remote.name), "error": .public(error.errorClass)])
+                if case .unreachable = error { return }
             }
         }
     }

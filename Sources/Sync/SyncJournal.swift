@@ -85,6 +85,9 @@ public protocol SyncJournal: AnyObject {
     /// Keeps a received blob if it opens whole under its content's key and its plaintext
     /// has the content's SHA-256; otherwise removes it and returns false.
     func keepFileBlob(_ blob: IncomingBlob) throws(Failure) -> Bool
+    /// The ids of book-file blobs no device should need from a remote any more: every
+    /// attachment of the content was removed longer ago than the retention period.
+    func fileBlobsToForget() throws(Failure) -> [String]
 
     // MARK: Tombstones
 

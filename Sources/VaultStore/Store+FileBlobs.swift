@@ -58,6 +58,23 @@ extension Store {
         }
     }
 
+    /// Contents every attachment of which was removed longer ago than the retention period,
+    /// the horizon `purge` empties them at: their blobs can leave the remotes. A device that
+    /// attached one again meanwhile (a book merge) has made an attachment live, which this
+    /// device sees once it pulls; one that holds the bytes sends them again if a remote lacks
+    /// them. What could be lost is the bytes of a file re-attached on a device without them
+    /// and silent for longer than the retention, as with every purge (Docs/FILES.md).
+    public func fileBlobsToForget() throws(StoreError) -> [String] {
+        let horizon = clock.now().millisecondsSince1970 - Int64(try tombstoneRetentionDays()) * 86_400_000
+        var ids: [String] = []
+        try database.forEachRow("""
+            SELECT id FROM file f
+            WHERE EXISTS (SELECT 1 FROM book_file b WHERE b.file_id = f.id)
+              AND NOT EXISTS (SELECT 1 FROM book_file b WHERE b.file_id = f.id AND (b.removed_at IS NULL OR b.removed_at >= ?))
+            """, [.integer(horizon)]) { row in ids.append(row.text(0)) }
+        return ids
+    }
+
     /// The contents that a live attachment names.
     private func contentsAttachedLive() throws(StoreError) -> [FileContent] {
         var attached = Set<String>()

@@ -181,6 +181,64 @@ struct FileSyncEndToEndTests {
         #expect(try files(c).allSatisfy { $0["presence"] as? String == "present" })
     }
 
+    /// A removed book file's blob stays on the remotes that carry files for the retention
+    /// period (a device that has not synced may re-attach it), then the next sync takes it
+    /// off; a removal that fails is a failure, tried again. A file still attached somewhere
+    /// keeps its blob there, however long ago another attachment of it was removed.
+    @Test("A removed book file's blob leaves the remotes once the retention has passed")
+    func aRemovedFilesBlobLeavesTheRemotes() throws {
+        let world = try SyncWorld()
+        let a = world.first
+        let books = try folder(a, "books")
+        let heron = books.appendingPathComponent("heron.epub"), lamp = books.appendingPathComponent("lamp.epub")
+        try BookFileSamples.epub(at: heron, title: "The Heron", text: "silver umbrellas")
+        try BookFileSamples.epub(at: lamp, title: "The Lamp", text: "a lamp turns all night")
+        try a.succeed(["file", "add", heron.path])
+        try a.succeed(["file", "add", lamp.path])
+        try a.succeed(["remote", "files", "shared", "on"])
+        #expect(try a.succeed(["sync"]).stdout.contains("2 book files sent"))
+        let b = try world.join()
+        try b.succeed(["remote", "files", "origin", "on"])
+        #expect(try b.succeed(["sync"]).stdout.contains("2 book files received"))
+        let listed = try files(a)
+        let heronFile = try #require(listed.first { $0["bookTitle"] as? String == "The Heron" }?["id"] as? String)
+        let lampFile = try #require(listed.first { $0["bookTitle"] as? String == "The Lamp" }?["id"] as? String)
+        let content = { (attachment: String) throws -> String in
+            try a.sqlite("SELECT file_id FROM book_file WHERE id = '\(attachment)';").trimmingCharacters(in: .whitespacesAndNewlines)
+        }
+        let heronBlob = try content(heronFile), lampBlob = try content(lampFile)
+        #expect(try Set(remoteBlobs(world).map(\.lastPathComponent)) == [heronBlob, lampBlob])
+
+        // Removed today: the blob stays on the remote, and B's copy goes with the removal.
+        try a.succeed(["file", "remove", heronFile])
+        #expect(try !a.succeed(["sync"]).stdout.contains("taken off"))
+        try b.succeed(["sync"])
+        #expect(try remoteBlobs(world).map(\.lastPathComponent).contains(heronBlob))
+        #expect(blobs(b).count == 1, "B keeps only the lamp's bytes: \(blobs(b))")
+
+        // Past the retention (90 days): the removal of the blob fails once, then succeeds; the
+        // lamp, attached again to a second book after its first attachment went long ago,
+        // keeps its blob.
+        let collected = try a.succeed(["book", "add", "Lamps, Collected"]).line
+        try a.succeed(["file", "add", lamp.path, "--book", collected])
+        try a.succeed(["file", "remove", lampFile])
+        _ = try a.sqlite("UPDATE book_file SET removed_at = removed_at - 200 * 86400000 WHERE removed_at IS NOT NULL;")
+        let failed = try a.run(["sync"], environment: ["BMVAULT_TEST_REMOTE_FAULTS": "fail-file-removes"])
+        #expect(failed.status == 75 && failed.stdout.contains("1 failure"), "\(failed)")
+        #expect(try remoteBlobs(world).map(\.lastPathComponent).contains(heronBlob))
+        let removed = try #require(try a.json(["sync", "--json"]) as? [String: Any])
+        #expect(removed["filesRemoved"] as? Int == 1 && removed["failures"] as? Int == 0, "\(removed)")
+        #expect(try remoteBlobs(world).map(\.lastPathComponent) == [lampBlob])
+        let again = try a.succeed(["sync"])
+        #expect(!again.stdout.contains("taken off"), "taken off once: \(again.stdout)")
+        // B, with the lamp's new attachment, still has its file; a device joining now gets it.
+        try b.succeed(["sync"])
+        let c = try world.join()
+        try c.succeed(["remote", "files", "origin", "on"])
+        #expect(try c.succeed(["sync"]).stdout.contains("1 book file received"))
+        #expect(try files(c).map { $0["presence"] as? String } == ["present"])
+    }
+
     /// A sync killed while it receives a blob (written, not yet checked) leaves an incoming
     /// file no listing shows, which never stands in the way: the next sync receives the blob
     /// again, keeps it whole, and sweeps what the killed one left.

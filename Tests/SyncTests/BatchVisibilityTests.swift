@@ -90,6 +90,7 @@ import VaultCrypto
         func fileBlobsWanted() throws(StoreError) -> [String] { try store.fileBlobsWanted() }
         func receiveFileBlob(_ id: String) throws(StoreError) -> ReceivedFileBlob { try store.receiveFileBlob(id) }
         func keepFileBlob(_ blob: ReceivedFileBlob) throws(StoreError) -> Bool { try store.keepFileBlob(blob) }
+        func fileBlobsToForget() throws(StoreError) -> [String] { try store.fileBlobsToForget() }
     }
 
     @Test func aPulledBatchIsInvisibleToAnotherReaderUntilItCommits() throws {

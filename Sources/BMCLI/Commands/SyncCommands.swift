@@ -224,7 +224,7 @@ enum SyncCommands {
                 silentDevices: summary.silentDevices, returningAfterDays: summary.returningAfterDays,
                 snapshots: summary.snapshots, unsentRecords: summary.unsentRecords,
                 rekeyedElsewhere: summary.rekeyedElsewhere.sorted(), filesSent: summary.filesSent, filesReceived: summary.filesReceived,
-                filesRefused: summary.filesRefused)))
+                filesRefused: summary.filesRefused, filesRemoved: summary.filesRemoved)))
             return
         }
         var line = "Synced: \(summary.pushed) pushed, \(summary.pulled) pulled, "
@@ -237,6 +237,9 @@ enum SyncCommands {
         if summary.filesSent > 0 { line += ", " + HumanFormat.counted([(summary.filesSent, "book file")]) + " sent" }
         if summary.filesReceived > 0 { line += ", " + HumanFormat.counted([(summary.filesReceived, "book file")]) + " received" }
         if summary.filesRefused > 0 { line += ", " + HumanFormat.counted([(summary.filesRefused, "book file")]) + " refused" }
+        if summary.filesRemoved > 0 {
+            line += ", " + HumanFormat.counted([(summary.filesRemoved, "removed book file")]) + " taken off the remotes"
+        }
         context.console.out(line + ".\n")
         for (name, operations) in summary.snapshots.sorted(by: { $0.key < $1.key }) {
             context.console.out("Remote \(name) received the whole journal as it stands (\(HumanFormat.counted([(operations, "operation")]))): a device can join through it.\n")

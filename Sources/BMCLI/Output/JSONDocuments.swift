@@ -468,8 +468,9 @@ enum JSONDocuments {
         let snapshots: [String: Int]
         let unsentRecords: Int
         let rekeyedElsewhere: [String]
-        /// Book files' blobs sent to and received from remotes that carry files.
-        let filesSent: Int, filesReceived: Int, filesRefused: Int
+        /// Book files' blobs sent to and received from remotes that carry files, and those
+        /// taken off them (removed longer ago than the retention).
+        let filesSent: Int, filesReceived: Int, filesRefused: Int, filesRemoved: Int
     }
 
     struct OutboxEntryDocument: Encodable {
