@@ -88,7 +88,7 @@ import TestSupport
         var actions = SeededGenerator(seed: seed &* 31)
         for round in 0..<6 {
             for device in devices {
-                try? device.sync(through: [Self.remote(proxy.url, cluster)], backoff: Self.noBackoff)
+                _ = try? device.sync(through: [Self.remote(proxy.url, cluster)], backoff: Self.noBackoff)
                 let live = try device.liveAnnotations()
                 if live.isEmpty || Bool.random(using: &actions) || (try? device.store.book(book.id)) == nil {
                     if (try? device.store.book(book.id)) != nil {
