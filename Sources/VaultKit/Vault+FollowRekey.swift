@@ -5,7 +5,8 @@ import VaultCrypto
 import VaultStore
 
 extension Vault {
-    /// What unlocking did about a rekey made on another device (see ``rekeyMadeElsewhere()``).
+    /// What unlocking did about a rekey made on another device (see ``rekeyMadeElsewhere()``),
+    /// or about a passphrase or recovery key changed there (``KeyslotsChangedElsewhere``).
     public enum RekeyFollowEvent: Sendable, Equatable {
         /// The new key opened with the secret typed: every field is being re-encrypted under
         /// it, from the keyslots remote `remote` holds.
@@ -19,6 +20,13 @@ extension Vault {
         /// device's passphrase differs): unlocked under the old key; the rekey waits for the
         /// secret set with it.
         case notFollowed(remote: String)
+        /// The secret typed opens the keyslot another device published for this same key
+        /// (remote `remote` holds it): this device took those keyslots up, and the secrets
+        /// they replaced no longer open it.
+        case keyslotsTakenUp(remote: String)
+        /// The secret typed opens only this device's keyslot, older than the one remote
+        /// `remote` holds for this same key: unlocked; the newer secret takes them up.
+        case keyslotsNotTakenUp(remote: String)
     }
 
     /// The remote holding the keyslots of a rekey made on another device that this device
@@ -29,17 +37,26 @@ extension Vault {
     }
 
     private func newestRekeyMadeElsewhere() throws(VaultError) -> RekeyMadeElsewhere? {
-        let (records, generation, chain) = try storeCall { () throws(StoreError) in
-            (try store.remotes(), try store.keyslotGeneration(), try store.retiredKeys())
-        }
-        guard !records.isEmpty else { return nil }
-        return RekeyMadeElsewhere.newest(on: records.map { makeRemote($0) },
-                                         vaultID: vaultID, keyID: store.metadata.keyID, generation: generation, keyChain: chain)
+        try newestRekeyMadeElsewhere(among: try remoteDescriptors())
+    }
+
+    private func newestRekeyMadeElsewhere(among descriptors: [(remote: String, descriptor: RemoteDescriptor)]) throws(VaultError) -> RekeyMadeElsewhere? {
+        let (generation, chain) = try storeCall { () throws(StoreError) in (try store.keyslotGeneration(), try store.retiredKeys()) }
+        return RekeyMadeElsewhere.newest(among: descriptors, keyID: store.metadata.keyID, generation: generation, keyChain: chain)
+    }
+
+    /// The descriptors of this vault on its remotes, read once per unlock (a WebDAV remote's
+    /// is a request). Works while locked: descriptors are in the clear.
+    private func remoteDescriptors() throws(VaultError) -> [(remote: String, descriptor: RemoteDescriptor)] {
+        let records = try storeCall { () throws(StoreError) in try store.remotes() }
+        return records.isEmpty ? [] : RemoteDescriptor.read(from: records.map { makeRemote($0) }, vaultID: vaultID)
     }
 
     /// The vault key for an unlock with a secret of `kind`: the key the secret unwraps from a
     /// rekey made on another device when there is one (and then every field is re-encrypted
-    /// under it first), else this device's key (`local`, which refuses a wrong secret).
+    /// under it first), else this device's key (`local`, which refuses a wrong secret), with
+    /// the keyslots of a passphrase or recovery key changed elsewhere taken up when the
+    /// secret opens them (``unwrapTakingUpKeyslotsChangedElsewhere(_:among:local:unwrap:events:)``).
     ///
     /// A descriptor is in the clear, so nothing in it is believed until the secret typed has
     /// opened its new key: only the chain entries that open under that key count, and with
@@ -50,7 +67,10 @@ extension Vault {
     func unwrapFollowingRekey(_ kind: Keyslot.Kind, local: () throws(VaultError) -> VaultKey,
                               unwrap: (Keyslot) throws(CryptoError) -> VaultKey,
                               events: (RekeyFollowEvent) -> Void) throws(VaultError) -> VaultKey {
-        guard let found = try newestRekeyMadeElsewhere() else { return try local() }
+        let descriptors = try remoteDescriptors()
+        guard let found = try newestRekeyMadeElsewhere(among: descriptors) else {
+            return try unwrapTakingUpKeyslotsChangedElsewhere(kind, among: descriptors, local: local, unwrap: unwrap, events: events)
+        }
         let (remote, descriptor) = (found.remote, found.descriptor)
         guard let slots = descriptor.vaultKeyslots(), slots.count == 2, Set(slots.map(\.kind)) == [.passphrase, .recovery],
               slots.allSatisfy(\.isWellFormed), let slot = slots.first(where: { $0.kind == kind }) else {

@@ -34,6 +34,18 @@ extension Store {
         }
     }
 
+    /// Replaces every keyslot with `slots` and takes their `generation`, in one transaction:
+    /// the keyslots of this very key that another device published with a passphrase change
+    /// or a new recovery key, once the secret typed has opened one of them to this vault's
+    /// key (VaultKit checks; no key is needed here).
+    public func adoptKeyslots(_ slots: [Keyslot], generation: Int) throws(StoreError) {
+        try database.writeTransaction { () throws(StoreError) in
+            try database.run("DELETE FROM keyslot")
+            for slot in slots { try Self.insert(slot, into: database, at: clock.now()) }
+            try setKeyslotGeneration(generation)
+        }
+    }
+
     /// How many times this vault's keyslots have been replaced (passphrase changes, rekeys),
     /// as far as this device knows. A remote's descriptor is only overwritten by a higher
     /// generation, so devices never put back each other's older slots.

@@ -160,4 +160,72 @@ import Testing
             #expect(try titles(b) == ["Solaris", "Written after the rekey"])
         }
     }
+
+    /// A passphrase changed on A (the key unchanged) reaches B through the remote: B's old
+    /// passphrase still unlocks it and says newer keyslots wait; the new one takes A's
+    /// keyslots up, after which the old passphrase no longer opens B. A recovery key rotated
+    /// on A is then taken up the same way by B's unchanged passphrase. Keyslots that do not
+    /// open to B's key (made up by whoever can write the folder) change nothing.
+    @Test func aPassphraseChangedElsewhereIsTakenUpWithTheNewOne() throws {
+        let world = try SyncWorld()
+        let a = world.first
+        try a.succeed(["book", "add", "Solaris"])
+        try a.succeed(["sync"])
+        let (b, bus) = try joinOnItsOwnKeyring(world)
+        try withExtendedLifetime((b, bus)) {
+            let slots = { (vault: TestVault) in
+                try Binary.run("/usr/bin/sqlite3", [vault.databasePath, "SELECT group_concat(id) FROM (SELECT id FROM keyslot ORDER BY kind)"],
+                               environment: vault.environment).line
+            }
+            let changed = "a passphrase changed on device A"
+            try a.succeed(["passphrase", "change", "--passphrase-stdin", "--kdf", "interactive"], stdin: TestVault.passphrase + "\n" + changed + "\n")
+            try a.succeed(["sync"])
+
+            try b.succeed(["lock"])
+            let old = try b.run(["unlock", "--passphrase-stdin"], stdin: TestVault.passphrase + "\n")
+            #expect(old.status == 0 && old.stderr.contains("opens only this device's older ones"), "\(old)")
+            #expect(try slots(b) != slots(a), "nothing taken up with the old passphrase")
+            try b.succeed(["sync"])
+            try b.succeed(["lock"])
+            let taken = try b.run(["unlock", "--passphrase-stdin"], stdin: changed + "\n")
+            #expect(taken.status == 0 && taken.stderr.contains("Took up the passphrase and recovery key set on another device"), "\(taken)")
+            #expect(try slots(b) == slots(a))
+            try b.succeed(["lock"])
+            let refused = try b.run(["unlock", "--passphrase-stdin"], stdin: TestVault.passphrase + "\n")
+            #expect(refused.status == 77 && refused.stderr.contains("wrong passphrase"), "the replaced passphrase no longer opens B: \(refused)")
+            let again = try b.run(["unlock", "--passphrase-stdin"], stdin: changed + "\n")
+            #expect(again.status == 0 && !again.stderr.contains("Took up") && !again.stderr.contains("Note"), "taken up once: \(again)")
+            try b.succeed(["sync"])
+
+            // A new recovery key made on A: B's passphrase, unchanged, opens A's keyslots and takes them up.
+            let rotated = try a.run(["recovery-key", "rotate", "--passphrase-stdin"], stdin: changed + "\n")
+            #expect(rotated.status == 0, "\(rotated)")
+            let recoveryKey = try #require(rotated.stdout.split(separator: "\n").map(String.init).first { $0.filter { $0 == "-" }.count >= 4 })
+            try a.succeed(["sync"])
+            try b.succeed(["lock"])
+            #expect(try b.run(["unlock", "--passphrase-stdin"], stdin: changed + "\n").stderr.contains("Took up the passphrase"))
+            try b.succeed(["lock"])
+            try b.succeed(["unlock", "--recovery-key-stdin"], stdin: recoveryKey + "\n")
+            #expect(try b.json(["book", "list", "--json"]) as? [[String: Any]] != nil)
+
+            // Made-up keyslots of a higher generation: B's passphrase does not open them to its key.
+            let root = try #require(try FileManager.default.contentsOfDirectory(atPath: world.folder.path).first { $0.hasPrefix("bmvault-") })
+            let descriptorFile = world.folder.appendingPathComponent(root).appendingPathComponent("vault.json")
+            var forged = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: descriptorFile)) as? [String: Any])
+            var forgedSlots = try #require(forged["keyslots"] as? [[String: Any]])
+            for index in forgedSlots.indices {
+                let wrapped = try #require(forgedSlots[index]["wrappedKey"] as? String)
+                let length = try #require(Data(base64Encoded: wrapped)).count
+                forgedSlots[index]["wrappedKey"] = Data((0..<length).map { UInt8(truncatingIfNeeded: $0 &* 37) }).base64EncodedString()
+            }
+            forged["keyslots"] = forgedSlots
+            forged["keyslotGeneration"] = 99
+            try JSONSerialization.data(withJSONObject: forged).write(to: descriptorFile)
+            let before = try slots(b)
+            try b.succeed(["lock"])
+            let unlocked = try b.run(["unlock", "--passphrase-stdin"], stdin: changed + "\n")
+            #expect(unlocked.status == 0 && !unlocked.stderr.contains("Took up"), "\(unlocked)")
+            #expect(try slots(b) == before, "made-up keyslots are not taken")
+        }
+    }
 }

@@ -132,6 +132,36 @@ import VaultCrypto
         try expectConverged([a, b])
     }
 
+    /// A passphrase changed on one device (the same key, keyslots of a higher generation) is
+    /// what the other devices find newer, not the device that made it; once taken up, or
+    /// at the same generation, nothing is; a rekey is not one.
+    @Test func aKeyslotChangeElsewhereIsNewerForTheOthersOnly() throws {
+        let cluster = try Cluster(label: "rekey")
+        let a = try cluster.addDevice("a")
+        let b = try cluster.addDevice("b")
+        try a.addBook("Solaris")
+        try syncUntilQuiet([a, b])
+        let changed = { (device: Device) throws -> KeyslotsChangedElsewhere? in
+            KeyslotsChangedElsewhere.newest(among: RemoteDescriptor.read(from: [cluster.folderRemote()], vaultID: cluster.metadata.vaultID),
+                                            keyID: device.key.id, generation: try device.store.keyslotGeneration(),
+                                            keyChain: try device.store.retiredKeys())
+        }
+        #expect(try changed(b) == nil)
+        try a.store.replaceKeyslot(try #require(try placeholderKeyslots().first { $0.kind == .passphrase }))
+        try a.sync()
+        let found = try #require(try changed(b))
+        let generation = try a.store.keyslotGeneration()
+        #expect(found.remote == remoteName && found.descriptor.keyslotGeneration == generation)
+        #expect(try changed(a) == nil, "its own change, at its own generation")
+        try b.store.adoptKeyslots(try #require(found.descriptor.vaultKeyslots()), generation: found.descriptor.keyslotGeneration ?? 0)
+        let slotsOfA = try a.store.keyslots().map(\.id)
+        #expect(try b.store.keyslots().map(\.id) == slotsOfA)
+        #expect(try changed(b) == nil, "taken up once")
+        try a.rekey()
+        try a.sync()
+        #expect(try changed(b) == nil, "a rekey is another key's keyslots")
+    }
+
     /// Someone who kept the old key and can write the folder puts the descriptor of before
     /// the rekey back, claiming it retired the new key: no device takes it for newer, and
     /// the next sync puts the real one back (review finding: a replayed descriptor).
