@@ -13,7 +13,7 @@ extension Vault {
     /// Statistics of the live sessions of live books that started at or after `from` and
     /// before `before` (either may be nil), and of the finishes dated then, in local days.
     /// Sessions and status changes are in the clear; only the titles are decrypted.
-    public func stats(from: Timestamp?, before: Timestamp?, timeZone: TimeZone = .current) throws(VaultError) -> StatsReport {
+    public func stats(from: Timestamp?, before: Timestamp?, timeZone: TimeZone = .process) throws(VaultError) -> StatsReport {
         let store = try unlockedStore()
         let (sessions, logs) = try storeCall { () throws(StoreError) in
             (try store.sessions(book: nil, startedSince: from), try store.readingLogs())

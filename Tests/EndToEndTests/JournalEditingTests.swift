@@ -78,6 +78,22 @@ struct JournalEditingTests {
         }
     }
 
+    /// `TZ` in each form POSIX allows names the same zone for times typed and times shown:
+    /// Foundation alone read all but the first as UTC, so `--start 09:05` was stored five and
+    /// a half hours late while listings printed local time.
+    @Test("A time typed is read in the time zone TZ names, whichever form TZ takes", arguments: [
+        "Asia/Kolkata", ":Asia/Kolkata", "/usr/share/zoneinfo/Asia/Kolkata", "IST-5:30",
+    ])
+    func timesTypedFollowTZInEveryForm(_ zone: String) throws {
+        let vault = try TestVault(environment: ["TZ": zone])
+        try vault.createUnlocked()
+        try vault.succeed(["book", "add", "Emma"])
+        try vault.succeed(["session", "add", "emma", "--pages", "20", "--start", "2026-12-03 09:05", "--end", "2026-12-03 10:35"])
+        let sessions = try #require(try vault.json(["session", "list", "--json"]) as? [[String: Any]])
+        #expect(sessions.compactMap { $0["startedAt"] as? String } == ["2026-12-03T03:35:00.000Z"], "\(zone)")
+        #expect(try vault.succeed(["session", "list"]).stdout.contains("2026-12-03 09:05"), "\(zone): shown as typed")
+    }
+
     @Test("session list shows the sessions of live books, oldest first, by book and since a time")
     func sessionListFilters() throws {
         let vault = try TestVault()

@@ -48,7 +48,7 @@ enum StatsCommand {
         var before: Timestamp?
         if let year = input.year {
             var calendar = Calendar(identifier: .gregorian)
-            calendar.timeZone = .current
+            calendar.timeZone = .process
             guard let start = calendar.date(from: DateComponents(year: year, month: 1, day: 1)),
                   let end = calendar.date(from: DateComponents(year: year + 1, month: 1, day: 1)) else {
                 throw .invalidValue("--year takes a year from 1900 to 2100")

@@ -24,7 +24,7 @@ enum ValueParsing {
     /// - ISO 8601 with an offset (`2026-12-02T10:00:00+01:00`, `...Z`), read as an
     ///   archive's times are (``Timestamp/init(iso8601:)``).
     static func time(_ text: String, option: String, now: Timestamp,
-                     timeZone: TimeZone = .current) throws(CLIError) -> GivenTime {
+                     timeZone: TimeZone = .process) throws(CLIError) -> GivenTime {
         let failure = CLIError.invalidValue("--\(option) takes a time: \(timeForms)")
         let trimmed = text.trimmingCharacters(in: .whitespaces).lowercased()
         if trimmed == "now" { return GivenTime(timestamp: now, isTimeOfDay: false) }
@@ -74,7 +74,7 @@ enum ValueParsing {
     /// are whole days, `this week` and `last week` whole weeks (from Monday, as ISO 8601
     /// counts them), and anything else ``time(_:option:now:timeZone:)`` reads is one moment
     /// (`-7d` is seven days before now, to the minute).
-    static func period(_ text: String, option: String, now: Timestamp, timeZone: TimeZone = .current) throws(CLIError) -> Period {
+    static func period(_ text: String, option: String, now: Timestamp, timeZone: TimeZone = .process) throws(CLIError) -> Period {
         let failure = CLIError.invalidValue("--\(option) takes \(periodForms)")
         let trimmed = text.trimmingCharacters(in: .whitespaces).lowercased().split(separator: " ").joined(separator: " ")
         var calendar = Calendar(identifier: .iso8601)
@@ -106,7 +106,7 @@ enum ValueParsing {
     /// A session's start and end: a start given as a time of day that falls after the end
     /// is the day before's (`--start 23:00 --end 00:30` crosses midnight).
     static func sessionSpan(start: GivenTime?, end: GivenTime,
-                            timeZone: TimeZone = .current) -> (start: Timestamp, end: Timestamp) {
+                            timeZone: TimeZone = .process) -> (start: Timestamp, end: Timestamp) {
         guard let start else { return (end.timestamp, end.timestamp) }
         guard start.isTimeOfDay, start.timestamp > end.timestamp else { return (start.timestamp, end.timestamp) }
         var calendar = Calendar(identifier: .gregorian)
@@ -119,7 +119,7 @@ enum ValueParsing {
 
     /// `given`, if it named only a time of day, at that time on `reference`'s local day (what
     /// `session edit --start 21:30` means: the session's own day); any other time as given.
-    static func onDayOf(_ reference: Timestamp, _ given: GivenTime, timeZone: TimeZone = .current) -> Timestamp {
+    static func onDayOf(_ reference: Timestamp, _ given: GivenTime, timeZone: TimeZone = .process) -> Timestamp {
         guard given.isTimeOfDay else { return given.timestamp }
         var calendar = Calendar(identifier: .gregorian)
         calendar.timeZone = timeZone
