@@ -15,6 +15,27 @@ import Testing
         return (try world.join(environment: bus.environment([:])), bus)
     }
 
+    /// A with a book, synced; B joined through the same folder, on a keyring of its own.
+    private func twoDevices() throws -> (SyncWorld, TestVault, TestVault, PrivateBus) {
+        let world = try SyncWorld()
+        let a = world.first
+        try a.succeed(["book", "add", "Solaris"])
+        try a.succeed(["sync"])
+        let (b, bus) = try joinOnItsOwnKeyring(world)
+        return (world, a, b, bus)
+    }
+
+    /// The remote's descriptor, `vault.json`.
+    private func descriptor(_ world: SyncWorld) throws -> URL {
+        let root = try #require(try FileManager.default.contentsOfDirectory(atPath: world.folder.path).first { $0.hasPrefix("bmvault-") })
+        return world.folder.appendingPathComponent(root).appendingPathComponent("vault.json")
+    }
+
+    /// What a query reads from a device's vault file.
+    private func value(_ vault: TestVault, _ sql: String) throws -> String {
+        try Binary.run("/usr/bin/sqlite3", [vault.databasePath, sql], environment: vault.environment).line
+    }
+
     private func titles(_ vault: TestVault) throws -> [String] {
         try #require(try vault.json(["book", "list", "--json"]) as? [[String: Any]]).compactMap { $0["title"] as? String }.sorted()
     }
@@ -72,22 +93,14 @@ import Testing
     /// the passphrase still opens): unlock does not go back to the old key, and the next
     /// sync puts the real descriptor back.
     @Test func aReplayedDescriptorIsNotFollowedBack() throws {
-        let world = try SyncWorld()
-        let a = world.first
-        try a.succeed(["book", "add", "Solaris"])
-        try a.succeed(["sync"])
-        let (b, bus) = try joinOnItsOwnKeyring(world)
+        let (world, a, b, bus) = try twoDevices()
         try withExtendedLifetime((b, bus)) {
-            let root = try #require(try FileManager.default.contentsOfDirectory(atPath: world.folder.path).first { $0.hasPrefix("bmvault-") })
-            let descriptorFile = world.folder.appendingPathComponent(root).appendingPathComponent("vault.json")
+            let descriptorFile = try descriptor(world)
             let old = try Data(contentsOf: descriptorFile)
             try a.succeed(["rekey", "--passphrase-stdin"], stdin: TestVault.passphrase + "\n")
             try a.succeed(["sync"])
             try b.succeed(["unlock", "--passphrase-stdin"], stdin: TestVault.passphrase + "\n")
-            let keyID = { (vault: TestVault) in
-                try Binary.run("/usr/bin/sqlite3", [vault.databasePath, "SELECT value FROM vault_meta WHERE key = 'key_id'"],
-                               environment: vault.environment).line
-            }
+            let keyID = { (vault: TestVault) in try value(vault, "SELECT value FROM vault_meta WHERE key = 'key_id'") }
             let current = try keyID(b)
             #expect(current == (try keyID(a)))
 
@@ -136,12 +149,8 @@ import Testing
     /// A device whose passphrase differs from the one the rekey was made with unlocks under
     /// its old key, is told, and takes the key up when given the other passphrase.
     @Test func aDifferentPassphraseIsNamedAndThenTakesItUp() throws {
-        let world = try SyncWorld()
-        let a = world.first
-        try a.succeed(["book", "add", "Solaris"])
-        try a.succeed(["sync"])
-        let (b, bus) = try joinOnItsOwnKeyring(world)
-        try withExtendedLifetime((b, bus)) {
+        let (world, a, b, bus) = try twoDevices()
+        try withExtendedLifetime((world, b, bus)) {
             let other = "another passphrase entirely"
             try a.succeed(["passphrase", "change", "--passphrase-stdin", "--kdf", "interactive"], stdin: TestVault.passphrase + "\n" + other + "\n")
             try a.succeed(["rekey", "--passphrase-stdin"], stdin: other + "\n")
@@ -167,16 +176,9 @@ import Testing
     /// on A is then taken up the same way by B's unchanged passphrase. Keyslots that do not
     /// open to B's key (made up by whoever can write the folder) change nothing.
     @Test func aPassphraseChangedElsewhereIsTakenUpWithTheNewOne() throws {
-        let world = try SyncWorld()
-        let a = world.first
-        try a.succeed(["book", "add", "Solaris"])
-        try a.succeed(["sync"])
-        let (b, bus) = try joinOnItsOwnKeyring(world)
+        let (world, a, b, bus) = try twoDevices()
         try withExtendedLifetime((b, bus)) {
-            let slots = { (vault: TestVault) in
-                try Binary.run("/usr/bin/sqlite3", [vault.databasePath, "SELECT group_concat(id) FROM (SELECT id FROM keyslot ORDER BY kind)"],
-                               environment: vault.environment).line
-            }
+            let slots = { (vault: TestVault) in try value(vault, "SELECT group_concat(id) FROM (SELECT id FROM keyslot ORDER BY kind)") }
             let changed = "a passphrase changed on device A"
             try a.succeed(["passphrase", "change", "--passphrase-stdin", "--kdf", "interactive"], stdin: TestVault.passphrase + "\n" + changed + "\n")
             try a.succeed(["sync"])
@@ -209,8 +211,7 @@ import Testing
             #expect(try b.json(["book", "list", "--json"]) as? [[String: Any]] != nil)
 
             // Made-up keyslots of a higher generation: B's passphrase does not open them to its key.
-            let root = try #require(try FileManager.default.contentsOfDirectory(atPath: world.folder.path).first { $0.hasPrefix("bmvault-") })
-            let descriptorFile = world.folder.appendingPathComponent(root).appendingPathComponent("vault.json")
+            let descriptorFile = try descriptor(world)
             var forged = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: descriptorFile)) as? [String: Any])
             var forgedSlots = try #require(forged["keyslots"] as? [[String: Any]])
             for index in forgedSlots.indices {
