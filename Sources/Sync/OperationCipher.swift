@@ -66,6 +66,16 @@ public struct OperationCipher {
         try opener(for: sealed).open(sealed, binding: Self.acknowledgementBinding(sealer.vaultID, device))
     }
 
+    /// `descriptor`, this device's (its key is the current one), with its keyslots sealed.
+    func sealingKeyslots(of descriptor: RemoteDescriptor) throws(CryptoError) -> RemoteDescriptor {
+        try descriptor.sealingKeyslots(with: sealer)
+    }
+
+    /// Whether `descriptor`'s keyslots were sealed under the current key.
+    func sealedKeyslots(of descriptor: RemoteDescriptor) -> Bool {
+        descriptor.keyslotsAreSealed(by: sealer)
+    }
+
     /// Where an operation is bound: also how the Store re-seals one under a new key (rekey).
     public static func operationBinding(_ vaultID: String, _ idempotencyKey: String) -> Binding {
         Binding(vaultID: vaultID, table: "remote-operation", recordID: idempotencyKey, field: "operation")

@@ -52,6 +52,10 @@ public struct RemoteDescriptor: Codable, Sendable, Equatable {
     /// The key chain; absent in descriptors written before bmvault 0.8 (readers before it
     /// ignore it, as JSON readers do an unknown member).
     public let keyChain: [ChainEntry]?
+    /// The keyslots and their generation sealed under the descriptor's key (base64; from
+    /// bmvault 0.18, absent before): only a device holding the key can write it, so another
+    /// device holding the key takes keyslots up only when it opens (``keyslotsAreSealed(by:)``).
+    public let keyslotsSeal: String?
 
     public init(vaultID: String, keyID: KeyID, keyslots: [Keyslot], keyslotGeneration: Int, keyChain: [RetiredKey]) {
         format = Self.format
@@ -64,6 +68,38 @@ public struct RemoteDescriptor: Codable, Sendable, Equatable {
         }
         self.keyslotGeneration = keyslotGeneration
         self.keyChain = keyChain.map { ChainEntry(keyId: $0.id.description, sealedKey: Data($0.sealed).base64EncodedString()) }
+        keyslotsSeal = nil
+    }
+
+    /// This descriptor with its keyslots and their generation sealed by `sealer`, which must
+    /// hold the descriptor's key.
+    public func sealingKeyslots(with sealer: FieldSealer) throws(CryptoError) -> RemoteDescriptor {
+        guard sealer.keyID.description == keyId else { throw .keyMismatch }
+        let seal = try sealer.seal(keyslotsStatement, binding: keyslotsBinding)
+        return RemoteDescriptor(copying: self, keyChain: keyChain, keyslotsSeal: Data(seal).base64EncodedString())
+    }
+
+    /// Whether the keyslots and their generation are as a device holding the key sealed them:
+    /// `sealer` holds the descriptor's key, and the seal opens under it to exactly these.
+    public func keyslotsAreSealed(by sealer: FieldSealer) -> Bool {
+        guard sealer.keyID.description == keyId, let seal = keyslotsSeal.flatMap({ Data(base64Encoded: $0) }),
+              let opened = try? sealer.open(Array(seal), binding: keyslotsBinding) else { return false }
+        return opened == keyslotsStatement
+    }
+
+    /// What the seal covers: the key id, the generation and every slot, in one JSON form.
+    private var keyslotsStatement: [UInt8] {
+        struct Statement: Encodable {
+            let keyId: String, keyslotGeneration: Int, keyslots: [Slot]
+        }
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        let statement = Statement(keyId: keyId, keyslotGeneration: keyslotGeneration ?? 0, keyslots: keyslots)
+        return Array((try? encoder.encode(statement)) ?? Data())
+    }
+
+    private var keyslotsBinding: Binding {
+        Binding(vaultID: vaultId, table: "remote-descriptor", recordID: keyId, field: "keyslots")
     }
 
     /// The keyslots as VaultCrypto reads them, or nil when one is malformed.
@@ -118,12 +154,12 @@ public struct RemoteDescriptor: Codable, Sendable, Equatable {
         if isNewer(than: theirs) { return self }
         guard theirs.keyId == keyId, !chainKeyIDs.isSubset(of: theirs.chainKeyIDs) else { return nil }
         let missing = (keyChain ?? []).filter { !theirs.chainKeyIDs.contains($0.keyId) }
-        return RemoteDescriptor(copying: theirs, keyChain: (theirs.keyChain ?? []) + missing)
+        return RemoteDescriptor(copying: theirs, keyChain: (theirs.keyChain ?? []) + missing, keyslotsSeal: theirs.keyslotsSeal)
     }
 
     private var chainKeyIDs: Set<String> { Set((keyChain ?? []).map(\.keyId)) }
 
-    private init(copying other: RemoteDescriptor, keyChain: [ChainEntry]) {
+    private init(copying other: RemoteDescriptor, keyChain: [ChainEntry]?, keyslotsSeal: String?) {
         format = other.format
         formatVersion = other.formatVersion
         vaultId = other.vaultId
@@ -131,6 +167,7 @@ public struct RemoteDescriptor: Codable, Sendable, Equatable {
         keyslots = other.keyslots
         keyslotGeneration = other.keyslotGeneration
         self.keyChain = keyChain
+        self.keyslotsSeal = keyslotsSeal
     }
 
     public func encoded() -> [UInt8] {

@@ -42,6 +42,9 @@ public struct SyncSummary: Sendable, Equatable {
     /// Blobs received that did not open under their key or did not hash to their content's
     /// SHA-256: removed here and from the remote (a device that holds the file sends it again).
     public var filesRefused = 0
+    /// The remote whose keyslots (a passphrase or recovery key changed on another device, for
+    /// this same key) this device took up, if any: the secrets they replaced no longer open it.
+    public var keyslotsTakenUp: String?
     /// Blobs removed from remotes because every attachment of their file was removed longer
     /// ago than the retention period (a removal that failed counts in ``failures``).
     public var filesRemoved = 0
@@ -155,7 +158,10 @@ public final class SyncEngine<Journal: SyncJournal> {
                 skip(remote, error, in: &summary)
                 continue
             }
-            if let theirs, theirs.keyId == journal.keyID.description { try adoptKeyChain(of: theirs) }
+            if let theirs, theirs.keyId == journal.keyID.description {
+                try adoptKeyChain(of: theirs)
+                try adoptKeyslots(of: theirs, on: remote, summary: &summary)
+            }
             let ours = try descriptor()
             if let theirs, theirs.keyId != ours.keyId, !ours.isNewer(than: theirs) {
                 summary.rekeyedElsewhere.insert(remote.name)
@@ -313,12 +319,42 @@ public final class SyncEngine<Journal: SyncJournal> {
         log.warning("sync.remote.skipped", ["error": .public(error.errorClass)])
     }
 
-    /// This device's descriptor: its key, keyslots, their generation and the key chain.
+    /// This device's descriptor: its key, keyslots, their generation (sealed under the key)
+    /// and the key chain.
     private func descriptor() throws(SyncError<Journal.Failure>) -> RemoteDescriptor {
-        try journalCall { () throws(Journal.Failure) in
+        let descriptor = try journalCall { () throws(Journal.Failure) in
             RemoteDescriptor(vaultID: journal.vaultID, keyID: journal.keyID, keyslots: try journal.keyslots(),
                              keyslotGeneration: try journal.keyslotGeneration(), keyChain: try journal.retiredKeys())
         }
+        do {
+            return try cipher.sealingKeyslots(of: descriptor)
+        } catch {
+            // Unsealed, the other devices only leave its keyslots alone.
+            log.warning("sync.descriptor.unsealed")
+            return descriptor
+        }
+    }
+
+    /// Takes up the keyslots another device published for this same key with a higher
+    /// generation (a passphrase change or a new recovery key made there) when their seal
+    /// opens under the key: a device holding it wrote them. The secrets they replaced stop
+    /// opening this device too. Keyslots whose seal does not open (an older bmvault's, or
+    /// made up by whoever can write the folder) are left alone; so are they when this
+    /// device's own changed meanwhile.
+    private func adoptKeyslots(of theirs: RemoteDescriptor, on remote: any Remote,
+                               summary: inout SyncSummary) throws(SyncError<Journal.Failure>) {
+        let generation = try journalCall { () throws(Journal.Failure) in try journal.keyslotGeneration() }
+        guard let newer = theirs.keyslotGeneration, newer > generation else { return }
+        guard cipher.sealedKeyslots(of: theirs), let slots = theirs.vaultKeyslots(), Keyslot.areOneOfEachKind(slots) else {
+            log.notice("sync.keyslots.notSealed", ["remote": .public(remote.name)])
+            return
+        }
+        let adopted = try journalCall { () throws(Journal.Failure) in
+            try journal.adoptKeyslots(slots, generation: newer, replacing: generation)
+        }
+        guard adopted else { return }
+        summary.keyslotsTakenUp = remote.name
+        log.notice("sync.keyslots.adopted", ["remote": .public(remote.name), "generation": .integer(Int64(newer))])
     }
 
     /// Takes up the keys of a descriptor's chain (under this device's key) that this device

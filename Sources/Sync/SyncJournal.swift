@@ -21,6 +21,10 @@ public protocol SyncJournal: AnyObject {
     /// The wrapped keyslots a joining device needs, and how many times they were replaced.
     func keyslots() throws(Failure) -> [Keyslot]
     func keyslotGeneration() throws(Failure) -> Int
+    /// Replaces this device's keyslots with `slots` of this same key and takes `generation`,
+    /// unless its generation is no longer `current` (changed here meanwhile). Returns
+    /// whether it did.
+    func adoptKeyslots(_ slots: [Keyslot], generation: Int, replacing current: Int) throws(Failure) -> Bool
     /// The key chain, sealed under the current key, as a remote's descriptor carries it.
     func retiredKeys() throws(Failure) -> [RetiredKey]
     /// Keeps entries of another device's chain that open under the current key (the engine

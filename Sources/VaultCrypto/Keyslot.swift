@@ -75,8 +75,15 @@ public struct Keyslot: Sendable, Equatable {
               wrappedKey.count == 1 + FieldSealer.nonceCount + VaultKey.byteCount + FieldSealer.tagCount else { return false }
         switch kind {
         case .passphrase: return kdf.algorithm == KDFParameters.argon2id && Self.limitsAreWithinBounds(kdf)
-        case .recovery: return kdf.algorithm == Self.recoveryKDF
+        case .recovery: return kdf.algorithm == Self.recoveryKDF && kdf.opsLimit == 0 && kdf.memLimit == 0
         }
+    }
+
+    /// Whether `slots` are what a vault holds: one well-formed slot of each kind, under two
+    /// ids. Asked of keyslots read from a remote before they replace a vault's own.
+    public static func areOneOfEachKind(_ slots: [Keyslot]) -> Bool {
+        slots.count == 2 && Set(slots.map(\.kind)) == [.passphrase, .recovery] && Set(slots.map(\.id)).count == 2
+            && slots.allSatisfy(\.isWellFormed)
     }
 
     /// Limits come from the vault file: a damaged or hostile slot must not be able to crash

@@ -72,8 +72,7 @@ extension Vault {
             return try unwrapTakingUpKeyslotsChangedElsewhere(kind, among: descriptors, local: local, unwrap: unwrap, events: events)
         }
         let (remote, descriptor) = (found.remote, found.descriptor)
-        guard let slots = descriptor.vaultKeyslots(), slots.count == 2, Set(slots.map(\.kind)) == [.passphrase, .recovery],
-              slots.allSatisfy(\.isWellFormed), let slot = slots.first(where: { $0.kind == kind }) else {
+        guard let slots = descriptor.vaultKeyslots(), Keyslot.areOneOfEachKind(slots), let slot = slots.first(where: { $0.kind == kind }) else {
             log.warning("vault.rekey.refused", ["reason": .public("malformedKeyslots")])
             return try local()
         }

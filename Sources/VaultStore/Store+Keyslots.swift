@@ -34,15 +34,18 @@ extension Store {
         }
     }
 
-    /// Replaces every keyslot with `slots` and takes their `generation`, in one transaction:
-    /// the keyslots of this very key that another device published with a passphrase change
-    /// or a new recovery key, once the secret typed has opened one of them to this vault's
-    /// key (VaultKit checks; no key is needed here).
-    public func adoptKeyslots(_ slots: [Keyslot], generation: Int) throws(StoreError) {
-        try database.writeTransaction { () throws(StoreError) in
+    /// Replaces every keyslot with `slots` and takes their `generation`, in one transaction,
+    /// unless the generation here is no longer `current` (a passphrase changed here since it
+    /// was read): the keyslots of this very key that another device published with a
+    /// passphrase change or a new recovery key, sealed under the key (the caller checked the
+    /// seal). Returns whether it replaced them.
+    public func adoptKeyslots(_ slots: [Keyslot], generation: Int, replacing current: Int) throws(StoreError) -> Bool {
+        try database.writeTransaction { () throws(StoreError) -> Bool in
+            guard try keyslotGeneration() == current else { return false }
             try database.run("DELETE FROM keyslot")
             for slot in slots { try Self.insert(slot, into: database, at: clock.now()) }
             try setKeyslotGeneration(generation)
+            return true
         }
     }
 

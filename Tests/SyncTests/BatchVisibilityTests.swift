@@ -60,6 +60,9 @@ import VaultCrypto
         var now: Timestamp { store.now }
         func keyslots() throws(StoreError) -> [Keyslot] { try store.keyslots() }
         func keyslotGeneration() throws(StoreError) -> Int { try store.keyslotGeneration() }
+        func adoptKeyslots(_ slots: [Keyslot], generation: Int, replacing current: Int) throws(StoreError) -> Bool {
+            try store.adoptKeyslots(slots, generation: generation, replacing: current)
+        }
         func retiredKeys() throws(StoreError) -> [RetiredKey] { try store.retiredKeys() }
         func adoptRetiredKeys(_ keys: [RetiredKey]) throws(StoreError) -> Int { try store.adoptRetiredKeys(keys) }
         func appliedOperationKeys(from device: String) throws(StoreError) -> Set<String> { try store.appliedOperationKeys(from: device) }

@@ -132,10 +132,12 @@ import VaultCrypto
         try expectConverged([a, b])
     }
 
-    /// A passphrase changed on one device (the same key, keyslots of a higher generation) is
-    /// what the other devices find newer, not the device that made it; once taken up, or
-    /// at the same generation, nothing is; a rekey is not one.
-    @Test func aKeyslotChangeElsewhereIsNewerForTheOthersOnly() throws {
+    /// A passphrase changed on one device (the same key, keyslots of a higher generation,
+    /// sealed under it) reaches the others at their next sync: they take its keyslots up, and
+    /// the device that made it finds nothing newer. Keyslots whose seal does not open under
+    /// the key are never taken: a real slot beside a made-up one, a raised generation, the
+    /// seal removed. Nor are sealed ones once this device's own changed meanwhile.
+    @Test func keyslotsChangedElsewhereAreTakenUpOnlyWhenSealedUnderTheKey() throws {
         let cluster = try Cluster(label: "rekey")
         let a = try cluster.addDevice("a")
         let b = try cluster.addDevice("b")
@@ -146,17 +148,42 @@ import VaultCrypto
                                             keyID: device.key.id, generation: try device.store.keyslotGeneration(),
                                             keyChain: try device.store.retiredKeys())
         }
+        let madeUp = placeholderKeyslot(id:kind:)
         #expect(try changed(b) == nil)
-        try a.store.replaceKeyslot(try #require(try placeholderKeyslots().first { $0.kind == .passphrase }))
+        try a.store.replaceKeyslot(try madeUp("slot-changed-on-a", .passphrase))
         try a.sync()
-        let found = try #require(try changed(b))
-        let generation = try a.store.keyslotGeneration()
-        #expect(found.remote == remoteName && found.descriptor.keyslotGeneration == generation)
+        #expect(try changed(b)?.remote == remoteName)
         #expect(try changed(a) == nil, "its own change, at its own generation")
-        try b.store.adoptKeyslots(try #require(found.descriptor.vaultKeyslots()), generation: found.descriptor.keyslotGeneration ?? 0)
+        #expect(try b.sync().keyslotsTakenUp == remoteName)
         let slotsOfA = try a.store.keyslots().map(\.id)
-        #expect(try b.store.keyslots().map(\.id) == slotsOfA)
-        #expect(try changed(b) == nil, "taken up once")
+        #expect(try b.store.keyslots().map(\.id) == slotsOfA && b.store.keyslotGeneration() == a.store.keyslotGeneration())
+        #expect(try changed(b) == nil && b.sync().keyslotsTakenUp == nil, "taken up once")
+
+        // Forged by whoever can write the folder: A's real passphrase slot beside a made-up
+        // recovery slot, at a higher generation, with A's seal (of the real ones) or none.
+        let path = URL(fileURLWithPath: cluster.remoteRoot + "/vault.json")
+        let genuine = try RemoteDescriptor.decode(Array(try Data(contentsOf: path)))
+        var forged = try #require(try JSONSerialization.jsonObject(with: Data(genuine.encoded())) as? [String: Any])
+        let passphraseSlot = try #require(genuine.vaultKeyslots()?.first { $0.kind == .passphrase })
+        let slots = [passphraseSlot, try madeUp("slot-made-up", .recovery)]
+        let forgedSlots = RemoteDescriptor(vaultID: genuine.vaultId, keyID: b.key.id, keyslots: slots, keyslotGeneration: 0, keyChain: []).keyslots
+        forged["keyslots"] = try forgedSlots.map { try #require(try JSONSerialization.jsonObject(with: JSONEncoder().encode($0)) as? [String: Any]) }
+        forged["keyslotGeneration"] = (genuine.keyslotGeneration ?? 0) + 5
+        let before = try b.store.keyslots().map(\.id)
+        for withSeal in [true, false] {
+            if !withSeal { forged.removeValue(forKey: "keyslotsSeal") }
+            try JSONSerialization.data(withJSONObject: forged).write(to: path)
+            #expect(try changed(b) != nil, "newer by its generation")
+            #expect(try b.sync().keyslotsTakenUp == nil, "seal kept: \(withSeal)")
+            #expect(try b.store.keyslots().map(\.id) == before)
+        }
+
+        // Sealed keyslots, but this device's own changed since their generation was read.
+        let generation = try b.store.keyslotGeneration()
+        try b.store.replaceKeyslot(try madeUp("slot-changed-on-b", .passphrase))
+        #expect(try !b.store.adoptKeyslots(try #require(genuine.vaultKeyslots()), generation: generation + 7, replacing: generation))
+        #expect(try b.store.keyslots().contains { $0.id == "slot-changed-on-b" })
+
         try a.rekey()
         try a.sync()
         #expect(try changed(b) == nil, "a rekey is another key's keyslots")

@@ -62,10 +62,14 @@ let remoteName = "shared"
 
 /// Keyslots with the right shape but without a slow KDF (nothing here unwraps them).
 func placeholderKeyslots() throws -> [Keyslot] {
-    [Keyslot(id: "slot-passphrase", kind: .passphrase, kdf: KDFParameters(strength: .interactive),
-             salt: try randomBytes(count: 16), wrappedKey: try randomBytes(count: 73)),
-     Keyslot(id: "slot-recovery", kind: .recovery, kdf: KDFParameters(algorithm: Keyslot.recoveryKDF, opsLimit: 0, memLimit: 0),
-             salt: try randomBytes(count: 16), wrappedKey: try randomBytes(count: 73))]
+    [try placeholderKeyslot(id: "slot-passphrase", kind: .passphrase), try placeholderKeyslot(id: "slot-recovery", kind: .recovery)]
+}
+
+/// A keyslot of the right form (format byte, sizes, KDF) that opens with nothing.
+func placeholderKeyslot(id: String, kind: Keyslot.Kind) throws -> Keyslot {
+    Keyslot(id: id, kind: kind, kdf: kind == .passphrase ? KDFParameters(strength: .interactive)
+                : KDFParameters(algorithm: Keyslot.recoveryKDF, opsLimit: 0, memLimit: 0),
+            salt: try randomBytes(count: 16), wrappedKey: [1] + (try randomBytes(count: 72)))
 }
 
 // MARK: - A vault on several devices

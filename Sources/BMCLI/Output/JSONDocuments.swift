@@ -471,6 +471,9 @@ enum JSONDocuments {
         /// Book files' blobs sent to and received from remotes that carry files, and those
         /// taken off them (removed longer ago than the retention).
         let filesSent: Int, filesReceived: Int, filesRefused: Int, filesRemoved: Int
+        /// The remote whose keyslots (a passphrase or recovery key changed on another device)
+        /// this sync took up; absent when none.
+        let keyslotsTakenUpFrom: String?
     }
 
     struct OutboxEntryDocument: Encodable {
