@@ -370,16 +370,28 @@ extension Store {
         try FileStore.copy(from: descriptor, into: nil, progress: { _ in }).checksum
     }
 
-    /// Detaches every file of `book` (a purged book) and forgets the contents no other book
-    /// has; returns their ids, whose blobs the caller removes once the transaction commits.
+    /// Detaches every file of `book` (a purged book), as removed when the book was deleted,
+    /// and empties what a content no other book has still says (its metadata names the book;
+    /// its key opens a blob that goes); returns those contents' ids, whose blobs the caller
+    /// removes once the transaction commits. The rows stay, removed, as every tombstone does:
+    /// they tell the remotes that carry files which blobs can go (``fileBlobsToForget()``).
     /// Inside a write transaction.
     func detachFiles(ofBook book: EntityID) throws(StoreError) -> [String] {
         var contents: [String] = []
-        try database.forEachRow("SELECT file_id FROM book_file WHERE book_id = ?", [.text(book.rawValue)]) { row in contents.append(row.text(0)) }
-        try database.run("DELETE FROM book_file WHERE book_id = ?", [.text(book.rawValue)])
+        try database.forEachRow("SELECT DISTINCT file_id FROM book_file WHERE book_id = ?", [.text(book.rawValue)]) { row in
+            contents.append(row.text(0))
+        }
+        try database.run("""
+            UPDATE book_file SET locator = NULL, removed_at = COALESCE(removed_at, (SELECT deleted_at FROM book WHERE id = ?1))
+            WHERE book_id = ?1
+            """, [.text(book.rawValue)])
         var gone: [String] = []
         for content in contents {
-            try database.run("DELETE FROM file WHERE id = ? AND NOT EXISTS (SELECT 1 FROM book_file WHERE file_id = ?1)", [.text(content)])
+            try database.run("""
+                UPDATE file SET metadata = X'', file_key = NULL, link_path = NULL, link_mtime = NULL
+                WHERE id = ?1 AND (length(metadata) > 0 OR file_key IS NOT NULL OR link_path IS NOT NULL)
+                  AND NOT EXISTS (SELECT 1 FROM book_file WHERE file_id = ?1 AND removed_at IS NULL)
+                """, [.text(content)])
             if database.changes > 0 { gone.append(content) }
         }
         return gone

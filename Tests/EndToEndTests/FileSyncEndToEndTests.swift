@@ -237,6 +237,24 @@ struct FileSyncEndToEndTests {
         try c.succeed(["remote", "files", "origin", "on"])
         #expect(try c.succeed(["sync"]).stdout.contains("1 book file received"))
         #expect(try files(c).map { $0["presence"] as? String } == ["present"])
+
+        // A deleted book's file: once the book is purged (past the retention), its blob goes too.
+        let shelf = books.appendingPathComponent("shelf.epub")
+        try BookFileSamples.epub(at: shelf, title: "The Shelf", text: "dust on the shelf")
+        try a.succeed(["file", "add", shelf.path])
+        let shelfFile = try #require(try files(a).first { $0["bookTitle"] as? String == "The Shelf" }?["id"] as? String)
+        let shelfBlob = try content(shelfFile)
+        let shelfBook = try a.sqlite("SELECT book_id FROM book_file WHERE id = '\(shelfFile)';").trimmingCharacters(in: .whitespacesAndNewlines)
+        #expect(try a.succeed(["sync"]).stdout.contains("1 book file sent"))
+        try a.succeed(["delete", shelfBook])
+        try a.succeed(["sync"])
+        #expect(try remoteBlobs(world).map(\.lastPathComponent).contains(shelfBlob), "in the trash, the book keeps its file")
+        _ = try a.sqlite("UPDATE book SET deleted_at = deleted_at - 200 * 86400000 WHERE id = '\(shelfBook)';")
+        try a.succeed(["purge"])
+        let purged = try #require(try a.json(["sync", "--json"]) as? [String: Any])
+        #expect(purged["filesRemoved"] as? Int == 1, "\(purged)")
+        #expect(try !remoteBlobs(world).map(\.lastPathComponent).contains(shelfBlob))
+        try a.succeed(["check"])
     }
 
     /// A sync killed while it receives a blob (written, not yet checked) leaves an incoming

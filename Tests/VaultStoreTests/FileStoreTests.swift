@@ -136,7 +136,10 @@ import TestSupport
         #expect(try fixture.store.purgeTombstones([Tombstone(kind: .book, id: book.id, clock: clock,
                                                              deletedAt: try fixture.store.book(book.id).deletedAt ?? fixture.clock.now(),
                                                              operations: [])]) == 1)
-        #expect(try fixture.store.integer("SELECT count(*) FROM file") == 0 && fixture.store.integer("SELECT count(*) FROM book_file") == 0)
+        // The rows stay, removed as of the deletion and emptied, as every tombstone does.
+        #expect(try fixture.store.integer("SELECT count(*) FROM book_file WHERE removed_at IS NOT NULL AND locator IS NULL") == 1)
+        #expect(try fixture.store.integer("SELECT count(*) FROM file WHERE length(metadata) = 0 AND file_key IS NULL") == 1)
+        #expect(try fixture.store.attachedFiles().isEmpty)
         #expect(VaultStore.FileSystem.entries(of: directory).isEmpty)
     }
 }
