@@ -189,3 +189,34 @@ public struct RemoteDescriptor: Codable, Sendable, Equatable {
         return descriptor
     }
 }
+
+extension RemoteDescriptor {
+    /// The descriptor of vault `vaultID` on each of `remotes`, with the remote's name.
+    /// Remotes that cannot be read, or hold another vault, are passed over.
+    public static func read(from remotes: [any Remote], vaultID: String) -> [(remote: String, descriptor: RemoteDescriptor)] {
+        remotes.compactMap { remote in
+            guard let bytes = try? remote.readDescriptor(), let descriptor = try? RemoteDescriptor.decode(bytes),
+                  descriptor.vaultId == vaultID else { return nil }
+            return (remote.name, descriptor)
+        }
+    }
+
+    /// The newest of `descriptors` that `include` takes and that is newer than the keyslots
+    /// of a device whose key is `keyID`, with generation `generation` and chain `keyChain`.
+    static func newest(among descriptors: [(remote: String, descriptor: RemoteDescriptor)], newerThan keyID: KeyID,
+                       generation: Int, keyChain: [RetiredKey],
+                       where include: (RemoteDescriptor) -> Bool) -> (remote: String, descriptor: RemoteDescriptor)? {
+        // Only the key, the generation and the chain are compared.
+        let ours = RemoteDescriptor(vaultID: "", keyID: keyID, keyslots: [], keyslotGeneration: generation, keyChain: keyChain)
+        // Asked this way round first: a descriptor of a key this device retired never counts,
+        // whatever chain it claims; of this same key, only a higher generation does.
+        func isNewer(_ theirs: RemoteDescriptor) -> Bool {
+            !ours.isNewer(than: theirs) && (theirs.keyId != ours.keyId || theirs.isNewer(than: ours))
+        }
+        var newest: (remote: String, descriptor: RemoteDescriptor)?
+        for found in descriptors where include(found.descriptor) && isNewer(found.descriptor) {
+            if newest.map({ found.descriptor.isNewer(than: $0.descriptor) }) ?? true { newest = found }
+        }
+        return newest
+    }
+}

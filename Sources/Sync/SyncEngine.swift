@@ -236,8 +236,11 @@ public final class SyncEngine<Journal: SyncJournal> {
         }
 
         // Book files' blobs, to and from the remotes that carry them, once every record is in.
+        // Blobs leave them only when every remote was read: an attachment made again could
+        // be waiting on one that was not.
+        let forgettable = summary.skipped.isEmpty ? try journalCall { () throws(Journal.Failure) in try journal.fileBlobsToForget() } : []
         for remote in reachable where summary.skipped[remote.name] == nil && carryingFiles.contains(remote.name) {
-            try exchangeFileBlobs(with: remote, summary: &summary, progress: progress)
+            try exchangeFileBlobs(with: remote, forgetting: forgettable, summary: &summary, progress: progress)
         }
 
         // Acknowledge, then purge what every device has acknowledged or the retention allows.
@@ -513,10 +516,10 @@ public final class SyncEngine<Journal: SyncJournal> {
     /// blobs this device wants, each streamed and kept only if it checks out (a blob that
     /// does not is counted in ``SyncSummary/filesRefused`` and removed, here and from the
     /// remote, so that a device holding the file sends it again), and last removes from it
-    /// the blobs of files removed longer ago than the retention period. A transfer or a
-    /// removal that fails is counted and tried again at the next sync; an unreachable remote
-    /// ends the exchange.
-    private func exchangeFileBlobs(with remote: any Remote, summary: inout SyncSummary,
+    /// the blobs named in `forgettable` (files removed longer ago than the retention period).
+    /// A transfer or a removal that fails is counted and tried again at the next sync; an
+    /// unreachable remote ends the exchange.
+    private func exchangeFileBlobs(with remote: any Remote, forgetting forgettable: [String], summary: inout SyncSummary,
                                    progress: (String) -> Void) throws(SyncError<Journal.Failure>) {
         let there: Set<String>
         do {
@@ -564,7 +567,7 @@ public final class SyncEngine<Journal: SyncJournal> {
                 }
             }
         }
-        for id in try journalCall({ () throws(Journal.Failure) in try journal.fileBlobsToForget() }) where there.contains(id) {
+        for id in forgettable where there.contains(id) {
             do {
                 try remote.removeFileBlob(id)
                 summary.filesRemoved += 1

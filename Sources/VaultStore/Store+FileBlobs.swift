@@ -65,13 +65,9 @@ extension Store {
     /// them. What could be lost is the bytes of a file re-attached on a device without them
     /// and silent for longer than the retention, as with every purge (Docs/FILES.md).
     public func fileBlobsToForget() throws(StoreError) -> [String] {
-        let horizon = clock.now().millisecondsSince1970 - Int64(try tombstoneRetentionDays()) * 86_400_000
         var ids: [String] = []
-        try database.forEachRow("""
-            SELECT id FROM file f
-            WHERE EXISTS (SELECT 1 FROM book_file b WHERE b.file_id = f.id)
-              AND NOT EXISTS (SELECT 1 FROM book_file b WHERE b.file_id = f.id AND (b.removed_at IS NULL OR b.removed_at >= ?))
-            """, [.integer(horizon)]) { row in ids.append(row.text(0)) }
+        try database.forEachRow("SELECT id FROM file f WHERE \(Self.everyAttachmentRemovedBefore)",
+                                [.integer(try retentionHorizon().millisecondsSince1970)]) { row in ids.append(row.text(0)) }
         return ids
     }
 

@@ -54,6 +54,18 @@ extension Store {
                        onlyWithARemote: false, limit: limit)
     }
 
+    /// Now less the retention period: what was deleted or removed before it has had its time.
+    func retentionHorizon() throws(StoreError) -> Timestamp {
+        Timestamp(millisecondsSince1970: clock.now().millisecondsSince1970 - Int64(try tombstoneRetentionDays()) * 86_400_000)
+    }
+
+    /// SQL on a content `f` (parameter 1: a horizon in milliseconds): some book had it, and
+    /// every attachment of it was removed before the horizon.
+    static let everyAttachmentRemovedBefore = """
+        EXISTS (SELECT 1 FROM book_file b WHERE b.file_id = f.id)
+          AND NOT EXISTS (SELECT 1 FROM book_file b WHERE b.file_id = f.id AND (b.removed_at IS NULL OR b.removed_at >= ?1))
+        """
+
     /// `vault_meta` key: when ``purgeExpiredTombstones(limit:onlyIfDue:)`` last found nothing
     /// left to purge (set when the vault is made).
     static let purgeCheckedAtKey = "tombstones_purge_checked_at"
@@ -73,7 +85,7 @@ extension Store {
             }
             if let checkedAt, now - checkedAt < 86_400_000, checkedAt <= now { return 0 }
         }
-        let horizon = Timestamp(millisecondsSince1970: now - Int64(try tombstoneRetentionDays()) * 86_400_000)
+        let horizon = try retentionHorizon()
         let expired = try expiredTombstones(before: horizon, limit: limit)
         let purged = try purgeTombstones(expired) + purgeRemovedFiles(before: horizon)
         if expired.count < limit {
@@ -195,9 +207,7 @@ extension Store {
             var contents: [String] = []
             try database.forEachRow("""
                 SELECT id FROM file f
-                WHERE (length(metadata) > 0 OR file_key IS NOT NULL OR link_path IS NOT NULL)
-                  AND EXISTS (SELECT 1 FROM book_file b WHERE b.file_id = f.id)
-                  AND NOT EXISTS (SELECT 1 FROM book_file b WHERE b.file_id = f.id AND (b.removed_at IS NULL OR b.removed_at >= ?))
+                WHERE (length(metadata) > 0 OR file_key IS NOT NULL OR link_path IS NOT NULL) AND \(Self.everyAttachmentRemovedBefore)
                 """, [cutoff]) { row in contents.append(row.text(0)) }
             for id in contents {
                 try database.run("UPDATE file SET metadata = X'', file_key = NULL, link_path = NULL, link_mtime = NULL WHERE id = ?",

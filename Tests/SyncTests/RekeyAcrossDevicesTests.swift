@@ -208,7 +208,7 @@ import VaultCrypto
         let forged = RemoteDescriptor(vaultID: before.vaultId, keyID: cluster.key.id, keyslots: try #require(before.vaultKeyslots()),
                                       keyslotGeneration: 99, keyChain: [RetiredKey(id: a.key.id, sealed: [1, 2, 3])])
         try Data(forged.encoded()).write(to: URL(fileURLWithPath: path))
-        #expect(RekeyMadeElsewhere.newest(on: [cluster.folderRemote()], vaultID: cluster.metadata.vaultID, keyID: b.key.id,
+        #expect(RekeyMadeElsewhere.newest(among: RemoteDescriptor.read(from: [cluster.folderRemote()], vaultID: cluster.metadata.vaultID), keyID: b.key.id,
                                           generation: try b.store.keyslotGeneration(), keyChain: try b.store.retiredKeys()) == nil)
         let summary = try b.sync()
         #expect(summary.rekeyedElsewhere.isEmpty && summary.shortfall == nil)

@@ -222,7 +222,7 @@ final class Device {
     /// Returns whether there was one.
     @discardableResult
     func takeUpRekeyMadeElsewhere(on remotes: [any Remote]? = nil) throws -> Bool {
-        guard let found = RekeyMadeElsewhere.newest(on: remotes ?? [cluster.folderRemote()], vaultID: store.vaultID,
+        guard let found = RekeyMadeElsewhere.newest(among: RemoteDescriptor.read(from: remotes ?? [cluster.folderRemote()], vaultID: store.vaultID),
                                                     keyID: key.id, generation: try store.keyslotGeneration(),
                                                     keyChain: try store.retiredKeys()) else { return false }
         let descriptor = found.descriptor
