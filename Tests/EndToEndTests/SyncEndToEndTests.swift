@@ -607,7 +607,7 @@ func waitOutFirstBackoff() { usleep(2_200_000) }
         }
         let descriptor = try #require(world.allRemoteFiles().first { $0.hasSuffix("vault.json") })
         let json = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: world.folder.appendingPathComponent(descriptor))) as? [String: Any])
-        #expect(Set(json.keys) == ["format", "formatVersion", "vaultId", "keyId", "keyslots", "keyslotGeneration", "keyChain"])
+        #expect(Set(json.keys) == ["format", "formatVersion", "vaultId", "keyId", "keyslots", "keyslotGeneration", "keyChain", "keyslotsSeal"])
         #expect((json["keyChain"] as? [Any])?.isEmpty == true, "a vault never rekeyed has an empty key chain")
     }
 }
