@@ -249,10 +249,7 @@ enum SyncCommands {
             context.console.err("Skipped remote \(name): \(ErrorReport.remoteMessage(name: name, errorClass: reason)).\n")
         }
         if summary.conflicts > 0 { context.console.err("See them with `bmvault conflicts`.\n") }
-        if let remote = summary.keyslotsTakenUp {
-            context.console.err("Took up the passphrase and recovery key set on another device (remote \(remote)): "
-                                + "the ones they replaced no longer open this vault.\n")
-        }
+        if let remote = summary.keyslotsTakenUp { context.reportKeyslotsTakenUp(from: remote) }
         if let days = summary.returningAfterDays {
             context.console.err("This device last synced \(HumanFormat.counted([(days, "day")])) ago, longer than the retention period; it has taken in every change since.\n")
         }

@@ -149,12 +149,17 @@ final class CommandContext {
             console.err("Note: the vault was rekeyed on another device, and what you typed does not open its new key (remote \(remote) holds it); "
                         + "sync leaves that remote alone until you run `bmvault unlock` with the passphrase set there or the new recovery key.\n")
         case .keyslotsTakenUp(let remote):
-            console.err("Took up the passphrase and recovery key set on another device (remote \(remote)): "
-                        + "the ones they replaced no longer open this vault.\n")
+            reportKeyslotsTakenUp(from: remote)
         case .keyslotsNotTakenUp(let remote):
             console.err("Note: the passphrase or recovery key was changed on another device (remote \(remote) holds the new ones), "
                         + "and what you typed opens only this device's older ones; unlock with the new one to take them up here.\n")
         }
+    }
+
+    /// What an unlock or a sync says when it took up keyslots another device published.
+    func reportKeyslotsTakenUp(from remote: String) {
+        console.err("Took up the passphrase and recovery key set on another device (remote \(remote)): "
+                    + "the ones they replaced no longer open this vault.\n")
     }
 
     /// A locked vault at a terminal: ask for the passphrase and unlock for the default period.
