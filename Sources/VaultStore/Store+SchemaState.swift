@@ -24,10 +24,20 @@ public struct SchemaState: Sendable {
     public let pending: [MigrationInfo]
 }
 
+/// A migration a vault applied from a text that shipped and was edited afterwards, which an
+/// upgrade brings to the schema of today's text (Docs/MIGRATIONS.md).
+public struct MigrationRepair: Sendable, Equatable {
+    public let id: String
+    /// The commit whose build applied the earlier text.
+    public let commit: String
+}
+
 /// What upgrading a vault would do, found by upgrading a throwaway copy of it.
 public struct UpgradeRehearsal: Sendable {
     public let from: Int
     public let to: Int
+    /// Migrations applied from an earlier shipped text, brought to today's first.
+    public let repairs: [MigrationRepair]
     public let pending: [MigrationInfo]
     /// Tables, indexes and triggers the upgrade adds or removes, as `table name`.
     public let added: [String]
@@ -81,10 +91,13 @@ extension Store {
         do { copy = try Database(path: copyPath, create: false) } catch { throw StoreError(error) }
         let before = try objectNames(copy)
         let started = clock.now()
-        try runner.migrate(copy)
+        var repairs: [MigrationRepair] = []
+        try runner.migrate(copy) { event in
+            if case .repaired(let id, let commit) = event { repairs.append(MigrationRepair(id: id, commit: commit)) }
+        }
         let elapsed = clock.now().millisecondsSince1970 - started.millisecondsSince1970
         let after = try objectNames(copy)
-        return UpgradeRehearsal(from: from, to: Migrations.latestVersion,
+        return UpgradeRehearsal(from: from, to: Migrations.latestVersion, repairs: repairs,
                                 pending: Migrations.all.dropFirst(from).map { MigrationInfo(id: $0.id, summary: $0.summary) },
                                 added: after.subtracting(before).sorted(), removed: before.subtracting(after).sorted(),
                                 milliseconds: elapsed)

@@ -154,7 +154,7 @@ import Testing
         for form in [["--version"], ["-V"], ["version"]] {
             let version = try vault.run(form)
             #expect(version.status == 0 && version.stderr.isEmpty, "\(form): \(version)")
-            #expect(version.stdout == "bmvault 0.18.0\n", "\(form)")
+            #expect(version.stdout == "bmvault 0.18.1\n", "\(form)")
         }
         #expect(try vault.run(["note", "-V"]).status == 64, "-V, like --version, is for bmvault itself")
         let group = try vault.run(["book"])

@@ -92,6 +92,7 @@ import Glibc
         let added = try #require(report["added"] as? [String])
         #expect(added.contains("table rekey_job") && added.contains("table rekey_keyslot"), "\(added)")
         #expect(report["removed"] as? [String] == [])
+        #expect(report["repairs"] as? [Any] != nil && (report["repairs"] as? [Any])?.isEmpty == true, "no repair for a vault of today's texts")
 
         // The rehearsal holds the upgrade lock file while it works and removes it after;
         // nothing may change.
@@ -145,6 +146,71 @@ import Glibc
             #expect(try vault.journalDump() == before)
             #expect(try vault.fileNames().filter { $0.contains("snapshot") }.isEmpty)
         }
+    }
+
+    /// A vault recording a migration text no build ever wrote is refused with what to do,
+    /// and left as it was; `diagnostics` still reports it.
+    @Test func aMigrationTextNoBuildWroteIsRefusedWithWhatToDo() throws {
+        let fixture = try FixtureVault(version: 6)
+        let vault = try TestVault()
+        try vault.install(fixture)
+        _ = try vault.sqlite("UPDATE schema_migration SET checksum = '\(String(repeating: "0", count: 64))' WHERE id = '0002_rekey_job';")
+        let files = try vault.filesByName()
+
+        let unlock = try vault.run(["unlock", "--passphrase-stdin"], stdin: fixture.passphrase + "\n")
+        #expect(unlock.status == 1, "\(unlock)")
+        #expect(unlock.stderr.hasPrefix("Error: this vault records migration 0002_rekey_job differently from this bmvault "
+                                        + "\(try vault.succeed(["--version"]).line.dropFirst("bmvault ".count)); it was not opened or changed: "
+                                        + "upgrade bmvault, or report it with the output of `bmvault diagnostics`\n"), "\(unlock)")
+        let diagnostics = try vault.succeed(["diagnostics"])
+        #expect(diagnostics.stdout.contains("schema 6 of"), "\(diagnostics)")
+        #expect(try vault.filesByName() == files, "a refused vault was changed")
+    }
+
+    /// Issue 47: a vault written by a build of migration 0006 before its text was edited
+    /// (dec822e, a37bc02) opens with every word, passes `check`, records its repair, and
+    /// syncs both ways with a vault made today.
+    @Test(arguments: FixtureVault.shippedVariants)
+    func aVaultOfAnEditedMigrationsEarlierTextOpensAndSyncsWithAVaultMadeToday(name: String) throws {
+        let fixture = try FixtureVault(variant: name)
+        let vault = try TestVault()
+        try vault.install(fixture)
+        let commit = String(name.drop { $0 != "-" }.dropFirst())
+        let rehearsal = try #require(try vault.json(["migrate", "--dry-run", "--json"]) as? [String: Any])
+        #expect(rehearsal["repairs"] as? [[String: String]] == [["id": "0006_version_vectors", "commit": commit]], "\(rehearsal)")
+        let first = try vault.unlock(fixture)
+        #expect(first.stderr.hasPrefix("\(Self.notice) \(fixture.version) to \(try latestVersion(vault));"), "\(first)")
+        try vault.expectLiveRecords(of: fixture)
+        try vault.succeed(["check"])
+        let state = try #require(try vault.json(["migrate", "--status", "--json"]) as? [String: Any])
+        let history = try #require(state["history"] as? [[String: Any]])
+        #expect(history.filter { ($0["bmvaultVersion"] as? String)?.contains("repaired from \(commit)") == true }.map { $0["id"] as? String }
+                == ["0006_version_vectors"], "\(history)")
+
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("bmv-repaired-remote-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try vault.succeed(["remote", "add", "shared", folder.path])
+        try vault.succeed(["sync"])
+        let today = try TestVault()
+        try today.succeed(["init", "--join", folder.path, "--passphrase-stdin"], stdin: fixture.passphrase + "\n")
+        try today.unlock(fixture)
+        try today.succeed(["sync"])
+        try today.expectLiveRecords(of: fixture)
+        let book = try #require(fixture.liveBooks.first?["id"] as? String)
+        try today.succeed(["note", "add", book, "-"], stdin: "Written on a device made today.")
+        try today.succeed(["sync"])
+        try vault.succeed(["sync"])
+        let bodies = try #require(try vault.json(["list", "--json"]) as? [[String: Any]]).compactMap { $0["body"] as? String }
+        #expect(bodies.contains("Written on a device made today."))
+        #expect(bodies.count == fixture.liveAnnotations.count + 1)
+    }
+
+    /// `kill -9` at the repair of a shipped variant: the repair is inside the upgrade's
+    /// transaction, so the vault is as it was right after, and the next command finishes.
+    @Test(arguments: FixtureVault.shippedVariants)
+    func killedAtTheRepair(name: String) throws {
+        try expectCrashAndRecovery(at: "upgrade:repaired:0006_version_vectors", fixture: FixtureVault(variant: name))
     }
 
     /// `kill -9` at every point of the upgrade: right after, the vault is still at its old
@@ -213,7 +279,7 @@ import Glibc
         let committed = point == "upgrade:committed"
         // The upgrade changes the file in place with a rollback journal: killed inside its
         // transaction, the journal holds the originals the next open puts back.
-        let insideTransaction = point.hasPrefix("upgrade:applied:") || point == "upgrade:verified"
+        let insideTransaction = point.hasPrefix("upgrade:applied:") || point.hasPrefix("upgrade:repaired:") || point == "upgrade:verified"
         #expect(names.contains("vault.db-journal") == insideTransaction, "\(point): \(names)")
         #expect(try vault.schemaVersion(at: copy) == (committed ? latest : fixture.version), "\(point): version right after the crash")
         if !committed {

@@ -162,14 +162,6 @@ import TestSupport
         }
         #expect(try fileBytes(directory.databasePath) == bytes)
     }
-
-    private func migrationHistory(_ database: Database) throws -> [String] {
-        var rows: [String] = []
-        try database.forEachRow("SELECT id, checksum, applied_at, duration_ms, bmvault_version FROM schema_migration ORDER BY rowid") { row in
-            rows.append("\(row.text(0)) \(row.text(1)) \(row.int64(2)) \(row.int64(3)) \(row.text(4))")
-        }
-        return rows
-    }
 }
 
 func expectIntegrity(_ database: Database, sourceLocation: SourceLocation = #_sourceLocation) throws {

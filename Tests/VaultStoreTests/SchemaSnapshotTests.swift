@@ -10,14 +10,15 @@ import TestSupport
 /// produces) changed: never edit a snapshot or a checksum to make it pass; add a new
 /// migration, with a new snapshot and fixture, instead (Docs/MIGRATIONS.md).
 @Suite struct SchemaSnapshotTests {
-    /// The SHA-256 of each migration's SQL as it shipped.
-    static let shippedChecksums: [(id: String, checksum: String)] = [
+    /// The SHA-256 of each migration's SQL as it first landed on main: what shipped to every
+    /// reader who built from it. Frozen: a new migration appends its row; no row changes.
+    static let landedChecksums: [(id: String, checksum: String)] = [
         ("0001_initial", "9038ba9a14fa66bff1c5e327d3fc767b0bdc77792d23b843c7c7f5b5b711e7fa"),
         ("0002_rekey_job", "3c1c8946668c9f146daf05c41862329398b2f923768916783568e12b2d086a0d"),
         ("0003_sync_state", "6333ac15e4c051c543af2b61ed919a91854488015e56576b8735d5caaeb72e3b"),
         ("0004_book_title_cache", "99f54d98d2353e8f6ca7c4874040a6b6e98855cd6cb024c1cc7127a375c9e5bb"),
         ("0005_outbox_check_comparisons", "f1033553e2318c10fe128db5310988493fcc5e7c88c9ca9f93868ebe5145fa4f"),
-        ("0006_version_vectors", "7bdffe463c846d7d76efb87151ba5590a52885070af14e14e523de5963afa38c"),
+        ("0006_version_vectors", "5fb9c462152b226ab95ec069f7bb39445b47e7d8bd5c1f3aaa8f74a893c50259"),
         ("0007_remote_history", "2f1048b82526c27c85f9ec17ab8add8c3fcbe6850751f261c577fcaae9306f36"),
         ("0008_key_chain", "907cec521067fda8531d85b6df2afe2457529c66c310e8830777d41802ded50d"),
         ("0009_session_edits", "a37c0a432f191fea51b9e4917082fa93f7124a38ddcacffd32cad6ca3935b0f9"),
@@ -72,10 +73,32 @@ import TestSupport
         #expect(names == (1...Migrations.latestVersion).map { "v\($0).sql" }.sorted())
     }
 
-    @Test func shippedMigrationsNeverChange() {
-        #expect(Migrations.all.map(\.id) == Self.shippedChecksums.map(\.id), "a migration was added without pinning its checksum here")
-        for (migration, shipped) in zip(Migrations.all, Self.shippedChecksums) {
-            #expect(migration.checksum == shipped.checksum, "migration \(migration.id) was edited after it shipped")
+    /// The only migration edited after it landed (issue 47): its texts after the first, in
+    /// order, the last being today's. Each earlier text is a ``ShippedVariant`` with a
+    /// frozen repair, pinned here by the SHA-256 of its SQL. Frozen: never add a row.
+    static let editedAfterLanding: [(id: String, laterTexts: [String], repairs: [String: String])] = [
+        ("0006_version_vectors",
+         ["376e7163688f6110ae1cec1d9485bd7ee9ceb03cad22db082c28d86be6c821af",
+          "7bdffe463c846d7d76efb87151ba5590a52885070af14e14e523de5963afa38c"],
+         ["5fb9c462152b226ab95ec069f7bb39445b47e7d8bd5c1f3aaa8f74a893c50259": "9f5c9b964f793763977f297958e7fd2799664efc0e844341a8fe86a7e3fb7f3b",
+          "376e7163688f6110ae1cec1d9485bd7ee9ceb03cad22db082c28d86be6c821af": "a57550338c5da349313f260c70046755c5e6fc6372f836ceafd01ec8e33997cb"]),
+    ]
+
+    /// A migration that landed has shipped: its SQL is what it was when it first landed
+    /// (comments around it may change). The one exception, from before this test, keeps
+    /// every text it had, and each superseded one has its repair.
+    @Test func landedMigrationsNeverChange() {
+        #expect(Migrations.all.map(\.id) == Self.landedChecksums.map(\.id), "a migration was added without pinning its checksum here")
+        for (migration, landed) in zip(Migrations.all, Self.landedChecksums) {
+            let edited = Self.editedAfterLanding.first { $0.id == migration.id }
+            let texts = [landed.checksum] + (edited?.laterTexts ?? [])
+            #expect(migration.checksum == texts.last, "migration \(migration.id) was edited after it landed: add a new migration instead")
+            let variants = ShippedVariants.all.filter { $0.migrationID == migration.id }
+            #expect(variants.map(\.checksum) == Array(texts.dropLast()), "every superseded text of \(migration.id) needs its repair")
+            for variant in variants {
+                #expect(Migration.checksum(of: variant.repair) == edited?.repairs[variant.checksum],
+                        "the repair of \(migration.id) as \(variant.commit) wrote it was edited after it landed")
+            }
         }
         let ids = Migrations.all.map(\.id)
         #expect(ids == ids.sorted() && Set(ids).count == ids.count, "migration ids must be unique and ordered")

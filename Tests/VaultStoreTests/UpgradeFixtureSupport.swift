@@ -29,8 +29,25 @@ enum UpgradeFixtures {
     /// Fixtures of vaults older than this build's newest schema: the ones an upgrade applies to.
     static var olderThanNewest: [Int] { versions.filter { $0 < Migrations.latestVersion } }
 
+    /// Vaults written from a text of a migration that was edited after it shipped, named
+    /// `v<version>-<commit>` (Docs/MIGRATIONS.md, "Migrations edited after they shipped").
+    static let shippedVariants: [String] = {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: root.path)) ?? []
+        return names.filter { $0.hasPrefix("v") && $0.contains("-") }.sorted()
+    }()
+
     static func load(_ version: Int) throws -> UpgradeFixture {
-        let directory = root.appendingPathComponent("v\(version)")
+        try load(named: "v\(version)", version: version)
+    }
+
+    /// The fixture of a shipped variant, at the version its name begins with.
+    static func load(variant name: String) throws -> UpgradeFixture {
+        let version = try #require(Int(name.dropFirst().prefix { $0 != "-" }), "\(name) names no version")
+        return try load(named: name, version: version)
+    }
+
+    private static func load(named name: String, version: Int) throws -> UpgradeFixture {
+        let directory = root.appendingPathComponent(name)
         let sql = try String(contentsOf: directory.appendingPathComponent("vault.sql"), encoding: .utf8)
         var passphrase = try String(contentsOf: directory.appendingPathComponent("passphrase.txt"), encoding: .utf8)
         if passphrase.hasSuffix("\n") { passphrase.removeLast() }
@@ -197,6 +214,15 @@ func journalContents(ofFileAt path: String) throws -> (version: Int, schema: Str
     var integrity: [String] = []
     try database.forEachRow("PRAGMA integrity_check") { row in integrity.append(row.text(0)) }
     return (try MigrationRunner.version(of: database), try SchemaText.of(database), try journalContents(database), integrity)
+}
+
+/// Every `schema_migration` row as one line, in the order they were written.
+func migrationHistory(_ database: Database) throws -> [String] {
+    var rows: [String] = []
+    try database.forEachRow("SELECT id, checksum, applied_at, duration_ms, bmvault_version FROM schema_migration ORDER BY rowid") { row in
+        rows.append("\(row.text(0)) \(row.text(1)) \(row.int64(2)) \(row.int64(3)) \(row.text(4))")
+    }
+    return rows
 }
 
 func schemaMigrationIDs(_ database: Database) throws -> [String] {

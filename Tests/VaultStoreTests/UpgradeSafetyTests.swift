@@ -125,7 +125,7 @@ import Glibc
                 seen.append(snapshot)
                 copy = try? journalContents(ofFileAt: snapshot)
                 mode = (try? FileManager.default.attributesOfItem(atPath: snapshot))?[.posixPermissions] as? Int
-            case .applying:
+            case .repaired, .applying:
                 presentWhileApplying.append(FileManager.default.fileExists(atPath: expectedSnapshot))
             case .upgraded:
                 presentWhenUpgraded = FileManager.default.fileExists(atPath: expectedSnapshot)

@@ -12,7 +12,18 @@ import TestSupport
 @Suite struct UpgradedVaultSyncTests {
     @Test(arguments: UpgradeFixtures.olderThanNewest)
     func anUpgradedVaultSendsItsWholeJournalToANewDevice(version: Int) throws {
-        let fixture = try UpgradeFixtures.load(version)
+        try expectWholeJournalReachesANewDevice(from: UpgradeFixtures.load(version))
+    }
+
+    /// A vault written from a text of a migration that was edited after it shipped (issue
+    /// 47), repaired and upgraded, syncs with a vault made today just the same.
+    @Test(arguments: UpgradeFixtures.shippedVariants)
+    func aRepairedVaultSendsItsWholeJournalToANewDevice(name: String) throws {
+        try expectWholeJournalReachesANewDevice(from: UpgradeFixtures.load(variant: name))
+    }
+
+    private func expectWholeJournalReachesANewDevice(from fixture: UpgradeFixture) throws {
+        let version = fixture.version
         let directory = try fixture.materialized()
         defer { directory.remove() }
         let remoteFolder = directory.file("remote")

@@ -60,6 +60,7 @@ enum MigrateCommand {
             return
         }
         var text = "Upgrading a copy from schema \(rehearsal.from) to \(rehearsal.to) took \(rehearsal.milliseconds) ms and passed every check.\n"
+        text += rehearsal.repairs.map { "  would bring \($0.id), as the build of \($0.commit) applied it, to its final text\n" }.joined()
         text += rehearsal.pending.map { "  would apply \($0.id): \($0.summary)\n" }.joined()
         text += rehearsal.added.map { "  would add \($0)\n" }.joined()
         text += rehearsal.removed.map { "  would remove \($0)\n" }.joined()

@@ -438,12 +438,14 @@ enum JSONDocuments {
     }
 
     struct RehearsalDocument: Encodable {
-        let from: Int, to: Int, pending: [SchemaStateDocument.Pending], added: [String], removed: [String]
+        struct Repair: Encodable { let id: String, commit: String }
+        let from: Int, to: Int, repairs: [Repair], pending: [SchemaStateDocument.Pending], added: [String], removed: [String]
         let milliseconds: Int64, changed: Bool
 
         init(_ rehearsal: UpgradeRehearsal) {
             from = rehearsal.from
             to = rehearsal.to
+            repairs = rehearsal.repairs.map { Repair(id: $0.id, commit: $0.commit) }
             pending = rehearsal.pending.map { SchemaStateDocument.Pending(id: $0.id, summary: $0.summary) }
             added = rehearsal.added
             removed = rehearsal.removed

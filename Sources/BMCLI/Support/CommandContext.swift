@@ -184,6 +184,8 @@ final class CommandContext {
         switch event {
         case .upgrading(let from, let to, let snapshot):
             console.err("Upgrading the vault from schema \(from) to \(to); its original is kept at \(snapshot) until this succeeds.\n")
+        case .repaired(let id, let commit):
+            console.progress("  \(id), as the build of \(commit) applied it, brought to its final text\n")
         case .applying(let id, let index, let count):
             console.progress("  migration \(index)/\(count): \(id)\n")
         case .upgraded(_, let to, let milliseconds):

@@ -173,7 +173,8 @@ struct ErrorReport: Equatable {
         case .upgradeFailed(let from, let to, let snapshot, let reason):
             return ErrorReport("upgrading the vault from schema \(from) to \(to) failed (\(reason)); it is still at schema \(from), and its original is kept at \(snapshot)", .failure)
         case .storage(.migrationChanged(let id)):
-            return ErrorReport("this vault records migration \(id) differently from this bmvault \(BuildInfo.version); it was not opened or changed", .failure)
+            return ErrorReport("this vault records migration \(id) differently from this bmvault \(BuildInfo.version); it was not opened or changed: "
+                               + "upgrade bmvault, or report it with the output of `bmvault diagnostics`", .failure)
         case .storage(let storeError):
             return ErrorReport("storage failure: \(storeError)", .failure)
         case .crypto(let cryptoError):

@@ -24,7 +24,10 @@ struct Migration: Sendable {
     /// `integrity_check`, which re-checks every CHECK constraint) still decides.
     var editsSchemaText = false
 
-    var checksum: String { SHA256.hex(of: Array(sql.utf8)) }
+    var checksum: String { Self.checksum(of: sql) }
+
+    /// SHA-256 of a migration's (or a repair's) SQL, as `schema_migration` records it.
+    static func checksum(of sql: String) -> String { SHA256.hex(of: Array(sql.utf8)) }
 }
 
 /// Every migration ever shipped, in order. The schema version of a vault is the number

@@ -23,19 +23,27 @@ struct MigrationRunner {
 
     /// Refuses a vault whose record of its first `version` migrations does not match this
     /// build's: a shipped migration must never change, or two builds would disagree on
-    /// what a schema version means.
-    func verifyHistory(of database: Database, upTo version: Int) throws(StoreError) {
-        guard version > 0 else { return }
+    /// what a schema version means. A record of a text that did ship and was changed
+    /// afterwards (``ShippedVariants``) is accepted: the variants returned are to be
+    /// repaired before any pending migration runs.
+    @discardableResult
+    func verifyHistory(of database: Database, upTo version: Int) throws(StoreError) -> [ShippedVariant] {
+        guard version > 0 else { return [] }
         var recorded: [(id: String, checksum: String)] = []
         try database.forEachRow("SELECT id, checksum FROM schema_migration ORDER BY id") { row in
             recorded.append((row.text(0), row.text(1)))
         }
+        var variants: [ShippedVariant] = []
         for (index, migration) in migrations.prefix(version).enumerated() {
-            guard index < recorded.count, recorded[index].id == migration.id,
-                  recorded[index].checksum == migration.checksum else {
+            guard index < recorded.count, recorded[index].id == migration.id else { throw .migrationChanged(id: migration.id) }
+            guard recorded[index].checksum != migration.checksum else { continue }
+            guard let variant = ShippedVariants.variant(of: migration.id, checksum: recorded[index].checksum),
+                  variant.vaultVersion == version else {
                 throw .migrationChanged(id: migration.id)
             }
+            variants.append(variant)
         }
+        return variants
     }
 
     /// Applies every migration after the database's current version, atomically.
@@ -62,7 +70,10 @@ struct MigrationRunner {
             // Another process may have migrated while this one waited for the write lock.
             let current = try Self.version(of: database)
             guard current < migrations.count else { return }
-            try verifyHistory(of: database, upTo: current)
+            for variant in try verifyHistory(of: database, upTo: current) {
+                try repair(variant, atVersion: current, in: database)
+                events(.repaired(id: variant.migrationID, commit: variant.commit))
+            }
             let pending = migrations.count - current
             for (index, migration) in migrations.enumerated() where index >= current {
                 events(.applying(id: migration.id, index: index - current + 1, count: pending))
@@ -86,16 +97,7 @@ struct MigrationRunner {
                 bmvault_version TEXT NOT NULL
             );
             """)
-        if migration.editsSchemaText {
-            try database.withoutDefensiveMode { () throws(StoreError) in
-                var schemaVersion: Int64 = 0
-                try database.forEachRow("PRAGMA schema_version") { row in schemaVersion = row.int64(0) }
-                try database.execute(migration.sql)
-                try database.execute("PRAGMA schema_version = \(schemaVersion + 1)")
-            }
-        } else {
-            try database.execute(migration.sql)
-        }
+        try execute(migration.sql, editsSchemaText: migration.editsSchemaText, in: database)
         let finished = clock.now()
         try database.run("""
             INSERT INTO schema_migration (id, checksum, applied_at, duration_ms, bmvault_version)
@@ -106,6 +108,40 @@ struct MigrationRunner {
                   .text(generatorVersion)])
         try database.execute("PRAGMA user_version = \(version)")
         try database.execute("RELEASE migration")
+    }
+
+    /// Brings a vault whose migration was applied from an earlier shipped text to the schema
+    /// of today's text, checked against that migration's frozen schema, and records today's
+    /// checksum for it (the record keeps when it was applied, and says which build repaired
+    /// it). Inside the upgrade's transaction: a failure leaves the vault as it was.
+    private func repair(_ variant: ShippedVariant, atVersion version: Int, in database: Database) throws(StoreError) {
+        let migration = migrations[version - 1]
+        try database.execute("SAVEPOINT repair")
+        try execute(variant.repair, editsSchemaText: variant.editsSchemaText, in: database)
+        guard try SchemaText.checksum(of: database) == migration.schemaChecksum else {
+            throw .upgradeCheckFailed(check: "schema after repairing \(variant.migrationID) (Schemas/sqlite/v\(version).sql)")
+        }
+        try database.run("""
+            UPDATE schema_migration SET checksum = ?, bmvault_version = bmvault_version || ?
+            WHERE id = ? AND checksum = ?
+            """, [.text(migration.checksum), .text(", repaired from \(variant.commit) by \(generatorVersion)"),
+                  .text(variant.migrationID), .text(variant.checksum)])
+        guard database.changes == 1 else { throw .migrationChanged(id: variant.migrationID) }
+        try database.execute("RELEASE repair")
+        log.notice("store.upgrade.repaired", ["migration": .public(variant.migrationID), "commit": .public(variant.commit)])
+        FaultInjection.reach("upgrade:repaired:\(variant.migrationID)")
+    }
+
+    /// Runs a migration's or a repair's SQL; one that edits a table's text in place runs
+    /// outside defensive mode and makes every connection parse the schema again.
+    private func execute(_ sql: String, editsSchemaText: Bool, in database: Database) throws(StoreError) {
+        guard editsSchemaText else { return try database.execute(sql) }
+        try database.withoutDefensiveMode { () throws(StoreError) in
+            var schemaVersion: Int64 = 0
+            try database.forEachRow("PRAGMA schema_version") { row in schemaVersion = row.int64(0) }
+            try database.execute(sql)
+            try database.execute("PRAGMA schema_version = \(schemaVersion + 1)")
+        }
     }
 
     /// The checks an upgrade must pass before it commits.

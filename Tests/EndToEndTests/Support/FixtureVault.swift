@@ -25,9 +25,25 @@ struct FixtureVault {
     /// expected.json, as parsed by JSONSerialization.
     let expected: [String: Any]
 
+    /// Vaults written from a text of a migration that was edited after it shipped
+    /// (`v<version>-<commit>`; Docs/MIGRATIONS.md, "Migrations edited after they shipped").
+    static let shippedVariants: [String] = {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: root.path)) ?? []
+        return names.filter { $0.hasPrefix("v") && $0.contains("-") }.sorted()
+    }()
+
     init(version: Int) throws {
+        try self.init(named: "v\(version)", version: version)
+    }
+
+    /// The fixture of a shipped variant, at the version its name begins with.
+    init(variant name: String) throws {
+        try self.init(named: name, version: try #require(Int(name.dropFirst().prefix { $0 != "-" })))
+    }
+
+    private init(named name: String, version: Int) throws {
         self.version = version
-        directory = Self.root.appendingPathComponent("v\(version)")
+        directory = Self.root.appendingPathComponent(name)
         sql = try String(contentsOf: directory.appendingPathComponent("vault.sql"), encoding: .utf8)
         var passphrase = try String(contentsOf: directory.appendingPathComponent("passphrase.txt"), encoding: .utf8)
         if passphrase.hasSuffix("\n") { passphrase.removeLast() }
