@@ -38,13 +38,17 @@ let package = Package(
         .target(name: "HTTP", dependencies: ["CCurl"]),
         // XML documents read through libxml2: the only importer of CXML; depends on nothing else of ours.
         .target(name: "XML", dependencies: ["CXML"]),
-        // Sync's one home: the operation wire format, remotes (a folder, a WebDAV server), the engine
-        // that drains the outbox and merges other devices' changes. It holds no key (sealing is handed
-        // in) and depends on the journal through a protocol (SyncJournal), not on the Store.
-        .target(name: "Sync", dependencies: ["FileIO", "HTTP", "Journal", "Telemetry", "VaultCrypto", "XML"]),
-        // SQLite, migrations, the Store: the only importer of sqlite3. It keeps the outbox in
-        // Sync's wire format and conforms to SyncJournal.
-        .target(name: "VaultStore", dependencies: ["CSQLite", "FileIO", "Sync", "VaultCrypto", "Journal", "Telemetry"]),
+        // What devices exchange, and nothing that moves it: operation documents and snapshots, the
+        // operation cipher, derived ids, and SyncJournal, the contract the Store fulfils for the engine.
+        // Used by storage (the outbox is kept in this format) and by the engine alike.
+        .target(name: "SyncWire", dependencies: ["FileIO", "Journal", "VaultCrypto"]),
+        // The engine that drains the outbox and merges other devices' changes, and the remotes (a
+        // folder, a WebDAV server) that only move sealed bytes. It holds no key (sealing is handed in)
+        // and depends on the journal through SyncJournal, not on the Store.
+        .target(name: "Sync", dependencies: ["FileIO", "HTTP", "Journal", "SyncWire", "Telemetry", "VaultCrypto", "XML"]),
+        // SQLite, migrations, the Store: the only importer of sqlite3. It keeps the outbox in the
+        // wire format and conforms to SyncJournal; it imports nothing of the engine, HTTP or XML.
+        .target(name: "VaultStore", dependencies: ["CSQLite", "FileIO", "SyncWire", "VaultCrypto", "Journal", "Telemetry"]),
         // The export archive: versioned JSON + Markdown writers, and a reader for every version ever written.
         .target(name: "Archive", dependencies: ["FileIO", "Journal", "VaultCrypto"]),
         // Files other programs write (a Kindle's clippings, ...), read into what they hold: depends
@@ -54,7 +58,7 @@ let package = Package(
         // of CZip, CMobi and CQPDF; depends on XML only.
         .target(name: "BookFiles", dependencies: ["CZip", "CMobi", "CQPDF", "FileIO", "XML"]),
         // The facade the CLI talks to.
-        .target(name: "VaultKit", dependencies: ["BookFiles", "FileIO", "VaultStore", "Sync", "Archive", "Importers", "Keystore", "VaultCrypto", "Journal", "Telemetry"]),
+        .target(name: "VaultKit", dependencies: ["BookFiles", "FileIO", "VaultStore", "Sync", "SyncWire", "Archive", "Importers", "Keystore", "VaultCrypto", "Journal", "Telemetry"]),
         // Commands, parsing, help, terminal I/O.
         .target(name: "BMCLI", dependencies: ["BookFiles", "FileIO", "VaultKit", "Journal", "Telemetry"]),
         .executableTarget(name: "bmvault", dependencies: ["BMCLI"]),
@@ -74,9 +78,9 @@ let package = Package(
         .testTarget(name: "TelemetryTests", dependencies: ["Telemetry"]),
         .testTarget(name: "VaultCryptoTests", dependencies: ["VaultCrypto"]),
         .testTarget(name: "KeystoreTests", dependencies: ["Keystore", "VaultCrypto"]),
-        .testTarget(name: "VaultStoreTests", dependencies: ["FileIO", "VaultStore", "Sync", "VaultCrypto", "Journal", "TestSupport"]),
+        .testTarget(name: "VaultStoreTests", dependencies: ["FileIO", "VaultStore", "Sync", "SyncWire", "VaultCrypto", "Journal", "TestSupport"]),
         .testTarget(name: "ArchiveTests", dependencies: ["FileIO", "Archive", "Journal", "VaultCrypto", "TestSupport"]),
-        .testTarget(name: "SyncTests", dependencies: ["Sync", "FileIO", "VaultStore", "VaultCrypto", "Journal", "TestSupport"]),
+        .testTarget(name: "SyncTests", dependencies: ["Sync", "SyncWire", "FileIO", "VaultStore", "VaultCrypto", "Journal", "TestSupport"]),
         .testTarget(name: "VaultKitTests", dependencies: ["VaultKit", "VaultStore", "Keystore", "VaultCrypto", "Journal", "TestSupport"]),
         .testTarget(name: "BMCLITests", dependencies: ["BMCLI", "VaultKit"]),
         .testTarget(name: "EndToEndTests", dependencies: ["bmvault", "TestSupport"]),

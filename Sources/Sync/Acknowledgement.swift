@@ -1,5 +1,6 @@
 import Foundation
 import Journal
+import SyncWire
 
 /// What one device has applied of every other device's operations on a remote, left there
 /// (sealed) after each of its syncs: the acknowledgements that let a tombstone's content be

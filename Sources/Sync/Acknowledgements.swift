@@ -1,5 +1,6 @@
 import Journal
 import Telemetry
+import SyncWire
 
 /// Every other device's acknowledgement, gathered over the remotes of one sync: the
 /// devices known to exist, and how far each has applied each device's operations.

@@ -1,4 +1,5 @@
 import Telemetry
+import SyncWire
 
 /// How much of the journal a remote holds for a device joining through it, by what each
 /// device's acknowledgement there says of its own folder (clocks and flags only).

@@ -3,6 +3,7 @@ import Foundation
 import Journal
 import Telemetry
 import VaultCrypto
+public import SyncWire
 
 /// What one sync did, for the summary line and `--json`.
 public struct SyncSummary: Sendable, Equatable {

@@ -2,6 +2,7 @@ internal import FileIO
 import Foundation
 public import Journal
 import Sync
+import SyncWire
 import Telemetry
 public import Keystore
 import VaultStore

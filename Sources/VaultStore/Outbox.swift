@@ -1,5 +1,5 @@
 public import Journal
-public import Sync
+public import SyncWire
 import VaultCrypto
 
 /// The life of an outbox operation: `pending` until every remote has it, then `done`;

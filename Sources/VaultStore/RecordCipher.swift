@@ -1,5 +1,5 @@
 import Journal
-import Sync
+import SyncWire
 import Telemetry
 import VaultCrypto
 

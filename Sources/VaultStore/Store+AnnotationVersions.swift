@@ -1,5 +1,5 @@
 import Journal
-import Sync
+import SyncWire
 
 /// A note's or quote's versions as stored. The `annotation` row holds what the reader sees:
 /// the shown version (its clock in `hlc`, its history in `vv`, NULL when that is only its

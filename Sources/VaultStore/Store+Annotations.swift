@@ -1,5 +1,5 @@
 public import Journal
-import Sync
+import SyncWire
 
 /// The columns of `annotation`, in the order the Store selects and writes them.
 enum AnnotationColumn: Int32, TableColumns {

@@ -1,5 +1,5 @@
 import Journal
-import Sync
+import SyncWire
 import VaultCrypto
 
 /// Book files as records devices exchange (schema v18): each attachment (`book_file`) with

@@ -1,6 +1,6 @@
 import Foundation
 public import Journal
-import Sync
+import SyncWire
 import Telemetry
 
 extension Store {

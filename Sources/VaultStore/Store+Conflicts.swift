@@ -1,5 +1,5 @@
 public import Journal
-import Sync
+import SyncWire
 
 /// Which side a reader keeps when resolving a conflict. The same word means the same
 /// text on every device (`mine` and `theirs` are worked out per device, in VaultKit).

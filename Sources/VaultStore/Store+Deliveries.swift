@@ -1,5 +1,5 @@
 import Journal
-public import Sync
+public import SyncWire
 import VaultCrypto
 
 extension Store {

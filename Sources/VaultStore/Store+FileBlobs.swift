@@ -1,6 +1,6 @@
 public import FileIO
 import Journal
-import Sync
+import SyncWire
 
 /// A book file's blob being received from a remote, into the file store's `.incoming-`
 /// name, locked (a sweep leaves it alone) until it is kept or discarded.

@@ -1,5 +1,5 @@
 public import Journal
-import Sync
+import SyncWire
 import Telemetry
 import VaultCrypto
 

@@ -1,4 +1,4 @@
-public import Sync
+public import SyncWire
 import Telemetry
 public import VaultCrypto
 

@@ -1,5 +1,5 @@
 import Journal
-import Sync
+import SyncWire
 
 extension Store {
     /// How many operations one call to ``compactOutbox(limit:)`` handles by default (one

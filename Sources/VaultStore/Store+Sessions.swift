@@ -1,5 +1,5 @@
 public import Journal
-import Sync
+import SyncWire
 
 extension Store {
     private static let sessionColumns = "id, book_id, started_at, ended_at, pages_read, deleted_at, version, hlc"

@@ -1,5 +1,5 @@
 import Journal
-public import Sync
+public import SyncWire
 
 extension Store {
     /// Queues, for `remote` alone, the journal as it stands: one operation per book, session,

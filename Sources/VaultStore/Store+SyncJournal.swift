@@ -1,5 +1,5 @@
 public import Journal
-public import Sync
+public import SyncWire
 public import VaultCrypto
 
 /// The Store as the sync engine sees it (``SyncJournal``): reads and writes only. What to

@@ -1,5 +1,5 @@
 public import Journal
-import Sync
+import SyncWire
 
 extension Store {
     private static let taggingColumns = "id, record_id, record_kind, name, created_at, updated_at, removed_at, version, hlc"

@@ -1,5 +1,5 @@
 public import Journal
-public import Sync
+public import SyncWire
 
 extension Store {
     /// The retention period when the reader has not set one.

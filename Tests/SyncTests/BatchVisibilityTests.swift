@@ -3,6 +3,7 @@ import Testing
 import FileIO
 import Journal
 @testable import Sync
+@testable import SyncWire
 @testable import VaultStore
 import VaultCrypto
 

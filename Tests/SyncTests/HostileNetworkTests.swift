@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import Journal
 @testable import Sync
+@testable import SyncWire
 @testable import VaultStore
 import VaultCrypto
 

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import Journal
 @testable import Sync
+@testable import SyncWire
 @testable import VaultStore
 
 /// Files can reach a folder in any order (a sync tool copies them as it likes): what a

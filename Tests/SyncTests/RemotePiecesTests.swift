@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import Journal
 @testable import Sync
+@testable import SyncWire
 @testable import VaultStore
 import VaultCrypto
 
@@ -354,26 +355,26 @@ import VaultCrypto
     @Test func aFileOfAnotherKeyDeviceOrANewerFormatIsMalformedAndBadRecordsAreRefused() throws {
         let operation = Self.operation(.annotation(try Self.note("text", index: 0)))
         let bytes = OperationDocument.encode(operation)
-        #expect(throws: RemoteError.malformed(what: "operation")) {
+        #expect(throws: MalformedDocument(what: "operation")) {
             try OperationDocument.decode(bytes, expectedKey: "another-key", device: deviceID("d"))
         }
-        #expect(throws: RemoteError.malformed(what: "operation")) {
+        #expect(throws: MalformedDocument(what: "operation")) {
             try OperationDocument.decode(bytes, expectedKey: Self.key, device: deviceID("f"))
         }
         var json = try #require(try JSONSerialization.jsonObject(with: Data(bytes)) as? [String: Any])
         json["v"] = OperationDocument.version + 1
-        #expect(throws: RemoteError.malformed(what: "operation from a newer bmvault")) {
+        #expect(throws: MalformedDocument(what: "operation from a newer bmvault")) {
             try OperationDocument.decode(Array(try JSONSerialization.data(withJSONObject: json)), expectedKey: Self.key, device: deviceID("d"))
         }
         // Garbage, an unknown entity or action, a bad clock: malformed (read again next time).
         for change in [("entity", "shelf"), ("action", "merge"), ("clock", "yesterday")] {
             var bad = try #require(try JSONSerialization.jsonObject(with: Data(bytes)) as? [String: Any])
             bad[change.0] = change.1
-            #expect(throws: RemoteError.malformed(what: "operation"), "\(change.0)") {
+            #expect(throws: MalformedDocument(what: "operation"), "\(change.0)") {
                 try OperationDocument.decode(Array(try JSONSerialization.data(withJSONObject: bad)), expectedKey: Self.key, device: deviceID("d"))
             }
         }
-        #expect(throws: RemoteError.malformed(what: "operation")) {
+        #expect(throws: MalformedDocument(what: "operation")) {
             try OperationDocument.decode(Array("not json".utf8), expectedKey: Self.key, device: deviceID("d"))
         }
         // A record against the journal's rules, or about another id than the file says: refused.

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import SyncWire
 
 /// The design's load-bearing structure, checked over the source tree and the manifest: the
 /// direction of every import, one owner for each C library, SQL written only by the Store,

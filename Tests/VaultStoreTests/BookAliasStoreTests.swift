@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import Journal
 import Sync
+import SyncWire
 @testable import VaultStore
 import VaultCrypto
 import TestSupport

@@ -3,6 +3,7 @@ import Foundation
 import Testing
 import Journal
 import Sync
+import SyncWire
 @testable import VaultStore
 import VaultCrypto
 import TestSupport

@@ -1,6 +1,7 @@
 import Testing
 @testable import VaultStore
 import Sync
+import SyncWire
 import TestSupport
 
 /// Migration 0005 rewrote the outbox's CHECK constraints as comparisons by editing the

@@ -3,6 +3,7 @@ import Testing
 import Journal
 @testable import VaultStore
 import Sync
+import SyncWire
 import VaultCrypto
 import TestSupport
 

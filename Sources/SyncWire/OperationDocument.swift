@@ -75,25 +75,25 @@ public enum OperationDocument {
 
     /// Reads an opened file of `device` named with `expectedKey`. A file that is not an
     /// operation of that device and key, or is from a newer format, is `malformed`.
-    public static func decode(_ plaintext: [UInt8], expectedKey: String, device: String) throws(RemoteError) -> Decoded {
+    public static func decode(_ plaintext: [UInt8], expectedKey: String, device: String) throws(MalformedDocument) -> Decoded {
         guard let document = try? JSONDecoder().decode(Document.self, from: Data(plaintext)) else {
-            throw .malformed(what: "operation")
+            throw MalformedDocument(what: "operation")
         }
-        guard document.v <= version else { throw .malformed(what: "operation from a newer bmvault") }
+        guard document.v <= version else { throw MalformedDocument(what: "operation from a newer bmvault") }
         guard document.key == expectedKey, document.device == device,
               let entity = OutboxEntity(rawValue: document.entity), let action = OutboxAction(rawValue: document.action),
               let clockText = document.v >= 2 ? document.clock : document.hlc,
               let clock = try? HybridTimestamp(parsing: clockText),
-              let entityID = document.v >= 2 ? document.id : document.entityId else { throw .malformed(what: "operation") }
+              let entityID = document.v >= 2 ? document.id : document.entityId else { throw MalformedDocument(what: "operation") }
         var base: HybridTimestamp?
         if let text = document.base {
-            guard let parsed = try? HybridTimestamp(parsing: text) else { throw .malformed(what: "operation") }
+            guard let parsed = try? HybridTimestamp(parsing: text) else { throw MalformedDocument(what: "operation") }
             base = parsed
         }
         var records = Records(book: document.book, session: document.session, annotation: document.annotation,
                               tagging: document.tagging, bookFile: document.bookFile)
         if document.v < 2 {
-            guard let text = document.payload else { throw .malformed(what: "operation") }
+            guard let text = document.payload else { throw MalformedDocument(what: "operation") }
             records = try Records(payloadV1: Array(text.utf8))
         }
         return assemble(key: expectedKey, device: device, clock: clock, entity: entity, action: action,
@@ -104,7 +104,7 @@ public enum OperationDocument {
     /// payload, format 1's record as JSON. Converted once, it is sent like any operation.
     public static func decodeLegacyOutboxRow(payload: [UInt8], idempotencyKey: String, deviceID: String, clock: HybridTimestamp,
                                              base: HybridTimestamp?, entity: OutboxEntity, action: OutboxAction,
-                                             entityID: String) throws(RemoteError) -> Decoded {
+                                             entityID: String) throws(MalformedDocument) -> Decoded {
         assemble(key: idempotencyKey, device: deviceID, clock: clock, entity: entity, action: action, entityID: entityID,
                  base: base, records: try Records(payloadV1: payload))
     }
@@ -155,8 +155,8 @@ public enum OperationDocument {
         }
 
         /// Format 1's record: `{"annotation" | "book" | "session": {...}, "v": 1}`.
-        init(payloadV1 bytes: [UInt8]) throws(RemoteError) {
-            guard let payload = try? JSONDecoder().decode(PayloadV1.self, from: Data(bytes)) else { throw .malformed(what: "operation") }
+        init(payloadV1 bytes: [UInt8]) throws(MalformedDocument) {
+            guard let payload = try? JSONDecoder().decode(PayloadV1.self, from: Data(bytes)) else { throw MalformedDocument(what: "operation") }
             self.init(book: payload.book, session: payload.session, annotation: payload.annotation)
         }
     }

@@ -14,7 +14,7 @@ public enum DerivedIDs {
 
     /// The idempotency key of the content-free stand-in for a deletion: sending it again
     /// lands on the same file name.
-    static func standIn(for record: EntityID, deletedAt clock: HybridTimestamp) -> String {
+    package static func standIn(for record: EntityID, deletedAt clock: HybridTimestamp) -> String {
         (derived("bmvault tombstone|\(record.rawValue)|\(clock.description)") ?? record).rawValue
     }
 

@@ -58,23 +58,17 @@ public struct OperationCipher {
         try opener(for: sealed).open(sealed, binding: Self.operationBinding(sealer.vaultID, idempotencyKey))
     }
 
-    func seal(acknowledgement document: [UInt8], device: String) throws(CryptoError) -> [UInt8] {
+    package func seal(acknowledgement document: [UInt8], device: String) throws(CryptoError) -> [UInt8] {
         try sealer.seal(document, binding: Self.acknowledgementBinding(sealer.vaultID, device))
     }
 
-    func open(acknowledgement sealed: [UInt8], device: String) throws(CryptoError) -> [UInt8] {
+    package func open(acknowledgement sealed: [UInt8], device: String) throws(CryptoError) -> [UInt8] {
         try opener(for: sealed).open(sealed, binding: Self.acknowledgementBinding(sealer.vaultID, device))
     }
 
-    /// `descriptor`, this device's (its key is the current one), with its keyslots sealed.
-    func sealingKeyslots(of descriptor: RemoteDescriptor) throws(CryptoError) -> RemoteDescriptor {
-        try descriptor.sealingKeyslots(with: sealer)
-    }
-
-    /// Whether `descriptor`'s keyslots were sealed under the current key.
-    func sealedKeyslots(of descriptor: RemoteDescriptor) -> Bool {
-        descriptor.keyslotsAreSealed(by: sealer)
-    }
+    /// The sealer under the current key, for what the engine seals beside operations (a
+    /// descriptor's keyslots).
+    package var currentSealer: FieldSealer { sealer }
 
     /// Where an operation is bound: also how the Store re-seals one under a new key (rekey).
     public static func operationBinding(_ vaultID: String, _ idempotencyKey: String) -> Binding {
