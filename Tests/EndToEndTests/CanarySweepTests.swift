@@ -134,57 +134,6 @@ final class CanarySearch {
     }
 }
 
-// MARK: - Running a process as a shell would
-
-/// Like `Binary.run`, but the child starts as it would from a shell: no blocked signal,
-/// and default handlers for the signals a terminal sends. (A test runs on a libdispatch
-/// thread, which blocks SIGTERM, SIGHUP, SIGINT and the like, and `posix_spawn` passes the
-/// spawning thread's mask on: with `Binary.run`, `kill -TERM` never reaches bmvault.)
-enum CleanSpawn {
-    static func run(_ executable: String, _ arguments: [String], stdin: String? = nil,
-                    environment: [String: String]) throws -> CommandResult {
-        let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("bmv-spawn-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: scratch) }
-        let inPath = scratch.appendingPathComponent("in").path
-        let outPath = scratch.appendingPathComponent("out").path
-        let errPath = scratch.appendingPathComponent("err").path
-        try Data((stdin ?? "").utf8).write(to: URL(fileURLWithPath: inPath))
-
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 0, stdin == nil ? "/dev/null" : inPath, O_RDONLY, 0)
-        posix_spawn_file_actions_addopen(&actions, 1, outPath, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
-        posix_spawn_file_actions_addopen(&actions, 2, errPath, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
-
-        var attributes = posix_spawnattr_t()
-        posix_spawnattr_init(&attributes)
-        defer { posix_spawnattr_destroy(&attributes) }
-        var mask = sigset_t()
-        sigemptyset(&mask)
-        posix_spawnattr_setsigmask(&attributes, &mask)
-        var defaults = sigset_t()
-        sigemptyset(&defaults)
-        for signal in [SIGHUP, SIGINT, SIGQUIT, SIGTERM, SIGPIPE, SIGCHLD] { sigaddset(&defaults, signal) }
-        posix_spawnattr_setsigdefault(&attributes, &defaults)
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
-
-        let argv = ([executable] + arguments).map { strdup($0) } + [nil]
-        let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
-        defer { (argv + envp).forEach { free($0) } }
-        var pid: pid_t = 0
-        let spawned = posix_spawn(&pid, executable, &actions, &attributes, argv, envp)
-        guard spawned == 0 else { throw SpawnError(executable: executable, code: spawned) }
-        var status: Int32 = 0
-        while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
-        let exited = status & 0x7f == 0
-        return CommandResult(status: exited ? (status >> 8) & 0xff : 128 + (status & 0x7f),
-                             stdout: String(decoding: try Data(contentsOf: URL(fileURLWithPath: outPath)), as: UTF8.self),
-                             stderr: String(decoding: try Data(contentsOf: URL(fileURLWithPath: errPath)), as: UTF8.self))
-    }
-}
-
 // MARK: - A private world for one test
 
 /// Directories of one test's own (vaults, state, runtime, TMPDIR, outputs) and the
@@ -262,7 +211,7 @@ final class SweepWorld {
         var environment = self.environment
         environment["BMVAULT_HOME"] = vaultDirectory(vault).path
         for (name, value) in extra { environment[name] = value }
-        let result = try CleanSpawn.run(Binary.path, ["--debug"] + arguments, stdin: stdin, environment: environment)
+        let result = try Binary.run(Binary.path, ["--debug"] + arguments, stdin: stdin, environment: environment)
         record(arguments.joined(separator: " "), result, showsContent: showsContent, status: status, sourceLocation: sourceLocation)
         return result
     }
@@ -280,7 +229,7 @@ final class SweepWorld {
         environment["SHELL"] = "/bin/sh"
         for (name, value) in extra { environment[name] = value }
         let command = ([Binary.path, "--debug"] + arguments).map { "'\($0)'" }.joined(separator: " ")
-        let result = try CleanSpawn.run("/usr/bin/script", ["-qec", "ulimit -c 0; exec \(command)", "/dev/null"], environment: environment)
+        let result = try Binary.run("/usr/bin/script", ["-qec", "ulimit -c 0; exec \(command)", "/dev/null"], environment: environment)
         record("(terminal) " + arguments.joined(separator: " "), result, showsContent: showsContent, status: status, sourceLocation: sourceLocation)
         return result
     }

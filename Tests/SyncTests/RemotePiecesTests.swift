@@ -570,22 +570,25 @@ import VaultCrypto
         #expect(names == ["vault.json"], "\(names)")
     }
 
-    @Test func unreachableWhenMissingNotADirectoryOrNotWritable() throws {
+    @Test func unreachableWhenMissingOrNotADirectory() throws {
         let scratch = try Scratch("folder")
         #expect(throws: RemoteError.unreachable(errno: ENOENT)) { try FolderRemote(name: "r", location: scratch.path + "/missing", vaultID: "v").checkReachable() }
         _ = FileManager.default.createFile(atPath: scratch.path + "/file", contents: Data())
         #expect(throws: RemoteError.unreachable(errno: ENOTDIR)) { try FolderRemote(name: "r", location: scratch.path + "/file", vaultID: "v").checkReachable() }
-        if getuid() != 0 {
-            let readOnly = try scratch.sub("ro")
-            chmod(readOnly, 0o500)
-            defer { chmod(readOnly, 0o700) }
-            #expect(throws: RemoteError.unreachable(errno: EACCES)) { try FolderRemote(name: "r", location: readOnly, vaultID: "v").checkReachable() }
-        }
         do {
             try FolderRemote(name: "r", location: scratch.path + "/missing", vaultID: "v").checkReachable()
         } catch {
             #expect(error.errorClass == "unreachable" && error.isTemporary)
         }
+    }
+
+    @Test(.enabled(if: getuid() != 0, "root may write into a folder whatever its mode"))
+    func unreachableWhenNotWritable() throws {
+        let scratch = try Scratch("folder")
+        let readOnly = try scratch.sub("ro")
+        chmod(readOnly, 0o500)
+        defer { chmod(readOnly, 0o700) }
+        #expect(throws: RemoteError.unreachable(errno: EACCES)) { try FolderRemote(name: "r", location: readOnly, vaultID: "v").checkReachable() }
     }
 
     @Test func errorClassesAndTemporaryOrPermanent() {
