@@ -67,6 +67,13 @@ public enum SyncError<Failure: Error>: Error {
 
 extension SyncError: Equatable where Failure: Equatable {}
 
+extension SyncError {
+    /// Runs a call on the journal; its failure ends the sync as ``journal(_:)``.
+    static func fromJournal<Result>(_ body: () throws(Failure) -> Result) throws(SyncError) -> Result {
+        do { return try body() } catch { throw .journal(error) }
+    }
+}
+
 /// What a sync left undone, the most pressing first: a command that did not do everything
 /// it was asked never ends as if it had (the CLI maps each to its exit status).
 public enum SyncShortfall: Sendable, Equatable {
@@ -120,9 +127,10 @@ public final class SyncEngine<Journal: SyncJournal> {
     public static var massDeleteMinimum: Int { 10 }
 
     let journal: Journal
-    /// Widened during a run when a remote's descriptor carries keys of the chain this
-    /// device lacks (see ``adoptKeyChain(of:)``).
-    private(set) var cipher: OperationCipher
+    /// The key decisions of a run, and the cipher, widened when a remote's descriptor
+    /// carries keys of the chain this device lacks.
+    private(set) var keys: SyncKeys<Journal>
+    var cipher: OperationCipher { keys.cipher }
     let remotes: [any Remote]
     let backoff: Backoff
     let merge = JournalMerge.vault
@@ -136,7 +144,7 @@ public final class SyncEngine<Journal: SyncJournal> {
     public init(journal: Journal, cipher: OperationCipher, remotes: [any Remote], remotesAreComplete: Bool = true,
                 carryingFiles: Set<String> = [], backoff: Backoff = Backoff()) {
         self.journal = journal
-        self.cipher = cipher
+        self.keys = SyncKeys(journal: journal, cipher: cipher)
         self.remotesAreComplete = remotesAreComplete
         self.carryingFiles = carryingFiles
         #if DEBUG
@@ -147,8 +155,41 @@ public final class SyncEngine<Journal: SyncJournal> {
         self.backoff = backoff
     }
 
+    /// One sync, in phases. Each phase has one error rule: a remote's failure (unreachable,
+    /// refused, malformed) skips that remote or counts a failure and the sync goes on; a
+    /// journal's failure (the vault file) ends the sync as ``SyncError/journal(_:)``, having
+    /// committed what earlier phases wrote; the mass-delete fail-safe ends it before any
+    /// pulled operation is applied.
     public func run(allowMassDelete: Bool, progress: (String) -> Void = { _ in }) throws(SyncError<Journal.Failure>) -> SyncSummary {
         var summary = SyncSummary()
+        let reachable = try connect(&summary)
+        let acknowledgements = readAcknowledgements(from: reachable, &summary)
+        let retention = try SyncError.fromJournal { () throws(Journal.Failure) in try journal.tombstoneRetentionDays() }
+        noteSilentDevices(acknowledgements, retention: retention, &summary)
+        let listed = try pull(from: reachable, allowMassDelete: allowMassDelete, &summary, progress: progress)
+        let clean = try push(to: reachable, &summary, progress: progress)
+        try exchangeFileBlobs(with: reachable, &summary, progress: progress)
+        try acknowledge(on: reachable, listed: listed, clean: clean, &summary)
+        try purge(on: reachable, acknowledgements: acknowledgements, retention: retention, &summary)
+        log.notice("sync.finished", ["pushed": .integer(summary.pushed), "pulled": .integer(summary.pulled),
+                                     "conflicts": .integer(summary.conflicts), "failures": .integer(summary.failures),
+                                     "failedForGood": .integer(summary.failedForGood), "deferred": .integer(summary.deferred),
+                                     "rejected": .integer(summary.rejected), "purged": .integer(summary.purged),
+                                     "skipped": .integer(summary.skipped.count)])
+        return summary
+    }
+
+    /// The remotes still in play that the sync has not skipped since they were reached.
+    private func inPlay(_ remotes: [any Remote], _ summary: SyncSummary) -> [any Remote] {
+        remotes.filter { summary.skipped[$0.name] == nil }
+    }
+
+    // MARK: - Phase 1: connect
+
+    /// The remotes this sync can use: each reachable, holding this vault (or none yet), and
+    /// not rekeyed elsewhere; their descriptors met (``SyncKeys``) and replaced where this
+    /// device's is newer.
+    private func connect(_ summary: inout SyncSummary) throws(SyncError<Journal.Failure>) -> [any Remote] {
         var reachable: [any Remote] = []
         for remote in remotes {
             let theirs: RemoteDescriptor?
@@ -159,60 +200,67 @@ public final class SyncEngine<Journal: SyncJournal> {
                 skip(remote, error, in: &summary)
                 continue
             }
-            if let theirs, theirs.keyId == journal.keyID.description {
-                try adoptKeyChain(of: theirs)
-                try adoptKeyslots(of: theirs, on: remote, summary: &summary)
-            }
-            let ours = try descriptor()
-            if let theirs, theirs.keyId != ours.keyId, !ours.isNewer(than: theirs) {
+            switch try keys.meet(theirs, of: remote.name, summary: &summary) {
+            case .rekeyedElsewhere:
                 summary.rekeyedElsewhere.insert(remote.name)
-                log.warning("sync.remote.rekeyedElsewhere", ["remote": .public(remote.name)])
-                continue
+            case .proceed(let replacement):
+                do {
+                    if let replacement { try remote.writeDescriptor(replacement.encoded()) }
+                } catch {
+                    skip(remote, error, in: &summary)
+                    continue
+                }
+                reachable.append(remote)
             }
-            do {
-                if let replacement = ours.replacement(for: theirs) { try remote.writeDescriptor(replacement.encoded()) }
-            } catch {
-                skip(remote, error, in: &summary)
-                continue
-            }
-            reachable.append(remote)
         }
+        return reachable
+    }
 
-        // Acknowledgements first: every operation a device sent before acknowledging is then
-        // in the listing below.
+    // MARK: - Phase 2: acknowledgements
+
+    /// Every device's acknowledgement, read first: every operation a device sent before
+    /// acknowledging is then in the listings the pull reads.
+    private func readAcknowledgements(from remotes: [any Remote], _ summary: inout SyncSummary) -> Acknowledgements {
         var acknowledgements = Acknowledgements(ownDevice: journal.deviceID)
-        for remote in reachable {
+        for remote in remotes {
             do { try acknowledgements.read(from: remote, opening: cipher) } catch {
                 summary.skipped[remote.name] = error.errorClass
             }
         }
+        return acknowledgements
+    }
 
-        let retention = try journalCall { () throws(Journal.Failure) in try journal.tombstoneRetentionDays() }
+    /// The devices silent for longer than the retention, and whether this one is returning
+    /// after such a silence.
+    private func noteSilentDevices(_ acknowledgements: Acknowledgements, retention: Int, _ summary: inout SyncSummary) {
         var silent = acknowledgements.silent(forMoreThan: retention, now: journal.now)
         summary.returningAfterDays = silent.removeValue(forKey: journal.deviceID)
         summary.silentDevices = silent
         if let days = summary.returningAfterDays { log.notice("sync.device.returning", ["days": .integer(days)]) }
+    }
 
-        // Pull: gather every new operation first, so the fail-safe sees the whole change.
+    // MARK: - Phase 3: pull
+
+    /// Gathers every new operation first, so the fail-safe sees the whole change, then
+    /// applies them in clock order, in transactional batches. Returns each remote's listing
+    /// of operation files by device, for the acknowledgements.
+    private func pull(from remotes: [any Remote], allowMassDelete: Bool, _ summary: inout SyncSummary,
+                      progress: (String) -> Void) throws(SyncError<Journal.Failure>) -> [String: [String: [String]]] {
         var incoming: [OperationDocument.Decoded] = []
         var listed: [String: [String: [String]]] = [:]
         var seen = Set<String>()
-        for remote in reachable where summary.skipped[remote.name] == nil {
-            do {
-                let (operations, names) = try newOperations(on: remote, summary: &summary)
-                listed[remote.name] = names
-                for operation in operations where seen.insert(operation.idempotencyKey).inserted {
-                    incoming.append(operation)
-                }
-            } catch {
-                summary.skipped[remote.name] = error.errorClass
+        for remote in inPlay(remotes, summary) {
+            guard let (operations, names) = try newOperations(on: remote, summary: &summary) else { continue }
+            listed[remote.name] = names
+            for operation in operations where seen.insert(operation.idempotencyKey).inserted {
+                incoming.append(operation)
             }
         }
         let deleted = incoming.compactMap { decoded -> EntityID? in
             guard case .operation(let operation) = decoded, operation.deletes else { return nil }
             return operation.entityID
         }
-        let live = try journalCall { () throws(Journal.Failure) in try journal.liveRecords(among: deleted) }
+        let live = try SyncError.fromJournal { () throws(Journal.Failure) in try journal.liveRecords(among: deleted) }
         if !allowMassDelete, live.matching >= Self.massDeleteMinimum,
            Double(live.matching) > Self.massDeleteShare * Double(live.total) {
             log.warning("sync.massDelete.blocked", ["count": .integer(live.matching), "total": .integer(live.total)])
@@ -222,53 +270,76 @@ public final class SyncEngine<Journal: SyncJournal> {
         var start = 0
         while start < incoming.count {
             let batch = Array(incoming[start..<min(start + Self.batchSize, incoming.count)])
-            try journalCall { () throws(Journal.Failure) in try apply(batch, to: &summary) }
+            try SyncError.fromJournal { () throws(Journal.Failure) in try apply(batch, to: &summary) }
             start += batch.count
             FaultInjection.reach("sync:applied-batch")
             progress("pulled \(min(start, incoming.count)) of \(incoming.count)")
         }
+        return listed
+    }
 
-        // Push: a remote that lacks what this device finished before (new, or emptied) first
-        // gets a snapshot of the journal as it stands.
+    // MARK: - Phase 4: push
+
+    /// Sends each remote what it lacks; a remote that lacks what this device finished
+    /// before (new, or emptied) first gets a snapshot of the journal as it stands. Returns
+    /// the remotes every upload reached.
+    private func push(to remotes: [any Remote], _ summary: inout SyncSummary,
+                      progress: (String) -> Void) throws(SyncError<Journal.Failure>) -> Set<String> {
         var clean = Set<String>()
-        for remote in reachable where summary.skipped[remote.name] == nil {
+        for remote in inPlay(remotes, summary) {
             try queueSnapshotIfNeeded(for: remote, summary: &summary)
             if try push(to: remote, summary: &summary, progress: progress) { clean.insert(remote.name) }
         }
+        return clean
+    }
 
-        // Book files' blobs, to and from the remotes that carry them, once every record is in.
-        // Blobs leave them only when every remote was read: an attachment made again could
-        // be waiting on one that was not.
-        let forgettable = summary.skipped.isEmpty ? try journalCall { () throws(Journal.Failure) in try journal.fileBlobsToForget() } : []
-        for remote in reachable where summary.skipped[remote.name] == nil && carryingFiles.contains(remote.name) {
+    // MARK: - Phase 5: book files
+
+    /// Book files' blobs, to and from the remotes that carry them, once every record is in.
+    /// Blobs leave them only when every remote was read: an attachment made again could be
+    /// waiting on one that was not.
+    private func exchangeFileBlobs(with remotes: [any Remote], _ summary: inout SyncSummary,
+                                   progress: (String) -> Void) throws(SyncError<Journal.Failure>) {
+        let forgettable = summary.skipped.isEmpty
+            ? try SyncError.fromJournal { () throws(Journal.Failure) in try journal.fileBlobsToForget() } : []
+        for remote in inPlay(remotes, summary) where carryingFiles.contains(remote.name) {
             try exchangeFileBlobs(with: remote, forgetting: forgettable, summary: &summary, progress: progress)
         }
+    }
 
-        // Acknowledge, then purge what every device has acknowledged or the retention allows.
-        for remote in reachable where summary.skipped[remote.name] == nil {
-            let complete = try journalCall { () throws(Journal.Failure) in try journal.remoteHasEverything(remote.name) }
-            if acknowledge(on: remote, listed: listed[remote.name] ?? [:], complete: complete), clean.contains(remote.name) {
-                try journalCall { () throws(Journal.Failure) in try journal.recordSyncSuccess(of: remote.name) }
+    // MARK: - Phase 6: acknowledge
+
+    /// Leaves this device's acknowledgement on each remote; a remote every upload reached
+    /// and that took the acknowledgement is recorded as synced.
+    private func acknowledge(on remotes: [any Remote], listed: [String: [String: [String]]], clean: Set<String>,
+                             _ summary: inout SyncSummary) throws(SyncError<Journal.Failure>) {
+        for remote in inPlay(remotes, summary) {
+            let complete = try SyncError.fromJournal { () throws(Journal.Failure) in try journal.remoteHasEverything(remote.name) }
+            if try acknowledge(on: remote, listed: listed[remote.name] ?? [:], complete: complete), clean.contains(remote.name) {
+                try SyncError.fromJournal { () throws(Journal.Failure) in try journal.recordSyncSuccess(of: remote.name) }
             }
         }
-        // Tombstones: content purged here after the retention (until then `undelete` can bring
-        // it back, on any device); files removed from the remotes once every device has
-        // acknowledged the deletion.
+    }
+
+    // MARK: - Phase 7: purge
+
+    /// Tombstones: content purged here after the retention (until then `undelete` can bring
+    /// it back, on any device); files removed from the remotes once every device has
+    /// acknowledged the deletion. Then the outbox keeps of each operation every remote has
+    /// only what names its files.
+    private func purge(on remotes: [any Remote], acknowledgements: Acknowledgements, retention: Int,
+                       _ summary: inout SyncSummary) throws(SyncError<Journal.Failure>) {
         let everyDeviceIsKnown = remotesAreComplete && summary.skipped.isEmpty
         let horizon = journal.now.millisecondsSince1970 - Int64(retention) * 86_400_000
-        summary.purged = try journalCall { () throws(Journal.Failure) in
+        summary.purged = try SyncError.fromJournal { () throws(Journal.Failure) in
             try journal.purgeTombstones(journal.tombstonesWithContent().filter { $0.deletedAt.millisecondsSince1970 < horizon })
         }
-        if everyDeviceIsKnown { try compactTombstones(on: reachable, acknowledgements: acknowledgements) }
-        try journalCall { () throws(Journal.Failure) in try journal.compactWholeOutbox() }
-        summary.failedForGood = try journalCall { () throws(Journal.Failure) in try journal.failedOperationCount() }
-        log.notice("sync.finished", ["pushed": .integer(summary.pushed), "pulled": .integer(summary.pulled),
-                                     "conflicts": .integer(summary.conflicts), "failures": .integer(summary.failures),
-                                     "failedForGood": .integer(summary.failedForGood), "deferred": .integer(summary.deferred),
-                                     "rejected": .integer(summary.rejected), "purged": .integer(summary.purged),
-                                     "skipped": .integer(summary.skipped.count)])
-        return summary
+        if everyDeviceIsKnown { try compactTombstones(on: remotes, acknowledgements: acknowledgements) }
+        try SyncError.fromJournal { () throws(Journal.Failure) in try journal.compactWholeOutbox() }
+        summary.failedForGood = try SyncError.fromJournal { () throws(Journal.Failure) in try journal.failedOperationCount() }
     }
+
+    // MARK: - The phases' parts
 
     /// Applies one batch of other devices' operations in ONE transaction, in clock order,
     /// each through the one merge, and records each as applied in the same transaction: a
@@ -323,106 +394,76 @@ public final class SyncEngine<Journal: SyncJournal> {
         log.warning("sync.remote.skipped", ["error": .public(error.errorClass)])
     }
 
-    /// This device's descriptor: its key, keyslots, their generation (sealed under the key)
-    /// and the key chain.
-    private func descriptor() throws(SyncError<Journal.Failure>) -> RemoteDescriptor {
-        let descriptor = try journalCall { () throws(Journal.Failure) in
-            RemoteDescriptor(vaultID: journal.vaultID, keyID: journal.keyID, keyslots: try journal.keyslots(),
-                             keyslotGeneration: try journal.keyslotGeneration(), keyChain: try journal.retiredKeys())
-        }
-        do {
-            return try cipher.sealingKeyslots(of: descriptor)
-        } catch {
-            // Unsealed, the other devices only leave its keyslots alone.
-            log.warning("sync.descriptor.unsealed")
-            return descriptor
-        }
-    }
-
-    /// Takes up the keyslots another device published for this same key with a higher
-    /// generation (a passphrase change or a new recovery key made there) when their seal
-    /// opens under the key: a device holding it wrote them. The secrets they replaced stop
-    /// opening this device too. Keyslots whose seal does not open (an older bmvault's, or
-    /// made up by whoever can write the folder) are left alone; so are they when this
-    /// device's own changed meanwhile.
-    private func adoptKeyslots(of theirs: RemoteDescriptor, on remote: any Remote,
-                               summary: inout SyncSummary) throws(SyncError<Journal.Failure>) {
-        let generation = try journalCall { () throws(Journal.Failure) in try journal.keyslotGeneration() }
-        guard let newer = theirs.keyslotGeneration, newer > generation else { return }
-        guard cipher.sealedKeyslots(of: theirs), let slots = theirs.vaultKeyslots(), Keyslot.areOneOfEachKind(slots) else {
-            log.notice("sync.keyslots.notSealed", ["remote": .public(remote.name)])
-            return
-        }
-        let adopted = try journalCall { () throws(Journal.Failure) in
-            try journal.adoptKeyslots(slots, generation: newer, replacing: generation)
-        }
-        guard adopted else { return }
-        summary.keyslotsTakenUp = remote.name
-        log.notice("sync.keyslots.adopted", ["remote": .public(remote.name), "generation": .integer(Int64(newer))])
-    }
-
-    /// Takes up the keys of a descriptor's chain (under this device's key) that this device
-    /// lacks: after two devices rekeyed at once, the one that followed the other added its
-    /// own retired key, and every device needs it for the files written under it.
-    private func adoptKeyChain(of theirs: RemoteDescriptor) throws(SyncError<Journal.Failure>) {
-        let (wider, added) = cipher.adding(theirs.retiredKeys() ?? [])
-        guard !added.isEmpty else { return }
-        let adopted = try journalCall { () throws(Journal.Failure) in try journal.adoptRetiredKeys(added) }
-        cipher = wider
-        log.notice("sync.keyChain.adopted", ["count": .integer(Int64(adopted))])
-    }
-
     /// Every operation other devices left on `remote` that this vault has not applied, and
     /// the names of every device's operation files (for the acknowledgement).
-    private func newOperations(on remote: any Remote,
-                               summary: inout SyncSummary) throws(RemoteError) -> ([OperationDocument.Decoded], [String: [String]]) {
+    /// A remote's failure skips it (nil); the journal's ends the sync.
+    private func newOperations(on remote: any Remote, summary: inout SyncSummary)
+        throws(SyncError<Journal.Failure>) -> ([OperationDocument.Decoded], [String: [String]])? {
         var operations: [OperationDocument.Decoded] = []
         var listed: [String: [String]] = [:]
-        for device in try remote.devices() where device != journal.deviceID {
-            let applied = (try? journal.appliedOperationKeys(from: device)) ?? []
-            let names = try remote.operationNames(of: device)
-            listed[device] = names
-            let wanted = names.compactMap { name in
-                OperationFileName.idempotencyKey(in: name).flatMap { applied.contains($0) ? nil : (name: name, key: $0) }
-            }
-            // Read a batch at a time (a remote may fetch a batch at once), then taken in order.
-            var reads: [Result<[UInt8], RemoteError>] = []
-            for (index, (name, key)) in wanted.enumerated() {
-                if index % Self.readBatchSize == 0 {
-                    reads = remote.readOperations(wanted[index..<min(index + Self.readBatchSize, wanted.count)].map(\.name), of: device)
-                }
-                // A remote that answered fewer reads than asked (and no failure) broke its contract.
-                guard index % Self.readBatchSize < reads.count else { throw RemoteError.io(operation: "read", errno: EIO) }
-                // A file that is not a file bmvault writes (a FIFO, a link, something huge), does
-                // not open under this vault's key and binding, or is not an operation, is
-                // counted and logged (by class), and read again next time.
-                let sealed: [UInt8]
-                switch reads[index % Self.readBatchSize] {
-                case .success(let bytes):
-                    sealed = bytes
-                case .failure(.malformed):
-                    summary.rejected += 1
-                    log.warning("sync.operation.unreadable", ["remote": .public(remote.name)])
-                    continue
-                case .failure(let error):
-                    throw error
-                }
-                var operation: OperationDocument.Decoded?
-                if var plain = try? cipher.open(operation: sealed, idempotencyKey: key) {
-                    operation = try? OperationDocument.decode(plain, expectedKey: key, device: device)
-                    wipe(&plain)
-                }
-                // The clock in the name is in the clear: it must be the sealed one, or a
-                // renamed file could move an operation in the order, or inflate watermarks.
-                guard let operation, OperationFileName.clock(in: name) == operation.clock else {
-                    summary.rejected += 1
-                    log.warning("sync.operation.unreadable", ["remote": .public(remote.name)])
-                    continue
-                }
-                operations.append(operation)
+        let devices: [String]
+        do { devices = try remote.devices() } catch {
+            summary.skipped[remote.name] = error.errorClass
+            return nil
+        }
+        for device in devices where device != journal.deviceID {
+            let applied = try SyncError.fromJournal { () throws(Journal.Failure) in try journal.appliedOperationKeys(from: device) }
+            do throws(RemoteError) {
+                let names = try remote.operationNames(of: device)
+                listed[device] = names
+                operations += try newOperations(named: names, of: device, on: remote, skipping: applied, summary: &summary)
+            } catch {
+                summary.skipped[remote.name] = error.errorClass
+                return nil
             }
         }
         return (operations, listed)
+    }
+
+    /// The operations of `device` among `names` that are not `applied` here, read from `remote`.
+    private func newOperations(named names: [String], of device: String, on remote: any Remote, skipping applied: Set<String>,
+                               summary: inout SyncSummary) throws(RemoteError) -> [OperationDocument.Decoded] {
+        var operations: [OperationDocument.Decoded] = []
+        let wanted = names.compactMap { name in
+            OperationFileName.idempotencyKey(in: name).flatMap { applied.contains($0) ? nil : (name: name, key: $0) }
+        }
+        // Read a batch at a time (a remote may fetch a batch at once), then taken in order.
+        var reads: [Result<[UInt8], RemoteError>] = []
+        for (index, (name, key)) in wanted.enumerated() {
+            if index % Self.readBatchSize == 0 {
+                reads = remote.readOperations(wanted[index..<min(index + Self.readBatchSize, wanted.count)].map(\.name), of: device)
+            }
+            // A remote that answered fewer reads than asked (and no failure) broke its contract.
+            guard index % Self.readBatchSize < reads.count else { throw RemoteError.io(operation: "read", errno: EIO) }
+            // A file that is not a file bmvault writes (a FIFO, a link, something huge), does
+            // not open under this vault's key and binding, or is not an operation, is
+            // counted and logged (by class), and read again next time.
+            let sealed: [UInt8]
+            switch reads[index % Self.readBatchSize] {
+            case .success(let bytes):
+                sealed = bytes
+            case .failure(.malformed):
+                summary.rejected += 1
+                log.warning("sync.operation.unreadable", ["remote": .public(remote.name)])
+                continue
+            case .failure(let error):
+                throw error
+            }
+            var operation: OperationDocument.Decoded?
+            if var plain = try? cipher.open(operation: sealed, idempotencyKey: key) {
+                operation = try? OperationDocument.decode(plain, expectedKey: key, device: device)
+                wipe(&plain)
+            }
+            // The clock in the name is in the clear: it must be the sealed one, or a
+            // renamed file could move an operation in the order, or inflate watermarks.
+            guard let operation, OperationFileName.clock(in: name) == operation.clock else {
+                summary.rejected += 1
+                log.warning("sync.operation.unreadable", ["remote": .public(remote.name)])
+                continue
+            }
+            operations.append(operation)
+        }
+        return operations
     }
 
     /// Removes this device's files about every tombstone all other devices have
@@ -431,7 +472,7 @@ public final class SyncEngine<Journal: SyncJournal> {
     /// and the next sync tries again.
     private func compactTombstones(on remotes: [any Remote], acknowledgements: Acknowledgements) throws(SyncError<Journal.Failure>) {
         // Every device has the deletion, and every file of this device about the record.
-        let tombstones = try journalCall { () throws(Journal.Failure) in try journal.tombstonesWithFiles() }.filter { tombstone in
+        let tombstones = try SyncError.fromJournal { () throws(Journal.Failure) in try journal.tombstonesWithFiles() }.filter { tombstone in
             acknowledgements.coverEveryDevice(tombstone.clock)
                 && tombstone.operations.allSatisfy { acknowledgements.coverEveryDevice($0.clock) }
         }
@@ -447,7 +488,7 @@ public final class SyncEngine<Journal: SyncJournal> {
                 return
             }
         }
-        try journalCall { () throws(Journal.Failure) in try journal.forgetSentOperations(of: tombstones) }
+        try SyncError.fromJournal { () throws(Journal.Failure) in try journal.forgetSentOperations(of: tombstones) }
     }
 
     /// A content-free stand-in for each deletion this device sent (so a device that joins
@@ -482,8 +523,12 @@ public final class SyncEngine<Journal: SyncJournal> {
     /// Leaves this device's acknowledgement on `remote`, saying whether its folder there is
     /// `complete`. A failure only delays purging, so it is logged and the sync goes on;
     /// returns whether it was written.
-    private func acknowledge(on remote: any Remote, listed: [String: [String]], complete: Bool) -> Bool {
-        let marks = Acknowledgement.watermarks(listed: listed) { device in (try? journal.appliedOperationKeys(from: device)) ?? [] }
+    private func acknowledge(on remote: any Remote, listed: [String: [String]], complete: Bool) throws(SyncError<Journal.Failure>) -> Bool {
+        var applied: [String: Set<String>] = [:]
+        for device in listed.keys {
+            applied[device] = try SyncError.fromJournal { () throws(Journal.Failure) in try journal.appliedOperationKeys(from: device) }
+        }
+        let marks = Acknowledgement.watermarks(listed: listed) { device in applied[device] ?? [] }
         let acknowledgement = Acknowledgement(device: journal.deviceID, at: journal.now, applied: marks, complete: complete)
         do {
             let sealed = try cipher.seal(acknowledgement: acknowledgement.encoded(), device: journal.deviceID)
@@ -500,13 +545,13 @@ public final class SyncEngine<Journal: SyncJournal> {
     /// this device's folder is gone (emptied, or another stick under the same path: a
     /// remote this device synced with before holds no acknowledgement of its).
     private func queueSnapshotIfNeeded(for remote: any Remote, summary: inout SyncSummary) throws(SyncError<Journal.Failure>) {
-        if try journalCall({ () throws(Journal.Failure) in try journal.hasSynced(with: remote.name) }),
+        if try SyncError.fromJournal({ () throws(Journal.Failure) in try journal.hasSynced(with: remote.name) }),
            case .success(nil) = Result(catching: { () throws(RemoteError) in try remote.readAcknowledgement(of: journal.deviceID) }) {
             log.notice("sync.remote.emptied", ["remote": .public(remote.name)])
-            try journalCall { () throws(Journal.Failure) in try journal.requireSnapshot(for: remote.name) }
+            try SyncError.fromJournal { () throws(Journal.Failure) in try journal.requireSnapshot(for: remote.name) }
         }
-        guard try journalCall({ () throws(Journal.Failure) in try journal.remotesNeedingSnapshot() }).contains(remote.name) else { return }
-        let report = try journalCall { () throws(Journal.Failure) in try journal.enqueueSnapshot(for: remote.name) }
+        guard try SyncError.fromJournal({ () throws(Journal.Failure) in try journal.remotesNeedingSnapshot() }).contains(remote.name) else { return }
+        let report = try SyncError.fromJournal { () throws(Journal.Failure) in try journal.enqueueSnapshot(for: remote.name) }
         summary.snapshots[remote.name] = report.operations
         summary.unsentRecords += report.unreadable
         log.notice("sync.snapshot.queued", ["remote": .public(remote.name), "operations": .integer(report.operations),
@@ -530,8 +575,8 @@ public final class SyncEngine<Journal: SyncJournal> {
             log.warning("sync.files.listFailed", ["remote": .public(remote.name), "error": .public(error.errorClass)])
             return
         }
-        for id in try journalCall({ () throws(Journal.Failure) in try journal.fileBlobsToSend() }) where !there.contains(id) {
-            let source = try journalCall { () throws(Journal.Failure) in try journal.openFileBlob(id) }
+        for id in try SyncError.fromJournal({ () throws(Journal.Failure) in try journal.fileBlobsToSend() }) where !there.contains(id) {
+            let source = try SyncError.fromJournal { () throws(Journal.Failure) in try journal.openFileBlob(id) }
             defer { try? source.close() }
             do {
                 try remote.writeFileBlob(id, from: source)
@@ -543,8 +588,8 @@ public final class SyncEngine<Journal: SyncJournal> {
                 if case .unreachable = error { return }
             }
         }
-        for id in try journalCall({ () throws(Journal.Failure) in try journal.fileBlobsWanted() }) where there.contains(id) {
-            let incoming = try journalCall { () throws(Journal.Failure) in try journal.receiveFileBlob(id) }
+        for id in try SyncError.fromJournal({ () throws(Journal.Failure) in try journal.fileBlobsWanted() }) where there.contains(id) {
+            let incoming = try SyncError.fromJournal { () throws(Journal.Failure) in try journal.receiveFileBlob(id) }
             do {
                 try remote.readFileBlob(id, into: incoming.descriptor)
                 FaultInjection.reach("sync:file-received")
@@ -555,7 +600,7 @@ public final class SyncEngine<Journal: SyncJournal> {
                 if case .unreachable = error { return }
                 continue
             }
-            if try journalCall({ () throws(Journal.Failure) in try journal.keepFileBlob(incoming) }) {
+            if try SyncError.fromJournal({ () throws(Journal.Failure) in try journal.keepFileBlob(incoming) }) {
                 summary.filesReceived += 1
                 progress("received \(summary.filesReceived) book files")
             } else {
@@ -585,7 +630,7 @@ public final class SyncEngine<Journal: SyncJournal> {
         var blockedRecords = Set<String>()
         var generator = SystemRandomNumberGenerator()
         while true {
-            let operations = try journalCall { () throws(Journal.Failure) in
+            let operations = try SyncError.fromJournal { () throws(Journal.Failure) in
                 try journal.operationsToPush(to: remote.name, limit: Self.batchSize)
             }.filter { !blockedRecords.contains($0.entityID) }
             guard !operations.isEmpty else { return blockedRecords.isEmpty }
@@ -621,7 +666,7 @@ public final class SyncEngine<Journal: SyncJournal> {
                 }
             }
             let delivered = written.map(\.outboxID)
-            try journalCall { () throws(Journal.Failure) in try journal.markDelivered(delivered, to: remote.name) }
+            try SyncError.fromJournal { () throws(Journal.Failure) in try journal.markDelivered(delivered, to: remote.name) }
             summary.pushed += delivered.count
             progress("pushed \(summary.pushed)")
             if remoteDown || delivered.isEmpty { return blockedRecords.isEmpty }
@@ -679,15 +724,12 @@ public final class SyncEngine<Journal: SyncJournal> {
     private func recordFailure(of operation: OutgoingOperation, _ error: RemoteError,
                                using generator: inout SystemRandomNumberGenerator) throws(SyncError<Journal.Failure>) {
         let retryAfter = error.isTemporary ? backoff.delay(afterAttempt: operation.attempts, using: &generator) : nil
-        try journalCall { () throws(Journal.Failure) in
+        try SyncError.fromJournal { () throws(Journal.Failure) in
             try journal.recordPushFailure(operation.outboxID, errorClass: error.errorClass, retryAfterMilliseconds: retryAfter)
         }
         log.warning("sync.push.failed", ["error": .public(error.errorClass), "attempts": .integer(operation.attempts + 1)])
     }
 
-    private func journalCall<Result>(_ body: () throws(Journal.Failure) -> Result) throws(SyncError<Journal.Failure>) -> Result {
-        do { return try body() } catch { throw .journal(error) }
-    }
 }
 
 // Not Sendable: one sync runs on one thread, with the journal and remotes it was given.

@@ -3,7 +3,7 @@ import Foundation
 public import Journal
 import Keystore
 public import Sync
-public import SyncWire
+import SyncWire
 import Telemetry
 public import VaultStore
 import VaultCrypto
