@@ -247,7 +247,7 @@ extension Vault {
         let title = try journalCall { () throws(JournalError) in try TextRules.line(sourceTitle, field: "title") }
         let book = try book(named: reference)
         let store = try unlockedStore()
-        return (book, try storeCall { () throws(StoreError) in try store.addBookAlias(title, to: book.id) })
+        return (book, try storeCall { () throws(StoreError) in try store.write { tables throws(StoreError) in try tables.bookAliases.add(title: title, to: book.id) } })
     }
 
     /// Merges the book `duplicate` names into the one `kept` names (``Store/mergeBook(_:into:)``):

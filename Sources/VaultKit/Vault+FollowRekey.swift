@@ -48,7 +48,7 @@ extension Vault {
     /// The descriptors of this vault on its remotes, read once per unlock (a WebDAV remote's
     /// is a request). Works while locked: descriptors are in the clear.
     private func remoteDescriptors() throws(VaultError) -> [(remote: String, descriptor: RemoteDescriptor)] {
-        let records = try storeCall { () throws(StoreError) in try store.remotes() }
+        let records = try storeCall { () throws(StoreError) in try store.read { tables throws(StoreError) in try tables.remotes.all() } }
         return records.isEmpty ? [] : RemoteDescriptor.read(from: records.map { makeRemote($0) }, vaultID: vaultID)
     }
 

@@ -33,9 +33,9 @@ extension Vault {
         } catch {
             throw .remote(name: name, errorClass: "probe." + error.errorClass)
         }
-        try storeCall { () throws(StoreError) in try store.addRemote(name: name, kind: .folder, location: location, carriesFiles: carriesFiles) }
+        try storeCall { () throws(StoreError) in try store.write { tables throws(StoreError) in try tables.remotes.add(name: name, kind: .folder, location: location, carriesFiles: carriesFiles) } }
         log.notice("sync.remote.added", ["kind": .public("folder")])
-        guard let record = try storeCall({ () throws(StoreError) in try store.remotes() }).first(where: { $0.name == name }) else {
+        guard let record = try storeCall({ () throws(StoreError) in try store.read { tables throws(StoreError) in try tables.remotes.all() } }).first(where: { $0.name == name }) else {
             throw .remoteNotFound(name: name)
         }
         return record
@@ -44,21 +44,25 @@ extension Vault {
     /// Whether sync carries book files' encrypted blobs to and from the remote `name`.
     public func setRemoteCarriesFiles(_ carries: Bool, name: String) throws(VaultError) {
         let store = try unlockedStore()
-        try storeCall { () throws(StoreError) in try store.setCarriesFiles(carries, remote: name) }
+        try storeCall { () throws(StoreError) in try store.write { tables throws(StoreError) in try tables.remotes.setCarriesFiles(carries, remote: name) } }
         log.notice("sync.remote.files", ["on": .boolean(carries)])
     }
 
     /// The remotes, with when each last synced. Works while locked: no content.
     public func remotes() throws(VaultError) -> [RemoteRecord] {
-        try storeCall { () throws(StoreError) in try store.remotes() }
+        try storeCall { () throws(StoreError) in try store.read { tables throws(StoreError) in try tables.remotes.all() } }
     }
 
     /// Forgets a remote, and the password kept for a WebDAV one (a keyring that cannot be
     /// reached leaves it there, logged: the remote is forgotten all the same).
     public func removeRemote(name: String) throws(VaultError) {
         let store = try unlockedStore()
-        let kind = try storeCall { () throws(StoreError) in try store.remotes() }.first { $0.name == name }?.kind
-        try storeCall { () throws(StoreError) in try store.removeRemote(name: name) }
+        let kind = try storeCall { () throws(StoreError) in try store.read { tables throws(StoreError) in try tables.remotes.all() } }.first { $0.name == name }?.kind
+        try storeCall { () throws(StoreError) in
+            try store.write { tables throws(StoreError) in try tables.remotes.remove(name: name) }
+            // Operations every remote left has are done: their sealed payloads can go now.
+            try store.compactOutbox()
+        }
         if kind == .webdav {
             do {
                 try keyStore.removeRemotePassword(vaultID: vaultID, remote: name)
@@ -119,7 +123,7 @@ extension Vault {
                      progress: (String) -> Void = { _ in }) throws(VaultError) -> SyncSummary {
         let store = try unlockedStore()
         guard let cipher = operationCipher else { throw .locked }
-        var records = try storeCall { () throws(StoreError) in try store.remotes() }
+        var records = try storeCall { () throws(StoreError) in try store.read { tables throws(StoreError) in try tables.remotes.all() } }
         if let name {
             records = records.filter { $0.name == name }
             guard !records.isEmpty else { throw .remoteNotFound(name: name) }
@@ -267,9 +271,9 @@ extension Vault {
             try store.adoptRetiredKeys(keyChain)
             switch source {
             case .folder(let path):
-                try store.addRemote(name: Self.joinedRemoteName, kind: .folder, location: remoteLocation(for: path))
+                try store.write { tables throws(StoreError) in try tables.remotes.add(name: Self.joinedRemoteName, kind: .folder, location: remoteLocation(for: path)) }
             case .webdav(let folder, _):
-                try store.addRemote(name: Self.joinedRemoteName, kind: .webdav, location: folder.url, user: folder.user, caFile: folder.caFile)
+                try store.write { tables throws(StoreError) in try tables.remotes.add(name: Self.joinedRemoteName, kind: .webdav, location: folder.url, user: folder.user, caFile: folder.caFile) }
             }
         }
         log.notice("vault.joined")

@@ -80,7 +80,7 @@ extension Vault {
         try Self.checkRemoteName(name)
         // A name in use is refused before the server is asked or the keyring touched: the
         // password kept for the remote of that name must stay as it is.
-        guard try !storeCall({ () throws(StoreError) in try store.remotes() }).contains(where: { $0.name == name }) else {
+        guard try !storeCall({ () throws(StoreError) in try store.read { tables throws(StoreError) in try tables.remotes.all() } }).contains(where: { $0.name == name }) else {
             throw .remoteExists(name: name)
         }
         let remote = WebDAVRemote(name: name, url: folder.url, vaultID: vaultID, credentials: folder.credentials(password: password),
@@ -98,11 +98,11 @@ extension Vault {
             try keystoreCall { () throws(KeystoreError) in try keyStore.storeRemotePassword(password, vaultID: vaultID, remote: name) }
         }
         try storeCall { () throws(StoreError) in
-            try store.addRemote(name: name, kind: .webdav, location: folder.url, user: folder.user, caFile: folder.caFile,
-                                carriesFiles: carriesFiles)
+            try store.write { tables throws(StoreError) in try tables.remotes.add(name: name, kind: .webdav, location: folder.url, user: folder.user, caFile: folder.caFile,
+                                carriesFiles: carriesFiles) }
         }
         log.notice("sync.remote.added", ["kind": .public("webdav")])
-        guard let record = try storeCall({ () throws(StoreError) in try store.remotes() }).first(where: { $0.name == name }) else {
+        guard let record = try storeCall({ () throws(StoreError) in try store.read { tables throws(StoreError) in try tables.remotes.all() } }).first(where: { $0.name == name }) else {
             throw .remoteNotFound(name: name)
         }
         return record

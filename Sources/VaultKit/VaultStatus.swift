@@ -39,7 +39,7 @@ extension Vault {
             VaultStatus(vaultID: vaultID, schemaVersion: try store.schemaVersion(), keyState: keyState,
                         counts: try store.counts(), outbox: try store.outboxCounts(),
                         rekeyInProgress: try store.pendingRekey() != nil, conflicts: try store.conflictCount(),
-                        remotes: try store.remotes())
+                        remotes: try store.read { tables throws(StoreError) in try tables.remotes.all() })
         }
     }
 

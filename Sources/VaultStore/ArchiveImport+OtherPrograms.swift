@@ -36,7 +36,7 @@ extension ArchiveImport {
     /// the vault had before this import: two rows of one export with two ids are two
     /// editions the reader keeps apart (Goodreads lists both), not one book.
     public func book(for source: ImportedBook) throws(StoreError) -> (id: EntityID, isNew: Bool) {
-        let titleAndAuthors = Store.titleAndAuthorsAlias(source.title, authors: source.authors)
+        let titleAndAuthors = BookAlias.titleAndAuthors(source.title, authors: source.authors)
         let recorded = source.identifiers + [titleAndAuthors]
         var aliases = try knownAliases()
         let id: EntityID
@@ -51,7 +51,7 @@ extension ArchiveImport {
         var known: EntityID?
         for identifier in source.identifiers where known == nil { known = try live(aliases[identifier]) }
         if known == nil, let byTitle = try live(aliases[titleAndAuthors]), !apart.contains(byTitle) { known = byTitle }
-        if known == nil { known = try live(aliases[Store.titleAlias(source.title)]) }
+        if known == nil { known = try live(aliases[BookAlias.title(source.title)]) }
         if known == nil { known = try liveBook(matching: source, apartFrom: apart) }
         if let known {
             (id, isNew) = (known, false)
@@ -68,9 +68,9 @@ extension ArchiveImport {
         for name in recorded where aliases[name] != id {
             if let holder = aliases[name] {
                 guard try live(holder) == nil else { continue }   // another live book's name stays its own
-                try store.removeBookAlias(name)
+                try store.tablesOfThisTransaction.bookAliases.remove(name)
             }
-            try store.insertBookAlias(name, book: id)
+            try store.tablesOfThisTransaction.bookAliases.insert(name, book: id)
             aliases[name] = id
         }
         self.aliases = aliases
@@ -171,7 +171,7 @@ extension ArchiveImport {
     private func knownAliases() throws(StoreError) -> [String: EntityID] {
         if let aliases { return aliases }
         var byName: [String: EntityID] = [:]
-        for (alias, book) in try store.bookAliases() { byName[alias] = book }
+        for (alias, book) in try store.tablesOfThisTransaction.bookAliases.all() { byName[alias] = book }
         aliases = byName
         return byName
     }

@@ -58,11 +58,11 @@ extension Store {
             // Its files go with it: each removed from it and attached to the kept book (unless
             // that has the same content already), each change with its operation.
             try moveFiles(from: duplicate, to: kept)
-            let held = Set(try bookAliases().filter { $0.book == kept }.map(\.alias))
-            for alias in [Self.titleAndAuthorsAlias(merged.title, authors: merged.authors), Self.titleAlias(merged.title)]
+            let held = Set(try tablesOfThisTransaction.bookAliases.all().filter { $0.book == kept }.map(\.alias))
+            for alias in [BookAlias.titleAndAuthors(merged.title, authors: merged.authors), BookAlias.title(merged.title)]
             where !held.contains(alias) {
-                try removeBookAlias(alias)   // from any other book: the reader said which book this is
-                try insertBookAlias(alias, book: kept)
+                try tablesOfThisTransaction.bookAliases.remove(alias)   // from any other book: the reader said which book this is
+                try tablesOfThisTransaction.bookAliases.insert(alias, book: kept)
             }
             try deleteBookInTransaction(duplicate)
             return summary

@@ -131,3 +131,16 @@ extension Store {
         }
     }
 }
+
+extension Store {
+    /// Marks `done` every waiting operation that every remote now has.
+    func completeDeliveredOperations() throws(StoreError) {
+        try database.run("""
+            UPDATE outbox SET state = 'done', next_attempt_at = NULL
+            WHERE state IN ('pending', 'in_flight')
+              AND EXISTS (SELECT 1 FROM remote)
+              AND NOT EXISTS (SELECT 1 FROM remote r WHERE NOT EXISTS (
+                    SELECT 1 FROM outbox_delivery d WHERE d.operation_id = outbox.id AND d.remote = r.name))
+            """)
+    }
+}

@@ -244,7 +244,7 @@ extension Store {
         try database.run("UPDATE \(table) SET \(assignments) WHERE rowid = ?1", [.integer(rowid)] + resealed)
     }
 
-    /// Re-seals the names other programs give one book (``bookAliases()``).
+    /// Re-seals the names other programs give one book (``BookAliasTable``).
     private func resealAliases(of book: String, old: FieldSealer, new: FieldSealer, damaged: inout Int) throws(StoreError) {
         var aliases: [(rowid: Int64, id: String, sealed: [UInt8])] = []
         try database.forEachRow("SELECT rowid, id, alias FROM book_alias WHERE book_id = ?", [.text(book)]) { row in

@@ -10,6 +10,16 @@ extension Store: SyncJournal {
     public var vaultID: String { metadata.vaultID }
     public var keyID: KeyID { metadata.keyID }
 
+    /// Records that a sync used `remote` without a failure, now.
+    public func recordSyncSuccess(of remote: String) throws(StoreError) {
+        try write { tables throws(StoreError) in try tables.remotes.recordSyncSuccess(of: remote) }
+    }
+
+    /// Marks `remote` as lacking what this device sent before: its next push starts with a snapshot.
+    public func requireSnapshot(for remote: String) throws(StoreError) {
+        try write { tables throws(StoreError) in try tables.remotes.requireSnapshot(for: remote) }
+    }
+
     /// Operations the outbox holds as failed for good.
     public func failedOperationCount() throws(StoreError) -> Int {
         try outboxCounts()[.failed] ?? 0

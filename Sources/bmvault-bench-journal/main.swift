@@ -112,7 +112,7 @@ func writeVault(at directory: String, annotations: Int, seed: UInt64, syncedRemo
         do { key = try slot.unwrap(passphrase: passphrase, vaultID: store.metadata.vaultID) } catch { fail("unwrap: \(error)") }
         try store.attach(key)
         // Added while the vault is empty, so no snapshot is owed; the folder is never used.
-        if syncedRemote { try store.addRemote(name: "nas", kind: .folder, location: directory + "/never-used-remote") }
+        if syncedRemote { try store.write { tables throws(StoreError) in try tables.remotes.add(name: "nas", kind: .folder, location: directory + "/never-used-remote") } }
         while !generator.isFinished {
             let chunk = generator.nextChunk(annotationsPerChunk: annotationsPerChunk)
             counts.books += chunk.books.count

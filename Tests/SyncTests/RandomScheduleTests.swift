@@ -218,12 +218,13 @@ final class ScheduleRunner {
     /// Adds `nas`, or removes one of two remotes, or empties `nas` (a new disk under the
     /// same path): what a reader does with the places they sync through.
     func changeRemotes(_ device: Device, step: Int) throws {
-        let names = Set(try device.store.remotes().map(\.name))
+        let names = Set(try device.store.read { tables throws(StoreError) in try tables.remotes.all() }.map(\.name))
         if !names.contains("nas") {
-            try device.store.addRemote(name: "nas", kind: .folder, location: nasFolder)
+            try device.store.write { tables throws(StoreError) in try tables.remotes.add(name: "nas", kind: .folder, location: nasFolder) }
             outcome.log.append("\(step) \(device.name): remote add nas")
         } else if names.count > 1, chance(60), let gone = pick(names.sorted()) {
-            try device.store.removeRemote(name: gone)
+            try device.store.write { tables throws(StoreError) in try tables.remotes.remove(name: gone) }
+            try device.store.compactOutbox()
             outcome.log.append("\(step) \(device.name): remote remove \(gone)")
         } else {
             for entry in try FileManager.default.contentsOfDirectory(atPath: nasFolder) {
@@ -235,7 +236,7 @@ final class ScheduleRunner {
 
     /// The remotes `device` has recorded, as it would build them.
     func recordedRemotes(_ device: Device) throws -> [FolderRemote] {
-        try device.store.remotes().map { FolderRemote(name: $0.name, location: $0.location, vaultID: cluster.metadata.vaultID) }
+        try device.store.read { tables throws(StoreError) in try tables.remotes.all() }.map { FolderRemote(name: $0.name, location: $0.location, vaultID: cluster.metadata.vaultID) }
     }
 
     /// One sync of `device` through `remotes`; `nas` refuses hard links, as FAT does.
@@ -341,9 +342,9 @@ final class ScheduleRunner {
             try device.store.retryFailedOperations()
             device.clock.advance(hours: 24 * 100)
             if options.remoteChanges {
-                let names = Set(try device.store.remotes().map(\.name))
-                if !names.contains(remoteName) { try device.store.addRemote(name: remoteName, kind: .folder, location: cluster.remoteFolder) }
-                if !names.contains("nas") { try device.store.addRemote(name: "nas", kind: .folder, location: nasFolder) }
+                let names = Set(try device.store.read { tables throws(StoreError) in try tables.remotes.all() }.map(\.name))
+                if !names.contains(remoteName) { try device.store.write { tables throws(StoreError) in try tables.remotes.add(name: remoteName, kind: .folder, location: cluster.remoteFolder) } }
+                if !names.contains("nas") { try device.store.write { tables throws(StoreError) in try tables.remotes.add(name: "nas", kind: .folder, location: nasFolder) } }
             }
         }
         do {

@@ -32,12 +32,13 @@ import Journal
 
         // A adds a second remote; C joins through it alone.
         let nas = try secondRemote(cluster, "nas")
-        try a.store.addRemote(name: "nas", kind: .folder, location: nas.location)
+        try a.store.write { tables throws(StoreError) in try tables.remotes.add(name: "nas", kind: .folder, location: nas.location) }
         let summary = try a.sync(through: [cluster.folderRemote(), nas])
         #expect(summary.snapshots["nas"] ?? 0 > 0)
         let c = try cluster.addDevice("C")
-        try c.store.removeRemote(name: remoteName)
-        try c.store.addRemote(name: "nas", kind: .folder, location: nas.location)
+        try c.store.write { tables throws(StoreError) in try tables.remotes.remove(name: remoteName) }
+        try c.store.compactOutbox()
+        try c.store.write { tables throws(StoreError) in try tables.remotes.add(name: "nas", kind: .folder, location: nas.location) }
         try c.sync(through: [nas])
         let (joined, original) = (try c.state(), try a.state())
         #expect(joined == original, "\(joined.difference(from: original))")
@@ -57,7 +58,7 @@ import Journal
         try a.sync()
 
         let nas = try secondRemote(cluster, "nas")
-        try a.store.addRemote(name: "nas", kind: .folder, location: nas.location)
+        try a.store.write { tables throws(StoreError) in try tables.remotes.add(name: "nas", kind: .folder, location: nas.location) }
         try a.sync(through: [cluster.folderRemote(), nas])
         let sent = try cluster.operationFiles(on: nas).map(\.operation)
         let quote = try #require(sent.first { $0.entityID == gone.id })
@@ -79,7 +80,7 @@ import Journal
         // Four operations wait for `shared` (added while the vault was empty); `nas`, added
         // now, gets the three records as they stand instead.
         let nas = try secondRemote(cluster, "nas")
-        try a.store.addRemote(name: "nas", kind: .folder, location: nas.location)
+        try a.store.write { tables throws(StoreError) in try tables.remotes.add(name: "nas", kind: .folder, location: nas.location) }
         let summary = try a.sync(through: [cluster.folderRemote(), nas])
         #expect(summary.snapshots == ["nas": 3])
         #expect(summary.pushed == 4 + 3)

@@ -198,7 +198,7 @@ final class Device {
         created = nil
         store = try Store.open(at: path, clock: clock, generatorVersion: testGeneratorVersion)
         try store.attach(cluster.key)
-        try store.addRemote(name: remoteName, kind: .folder, location: cluster.remoteFolder)
+        try store.write { tables throws(StoreError) in try tables.remotes.add(name: remoteName, kind: .folder, location: cluster.remoteFolder) }
     }
 
     var deviceID: String { store.deviceID }

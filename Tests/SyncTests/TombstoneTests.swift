@@ -187,7 +187,8 @@ import VaultCrypto
         let note = try a.addNote("kept", to: book)
         try a.delete(note.id)
         #expect(try a.store.tombstonesWithContent().isEmpty, "the deletion has not reached the remote")
-        try a.store.removeRemote(name: remoteName)
+        try a.store.write { tables throws(StoreError) in try tables.remotes.remove(name: remoteName) }
+        try a.store.compactOutbox()
         a.clock.advance(hours: 24 * 365)
         #expect(try a.store.tombstonesWithContent().isEmpty, "no remote at all")
         #expect(try Self.bodyBytes(a, note.id)! > 0)

@@ -15,8 +15,8 @@ import TestSupport
         defer { fixture.directory.remove() }
         let book = try newBook("Nineteen Eighty-Four", authors: ["George Orwell"], clock: fixture.clock)
         try fixture.store.addBook(book)
-        #expect(try fixture.store.addBookAlias("1984 : the novel", to: book.id))
-        #expect(try !fixture.store.addBookAlias("1984 : THE NOVEL", to: book.id), "the same title, case aside")
+        #expect(try fixture.store.write { tables throws(StoreError) in try tables.bookAliases.add(title: "1984 : the novel", to: book.id) })
+        #expect(try !fixture.store.write { tables throws(StoreError) in try tables.bookAliases.add(title: "1984 : THE NOVEL", to: book.id) }, "the same title, case aside")
         try fixture.store.database.execute("PRAGMA wal_checkpoint(TRUNCATE)")
         #expect(!contains(try [UInt8](Data(contentsOf: URL(fileURLWithPath: fixture.path))), Array("the novel".utf8)))
         // Another author's words, but the alias names the book: found, not added.
@@ -63,7 +63,7 @@ import TestSupport
         _ = try fixture.store.importArchive(dryRun: false) { importer in second = try importer.book(for: source) }
         #expect(second?.id != deleted && second?.isNew == true)
         #expect(try fixture.store.book(deleted).deletedAt != nil, "not brought back")
-        #expect(try fixture.store.bookAliases().filter { $0.alias == "asin:B00X" }.map(\.book) == [try #require(second?.id)])
+        #expect(try fixture.store.read { tables throws(StoreError) in try tables.bookAliases.all() }.filter { $0.alias == "asin:B00X" }.map(\.book) == [try #require(second?.id)])
     }
 
     @Test func aliasesFollowARekeyAndGoWithAPurgedBook() throws {
@@ -71,13 +71,13 @@ import TestSupport
         defer { fixture.directory.remove() }
         let book = try newBook(clock: fixture.clock)
         try fixture.store.addBook(book)
-        try fixture.store.addBookAlias("Der Name der Rose", to: book.id)
+        try fixture.store.write { tables throws(StoreError) in try tables.bookAliases.add(title: "Der Name der Rose", to: book.id) }
         let newKey = try VaultKey.generate()
         try fixture.store.beginRekey(from: fixture.key, to: newKey, keyslots: try placeholderKeyslots())
         try fixture.store.continueRekey(from: fixture.key, to: newKey) { _ in }
         let store = try Store.open(at: fixture.path, clock: fixture.clock, generatorVersion: testGeneratorVersion)
         try store.attach(newKey)
-        #expect(try store.bookAliases().map(\.alias) == [Store.titleAlias("Der Name der Rose")])
+        #expect(try store.read { tables throws(StoreError) in try tables.bookAliases.all() }.map(\.alias) == [BookAlias.title("Der Name der Rose")])
         try store.deleteBook(book.id)
         let clock = try HybridTimestamp(parsing: try store.rawRows("SELECT hlc FROM book")[0][0])
         #expect(try store.purgeTombstones([Tombstone(kind: .book, id: book.id, clock: clock, deletedAt: try store.book(book.id).deletedAt ?? fixture.clock.now(),

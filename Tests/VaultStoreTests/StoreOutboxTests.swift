@@ -52,7 +52,7 @@ import VaultCrypto
         #expect(storeError { () throws(StoreError) in try fixture.store.addBook(book) } != nil)
         #expect(try fixture.store.outboxRows() == second)
         // The first remote owes a snapshot of the two records; nothing older is kept for it.
-        try fixture.store.addRemote(name: "shared", kind: .folder, location: fixture.directory.file("remote"))
+        try fixture.store.write { tables throws(StoreError) in try tables.remotes.add(name: "shared", kind: .folder, location: fixture.directory.file("remote")) }
         #expect(try fixture.store.outboxRows().isEmpty)
         #expect(try fixture.store.remotesNeedingSnapshot() == ["shared"])
         #expect(try fixture.store.enqueueSnapshot(for: "shared") == {

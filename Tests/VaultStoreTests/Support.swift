@@ -64,7 +64,7 @@ func makeFixture(attach: Bool = true, keyslots: [Keyslot]? = nil, clock: TestClo
                                  keyslots: try keyslots ?? placeholderKeyslots(),
                                  clock: clock, generatorVersion: testGeneratorVersion)
     if attach { try store.attach(key) }
-    if remote { try store.addRemote(name: "shared", kind: .folder, location: directory.file("remote")) }
+    if remote { try store.write { tables throws(StoreError) in try tables.remotes.add(name: "shared", kind: .folder, location: directory.file("remote")) } }
     return Fixture(directory: directory, store: store, key: key, clock: clock, metadata: metadata)
 }
 

@@ -43,7 +43,7 @@ import TestSupport
         let old = try Store.open(at: directory.databasePath, clock: TestClock(), generatorVersion: testGeneratorVersion)
         let key = try unlockWithFixturePassphrase(old, fixture)
         let cipher = OperationCipher(sealer: FieldSealer(key: key, vaultID: old.metadata.vaultID))
-        if !remoteBeforeUpgrade { try old.addRemote(name: "shared", kind: .folder, location: remoteFolder) }
+        if !remoteBeforeUpgrade { try old.write { tables throws(StoreError) in try tables.remotes.add(name: "shared", kind: .folder, location: remoteFolder) } }
         let remote = { FolderRemote(name: "shared", location: remoteFolder, vaultID: old.metadata.vaultID) }
         let pushed = try SyncEngine(journal: old, cipher: cipher, remotes: [remote()]).run(allowMassDelete: false)
         #expect(pushed.failures == 0 && pushed.unsentRecords == 0)
@@ -74,7 +74,7 @@ import TestSupport
                                                                            createdAt: TestClock().now()),
                                       keyslots: try old.keyslots(), clock: TestClock(), generatorVersion: testGeneratorVersion)
         try joined.attach(key)
-        try joined.addRemote(name: "shared", kind: .folder, location: remoteFolder)
+        try joined.write { tables throws(StoreError) in try tables.remotes.add(name: "shared", kind: .folder, location: remoteFolder) }
         let pulled = try SyncEngine(journal: joined, cipher: cipher, remotes: [remote()]).run(allowMassDelete: true)
         #expect(pulled.rejected == 0 && pulled.deferred == 0)
 

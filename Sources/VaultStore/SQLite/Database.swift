@@ -63,6 +63,27 @@ final class Database {
         do { try statement(sql).run(values) } catch { throw StoreError(error) }
     }
 
+    /// Runs one statement that returns no rows, with `values` bound to its named parameters
+    /// (`:name`): for statements with more than a handful, where positions would have to be
+    /// kept in step by hand.
+    func run(_ sql: String, named values: [String: SQLValue]) throws(StoreError) {
+        do { try statement(sql).run(named: values) } catch { throw StoreError(error) }
+    }
+
+    /// The first column of the first row `sql` returns, as an integer: a count, an
+    /// existence check (`SELECT EXISTS ...`), one value. Nil when there is no row, or the
+    /// value is NULL.
+    func integer(_ sql: String, _ values: [SQLValue] = []) throws(StoreError) -> Int64? {
+        var value: Int64?
+        var first = true
+        try forEachRow(sql, values) { row in
+            guard first else { return }
+            first = false
+            value = row.isNull(0) ? nil : row.int64(0)
+        }
+        return value
+    }
+
     /// Runs a query, handing each row to `body`. Rows are read one at a time, so memory
     /// does not grow with the size of the result.
     func forEachRow(_ sql: String, _ values: [SQLValue] = [], _ body: (Row) throws(StoreError) -> Void) throws(StoreError) {

@@ -56,6 +56,24 @@ final class Statement {
         }
     }
 
+    /// Clears the previous run and binds each value to its named parameter (`:name`).
+    func bind(named values: [String: SQLValue]) throws(DatabaseError) {
+        var positional = [SQLValue](repeating: .null, count: Int(sqlite3_bind_parameter_count(handle)))
+        for (name, value) in values {
+            let index = Int(sqlite3_bind_parameter_index(handle, name))
+            precondition(index > 0, "the statement has no parameter \(name)")
+            positional[index - 1] = value
+        }
+        try bind(positional)
+    }
+
+    /// Runs a statement that returns no rows, with its parameters bound by name.
+    func run(named values: [String: SQLValue]) throws(DatabaseError) {
+        try bind(named: values)
+        while try step() {}
+        sqlite3_reset(handle)
+    }
+
     /// Runs a statement that returns no rows.
     func run(_ values: [SQLValue] = []) throws(DatabaseError) {
         try bind(values)
@@ -118,6 +136,36 @@ protocol TableColumns: CaseIterable, RawRepresentable where RawValue == Int32, A
 extension TableColumns {
     /// Every column, comma-separated, for SELECT and INSERT.
     static var list: String { allCases.map(\.name).joined(separator: ", ") }
+}
+
+/// Columns read by the name the query gives them (`SELECT name, kind ...` or `... AS name`),
+/// for rows read a few at a time; a scan of thousands of rows names its columns with a
+/// ``TableColumns`` enum, which costs nothing per read. A name the query does not select is
+/// a programming error.
+extension Row {
+    /// The index of the column the query names `name`.
+    func index(of name: String) -> Int32 {
+        for index in 0..<sqlite3_column_count(handle) where sqlite3_column_name(handle, index).map(String.init(cString:)) == name {
+            return index
+        }
+        preconditionFailure("the query selects no column \(name)")
+    }
+
+    func isNull(_ name: String) -> Bool { isNull(index(of: name)) }
+    func int64(_ name: String) -> Int64 { int64(index(of: name)) }
+    func double(_ name: String) -> Double { double(index(of: name)) }
+    func text(_ name: String) -> String { text(index(of: name)) }
+    func blob(_ name: String) -> [UInt8] { blob(index(of: name)) }
+    /// The column's text, nil when it is NULL.
+    func optionalText(_ name: String) -> String? {
+        let column = index(of: name)
+        return isNull(column) ? nil : text(column)
+    }
+    /// The column's integer, nil when it is NULL.
+    func optionalInt64(_ name: String) -> Int64? {
+        let column = index(of: name)
+        return isNull(column) ? nil : int64(column)
+    }
 }
 
 extension Row {

@@ -1,0 +1,50 @@
+/// The vault's tables inside one transaction: what ``Store/read(_:)`` and
+/// ``Store/write(_:)`` hand out, as GRDB hands out its `Database`.
+///
+/// Each table family is a small type of its own, reached from here, that runs its SQL in the
+/// transaction it was handed and cannot begin, commit or nest one: a change and its outbox
+/// operation land together or not at all, and a caller that needs several tables at once
+/// asks for them inside one `write { }`. Do not keep a `Tables` beyond the closure that
+/// received it.
+public struct Tables {
+    let store: Store
+    /// Whether the transaction may write: tables refuse to change anything in a `read { }`.
+    let isWrite: Bool
+
+    var database: Database { store.database }
+
+    /// `remote`: the places this vault syncs with.
+    public var remotes: RemoteTable { RemoteTable(tables: self) }
+    /// `book_alias`: the names other programs give a book.
+    public var bookAliases: BookAliasTable { BookAliasTable(tables: self) }
+
+    /// Stops a table change made inside a `read { }`: a programming error, not the reader's.
+    func requireWrite(_ function: StaticString = #function) {
+        precondition(isWrite, "\(function) changes the vault: call it inside Store.write { }")
+    }
+}
+
+extension Store {
+    /// The tables of the write transaction this Store's own code is already in (an import, a
+    /// book merge): for the parts of the Store that have not become tables yet.
+    var tablesOfThisTransaction: Tables {
+        precondition(database.isInTransaction, "not inside a write transaction")
+        return Tables(store: self, isWrite: true)
+    }
+
+    /// Runs `body` with the tables, in a read transaction: every row it reads comes from one
+    /// snapshot of the vault.
+    public func read<Result>(_ body: (Tables) throws(StoreError) -> Result) throws(StoreError) -> Result {
+        try database.readTransaction { () throws(StoreError) -> Result in try body(Tables(store: self, isWrite: false)) }
+    }
+
+    /// Runs `body` with the tables, in one write transaction (`BEGIN IMMEDIATE`): committed
+    /// when it returns, rolled back, with nothing of it kept, when it throws.
+    public func write<Result>(_ body: (Tables) throws(StoreError) -> Result) throws(StoreError) -> Result {
+        try database.writeTransaction { () throws(StoreError) -> Result in try body(Tables(store: self, isWrite: true)) }
+    }
+}
+
+// Not Sendable: the tables of one transaction are used on the thread that runs it.
+@available(*, unavailable)
+extension Tables: Sendable {}
