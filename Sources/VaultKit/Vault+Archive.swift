@@ -57,8 +57,8 @@ extension Vault {
             try store.withReadSnapshot {
                 var exported = Set<EntityID>()
                 var live: [Book] = []
-                let bookTags = try store.tagsByRecord(kind: .book)
-                let annotationTags = try store.tagsByRecord(kind: .annotation)
+                let bookTags = try store.read { tables throws(StoreError) in try tables.tags.shownByRecord(kind: .book) }
+                let annotationTags = try store.read { tables throws(StoreError) in try tables.tags.shownByRecord(kind: .annotation) }
                 var files = try ExportFileListings(store: store, withFiles: withFiles)
                 var listings: [EntityID: [ArchiveBookFile]] = [:]
                 writer.begin(.books)

@@ -19,11 +19,11 @@ extension Vault {
             let annotation = try storeCall { () throws(StoreError) in try store.annotation(reference.id) }
             let title = try? storeCall { () throws(StoreError) in try store.book(annotation.bookID).title }
             return .annotation(AnnotationListing(annotation: annotation, bookTitle: title,
-                                                 tags: try storeCall { () throws(StoreError) in try store.tags(of: annotation.id) }))
+                                                 tags: try storeCall { () throws(StoreError) in try store.read { tables throws(StoreError) in try tables.tags.shown(on: annotation.id) } }))
         case .book:
             return .book(try storeCall { () throws(StoreError) in
                 BookDetails(book: try store.book(reference.id), sessions: try store.sessions(of: reference.id),
-                            counts: try store.counts(of: reference.id), tags: try store.tags(of: reference.id))
+                            counts: try store.counts(of: reference.id), tags: try store.read { tables throws(StoreError) in try tables.tags.shown(on: reference.id) })
             })
         case .session:
             let sessions = try storeCall { () throws(StoreError) in try store.session(reference.id) }

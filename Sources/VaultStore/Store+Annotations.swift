@@ -46,7 +46,7 @@ extension Store {
         try database.writeTransaction { () throws(StoreError) in
             try requireLiveBook(annotation.bookID)
             try insertAnnotation(annotation, outboxState: .pending)
-            if !tags.isEmpty { _ = try addTagsInTransaction(tags, to: annotation.id, kind: .annotation) }
+            if !tags.isEmpty { _ = try tablesOfThisTransaction.tags.add(tags, to: annotation.id, kind: .annotation) }
         }
     }
 

@@ -39,7 +39,7 @@ extension Store {
                 try deleteSessionInTransaction(session.id)
                 summary.sessions += 1
             }
-            summary.tags = try addTagsInTransaction(try tags(of: duplicate), to: kept, kind: .book).count
+            summary.tags = try tablesOfThisTransaction.tags.add(try tablesOfThisTransaction.tags.shown(on: duplicate), to: kept, kind: .book).count
             let merged = try book(duplicate), here = try book(kept)
             let parts = BookParts(progress: merged.progress > here.progress, rating: here.rating == nil && merged.rating != nil,
                                   edition: here.edition.isEmpty && !merged.edition.isEmpty)

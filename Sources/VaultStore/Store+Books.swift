@@ -21,7 +21,7 @@ extension Store {
     public func addBook(_ book: Book, tags: [String] = []) throws(StoreError) {
         try database.writeTransaction { () throws(StoreError) in
             try insertBook(book, outboxState: .pending)
-            if !tags.isEmpty { _ = try addTagsInTransaction(tags, to: book.id, kind: .book) }
+            if !tags.isEmpty { _ = try tablesOfThisTransaction.tags.add(tags, to: book.id, kind: .book) }
         }
     }
 

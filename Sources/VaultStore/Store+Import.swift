@@ -88,7 +88,7 @@ public final class ArchiveImport {
     /// live (deleted, or left out of the import) takes none.
     public func addTags(_ names: [String], to id: EntityID, kind: TaggedKind) throws(StoreError) {
         guard try store.presence(of: id, kind: kind) == .live else { return }
-        summary.tagsGiven += try store.addTagsInTransaction(names, to: id, kind: kind).count
+        summary.tagsGiven += try store.tablesOfThisTransaction.tags.add(names, to: id, kind: kind).count
     }
 
     /// Whether the vault (with what this import added so far) has the book.

@@ -87,3 +87,20 @@ extension Store {
         return found
     }
 }
+
+extension Store {
+    /// Whether the book or note `id` is here, and in what state.
+    func presence(of id: EntityID, kind: TaggedKind) throws(StoreError) -> RecordPresence {
+        switch kind {
+        case .book:
+            return try bookPresence(id)
+        case .annotation:
+            var presence = RecordPresence.missing
+            try database.forEachRow("SELECT deleted_at IS NOT NULL, length(body) > 0 FROM annotation WHERE id = ?",
+                                    [.text(id.rawValue)]) { row in
+                presence = row.int64(0) == 0 ? .live : (row.int64(1) == 0 ? .purged : .deleted)
+            }
+            return presence
+        }
+    }
+}

@@ -53,7 +53,7 @@ extension Store {
             }
             // Tags given and taken away alike (a later change elsewhere is decided against
             // each); a name purged with its record stays here.
-            for version in try readTaggings(where: "length(name) > 0", []) {
+            for version in try tablesOfThisTransaction.tags.versions(where: "length(name) > 0", []) {
                 try enqueueSnapshotOperation(.tagging(version), deleted: false)
                 report.operations += 1
             }

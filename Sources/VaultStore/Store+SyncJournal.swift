@@ -97,7 +97,7 @@ public struct MergeTransaction: SyncApplyTransaction {
     }
 
     public func localTagging(_ id: EntityID) throws(StoreError) -> TaggingVersion? {
-        try store.localTagging(id)
+        try store.tablesOfThisTransaction.tags.version(id)
     }
 
     public func taggedRecordPresence(_ tagging: Tagging) throws(StoreError) -> RecordPresence {
@@ -115,7 +115,7 @@ public struct MergeTransaction: SyncApplyTransaction {
     }
 
     public func apply(_ decision: TaggingDecision) throws(StoreError) {
-        if case .store(let version) = decision { try store.writeTagging(version) }
+        if case .store(let version) = decision { try store.tablesOfThisTransaction.tags.write(version) }
     }
 
     public func apply(_ decision: BookDecision) throws(StoreError) {

@@ -278,7 +278,7 @@ func expectEveryRecord(in store: Store, of fixture: UpgradeFixture,
                 "reading log of book \(book.id)", sourceLocation: sourceLocation)
         #expect(read.edition == Edition(isbn: book.isbn, year: book.year, pages: book.pagesTotal), "edition of book \(book.id)",
                 sourceLocation: sourceLocation)
-        #expect(try store.tags(of: id) == book.tags ?? [], "tags of book \(book.id)", sourceLocation: sourceLocation)
+        #expect(try store.read { tables throws(StoreError) in try tables.tags.shown(on: id) } == book.tags ?? [], "tags of book \(book.id)", sourceLocation: sourceLocation)
         #expect(read.version == book.version, "version of book \(book.id)", sourceLocation: sourceLocation)
         #expect(read.createdAt.millisecondsSince1970 == book.createdAt, sourceLocation: sourceLocation)
         #expect(read.updatedAt.millisecondsSince1970 == book.updatedAt, sourceLocation: sourceLocation)
@@ -316,7 +316,7 @@ func expectEveryRecord(in store: Store, of fixture: UpgradeFixture,
         #expect(read.locator?.text == annotation.locator, "locator of \(annotation.id)", sourceLocation: sourceLocation)
         #expect(read.bookID.rawValue == annotation.bookId, sourceLocation: sourceLocation)
         #expect(read.kind.rawValue == annotation.kind, sourceLocation: sourceLocation)
-        #expect(try store.tags(of: read.id) == annotation.tags ?? [], "tags of \(annotation.id)", sourceLocation: sourceLocation)
+        #expect(try store.read { tables throws(StoreError) in try tables.tags.shown(on: read.id) } == annotation.tags ?? [], "tags of \(annotation.id)", sourceLocation: sourceLocation)
         #expect(read.comment == annotation.comment, "comment of \(annotation.id)", sourceLocation: sourceLocation)
         #expect(read.version == annotation.version, "version of \(annotation.id)", sourceLocation: sourceLocation)
         #expect(read.createdAt.millisecondsSince1970 == annotation.createdAt, sourceLocation: sourceLocation)

@@ -17,6 +17,8 @@ public struct Tables {
     public var remotes: RemoteTable { RemoteTable(tables: self) }
     /// `book_alias`: the names other programs give a book.
     public var bookAliases: BookAliasTable { BookAliasTable(tables: self) }
+    /// `tagging`: tags given to books, notes and quotes.
+    public var tags: TagTable { TagTable(tables: self) }
 
     /// Stops a table change made inside a `read { }`: a programming error, not the reader's.
     func requireWrite(_ function: StaticString = #function) {

@@ -1,25 +1,26 @@
 public import Journal
 import SyncWire
 
-extension Store {
-    private static let taggingColumns = "id, record_id, record_kind, name, created_at, updated_at, removed_at, version, hlc"
+/// `tagging` (schema v13): one row per tag given to a book, note or quote, the name sealed,
+/// the record, times and clock in the clear. Tags are records of their own, so giving or
+/// taking one away writes its operation and never touches a note's text (``TagPolicy``).
+public struct TagTable {
+    let tables: Tables
+    private var store: Store { tables.store }
+    private var database: Database { tables.database }
 
-    /// Gives `names` (each checked by ``Tag/checked(_:)``) to a live book, note or quote, in
-    /// one transaction, each change with its operation. A tag the record shows already is
-    /// left as it is; one taken away before is given back (its tagging, not a new one).
-    /// Returns the tags given, as typed.
+    private static let columns = "id, record_id, record_kind, name, created_at, updated_at, removed_at, version, hlc"
+
+    /// Gives `names` (each checked by ``Tag/checked(_:)``) to a live book, note or quote,
+    /// each change with its operation. A tag the record shows already is left as it is; one
+    /// taken away before is given back (its tagging, not a new one). Returns the tags given,
+    /// as typed.
     @discardableResult
-    public func addTags(_ names: [String], to recordID: EntityID, kind: TaggedKind) throws(StoreError) -> [String] {
-        _ = try requireCipher()
-        return try database.writeTransaction { () throws(StoreError) -> [String] in
-            try addTagsInTransaction(names, to: recordID, kind: kind)
-        }
-    }
-
-    /// ``addTags(_:to:kind:)`` inside a write transaction (a note added with its tags).
-    func addTagsInTransaction(_ names: [String], to recordID: EntityID, kind: TaggedKind) throws(StoreError) -> [String] {
+    public func add(_ names: [String], to recordID: EntityID, kind: TaggedKind) throws(StoreError) -> [String] {
+        tables.requireWrite()
+        _ = try store.requireCipher()
         try requireLiveTaggable(recordID, kind: kind)
-        var taggings = try readTaggings(where: "record_id = ?", [.text(recordID.rawValue)])
+        var taggings = try versions(where: "record_id = ?", [.text(recordID.rawValue)])
         var given: [String] = []
         for typed in names {
             let name: String
@@ -28,13 +29,13 @@ extension Store {
             let same = taggings.indices.filter { !taggings[$0].tagging.name.isEmpty && Tag.key(taggings[$0].tagging.name) == key }
             if same.contains(where: { !taggings[$0].tagging.isRemoved }) { continue }
             if let index = same.first {
-                taggings[index] = try changeTagging(taggings[index]) { tagging, _ in
+                taggings[index] = try change(taggings[index]) { tagging, _ in
                     tagging.name = name
                     tagging.removedAt = nil
                 }
             } else {
-                let now = clock.now()
-                let stamp = try tick()
+                let now = store.clock.now()
+                let stamp = try store.tick()
                 let tagging: Tagging
                 do throws(JournalError) {
                     tagging = try Tagging.new(name, on: recordID, kind: kind, at: now)
@@ -42,8 +43,8 @@ extension Store {
                     throw .invalidInput(error)
                 }
                 taggings.append(TaggingVersion(tagging, clock: stamp))
-                try writeTagging(taggings[taggings.count - 1])
-                try enqueue(.create, .tagging(taggings[taggings.count - 1]), clock: stamp, at: now, baseVersion: 0, base: nil)
+                try write(taggings[taggings.count - 1])
+                try store.enqueue(.create, .tagging(taggings[taggings.count - 1]), clock: stamp, at: now, baseVersion: 0, base: nil)
             }
             given.append(name)
         }
@@ -53,55 +54,54 @@ extension Store {
     /// Takes `names` away from a live book, note or quote, all or none: every tagging of
     /// each name this device knows is marked removed, each with its operation. A name the
     /// record does not show is ``StoreError/tagNotFound(id:)`` and nothing changes.
-    public func removeTags(_ names: [String], from recordID: EntityID, kind: TaggedKind) throws(StoreError) {
-        _ = try requireCipher()
-        try database.writeTransaction { () throws(StoreError) in
-            try requireLiveTaggable(recordID, kind: kind)
-            let taggings = try readTaggings(where: "record_id = ? AND removed_at IS NULL", [.text(recordID.rawValue)])
-            var keys: Set<String> = []
-            for typed in names {
-                let key: String
-                do throws(JournalError) { key = Tag.key(try Tag.checked(typed)) } catch { throw .invalidInput(error) }
-                guard taggings.contains(where: { Tag.key($0.tagging.name) == key }) else { throw .tagNotFound(id: recordID.rawValue) }
-                keys.insert(key)
-            }
-            for before in taggings where keys.contains(Tag.key(before.tagging.name)) {
-                _ = try changeTagging(before) { tagging, now in tagging.removedAt = now }
-            }
+    public func remove(_ names: [String], from recordID: EntityID, kind: TaggedKind) throws(StoreError) {
+        tables.requireWrite()
+        _ = try store.requireCipher()
+        try requireLiveTaggable(recordID, kind: kind)
+        let taggings = try versions(where: "record_id = ? AND removed_at IS NULL", [.text(recordID.rawValue)])
+        var keys: Set<String> = []
+        for typed in names {
+            let key: String
+            do throws(JournalError) { key = Tag.key(try Tag.checked(typed)) } catch { throw .invalidInput(error) }
+            guard taggings.contains(where: { Tag.key($0.tagging.name) == key }) else { throw .tagNotFound(id: recordID.rawValue) }
+            keys.insert(key)
+        }
+        for before in taggings where keys.contains(Tag.key(before.tagging.name)) {
+            _ = try change(before) { tagging, now in tagging.removedAt = now }
         }
     }
 
     /// Changes a tagging here (given back, taken away) at a new clock and version, with its
-    /// `update` operation. Call inside a write transaction.
-    private func changeTagging(_ before: TaggingVersion, _ change: (inout Tagging, Timestamp) -> Void) throws(StoreError) -> TaggingVersion {
-        let now = clock.now()
-        let stamp = try tick()
+    /// `update` operation.
+    private func change(_ before: TaggingVersion, _ change: (inout Tagging, Timestamp) -> Void) throws(StoreError) -> TaggingVersion {
+        let now = store.clock.now()
+        let stamp = try store.tick()
         var tagging = before.tagging
         change(&tagging, now)
         tagging.updatedAt = max(now, tagging.updatedAt)
-        tagging.version = try Self.nextVersion(after: tagging.version, of: tagging.id)
+        tagging.version = try Store.nextVersion(after: tagging.version, of: tagging.id)
         let version = TaggingVersion(tagging, clock: stamp)
-        try writeTagging(version)
-        try enqueue(.update, .tagging(version), clock: stamp, at: now, baseVersion: before.tagging.version, base: before.clock)
+        try write(version)
+        try store.enqueue(.update, .tagging(version), clock: stamp, at: now, baseVersion: before.tagging.version, base: before.clock)
         return version
     }
 
     /// The tags a record shows (``Tag/shown(_:)``).
-    public func tags(of recordID: EntityID) throws(StoreError) -> [String] {
-        Tag.shown(try readTaggings(where: "record_id = ? AND removed_at IS NULL", [.text(recordID.rawValue)]).map(\.tagging))
+    public func shown(on recordID: EntityID) throws(StoreError) -> [String] {
+        Tag.shown(try versions(where: "record_id = ? AND removed_at IS NULL", [.text(recordID.rawValue)]).map(\.tagging))
     }
 
     /// The tags every record of `kind` shows, by record; records without tags are absent.
     /// With `bookID`, only the notes and quotes of that book are read (a one-book listing
     /// opens no other tag).
-    public func tagsByRecord(kind: TaggedKind, inBook bookID: EntityID? = nil) throws(StoreError) -> [EntityID: [String]] {
+    public func shownByRecord(kind: TaggedKind, inBook bookID: EntityID? = nil) throws(StoreError) -> [EntityID: [String]] {
         var byRecord: [EntityID: [Tagging]] = [:]
         let taggings = if let bookID, kind == .annotation {
-            try readTaggings(where: """
+            try versions(where: """
                 record_kind = 'annotation' AND removed_at IS NULL AND record_id IN (SELECT id FROM annotation WHERE book_id = ?)
                 """, [.text(bookID.rawValue)])
         } else {
-            try readTaggings(where: "record_kind = ? AND removed_at IS NULL", [.text(kind.rawValue)])
+            try versions(where: "record_kind = ? AND removed_at IS NULL", [.text(kind.rawValue)])
         }
         for version in taggings {
             byRecord[version.tagging.recordID, default: []].append(version.tagging)
@@ -112,14 +112,14 @@ extension Store {
     /// The records of `kind` that show tag `name` (compared by ``Tag/key(_:)``).
     public func records(kind: TaggedKind, taggedWith name: String) throws(StoreError) -> Set<EntityID> {
         let key = Tag.key(name)
-        return Set(try readTaggings(where: "record_kind = ? AND removed_at IS NULL", [.text(kind.rawValue)])
+        return Set(try versions(where: "record_kind = ? AND removed_at IS NULL", [.text(kind.rawValue)])
             .filter { Tag.key($0.tagging.name) == key }.map(\.tagging.recordID))
     }
 
     /// Every tag shown on a live book, note or quote, with how many of each show it, in
     /// the order of the keys.
-    public func tagCounts() throws(StoreError) -> [(name: String, books: Int, notes: Int, quotes: Int)] {
-        let live = try readTaggings(where: """
+    public func counts() throws(StoreError) -> [(name: String, books: Int, notes: Int, quotes: Int)] {
+        let live = try versions(where: """
             removed_at IS NULL AND (
               (record_kind = 'book' AND record_id IN (SELECT id FROM book WHERE deleted_at IS NULL)) OR
               (record_kind = 'annotation' AND record_id IN (SELECT id FROM annotation WHERE deleted_at IS NULL)))
@@ -147,33 +147,19 @@ extension Store {
     }
 
     /// The tagging `id` with its clock, removed or not, or nil when it is not here.
-    func localTagging(_ id: EntityID) throws(StoreError) -> TaggingVersion? {
-        try readTaggings(where: "id = ?", [.text(id.rawValue)]).first
-    }
-
-    /// Whether the book or note `id` is here, and in what state.
-    func presence(of id: EntityID, kind: TaggedKind) throws(StoreError) -> RecordPresence {
-        switch kind {
-        case .book:
-            return try bookPresence(id)
-        case .annotation:
-            var presence = RecordPresence.missing
-            try database.forEachRow("SELECT deleted_at IS NOT NULL, length(body) > 0 FROM annotation WHERE id = ?",
-                                    [.text(id.rawValue)]) { row in
-                presence = row.int64(0) == 0 ? .live : (row.int64(1) == 0 ? .purged : .deleted)
-            }
-            return presence
-        }
+    func version(_ id: EntityID) throws(StoreError) -> TaggingVersion? {
+        try versions(where: "id = ?", [.text(id.rawValue)]).first
     }
 
     /// Writes a tagging row with its clock: a new one, or one here changed. Its record
     /// never changes.
-    func writeTagging(_ version: TaggingVersion) throws(StoreError) {
+    func write(_ version: TaggingVersion) throws(StoreError) {
+        tables.requireWrite()
         let tagging = version.tagging
-        let cipher = try requireCipher()
+        let cipher = try store.requireCipher()
         let name: [UInt8] = tagging.name.isEmpty ? [] : try cipher.seal(tagging.name, table: "tagging", id: tagging.id.rawValue, field: "name")
         try database.run("""
-            INSERT INTO tagging (\(Self.taggingColumns)) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)
+            INSERT INTO tagging (\(Self.columns)) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)
             ON CONFLICT (id) DO UPDATE SET name = ?4, updated_at = ?6, removed_at = ?7, version = ?8, hlc = ?9
             """, [.text(tagging.id.rawValue), .text(tagging.recordID.rawValue), .text(tagging.recordKind.rawValue), .blob(name),
                   .integer(tagging.createdAt.millisecondsSince1970), .integer(tagging.updatedAt.millisecondsSince1970),
@@ -182,10 +168,10 @@ extension Store {
 
     /// Taggings matching `condition`, names opened. One whose name does not open is left
     /// out (``check`` reports it), so a damaged tag never hides a note.
-    func readTaggings(where condition: String, _ values: [SQLValue]) throws(StoreError) -> [TaggingVersion] {
-        let cipher = try requireCipher()
+    func versions(where condition: String, _ values: [SQLValue]) throws(StoreError) -> [TaggingVersion] {
+        let cipher = try store.requireCipher()
         var taggings: [TaggingVersion] = []
-        try database.forEachRow("SELECT \(Self.taggingColumns) FROM tagging WHERE \(condition) ORDER BY created_at, id", values) { row in
+        try database.forEachRow("SELECT \(Self.columns) FROM tagging WHERE \(condition) ORDER BY created_at, id", values) { row in
             guard let id = try? EntityID(validating: row.text(0)), let recordID = try? EntityID(validating: row.text(1)),
                   let kind = TaggedKind(rawValue: row.text(2)), let clock = try? HybridTimestamp(parsing: row.text(8)) else { return }
             let name: String
@@ -204,10 +190,10 @@ extension Store {
         return taggings
     }
 
-    /// Throws unless `id` names a live record of `kind`. Call inside a write transaction.
+    /// Throws unless `id` names a live record of `kind`.
     private func requireLiveTaggable(_ id: EntityID, kind: TaggedKind) throws(StoreError) {
         switch kind {
-        case .book: try requireLiveBook(id)
+        case .book: try store.requireLiveBook(id)
         case .annotation:
             var live = false
             try database.forEachRow("SELECT 1 FROM annotation WHERE id = ? AND deleted_at IS NULL", [.text(id.rawValue)]) { _ in live = true }
