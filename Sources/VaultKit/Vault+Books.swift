@@ -199,7 +199,7 @@ extension Vault {
         let namedBook = try reference.map { (text) throws(VaultError) in try book(named: text) }
         let titles: [EntityID: String]
         if let namedBook { titles = [namedBook.id: namedBook.title] } else { titles = try bookTitles() }
-        let sessions = try storeCall { () throws(StoreError) in try store.sessions(book: namedBook?.id, startedSince: since) }
+        let sessions = try storeCall { () throws(StoreError) in try store.read { tables throws(StoreError) in try tables.sessions.live(book: namedBook?.id, startedSince: since) } }
         return sessions.map { SessionListing(session: $0, bookTitle: titles[$0.bookID]) }
     }
 
@@ -272,7 +272,7 @@ extension Vault {
         let percent = try toPage.map { (page) throws(VaultError) in
             try journalCall { () throws(JournalError) in try book.edition.percent(atPage: page) }
         }
-        let after = try storeCall { () throws(StoreError) in try store.addSession(session, movingProgressTo: percent) }
+        let after = try storeCall { () throws(StoreError) in try store.write { tables throws(StoreError) in try tables.sessions.add(session, movingProgressTo: percent) } }
         return (session, after ?? book)
     }
 
@@ -285,9 +285,9 @@ extension Vault {
         let store = try unlockedStore()
         let now = clock.now()
         return try storeCall { () throws(StoreError) in
-            try store.editSession(sessionID) { (session) throws(JournalError) in
+            try store.write { tables throws(StoreError) in try tables.sessions.edit(sessionID) { (session) throws(JournalError) in
                 try session.edited(startedAt: startedAt, endedAt: endedAt, pagesRead: pagesRead, at: now)
-            }
+            } }
         }
     }
 
@@ -295,7 +295,7 @@ extension Vault {
     public func session(_ id: String) throws(VaultError) -> ReadingSession {
         let sessionID = try resolveSessionID(id)
         let store = try unlockedStore()
-        return try storeCall { () throws(StoreError) in try store.session(sessionID) }
+        return try storeCall { () throws(StoreError) in try store.read { tables throws(StoreError) in try tables.sessions.session(sessionID) } }
     }
 
     private func resolveSessionID(_ id: String) throws(VaultError) -> EntityID {

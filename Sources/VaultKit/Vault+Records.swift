@@ -22,11 +22,11 @@ extension Vault {
                                                  tags: try storeCall { () throws(StoreError) in try store.read { tables throws(StoreError) in try tables.tags.shown(on: annotation.id) } }))
         case .book:
             return .book(try storeCall { () throws(StoreError) in
-                BookDetails(book: try store.book(reference.id), sessions: try store.sessions(of: reference.id),
+                BookDetails(book: try store.book(reference.id), sessions: try store.read { tables throws(StoreError) in try tables.sessions.live(of: reference.id) },
                             counts: try store.counts(of: reference.id), tags: try store.read { tables throws(StoreError) in try tables.tags.shown(on: reference.id) })
             })
         case .session:
-            let sessions = try storeCall { () throws(StoreError) in try store.session(reference.id) }
+            let sessions = try storeCall { () throws(StoreError) in try store.read { tables throws(StoreError) in try tables.sessions.session(reference.id) } }
             return .session(sessions)
         }
     }

@@ -109,7 +109,7 @@ extension Store {
                 kinds[reference.id] = deleted.kind.rawValue
             }
             for reference in references where reference.kind == .session {
-                try deleteSessionInTransaction(reference.id)
+                try tablesOfThisTransaction.sessions.delete(reference.id)
             }
             for reference in references where reference.kind == .book {
                 try deleteBookInTransaction(reference.id)

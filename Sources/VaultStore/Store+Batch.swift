@@ -25,7 +25,7 @@ extension Store {
         _ = try requireCipher()
         try database.writeTransaction { () throws(StoreError) in
             for book in batch.books { try insertBook(book, outboxState: outboxState) }
-            for session in batch.sessions { try insertSession(session, outboxState: outboxState) }
+            for session in batch.sessions { try tablesOfThisTransaction.sessions.insert(session, outboxState: outboxState) }
             for annotation in batch.annotations { try insertAnnotation(annotation, outboxState: outboxState) }
         }
     }

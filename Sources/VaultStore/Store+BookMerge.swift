@@ -33,10 +33,11 @@ extension Store {
                 try changeAnnotationInTransaction(id, action: .update) { $0.bookID = kept }
                 summary.annotations += 1
             }
-            for session in try sessions(of: duplicate) {
-                try insertSession(ReadingSession(id: .generate(at: clock.now()), bookID: kept, startedAt: session.startedAt,
-                                                 endedAt: session.endedAt, pagesRead: session.pagesRead), outboxState: .pending)
-                try deleteSessionInTransaction(session.id)
+            let sessions = tablesOfThisTransaction.sessions
+            for session in try sessions.live(of: duplicate) {
+                try sessions.insert(ReadingSession(id: .generate(at: clock.now()), bookID: kept, startedAt: session.startedAt,
+                                                   endedAt: session.endedAt, pagesRead: session.pagesRead), outboxState: .pending)
+                try sessions.delete(session.id)
                 summary.sessions += 1
             }
             summary.tags = try tablesOfThisTransaction.tags.add(try tablesOfThisTransaction.tags.shown(on: duplicate), to: kept, kind: .book).count

@@ -401,3 +401,14 @@ extension Store {
         return byID
     }
 }
+
+extension Store {
+    /// Throws unless `id` names a book that is not deleted.
+    func requireLiveBook(_ id: EntityID) throws(StoreError) {
+        var deleted: Bool?
+        try database.forEachRow("SELECT deleted_at IS NOT NULL FROM book WHERE id = ?", [.text(id.rawValue)]) { row in
+            deleted = row.int64(0) != 0
+        }
+        guard deleted == false else { throw .recordNotFound(id: id.rawValue) }
+    }
+}

@@ -150,13 +150,13 @@ public final class ArchiveImport {
         let bookKnown = try bookExists(incoming.bookID)
         var local: SessionVersion?
         if hadSessions {
-            local = try store.localSession(incoming.id)
+            local = try store.tablesOfThisTransaction.sessions.version(incoming.id)
         }
         guard case .add(let session) = merge.merge(archived: incoming, into: local) else {
             summary.unchanged += 1
             return (.unchanged, bookKnown)
         }
-        try store.insertSession(session, outboxState: .pending)
+        try store.tablesOfThisTransaction.sessions.insert(session, outboxState: .pending)
         summary.added.sessions += 1
         return (.added, bookKnown)
     }

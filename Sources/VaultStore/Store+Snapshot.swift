@@ -32,7 +32,7 @@ extension Store {
                 }
             }
             for id in try ids(in: "reading_session") {
-                guard let version = try localSession(id) else { continue }
+                guard let version = try tablesOfThisTransaction.sessions.version(id) else { continue }
                 try enqueueSnapshotOperation(.session(version), deleted: version.session.deletedAt != nil)
                 report.operations += 1
             }

@@ -89,7 +89,7 @@ public struct MergeTransaction: SyncApplyTransaction {
     }
 
     public func localSession(_ id: EntityID) throws(StoreError) -> SessionVersion? {
-        try store.localSession(id)
+        try store.tablesOfThisTransaction.sessions.version(id)
     }
 
     public func localAnnotation(_ id: EntityID) throws(StoreError) -> LocalAnnotation? {
@@ -137,7 +137,7 @@ public struct MergeTransaction: SyncApplyTransaction {
     }
 
     public func apply(_ decision: SessionDecision) throws(StoreError) {
-        if case .store(let session) = decision { try store.writeSession(session) }
+        if case .store(let session) = decision { try store.tablesOfThisTransaction.sessions.write(session) }
     }
 
     public func apply(_ decision: AnnotationDecision, to id: EntityID) throws(StoreError) {

@@ -21,7 +21,7 @@ extension Store {
                 kinds[reference.id] = restored.kind.rawValue
             }
             for reference in references where reference.kind == .session {
-                let session = try changeSessionInTransaction(reference.id, action: .update, requireLive: false) { (session) throws(StoreError) in
+                let session = try tablesOfThisTransaction.sessions.change(reference.id, action: .update, requireLive: false) { (session) throws(StoreError) in
                     var restored = session
                     restored.deletedAt = nil
                     return restored
@@ -49,6 +49,6 @@ extension Store {
 
     /// The deleted sessions, in the order they started.
     public func deletedSessions() throws(StoreError) -> [ReadingSession] {
-        try readSessions(where: "deleted_at IS NOT NULL", []).map(\.session)
+        try read { tables throws(StoreError) in try tables.sessions.versions(where: "deleted_at IS NOT NULL", []).map(\.session) }
     }
 }

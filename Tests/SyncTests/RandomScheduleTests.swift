@@ -164,14 +164,14 @@ final class ScheduleRunner {
             try device.store.setProgress(of: book.id, to: percent, rewind: rewind)
             outcome.log.append("\(step) \(device.name): progress \(book.id.rawValue.suffix(6)) \(current) → \(percent)\(rewind ? " --rewind" : "")")
         case 57..<62 where options.sessionEdits && chance(50):
-            let sessions = try books.flatMap { book in try device.store.sessions(of: book.id) }
+            let sessions = try books.flatMap { book in try device.store.read { tables throws(StoreError) in try tables.sessions.live(of: book.id) } }
             guard let session = pick(sessions) else { return }
             if chance(40) {
-                try device.store.editSession(session.id) { (session) throws(JournalError) in
+                try device.store.write { tables throws(StoreError) in try tables.sessions.edit(session.id) { (session) throws(JournalError) in
                     var edited = session
                     edited.pagesRead = Int.random(in: 0...40, using: &random)
                     return edited
-                }
+                } }
                 outcome.log.append("\(step) \(device.name): session \(session.id.rawValue.suffix(6)) edited")
             } else {
                 _ = try device.store.delete([RecordReference(id: session.id, kind: .session)])

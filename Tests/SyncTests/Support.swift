@@ -289,7 +289,7 @@ final class Device {
         let now = clock.now()
         let session = try ReadingSession.new(bookID: bookID, startedAt: Timestamp(millisecondsSince1970: now.millisecondsSince1970 - 60_000),
                                              endedAt: now, pagesRead: pages, at: now)
-        try store.addSession(session)
+        try store.write { tables throws(StoreError) in try tables.sessions.add(session) }
         return session
     }
 
@@ -354,7 +354,7 @@ struct JournalState: Equatable, CustomStringConvertible {
             books.append(BookRow(book: book, progressRewind: rewind[book.id.rawValue] ?? false))
         }
         for id in sessionIDs {
-            if let version = try store.localSession(id) { sessions.append(version.session) }
+            if let version = try store.read({ tables throws(StoreError) in try tables.sessions.version(id) }) { sessions.append(version.session) }
         }
         books.sort { $0.book.id < $1.book.id }
         for id in annotationIDs {

@@ -62,7 +62,7 @@ import TestSupport
         #expect(try store.rawAnnotationRows() == annotationsBefore)
 
         #expect(storeError { () throws(StoreError) in try store.setProgress(of: book.id, to: 80) } != nil)
-        #expect(storeError { () throws(StoreError) in try store.addSession(try newSessionOrFail(book, clock: fixture.clock)) } != nil)
+        #expect(storeError { () throws(StoreError) in try store.write { tables throws(StoreError) in try tables.sessions.add(try newSessionOrFail(book, clock: fixture.clock)) } } != nil)
         #expect(try store.rawRows("SELECT id, hex(title), hex(authors), progress, created_at, updated_at, deleted_at, version, 0 FROM book") == booksBefore)
         #expect(try store.integer("SELECT count(*) FROM reading_session") == 0)
         #expect(try store.outboxRows() == outboxBefore)
@@ -331,7 +331,8 @@ import TestSupport
             try store.addAnnotation(try newNote(book, "Note \(canary)", locator: "Loc \(canary)", clock: fixture.clock))
             let quote = try newQuote(book, "Quote \(canary)", locator: "Quote loc \(canary)", clock: fixture.clock)
             try store.addAnnotation(quote)
-            try store.addSession(try newSession(book, clock: fixture.clock))
+            let session = try newSession(book, clock: fixture.clock)
+            try store.write { tables throws(StoreError) in _ = try tables.sessions.add(session) }
             try store.setProgress(of: book.id, to: 50)
             try store.editAnnotation(quote.id, body: "Edited \(canary)", locator: .some(try Locator("Edited loc \(canary)")))
             try store.deleteAnnotation(quote.id)

@@ -112,11 +112,11 @@ import VaultCrypto
         clock.advance(seconds: 10)
         let session = try newSession(book, pages: 33, clock: clock)
         result = try expectOneOperation(fixture, entity: .session, id: session.id, action: .create, baseVersion: 0, plaintexts: []) {
-            try store.addSession(session)
+            try store.write { tables throws(StoreError) in _ = try tables.sessions.add(session) }
         }
         snapshot = try #require(result.payload["session"] as? [String: Any])
         #expect(snapshot["pagesRead"] as? Int == 33)
-        #expect(try store.session(session.id) == session)
+        #expect(try store.read { tables throws(StoreError) in try tables.sessions.session(session.id) } == session)
 
         // editAnnotation
         clock.advance(seconds: 10)

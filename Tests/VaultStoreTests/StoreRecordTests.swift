@@ -78,7 +78,8 @@ import VaultCrypto
         let notes = [try newNote(book, "one", clock: fixture.clock), try newNote(book, "two", clock: fixture.clock),
                      try newQuote(book, clock: fixture.clock)]
         for note in notes { try store.addAnnotation(note) }
-        try store.addSession(try newSession(book, clock: fixture.clock))
+        let session = try newSession(book, clock: fixture.clock)
+        try store.write { tables throws(StoreError) in _ = try tables.sessions.add(session) }
 
         #expect(storeError { () throws(StoreError) in try store.deleteBook(book.id) } == .bookHasAnnotations(id: book.id.rawValue, count: 3))
         try store.deleteAnnotation(notes[0].id)
@@ -114,7 +115,7 @@ import VaultCrypto
             let note = try newNote(book, clock: fixture.clock)
             #expect(storeError { () throws(StoreError) in try store.addAnnotation(note) } == .recordNotFound(id: book.id.rawValue))
             let session = try newSession(book, clock: fixture.clock)
-            #expect(storeError { () throws(StoreError) in try store.addSession(session) } == .recordNotFound(id: book.id.rawValue))
+            #expect(storeError { () throws(StoreError) in try store.write { tables throws(StoreError) in try tables.sessions.add(session) } } == .recordNotFound(id: book.id.rawValue))
         }
         #expect(try store.integer("SELECT count(*) FROM annotation") == 0)
         #expect(try store.integer("SELECT count(*) FROM reading_session") == 0)
@@ -143,7 +144,7 @@ import VaultCrypto
         let unknown = EntityID.generate(at: fixture.clock.now())
         #expect(storeError { () throws(StoreError) in try fixture.store.book(unknown) } == .recordNotFound(id: unknown.rawValue))
         #expect(storeError { () throws(StoreError) in try fixture.store.annotation(unknown) } == .recordNotFound(id: unknown.rawValue))
-        #expect(storeError { () throws(StoreError) in try fixture.store.session(unknown) } == .recordNotFound(id: unknown.rawValue))
+        #expect(storeError { () throws(StoreError) in try fixture.store.read { tables throws(StoreError) in try tables.sessions.session(unknown) } } == .recordNotFound(id: unknown.rawValue))
         #expect(storeError { () throws(StoreError) in try fixture.store.deleteAnnotation(unknown) } == .recordNotFound(id: unknown.rawValue))
     }
 
@@ -158,15 +159,16 @@ import VaultCrypto
         for _ in 0..<3 { try store.addAnnotation(try newNote(a, clock: fixture.clock)) }
         try store.addAnnotation(try newQuote(a, clock: fixture.clock))
         for _ in 0..<2 { try store.addAnnotation(try newQuote(b, clock: fixture.clock)) }
-        for _ in 0..<4 { try store.addSession(try newSession(a, clock: fixture.clock)) }
-        try store.addSession(try newSession(b, clock: fixture.clock))
+        for session in try (0..<4).map({ _ in try newSession(a, clock: fixture.clock) }) + [newSession(b, clock: fixture.clock)] {
+            try store.write { tables throws(StoreError) in _ = try tables.sessions.add(session) }
+        }
 
         #expect(try store.counts(of: a.id) == JournalCounts(books: 1, sessions: 4, notes: 3, quotes: 1))
         #expect(try store.counts(of: b.id) == JournalCounts(books: 1, sessions: 1, notes: 0, quotes: 2))
         #expect(try store.counts(of: empty.id) == JournalCounts(books: 1, sessions: 0, notes: 0, quotes: 0))
         #expect(try store.counts() == JournalCounts(books: 3, sessions: 5, notes: 3, quotes: 3))
         #expect(try store.counts(of: EntityID.generate(at: fixture.clock.now())) == JournalCounts(books: 0, sessions: 0, notes: 0, quotes: 0))
-        #expect(try store.sessions(of: a.id).count == 4)
+        #expect(try store.read { tables throws(StoreError) in try tables.sessions.live(of: a.id) }.count == 4)
 
         try store.deleteBook(empty.id)
         #expect(try store.counts() == JournalCounts(books: 2, sessions: 5, notes: 3, quotes: 3))
@@ -205,7 +207,7 @@ import VaultCrypto
         let note = try newNote(book, clock: fixture.clock)
         try store.addAnnotation(note)
         let session = try newSession(book, clock: fixture.clock)
-        try store.addSession(session)
+        try store.write { tables throws(StoreError) in try tables.sessions.add(session) }
         let deleted = try newNote(book, clock: fixture.clock)
         try store.addAnnotation(deleted)
         try store.deleteAnnotation(deleted.id)
@@ -238,9 +240,9 @@ import VaultCrypto
             let session = try ReadingSession.new(bookID: book.id, startedAt: start,
                                                  endedAt: Timestamp(millisecondsSince1970: start.millisecondsSince1970 + 1000),
                                                  pagesRead: Int(offset), at: fixture.clock.now())
-            try fixture.store.addSession(session)
+            try fixture.store.write { tables throws(StoreError) in try tables.sessions.add(session) }
             sessions.append(session)
         }
-        #expect(try fixture.store.sessions(of: book.id) == sessions.sorted { $0.startedAt < $1.startedAt })
+        #expect(try fixture.store.read { tables throws(StoreError) in try tables.sessions.live(of: book.id) } == sessions.sorted { $0.startedAt < $1.startedAt })
     }
 }

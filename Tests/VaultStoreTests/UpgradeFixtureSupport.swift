@@ -293,14 +293,17 @@ func expectEveryRecord(in store: Store, of fixture: UpgradeFixture,
     let liveSessions = expected.sessions.filter { $0.deletedAt == nil }
     var sessionCount = 0
     for book in expected.books {
-        let read = try store.sessions(of: try EntityID(validating: book.id))
+        let bookID = try EntityID(validating: book.id)
+        let read = try store.read { tables throws(StoreError) in try tables.sessions.live(of: bookID) }
         let want = liveSessions.filter { $0.bookId == book.id }
         sessionCount += read.count
         #expect(read.map(\.id.rawValue).sorted() == want.map(\.id).sorted(), "sessions of \(book.id)", sourceLocation: sourceLocation)
     }
     #expect(sessionCount == liveSessions.count, sourceLocation: sourceLocation)
     for session in expected.sessions {
-        let read = try #require(try store.localSession(try EntityID(validating: session.id)), sourceLocation: sourceLocation).session
+        let sessionID = try EntityID(validating: session.id)
+        let read = try #require(try store.read { tables throws(StoreError) in try tables.sessions.version(sessionID) },
+                                sourceLocation: sourceLocation).session
         #expect(read.bookID.rawValue == session.bookId, sourceLocation: sourceLocation)
         #expect(read.startedAt.millisecondsSince1970 == session.startedAt, sourceLocation: sourceLocation)
         #expect(read.endedAt.millisecondsSince1970 == session.endedAt, sourceLocation: sourceLocation)

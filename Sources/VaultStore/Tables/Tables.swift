@@ -17,6 +17,8 @@ public struct Tables {
     public var remotes: RemoteTable { RemoteTable(tables: self) }
     /// `book_alias`: the names other programs give a book.
     public var bookAliases: BookAliasTable { BookAliasTable(tables: self) }
+    /// `reading_session`: when the reader read, and how many pages.
+    public var sessions: SessionTable { SessionTable(tables: self) }
     /// `tagging`: tags given to books, notes and quotes.
     public var tags: TagTable { TagTable(tables: self) }
 
@@ -42,6 +44,7 @@ extension Store {
 
     /// Runs `body` with the tables, in one write transaction (`BEGIN IMMEDIATE`): committed
     /// when it returns, rolled back, with nothing of it kept, when it throws.
+    @discardableResult
     public func write<Result>(_ body: (Tables) throws(StoreError) -> Result) throws(StoreError) -> Result {
         try database.writeTransaction { () throws(StoreError) -> Result in try body(Tables(store: self, isWrite: true)) }
     }

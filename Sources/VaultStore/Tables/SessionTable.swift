@@ -1,0 +1,138 @@
+public import Journal
+import SyncWire
+
+/// `reading_session`: when the reader read, and how many pages, all in the clear. A session
+/// can be corrected and deleted (schema v9), each change with its clock, which
+/// ``SessionEditPolicy`` compares between devices.
+public struct SessionTable {
+    let tables: Tables
+    private var store: Store { tables.store }
+    private var database: Database { tables.database }
+
+    private static let columns = "id, book_id, started_at, ended_at, pages_read, deleted_at, version, hlc"
+
+    /// Saves a new session with its `create` operation and, when `percent` is given and
+    /// beyond the book's position, moves the book there (with its operation). Returns the
+    /// book when it moved.
+    @discardableResult
+    public func add(_ session: ReadingSession, movingProgressTo percent: Double? = nil) throws(StoreError) -> Book? {
+        tables.requireWrite()
+        _ = try store.requireCipher()
+        try store.requireLiveBook(session.bookID)
+        try insert(session, outboxState: .pending)
+        guard let percent else { return nil }
+        guard percent > (try store.currentProgress(of: session.bookID)) else { return nil }
+        return try store.changeBookInTransaction(session.bookID, action: .update, parts: .progress(rewind: false)) { book in
+            book.progress = percent
+        }
+    }
+
+    /// Inserts a session row and its `create` operation. The book must exist (a foreign key), and callers adding a new session check first
+    /// that it is not deleted. A recording has the origin clock (``SessionEditPolicy``): the
+    /// same on every device, and older than any change, so a session an archive brings back
+    /// never undoes an edit or a deletion made elsewhere.
+    func insert(_ session: ReadingSession, outboxState: OutboxState) throws(StoreError) {
+        tables.requireWrite()
+        let stamp = try store.tick()
+        let version = SessionVersion(session, clock: .origin)
+        try write(version)
+        try store.enqueue(.create, .session(version), clock: stamp, at: store.clock.now(), baseVersion: 0, base: nil, state: outboxState)
+    }
+
+    /// Corrects a live session: `change` gets it as it stands and returns it changed, or throws the rule it would break (nothing is then written).
+    /// A change to the same numbers writes nothing: the session comes back at its version.
+    /// The change takes a new clock, which ``SessionEditPolicy`` compares between devices.
+    @discardableResult
+    public func edit(_ id: EntityID,
+                     _ change: (ReadingSession) throws(JournalError) -> ReadingSession) throws(StoreError) -> ReadingSession {
+        try self.change(id, action: .update) { (session) throws(StoreError) in
+            do throws(JournalError) { return try change(session) } catch { throw .invalidInput(error) }
+        }
+    }
+
+    /// Tombstones a live session.
+    func delete(_ id: EntityID) throws(StoreError) {
+        _ = try change(id, action: .delete) { (session) throws(StoreError) in
+            var deleted = session
+            deleted.deletedAt = store.clock.now()
+            return deleted
+        }
+    }
+
+    /// `requireLive: false`: an undelete, which changes a deleted session.
+    func change(_ id: EntityID, action: OutboxAction, requireLive: Bool = true,
+                _ change: (ReadingSession) throws(StoreError) -> ReadingSession) throws(StoreError) -> ReadingSession {
+        tables.requireWrite()
+        guard let local = try version(id), local.session.deletedAt == nil || !requireLive else { throw .recordNotFound(id: id.rawValue) }
+        var changed = try change(local.session)
+        guard changed != local.session else { return local.session }
+        changed.version = try Store.nextVersion(after: local.session.version, of: id)
+        let stamp = try store.tick()
+        let version = SessionVersion(changed, clock: stamp)
+        try write(version)
+        try store.enqueue(action, .session(version), clock: stamp, at: store.clock.now(), baseVersion: local.session.version, base: local.clock)
+        return changed
+    }
+
+    /// Writes a session row with its clock: a new one, or one here changed (a merge stores
+    /// the version ``SessionEditPolicy`` let win). Its book never changes.
+    func write(_ version: SessionVersion) throws(StoreError) {
+        tables.requireWrite()
+        let session = version.session
+        try database.run("""
+            INSERT INTO reading_session (\(Self.columns)) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)
+            ON CONFLICT (id) DO UPDATE SET started_at = ?3, ended_at = ?4, pages_read = ?5, deleted_at = ?6, version = ?7, hlc = ?8
+            """, [.text(session.id.rawValue), .text(session.bookID.rawValue),
+                  .integer(session.startedAt.millisecondsSince1970), .integer(session.endedAt.millisecondsSince1970),
+                  .integer(Int64(session.pagesRead)), .integer(session.deletedAt?.millisecondsSince1970),
+                  .integer(session.version), .text(version.clock.description)])
+    }
+
+    /// A book's live sessions, in the order they started.
+    public func live(of bookID: EntityID) throws(StoreError) -> [ReadingSession] {
+        try versions(where: "book_id = ? AND deleted_at IS NULL", [.text(bookID.rawValue)]).map(\.session)
+    }
+
+    /// The live sessions of books that are not deleted (of `bookID` alone, if given) that
+    /// started at or after `since`, if given, in the order they started.
+    public func live(book bookID: EntityID?, startedSince since: Timestamp?) throws(StoreError) -> [ReadingSession] {
+        try versions(where: """
+            deleted_at IS NULL AND book_id IN (SELECT id FROM book WHERE deleted_at IS NULL AND (?1 IS NULL OR id = ?1))
+            AND (?2 IS NULL OR started_at >= ?2)
+            """, [bookID.map { .text($0.rawValue) } ?? .null, since.map { .integer($0.millisecondsSince1970) } ?? .null]).map(\.session)
+    }
+
+    /// One live reading session by id.
+    public func session(_ id: EntityID) throws(StoreError) -> ReadingSession {
+        guard let session = try versions(where: "id = ? AND deleted_at IS NULL", [.text(id.rawValue)]).first else {
+            throw .recordNotFound(id: id.rawValue)
+        }
+        return session.session
+    }
+
+    /// The session `id` with its clock, deleted or not, or nil when it is not here (what a
+    /// merge needs to know of it).
+    func version(_ id: EntityID) throws(StoreError) -> SessionVersion? {
+        try versions(where: "id = ?", [.text(id.rawValue)]).first
+    }
+
+    func versions(where condition: String, _ values: [SQLValue]) throws(StoreError) -> [SessionVersion] {
+        _ = try store.requireCipher()
+        var sessions: [SessionVersion] = []
+        try database.forEachRow("""
+            SELECT \(Self.columns) FROM reading_session WHERE \(condition) ORDER BY started_at, id
+            """, values) { row in
+            guard let id = try? EntityID(validating: row.text(0)),
+                  let bookID = try? EntityID(validating: row.text(1)) else { return }
+            // A session recorded before schema v9, and never changed since, has no clock.
+            let clock = row.isNull(7) ? .origin : (try? HybridTimestamp(parsing: row.text(7))) ?? .origin
+            sessions.append(SessionVersion(
+                ReadingSession(id: id, bookID: bookID, startedAt: Timestamp(millisecondsSince1970: row.int64(2)),
+                               endedAt: Timestamp(millisecondsSince1970: row.int64(3)), pagesRead: Int(row.int64(4)),
+                               deletedAt: row.isNull(5) ? nil : Timestamp(millisecondsSince1970: row.int64(5)),
+                               version: row.int64(6)),
+                clock: clock))
+        }
+        return sessions
+    }
+}
