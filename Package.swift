@@ -58,7 +58,7 @@ let package = Package(
         // of CZip, CMobi and CQPDF; depends on XML only.
         .target(name: "BookFiles", dependencies: ["CZip", "CMobi", "CQPDF", "FileIO", "XML"]),
         // The facade the CLI talks to.
-        .target(name: "VaultKit", dependencies: ["BookFiles", "FileIO", "VaultStore", "Sync", "SyncWire", "Archive", "Importers", "Keystore", "VaultCrypto", "Journal", "Telemetry"]),
+        .target(name: "VaultKit", dependencies: ["BookFiles", "FileIO", "HTTP", "VaultStore", "Sync", "SyncWire", "Archive", "Importers", "Keystore", "VaultCrypto", "Journal", "Telemetry"]),
         // Commands, parsing, help, terminal I/O.
         .target(name: "BMCLI", dependencies: ["BookFiles", "FileIO", "VaultKit", "Journal", "Telemetry"]),
         .executableTarget(name: "bmvault", dependencies: ["BMCLI"]),
@@ -80,7 +80,7 @@ let package = Package(
         .testTarget(name: "KeystoreTests", dependencies: ["Keystore", "VaultCrypto"]),
         .testTarget(name: "VaultStoreTests", dependencies: ["FileIO", "VaultStore", "Sync", "SyncWire", "VaultCrypto", "Journal", "TestSupport"]),
         .testTarget(name: "ArchiveTests", dependencies: ["FileIO", "Archive", "Journal", "VaultCrypto", "TestSupport"]),
-        .testTarget(name: "SyncTests", dependencies: ["Sync", "SyncWire", "FileIO", "VaultStore", "VaultCrypto", "Journal", "TestSupport"]),
+        .testTarget(name: "SyncTests", dependencies: ["Sync", "SyncWire", "HTTP", "FileIO", "VaultStore", "VaultCrypto", "Journal", "TestSupport"]),
         .testTarget(name: "VaultKitTests", dependencies: ["VaultKit", "VaultStore", "Keystore", "VaultCrypto", "Journal", "TestSupport"]),
         .testTarget(name: "BMCLITests", dependencies: ["BMCLI", "VaultKit"]),
         .testTarget(name: "EndToEndTests", dependencies: ["bmvault", "TestSupport"]),

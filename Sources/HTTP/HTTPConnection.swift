@@ -4,7 +4,8 @@ import Glibc
 /// HTTP/1.1 through libcurl: one handle for a run of requests, so they share one kept-alive
 /// connection (one TLS handshake per sync, not per file). TLS is verified against the
 /// system's CA store (or ``Settings/caFile``), the proxy variables are honoured as curl
-/// honours them, and every request has a connect timeout and a stall timeout.
+/// honours them (but for plain HTTP, which goes to this machine only, ``ThisMachine``, and
+/// never through a proxy), and every request has a connect timeout and a stall timeout.
 ///
 /// Not thread-safe: one connection per thread (a sync uses one).
 public final class HTTPConnection {
@@ -66,6 +67,12 @@ public final class HTTPConnection {
     }
 
     private func perform(_ request: HTTPRequest, transfer: Transfer) throws(HTTPError) -> HTTPResponse {
+        // Plain HTTP only to this machine, and never through a proxy (libcurl honours
+        // `http_proxy` even for localhost unless `NO_PROXY` covers it).
+        guard let target = ThisMachine.schemeAndHost(of: request.url),
+              target.scheme == "https" || (target.scheme == "http" && ThisMachine.isLoopback(host: target.host)) else {
+            throw .plainHTTPBeyondThisMachine
+        }
         // A reset keeps the live connection, the DNS cache and TLS sessions; only options go.
         curl_easy_reset(handle)
         transfer.handle = handle
@@ -113,6 +120,7 @@ public final class HTTPConnection {
                         bmvault_curl_set_pointer(handle, CURLOPT_READDATA, context),
                     ]
                 }
+                if target.scheme == "http" { setup.append(bmvault_curl_set_string(handle, CURLOPT_NOPROXY, "*")) }
                 if let caFile = settings.caFile { setup.append(bmvault_curl_set_string(handle, CURLOPT_CAINFO, caFile)) }
                 if let user = settings.user {
                     setup += [

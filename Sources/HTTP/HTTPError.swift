@@ -15,6 +15,9 @@ public enum HTTPError: Error, Equatable, Sendable {
     case transport(reason: String)
     /// The response body was larger than the caller allows.
     case responseTooLarge(limit: Int)
+    /// A plain `http://` URL whose host is not this machine (``ThisMachine``), or a URL
+    /// libcurl cannot read: nothing was sent.
+    case plainHTTPBeyondThisMachine
 
     init(_ code: CURLcode, detail: String, osErrno: Int32) {
         let reason = detail.isEmpty ? String(cString: curl_easy_strerror(code)) : detail

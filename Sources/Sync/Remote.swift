@@ -114,13 +114,16 @@ public enum RemoteError: Error, Equatable, Sendable {
     /// The server answered an HTTP `operation` with a status bmvault did not expect; a 5xx
     /// is the server's trouble, and temporary.
     case http(operation: String, status: Int)
+    /// A plain `http://` URL whose host is not this machine: refused before anything was
+    /// sent, since the password and the files would cross the network in the clear.
+    case plainHTTPBeyondThisMachine
 
     /// Whether trying again later may succeed.
     public var isTemporary: Bool {
         switch self {
         case .unreachable, .timedOut, .io, .outOfSpace: true
         case .http(_, let status): status >= 500 || status == 408 || status == 429
-        case .otherVault, .malformed, .unauthorized, .noSuchFolder, .tls: false
+        case .otherVault, .malformed, .unauthorized, .noSuchFolder, .tls, .plainHTTPBeyondThisMachine: false
         }
     }
 
@@ -134,6 +137,7 @@ public enum RemoteError: Error, Equatable, Sendable {
         case .malformed: "malformed"
         case .unauthorized: "unauthorized"
         case .noSuchFolder: "noSuchFolder"
+        case .plainHTTPBeyondThisMachine: "plainHTTP"
         case .outOfSpace: "outOfSpace"
         case .tls: "tls"
         case .http(let operation, let status): "http.\(operation).\(status)"

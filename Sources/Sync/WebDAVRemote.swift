@@ -490,6 +490,7 @@ extension RemoteError {
         case .tls(let reason): self = .tls(reason: reason)
         case .transport: self = .io(operation: "http", errno: EIO)
         case .responseTooLarge: self = .malformed(what: "not a file bmvault writes")
+        case .plainHTTPBeyondThisMachine: self = .plainHTTPBeyondThisMachine
         }
     }
 }

@@ -2,6 +2,7 @@ internal import FileIO
 import Foundation
 import Keystore
 import Telemetry
+import HTTP
 import Sync
 public import VaultCrypto
 import VaultStore
@@ -35,7 +36,7 @@ public struct WebDAVFolder: Sendable, Equatable {
             throw .invalidRemoteURL(reason: "a folder's URL has no query (?) or fragment (#)")
         }
         // Plain HTTP would carry the password and the sealed files' names in the clear.
-        guard scheme == "https" || Self.isLoopback(host) else {
+        guard scheme == "https" || ThisMachine.isLoopback(host: host) else {
             throw .invalidRemoteURL(reason: "http:// is for this machine only (localhost, 127.0.0.1, ::1); use https://")
         }
         var trimmed = url
@@ -51,11 +52,6 @@ public struct WebDAVFolder: Sendable, Equatable {
         } else {
             self.caFile = nil
         }
-    }
-
-    static func isLoopback(_ host: String) -> Bool {
-        let host = host.lowercased().trimmingCharacters(in: CharacterSet(charactersIn: "[]"))
-        return host == "localhost" || host == "::1" || host.hasPrefix("127.")
     }
 
     func credentials(password: SecretBytes?) -> WebDAVCredentials {

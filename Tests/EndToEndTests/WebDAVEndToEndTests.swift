@@ -133,6 +133,31 @@ import TestSupport
         #expect(remotes.first?["location"] as? String == server.url)
     }
 
+    /// Issue 40: a plain-HTTP remote on this machine never goes through a proxy (libcurl
+    /// would honour `http_proxy` for it), and one a 0.18.0 vault recorded with a look-alike
+    /// host is refused at sync before anything is sent: one line, exit 69 (as for a remote
+    /// that cannot be used), nothing changed.
+    @Test func plainHTTPStaysOnThisMachine() throws {
+        let server = try WebDAVServer(users: [(Self.user, Self.password)])
+        let vault = try TestVault()
+        try vault.createUnlocked()
+        try vault.succeed(["book", "add", "Through no proxy"])
+        try vault.succeed(["remote", "add", "cloud", server.url, "--user", Self.user, "--password-stdin"], stdin: Self.password + "\n")
+        let closedPort = try WebDAVServer.freePort()
+        let proxy = "http://127.0.0.1:\(closedPort)"
+        let synced = try vault.run(["sync"], environment: ["http_proxy": proxy, "HTTP_PROXY": proxy, "ALL_PROXY": proxy])
+        #expect(synced.status == 0, "a proxy was used for this machine: \(synced)")
+        #expect(!(try server.files()).isEmpty)
+
+        _ = try vault.sqlite("UPDATE remote SET location = 'http://127.0.0.1.nip.io:\(closedPort)/bmvault' WHERE name = 'cloud';")
+        try vault.succeed(["note", "add", "through", "waiting in the outbox"])
+        let outbox = try vault.succeed(["outbox", "--json"]).stdout
+        let refused = try vault.run(["sync"])
+        #expect(refused.status == 69, "\(refused)")
+        #expect(refused.stderr.contains("remote cloud is a plain http:// URL to another machine"), "\(refused)")
+        #expect(try vault.succeed(["outbox", "--json"]).stdout == outbox, "the operation stays waiting, as it was")
+    }
+
     @Test func whatTheServerRefusesIsOneLineWithItsExitCode() throws {
         let server = try WebDAVServer(users: [(Self.user, Self.password)])
         let vault = try TestVault()
@@ -144,6 +169,10 @@ import TestSupport
             (["remote", "add", "cloud", server.url + "/missing", "--user", Self.user, "--password-stdin"], Self.password + "\n", 69,
              "Error: no such folder on the server of remote cloud"),
             (["remote", "add", "cloud", "http://example.org/dav"], nil, 64, "Error: that URL cannot be a remote: http:// is for this machine only"),
+            // Names that only look like this machine resolve wherever their owner says (issue 40).
+            (["remote", "add", "cloud", "http://127.0.0.1.nip.io/dav"], nil, 64, "Error: that URL cannot be a remote: http:// is for this machine only"),
+            (["remote", "add", "cloud", "http://127.evil.example/dav"], nil, 64, "Error: that URL cannot be a remote: http:// is for this machine only"),
+            (["remote", "add", "cloud", "http://localhost.example/dav"], nil, 64, "Error: that URL cannot be a remote: http:// is for this machine only"),
             (["remote", "add", "cloud", "https://reader:secret@example.org/dav"], nil, 64, "Error: that URL cannot be a remote: a user name goes in --user"),
             (["remote", "add", "cloud", server.url, "--ca-file", "/nonexistent/ca.pem"], nil, 66, "Error: cannot read the CA file"),
             (["remote", "add", "cloud", vault.root.path, "--user", Self.user], nil, 64, "Error: "),

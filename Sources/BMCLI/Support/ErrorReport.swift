@@ -373,6 +373,8 @@ struct ErrorReport: Equatable {
         case "unreachable": return "the remote \(name) cannot be reached (is the drive mounted, the folder or server there?); nothing was synced"
         case "timedOut": return "the server of remote \(name) did not answer in time; try again later"
         case "unauthorized": return "the server of remote \(name) refused the user name or password (replace it with `bmvault remote password \(name)`)"
+        case "plainHTTP": return "remote \(name) is a plain http:// URL to another machine, which would send its password in the clear: "
+            + "add it again with https://; nothing was synced"
         case "noSuchFolder": return "no such folder on the server of remote \(name): create it there, or check the URL; nothing was synced"
         case "outOfSpace": return "the server of remote \(name) is out of space; nothing more was synced"
         case "tls": return "TLS with the server of remote \(name) failed (its certificate is not trusted here: see `remote add --ca-file`)"
