@@ -22,7 +22,7 @@ import Glibc
         try vault.succeed(["note", "add", "solaris", "written while there was room"])
         let filler = vault.directory.appendingPathComponent("filler")
         let free = try #require((try FileManager.default.attributesOfFileSystem(forPath: vault.directory.path)[.systemFreeSize] as? NSNumber)?.intValue)
-        FileManager.default.createFile(atPath: filler.path, contents: Data(count: max(0, free - 2048)))
+        _ = FileManager.default.createFile(atPath: filler.path, contents: Data(count: max(0, free - 2048)))
         let left = try #require((try FileManager.default.attributesOfFileSystem(forPath: vault.directory.path)[.systemFreeSize] as? NSNumber)?.intValue)
         try #require(left < 4096, "the disk still has \(left) bytes free")
 
