@@ -266,7 +266,7 @@ extension Vault {
             try Store.create(at: location.databasePath, metadata: metadata, keyslots: slots, clock: clock, generatorVersion: BuildInfo.version)
         }
         try storeCall { () throws(StoreError) in
-            try store.adoptKeyslotGeneration(descriptor.keyslotGeneration ?? 0)
+            try store.write { tables throws(StoreError) in try tables.keys.setGeneration(descriptor.keyslotGeneration ?? 0) }
             try store.attach(key)
             try store.adoptRetiredKeys(keyChain)
             switch source {

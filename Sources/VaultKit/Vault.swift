@@ -204,7 +204,7 @@ public final class Vault {
             try Keyslot.wrapping(key, passphrase: passphrase, kdf: kdf, vaultID: vaultID,
                                  slotID: EntityID.generate(at: now).rawValue)
         }
-        try Self.storeCall { () throws(StoreError) in try store.replaceKeyslot(slot) }
+        try Self.storeCall { () throws(StoreError) in try store.write { tables throws(StoreError) in try tables.keys.replace(slot) } }
         log.notice("vault.passphrase.changed", ["opsLimit": .integer(Int64(kdf.opsLimit)), "memLimit": .integer(Int64(kdf.memLimit))])
     }
 
@@ -220,7 +220,7 @@ public final class Vault {
         let slot = try Self.cryptoCall { () throws(CryptoError) in
             try Keyslot.wrapping(confirmation.key, recoveryKey: recoveryKey, vaultID: vaultID, slotID: EntityID.generate(at: now).rawValue)
         }
-        try Self.storeCall { () throws(StoreError) in try store.replaceKeyslot(slot) }
+        try Self.storeCall { () throws(StoreError) in try store.write { tables throws(StoreError) in try tables.keys.replace(slot) } }
         log.notice("vault.recoveryKey.rotated")
         return shown
     }
@@ -266,7 +266,7 @@ public final class Vault {
 
     /// The key is attached: journal operations may run, and log lines may tag private values.
     private func didAttach(_ key: VaultKey) throws(VaultError) {
-        operationCipher = try storeCall { () throws(StoreError) in try store.operationCipher() }
+        operationCipher = try storeCall { () throws(StoreError) in try store.read { tables throws(StoreError) in try tables.keys.operationCipher() } }
         if let tagger = try? LogTagger(vaultKey: key) {
             Logger.shared.setTagger { tagger.tag($0) }
         }

@@ -155,7 +155,7 @@ extension Store {
         let sealer = try requireCipher().sealer
         var opener = sealer
         if let keyID = FieldSealer.keyID(of: sealed), keyID != sealer.keyID {
-            guard let retired = try retiredKeys().lazy.compactMap({ try? $0.sealer(openedWith: sealer) }).first(where: { $0.keyID == keyID })
+            guard let retired = try read({ tables throws(StoreError) in try tables.keys.retired() }).lazy.compactMap({ try? $0.sealer(openedWith: sealer) }).first(where: { $0.keyID == keyID })
             else { return nil }
             opener = retired
         }

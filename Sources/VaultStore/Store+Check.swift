@@ -38,7 +38,7 @@ extension Store {
         try checkBookAliases(sealer: sealer, &report)
         try checkTitleCache(sealer: sealer, &report)
         try checkBookActivity(&report)
-        let held = try retiredKeys()
+        let held = try read { tables throws(StoreError) in try tables.keys.retired() }
         var rows = 0
         try database.forEachRow("SELECT count(*) FROM retired_key") { row in rows = Int(row.int64(0)) }
         if rows > held.count {

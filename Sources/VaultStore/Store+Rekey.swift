@@ -50,7 +50,7 @@ extension Store {
             row = (result.text(0), result.text(1), Int(result.int64(2)), Int(result.int64(3)))
         }
         guard let row else { return nil }
-        let slots = try keyslots(in: "rekey_keyslot")
+        let slots = try read { tables throws(StoreError) in try tables.keys.slots(in: "rekey_keyslot") }
         do {
             return RekeyJob(oldKeyID: try KeyID(hex: row.old), newKeyID: try KeyID(hex: row.new),
                             done: row.done, total: row.total, pendingKeyslots: slots)
@@ -143,7 +143,7 @@ extension Store {
             if finished { break }
         }
         try database.writeTransaction { () throws(StoreError) in
-            try carryKeyChain(from: old, retiring: oldKey, to: new)
+            try tablesOfThisTransaction.keys.carryChain(from: old, retiring: oldKey, to: new)
             try database.execute("""
                 DELETE FROM keyslot;
                 INSERT INTO keyslot (id, kind, kdf, ops_limit, mem_limit, salt, wrapped_key, created_at)
@@ -153,12 +153,12 @@ extension Store {
                 """)
             try database.run("UPDATE vault_meta SET value = ? WHERE key = 'key_id'", [.text(newKey.id.description)])
             if let published {
-                try insertRetiredKeys(published.keyChain, openingUnder: new)
+                try tablesOfThisTransaction.keys.adoptRetired(published.keyChain, openingUnder: new)
                 let publishedIDs = Set(published.keyChain.map(\.id))
-                let holdsMore = try retiredKeys().contains { !publishedIDs.contains($0.id) }
-                try setKeyslotGeneration(published.generation + (holdsMore ? 1 : 0))
+                let holdsMore = try tablesOfThisTransaction.keys.retired().contains { !publishedIDs.contains($0.id) }
+                try tablesOfThisTransaction.keys.setGeneration(published.generation + (holdsMore ? 1 : 0))
             } else {
-                try advanceKeyslotGeneration()
+                try tablesOfThisTransaction.keys.advanceGeneration()
             }
         }
         metadata = VaultMetadata(vaultID: metadata.vaultID, keyID: newKey.id, createdAt: metadata.createdAt, deviceID: metadata.deviceID)

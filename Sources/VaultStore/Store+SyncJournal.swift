@@ -10,6 +10,33 @@ extension Store: SyncJournal {
     public var vaultID: String { metadata.vaultID }
     public var keyID: KeyID { metadata.keyID }
 
+    /// The vault's keyslots. Readable while locked: they are what unlocks it.
+    public func keyslots() throws(StoreError) -> [Keyslot] {
+        try read { tables throws(StoreError) in try tables.keys.slots() }
+    }
+
+    /// How many times the keyslots have been replaced, as far as this device knows.
+    public func keyslotGeneration() throws(StoreError) -> Int {
+        try read { tables throws(StoreError) in try tables.keys.generation() }
+    }
+
+    /// Takes up another device's keyslots of this key unless the generation here moved.
+    public func adoptKeyslots(_ slots: [Keyslot], generation: Int, replacing current: Int) throws(StoreError) -> Bool {
+        try write { tables throws(StoreError) in try tables.keys.adopt(slots, generation: generation, replacing: current) }
+    }
+
+    /// The key chain, still sealed. Readable while locked.
+    public func retiredKeys() throws(StoreError) -> [RetiredKey] {
+        try read { tables throws(StoreError) in try tables.keys.retired() }
+    }
+
+    /// Takes up the entries of another device's chain that open under the current key.
+    @discardableResult
+    public func adoptRetiredKeys(_ keys: [RetiredKey]) throws(StoreError) -> Int {
+        let sealer = try requireCipher().sealer
+        return try write { tables throws(StoreError) in try tables.keys.adoptRetired(keys, openingUnder: sealer) }
+    }
+
     /// Records that a sync used `remote` without a failure, now.
     public func recordSyncSuccess(of remote: String) throws(StoreError) {
         try write { tables throws(StoreError) in try tables.remotes.recordSyncSuccess(of: remote) }

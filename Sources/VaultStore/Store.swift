@@ -94,7 +94,7 @@ public final class Store {
                                  (purgeCheckedAtKey, String(metadata.createdAt.millisecondsSince1970))] {
                 try database.run("INSERT INTO vault_meta (key, value) VALUES (?, ?)", [.text(key), .text(value)])
             }
-            for slot in keyslots { try insert(slot, into: database, at: metadata.createdAt) }
+            for slot in keyslots { try KeyTable.insert(slot, into: database, at: metadata.createdAt) }
         }
         // Fold the WAL into the main file before it is flushed and linked into place.
         try database.execute("PRAGMA wal_checkpoint(TRUNCATE)")

@@ -242,7 +242,7 @@ import VaultCrypto
         let old = try #require(cluster.keyslots.first { $0.kind == .passphrase })
         let changed = Keyslot(id: "slot-passphrase-2", kind: .passphrase, kdf: old.kdf,
                               salt: try randomBytes(count: 16), wrappedKey: try randomBytes(count: 73))
-        try a.store.replaceKeyslot(changed)
+        try a.store.write { tables throws(StoreError) in try tables.keys.replace(changed) }
         try a.sync()
         func remoteSlotIDs() throws -> [String] {
             try RemoteDescriptor.decode(try #require(try cluster.folderRemote().readDescriptor())).keyslots.map(\.id).sorted()

@@ -120,7 +120,8 @@ import VaultCrypto
         let b = try cluster.addDevice("b")
         try a.addBook("Solaris")
         try syncUntilQuiet([a, b])
-        try b.store.replaceKeyslot(try #require(try placeholderKeyslots().first))
+        let newSlot = try #require(try placeholderKeyslots().first)
+        try b.store.write { tables throws(StoreError) in try tables.keys.replace(newSlot) }
         try b.sync()
         try a.rekey()
         try a.sync()
@@ -151,7 +152,8 @@ import VaultCrypto
         }
         let madeUp = placeholderKeyslot(id:kind:)
         #expect(try changed(b) == nil)
-        try a.store.replaceKeyslot(try madeUp("slot-changed-on-a", .passphrase))
+        let slotChangedOnA = try madeUp("slot-changed-on-a", .passphrase)
+        try a.store.write { tables throws(StoreError) in try tables.keys.replace(slotChangedOnA) }
         try a.sync()
         #expect(try changed(b)?.remote == remoteName)
         #expect(try changed(a) == nil, "its own change, at its own generation")
@@ -181,7 +183,8 @@ import VaultCrypto
 
         // Sealed keyslots, but this device's own changed since their generation was read.
         let generation = try b.store.keyslotGeneration()
-        try b.store.replaceKeyslot(try madeUp("slot-changed-on-b", .passphrase))
+        let slotChangedOnB = try madeUp("slot-changed-on-b", .passphrase)
+        try b.store.write { tables throws(StoreError) in try tables.keys.replace(slotChangedOnB) }
         #expect(try !b.store.adoptKeyslots(try #require(genuine.vaultKeyslots()), generation: generation + 7, replacing: generation))
         #expect(try b.store.keyslots().contains { $0.id == "slot-changed-on-b" })
 
@@ -234,7 +237,10 @@ import VaultCrypto
         try loser.sync()
         let losingKey = loser.key.id
         #expect(try loser.takeUpRekeyMadeElsewhere())
-        for _ in 0..<2 { try winner.store.replaceKeyslot(try #require(try placeholderKeyslots().first)) }
+        for _ in 0..<2 {
+            let newSlot = try #require(try placeholderKeyslots().first)
+            try winner.store.write { tables throws(StoreError) in try tables.keys.replace(newSlot) }
+        }
         try winner.sync()
         try loser.sync()
         try winner.sync()

@@ -239,7 +239,7 @@ final class Device {
     func sync(through remotes: [any Remote]? = nil, allowMassDelete: Bool = false,
               backoff: Backoff = Backoff()) throws(SyncError<StoreError>) -> SyncSummary {
         let cipher: OperationCipher
-        do { cipher = try store.operationCipher() } catch { throw .journal(error) }
+        do { cipher = try store.read { tables throws(StoreError) in try tables.keys.operationCipher() } } catch { throw .journal(error) }
         return try SyncEngine(journal: store, cipher: cipher, remotes: remotes ?? [cluster.folderRemote()], backoff: backoff)
             .run(allowMassDelete: allowMassDelete)
     }

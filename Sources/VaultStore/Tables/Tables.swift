@@ -19,6 +19,8 @@ public struct Tables {
     public var bookAliases: BookAliasTable { BookAliasTable(tables: self) }
     /// `reading_session`: when the reader read, and how many pages.
     public var sessions: SessionTable { SessionTable(tables: self) }
+    /// `keyslot` and `retired_key`: what unwraps the vault key, and the keys rekeys replaced.
+    public var keys: KeyTable { KeyTable(tables: self) }
     /// `tagging`: tags given to books, notes and quotes.
     public var tags: TagTable { TagTable(tables: self) }
 
