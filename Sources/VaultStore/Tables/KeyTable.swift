@@ -15,8 +15,13 @@ public struct KeyTable {
 
     // MARK: - Keyslots
 
+    /// The vault's keyslots.
+    public func slots() throws(StoreError) -> [Keyslot] {
+        try slots(in: "keyslot")
+    }
+
     /// The slots in `table` (`keyslot`, or `rekey_keyslot` for a rekey's new key).
-    public func slots(in table: String = "keyslot") throws(StoreError) -> [Keyslot] {
+    func slots(in table: String) throws(StoreError) -> [Keyslot] {
         var slots: [Keyslot] = []
         try database.forEachRow("""
             SELECT id, kind, kdf, ops_limit, mem_limit, salt, wrapped_key FROM \(table) ORDER BY kind
