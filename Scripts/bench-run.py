@@ -49,8 +49,9 @@ SYNC_ANNOTATIONS = 7_042       # + 2,816 sessions + 140 books = 9,998 records, o
 MiB = 1024 * 1024
 # The row groups `--only` selects.
 ONLY_ROWS = {"note", "list", "books", "stats", "show", "search", "status", "export", "import", "sync", "migrate", "unlock", "size",
-             "capture", "kindle", "file"}
+             "capture", "kindle", "goodreads", "file"}
 KINDLE_CLIPPINGS = 10_000      # issue 20: a My Clippings.txt of this many clippings
+GOODREADS_ROWS = 20_000        # issue 40: a Goodreads library export of this many books
 BOOK_FILE_BYTES = 200_000_000  # issue 19: `file add` of a PDF this large
 # Issue 16's goal for capture against jrnl's add: bmvault / jrnl at most this, per journal size.
 CAPTURE_GOALS = {"empty": 0.25, "100k": 0.02}
@@ -420,6 +421,8 @@ class Bench:
             self.measure_archive(vault_label)
         if self.wants("kindle"):
             self.measure_kindle_import()
+        if self.wants("goodreads"):
+            self.measure_goodreads_import()
         if self.wants("file") and self.has_command("file", "add"):
             self.measure_file_add()
         if self.wants("sync"):
@@ -526,6 +529,43 @@ class Bench:
         self.check_runs(self.bmvault(again, "import", clippings))
         self.timed_row("`import My Clippings.txt` again (adds nothing)", size, self.bmvault(again, "import", clippings),
                        self.slow_runs, target_seconds=0.5, target_rss=64 * MiB, target="≤ 0.5 s, ≤ 64 MiB")
+
+    @staticmethod
+    def goodreads_export(path, count=GOODREADS_ROWS):
+        """A goodreads_library_export.csv with Goodreads' 23 columns, seeded: `count` distinct
+        books (a Book Id each, an ISBN on most), shelves, ratings on a third, dates read on the
+        read ones; quoting as Goodreads writes it (`="..."` around ISBNs)."""
+        rng = random.Random(SEED)
+        words = ("river winter garden letter city silence morning promise stranger journey harbour candle "
+                 "mirror light memory house sea night").split()
+        header = ("Book Id,Title,Author,Author l-f,Additional Authors,ISBN,ISBN13,My Rating,Publisher,Binding,"
+                  "Number of Pages,Year Published,Original Publication Year,Date Read,Date Added,Bookshelves,"
+                  "Bookshelves with positions,Exclusive Shelf,My Review,Spoiler,Private Notes,Read Count,Owned Copies")
+        rows = [header]
+        for index in range(count):
+            title = " ".join(rng.choice(words) for _ in range(rng.randrange(2, 6))).title() + f" {index}"
+            first, last = rng.choice(words).title(), rng.choice(words).title() + "son"
+            isbn = f"{rng.randrange(10**9, 10**10)}" if rng.random() < 0.8 else ""
+            shelf = rng.choice(["read", "to-read", "currently-reading"])
+            rating = rng.randrange(1, 6) if shelf == "read" and rng.random() < 0.33 else 0
+            added = f"{rng.randrange(2012, 2026)}/{rng.randrange(1, 13):02}/{rng.randrange(1, 29):02}"
+            read = added if shelf == "read" else ""
+            rows.append(",".join([str(1_000_000 + index), f'"{title}"', f"{first} {last}", f'"{last}, {first}"', "",
+                                  f'"=""{isbn}"""' if isbn else '""', '""', str(rating), "Bench Press", "Paperback",
+                                  str(rng.randrange(80, 900)), str(rng.randrange(1900, 2026)), "", read, added, "", "",
+                                  shelf, "", "", "", "1" if shelf == "read" else "0", "0"]))
+        path.write_text("\n".join(rows) + "\n", encoding="utf-8")
+
+    def measure_goodreads_import(self):
+        """Issue 40: `import goodreads_library_export.csv` of 20,000 books into a fresh vault
+        (≤ 2 s): each row's book matched in constant time, not against every book."""
+        export = SCRATCH / "goodreads_library_export.csv"
+        self.goodreads_export(export)
+        fresh = SCRATCH / "goodreads-fresh"
+        prepare = self.fresh_vault_command(fresh)
+        self.timed_row("`import goodreads_library_export.csv` into a fresh vault", f"{GOODREADS_ROWS // 1000}k books",
+                       self.bmvault(fresh, "import", export), self.slow_runs, prepare=prepare,
+                       target_seconds=2.0, target_rss=64 * MiB, target="≤ 2 s, ≤ 64 MiB")
 
     @staticmethod
     def large_pdf(path, size=BOOK_FILE_BYTES):

@@ -62,7 +62,7 @@ public final class ArchiveImport {
     /// first needed, and kept up to date by the import.
     var importKeys: [String: EntityID]?
     var aliases: [String: EntityID]?
-    var knownBooks: [Book]?
+    var knownBooks: KnownBooks?
     /// The books this import added (``book(for:)``).
     var addedBooks = Set<EntityID>()
     /// The vault's book-file contents by SHA-256, once a book file is imported.
