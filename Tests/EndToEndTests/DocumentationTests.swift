@@ -10,21 +10,14 @@ import Testing
 /// `--version` prints. Every other mention of a version is history (a migration's release, a
 /// fixture's maker, "since bmvault 0.16") and is left alone.
 @Suite struct DocumentationTests {
-    static var repository: URL {
-        URL(fileURLWithPath: #filePath)
-            .deletingLastPathComponent() // EndToEndTests
-            .deletingLastPathComponent() // Tests
-            .deletingLastPathComponent()
-    }
-
     /// README.md and every document in Docs/, by path relative to the repository.
     static let documents: [String] = {
-        let docs = (try? FileManager.default.contentsOfDirectory(atPath: repository.appendingPathComponent("Docs").path)) ?? []
+        let docs = (try? FileManager.default.contentsOfDirectory(atPath: Repository.root.appendingPathComponent("Docs").path)) ?? []
         return ["README.md"] + docs.filter { $0.hasSuffix(".md") }.sorted().map { "Docs/" + $0 }
     }()
 
     static func text(of document: String) throws -> String {
-        try String(contentsOf: repository.appendingPathComponent(document), encoding: .utf8)
+        try String(contentsOf: Repository.root.appendingPathComponent(document), encoding: .utf8)
     }
 
     @Test func thereAreDocumentsToCheck() {
@@ -43,7 +36,7 @@ import Testing
     @Test(arguments: documents)
     func everySourceFileADocumentNamesExists(document: String) throws {
         let files = Self.repositoryFiles()
-        try #require(files.contains("Package.swift"), "the repository was not found at \(Self.repository.path)")
+        try #require(files.contains("Package.swift"), "the repository was not found at \(Repository.root.path)")
         for (line, path) in try Self.namedFiles(in: Self.text(of: document)) {
             let found = path.contains("/") ? files.contains { $0 == path || $0.hasSuffix("/" + path) }
                                            : files.contains { $0.hasSuffix("/" + path) || $0 == path }
@@ -95,7 +88,7 @@ import Testing
     static func repositoryFiles() -> [String] { files }
 
     private static let files: [String] = {
-        let root = repository
+        let root = Repository.root
         guard let enumerator = FileManager.default.enumerator(at: root, includingPropertiesForKeys: nil) else { return [] }
         var files: [String] = []
         for case let url as URL in enumerator {

@@ -11,13 +11,6 @@ import Testing
     static let runThroughAShell = ["zip", "script", "sleep", "sha256sum", "cat", "gnome-keyring-daemon", "dbus-daemon",
                                    "pgrep", "mktemp", "python3"]
 
-    static var repository: URL {
-        URL(fileURLWithPath: #filePath)
-            .deletingLastPathComponent() // EndToEndTests
-            .deletingLastPathComponent() // Tests
-            .deletingLastPathComponent()
-    }
-
     @Test func everyProgramTheTestsRunComesFromAPackageScriptsInstallInstalls() throws {
         let programs = try Self.programsInTestSources().union(Self.runThroughAShell)
         // The scan sees programs run by absolute path and through the BookFilesTests' `run`.
@@ -42,7 +35,7 @@ import Testing
         let absolute = try Regex(#"(?:^|[\s"'])/(?:usr/)?s?bin/([A-Za-z0-9._+-]+)"#)
         let byName = try Regex(#"(?:^|[^.\w])run\("([a-z][a-z0-9.+-]*)","#)
         var programs: Set<String> = []
-        let tests = repository.appendingPathComponent("Tests")
+        let tests = Repository.root.appendingPathComponent("Tests")
         let files = FileManager.default.enumerator(atPath: tests.path)?.compactMap { $0 as? String } ?? []
         for file in files where file.hasSuffix(".swift") {
             let text = try String(contentsOf: tests.appendingPathComponent(file), encoding: .utf8)
@@ -55,7 +48,7 @@ import Testing
 
     /// The packages in `Scripts/install`'s `packages=( ... )` list.
     static func installedByScript() throws -> Set<String> {
-        let script = try String(contentsOf: repository.appendingPathComponent("Scripts/install"), encoding: .utf8)
+        let script = try String(contentsOf: Repository.root.appendingPathComponent("Scripts/install"), encoding: .utf8)
         let start = try #require(script.range(of: "\npackages=(\n"))
         let end = try #require(script.range(of: "\n)\n", range: start.upperBound..<script.endIndex))
         return Set(script[start.upperBound..<end.lowerBound].split(whereSeparator: \.isWhitespace).map(String.init))

@@ -146,9 +146,7 @@ extension Store {
     }
 
     func integer(_ sql: String) throws -> Int64 {
-        var value: Int64?
-        try database.forEachRow(sql) { row in value = row.int64(0) }
-        return try #require(value)
+        try #require(try database.integer(sql))
     }
 
     func liveAnnotations(_ filter: AnnotationFilter = AnnotationFilter()) throws -> [Result<Annotation, UnreadableRecord>] {
