@@ -81,7 +81,7 @@ extension Vault {
             try Annotation.new(bookID: book.id, kind: kind, body: body, locator: locator.map { text throws(JournalError) in try Locator(text) },
                                at: clock.now())
         }
-        try storeCall { () throws(StoreError) in try store.addAnnotation(annotation, tags: tags) }
+        try storeCall { () throws(StoreError) in try store.write { tables throws(StoreError) in try tables.annotations.add(annotation, tags: tags) } }
         return annotation
     }
 
@@ -113,7 +113,7 @@ extension Vault {
             return
         }
         try storeCall { () throws(StoreError) in
-            try store.forEachAnnotation(filter, order: storeOrder, newest: request.newest) { body(listing($0)) }
+            try store.read { tables throws(StoreError) in try tables.annotations.forEach(filter, order: storeOrder, newest: request.newest) { body(listing($0)) } }
         }
     }
 
@@ -151,23 +151,23 @@ extension Vault {
             var byBook: [EntityID: [Result<Annotation, UnreadableRecord>]] = [:]
             var unreadable: [Result<Annotation, UnreadableRecord>] = []
             try storeCall { () throws(StoreError) in
-                try store.forEachAnnotation(filter, order: .bookAdded, newest: newest) { result in
+                try store.read { tables throws(StoreError) in try tables.annotations.forEach(filter, order: .bookAdded, newest: newest) { result in
                     if case .success(let annotation) = result { byBook[annotation.bookID, default: []].append(result) } else { unreadable.append(result) }
-                }
+                } }
             }
             for book in inTitleOrder(Array(byBook.keys)) { emit(byBook[book] ?? []) }
             unreadable.forEach(body)
             return
         }
-        let books = try storeCall { () throws(StoreError) in try store.annotatedBookIDs(filter) }
+        let books = try storeCall { () throws(StoreError) in try store.read { tables throws(StoreError) in try tables.annotations.bookIDs(filter) } }
         for book in inTitleOrder(books) {
             var notes: [Result<Annotation, UnreadableRecord>] = []
             var oneBook = filter
             oneBook.bookID = book
             try storeCall { () throws(StoreError) in
-                try store.forEachAnnotation(oneBook) { result in
+                try store.read { tables throws(StoreError) in try tables.annotations.forEach(oneBook) { result in
                     if request.order == .locator { notes.append(result) } else { body(result) }
-                }
+                } }
             }
             emit(notes)
         }
@@ -202,14 +202,14 @@ extension Vault {
                                       ids: try request.tag.map { (tag) throws(VaultError) in try records(.annotation, taggedWith: tag) })
         var later: [Result<AnnotationListing, UnreadableRecord>] = []
         try storeCall { () throws(StoreError) in
-            try store.forEachAnnotation(matching: query, in: filter, bookTerms: bookTerms) { result in
+            try store.read { tables throws(StoreError) in try tables.annotations.forEach(matching: query, in: filter, bookTerms: bookTerms) { result in
                 let listing = result.map { AnnotationListing(annotation: $0, bookTitle: titles[$0.bookID], tags: tags[$0.id] ?? []) }
                 guard case .success(let note) = result, !bookHoldsPhrase.contains(note.bookID), !matcher.containsPhrase(note.body),
                       !(note.locator.map { matcher.containsPhrase($0.text) } ?? false) else {
                     return body(listing)
                 }
                 later.append(listing)
-            }
+            } }
         }
         later.forEach(body)
     }

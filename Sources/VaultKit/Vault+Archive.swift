@@ -62,7 +62,7 @@ extension Vault {
                 var files = try ExportFileListings(store: store, withFiles: withFiles)
                 var listings: [EntityID: [ArchiveBookFile]] = [:]
                 writer.begin(.books)
-                for result in try store.books(includeDeleted: includeDeleted) {
+                for result in try store.read({ tables throws(StoreError) in try tables.books.all(includeDeleted: includeDeleted) }) {
                     switch result {
                     case .success(let book):
                         let listing = try files.listing(of: book, store: store, writer: writer)
@@ -83,7 +83,7 @@ extension Vault {
                 bookFiles = files
                 var markdown = ExportBookFiles(live, sessions: sessions, tags: bookTags, files: listings, writer: writer)
                 writer.begin(.notes)
-                try store.forEachAnnotation(AnnotationFilter(includeDeleted: includeDeleted)) { (result) throws(StoreError) in
+                try store.read { tables throws(StoreError) in try tables.annotations.forEach(AnnotationFilter(includeDeleted: includeDeleted)) { (result) throws(StoreError) in
                     switch result {
                     case .success(let annotation) where exported.contains(annotation.bookID):
                         writer.write(annotation, tags: annotationTags[annotation.id] ?? [])
@@ -95,7 +95,7 @@ extension Vault {
                     case .failure(let record):
                         unreadable.append(record)
                     }
-                }
+                } }
                 markdown.finish()
                 writer.begin(.sessions)
                 for session in sessions {

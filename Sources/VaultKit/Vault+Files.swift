@@ -93,7 +93,7 @@ extension Vault {
         if addition.bookIsNew { cachedTitles = nil }
         log.info("file.added", ["format": .public(inspection.format.rawValue), "bytes": .integer(addition.file.content.size),
                                 "new_content": .boolean(addition.contentIsNew), "linked": .boolean(link)])
-        let book = try storeCall { () throws(StoreError) in try store.book(addition.file.book) }
+        let book = try storeCall { () throws(StoreError) in try store.read { tables throws(StoreError) in try tables.books.book(addition.file.book) } }
         return AddedFile(addition: addition, book: book, format: inspection.format, metadata: inspection.metadata)
     }
 
@@ -109,7 +109,7 @@ extension Vault {
             if let known = books[file.book] {
                 book = known
             } else {
-                book = try storeCall { () throws(StoreError) in try store.book(file.book) }
+                book = try storeCall { () throws(StoreError) in try store.read { tables throws(StoreError) in try tables.books.book(file.book) } }
                 books[file.book] = book
             }
             let (presence, here) = presence(of: file.content, reachable: reachable, store: store)

@@ -41,7 +41,7 @@ extension Vault {
     }
 
     private func newestRekeyMadeElsewhere(among descriptors: [(remote: String, descriptor: RemoteDescriptor)]) throws(VaultError) -> RekeyMadeElsewhere? {
-        let (generation, chain) = try storeCall { () throws(StoreError) in (try store.keyslotGeneration(), try store.retiredKeys()) }
+        let (generation, chain) = try storeCall { () throws(StoreError) in (try store.read { tables throws(StoreError) in try tables.keys.generation() }, try store.read { tables throws(StoreError) in try tables.keys.retired() }) }
         return RekeyMadeElsewhere.newest(among: descriptors, keyID: store.metadata.keyID, generation: generation, keyChain: chain)
     }
 
@@ -84,7 +84,7 @@ extension Vault {
         }
         let newSealer = FieldSealer(key: newKey, vaultID: vaultID)
         let chain = (descriptor.retiredKeys() ?? []).filter { (try? $0.open(with: newSealer)) != nil }
-        let (generation, ownChain) = try storeCall { () throws(StoreError) in (try store.keyslotGeneration(), try store.retiredKeys()) }
+        let (generation, ownChain) = try storeCall { () throws(StoreError) in (try store.read { tables throws(StoreError) in try tables.keys.generation() }, try store.read { tables throws(StoreError) in try tables.keys.retired() }) }
         let checked = RemoteDescriptor(vaultID: vaultID, keyID: newKey.id, keyslots: slots,
                                        keyslotGeneration: descriptor.keyslotGeneration ?? 0, keyChain: chain)
         let ours = RemoteDescriptor(vaultID: vaultID, keyID: store.metadata.keyID, keyslots: [], keyslotGeneration: generation, keyChain: ownChain)

@@ -20,7 +20,7 @@ extension Vault {
                                                 local: () throws(VaultError) -> VaultKey,
                                                 unwrap: (Keyslot) throws(CryptoError) -> VaultKey,
                                                 events: (RekeyFollowEvent) -> Void) throws(VaultError) -> VaultKey {
-        let (generation, chain) = try storeCall { () throws(StoreError) in (try store.keyslotGeneration(), try store.retiredKeys()) }
+        let (generation, chain) = try storeCall { () throws(StoreError) in (try store.read { tables throws(StoreError) in try tables.keys.generation() }, try store.read { tables throws(StoreError) in try tables.keys.retired() }) }
         guard let found = KeyslotsChangedElsewhere.newest(among: descriptors, keyID: store.metadata.keyID, generation: generation,
                                                           keyChain: chain),
               let slots = found.descriptor.vaultKeyslots(), Keyslot.areOneOfEachKind(slots),
@@ -39,7 +39,9 @@ extension Vault {
             return key
         }
         let adopted = try storeCall { () throws(StoreError) in
-            try store.adoptKeyslots(slots, generation: found.descriptor.keyslotGeneration ?? 0, replacing: generation)
+            try store.write { tables throws(StoreError) in
+                try tables.keys.adopt(slots, generation: found.descriptor.keyslotGeneration ?? 0, replacing: generation)
+            }
         }
         if adopted {
             log.notice("vault.keyslots.takenUp", ["generation": .integer(Int64(found.descriptor.keyslotGeneration ?? 0))])

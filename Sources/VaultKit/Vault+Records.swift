@@ -16,14 +16,17 @@ extension Vault {
         let store = try unlockedStore()
         switch reference.kind {
         case .annotation:
-            let annotation = try storeCall { () throws(StoreError) in try store.annotation(reference.id) }
-            let title = try? storeCall { () throws(StoreError) in try store.book(annotation.bookID).title }
+            let annotation = try storeCall { () throws(StoreError) in try store.read { tables throws(StoreError) in try tables.annotations.annotation(reference.id) } }
+            let title = try? storeCall { () throws(StoreError) in try store.read { tables throws(StoreError) in try tables.books.book(annotation.bookID) }.title }
             return .annotation(AnnotationListing(annotation: annotation, bookTitle: title,
                                                  tags: try storeCall { () throws(StoreError) in try store.read { tables throws(StoreError) in try tables.tags.shown(on: annotation.id) } }))
         case .book:
+            let counts = try storeCall { () throws(StoreError) in try store.counts(of: reference.id) }
             return .book(try storeCall { () throws(StoreError) in
-                BookDetails(book: try store.book(reference.id), sessions: try store.read { tables throws(StoreError) in try tables.sessions.live(of: reference.id) },
-                            counts: try store.counts(of: reference.id), tags: try store.read { tables throws(StoreError) in try tables.tags.shown(on: reference.id) })
+                try store.read { tables throws(StoreError) in
+                    BookDetails(book: try tables.books.book(reference.id), sessions: try tables.sessions.live(of: reference.id),
+                                counts: counts, tags: try tables.tags.shown(on: reference.id))
+                }
             })
         case .session:
             let sessions = try storeCall { () throws(StoreError) in try store.read { tables throws(StoreError) in try tables.sessions.session(reference.id) } }
@@ -50,12 +53,12 @@ extension Vault {
             return try journalCall { () throws(JournalError) in try TextRules.body(text, field: "comment") }
         }
         let store = try unlockedStore()
-        let current = try storeCall { () throws(StoreError) in try store.annotation(reference.id) }
+        let current = try storeCall { () throws(StoreError) in try store.read { tables throws(StoreError) in try tables.annotations.annotation(reference.id) } }
         if (kind ?? current.kind) == .quote, (checkedLocator ?? current.locator) == nil {
             throw .invalidInput(.quoteNeedsLocator)
         }
         return try storeCall { () throws(StoreError) in
-            try store.editAnnotation(reference.id, body: checkedBody, locator: checkedLocator, kind: kind, comment: checkedComment)
+            try store.write { tables throws(StoreError) in try tables.annotations.edit(reference.id, body: checkedBody, locator: checkedLocator, kind: kind, comment: checkedComment) }
         }
     }
 
@@ -69,7 +72,7 @@ extension Vault {
         }
         let book = try book(named: reference)
         let store = try unlockedStore()
-        return try storeCall { () throws(StoreError) in try store.moveAnnotations(notes, to: book.id) }
+        return try storeCall { () throws(StoreError) in try store.write { tables throws(StoreError) in try tables.annotations.move(notes, to: book.id) } }
     }
 
     /// The live note or quote an ID names (any other kind of record is `wrongRecordKind`).
@@ -105,8 +108,8 @@ extension Vault {
             for reference in references where reference.kind == .book {
                 let counts = try storeCall { () throws(StoreError) in try store.counts(of: reference.id) }
                 guard counts.notes + counts.quotes > 0 else { continue }
-                withContent.append((try storeCall { () throws(StoreError) in try store.book(reference.id) }, counts))
-                let notes = try storeCall { () throws(StoreError) in try store.liveAnnotationIDs(of: reference.id) }
+                withContent.append((try storeCall { () throws(StoreError) in try store.read { tables throws(StoreError) in try tables.books.book(reference.id) } }, counts))
+                let notes = try storeCall { () throws(StoreError) in try store.read { tables throws(StoreError) in try tables.annotations.liveIDs(of: reference.id) } }
                 for note in notes where !references.contains(where: { $0.id == note }) {
                     references.insert(RecordReference(id: note, kind: .annotation), at: 0)
                 }

@@ -16,7 +16,7 @@ extension Vault {
     public func stats(from: Timestamp?, before: Timestamp?, timeZone: TimeZone = .process) throws(VaultError) -> StatsReport {
         let store = try unlockedStore()
         let (sessions, logs) = try storeCall { () throws(StoreError) in
-            (try store.read { tables throws(StoreError) in try tables.sessions.live(book: nil, startedSince: from) }, try store.readingLogs())
+            try store.read { tables throws(StoreError) in (try tables.sessions.live(book: nil, startedSince: from), try tables.books.readingLogs()) }
         }
         let stats = ReadingStats(sessions: sessions, logs: logs, from: from, before: before, now: clock.now(), timeZone: timeZone)
         return StatsReport(stats: stats, titles: try bookTitles())

@@ -61,7 +61,7 @@ extension Vault {
         try storeCall { () throws(StoreError) in
             try store.write { tables throws(StoreError) in try tables.remotes.remove(name: name) }
             // Operations every remote left has are done: their sealed payloads can go now.
-            try store.compactOutbox()
+            try store.write { tables throws(StoreError) in try tables.outbox.compact() }
         }
         if kind == .webdav {
             do {
@@ -129,11 +129,11 @@ extension Vault {
             guard !records.isEmpty else { throw .remoteNotFound(name: name) }
         }
         guard !records.isEmpty else { throw .noRemote }
-        if retryFailed { _ = try storeCall { () throws(StoreError) in try store.retryFailedOperations() } }
+        if retryFailed { _ = try storeCall { () throws(StoreError) in try store.write { tables throws(StoreError) in try tables.outbox.retryFailed() } } }
         let remotes = records.map { makeRemote($0, askPassword: askPassword) }
         let summary: SyncSummary
         do {
-            summary = try SyncEngine(journal: store, cipher: cipher, remotes: remotes, remotesAreComplete: name == nil,
+            summary = try SyncEngine(journal: StoreSyncJournal(store), cipher: cipher, remotes: remotes, remotesAreComplete: name == nil,
                                      carryingFiles: Set(records.filter(\.carriesFiles).map(\.name)))
                 .run(allowMassDelete: allowMassDelete, progress: progress)
         } catch {
@@ -152,7 +152,7 @@ extension Vault {
 
     /// The outbox's waiting operations, without payloads.
     public func outbox() throws(VaultError) -> [OutboxEntry] {
-        try Self.storeCall { () throws(StoreError) in try store.outboxEntries() }
+        try Self.storeCall { () throws(StoreError) in try store.read { tables throws(StoreError) in try tables.outbox.entries() } }
     }
 
     // MARK: - Conflicts
@@ -162,18 +162,18 @@ extension Vault {
     public func conflicts() throws(VaultError) -> [Result<ConflictListing, UnreadableRecord>] {
         let store = try unlockedStore()
         var titles: [EntityID: String] = [:]
-        for case .success(let book) in try storeCall({ () throws(StoreError) in try store.books(includeDeleted: true) }) {
+        for case .success(let book) in try storeCall({ () throws(StoreError) in try store.read { tables throws(StoreError) in try tables.books.all(includeDeleted: true) } }) {
             titles[book.id] = book.title
         }
         let tags = try tagsByRecord(.annotation)
         var listings: [Result<ConflictListing, UnreadableRecord>] = []
-        for result in try storeCall({ () throws(StoreError) in try store.conflicts() }) {
+        for result in try storeCall({ () throws(StoreError) in try store.read { tables throws(StoreError) in try tables.annotations.conflicts() } }) {
             switch result {
             case .failure(let unreadable):
                 listings.append(.failure(unreadable))
             case .success(let annotation):
                 do throws(StoreError) {
-                    let sides = try store.conflictSides(of: annotation.id)
+                    let sides = try store.read { tables throws(StoreError) in try tables.annotations.conflictSides(of: annotation.id) }
                     listings.append(.success(ConflictListing(listing: AnnotationListing(annotation: annotation, bookTitle: titles[annotation.bookID],
                                                                                            tags: tags[annotation.id] ?? []),
                                                              sides: sides, thisDevice: store.deviceID)))
@@ -194,7 +194,7 @@ extension Vault {
         let reference = try resolveID(id)
         guard reference.kind == .annotation else { throw .noConflict(id: reference.id.rawValue) }
         let store = try unlockedStore()
-        try storeCall { () throws(StoreError) in try store.resolveConflict(reference.id, keep: keep) }
+        try storeCall { () throws(StoreError) in try store.write { tables throws(StoreError) in try tables.annotations.resolveConflict(reference.id, keep: keep) } }
     }
 
     // MARK: - Joining
@@ -268,7 +268,7 @@ extension Vault {
         try storeCall { () throws(StoreError) in
             try store.write { tables throws(StoreError) in try tables.keys.setGeneration(descriptor.keyslotGeneration ?? 0) }
             try store.attach(key)
-            try store.adoptRetiredKeys(keyChain)
+            try StoreSyncJournal(store).adoptRetiredKeys(keyChain)
             switch source {
             case .folder(let path):
                 try store.write { tables throws(StoreError) in try tables.remotes.add(name: Self.joinedRemoteName, kind: .folder, location: remoteLocation(for: path)) }

@@ -22,7 +22,7 @@ extension Vault {
         let (books, sessions, retention) = try storeCall { () throws(StoreError) in
             var filter = AnnotationFilter()
             filter.onlyDeleted = true
-            try store.forEachAnnotation(filter, order: .created) { annotations.append($0) }
+            try store.read { tables throws(StoreError) in try tables.annotations.forEach(filter, order: .created) { annotations.append($0) } }
             return (try store.deletedBooks(), try store.deletedSessions(), try store.tombstoneRetentionDays())
         }
         // Live books' titles, and the deleted books' own.

@@ -284,7 +284,7 @@ public final class Vault {
     }
 
     func slot(_ kind: Keyslot.Kind) throws(VaultError) -> Keyslot {
-        let slots = try Self.storeCall { () throws(StoreError) in try store.keyslots() }
+        let slots = try Self.storeCall { () throws(StoreError) in try store.read { tables throws(StoreError) in try tables.keys.slots() } }
         guard let slot = slots.first(where: { $0.kind == kind }) else { throw .notAVault(path: location.databasePath) }
         return slot
     }

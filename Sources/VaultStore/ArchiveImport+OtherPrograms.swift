@@ -61,7 +61,7 @@ extension ArchiveImport {
             let book = try Self.journalCall { () throws(JournalError) in
                 try Book.new(title: source.title, authors: source.authors, edition: source.edition, at: now)
             }
-            try store.insertBook(book, outboxState: .pending)
+            try tables.books.insert(book, outboxState: .pending)
             summary.added.books += 1
             knownBooks?.add(book)
             addedBooks.insert(book.id)
@@ -70,9 +70,9 @@ extension ArchiveImport {
         for name in recorded where self.aliases?[name] != id {
             if let holder = self.aliases?[name] {
                 guard try live(holder) == nil else { continue }   // another live book's name stays its own
-                try store.tablesOfThisTransaction.bookAliases.remove(name)
+                try tables.bookAliases.remove(name)
             }
-            try store.tablesOfThisTransaction.bookAliases.insert(name, book: id)
+            try tables.bookAliases.insert(name, book: id)
             self.aliases?[name] = id
         }
         return (id, isNew)
@@ -92,7 +92,12 @@ extension ArchiveImport {
         let key = incoming.importKey ?? ""
         let known = try knownImportKeys()
         if let id = ([key] + earlierKeys).lazy.compactMap({ known[$0] }).first {
-            guard let local = try? store.annotation(id), local.deletedAt == nil else {
+            let local: Annotation
+            do { local = try tables.annotations.annotation(id) } catch .recordNotFound, .recordUnreadable {
+                summary.unchanged += 1
+                return .unchanged
+            }
+            guard local.deletedAt == nil else {
                 summary.unchanged += 1
                 return .unchanged
             }
@@ -105,7 +110,7 @@ extension ArchiveImport {
                 summary.unchanged += 1
                 return .unchanged
             }
-            try store.changeAnnotationInTransaction(id, action: .update) { annotation in
+            try tables.annotations.change(id, action: .update) { annotation in
                 if let body { annotation.body = body }
                 if let comment { annotation.comment = comment }
             }
@@ -123,16 +128,16 @@ extension ArchiveImport {
     /// back, and not for a deleted book. Returns whether it moved.
     @discardableResult
     public func raiseProgress(of book: EntityID, to percent: Double) throws(StoreError) -> Bool {
-        guard try presence(of: book) == .live, percent > (try store.currentProgress(of: book)) else { return false }
-        try store.changeBookInTransaction(book, action: .update, parts: .progress(rewind: false)) { $0.progress = percent }
+        guard try presence(of: book) == .live, percent > (try tables.books.progress(of: book)) else { return false }
+        try tables.books.change(book, action: .update, parts: .progress(rewind: false)) { $0.progress = percent }
         return true
     }
 
     /// Rates a live book the reader has not rated here. Returns whether it did.
     @discardableResult
     public func rateIfUnrated(_ book: EntityID, stars: Double) throws(StoreError) -> Bool {
-        guard try presence(of: book) == .live, try store.book(book).rating == nil else { return false }
-        try store.changeBookInTransaction(book, action: .update, parts: .rating) { $0.rating = stars }
+        guard try presence(of: book) == .live, try tables.books.book(book).rating == nil else { return false }
+        try tables.books.change(book, action: .update, parts: .rating) { $0.rating = stars }
         return true
     }
 
@@ -144,8 +149,8 @@ extension ArchiveImport {
     public func recordStatus(_ status: ReadingStatus, of book: EntityID, on day: Timestamp, dayKnown: Bool) throws(StoreError) -> Bool {
         guard try presence(of: book) == .live else { return false }
         let probe = ReadingEvent(status: status, on: day, clock: .origin, dayKnown: dayKnown)
-        guard !(try store.book(book).readingLog.holds(probe)) else { return false }
-        try store.changeBookInTransaction(book, action: .update, parts: .readingLog) { book, stamp in
+        guard !(try tables.books.book(book).readingLog.holds(probe)) else { return false }
+        try tables.books.change(book, action: .update, parts: .readingLog) { book, stamp in
             book.readingLog = book.readingLog.adding(ReadingEvent(status: status, on: day, clock: stamp, dayKnown: dayKnown))
         }
         return true
@@ -176,14 +181,14 @@ extension ArchiveImport {
     private func loadAliases() throws(StoreError) {
         guard aliases == nil else { return }
         var byName: [String: EntityID] = [:]
-        for (alias, book) in try store.tablesOfThisTransaction.bookAliases.all() { byName[alias] = book }
+        for (alias, book) in try tables.bookAliases.all() { byName[alias] = book }
         aliases = byName
     }
 
     private func knownLiveBooks() throws(StoreError) -> KnownBooks {
         if let knownBooks { return knownBooks }
         var books = KnownBooks()
-        for book in try store.books().compactMap({ try? $0.get() }) { books.add(book) }
+        for book in try tables.books.all().compactMap({ try? $0.get() }) { books.add(book) }
         knownBooks = books
         return books
     }

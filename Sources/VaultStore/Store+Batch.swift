@@ -24,9 +24,9 @@ extension Store {
     public func insert(_ batch: JournalBatch, outboxState: OutboxState = .pending) throws(StoreError) {
         _ = try requireCipher()
         try database.writeTransaction { () throws(StoreError) in
-            for book in batch.books { try insertBook(book, outboxState: outboxState) }
+            for book in batch.books { try tablesOfThisTransaction.books.insert(book, outboxState: outboxState) }
             for session in batch.sessions { try tablesOfThisTransaction.sessions.insert(session, outboxState: outboxState) }
-            for annotation in batch.annotations { try insertAnnotation(annotation, outboxState: outboxState) }
+            for annotation in batch.annotations { try tablesOfThisTransaction.annotations.insert(annotation, outboxState: outboxState) }
         }
     }
 }

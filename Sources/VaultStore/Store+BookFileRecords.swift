@@ -75,7 +75,7 @@ extension Store {
         // No place recorded yet: none to outrank one recorded in another attachment of it.
         let version = BookFileVersion(file, clock: stamp, locatorClock: locator == nil ? .origin : stamp)
         try writeAttachment(version)
-        try enqueue(.create, .bookFile(version), clock: stamp, at: now, baseVersion: 0, base: nil)
+        try tablesOfThisTransaction.outbox.enqueue(.create, .bookFile(version), clock: stamp, at: now, baseVersion: 0, base: nil)
         return version
     }
 
@@ -90,11 +90,11 @@ extension Store {
         var version = before
         change(&version.file, now)
         version.file.updatedAt = max(now, before.file.updatedAt)
-        version.file.version = try Self.nextVersion(after: before.file.version, of: before.file.id)
+        version.file.version = try VersionNumber.next(after: before.file.version, of: before.file.id)
         if movesAttachment { version.clock = stamp }
         if movesLocator { version.locatorClock = stamp }
         try writeAttachment(version)
-        try enqueue(version.file.isRemoved ? .delete : .update, .bookFile(version), clock: stamp, at: now,
+        try tablesOfThisTransaction.outbox.enqueue(version.file.isRemoved ? .delete : .update, .bookFile(version), clock: stamp, at: now,
                     baseVersion: before.file.version, base: before.clock)
         return version
     }

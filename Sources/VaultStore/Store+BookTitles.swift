@@ -95,7 +95,7 @@ extension Store {
             let id = row.text(0)
             guard let entityID = try? EntityID(validating: id),
                   let title = try? cipher.open(row.blob(1), table: "book", id: id, field: "title"),
-                  let authors = try? Self.authors(fromJSON: cipher.open(row.blob(2), table: "book", id: id, field: "authors")) else { return }
+                  let authors = try? BookTable.authors(fromJSON: cipher.open(row.blob(2), table: "book", id: id, field: "authors")) else { return }
             titles.append(BookTitle(id: entityID, title: title, authors: authors))
         }
         return titles

@@ -75,7 +75,7 @@ extension Store {
 
     /// One passphrase slot and one recovery slot, each of a shape this build opens.
     private func checkKeyslots(_ report: inout VaultCheckReport) throws(StoreError) {
-        let slots = try keyslots()
+        let slots = try read { tables throws(StoreError) in try tables.keys.slots() }
         report.verified["keyslot"] = slots.count
         for kind in [Keyslot.Kind.passphrase, .recovery] where !slots.contains(where: { $0.kind == kind }) {
             report.findings.append(.init(kind: "keyslot", id: nil, problem: "no \(kind.rawValue) slot"))
@@ -117,7 +117,7 @@ extension Store {
     private func checkKeptVersions(sealer: FieldSealer, _ report: inout VaultCheckReport) throws(StoreError) {
         try database.forEachRow("SELECT annotation_id, hlc, body, locator, comment FROM annotation_version") { row in
             report.verified["annotation_version", default: 0] += 1
-            let recordID = Self.versionRecordID(row.text(0), clock: row.text(1))
+            let recordID = AnnotationTable.versionRecordID(row.text(0), clock: row.text(1))
             for (index, field) in [(2, "body"), (3, "locator"), (4, "comment")] where !row.isNull(Int32(index)) {
                 let binding = Binding(vaultID: metadata.vaultID, table: "annotation_version", recordID: recordID, field: field)
                 if !opens(row.blob(Int32(index)), binding, sealer) {

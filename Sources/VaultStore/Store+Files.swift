@@ -155,7 +155,7 @@ extension Store {
     private func fileBook(_ choice: FileBookChoice) throws(StoreError) -> (EntityID, Bool) {
         switch choice {
         case .book(let id):
-            try requireLiveBook(id)
+            try tablesOfThisTransaction.books.requireLive(id)
             return (id, false)
         case .matching(let source):
             let importer = try ArchiveImport(store: self, now: clock.now())

@@ -40,6 +40,8 @@ public enum ImportOutcome: Sendable, Equatable {
 /// operation like any other. A record the vault has as it is writes nothing, so importing
 /// twice changes nothing.
 public final class ArchiveImport {
+    /// The tables of the import's one write transaction.
+    var tables: Tables { store.tablesOfThisTransaction }
     unowned let store: Store
     let merge = JournalMerge.vault
     let now: Timestamp
@@ -88,7 +90,7 @@ public final class ArchiveImport {
     /// live (deleted, or left out of the import) takes none.
     public func addTags(_ names: [String], to id: EntityID, kind: TaggedKind) throws(StoreError) {
         guard try store.presence(of: id, kind: kind) == .live else { return }
-        summary.tagsGiven += try store.tablesOfThisTransaction.tags.add(names, to: id, kind: kind).count
+        summary.tagsGiven += try tables.tags.add(names, to: id, kind: kind).count
     }
 
     /// Whether the vault (with what this import added so far) has the book.
@@ -101,22 +103,22 @@ public final class ArchiveImport {
     public func add(_ incoming: Book) throws(StoreError) -> ImportOutcome {
         guard seen.insert(Self.key(incoming.id)).inserted else { return .duplicate }
         bookPresence[incoming.id] = nil
-        let local = try store.localBook(incoming.id)
+        let local = try tables.books.local(incoming.id)
         switch merge.merge(archived: incoming, into: local) {
         case .unchanged:
             summary.unchanged += 1
             return .unchanged
         case .insert(let book):
-            try store.insertBook(book, outboxState: .pending)
+            try tables.books.insert(book, outboxState: .pending)
             summary.added.books += 1
             return .added
         case .replaceUnreadable(let book):
             // What is here cannot be read; the archive's version can: it replaces it.
-            try store.replaceSealedMetadata(with: book)
-            var parts = Store.BookParts.all(rewind: false)
+            try tables.books.replaceSealedMetadata(with: book)
+            var parts = BookTable.BookParts.all(rewind: false)
             parts.rating = true
             parts.edition = !book.edition.isEmpty
-            try store.changeBookInTransaction(book.id, action: .update, parts: parts, requireLive: false) { here in
+            try tables.books.change(book.id, action: .update, parts: parts, requireLive: false) { here in
                 here.progress = book.progress
                 here.deletedAt = book.deletedAt
                 here.readingLog = here.readingLog.union(book.readingLog)
@@ -125,9 +127,9 @@ public final class ArchiveImport {
             return .updated
         case .change(let change):
             let wasDeleted = local.flatMap { if case .book(let version, _) = $0 { version.book.deletedAt != nil } else { nil } } ?? false
-            let parts = Store.BookParts(metadata: change.metadataChanged, progress: change.progressMoved, rating: change.ratingChanged,
+            let parts = BookTable.BookParts(metadata: change.metadataChanged, progress: change.progressMoved, rating: change.ratingChanged,
                                         edition: change.editionChanged)
-            try store.changeBookInTransaction(incoming.id, action: change.isDeleted && !wasDeleted ? .delete : .update,
+            try tables.books.change(incoming.id, action: change.isDeleted && !wasDeleted ? .delete : .update,
                                               parts: parts, requireLive: false) { book in
                 book.title = change.title
                 book.authors = change.authors
@@ -150,13 +152,13 @@ public final class ArchiveImport {
         let bookKnown = try bookExists(incoming.bookID)
         var local: SessionVersion?
         if hadSessions {
-            local = try store.tablesOfThisTransaction.sessions.version(incoming.id)
+            local = try tables.sessions.version(incoming.id)
         }
         guard case .add(let session) = merge.merge(archived: incoming, into: local) else {
             summary.unchanged += 1
             return (.unchanged, bookKnown)
         }
-        try store.tablesOfThisTransaction.sessions.insert(session, outboxState: .pending)
+        try tables.sessions.insert(session, outboxState: .pending)
         summary.added.sessions += 1
         return (.added, bookKnown)
     }
@@ -168,7 +170,7 @@ public final class ArchiveImport {
         guard seen.insert(Self.key(incoming.id)).inserted else { return (.duplicate, true) }
         let bookKnown = try bookExists(incoming.bookID)
         // A vault that had no notes holds only those this import added, all seen: new.
-        let local = hadAnnotations ? try store.localAnnotation(incoming.id) : nil
+        let local = hadAnnotations ? try tables.annotations.local(incoming.id) : nil
         let decision = try merge.merge(archived: incoming, into: local, book: try presence(of: incoming.bookID),
                                        newID: { .generate(at: now) }) { (text) throws(StoreError) in
             try texts(of: incoming.bookID).contains(Self.digest(text))
@@ -195,18 +197,18 @@ public final class ArchiveImport {
             summary.unchanged += 1
             return .unchanged
         case .insert(let annotation, let reviveBook):
-            try store.insertAnnotation(annotation, outboxState: .pending)
+            try tables.annotations.insert(annotation, outboxState: .pending)
             texts[annotation.bookID]?.insert(Self.digest(annotation))
             count(annotation.kind, updated: false)
             if reviveBook { try bringBack(annotation.bookID) }
             return .added
         case .replaceUnreadable(let annotation):
-            try store.replaceSealedText(with: annotation)
-            try store.changeAnnotationInTransaction(annotation.id, action: .update, requireLive: false) { $0.deletedAt = annotation.deletedAt }
+            try tables.annotations.replaceSealedText(with: annotation)
+            try tables.annotations.change(annotation.id, action: .update, requireLive: false) { $0.deletedAt = annotation.deletedAt }
             count(annotation.kind, updated: true)
             return .updated
         case .change(let change, let isConflict, let reviveBook):
-            try store.changeAnnotationInTransaction(incoming.id, action: change.isDeleted == true ? .delete : .update, requireLive: false) {
+            try tables.annotations.change(incoming.id, action: change.isDeleted == true ? .delete : .update, requireLive: false) {
                 change.apply(to: &$0)
             }
             if reviveBook { try bringBack(incoming.bookID) }
@@ -217,7 +219,7 @@ public final class ArchiveImport {
             count(incoming.kind, updated: true)
             return .updated
         case .addCopy(let copy):
-            try store.insertAnnotation(copy, outboxState: .pending)
+            try tables.annotations.insert(copy, outboxState: .pending)
             texts[copy.bookID]?.insert(Self.digest(copy))
             summary.conflicts += 1
             return .conflict
@@ -228,7 +230,7 @@ public final class ArchiveImport {
 
     /// Brings back a book deleted here, for a live note the merge kept in it.
     private func bringBack(_ book: EntityID) throws(StoreError) {
-        try store.changeBookInTransaction(book, action: .update, parts: .metadata, requireLive: false) { $0.deletedAt = nil }
+        try tables.books.change(book, action: .update, parts: .metadata, requireLive: false) { $0.deletedAt = nil }
         bookPresence[book] = .live
         summary.updated.books += 1
     }
@@ -244,7 +246,7 @@ public final class ArchiveImport {
 
     func presence(of book: EntityID) throws(StoreError) -> RecordPresence {
         if let known = bookPresence[book] { return known }
-        let presence = try store.bookPresence(book)
+        let presence = try tables.books.presence(book)
         bookPresence[book] = presence
         return presence
     }
@@ -254,7 +256,7 @@ public final class ArchiveImport {
     func texts(of bookID: EntityID) throws(StoreError) -> Set<String> {
         if let known = texts[bookID] { return known }
         var digests = Set<String>()
-        try store.forEachAnnotation(AnnotationFilter(bookID: bookID, includeDeleted: true)) { result in
+        try tables.annotations.forEach(AnnotationFilter(bookID: bookID, includeDeleted: true)) { result in
             if case .success(let annotation) = result { digests.insert(Self.digest(annotation)) }
         }
         texts[bookID] = digests

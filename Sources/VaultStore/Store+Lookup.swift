@@ -93,7 +93,7 @@ extension Store {
     func presence(of id: EntityID, kind: TaggedKind) throws(StoreError) -> RecordPresence {
         switch kind {
         case .book:
-            return try bookPresence(id)
+            return try read { tables throws(StoreError) in try tables.books.presence(id) }
         case .annotation:
             var presence = RecordPresence.missing
             try database.forEachRow("SELECT deleted_at IS NOT NULL, length(body) > 0 FROM annotation WHERE id = ?",

@@ -264,7 +264,7 @@ extension Store {
         try database.forEachRow("""
             SELECT rowid, hlc, body, locator, comment FROM annotation_version WHERE annotation_id = ?
             """, [.text(id)]) { row in
-            versions.append((row.int64(0), Self.versionRecordID(id, clock: row.text(1)),
+            versions.append((row.int64(0), AnnotationTable.versionRecordID(id, clock: row.text(1)),
                              [row.blob(2), row.isNull(3) ? nil : row.blob(3), row.isNull(4) ? nil : row.blob(4)]))
         }
         for version in versions {

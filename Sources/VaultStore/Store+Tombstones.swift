@@ -116,7 +116,7 @@ extension Store {
         var tombstones: [Tombstone] = []
         for record in found {
             tombstones.append(Tombstone(kind: record.kind, id: record.id, clock: record.clock, deletedAt: record.deletedAt,
-                                        operations: try sentOperations(about: record.id)))
+                                        operations: try read { tables throws(StoreError) in try tables.outbox.sentOperations(about: record.id) }))
         }
         return tombstones
     }
@@ -126,12 +126,12 @@ extension Store {
     public func contentFreeDeletion(of tombstone: Tombstone) throws(StoreError) -> RecordVersion {
         switch tombstone.kind {
         case .book:
-            var version = try bookVersion(tombstone.id)
+            var version = try read { tables throws(StoreError) in try tables.books.version(tombstone.id) }
             version.book.title = ""
             version.book.authors = []
             return .book(version)
         case .annotation:
-            var version = try shownVersion(of: tombstone.id)
+            var version = try read { tables throws(StoreError) in try tables.annotations.shownVersion(of: tombstone.id) }
             version.annotation.body = ""
             version.annotation.locator = nil
             version.annotation.comment = nil

@@ -35,7 +35,7 @@ final class WriteBatch {
 
     private func writeOperations(to database: Database) throws(StoreError) {
         guard waiting > 0 else { return }
-        try database.run(Store.outboxInsert(rows: waiting), operations)
+        try database.run(OutboxTable.insert(rows: waiting), operations)
         operations.removeAll(keepingCapacity: true)
         waiting = 0
     }

@@ -107,7 +107,7 @@ func writeVault(at directory: String, annotations: Int, seed: UInt64, syncedRemo
     var counts = (books: 0, sessions: 0, annotations: 0, tombstones: 0, edited: 0)
     do {
         let store = try Store.open(at: location.databasePath, generatorVersion: BuildInfo.version)
-        guard let slot = try store.keyslots().first(where: { $0.kind == .passphrase }) else { fail("no passphrase keyslot") }
+        guard let slot = try store.read { tables throws(StoreError) in try tables.keys.slots() }.first(where: { $0.kind == .passphrase }) else { fail("no passphrase keyslot") }
         let key: VaultKey
         do { key = try slot.unwrap(passphrase: passphrase, vaultID: store.metadata.vaultID) } catch { fail("unwrap: \(error)") }
         try store.attach(key)
@@ -123,7 +123,7 @@ func writeVault(at directory: String, annotations: Int, seed: UInt64, syncedRemo
             }
             try store.insert(JournalBatch(books: chunk.books, sessions: chunk.sessions, annotations: chunk.annotations),
                              outboxState: .done)
-            try store.compactOutbox(limit: Int.max)
+            try store.write { tables throws(StoreError) in try tables.outbox.compact(limit: Int.max) }
         }
     } catch { fail("cannot write the journal: \(error)") }
     // The Store is released here: its connection closes and SQLite folds the WAL back in.

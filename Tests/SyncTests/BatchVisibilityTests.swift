@@ -11,15 +11,15 @@ import VaultCrypto
 /// connection to the same vault, reading after every operation the engine applies, must
 /// see nothing of the batch until it commits, and all of it after.
 @Suite struct BatchVisibilityTests {
-    /// The Store, with a reader that looks at the vault from another connection each time
-    /// an operation of a batch has been applied.
+    /// The Store as sync sees it, with a reader that looks at the vault from another
+    /// connection each time an operation of a batch has been applied.
     final class PeekingJournal: SyncJournal {
-        let store: Store
+        let store: StoreSyncJournal
         let reader: Store
         private(set) var seenDuringBatches: [Int] = []
 
         init(store: Store, reader: Store) {
-            self.store = store
+            self.store = StoreSyncJournal(store)
             self.reader = reader
         }
 

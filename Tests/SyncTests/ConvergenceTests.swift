@@ -31,7 +31,7 @@ import VaultCrypto
         try expectConverged([a, b])
         let ids = Set(try a.liveAnnotations().map(\.id))
         #expect(ids.isSuperset(of: [fromA.id, fromB.id, quoteB.id]))
-        #expect(try a.store.book(bookB.id).title == "Only on B")
+        #expect(try a.store.read { tables throws(StoreError) in try tables.books.book(bookB.id) }.title == "Only on B")
         #expect(try a.waitingOperations().isEmpty && b.waitingOperations().isEmpty)
         #expect(try a.conflictIDs().isEmpty && b.conflictIDs().isEmpty)
     }
@@ -172,34 +172,34 @@ import VaultCrypto
 
     @Test func progressMovedOnBothFurthestWins() throws {
         let (_, a, b, book) = try Self.progressPair()
-        a.clock.advance(seconds: 1); try a.store.setProgress(of: book.id, to: 60)
-        b.clock.advance(seconds: 2); try b.store.setProgress(of: book.id, to: 35)   // later, but behind
+        a.clock.advance(seconds: 1); try a.store.write { tables throws(StoreError) in try tables.books.setProgress(of: book.id, to: 60) }
+        b.clock.advance(seconds: 2); try b.store.write { tables throws(StoreError) in try tables.books.setProgress(of: book.id, to: 35) }   // later, but behind
         try a.sync(); try b.sync(); try a.sync()
         try expectConverged([a, b])
-        #expect(try a.store.book(book.id).progress == 60)
-        #expect(try b.store.book(book.id).progress == 60)
+        #expect(try a.store.read { tables throws(StoreError) in try tables.books.book(book.id) }.progress == 60)
+        #expect(try b.store.read { tables throws(StoreError) in try tables.books.book(book.id) }.progress == 60)
     }
 
     @Test func aNewerRewindWinsThenALaterPositionWinsAgain() throws {
         let (_, a, b, book) = try Self.progressPair()
-        a.clock.advance(seconds: 1); try a.store.setProgress(of: book.id, to: 80)
-        b.clock.advance(seconds: 2); try b.store.setProgress(of: book.id, to: 20, rewind: true)
+        a.clock.advance(seconds: 1); try a.store.write { tables throws(StoreError) in try tables.books.setProgress(of: book.id, to: 80) }
+        b.clock.advance(seconds: 2); try b.store.write { tables throws(StoreError) in try tables.books.setProgress(of: book.id, to: 20, rewind: true) }
         try a.sync(); try b.sync(); try a.sync()
         try expectConverged([a, b])
-        #expect(try a.store.book(book.id).progress == 20, "the newer rewind wins over the older, further position")
+        #expect(try a.store.read { tables throws(StoreError) in try tables.books.book(book.id) }.progress == 20, "the newer rewind wins over the older, further position")
 
         // An older rewind does not beat a newer position.
-        a.clock.advance(seconds: 10); try a.store.setProgress(of: book.id, to: 30)
+        a.clock.advance(seconds: 10); try a.store.write { tables throws(StoreError) in try tables.books.setProgress(of: book.id, to: 30) }
         try a.sync(); try b.sync()
         try expectConverged([a, b])
-        #expect(try b.store.book(book.id).progress == 30, "a position after the rewind wins again")
+        #expect(try b.store.read { tables throws(StoreError) in try tables.books.book(book.id) }.progress == 30, "a position after the rewind wins again")
 
         // Concurrent: a rewind older than a concurrent further position loses.
-        b.clock.advance(seconds: 20); try b.store.setProgress(of: book.id, to: 10, rewind: true)
-        a.clock.advance(seconds: 30); try a.store.setProgress(of: book.id, to: 50)
+        b.clock.advance(seconds: 20); try b.store.write { tables throws(StoreError) in try tables.books.setProgress(of: book.id, to: 10, rewind: true) }
+        a.clock.advance(seconds: 30); try a.store.write { tables throws(StoreError) in try tables.books.setProgress(of: book.id, to: 50) }
         try b.sync(); try a.sync(); try b.sync()
         try expectConverged([a, b])
-        #expect(try a.store.book(book.id).progress == 50)
+        #expect(try a.store.read { tables throws(StoreError) in try tables.books.book(book.id) }.progress == 50)
     }
 
     /// A reader moves back on one device after having synced the further position. A plain
@@ -207,29 +207,29 @@ import VaultCrypto
     /// the devices would disagree); with --rewind it is taken everywhere.
     @Test func aMoveBackwardsAfterSyncingNeedsRewindAndThenConverges() throws {
         let (_, a, b, book) = try Self.progressPair()
-        a.clock.advance(seconds: 1); try a.store.setProgress(of: book.id, to: 50)
+        a.clock.advance(seconds: 1); try a.store.write { tables throws(StoreError) in try tables.books.setProgress(of: book.id, to: 50) }
         try a.sync(); try b.sync()
-        #expect(try b.store.book(book.id).progress == 50)
+        #expect(try b.store.read { tables throws(StoreError) in try tables.books.book(book.id) }.progress == 50)
         b.clock.advance(seconds: 5)
-        #expect(throws: StoreError.progressBehind(current: 50)) { try b.store.setProgress(of: book.id, to: 45) }
+        #expect(throws: StoreError.progressBehind(current: 50)) { try b.store.write { tables throws(StoreError) in try tables.books.setProgress(of: book.id, to: 45) } }
         #expect(try b.waitingOperations().isEmpty, "the refused position wrote nothing")
-        try b.store.setProgress(of: book.id, to: 45, rewind: true)
+        try b.store.write { tables throws(StoreError) in try tables.books.setProgress(of: book.id, to: 45, rewind: true) }
         try b.sync(); try a.sync(); try b.sync()
-        #expect(try a.store.book(book.id).progress == 45)
+        #expect(try a.store.read { tables throws(StoreError) in try tables.books.book(book.id) }.progress == 45)
         try expectConverged([a, b])
     }
 
     /// After a rewind has synced, a position below the rewound one is a rewind again.
     @Test func aPositionBelowASyncedRewindIsARewindToo() throws {
         let (_, a, b, book) = try Self.progressPair()
-        a.clock.advance(seconds: 1); try a.store.setProgress(of: book.id, to: 80)
-        a.clock.advance(seconds: 1); try a.store.setProgress(of: book.id, to: 30, rewind: true)
+        a.clock.advance(seconds: 1); try a.store.write { tables throws(StoreError) in try tables.books.setProgress(of: book.id, to: 80) }
+        a.clock.advance(seconds: 1); try a.store.write { tables throws(StoreError) in try tables.books.setProgress(of: book.id, to: 30, rewind: true) }
         try a.sync(); try b.sync()
         b.clock.advance(seconds: 5)
-        #expect(throws: StoreError.progressBehind(current: 30)) { try b.store.setProgress(of: book.id, to: 25) }
-        try b.store.setProgress(of: book.id, to: 25, rewind: true)
+        #expect(throws: StoreError.progressBehind(current: 30)) { try b.store.write { tables throws(StoreError) in try tables.books.setProgress(of: book.id, to: 25) } }
+        try b.store.write { tables throws(StoreError) in try tables.books.setProgress(of: book.id, to: 25, rewind: true) }
         try b.sync(); try a.sync(); try b.sync()
-        #expect(try a.store.book(book.id).progress == 25)
+        #expect(try a.store.read { tables throws(StoreError) in try tables.books.book(book.id) }.progress == 25)
         try expectConverged([a, b])
     }
 
@@ -258,7 +258,7 @@ import VaultCrypto
         }
         try a.sync(); try b.sync(); try a.sync()
         try expectConverged([a, b])
-        #expect(try a.store.book(book.id).title == (aIsLater ? "Title from A" : "Title from B"))
+        #expect(try a.store.read { tables throws(StoreError) in try tables.books.book(book.id) }.title == (aIsLater ? "Title from A" : "Title from B"))
     }
 
     /// Once SYNC.md's defect 7: title and progress were merged by one clock for the whole
@@ -267,11 +267,11 @@ import VaultCrypto
     @Test func aRetitleSurvivesALaterProgressChangeElsewhere() throws {
         let (_, a, b, book) = try Self.progressPair()
         a.clock.advance(seconds: 1); try a.store.retitleBookForTest(book.id, to: "The Corrected Title")
-        b.clock.advance(seconds: 5); try b.store.setProgress(of: book.id, to: 40)
+        b.clock.advance(seconds: 5); try b.store.write { tables throws(StoreError) in try tables.books.setProgress(of: book.id, to: 40) }
         try a.sync(); try b.sync(); try a.sync()
         try expectConverged([a, b])
-        #expect(try a.store.book(book.id).progress == 40)
-        #expect(try a.store.book(book.id).title == "The Corrected Title")
+        #expect(try a.store.read { tables throws(StoreError) in try tables.books.book(book.id) }.progress == 40)
+        #expect(try a.store.read { tables throws(StoreError) in try tables.books.book(book.id) }.title == "The Corrected Title")
     }
 
     /// A deletes a book (after deleting its only note); B adds a note to it meanwhile.
@@ -281,13 +281,13 @@ import VaultCrypto
         let b = try cluster.addDevice("b", deviceID: deviceID("b"))
         let book = try a.addBook("Book")
         try a.sync(); try b.sync()
-        a.clock.advance(seconds: 1); try a.store.deleteBook(book.id)
+        a.clock.advance(seconds: 1); try a.store.write { tables throws(StoreError) in try tables.books.delete(book.id) }
         b.clock.advance(seconds: 2); let late = try b.addNote("a note added while the book was deleted elsewhere", to: book)
         try a.sync(); try b.sync(); try a.sync()
         // No text lost: the note is live on both.
         #expect(try a.note(late.id).deletedAt == nil && b.note(late.id).deletedAt == nil)
         try expectConverged([a, b])
-        #expect(try a.store.book(book.id).deletedAt == nil)
+        #expect(try a.store.read { tables throws(StoreError) in try tables.books.book(book.id) }.deletedAt == nil)
     }
 
     // MARK: - Three devices
@@ -309,8 +309,8 @@ import VaultCrypto
         c.clock.advance(seconds: 3); try c.edit(note.id, "from C")
         c.clock.advance(seconds: 1); try c.delete(other.id)
         a.clock.advance(seconds: 4); try a.edit(other.id, "other, edited on A")
-        b.clock.advance(seconds: 4); try b.store.setProgress(of: book.id, to: 70)
-        c.clock.advance(seconds: 4); try c.store.setProgress(of: book.id, to: 40)
+        b.clock.advance(seconds: 4); try b.store.write { tables throws(StoreError) in try tables.books.setProgress(of: book.id, to: 70) }
+        c.clock.advance(seconds: 4); try c.store.write { tables throws(StoreError) in try tables.books.setProgress(of: book.id, to: 40) }
         try a.addSession(to: book.id, pages: 3); try c.addSession(to: book.id, pages: 4)
 
         let permutations = [[a, b, c], [a, c, b], [b, a, c], [b, c, a], [c, a, b], [c, b, a]]
@@ -323,7 +323,7 @@ import VaultCrypto
             #expect(copies == ["from A", "from B"], "\(device.name)")
             #expect(try device.note(other.id).body == "other, edited on A")
             #expect(try device.note(other.id).conflictReason == .editedAfterDelete)
-            #expect(try device.store.book(book.id).progress == 70)
+            #expect(try device.store.read { tables throws(StoreError) in try tables.books.book(book.id) }.progress == 70)
             #expect(try device.store.read { tables throws(StoreError) in try tables.sessions.live(of: book.id) }.count == 2)
         }
     }
@@ -404,7 +404,7 @@ import VaultCrypto
         let copyID = try #require(try a.conflictIDs().first)
         #expect(try b.conflictIDs() == [copyID])
 
-        try b.store.resolveConflict(copyID, keepingSide: choice)
+        try b.store.write { tables throws(StoreError) in try tables.annotations.resolveConflict(copyID, keepingSide: choice) }
         #expect(try b.conflictIDs().isEmpty)
         try b.sync(); try a.sync()
         try expectConverged([a, b], "after resolving with \(choice)")
@@ -425,7 +425,7 @@ import VaultCrypto
         b.clock.advance(seconds: 2); try b.edit(note.id, "edited")
         try a.sync(); try b.sync(); try a.sync()
         #expect(try a.conflictIDs() == [note.id])
-        try a.store.resolveConflict(note.id, keepingSide: choice)
+        try a.store.write { tables throws(StoreError) in try tables.annotations.resolveConflict(note.id, keepingSide: choice) }
         try a.sync(); try b.sync()
         try expectConverged([a, b], "after resolving with \(choice)")
         #expect(try b.conflictIDs().isEmpty)
@@ -444,7 +444,7 @@ import VaultCrypto
         let copyID = try #require(try a.conflictIDs().first)
         a.clock.advance(seconds: 1); try a.delete(note.id)
         // The reader chose the copy's text for the note: the note comes back with it.
-        try a.store.resolveConflict(copyID, keepingSide: .other)
+        try a.store.write { tables throws(StoreError) in try tables.annotations.resolveConflict(copyID, keepingSide: .other) }
         #expect(try a.liveAnnotations().map(\.body) == ["older edit"])
         #expect(try a.conflictIDs().isEmpty)
         try a.sync(); try b.sync()
@@ -458,8 +458,8 @@ import VaultCrypto
         b.clock.advance(seconds: 2); try b.edit(note.id, "newer edit")
         try a.sync(); try b.sync(); try a.sync()
         let copyID = try #require(try a.conflictIDs().first)
-        a.clock.advance(seconds: 1); try a.store.resolveConflict(copyID, keepingSide: .both)
-        b.clock.advance(seconds: 2); try b.store.resolveConflict(copyID, keepingSide: .note)
+        a.clock.advance(seconds: 1); try a.store.write { tables throws(StoreError) in try tables.annotations.resolveConflict(copyID, keepingSide: .both) }
+        b.clock.advance(seconds: 2); try b.store.write { tables throws(StoreError) in try tables.annotations.resolveConflict(copyID, keepingSide: .note) }
         try syncUntilQuiet([a, b])
         try expectConverged([a, b])
         // B deleted the copy after A kept it: A's "both" is an edit that the deletion meets.
@@ -517,15 +517,15 @@ import VaultCrypto
         let a = try cluster.addDevice("a"), b = try cluster.addDevice("b")
         let book = try a.addBook("Dune")
         let quote = try a.addQuote("Fear is the mind-killer.", at: "p. 8", toBook: book.id)
-        try a.store.editAnnotation(quote.id, body: nil, locator: nil, comment: .some("the litany"))
+        try a.store.write { tables throws(StoreError) in try tables.annotations.edit(quote.id, body: nil, locator: nil, comment: .some("the litany")) }
         try a.sync(); try b.sync()
         #expect(try b.note(quote.id).comment == "the litany")
         try expectConverged([a, b])
 
         a.clock.advance(seconds: 1)
-        try a.store.editAnnotation(quote.id, body: nil, locator: nil, comment: .some("said by Paul"))
+        try a.store.write { tables throws(StoreError) in try tables.annotations.edit(quote.id, body: nil, locator: nil, comment: .some("said by Paul")) }
         b.clock.advance(seconds: 2)
-        try b.store.editAnnotation(quote.id, body: nil, locator: nil, comment: .some("said by Jessica"))
+        try b.store.write { tables throws(StoreError) in try tables.annotations.edit(quote.id, body: nil, locator: nil, comment: .some("said by Jessica")) }
         try a.sync(); try b.sync(); try a.sync()
         try expectConverged([a, b])
         let copies = try a.conflictIDs()
@@ -537,13 +537,13 @@ import VaultCrypto
         // Keeping the copy's side puts its comment, not only its words, in the quote.
         let copyID = try #require(copies.first)
         let kept = try a.note(copyID).comment
-        try a.store.resolveConflict(copyID, keepingSide: .other)
+        try a.store.write { tables throws(StoreError) in try tables.annotations.resolveConflict(copyID, keepingSide: .other) }
         #expect(try a.note(quote.id).comment == kept && a.conflictIDs().isEmpty)
         try a.sync(); try b.sync(); try a.sync()
         try expectConverged([a, b])
 
         // Removing a comment is a change like any other.
-        try a.store.editAnnotation(quote.id, body: nil, locator: nil, comment: .some(nil))
+        try a.store.write { tables throws(StoreError) in try tables.annotations.edit(quote.id, body: nil, locator: nil, comment: .some(nil)) }
         try a.sync(); try b.sync()
         #expect(try b.note(quote.id).comment == nil)
     }
@@ -593,26 +593,26 @@ import VaultCrypto
         let quote = try a.addQuote("A quote.", at: "p. 3", toBook: duplicate.id)
         _ = try a.addSession(to: duplicate.id, pages: 12)
         try a.sync(); try b.sync()
-        let summary = try a.store.mergeBook(duplicate.id, into: kept.id)
+        let summary = try a.store.write { tables throws(StoreError) in try tables.books.merge(duplicate.id, into: kept.id) }
         #expect(summary.annotations == 1 && summary.sessions == 1)
         try a.sync(); try b.sync(); try a.sync()
         try expectConverged([a, b])
         #expect(try b.note(quote.id).bookID == kept.id)
         #expect(try b.store.read { tables throws(StoreError) in try tables.sessions.live(of: kept.id) }.count == 1 && b.store.read { tables throws(StoreError) in try tables.sessions.live(of: duplicate.id) }.isEmpty)
-        #expect(try b.store.book(duplicate.id).deletedAt != nil)
+        #expect(try b.store.read { tables throws(StoreError) in try tables.books.book(duplicate.id) }.deletedAt != nil)
 
         // Both finished on one day: one finish after the merge, not two.
         let day = Timestamp(millisecondsSince1970: 1_700_000_000_000)
         let third = try a.addBook("Elantris, a third time")
-        _ = try a.store.recordStatus(.finished, of: third.id, on: day)
-        _ = try a.store.recordStatus(.finished, of: kept.id, on: day)
-        _ = try a.store.mergeBook(third.id, into: kept.id)
-        #expect(try a.store.book(kept.id).readingLog.finishes == 1)
+        _ = try a.store.write { tables throws(StoreError) in try tables.books.recordStatus(.finished, of: third.id, on: day) }
+        _ = try a.store.write { tables throws(StoreError) in try tables.books.recordStatus(.finished, of: kept.id, on: day) }
+        _ = try a.store.write { tables throws(StoreError) in try tables.books.merge(third.id, into: kept.id) }
+        #expect(try a.store.read { tables throws(StoreError) in try tables.books.book(kept.id) }.readingLog.finishes == 1)
 
         // Merged again on A while B, not yet synced, writes in the book A merges.
         let second = try a.addBook("Elantris, again")
         try a.sync(); try b.sync()
-        _ = try a.store.mergeBook(second.id, into: kept.id)
+        _ = try a.store.write { tables throws(StoreError) in try tables.books.merge(second.id, into: kept.id) }
         let written = try b.addNote("Written on B meanwhile.", toBook: second.id)
         try a.sync(); try b.sync(); try a.sync(); try b.sync()
         try expectConverged([a, b])

@@ -204,7 +204,7 @@ import VaultCrypto
 
         let summary = try b.sync()
         #expect(summary.rejected == 1 && summary.pulled == 0)
-        #expect(try b.store.books().isEmpty)
+        #expect(try b.store.read { tables throws(StoreError) in try tables.books.all() }.isEmpty)
     }
 
     @Test func aRemoteHoldingAnotherVaultIsRefused() throws {
@@ -281,7 +281,7 @@ import VaultCrypto
         #expect(try a.waitingOperations().map(\.state) == [.failed, .pending])
 
         // retry-failed puts it back in line; the next sync sends both, in order.
-        #expect(try a.store.retryFailedOperations() == 1)
+        #expect(try a.store.write { tables throws(StoreError) in try tables.outbox.retryFailed() } == 1)
         #expect(try a.store.outboxSyncRows().first { $0.entityID == note.id.rawValue }?.state == "pending")
         let retried = try a.sync()
         #expect(retried.pushed == 2)
@@ -425,13 +425,13 @@ import VaultCrypto
         let b = try cluster.addDevice("b")
         let book = try a.addBook("Big")
         var batch = JournalBatch()
-        for index in 0..<(SyncEngine<Store>.batchSize + 30) {
+        for index in 0..<(SyncEngine<StoreSyncJournal>.batchSize + 30) {
             batch.annotations.append(try Annotation.new(bookID: book.id, kind: .note, body: "bulk \(index)", locator: nil, at: a.clock.now()))
         }
         try a.store.insert(batch)
         try a.sync()
         let summary = try b.sync()
-        #expect(summary.pulled == SyncEngine<Store>.batchSize + 31)
+        #expect(summary.pulled == SyncEngine<StoreSyncJournal>.batchSize + 31)
         try expectConverged([a, b])
     }
 }

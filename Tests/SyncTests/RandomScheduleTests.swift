@@ -107,7 +107,7 @@ final class ScheduleRunner {
     }
 
     func liveBooks(_ device: Device) throws -> [Book] {
-        try device.store.books().compactMap { try? $0.get() }
+        try device.store.read { tables throws(StoreError) in try tables.books.all() }.compactMap { try? $0.get() }
     }
 
     func run() throws -> ScheduleOutcome {
@@ -161,7 +161,7 @@ final class ScheduleRunner {
             let rewind = chance(20)
             var percent = Double(Int.random(in: 0...100, using: &random))
             if !rewind { percent = max(percent, current) }   // a plain position cannot move back
-            try device.store.setProgress(of: book.id, to: percent, rewind: rewind)
+            try device.store.write { tables throws(StoreError) in try tables.books.setProgress(of: book.id, to: percent, rewind: rewind) }
             outcome.log.append("\(step) \(device.name): progress \(book.id.rawValue.suffix(6)) \(current) → \(percent)\(rewind ? " --rewind" : "")")
         case 57..<62 where options.sessionEdits && chance(50):
             let sessions = try books.flatMap { book in try device.store.read { tables throws(StoreError) in try tables.sessions.live(of: book.id) } }
@@ -186,7 +186,7 @@ final class ScheduleRunner {
             try device.store.retitleBookForTest(book.id, to: "Retitled \(step) on \(device.name)")
             outcome.log.append("\(step) \(device.name): retitle \(book.id.rawValue.suffix(6))")
         case 65..<69:
-            let flagged = try device.store.conflicts().compactMap { try? $0.get() }
+            let flagged = try device.store.read { tables throws(StoreError) in try tables.annotations.conflicts() }.compactMap { try? $0.get() }
             guard let conflict = pick(flagged) else { return }
             let choice = pick(ConflictChoice.allCases)!
             switch (conflict.conflictReason, choice) {
@@ -196,11 +196,11 @@ final class ScheduleRunner {
             case (.editedAfterDelete?, .other): discarded.insert(conflict.body)
             default: break
             }
-            try device.store.resolveConflict(conflict.id, keepingSide: choice)
+            try device.store.write { tables throws(StoreError) in try tables.annotations.resolveConflict(conflict.id, keepingSide: choice) }
             outcome.log.append("\(step) \(device.name): resolve \(conflict.id.rawValue.suffix(6)) (\(conflict.conflictReason?.rawValue ?? "?")) keep \(choice)")
         case 69..<70 where options.bookDeletions:
             guard let book = pick(books.filter { book in !live.contains { $0.bookID == book.id } }) else { return }
-            try device.store.deleteBook(book.id)
+            try device.store.write { tables throws(StoreError) in try tables.books.delete(book.id) }
             outcome.log.append("\(step) \(device.name): delete book \(book.id.rawValue.suffix(6))")
         case 70..<94:
             try sync(device, step: step)
@@ -224,7 +224,7 @@ final class ScheduleRunner {
             outcome.log.append("\(step) \(device.name): remote add nas")
         } else if names.count > 1, chance(60), let gone = pick(names.sorted()) {
             try device.store.write { tables throws(StoreError) in try tables.remotes.remove(name: gone) }
-            try device.store.compactOutbox()
+            try device.store.write { tables throws(StoreError) in try tables.outbox.compact() }
             outcome.log.append("\(step) \(device.name): remote remove \(gone)")
         } else {
             for entry in try FileManager.default.contentsOfDirectory(atPath: nasFolder) {
@@ -339,7 +339,7 @@ final class ScheduleRunner {
     func settle() throws {
         for device in devices {
             try device.restart()
-            try device.store.retryFailedOperations()
+            try device.store.write { tables throws(StoreError) in try tables.outbox.retryFailed() }
             device.clock.advance(hours: 24 * 100)
             if options.remoteChanges {
                 let names = Set(try device.store.read { tables throws(StoreError) in try tables.remotes.all() }.map(\.name))

@@ -42,7 +42,7 @@ import VaultCrypto
 
     @Test func aDeviceOnTheOldKeyLeavesTheRemoteAloneAndSaysSo() throws {
         let (cluster, _, b, _) = try rekeyedOnA()
-        let book = try #require(try b.store.books().compactMap { try? $0.get() }.first { $0.title == "Le Petit Prince" })
+        let book = try #require(try b.store.read { tables throws(StoreError) in try tables.books.all() }.compactMap { try? $0.get() }.first { $0.title == "Le Petit Prince" })
         try b.addNote("written on B, still on the old key", to: book)
         let filesBefore = try cluster.remoteOperationFiles()
 
@@ -56,14 +56,14 @@ import VaultCrypto
 
     @Test func takingUpTheNewKeyBringsTheDevicesTogether() throws {
         let (cluster, a, b, _) = try rekeyedOnA()
-        let book = try #require(try b.store.books().compactMap { try? $0.get() }.first { $0.title == "Le Petit Prince" })
+        let book = try #require(try b.store.read { tables throws(StoreError) in try tables.books.all() }.compactMap { try? $0.get() }.first { $0.title == "Le Petit Prince" })
         try b.addNote("written on B, still on the old key", to: book)
         try b.sync()
 
         #expect(try b.takeUpRekeyMadeElsewhere())
         #expect(b.key.id == a.key.id && b.store.metadata.keyID == a.key.id)
-        #expect(try b.store.retiredKeys().map(\.id) == [cluster.key.id])
-        #expect(try b.store.keyslotGeneration() == 1, "the same chain as A's: nothing to publish")
+        #expect(try b.store.read { tables throws(StoreError) in try tables.keys.retired() }.map(\.id) == [cluster.key.id])
+        #expect(try b.store.read { tables throws(StoreError) in try tables.keys.generation() } == 1, "the same chain as A's: nothing to publish")
         #expect(try !b.takeUpRekeyMadeElsewhere(), "taken up once")
 
         try syncUntilQuiet([a, b])
@@ -95,7 +95,7 @@ import VaultCrypto
         let summary = try c.sync()
         #expect(summary.rejected == 0 && summary.shortfall == nil)
         try expectConverged([a, b, c])
-        #expect(try c.store.books().count == 10)
+        #expect(try c.store.read { tables throws(StoreError) in try tables.books.all() }.count == 10)
     }
 
     @Test func aDeviceThatMissedTwoRekeysTakesUpTheLatest() throws {
@@ -105,7 +105,7 @@ import VaultCrypto
         try a.sync()
         #expect(try b.takeUpRekeyMadeElsewhere())
         #expect(b.key.id == a.key.id)
-        #expect(Set(try b.store.retiredKeys().map(\.id)) == Set(cluster.keys.dropLast().map(\.id)))
+        #expect(Set(try b.store.read { tables throws(StoreError) in try tables.keys.retired() }.map(\.id)) == Set(cluster.keys.dropLast().map(\.id)))
         try syncUntilQuiet([a, b])
         try expectConverged([a, b])
         #expect(try b.liveAnnotations().count == 3)
@@ -147,8 +147,8 @@ import VaultCrypto
         try syncUntilQuiet([a, b])
         let changed = { (device: Device) throws -> KeyslotsChangedElsewhere? in
             KeyslotsChangedElsewhere.newest(among: RemoteDescriptor.read(from: [cluster.folderRemote()], vaultID: cluster.metadata.vaultID),
-                                            keyID: device.key.id, generation: try device.store.keyslotGeneration(),
-                                            keyChain: try device.store.retiredKeys())
+                                            keyID: device.key.id, generation: try device.store.read { tables throws(StoreError) in try tables.keys.generation() },
+                                            keyChain: try device.store.read { tables throws(StoreError) in try tables.keys.retired() })
         }
         let madeUp = placeholderKeyslot(id:kind:)
         #expect(try changed(b) == nil)
@@ -158,8 +158,10 @@ import VaultCrypto
         #expect(try changed(b)?.remote == remoteName)
         #expect(try changed(a) == nil, "its own change, at its own generation")
         #expect(try b.sync().keyslotsTakenUp == remoteName)
-        let slotsOfA = try a.store.keyslots().map(\.id)
-        #expect(try b.store.keyslots().map(\.id) == slotsOfA && b.store.keyslotGeneration() == a.store.keyslotGeneration())
+        let slotsOfA = try a.store.read { tables throws(StoreError) in try tables.keys.slots() }.map(\.id)
+        let generationOfA = try a.store.read { tables throws(StoreError) in try tables.keys.generation() }
+        #expect(try b.store.read { tables throws(StoreError) in try tables.keys.slots() }.map(\.id) == slotsOfA)
+        #expect(try b.store.read { tables throws(StoreError) in try tables.keys.generation() } == generationOfA)
         #expect(try changed(b) == nil && b.sync().keyslotsTakenUp == nil, "taken up once")
 
         // Forged by whoever can write the folder: A's real passphrase slot beside a made-up
@@ -172,21 +174,22 @@ import VaultCrypto
         let forgedSlots = RemoteDescriptor(vaultID: genuine.vaultId, keyID: b.key.id, keyslots: slots, keyslotGeneration: 0, keyChain: []).keyslots
         forged["keyslots"] = try forgedSlots.map { try #require(try JSONSerialization.jsonObject(with: JSONEncoder().encode($0)) as? [String: Any]) }
         forged["keyslotGeneration"] = (genuine.keyslotGeneration ?? 0) + 5
-        let before = try b.store.keyslots().map(\.id)
+        let before = try b.store.read { tables throws(StoreError) in try tables.keys.slots() }.map(\.id)
         for withSeal in [true, false] {
             if !withSeal { forged.removeValue(forKey: "keyslotsSeal") }
             try JSONSerialization.data(withJSONObject: forged).write(to: path)
             #expect(try changed(b) != nil, "newer by its generation")
             #expect(try b.sync().keyslotsTakenUp == nil, "seal kept: \(withSeal)")
-            #expect(try b.store.keyslots().map(\.id) == before)
+            #expect(try b.store.read { tables throws(StoreError) in try tables.keys.slots() }.map(\.id) == before)
         }
 
         // Sealed keyslots, but this device's own changed since their generation was read.
-        let generation = try b.store.keyslotGeneration()
+        let generation = try b.store.read { tables throws(StoreError) in try tables.keys.generation() }
         let slotChangedOnB = try madeUp("slot-changed-on-b", .passphrase)
         try b.store.write { tables throws(StoreError) in try tables.keys.replace(slotChangedOnB) }
-        #expect(try !b.store.adoptKeyslots(try #require(genuine.vaultKeyslots()), generation: generation + 7, replacing: generation))
-        #expect(try b.store.keyslots().contains { $0.id == "slot-changed-on-b" })
+        let genuineSlots = try #require(genuine.vaultKeyslots())
+        #expect(try !b.store.write { tables throws(StoreError) in try tables.keys.adopt(genuineSlots, generation: generation + 7, replacing: generation) })
+        #expect(try b.store.read { tables throws(StoreError) in try tables.keys.slots() }.contains { $0.id == "slot-changed-on-b" })
 
         try a.rekey()
         try a.sync()
@@ -213,7 +216,7 @@ import VaultCrypto
                                       keyslotGeneration: 99, keyChain: [RetiredKey(id: a.key.id, sealed: [1, 2, 3])])
         try Data(forged.encoded()).write(to: URL(fileURLWithPath: path))
         #expect(RekeyMadeElsewhere.newest(among: RemoteDescriptor.read(from: [cluster.folderRemote()], vaultID: cluster.metadata.vaultID), keyID: b.key.id,
-                                          generation: try b.store.keyslotGeneration(), keyChain: try b.store.retiredKeys()) == nil)
+                                          generation: try b.store.read { tables throws(StoreError) in try tables.keys.generation() }, keyChain: try b.store.read { tables throws(StoreError) in try tables.keys.retired() }) == nil)
         let summary = try b.sync()
         #expect(summary.rekeyedElsewhere.isEmpty && summary.shortfall == nil)
         let restored = try RemoteDescriptor.decode(Array(try Data(contentsOf: URL(fileURLWithPath: path))))
@@ -244,7 +247,7 @@ import VaultCrypto
         try winner.sync()
         try loser.sync()
         try winner.sync()
-        #expect(try winner.store.retiredKeys().contains { $0.id == losingKey })
+        #expect(try winner.store.read { tables throws(StoreError) in try tables.keys.retired() }.contains { $0.id == losingKey })
         try syncUntilQuiet([a, b])
         for device in [a, b] { #expect(try device.sync().shortfall == nil) }
         #expect(try winner.liveAnnotations().map(\.body) == ["written under the key that lost"])
@@ -271,9 +274,9 @@ import VaultCrypto
         #expect(try loser.sync().rekeyedElsewhere == [remoteName])
         let losingKey = loser.key.id
         #expect(try loser.takeUpRekeyMadeElsewhere())
-        #expect(try loser.store.keyslotGeneration() == 2, "the loser holds a key the winner's chain lacks, so it publishes")
+        #expect(try loser.store.read { tables throws(StoreError) in try tables.keys.generation() } == 2, "the loser holds a key the winner's chain lacks, so it publishes")
         try syncUntilQuiet([a, b])
-        for device in [a, b] { #expect(Set(try device.store.retiredKeys().map(\.id)) == [cluster.key.id, losingKey]) }
+        for device in [a, b] { #expect(Set(try device.store.read { tables throws(StoreError) in try tables.keys.retired() }.map(\.id)) == [cluster.key.id, losingKey]) }
         for device in [a, b] { #expect(try device.sync().shortfall == nil) }
         try expectConverged([a, b])
         #expect(Set(try a.liveAnnotations().map(\.body)) == ["A, under A's new key", "B, under B's new key"])

@@ -37,7 +37,7 @@ import Journal
         #expect(summary.snapshots["nas"] ?? 0 > 0)
         let c = try cluster.addDevice("C")
         try c.store.write { tables throws(StoreError) in try tables.remotes.remove(name: remoteName) }
-        try c.store.compactOutbox()
+        try c.store.write { tables throws(StoreError) in try tables.outbox.compact() }
         try c.store.write { tables throws(StoreError) in try tables.remotes.add(name: "nas", kind: .folder, location: nas.location) }
         try c.sync(through: [nas])
         let (joined, original) = (try c.state(), try a.state())
@@ -54,7 +54,7 @@ import Journal
         let gone = try a.addQuote("words deleted before the snapshot", at: "p. 3", toBook: book.id)
         _ = try a.delete(gone.id)
         let retired = try a.addBook("A retired book", authors: ["Someone Private"])
-        try a.store.deleteBook(retired.id)
+        try a.store.write { tables throws(StoreError) in try tables.books.delete(retired.id) }
         try a.sync()
 
         let nas = try secondRemote(cluster, "nas")
@@ -92,7 +92,7 @@ import Journal
     @Test func aRemoteAddedToAnEmptyVaultNeedsNoSnapshot() throws {
         let cluster = try Cluster(label: "snapshot-empty")
         let a = try cluster.addDevice("A")
-        #expect(try a.store.remotesNeedingSnapshot().isEmpty)
+        #expect(try a.store.read { tables throws(StoreError) in try tables.remotes.needingSnapshot() }.isEmpty)
         _ = try a.addBook("First")
         #expect(try a.sync().snapshots.isEmpty)
     }
@@ -103,7 +103,7 @@ import Journal
         let book = try a.addBook("Carried")
         _ = try a.addNote("on the stick", to: book)
         try a.sync()
-        #expect(try a.store.hasSynced(with: remoteName))
+        #expect(try a.store.read { tables throws(StoreError) in try tables.remotes.hasSynced(with: remoteName) })
         // The stick is wiped; the sync that refills it cannot leave its acknowledgement.
         try FileManager.default.removeItem(atPath: cluster.remoteRoot)
         let refill = ScriptedRemote(wrapping: cluster.folderRemote())

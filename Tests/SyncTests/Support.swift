@@ -223,9 +223,9 @@ final class Device {
     /// Returns whether there was one.
     @discardableResult
     func takeUpRekeyMadeElsewhere(on remotes: [any Remote]? = nil) throws -> Bool {
-        guard let found = RekeyMadeElsewhere.newest(among: RemoteDescriptor.read(from: remotes ?? [cluster.folderRemote()], vaultID: store.vaultID),
-                                                    keyID: key.id, generation: try store.keyslotGeneration(),
-                                                    keyChain: try store.retiredKeys()) else { return false }
+        guard let found = RekeyMadeElsewhere.newest(among: RemoteDescriptor.read(from: remotes ?? [cluster.folderRemote()], vaultID: store.metadata.vaultID),
+                                                    keyID: key.id, generation: try store.read { tables throws(StoreError) in try tables.keys.generation() },
+                                                    keyChain: try store.read { tables throws(StoreError) in try tables.keys.retired() }) else { return false }
         let descriptor = found.descriptor
         let newKey = try #require(cluster.key(withID: descriptor.keyId))
         try store.followRekey(from: key, to: newKey, keyslots: try #require(descriptor.vaultKeyslots()),
@@ -240,7 +240,7 @@ final class Device {
               backoff: Backoff = Backoff()) throws(SyncError<StoreError>) -> SyncSummary {
         let cipher: OperationCipher
         do { cipher = try store.read { tables throws(StoreError) in try tables.keys.operationCipher() } } catch { throw .journal(error) }
-        return try SyncEngine(journal: store, cipher: cipher, remotes: remotes ?? [cluster.folderRemote()], backoff: backoff)
+        return try SyncEngine(journal: StoreSyncJournal(store), cipher: cipher, remotes: remotes ?? [cluster.folderRemote()], backoff: backoff)
             .run(allowMassDelete: allowMassDelete)
     }
 
@@ -249,39 +249,39 @@ final class Device {
     @discardableResult
     func addBook(_ title: String, authors: [String] = ["An Author"]) throws -> Book {
         let book = try Book.new(title: title, authors: authors, at: clock.now())
-        try store.addBook(book)
+        try store.write { tables throws(StoreError) in try tables.books.add(book) }
         return book
     }
 
     @discardableResult
     func addNote(_ body: String, to book: Book) throws -> Annotation {
         let note = try Annotation.new(bookID: book.id, kind: .note, body: body, locator: nil, at: clock.now())
-        try store.addAnnotation(note)
+        try store.write { tables throws(StoreError) in try tables.annotations.add(note) }
         return note
     }
 
     @discardableResult
     func addNote(_ body: String, toBook bookID: EntityID) throws -> Annotation {
         let note = try Annotation.new(bookID: bookID, kind: .note, body: body, locator: nil, at: clock.now())
-        try store.addAnnotation(note)
+        try store.write { tables throws(StoreError) in try tables.annotations.add(note) }
         return note
     }
 
     @discardableResult
     func addQuote(_ body: String, at locator: String, toBook bookID: EntityID) throws -> Annotation {
         let quote = try Annotation.new(bookID: bookID, kind: .quote, body: body, locator: try Locator(locator), at: clock.now())
-        try store.addAnnotation(quote)
+        try store.write { tables throws(StoreError) in try tables.annotations.add(quote) }
         return quote
     }
 
     @discardableResult
     func edit(_ id: EntityID, _ body: String) throws -> Annotation {
-        try store.editAnnotation(id, body: body, locator: nil)
+        try store.write { tables throws(StoreError) in try tables.annotations.edit(id, body: body, locator: nil) }
     }
 
     @discardableResult
     func delete(_ id: EntityID) throws -> Annotation {
-        try store.deleteAnnotation(id)
+        try store.write { tables throws(StoreError) in try tables.annotations.delete(id) }
     }
 
     @discardableResult
@@ -293,18 +293,18 @@ final class Device {
         return session
     }
 
-    func note(_ id: EntityID) throws -> Annotation { try store.annotation(id) }
+    func note(_ id: EntityID) throws -> Annotation { try store.read { tables throws(StoreError) in try tables.annotations.annotation(id) } }
 
     func liveAnnotations() throws -> [Annotation] {
         var all: [Annotation] = []
-        try store.forEachAnnotation(AnnotationFilter()) { result in
+        try store.read { tables throws(StoreError) in try tables.annotations.forEach(AnnotationFilter()) { result in
             if case .success(let annotation) = result { all.append(annotation) }
-        }
+        } }
         return all
     }
 
     func conflictIDs() throws -> [EntityID] {
-        try store.conflicts().compactMap { try? $0.get().id }
+        try store.read { tables throws(StoreError) in try tables.annotations.conflicts() }.compactMap { try? $0.get().id }
     }
 
     func state() throws -> JournalState { try JournalState(store) }
@@ -320,7 +320,7 @@ final class Device {
     }
 
     /// Rows of the outbox that are not done.
-    func waitingOperations() throws -> [OutboxEntry] { try store.outboxEntries() }
+    func waitingOperations() throws -> [OutboxEntry] { try store.read { tables throws(StoreError) in try tables.outbox.entries() } }
 }
 
 // MARK: - What a device holds
@@ -349,7 +349,7 @@ struct JournalState: Equatable, CustomStringConvertible {
         try store.database.forEachRow("SELECT id FROM reading_session") { row in sessionIDs.append(try! EntityID(validating: row.text(0))) }
         try store.database.forEachRow("SELECT id FROM annotation") { row in annotationIDs.append(try! EntityID(validating: row.text(0))) }
         for id in bookIDs {
-            var book = try store.book(id)
+            var book = try store.read { tables throws(StoreError) in try tables.books.book(id) }
             if book.deletedAt != nil { book.title = ""; book.authors = [] }
             books.append(BookRow(book: book, progressRewind: rewind[book.id.rawValue] ?? false))
         }
@@ -358,7 +358,7 @@ struct JournalState: Equatable, CustomStringConvertible {
         }
         books.sort { $0.book.id < $1.book.id }
         for id in annotationIDs {
-            var annotation = try store.annotation(id)
+            var annotation = try store.read { tables throws(StoreError) in try tables.annotations.annotation(id) }
             if annotation.deletedAt != nil { annotation.body = ""; annotation.locator = nil; annotation.comment = nil }
             annotations.append(annotation)
         }
@@ -523,9 +523,7 @@ extension Store {
     /// with its clock and one outbox operation, in one transaction.
     @discardableResult
     func retitleBookForTest(_ id: EntityID, to title: String) throws -> Book {
-        try database.writeTransaction { () throws(StoreError) -> Book in
-            try changeBookInTransaction(id, action: .update, parts: .metadata) { $0.title = title }
-        }
+        try write { tables throws(StoreError) in try tables.books.change(id, action: .update, parts: .metadata) { $0.title = title } }
     }
 
     /// Raw outbox rows with the sync columns.

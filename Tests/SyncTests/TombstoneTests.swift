@@ -46,7 +46,7 @@ import VaultCrypto
         }
         // Nothing is listed for it any more, even with deleted records.
         var listed: [EntityID] = []
-        try a.store.forEachAnnotation(AnnotationFilter(includeDeleted: true)) { if case .success(let n) = $0 { listed.append(n.id) } }
+        try a.store.read { tables throws(StoreError) in try tables.annotations.forEach(AnnotationFilter(includeDeleted: true)) { if case .success(let n) = $0 { listed.append(n.id) } } }
         #expect(!listed.contains(note.id))
         // A later sync has nothing more to purge.
         #expect(try a.sync().purged == 0)
@@ -142,7 +142,7 @@ import VaultCrypto
         let b = try cluster.addDevice("b", deviceID: deviceID("b"))
         let book = try a.addBook("A Title To Forget", authors: ["Someone"])
         try a.sync(); try b.sync()
-        a.clock.advance(seconds: 1); try a.store.deleteBook(book.id)
+        a.clock.advance(seconds: 1); try a.store.write { tables throws(StoreError) in try tables.books.delete(book.id) }
         try a.sync(); try b.sync(); try a.sync()
         for device in [a, b] { device.clock.advance(hours: 91 * 24) }
         try a.sync(); try b.sync()
@@ -152,10 +152,10 @@ import VaultCrypto
                 sizes = [Int(row.int64(0)), Int(row.int64(1))]
             }
             #expect(sizes == [0, 0], "\(device.name)")
-            let tombstone = try device.store.book(book.id)
+            let tombstone = try device.store.read { tables throws(StoreError) in try tables.books.book(book.id) }
             #expect(tombstone.title.isEmpty && tombstone.authors.isEmpty && tombstone.deletedAt != nil)
         }
-        #expect(try a.store.books(includeDeleted: true).isEmpty)
+        #expect(try a.store.read { tables throws(StoreError) in try tables.books.all(includeDeleted: true) }.isEmpty)
     }
 
     /// A note written offline for a book that was deleted and purged meanwhile: the note is
@@ -167,15 +167,15 @@ import VaultCrypto
         let book = try a.addBook("Book Deleted Meanwhile")
         try a.sync(); try b.sync()
         b.clock.advance(seconds: 5); let late = try b.addNote("written offline, months ago", to: book)
-        a.clock.advance(seconds: 1); try a.store.deleteBook(book.id)
+        a.clock.advance(seconds: 1); try a.store.write { tables throws(StoreError) in try tables.books.delete(book.id) }
         try a.sync()
         a.clock.advance(hours: 24 * 91)
         #expect(try a.sync().purged == 1)
         try b.sync(); try a.sync()
         #expect(try a.liveAnnotations().map(\.id) == [late.id])
-        let tombstone = try a.store.book(book.id)
+        let tombstone = try a.store.read { tables throws(StoreError) in try tables.books.book(book.id) }
         #expect(tombstone.deletedAt != nil && tombstone.title.isEmpty, "readable, not damaged")
-        #expect(try b.store.book(book.id).deletedAt == nil, "b keeps the book its note needs")
+        #expect(try b.store.read { tables throws(StoreError) in try tables.books.book(book.id) }.deletedAt == nil, "b keeps the book its note needs")
     }
 
     /// Only sync purges, and only once the deletion is on every remote: a vault that has no
@@ -188,7 +188,7 @@ import VaultCrypto
         try a.delete(note.id)
         #expect(try a.store.tombstonesWithContent().isEmpty, "the deletion has not reached the remote")
         try a.store.write { tables throws(StoreError) in try tables.remotes.remove(name: remoteName) }
-        try a.store.compactOutbox()
+        try a.store.write { tables throws(StoreError) in try tables.outbox.compact() }
         a.clock.advance(hours: 24 * 365)
         #expect(try a.store.tombstonesWithContent().isEmpty, "no remote at all")
         #expect(try Self.bodyBytes(a, note.id)! > 0)
@@ -240,7 +240,7 @@ import VaultCrypto
         let c = try cluster.addDevice("c", deviceID: deviceID("c"))
         try c.sync()
         #expect(try c.liveAnnotations().isEmpty)
-        #expect(try c.store.book(book.id).deletedAt == nil)
+        #expect(try c.store.read { tables throws(StoreError) in try tables.books.book(book.id) }.deletedAt == nil)
         try syncUntilQuiet([a, b, c])
         try expectConverged([a, b, c])
     }

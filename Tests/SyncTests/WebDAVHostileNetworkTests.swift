@@ -90,8 +90,8 @@ import TestSupport
             for device in devices {
                 _ = try? device.sync(through: [Self.remote(proxy.url, cluster)], backoff: Self.noBackoff)
                 let live = try device.liveAnnotations()
-                if live.isEmpty || Bool.random(using: &actions) || (try? device.store.book(book.id)) == nil {
-                    if (try? device.store.book(book.id)) != nil {
+                if live.isEmpty || Bool.random(using: &actions) || (try? try device.store.read { tables throws(StoreError) in try tables.books.book(book.id) }) == nil {
+                    if (try? try device.store.read { tables throws(StoreError) in try tables.books.book(book.id) }) != nil {
                         written.append(try device.addNote("round \(round) on \(device.name) \(canary)", to: book).id)
                     }
                 } else if let target = live.randomElement(using: &actions) {

@@ -14,7 +14,7 @@ import TestSupport
         let fixture = try makeFixture()
         defer { fixture.directory.remove() }
         let book = try newBook("Nineteen Eighty-Four", authors: ["George Orwell"], clock: fixture.clock)
-        try fixture.store.addBook(book)
+        try fixture.store.write { tables throws(StoreError) in try tables.books.add(book) }
         #expect(try fixture.store.write { tables throws(StoreError) in try tables.bookAliases.add(title: "1984 : the novel", to: book.id) })
         #expect(try !fixture.store.write { tables throws(StoreError) in try tables.bookAliases.add(title: "1984 : THE NOVEL", to: book.id) }, "the same title, case aside")
         try fixture.store.database.execute("PRAGMA wal_checkpoint(TRUNCATE)")
@@ -41,7 +41,7 @@ import TestSupport
         let fixture = try makeFixture()
         defer { fixture.directory.remove() }
         let orwell = try newBook("1984", authors: ["George Orwell"], clock: fixture.clock)
-        try fixture.store.addBook(orwell)
+        try fixture.store.write { tables throws(StoreError) in try tables.books.add(orwell) }
         _ = try fixture.store.importArchive(dryRun: false) { importer in
             #expect(try importer.book(for: ImportedBook(title: "1984", authors: ["Orwell, George"])).id == orwell.id)
             let other = try importer.book(for: ImportedBook(title: "1984", authors: ["Haruki Murakami"]))
@@ -58,11 +58,11 @@ import TestSupport
         var first: EntityID?
         _ = try fixture.store.importArchive(dryRun: false) { importer in first = try importer.book(for: source).id }
         let deleted = try #require(first)
-        try fixture.store.deleteBook(deleted)
+        try fixture.store.write { tables throws(StoreError) in try tables.books.delete(deleted) }
         var second: (id: EntityID, isNew: Bool)?
         _ = try fixture.store.importArchive(dryRun: false) { importer in second = try importer.book(for: source) }
         #expect(second?.id != deleted && second?.isNew == true)
-        #expect(try fixture.store.book(deleted).deletedAt != nil, "not brought back")
+        #expect(try fixture.store.read { tables throws(StoreError) in try tables.books.book(deleted) }.deletedAt != nil, "not brought back")
         #expect(try fixture.store.read { tables throws(StoreError) in try tables.bookAliases.all() }.filter { $0.alias == "asin:B00X" }.map(\.book) == [try #require(second?.id)])
     }
 
@@ -70,7 +70,7 @@ import TestSupport
         let fixture = try makeFixture()
         defer { fixture.directory.remove() }
         let book = try newBook(clock: fixture.clock)
-        try fixture.store.addBook(book)
+        try fixture.store.write { tables throws(StoreError) in try tables.books.add(book) }
         try fixture.store.write { tables throws(StoreError) in try tables.bookAliases.add(title: "Der Name der Rose", to: book.id) }
         let newKey = try VaultKey.generate()
         try fixture.store.beginRekey(from: fixture.key, to: newKey, keyslots: try placeholderKeyslots())
@@ -78,9 +78,9 @@ import TestSupport
         let store = try Store.open(at: fixture.path, clock: fixture.clock, generatorVersion: testGeneratorVersion)
         try store.attach(newKey)
         #expect(try store.read { tables throws(StoreError) in try tables.bookAliases.all() }.map(\.alias) == [BookAlias.title("Der Name der Rose")])
-        try store.deleteBook(book.id)
+        try store.write { tables throws(StoreError) in try tables.books.delete(book.id) }
         let clock = try HybridTimestamp(parsing: try store.rawRows("SELECT hlc FROM book")[0][0])
-        #expect(try store.purgeTombstones([Tombstone(kind: .book, id: book.id, clock: clock, deletedAt: try store.book(book.id).deletedAt ?? fixture.clock.now(),
+        #expect(try store.purgeTombstones([Tombstone(kind: .book, id: book.id, clock: clock, deletedAt: try store.read { tables throws(StoreError) in try tables.books.book(book.id) }.deletedAt ?? fixture.clock.now(),
                                                      operations: [])]) == 1)
         #expect(try store.integer("SELECT count(*) FROM book_alias") == 0)
     }

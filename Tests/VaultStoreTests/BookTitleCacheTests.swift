@@ -22,8 +22,8 @@ import VaultCrypto
         let first = try newBook("Émile, ou De l'éducation", clock: fixture.clock)
         fixture.clock.advance(milliseconds: 1)
         let second = try newBook("ΙΛΙΑΣ", clock: fixture.clock)
-        try fixture.store.addBook(first)
-        try fixture.store.addBook(second)
+        try fixture.store.write { tables throws(StoreError) in try tables.books.add(first) }
+        try fixture.store.write { tables throws(StoreError) in try tables.books.add(second) }
         #expect(try cacheRows(fixture.store) == 0)
 
         #expect(try fixture.store.bookTitles() == expected([first, second]))
@@ -44,16 +44,16 @@ import VaultCrypto
         defer { fixture.directory.remove() }
         let store = fixture.store
         let kept = try newBook("Kept", clock: fixture.clock)
-        try store.addBook(kept)
+        try store.write { tables throws(StoreError) in try tables.books.add(kept) }
         _ = try store.bookTitles()
 
         fixture.clock.advance(milliseconds: 1)
         let added = try newBook("Added", clock: fixture.clock)
-        try store.addBook(added)
+        try store.write { tables throws(StoreError) in try tables.books.add(added) }
         #expect(try cacheRows(store) == 0, "adding a book")
         #expect(try store.bookTitles() == expected([kept, added]))
 
-        try store.deleteBook(added.id)
+        try store.write { tables throws(StoreError) in try tables.books.delete(added.id) }
         #expect(try cacheRows(store) == 0, "deleting a book")
         #expect(try store.bookTitles() == expected([kept]))
 
@@ -70,9 +70,9 @@ import VaultCrypto
         let fixture = try makeFixture()
         defer { fixture.directory.remove() }
         let book = try newBook(clock: fixture.clock)
-        try fixture.store.addBook(book)
+        try fixture.store.write { tables throws(StoreError) in try tables.books.add(book) }
         _ = try fixture.store.bookTitles()
-        _ = try fixture.store.setProgress(of: book.id, to: 40)
+        _ = try fixture.store.write { tables throws(StoreError) in try tables.books.setProgress(of: book.id, to: 40) }
         #expect(try cacheRows(fixture.store) == 1)
     }
 
@@ -82,9 +82,9 @@ import VaultCrypto
         let fixture = try makeFixture()
         defer { fixture.directory.remove() }
         let book = try newBook(clock: fixture.clock)
-        try fixture.store.addBook(book)
+        try fixture.store.write { tables throws(StoreError) in try tables.books.add(book) }
         #expect(try fixture.store.bookTitles().first?.authors == book.authors)
-        try fixture.store.editBook(book.id, title: nil, authors: ["Ursula K. Le Guin"])
+        try fixture.store.write { tables throws(StoreError) in try tables.books.edit(book.id, title: nil, authors: ["Ursula K. Le Guin"]) }
         #expect(try cacheRows(fixture.store) == 0)
         #expect(try fixture.store.bookTitles().first?.authors == ["Ursula K. Le Guin"])
         #expect(try fixture.store.bookTitles().first?.foldedAuthors == "ursula k. le guin")
@@ -95,7 +95,7 @@ import VaultCrypto
         let fixture = try makeFixture()
         defer { fixture.directory.remove() }
         let book = try newBook("Right", clock: fixture.clock)
-        try fixture.store.addBook(book)
+        try fixture.store.write { tables throws(StoreError) in try tables.books.add(book) }
         _ = try fixture.store.bookTitles()
         let wrong: [UInt8]
         switch kind {
@@ -164,7 +164,7 @@ import VaultCrypto
         let fixture = try makeFixture()
         defer { fixture.directory.remove() }
         let book = try newBook(clock: fixture.clock)
-        try fixture.store.addBook(book)
+        try fixture.store.write { tables throws(StoreError) in try tables.books.add(book) }
         let writer = try fixture.reopen()
         try writer.database.execute("BEGIN IMMEDIATE")
         defer { writer.database.rollbackIfNeeded() }
@@ -180,7 +180,7 @@ import VaultCrypto
         let fixture = try makeFixture()
         defer { fixture.directory.remove() }
         let book = try newBook(clock: fixture.clock)
-        try fixture.store.addBook(book)
+        try fixture.store.write { tables throws(StoreError) in try tables.books.add(book) }
         let titles = try fixture.store.database.readTransaction { () throws(StoreError) in try fixture.store.bookTitles() }
         #expect(titles == expected([book]))
         #expect(try cacheRows(fixture.store) == 0)
@@ -189,7 +189,8 @@ import VaultCrypto
     @Test func aRekeyDropsTheCacheSealedUnderTheOldKey() throws {
         let fixture = try makeFixture()
         defer { fixture.directory.remove() }
-        try fixture.store.addBook(try newBook(clock: fixture.clock))
+        let added = try newBook(clock: fixture.clock)
+        try fixture.store.write { tables throws(StoreError) in try tables.books.add(added) }
         _ = try fixture.store.bookTitles()
         try fixture.store.beginRekey(from: fixture.key, to: try VaultKey.generate(), keyslots: try placeholderKeyslots())
         #expect(try cacheRows(fixture.store) == 0)

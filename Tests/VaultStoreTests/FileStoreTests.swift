@@ -31,7 +31,7 @@ import TestSupport
         let fixture = try makeFixture()
         defer { fixture.directory.remove() }
         let book = try newBook(clock: fixture.clock)
-        try fixture.store.addBook(book)
+        try fixture.store.write { tables throws(StoreError) in try tables.books.add(book) }
         let source = fixture.directory.file("book.pdf")
         try write(Self.plain, to: source)
         var reported: [Int64] = []
@@ -55,8 +55,8 @@ import TestSupport
         let fixture = try makeFixture()
         defer { fixture.directory.remove() }
         let first = try newBook("First", clock: fixture.clock), second = try newBook("Second", clock: fixture.clock)
-        try fixture.store.addBook(first)
-        try fixture.store.addBook(second)
+        try fixture.store.write { tables throws(StoreError) in try tables.books.add(first) }
+        try fixture.store.write { tables throws(StoreError) in try tables.books.add(second) }
         let source = fixture.directory.file("a.epub"), copy = fixture.directory.file("b.epub")
         try write(Self.plain, to: source)
         try write(Self.plain, to: copy)
@@ -77,7 +77,7 @@ import TestSupport
         let fixture = try makeFixture()
         defer { fixture.directory.remove() }
         let book = try newBook(clock: fixture.clock)
-        try fixture.store.addBook(book)
+        try fixture.store.write { tables throws(StoreError) in try tables.books.add(book) }
         let source = fixture.directory.file("book.mobi")
         try write(Self.plain, to: source)
         let added = try fixture.store.addFile(at: source, format: "mobi", metadata: #"{"title":"T"}"#, linkOnly: false, book: .book(book.id))
@@ -106,7 +106,7 @@ import TestSupport
         let fixture = try makeFixture()
         defer { fixture.directory.remove() }
         let book = try newBook(clock: fixture.clock)
-        try fixture.store.addBook(book)
+        try fixture.store.write { tables throws(StoreError) in try tables.books.add(book) }
         let source = fixture.directory.file("linked.pdf")
         try write(Array(Self.plain.prefix(5000)), to: source)
         let added = try fixture.store.addFile(at: source, format: "pdf", metadata: "{}", linkOnly: true, book: .book(book.id))
@@ -121,7 +121,7 @@ import TestSupport
         let fixture = try makeFixture()
         defer { fixture.directory.remove() }
         let book = try newBook(clock: fixture.clock)
-        try fixture.store.addBook(book)
+        try fixture.store.write { tables throws(StoreError) in try tables.books.add(book) }
         let source = fixture.directory.file("book.epub")
         try write(Self.plain, to: source)
         let added = try fixture.store.addFile(at: source, format: "epub", metadata: "{}", linkOnly: false, book: .book(book.id))
@@ -131,11 +131,11 @@ import TestSupport
         try write([4, 5, 6], to: directory + "/.incoming-01a24a02-74f9-754a-aaa9-03959ca1c035")
         try fixture.store.sweepFileStore()
         #expect(VaultStore.FileSystem.entries(of: directory) == [added.file.content.id.rawValue])
-        try fixture.store.deleteBook(book.id)
+        try fixture.store.write { tables throws(StoreError) in try tables.books.delete(book.id) }
         #expect(try fixture.store.attachedFiles().count == 1, "a deleted book keeps its files until it is purged")
         let clock = try HybridTimestamp(parsing: try fixture.store.rawRows("SELECT hlc FROM book")[0][0])
         #expect(try fixture.store.purgeTombstones([Tombstone(kind: .book, id: book.id, clock: clock,
-                                                             deletedAt: try fixture.store.book(book.id).deletedAt ?? fixture.clock.now(),
+                                                             deletedAt: try fixture.store.read { tables throws(StoreError) in try tables.books.book(book.id) }.deletedAt ?? fixture.clock.now(),
                                                              operations: [])]) == 1)
         // The rows stay, removed as of the deletion and emptied, as every tombstone does.
         #expect(try fixture.store.integer("SELECT count(*) FROM book_file WHERE removed_at IS NOT NULL AND locator IS NULL") == 1)

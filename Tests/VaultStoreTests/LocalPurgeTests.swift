@@ -14,15 +14,15 @@ import TestSupport
     private func deletedRecords() throws -> (Fixture, live: Annotation, gone: Annotation, book: Book) {
         let fixture = try makeFixture(remote: false)
         let book = try newBook(clock: fixture.clock)
-        try fixture.store.addBook(book)
+        try fixture.store.write { tables throws(StoreError) in try tables.books.add(book) }
         let live = try newNote(book, "kept", clock: fixture.clock)
-        try fixture.store.addAnnotation(live)
+        try fixture.store.write { tables throws(StoreError) in try tables.annotations.add(live) }
         let gone = try newNote(book, "deleted words", clock: fixture.clock)
-        try fixture.store.addAnnotation(gone)
-        _ = try fixture.store.deleteAnnotation(gone.id)
+        try fixture.store.write { tables throws(StoreError) in try tables.annotations.add(gone) }
+        _ = try fixture.store.write { tables throws(StoreError) in try tables.annotations.delete(gone.id) }
         let shelf = try newBook("A deleted book", clock: fixture.clock)
-        try fixture.store.addBook(shelf)
-        try fixture.store.deleteBook(shelf.id)
+        try fixture.store.write { tables throws(StoreError) in try tables.books.add(shelf) }
+        try fixture.store.write { tables throws(StoreError) in try tables.books.delete(shelf.id) }
         return (fixture, live, gone, shelf)
     }
 
@@ -38,7 +38,7 @@ import TestSupport
         #expect(try store.purgeExpiredTombstones(limit: 100) == 2)
         #expect(try store.integer("SELECT length(body) FROM annotation WHERE id = '\(gone.id)'") == 0)
         #expect(try store.integer("SELECT length(title) FROM book WHERE id = '\(shelf.id)'") == 0)
-        #expect(try store.annotation(live.id).body == "kept", "a live note is untouched")
+        #expect(try store.read { tables throws(StoreError) in try tables.annotations.annotation(live.id) }.body == "kept", "a live note is untouched")
         #expect(try store.purgeExpiredTombstones(limit: 100) == 0, "once")
     }
 
@@ -61,10 +61,10 @@ import TestSupport
         let fixture = try makeFixture()          // a remote, never synced: the deletion waits
         defer { fixture.directory.remove() }
         let book = try newBook(clock: fixture.clock)
-        try fixture.store.addBook(book)
+        try fixture.store.write { tables throws(StoreError) in try tables.books.add(book) }
         let gone = try newNote(book, "deleted, not yet sent", clock: fixture.clock)
-        try fixture.store.addAnnotation(gone)
-        _ = try fixture.store.deleteAnnotation(gone.id)
+        try fixture.store.write { tables throws(StoreError) in try tables.annotations.add(gone) }
+        _ = try fixture.store.write { tables throws(StoreError) in try tables.annotations.delete(gone.id) }
         fixture.clock.advance(milliseconds: 120 * day)
         #expect(try fixture.store.purgeExpiredTombstones(limit: 100) == 0)
         #expect(try fixture.store.integer("SELECT length(body) FROM annotation WHERE id = '\(gone.id)'") > 0)

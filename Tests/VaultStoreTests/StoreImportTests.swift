@@ -37,8 +37,8 @@ import TestSupport
             #expect(result4 == .added)
         }
         #expect(summary.added == JournalCounts(books: 1, sessions: 1, notes: 1, quotes: 1))
-        #expect(try fixture.store.annotation(note.id) == note)
-        #expect(try fixture.store.book(book.id) == book)
+        #expect(try fixture.store.read { tables throws(StoreError) in try tables.annotations.annotation(note.id) } == note)
+        #expect(try fixture.store.read { tables throws(StoreError) in try tables.books.book(book.id) } == book)
         #expect(try fixture.store.outboxRows().count == 4)
         #expect(try fixture.store.outboxRows().allSatisfy { $0.action == "create" && $0.state == "pending" })
     }
@@ -65,7 +65,8 @@ import TestSupport
         let stored = try fixture.store.rawRows("SELECT value, 0, 0, 0, 0, 0, 0, 0, 0 FROM vault_meta WHERE key = 'hlc'").map { $0[0] }
         #expect(stored == [clocks.last])
         // The next local change stamps a later clock.
-        try fixture.store.addAnnotation(try newNote(book, "After the import", clock: fixture.clock))
+        let addedNote = try newNote(book, "After the import", clock: fixture.clock)
+        try fixture.store.write { tables throws(StoreError) in try tables.annotations.add(addedNote) }
         let after = try fixture.store.rawRows("SELECT hlc, 0, 0, 0, 0, 0, 0, 0, 0 FROM outbox ORDER BY id DESC LIMIT 1").map { $0[0] }
         #expect(after[0] > clocks.last!)
     }
@@ -77,20 +78,21 @@ import TestSupport
             let fixture = try makeFixture()
             defer { fixture.directory.remove() }
             let book = try newBook(clock: fixture.clock)
-            try fixture.store.addBook(book)
+            try fixture.store.write { tables throws(StoreError) in try tables.books.add(book) }
             if hadNotes {
                 let other = try newBook("Another Book", clock: fixture.clock)
-                try fixture.store.addBook(other)
-                try fixture.store.addAnnotation(try newNote(other, clock: fixture.clock))
+                try fixture.store.write { tables throws(StoreError) in try tables.books.add(other) }
+                let addedNote2 = try newNote(other, clock: fixture.clock)
+                try fixture.store.write { tables throws(StoreError) in try tables.annotations.add(addedNote2) }
             }
-            try fixture.store.deleteBook(book.id)
+            try fixture.store.write { tables throws(StoreError) in try tables.books.delete(book.id) }
             fixture.clock.advance(seconds: 1)
             let notes = [try newNote(book, "first", clock: fixture.clock), try newNote(book, "second", clock: fixture.clock)]
             let summary = try fixture.store.importArchive(dryRun: false) { importer in
                 for note in notes { _ = try importer.add(note) }
             }
             #expect(summary.added.notes == 2 && summary.updated.books == 1, "\(hadNotes)")
-            #expect(try fixture.store.book(book.id).deletedAt == nil)
+            #expect(try fixture.store.read { tables throws(StoreError) in try tables.books.book(book.id) }.deletedAt == nil)
         }
     }
 
@@ -126,8 +128,9 @@ import TestSupport
         let fixture = try makeFixture()
         defer { fixture.directory.remove() }
         let existing = try newBook("Already here", clock: fixture.clock)
-        try fixture.store.addBook(existing)
-        try fixture.store.addAnnotation(try newNote(existing, clock: fixture.clock))
+        try fixture.store.write { tables throws(StoreError) in try tables.books.add(existing) }
+        let addedNote3 = try newNote(existing, clock: fixture.clock)
+        try fixture.store.write { tables throws(StoreError) in try tables.annotations.add(addedNote3) }
         let before = try snapshot(fixture)
         // The whole vault in the file (the import folds the WAL in before it writes).
         try fixture.store.database.execute("PRAGMA wal_checkpoint(TRUNCATE)")
@@ -137,7 +140,7 @@ import TestSupport
             _ = try fixture.store.importArchive(dryRun: false) { importer in
                 _ = try importer.add(book)
                 for index in 0..<50 { _ = try importer.add(try newNote(book, "note \(index)", clock: fixture.clock)) }
-                var edited = try fixture.store.book(existing.id)
+                var edited = try fixture.store.read { tables throws(StoreError) in try tables.books.book(existing.id) }
                 edited.progress = 90
                 _ = try importer.add(edited)
                 throw InjectedFailure()
@@ -165,11 +168,11 @@ import TestSupport
         let fixture = try makeFixture()
         defer { fixture.directory.remove() }
         let book = try newBook(clock: fixture.clock)
-        try fixture.store.addBook(book)
+        try fixture.store.write { tables throws(StoreError) in try tables.books.add(book) }
         let note = try newNote(book, "the original", clock: fixture.clock)
-        try fixture.store.addAnnotation(note)
+        try fixture.store.write { tables throws(StoreError) in try tables.annotations.add(note) }
         fixture.clock.advance(seconds: 60)
-        try fixture.store.editAnnotation(note.id, body: "edited in the vault", locator: nil)
+        try fixture.store.write { tables throws(StoreError) in try tables.annotations.edit(note.id, body: "edited in the vault", locator: nil) }
         var archived = note
         archived.body = "edited in the archive"
         for round in 0..<2 {
@@ -179,8 +182,8 @@ import TestSupport
             }
             #expect(summary.conflicts == (round == 0 ? 1 : 0))
         }
-        #expect(try fixture.store.annotation(note.id).body == "edited in the vault")
-        let copies = try fixture.store.conflicts().compactMap { try? $0.get() }
+        #expect(try fixture.store.read { tables throws(StoreError) in try tables.annotations.annotation(note.id) }.body == "edited in the vault")
+        let copies = try fixture.store.read { tables throws(StoreError) in try tables.annotations.conflicts() }.compactMap { try? $0.get() }
         #expect(copies.count == 1)
         #expect(copies.first?.body == "edited in the archive" && copies.first?.conflictOf == note.id && copies.first?.conflictReason == .bothEdited)
     }
@@ -189,9 +192,9 @@ import TestSupport
         let fixture = try makeFixture()
         defer { fixture.directory.remove() }
         let book = try newBook(clock: fixture.clock)
-        try fixture.store.addBook(book)
+        try fixture.store.write { tables throws(StoreError) in try tables.books.add(book) }
         let quote = try newQuote(book, "as exported", clock: fixture.clock)
-        try fixture.store.addAnnotation(quote)
+        try fixture.store.write { tables throws(StoreError) in try tables.annotations.add(quote) }
         var edited = quote
         edited.body = "edited in the Markdown"
         edited.locator = try Locator("p. 503")
@@ -201,7 +204,7 @@ import TestSupport
             #expect(result10 == .updated)
         }
         #expect(summary.updated.quotes == 1 && summary.conflicts == 0)
-        let stored = try fixture.store.annotation(quote.id)
+        let stored = try fixture.store.read { tables throws(StoreError) in try tables.annotations.annotation(quote.id) }
         #expect(stored.body == "edited in the Markdown" && stored.locator?.text == "p. 503" && stored.version == 2)
         let rows = try fixture.store.outboxRows()
         #expect(rows.count == operations + 1 && rows.last?.action == "update" && rows.last?.baseVersion == 1)
@@ -211,14 +214,14 @@ import TestSupport
         let fixture = try makeFixture()
         defer { fixture.directory.remove() }
         let book = try newBook(clock: fixture.clock)
-        try fixture.store.addBook(book)
+        try fixture.store.write { tables throws(StoreError) in try tables.books.add(book) }
         let stale = try newNote(book, "deleted since the export", clock: fixture.clock)
         let changed = try newNote(book, "deleted here, changed in the archive", clock: fixture.clock)
         let tombstoned = try newNote(book, "deleted in the archive", clock: fixture.clock)
-        for note in [stale, changed, tombstoned] { try fixture.store.addAnnotation(note) }
+        for note in [stale, changed, tombstoned] { try fixture.store.write { tables throws(StoreError) in try tables.annotations.add(note) } }
         fixture.clock.advance(seconds: 5)
-        try fixture.store.deleteAnnotation(stale.id)
-        try fixture.store.deleteAnnotation(changed.id)
+        try fixture.store.write { tables throws(StoreError) in try tables.annotations.delete(stale.id) }
+        try fixture.store.write { tables throws(StoreError) in try tables.annotations.delete(changed.id) }
         var changedInArchive = changed
         changedInArchive.body = "deleted here, changed in the archive (and edited)"
         var deletedInArchive = tombstoned
@@ -233,19 +236,19 @@ import TestSupport
             #expect(result13 == .updated)
         }
         #expect(summary.conflicts == 1)
-        #expect(try fixture.store.annotation(stale.id).deletedAt != nil)
-        let revived = try fixture.store.annotation(changed.id)
+        #expect(try fixture.store.read { tables throws(StoreError) in try tables.annotations.annotation(stale.id) }.deletedAt != nil)
+        let revived = try fixture.store.read { tables throws(StoreError) in try tables.annotations.annotation(changed.id) }
         #expect(revived.deletedAt == nil && revived.conflictReason == .editedAfterDelete && revived.body == changedInArchive.body)
-        #expect(try fixture.store.annotation(tombstoned.id).deletedAt != nil)
+        #expect(try fixture.store.read { tables throws(StoreError) in try tables.annotations.annotation(tombstoned.id) }.deletedAt != nil)
     }
 
     @Test func booksTakeTheLaterMetadataAndTheFurthestProgress() throws {
         let fixture = try makeFixture()
         defer { fixture.directory.remove() }
         let book = try newBook("Old title", clock: fixture.clock)
-        try fixture.store.addBook(book)
+        try fixture.store.write { tables throws(StoreError) in try tables.books.add(book) }
         fixture.clock.advance(seconds: 10)
-        try fixture.store.setProgress(of: book.id, to: 60)
+        try fixture.store.write { tables throws(StoreError) in try tables.books.setProgress(of: book.id, to: 60) }
         var older = book
         older.title = "Older archive title"
         older.progress = 80
@@ -258,13 +261,13 @@ import TestSupport
             let result14 = try importer.add(older)
             #expect(result14 == .updated)
         }
-        var stored = try fixture.store.book(book.id)
+        var stored = try fixture.store.read { tables throws(StoreError) in try tables.books.book(book.id) }
         #expect(stored.title == "Old title" && stored.progress == 80)
         _ = try fixture.store.importArchive(dryRun: false) { importer in
             let result15 = try importer.add(newer)
             #expect(result15 == .updated)
         }
-        stored = try fixture.store.book(book.id)
+        stored = try fixture.store.read { tables throws(StoreError) in try tables.books.book(book.id) }
         #expect(stored.title == "Newer archive title" && stored.progress == 80)
     }
 
@@ -288,7 +291,7 @@ import TestSupport
         let fixture = try makeFixture()
         defer { fixture.directory.remove() }
         let book = try newBook(clock: fixture.clock)
-        try fixture.store.addBook(book)
+        try fixture.store.write { tables throws(StoreError) in try tables.books.add(book) }
         for round in 0..<2 {
             let fresh = try newNote(book, "a paragraph written in the Markdown", clock: fixture.clock)
             _ = try fixture.store.importArchive(dryRun: false) { importer in
@@ -322,7 +325,7 @@ import TestSupport
         }
         #expect(modes == ["wal", "delete"])
         #expect(try journalMode(fixture.store) == "wal")
-        #expect(try fixture.reopen().book(book.id) == book)
+        #expect(try fixture.reopen().read { tables throws(StoreError) in try tables.books.book(book.id) } == book)
         #expect(!FileManager.default.fileExists(atPath: fixture.path + "-journal"))
     }
 
@@ -332,7 +335,7 @@ import TestSupport
         let fixture = try makeFixture()
         defer { fixture.directory.remove() }
         let other = try fixture.reopen()
-        _ = try other.outboxCounts()
+        _ = try other.read { tables throws(StoreError) in try tables.outbox.counts() }
         let book = try newBook(clock: fixture.clock)
         var mode = ""
         _ = try fixture.store.importArchive(dryRun: false) { importer in
@@ -340,7 +343,7 @@ import TestSupport
             _ = try importer.add(book)
         }
         #expect(mode == "wal")
-        #expect(try other.book(book.id) == book)
+        #expect(try other.read { tables throws(StoreError) in try tables.books.book(book.id) } == book)
     }
 
     /// Every connection syncs as `EXTRA`: in WAL mode what `FULL` does, and with a rollback

@@ -16,14 +16,15 @@ import TestSupport
         defer { fixture.directory.remove() }
         let store = fixture.store
         let book = try newBook(clock: fixture.clock)
-        try store.addBook(book)
-        try store.addAnnotation(try newNote(book, "already there", clock: fixture.clock))
+        try store.write { tables throws(StoreError) in try tables.books.add(book) }
+        let addedNote = try newNote(book, "already there", clock: fixture.clock)
+        try store.write { tables throws(StoreError) in try tables.annotations.add(addedNote) }
         let annotationsBefore = try store.rawAnnotationRows()
         let outboxBefore = try store.outboxRows()
         try store.database.execute(Self.injectFailure)
 
         let note = try newNote(book, "must not survive", clock: fixture.clock)
-        let error = storeError { () throws(StoreError) in try store.addAnnotation(note) }
+        let error = storeError { () throws(StoreError) in try store.write { tables throws(StoreError) in try tables.annotations.add(note) } }
         guard case .database(_, let message)? = error else {
             Issue.record("expected a database error, got \(String(describing: error))")
             return
@@ -32,7 +33,7 @@ import TestSupport
         #expect(!store.database.isInTransaction)
         #expect(try store.rawAnnotationRows() == annotationsBefore)
         #expect(try store.outboxRows() == outboxBefore)
-        #expect(storeError { () throws(StoreError) in try store.annotation(note.id) } == .recordNotFound(id: note.id.rawValue))
+        #expect(storeError { () throws(StoreError) in try store.read { tables throws(StoreError) in try tables.annotations.annotation(note.id) } } == .recordNotFound(id: note.id.rawValue))
 
         // The same on another connection: nothing half-written reached the file.
         let other = try fixture.reopen()
@@ -44,32 +45,33 @@ import TestSupport
         defer { fixture.directory.remove() }
         let store = fixture.store
         let book = try newBook(clock: fixture.clock)
-        try store.addBook(book)
+        try store.write { tables throws(StoreError) in try tables.books.add(book) }
         let note = try newNote(book, "original words", locator: "p. 3", clock: fixture.clock)
-        try store.addAnnotation(note)
+        try store.write { tables throws(StoreError) in try tables.annotations.add(note) }
         let annotationsBefore = try store.rawAnnotationRows()
         let booksBefore = try store.rawRows("SELECT id, hex(title), hex(authors), progress, created_at, updated_at, deleted_at, version, 0 FROM book")
         let outboxBefore = try store.outboxRows()
         try store.database.execute(Self.injectFailure)
         fixture.clock.advance(seconds: 30)
 
-        #expect(storeError { () throws(StoreError) in try store.editAnnotation(note.id, body: "rewritten", locator: nil) } != nil)
+        #expect(storeError { () throws(StoreError) in try store.write { tables throws(StoreError) in try tables.annotations.edit(note.id, body: "rewritten", locator: nil) } } != nil)
         #expect(!store.database.isInTransaction)
         #expect(try store.rawAnnotationRows() == annotationsBefore)
-        #expect(try store.annotation(note.id) == note)
+        #expect(try store.read { tables throws(StoreError) in try tables.annotations.annotation(note.id) } == note)
 
-        #expect(storeError { () throws(StoreError) in try store.deleteAnnotation(note.id) } != nil)
+        #expect(storeError { () throws(StoreError) in try store.write { tables throws(StoreError) in try tables.annotations.delete(note.id) } } != nil)
         #expect(try store.rawAnnotationRows() == annotationsBefore)
 
-        #expect(storeError { () throws(StoreError) in try store.setProgress(of: book.id, to: 80) } != nil)
-        #expect(storeError { () throws(StoreError) in try store.write { tables throws(StoreError) in try tables.sessions.add(try newSessionOrFail(book, clock: fixture.clock)) } } != nil)
+        #expect(storeError { () throws(StoreError) in try store.write { tables throws(StoreError) in try tables.books.setProgress(of: book.id, to: 80) } } != nil)
+        let addedSession = try newSessionOrFail(book, clock: fixture.clock)
+        #expect(storeError { () throws(StoreError) in try store.write { tables throws(StoreError) in try tables.sessions.add(addedSession) } } != nil)
         #expect(try store.rawRows("SELECT id, hex(title), hex(authors), progress, created_at, updated_at, deleted_at, version, 0 FROM book") == booksBefore)
         #expect(try store.integer("SELECT count(*) FROM reading_session") == 0)
         #expect(try store.outboxRows() == outboxBefore)
 
         // Once the fault is gone, the same edit goes through with its operation.
         try store.database.execute("DROP TRIGGER fail_outbox")
-        let edited = try store.editAnnotation(note.id, body: "rewritten", locator: nil)
+        let edited = try store.write { tables throws(StoreError) in try tables.annotations.edit(note.id, body: "rewritten", locator: nil) }
         #expect(edited.version == 2)
         #expect(try store.outboxRows().count == outboxBefore.count + 1)
     }
@@ -79,7 +81,7 @@ import TestSupport
         defer { fixture.directory.remove() }
         try fixture.store.database.execute(Self.injectFailure)
         let book = try newBook(clock: fixture.clock)
-        #expect(storeError { () throws(StoreError) in try fixture.store.addBook(book) } != nil)
+        #expect(storeError { () throws(StoreError) in try fixture.store.write { tables throws(StoreError) in try tables.books.add(book) } } != nil)
         #expect(try fixture.store.integer("SELECT count(*) FROM book") == 0)
     }
 
@@ -88,10 +90,10 @@ import TestSupport
         defer { fixture.directory.remove() }
         let store = fixture.store
         let empty = try newBook("Empty", clock: fixture.clock)
-        try store.addBook(empty)
+        try store.write { tables throws(StoreError) in try tables.books.add(empty) }
         try store.database.execute(Self.injectFailure)
-        #expect(storeError { () throws(StoreError) in try store.deleteBook(empty.id) } != nil)
-        #expect(try store.book(empty.id).deletedAt == nil)
+        #expect(storeError { () throws(StoreError) in try store.write { tables throws(StoreError) in try tables.books.delete(empty.id) } } != nil)
+        #expect(try store.read { tables throws(StoreError) in try tables.books.book(empty.id) }.deletedAt == nil)
         #expect(try store.counts().books == 1)
         #expect(!store.database.isInTransaction)
     }
@@ -103,12 +105,12 @@ import TestSupport
         defer { fixture.directory.remove() }
         let store = fixture.store
         let book = try newBook(clock: fixture.clock)
-        try store.addBook(book)
+        try store.write { tables throws(StoreError) in try tables.books.add(book) }
         var notes: [Annotation] = []
         for index in 0..<5 {
             fixture.clock.advance(milliseconds: 1)
             let note = try newNote(book, "note number \(index)", clock: fixture.clock)
-            try store.addAnnotation(note)
+            try store.write { tables throws(StoreError) in try tables.annotations.add(note) }
             notes.append(note)
         }
         let victim = notes[2]
@@ -125,11 +127,11 @@ import TestSupport
                 #expect(try result.get() == note)
             }
         }
-        #expect(storeError { () throws(StoreError) in try store.annotation(victim.id) }
+        #expect(storeError { () throws(StoreError) in try store.read { tables throws(StoreError) in try tables.annotations.annotation(victim.id) } }
                 == .recordUnreadable(id: victim.id.rawValue, field: "body"))
         // An unreadable annotation cannot be edited blind, and nothing is enqueued.
         let outbox = try store.outboxRows().count
-        #expect(storeError { () throws(StoreError) in try store.editAnnotation(victim.id, body: "overwrite", locator: nil) }
+        #expect(storeError { () throws(StoreError) in try store.write { tables throws(StoreError) in try tables.annotations.edit(victim.id, body: "overwrite", locator: nil) } }
                 == .recordUnreadable(id: victim.id.rawValue, field: "body"))
         #expect(try store.outboxRows().count == outbox)
     }
@@ -139,13 +141,13 @@ import TestSupport
         let fixture = try makeFixture()
         defer { fixture.directory.remove() }
         let book = try newBook(clock: fixture.clock)
-        try fixture.store.addBook(book)
+        try fixture.store.write { tables throws(StoreError) in try tables.books.add(book) }
         let note = try newNote(book, "envelope", locator: "p. 7", clock: fixture.clock)
-        try fixture.store.addAnnotation(note)
+        try fixture.store.write { tables throws(StoreError) in try tables.annotations.add(note) }
         var locator = try fixture.store.blob("locator", of: "annotation", id: note.id.rawValue)
         locator[offset >= 0 ? offset : locator.count + offset] ^= 0x80
         try fixture.store.setBlob("locator", of: "annotation", id: note.id.rawValue, to: locator)
-        #expect(storeError { () throws(StoreError) in try fixture.store.annotation(note.id) }
+        #expect(storeError { () throws(StoreError) in try fixture.store.read { tables throws(StoreError) in try tables.annotations.annotation(note.id) } }
                 == .recordUnreadable(id: note.id.rawValue, field: "locator"))
     }
 
@@ -154,15 +156,15 @@ import TestSupport
         defer { fixture.directory.remove() }
         let store = fixture.store
         let book = try newBook(clock: fixture.clock)
-        try store.addBook(book)
+        try store.write { tables throws(StoreError) in try tables.books.add(book) }
         let a = try newNote(book, "words of A", locator: "p. 1", clock: fixture.clock)
         let b = try newNote(book, "words of B", locator: "p. 2", clock: fixture.clock)
-        try store.addAnnotation(a)
-        try store.addAnnotation(b)
+        try store.write { tables throws(StoreError) in try tables.annotations.add(a) }
+        try store.write { tables throws(StoreError) in try tables.annotations.add(b) }
 
         try store.setBlob("body", of: "annotation", id: b.id.rawValue, to: try store.blob("body", of: "annotation", id: a.id.rawValue))
-        #expect(try store.annotation(a.id) == a)
-        #expect(storeError { () throws(StoreError) in try store.annotation(b.id) } == .recordUnreadable(id: b.id.rawValue, field: "body"))
+        #expect(try store.read { tables throws(StoreError) in try tables.annotations.annotation(a.id) } == a)
+        #expect(storeError { () throws(StoreError) in try store.read { tables throws(StoreError) in try tables.annotations.annotation(b.id) } } == .recordUnreadable(id: b.id.rawValue, field: "body"))
         let byID = Dictionary(uniqueKeysWithValues: try store.liveAnnotations().map { result in
             switch result {
             case .success(let annotation): (annotation.id.rawValue, true)
@@ -177,12 +179,12 @@ import TestSupport
         defer { fixture.directory.remove() }
         let store = fixture.store
         let book = try newBook(clock: fixture.clock)
-        try store.addBook(book)
+        try store.write { tables throws(StoreError) in try tables.books.add(book) }
         let match = try newNote(book, "the spice must flow", locator: "p. 1", clock: fixture.clock)
         let other = try newNote(book, "nothing to see", locator: "p. 2", clock: fixture.clock)
         let damagedBody = try newNote(book, "spice too", locator: "p. 3", clock: fixture.clock)
         let damagedLocator = try newNote(book, "no match in the body", locator: "p. 4", clock: fixture.clock)
-        for note in [match, other, damagedBody, damagedLocator] { try store.addAnnotation(note) }
+        for note in [match, other, damagedBody, damagedLocator] { try store.write { tables throws(StoreError) in try tables.annotations.add(note) } }
         for (note, column) in [(damagedBody, "body"), (damagedLocator, "locator")] {
             var sealed = try store.blob(column, of: "annotation", id: note.id.rawValue)
             sealed[sealed.count - 1] ^= 0x80
@@ -191,27 +193,30 @@ import TestSupport
 
         var found: [String] = []
         var unreadable: [String: String] = [:]
-        try store.forEachAnnotation(matching: try SearchQuery("SPICE"), in: AnnotationFilter(), bookTerms: [:]) { result in
+        let spiceQuery = try SearchQuery("SPICE")
+        try store.read { tables throws(StoreError) in try tables.annotations.forEach(matching: spiceQuery, in: AnnotationFilter(), bookTerms: [:]) { result in
             switch result {
             case .success(let annotation): found.append(annotation.body)
             case .failure(let failure): unreadable[failure.id] = failure.field
             }
-        }
+        } }
         #expect(found == ["the spice must flow"])
         #expect(unreadable == [damagedBody.id.rawValue: "body", damagedLocator.id.rawValue: "locator"])
 
         // A book whose title matched brings all its readable notes, matching or not.
         var inBook: [String] = []
-        try store.forEachAnnotation(matching: try SearchQuery("zeppelin"), in: AnnotationFilter(), bookTerms: [book.id: 1]) { result in
+        let zeppelinQuery = try SearchQuery("zeppelin")
+        try store.read { tables throws(StoreError) in try tables.annotations.forEach(matching: zeppelinQuery, in: AnnotationFilter(), bookTerms: [book.id: 1]) { result in
             if case .success(let annotation) = result { inBook.append(annotation.body) }
-        }
+        } }
         #expect(inBook.sorted() == ["nothing to see", "the spice must flow"])
 
         // A book that covers one word of two: its notes must hold the other, in body or locator.
         var covered: [String] = []
-        try store.forEachAnnotation(matching: try SearchQuery("zeppelin SPICE"), in: AnnotationFilter(), bookTerms: [book.id: 0b01]) { result in
+        let zeppelinQuery2 = try SearchQuery("zeppelin SPICE")
+        try store.read { tables throws(StoreError) in try tables.annotations.forEach(matching: zeppelinQuery2, in: AnnotationFilter(), bookTerms: [book.id: 0b01]) { result in
             if case .success(let annotation) = result { covered.append(annotation.body) }
-        }
+        } }
         #expect(covered == ["the spice must flow"])
     }
 
@@ -239,12 +244,13 @@ import TestSupport
 
         var found = Set<String>()
         var unreadable = Set<String>()
-        try store.forEachAnnotation(matching: try SearchQuery("Spice"), in: AnnotationFilter(), bookTerms: [:]) { result in
+        let spiceQuery2 = try SearchQuery("Spice")
+        try store.read { tables throws(StoreError) in try tables.annotations.forEach(matching: spiceQuery2, in: AnnotationFilter(), bookTerms: [:]) { result in
             switch result {
             case .success(let annotation): found.insert(annotation.id.rawValue)
             case .failure(let failure): unreadable.insert(failure.id)
             }
-        }
+        } }
         let damagedIDs = Set(damaged.map(\.id.rawValue))
         let expected = (0..<count).filter { $0.isMultiple(of: 7) || $0.isMultiple(of: 11) }.map { notes[$0].id.rawValue }
         #expect(found == Set(expected).subtracting(damagedIDs))
@@ -256,18 +262,18 @@ import TestSupport
         defer { fixture.directory.remove() }
         let store = fixture.store
         let book = try newBook(clock: fixture.clock)
-        try store.addBook(book)
+        try store.write { tables throws(StoreError) in try tables.books.add(book) }
         let a = try newNote(book, "words of A", clock: fixture.clock)
         let b = try newNote(book, "words of B", clock: fixture.clock)
-        try store.addAnnotation(a)
-        try store.addAnnotation(b)
+        try store.write { tables throws(StoreError) in try tables.annotations.add(a) }
+        try store.write { tables throws(StoreError) in try tables.annotations.add(b) }
         try store.database.execute("""
             UPDATE annotation SET id = 'swap' WHERE id = '\(a.id.rawValue)';
             UPDATE annotation SET id = '\(a.id.rawValue)' WHERE id = '\(b.id.rawValue)';
             UPDATE annotation SET id = '\(b.id.rawValue)' WHERE id = 'swap';
             """)
-        #expect(storeError { () throws(StoreError) in try store.annotation(a.id) } == .recordUnreadable(id: a.id.rawValue, field: "body"))
-        #expect(storeError { () throws(StoreError) in try store.annotation(b.id) } == .recordUnreadable(id: b.id.rawValue, field: "body"))
+        #expect(storeError { () throws(StoreError) in try store.read { tables throws(StoreError) in try tables.annotations.annotation(a.id) } } == .recordUnreadable(id: a.id.rawValue, field: "body"))
+        #expect(storeError { () throws(StoreError) in try store.read { tables throws(StoreError) in try tables.annotations.annotation(b.id) } } == .recordUnreadable(id: b.id.rawValue, field: "body"))
     }
 
     @Test func sealedValuesDoNotMoveBetweenFieldsOrTables() throws {
@@ -275,24 +281,24 @@ import TestSupport
         defer { fixture.directory.remove() }
         let store = fixture.store
         let book = try newBook(clock: fixture.clock)
-        try store.addBook(book)
+        try store.write { tables throws(StoreError) in try tables.books.add(book) }
         let note = try newNote(book, "body text", locator: "p. 9", clock: fixture.clock)
         let other = try newNote(book, "other body", clock: fixture.clock)
-        try store.addAnnotation(note)
-        try store.addAnnotation(other)
+        try store.write { tables throws(StoreError) in try tables.annotations.add(note) }
+        try store.write { tables throws(StoreError) in try tables.annotations.add(other) }
 
         // A book title pasted into an annotation body.
         try store.setBlob("body", of: "annotation", id: other.id.rawValue, to: try store.blob("title", of: "book", id: book.id.rawValue))
-        #expect(storeError { () throws(StoreError) in try store.annotation(other.id) } == .recordUnreadable(id: other.id.rawValue, field: "body"))
+        #expect(storeError { () throws(StoreError) in try store.read { tables throws(StoreError) in try tables.annotations.annotation(other.id) } } == .recordUnreadable(id: other.id.rawValue, field: "body"))
 
         // The same record's locator pasted into its body.
         try store.setBlob("body", of: "annotation", id: note.id.rawValue, to: try store.blob("locator", of: "annotation", id: note.id.rawValue))
-        #expect(storeError { () throws(StoreError) in try store.annotation(note.id) } == .recordUnreadable(id: note.id.rawValue, field: "body"))
+        #expect(storeError { () throws(StoreError) in try store.read { tables throws(StoreError) in try tables.annotations.annotation(note.id) } } == .recordUnreadable(id: note.id.rawValue, field: "body"))
 
         // A book's authors pasted into its title.
         try store.setBlob("title", of: "book", id: book.id.rawValue, to: try store.blob("authors", of: "book", id: book.id.rawValue))
-        #expect(storeError { () throws(StoreError) in try store.book(book.id) } == .recordUnreadable(id: book.id.rawValue, field: "title"))
-        let books = try store.books()
+        #expect(storeError { () throws(StoreError) in try store.read { tables throws(StoreError) in try tables.books.book(book.id) } } == .recordUnreadable(id: book.id.rawValue, field: "title"))
+        let books = try store.read { tables throws(StoreError) in try tables.books.all() }
         #expect(books.count == 1)
         #expect(throws: UnreadableRecord(id: book.id.rawValue, field: "title")) { try books[0].get() }
     }
@@ -309,11 +315,11 @@ import TestSupport
                                       keyslots: try placeholderKeyslots(), clock: first.clock, generatorVersion: testGeneratorVersion)
         try second.attach(first.key)
         let book = try newBook(clock: first.clock)
-        try first.store.addBook(book)
-        try second.addBook(book)
+        try first.store.write { tables throws(StoreError) in try tables.books.add(book) }
+        try second.write { tables throws(StoreError) in try tables.books.add(book) }
         try second.setBlob("title", of: "book", id: book.id.rawValue, to: try first.store.blob("title", of: "book", id: book.id.rawValue))
-        #expect(storeError { () throws(StoreError) in try second.book(book.id) } == .recordUnreadable(id: book.id.rawValue, field: "title"))
-        #expect(try first.store.book(book.id) == book)
+        #expect(storeError { () throws(StoreError) in try second.read { tables throws(StoreError) in try tables.books.book(book.id) } } == .recordUnreadable(id: book.id.rawValue, field: "title"))
+        #expect(try first.store.read { tables throws(StoreError) in try tables.books.book(book.id) } == book)
     }
 
     // MARK: - No plaintext at rest
@@ -327,15 +333,17 @@ import TestSupport
             directory = fixture.directory
             let store = fixture.store
             let book = try newBook("Title \(canary)", authors: ["Author \(canary)"], clock: fixture.clock)
-            try store.addBook(book)
-            try store.addAnnotation(try newNote(book, "Note \(canary)", locator: "Loc \(canary)", clock: fixture.clock))
+            try store.write { tables throws(StoreError) in try tables.books.add(book) }
+            let addedNote2 = try newNote(book, "Note \(canary)", locator: "Loc \(canary)", clock: fixture.clock)
+            try store.write { tables throws(StoreError) in try tables.annotations.add(addedNote2) }
             let quote = try newQuote(book, "Quote \(canary)", locator: "Quote loc \(canary)", clock: fixture.clock)
-            try store.addAnnotation(quote)
+            try store.write { tables throws(StoreError) in try tables.annotations.add(quote) }
             let session = try newSession(book, clock: fixture.clock)
             try store.write { tables throws(StoreError) in _ = try tables.sessions.add(session) }
-            try store.setProgress(of: book.id, to: 50)
-            try store.editAnnotation(quote.id, body: "Edited \(canary)", locator: .some(try Locator("Edited loc \(canary)")))
-            try store.deleteAnnotation(quote.id)
+            try store.write { tables throws(StoreError) in try tables.books.setProgress(of: book.id, to: 50) }
+            let newLocator = try Locator("Edited loc \(canary)")
+            try store.write { tables throws(StoreError) in try tables.annotations.edit(quote.id, body: "Edited \(canary)", locator: .some(newLocator)) }
+            try store.write { tables throws(StoreError) in try tables.annotations.delete(quote.id) }
 
             // While open: the main file, the WAL and the shared-memory index.
             let files = try directory.files()
@@ -344,7 +352,7 @@ import TestSupport
                 #expect(!contains(try fileBytes(file), needle), "plaintext in \(file) while open")
             }
             // And the error a failing write reports does not echo it either.
-            let duplicate = storeError { () throws(StoreError) in try store.addBook(book) }
+            let duplicate = storeError { () throws(StoreError) in try store.write { tables throws(StoreError) in try tables.books.add(book) } }
             #expect(duplicate != nil)
             #expect(!String(describing: duplicate).contains(canary))
         } // closed: the WAL is folded into vault.db
@@ -365,7 +373,7 @@ import TestSupport
         defer { fixture.directory.remove() }
         let store = fixture.store
         let book = try newBook(clock: fixture.clock)
-        try store.addBook(book)
+        try store.write { tables throws(StoreError) in try tables.books.add(book) }
         let pages = try store.integer("PRAGMA page_count")
         try store.database.execute("PRAGMA max_page_count = \(pages + 40)")
 
@@ -375,7 +383,7 @@ import TestSupport
         for index in 0..<200 {
             fixture.clock.advance(milliseconds: 1)
             let note = try newNote(book, "\(index) \(chunk)", clock: fixture.clock)
-            if let error = storeError({ () throws(StoreError) in try store.addAnnotation(note) }) {
+            if let error = storeError({ () throws(StoreError) in try store.write { tables throws(StoreError) in try tables.annotations.add(note) } }) {
                 failure = error
                 break
             }
@@ -396,7 +404,8 @@ import TestSupport
 
         // With room again, writing works.
         try store.database.execute("PRAGMA max_page_count = 1073741823")
-        try store.addAnnotation(try newNote(book, "after", clock: fixture.clock))
+        let addedNote3 = try newNote(book, "after", clock: fixture.clock)
+        try store.write { tables throws(StoreError) in try tables.annotations.add(addedNote3) }
         #expect(try store.liveAnnotations().count == added.count + 1)
         #expect(try fixture.reopen().liveAnnotations().count == added.count + 1)
     }
@@ -409,28 +418,28 @@ import TestSupport
         let first = fixture.store
         let second = try fixture.reopen()
         let book = try newBook(clock: fixture.clock)
-        try first.addBook(book)
+        try first.write { tables throws(StoreError) in try tables.books.add(book) }
 
         var expected: [Annotation] = []
         for index in 0..<10 {
             fixture.clock.advance(milliseconds: 1)
             let writer = index.isMultiple(of: 2) ? first : second
             let note = try newNote(book, "written by \(index.isMultiple(of: 2) ? "first" : "second") #\(index)", clock: fixture.clock)
-            try writer.addAnnotation(note)
+            try writer.write { tables throws(StoreError) in try tables.annotations.add(note) }
             expected.append(note)
             // Each sees the other's writes at once.
             #expect(try first.liveAnnotations().map { try $0.get() } == expected)
             #expect(try second.liveAnnotations().map { try $0.get() } == expected)
         }
         fixture.clock.advance(seconds: 1)
-        let edited = try second.editAnnotation(expected[0].id, body: "edited by second", locator: nil)
-        #expect(try first.annotation(expected[0].id) == edited)
+        let edited = try second.write { tables throws(StoreError) in try tables.annotations.edit(expected[0].id, body: "edited by second", locator: nil) }
+        #expect(try first.read { tables throws(StoreError) in try tables.annotations.annotation(expected[0].id) } == edited)
         // An edit from the first connection builds on the second's version, not a stale one.
-        let again = try first.editAnnotation(expected[0].id, body: "edited by first", locator: nil)
+        let again = try first.write { tables throws(StoreError) in try tables.annotations.edit(expected[0].id, body: "edited by first", locator: nil) }
         #expect(again.version == 3)
-        #expect(try second.annotation(expected[0].id).version == 3)
-        try second.setProgress(of: book.id, to: 12)
-        #expect(try first.book(book.id).progress == 12)
+        #expect(try second.read { tables throws(StoreError) in try tables.annotations.annotation(expected[0].id) }.version == 3)
+        try second.write { tables throws(StoreError) in try tables.books.setProgress(of: book.id, to: 12) }
+        #expect(try first.read { tables throws(StoreError) in try tables.books.book(book.id) }.progress == 12)
 
         #expect(try first.counts() == JournalCounts(books: 1, sessions: 0, notes: 10, quotes: 0))
         #expect(try second.counts() == JournalCounts(books: 1, sessions: 0, notes: 10, quotes: 0))

@@ -42,25 +42,26 @@ import VaultCrypto
         let fixture = try makeFixture(remote: false)
         defer { fixture.directory.remove() }
         let book = try newBook(clock: fixture.clock)
-        try fixture.store.addBook(book)
+        try fixture.store.write { tables throws(StoreError) in try tables.books.add(book) }
         let first = try fixture.store.outboxRows()
         #expect(first.count == 1 && first[0].state == "done", "nowhere to send it: done")
-        try fixture.store.addAnnotation(try newNote(book, clock: fixture.clock))
+        let addedNote = try newNote(book, clock: fixture.clock)
+        try fixture.store.write { tables throws(StoreError) in try tables.annotations.add(addedNote) }
         let second = try fixture.store.outboxRows()
         #expect(second.count == 1 && second[0].entity == "annotation" && second[0].state == "done")
         // A change that fails removes nothing.
-        #expect(storeError { () throws(StoreError) in try fixture.store.addBook(book) } != nil)
+        #expect(storeError { () throws(StoreError) in try fixture.store.write { tables throws(StoreError) in try tables.books.add(book) } } != nil)
         #expect(try fixture.store.outboxRows() == second)
         // The first remote owes a snapshot of the two records; nothing older is kept for it.
         try fixture.store.write { tables throws(StoreError) in try tables.remotes.add(name: "shared", kind: .folder, location: fixture.directory.file("remote")) }
         #expect(try fixture.store.outboxRows().isEmpty)
-        #expect(try fixture.store.remotesNeedingSnapshot() == ["shared"])
-        #expect(try fixture.store.enqueueSnapshot(for: "shared") == {
+        #expect(try fixture.store.read { tables throws(StoreError) in try tables.remotes.needingSnapshot() } == ["shared"])
+        #expect(try fixture.store.write { tables throws(StoreError) in try tables.outbox.enqueueSnapshot(for: "shared") } == {
             var report = SnapshotReport()
             report.operations = 2
             return report
         }())
-        #expect(try fixture.store.outboxCounts()[.pending] == 2)
+        #expect(try fixture.store.read { tables throws(StoreError) in try tables.outbox.counts() }[.pending] == 2)
     }
 
     @Test func everyMutationAddsExactlyOneSealedPendingOperation() throws {
@@ -73,7 +74,7 @@ import VaultCrypto
         let book = try newBook("Canary Title Qx7", authors: ["Canary Author Qx7"], clock: clock)
         var result = try expectOneOperation(fixture, entity: .book, id: book.id, action: .create, baseVersion: 0,
                                             plaintexts: ["Canary Title Qx7", "Canary Author Qx7"]) {
-            try store.addBook(book)
+            try store.write { tables throws(StoreError) in try tables.books.add(book) }
         }
         var snapshot = try #require(result.payload["book"] as? [String: Any])
         #expect(snapshot["title"] as? String == "Canary Title Qx7")
@@ -84,14 +85,14 @@ import VaultCrypto
         clock.advance(seconds: 10)
         result = try expectOneOperation(fixture, entity: .book, id: book.id, action: .update, baseVersion: 1,
                                         plaintexts: ["Canary Title Qx7"]) {
-            let updated = try store.setProgress(of: book.id, to: 42.5)
+            let updated = try store.write { tables throws(StoreError) in try tables.books.setProgress(of: book.id, to: 42.5) }
             #expect(updated.progress == 42.5)
             #expect(updated.version == 2)
         }
         snapshot = try #require(result.payload["book"] as? [String: Any])
         #expect(snapshot["progress"] as? Double == 42.5)
         #expect(snapshot["version"] as? Int == 2)
-        let progressed = try store.book(book.id)
+        let progressed = try store.read { tables throws(StoreError) in try tables.books.book(book.id) }
         #expect(progressed.progress == 42.5)
         #expect(progressed.version == 2)
         #expect(progressed.updatedAt == clock.now())
@@ -101,7 +102,7 @@ import VaultCrypto
         let note = try newNote(book, "Canary Body Qx7", locator: "Canary Locator Qx7", clock: clock)
         result = try expectOneOperation(fixture, entity: .annotation, id: note.id, action: .create, baseVersion: 0,
                                         plaintexts: ["Canary Body Qx7", "Canary Locator Qx7"]) {
-            try store.addAnnotation(note)
+            try store.write { tables throws(StoreError) in try tables.annotations.add(note) }
         }
         snapshot = try #require(result.payload["annotation"] as? [String: Any])
         #expect(snapshot["body"] as? String == "Canary Body Qx7")
@@ -122,7 +123,7 @@ import VaultCrypto
         clock.advance(seconds: 10)
         result = try expectOneOperation(fixture, entity: .annotation, id: note.id, action: .update, baseVersion: 1,
                                         plaintexts: ["Edited Canary Qx7", "Canary Body Qx7"]) {
-            let edited = try store.editAnnotation(note.id, body: "Edited Canary Qx7", locator: nil)
+            let edited = try store.write { tables throws(StoreError) in try tables.annotations.edit(note.id, body: "Edited Canary Qx7", locator: nil) }
             #expect(edited.version == 2)
             #expect(edited.body == "Edited Canary Qx7")
             #expect(edited.locator == note.locator)
@@ -138,7 +139,7 @@ import VaultCrypto
         clock.advance(seconds: 10)
         result = try expectOneOperation(fixture, entity: .annotation, id: note.id, action: .delete, baseVersion: 2,
                                         plaintexts: ["Edited Canary Qx7"]) {
-            let deleted = try store.deleteAnnotation(note.id)
+            let deleted = try store.write { tables throws(StoreError) in try tables.annotations.delete(note.id) }
             #expect(deleted.deletedAt == clock.now())
             #expect(deleted.version == 3)
         }
@@ -150,7 +151,7 @@ import VaultCrypto
         clock.advance(seconds: 10)
         result = try expectOneOperation(fixture, entity: .book, id: book.id, action: .delete, baseVersion: 2,
                                         plaintexts: ["Canary Title Qx7"]) {
-            try store.deleteBook(book.id)
+            try store.write { tables throws(StoreError) in try tables.books.delete(book.id) }
         }
         snapshot = try #require(result.payload["book"] as? [String: Any])
         #expect(snapshot["deletedAt"] as? Int == Int(clock.now().millisecondsSince1970))
@@ -159,7 +160,7 @@ import VaultCrypto
         let rows = try store.outboxRows()
         #expect(rows.count == 7)
         #expect(Set(rows.map(\.idempotencyKey)).count == 7)
-        #expect(try store.outboxCounts() == [.pending: 7, .inFlight: 0, .done: 0, .failed: 0])
+        #expect(try store.read { tables throws(StoreError) in try tables.outbox.counts() } == [.pending: 7, .inFlight: 0, .done: 0, .failed: 0])
     }
 
     @Test func editCanReplaceAndClearTheLocator() throws {
@@ -167,16 +168,17 @@ import VaultCrypto
         defer { fixture.directory.remove() }
         let book = try newBook(clock: fixture.clock)
         let note = try newNote(book, locator: "p. 1", clock: fixture.clock)
-        try fixture.store.addBook(book)
-        try fixture.store.addAnnotation(note)
+        try fixture.store.write { tables throws(StoreError) in try tables.books.add(book) }
+        try fixture.store.write { tables throws(StoreError) in try tables.annotations.add(note) }
 
-        let moved = try fixture.store.editAnnotation(note.id, body: nil, locator: .some(try Locator("ch. 9")))
+        let newLocator = try Locator("ch. 9")
+        let moved = try fixture.store.write { tables throws(StoreError) in try tables.annotations.edit(note.id, body: nil, locator: .some(newLocator)) }
         #expect(moved.locator?.text == "ch. 9")
         #expect(moved.body == note.body)
-        let cleared = try fixture.store.editAnnotation(note.id, body: nil, locator: .some(nil))
+        let cleared = try fixture.store.write { tables throws(StoreError) in try tables.annotations.edit(note.id, body: nil, locator: .some(nil)) }
         #expect(cleared.locator == nil)
         #expect(cleared.version == 3)
-        let read = try fixture.store.annotation(note.id)
+        let read = try fixture.store.read { tables throws(StoreError) in try tables.annotations.annotation(note.id) }
         #expect(read == cleared)
         #expect(try fixture.store.integer("SELECT locator IS NULL FROM annotation") == 1)
         #expect(try fixture.store.outboxRows().map(\.baseVersion) == [0, 0, 1, 2])
@@ -187,8 +189,8 @@ import VaultCrypto
         defer { fixture.directory.remove() }
         let first = try newBook("First", clock: fixture.clock)
         let second = try newBook("Second", clock: fixture.clock)
-        try fixture.store.addBook(first)
-        try fixture.store.addBook(second)
+        try fixture.store.write { tables throws(StoreError) in try tables.books.add(first) }
+        try fixture.store.write { tables throws(StoreError) in try tables.books.add(second) }
         let rows = try fixture.store.outboxRows()
         let sealer = FieldSealer(key: fixture.key, vaultID: fixture.metadata.vaultID)
         #expect(throws: CryptoError.authenticationFailed) {
@@ -203,25 +205,25 @@ import VaultCrypto
         let fixture = try makeFixture()
         defer { fixture.directory.remove() }
         let book = try newBook(clock: fixture.clock)
-        try fixture.store.addBook(book)
+        try fixture.store.write { tables throws(StoreError) in try tables.books.add(book) }
         let note = try newNote(book, clock: fixture.clock)
-        try fixture.store.addAnnotation(note)
+        try fixture.store.write { tables throws(StoreError) in try tables.annotations.add(note) }
         let before = try fixture.store.outboxRows()
 
         // Duplicate id, unknown ids, tombstoned targets, a book that still has notes.
-        #expect(storeError { () throws(StoreError) in try fixture.store.addBook(book) } != nil)
+        #expect(storeError { () throws(StoreError) in try fixture.store.write { tables throws(StoreError) in try tables.books.add(book) } } != nil)
         let unknown = EntityID.generate(at: fixture.clock.now())
-        #expect(storeError { () throws(StoreError) in try fixture.store.editAnnotation(unknown, body: "x", locator: nil) }
+        #expect(storeError { () throws(StoreError) in try fixture.store.write { tables throws(StoreError) in try tables.annotations.edit(unknown, body: "x", locator: nil) } }
                 == .recordNotFound(id: unknown.rawValue))
-        #expect(storeError { () throws(StoreError) in try fixture.store.setProgress(of: unknown, to: 1) }
+        #expect(storeError { () throws(StoreError) in try fixture.store.write { tables throws(StoreError) in try tables.books.setProgress(of: unknown, to: 1) } }
                 == .recordNotFound(id: unknown.rawValue))
-        #expect(storeError { () throws(StoreError) in try fixture.store.deleteBook(unknown) }
+        #expect(storeError { () throws(StoreError) in try fixture.store.write { tables throws(StoreError) in try tables.books.delete(unknown) } }
                 == .recordNotFound(id: unknown.rawValue))
-        #expect(storeError { () throws(StoreError) in try fixture.store.deleteBook(book.id) }
+        #expect(storeError { () throws(StoreError) in try fixture.store.write { tables throws(StoreError) in try tables.books.delete(book.id) } }
                 == .bookHasAnnotations(id: book.id.rawValue, count: 1))
-        #expect(storeError { () throws(StoreError) in try fixture.store.setProgress(of: book.id, to: 101) } != nil)
+        #expect(storeError { () throws(StoreError) in try fixture.store.write { tables throws(StoreError) in try tables.books.setProgress(of: book.id, to: 101) } } != nil)
         #expect(try fixture.store.outboxRows() == before)
-        #expect(try fixture.store.book(book.id) == book)
+        #expect(try fixture.store.read { tables throws(StoreError) in try tables.books.book(book.id) } == book)
         #expect(!fixture.store.database.isInTransaction)
     }
 }

@@ -27,21 +27,28 @@ import TestSupport
     }
 
     static let writes: [Write] = [
-        Write(description: "addBook") { store, setup in try store.addBook(try newBook("Another", clock: setup.clock)) },
-        Write(description: "setProgress") { store, setup in try store.setProgress(of: setup.book.id, to: 50) },
-        Write(description: "setProgress --rewind") { store, setup in try store.setProgress(of: setup.book.id, to: 0, rewind: true) },
+        Write(description: "addBook") { store, setup in
+            let book = try newBook("Another", clock: setup.clock)
+            try store.write { tables throws(StoreError) in try tables.books.add(book) }
+        },
+        Write(description: "setProgress") { store, setup in _ = try store.write { tables throws(StoreError) in try tables.books.setProgress(of: setup.book.id, to: 50) } },
+        Write(description: "setProgress --rewind") { store, setup in _ = try store.write { tables throws(StoreError) in try tables.books.setProgress(of: setup.book.id, to: 0, rewind: true) } },
         Write(description: "deleteBook") { store, setup in
-            try store.addBook(try newBook("Empty", clock: setup.clock))
-            let empty = try #require(try store.books().compactMap { try? $0.get() }.first { $0.title == "Empty" })
-            try store.deleteBook(empty.id)
+            let added = try newBook("Empty", clock: setup.clock)
+            try store.write { tables throws(StoreError) in try tables.books.add(added) }
+            let empty = try #require(try store.read { tables throws(StoreError) in try tables.books.all() }.compactMap { try? $0.get() }.first { $0.title == "Empty" })
+            try store.write { tables throws(StoreError) in try tables.books.delete(empty.id) }
         },
         Write(description: "addSession") { store, setup in
             let session = try newSession(setup.book, clock: setup.clock)
             try store.write { tables throws(StoreError) in _ = try tables.sessions.add(session) }
         },
-        Write(description: "addAnnotation") { store, setup in try store.addAnnotation(try newNote(setup.book, "more", clock: setup.clock)) },
-        Write(description: "editAnnotation") { store, setup in try store.editAnnotation(setup.note.id, body: "changed", locator: nil) },
-        Write(description: "deleteAnnotation") { store, setup in try store.deleteAnnotation(setup.note.id) },
+        Write(description: "addAnnotation") { store, setup in
+            let note = try newNote(setup.book, "more", clock: setup.clock)
+            try store.write { tables throws(StoreError) in try tables.annotations.add(note) }
+        },
+        Write(description: "editAnnotation") { store, setup in _ = try store.write { tables throws(StoreError) in try tables.annotations.edit(setup.note.id, body: "changed", locator: nil) } },
+        Write(description: "deleteAnnotation") { store, setup in _ = try store.write { tables throws(StoreError) in try tables.annotations.delete(setup.note.id) } },
         Write(description: "insert(batch)") { store, setup in
             try store.insert(JournalBatch(books: [try newBook("Batch", clock: setup.clock)]))
         },
@@ -51,7 +58,7 @@ import TestSupport
             }
         },
     ] + ConflictChoice.allCases.map { choice in
-        Write(description: "resolveConflict --keep \(choice)") { store, setup in try store.resolveConflict(setup.copy, keepingSide: choice) }
+        Write(description: "resolveConflict --keep \(choice)") { store, setup in try store.write { tables throws(StoreError) in try tables.annotations.resolveConflict(setup.copy, keepingSide: choice) } }
     }
 
     /// A version of `note` from another device that did not see this one's: the two stand
@@ -62,19 +69,19 @@ import TestSupport
         theirs.version = 2
         let other = HybridTimestamp(wallMilliseconds: clock.now().millisecondsSince1970 + 1, counter: 0, deviceID: "other-device")
         let version = AnnotationVersion(theirs, clock: other, history: VersionVector(other))
-        _ = try store.applyInOneTransaction { (transaction) throws(StoreError) in
+        _ = try StoreSyncJournal(store).applyInOneTransaction { (transaction) throws(StoreError) in
             try JournalMerge.vault.apply(.annotation(version), to: transaction)
         }
-        return try #require(try store.conflicts().compactMap { try? $0.get() }.first?.id)
+        return try #require(try store.read { tables throws(StoreError) in try tables.annotations.conflicts() }.compactMap { try? $0.get() }.first?.id)
     }
 
     static func setUp(_ fixture: Fixture) throws -> Setup {
         let book = try newBook(clock: fixture.clock)
-        try fixture.store.addBook(book)
+        try fixture.store.write { tables throws(StoreError) in try tables.books.add(book) }
         let note = try newNote(book, clock: fixture.clock)
-        try fixture.store.addAnnotation(note)
+        try fixture.store.write { tables throws(StoreError) in try tables.annotations.add(note) }
         let conflicted = try newNote(book, "our words", clock: fixture.clock)
-        try fixture.store.addAnnotation(conflicted)
+        try fixture.store.write { tables throws(StoreError) in try tables.annotations.add(conflicted) }
         let copy = try makeConflict(fixture.store, note: conflicted, clock: fixture.clock)
         fixture.clock.advance(seconds: 5)
         return Setup(book: book, note: note, copy: copy, clock: fixture.clock)

@@ -151,7 +151,7 @@ extension Store {
 
     func liveAnnotations(_ filter: AnnotationFilter = AnnotationFilter()) throws -> [Result<Annotation, UnreadableRecord>] {
         var results: [Result<Annotation, UnreadableRecord>] = []
-        try forEachAnnotation(filter) { results.append($0) }
+        try read { tables throws(StoreError) in try tables.annotations.forEach(filter) { results.append($0) } }
         return results
     }
 }

@@ -250,7 +250,7 @@ func snapshotFiles(in directory: TemporaryDirectory) throws -> [String] {
 /// attaches it: the keyslots must have survived the upgrade too.
 func unlockWithFixturePassphrase(_ store: Store, _ fixture: UpgradeFixture) throws -> VaultKey {
     #expect(store.metadata.vaultID == fixture.expected.vaultId)
-    let slot = try #require(try store.keyslots().first { $0.kind == .passphrase }, "no passphrase keyslot")
+    let slot = try #require(try store.read { tables throws(StoreError) in try tables.keys.slots() }.first { $0.kind == .passphrase }, "no passphrase keyslot")
     let key = try slot.unwrap(passphrase: try secret(fixture.passphrase), vaultID: store.metadata.vaultID)
     #expect(key.id == store.metadata.keyID)
     try store.attach(key)
@@ -269,7 +269,7 @@ func expectEveryRecord(in store: Store, of fixture: UpgradeFixture,
     // Books, tombstones included.
     for book in expected.books {
         let id = try EntityID(validating: book.id)
-        let read = try store.book(id)
+        let read = try store.read { tables throws(StoreError) in try tables.books.book(id) }
         #expect(read.title == book.title, "title of book \(book.id)", sourceLocation: sourceLocation)
         #expect(read.authors == book.authors, "authors of book \(book.id)", sourceLocation: sourceLocation)
         #expect(read.progress == book.progress, "progress of book \(book.id)", sourceLocation: sourceLocation)
@@ -284,10 +284,10 @@ func expectEveryRecord(in store: Store, of fixture: UpgradeFixture,
         #expect(read.updatedAt.millisecondsSince1970 == book.updatedAt, sourceLocation: sourceLocation)
         #expect(read.deletedAt?.millisecondsSince1970 == book.deletedAt, "tombstone of book \(book.id)", sourceLocation: sourceLocation)
     }
-    let allBooks = try store.books(includeDeleted: true)
+    let allBooks = try store.read { tables throws(StoreError) in try tables.books.all(includeDeleted: true) }
     #expect(allBooks.count == expected.books.count, sourceLocation: sourceLocation)
     #expect(allBooks.allSatisfy { (try? $0.get()) != nil }, "a book does not decrypt", sourceLocation: sourceLocation)
-    #expect(try store.books().count == expected.books.filter { !$0.deleted }.count, sourceLocation: sourceLocation)
+    #expect(try store.read { tables throws(StoreError) in try tables.books.all() }.count == expected.books.filter { !$0.deleted }.count, sourceLocation: sourceLocation)
 
     // Sessions, deleted ones (from v9) included.
     let liveSessions = expected.sessions.filter { $0.deletedAt == nil }
@@ -314,7 +314,8 @@ func expectEveryRecord(in store: Store, of fixture: UpgradeFixture,
 
     // Notes and quotes, tombstones included, each to its original text.
     for annotation in expected.annotations {
-        let read = try store.annotation(try EntityID(validating: annotation.id))
+        let annotationID = try EntityID(validating: annotation.id)
+        let read = try store.read { tables throws(StoreError) in try tables.annotations.annotation(annotationID) }
         #expect(read.body == annotation.body, "body of \(annotation.id)", sourceLocation: sourceLocation)
         #expect(read.locator?.text == annotation.locator, "locator of \(annotation.id)", sourceLocation: sourceLocation)
         #expect(read.bookID.rawValue == annotation.bookId, sourceLocation: sourceLocation)
@@ -328,12 +329,12 @@ func expectEveryRecord(in store: Store, of fixture: UpgradeFixture,
     }
     var every: [String] = []
     var unreadable: [String] = []
-    try store.forEachAnnotation(AnnotationFilter(includeDeleted: true)) { result in
+    try store.read { tables throws(StoreError) in try tables.annotations.forEach(AnnotationFilter(includeDeleted: true)) { result in
         switch result {
         case .success(let annotation): every.append(annotation.id.rawValue)
         case .failure(let failure): unreadable.append(failure.id)
         }
-    }
+    } }
     #expect(unreadable.isEmpty, "annotations that no longer decrypt: \(unreadable)", sourceLocation: sourceLocation)
     #expect(every.sorted() == expected.annotations.map(\.id).sorted(), sourceLocation: sourceLocation)
     let live = try store.liveAnnotations().compactMap { try? $0.get().id.rawValue }
@@ -354,7 +355,7 @@ func expectEveryRecord(in store: Store, of fixture: UpgradeFixture,
                 && row.createdAt == operation.createdAt && row.state == operation.state,
                 "outbox row \(row.id) changed", sourceLocation: sourceLocation)
     }
-    let outboxCounts = try store.outboxCounts()
+    let outboxCounts = try store.read { tables throws(StoreError) in try tables.outbox.counts() }
     #expect(outboxCounts[.pending] == expected.outbox.counts.pending && outboxCounts[.inFlight] == expected.outbox.counts.inFlight
             && outboxCounts[.done] == expected.outbox.counts.done && outboxCounts[.failed] == expected.outbox.counts.failed,
             sourceLocation: sourceLocation)

@@ -45,7 +45,7 @@ import TestSupport
         let cipher = OperationCipher(sealer: FieldSealer(key: key, vaultID: old.metadata.vaultID))
         if !remoteBeforeUpgrade { try old.write { tables throws(StoreError) in try tables.remotes.add(name: "shared", kind: .folder, location: remoteFolder) } }
         let remote = { FolderRemote(name: "shared", location: remoteFolder, vaultID: old.metadata.vaultID) }
-        let pushed = try SyncEngine(journal: old, cipher: cipher, remotes: [remote()]).run(allowMassDelete: false)
+        let pushed = try SyncEngine(journal: StoreSyncJournal(old), cipher: cipher, remotes: [remote()]).run(allowMassDelete: false)
         #expect(pushed.failures == 0 && pushed.unsentRecords == 0)
         if remoteBeforeUpgrade {
             #expect(pushed.pushed == fixture.expected.outbox.operations.count && pushed.snapshots.isEmpty)
@@ -72,14 +72,14 @@ import TestSupport
         let newPath = directory.file("new.db")
         let joined = try Store.create(at: newPath, metadata: VaultMetadata(vaultID: old.metadata.vaultID, keyID: key.id,
                                                                            createdAt: TestClock().now()),
-                                      keyslots: try old.keyslots(), clock: TestClock(), generatorVersion: testGeneratorVersion)
+                                      keyslots: try old.read { tables throws(StoreError) in try tables.keys.slots() }, clock: TestClock(), generatorVersion: testGeneratorVersion)
         try joined.attach(key)
         try joined.write { tables throws(StoreError) in try tables.remotes.add(name: "shared", kind: .folder, location: remoteFolder) }
-        let pulled = try SyncEngine(journal: joined, cipher: cipher, remotes: [remote()]).run(allowMassDelete: true)
+        let pulled = try SyncEngine(journal: StoreSyncJournal(joined), cipher: cipher, remotes: [remote()]).run(allowMassDelete: true)
         #expect(pulled.rejected == 0 && pulled.deferred == 0)
 
         let liveBooks = fixture.expected.books.filter { !$0.deleted }
-        #expect(try joined.books().compactMap { try? $0.get() }.map(\.title).sorted() == liveBooks.map(\.title).sorted())
+        #expect(try joined.read { tables throws(StoreError) in try tables.books.all() }.compactMap { try? $0.get() }.map(\.title).sorted() == liveBooks.map(\.title).sorted())
         let liveNotes = fixture.expected.annotations.filter { !$0.deleted }
         #expect(try joined.liveAnnotations().compactMap { try? $0.get() }.map(\.body).sorted() == liveNotes.map(\.body).sorted())
         #expect(try joined.counts() == old.counts())

@@ -171,6 +171,7 @@ extension Row {
 extension Row {
     func isNull<Column: TableColumns>(_ column: Column) -> Bool { isNull(column.rawValue) }
     func int64<Column: TableColumns>(_ column: Column) -> Int64 { int64(column.rawValue) }
+    func double<Column: TableColumns>(_ column: Column) -> Double { double(column.rawValue) }
     func text<Column: TableColumns>(_ column: Column) -> String { text(column.rawValue) }
     func blob<Column: TableColumns>(_ column: Column) -> [UInt8] { blob(column.rawValue) }
     func withBytes<Column: TableColumns, Result, Failure: Error>(

@@ -40,7 +40,7 @@ public struct BookAliasTable {
     public func add(title: String, to book: EntityID) throws(StoreError) -> Bool {
         tables.requireWrite()
         let alias = BookAlias.title(title)
-        try store.requireLiveBook(book)
+        try tables.books.requireLive(book)
         let held = try all().filter { $0.alias == alias }
         if held.contains(where: { $0.book == book }) { return false }
         try remove(alias)
@@ -59,5 +59,11 @@ public struct BookAliasTable {
             }
         }
         for id in ids { try database.run("DELETE FROM book_alias WHERE id = ?", [.text(id)]) }
+    }
+
+    /// Makes every alias of `book` name `kept` instead (a book merge).
+    func move(from book: EntityID, to kept: EntityID) throws(StoreError) {
+        tables.requireWrite()
+        try database.run("UPDATE book_alias SET book_id = ? WHERE book_id = ?", [.text(kept.rawValue), .text(book.rawValue)])
     }
 }

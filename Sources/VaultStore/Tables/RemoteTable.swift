@@ -40,7 +40,7 @@ public struct RemoteTable {
             throw .remoteExists(name: name)
         }
         // The first remote: nothing was sent anywhere, and the snapshot covers it all.
-        _ = try tables.store.discardOutboxIfNoRemote()
+        _ = try tables.outbox.discardIfNoRemote()
         try database.run("""
             INSERT INTO remote (name, kind, location, user, ca_file, added_at, carries_files, needs_snapshot)
             VALUES (:name, :kind, :location, :user, :caFile, :addedAt, :carriesFiles,
@@ -64,7 +64,7 @@ public struct RemoteTable {
         tables.requireWrite()
         try database.run("DELETE FROM remote WHERE name = ?", [.text(name)])
         guard database.changes == 1 else { throw .remoteNotFound(name: name) }
-        try tables.store.completeDeliveredOperations()
+        try tables.outbox.completeDelivered()
     }
 
     /// Records that a sync used `name` without a failure, now.
@@ -97,5 +97,28 @@ public struct RemoteTable {
                                         carriesFiles: row.int64("carries_files") != 0))
         }
         return remotes
+    }
+
+    /// The remotes whose next push must start with a snapshot.
+    public func needingSnapshot() throws(StoreError) -> Set<String> {
+        var names = Set<String>()
+        try database.forEachRow("SELECT name FROM remote WHERE needs_snapshot = 1") { row in names.insert(row.text("name")) }
+        return names
+    }
+
+    /// Whether a sync has used `remote` without a failure before.
+    public func hasSynced(with remote: String) throws(StoreError) -> Bool {
+        try database.integer("SELECT last_synced_at IS NOT NULL FROM remote WHERE name = ?", [.text(remote)]) == 1
+    }
+
+    /// Whether `remote` has everything this device has queued: no snapshot owed and no
+    /// operation (waiting, or failed for good) that it lacks.
+    public func hasEverything(_ remote: String) throws(StoreError) -> Bool {
+        try database.integer("""
+            SELECT needs_snapshot = 0 AND NOT EXISTS (
+                SELECT 1 FROM outbox o WHERE o.state <> 'done'
+                  AND NOT EXISTS (SELECT 1 FROM outbox_delivery d WHERE d.operation_id = o.id AND d.remote = ?1))
+            FROM remote WHERE name = ?1
+            """, [.text(remote)]) == 1
     }
 }

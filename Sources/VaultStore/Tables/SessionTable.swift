@@ -18,11 +18,11 @@ public struct SessionTable {
     public func add(_ session: ReadingSession, movingProgressTo percent: Double? = nil) throws(StoreError) -> Book? {
         tables.requireWrite()
         _ = try store.requireCipher()
-        try store.requireLiveBook(session.bookID)
+        try tables.books.requireLive(session.bookID)
         try insert(session, outboxState: .pending)
         guard let percent else { return nil }
-        guard percent > (try store.currentProgress(of: session.bookID)) else { return nil }
-        return try store.changeBookInTransaction(session.bookID, action: .update, parts: .progress(rewind: false)) { book in
+        guard percent > (try tables.books.progress(of: session.bookID)) else { return nil }
+        return try tables.books.change(session.bookID, action: .update, parts: .progress(rewind: false)) { book in
             book.progress = percent
         }
     }
@@ -36,7 +36,7 @@ public struct SessionTable {
         let stamp = try store.tick()
         let version = SessionVersion(session, clock: .origin)
         try write(version)
-        try store.enqueue(.create, .session(version), clock: stamp, at: store.clock.now(), baseVersion: 0, base: nil, state: outboxState)
+        try tables.outbox.enqueue(.create, .session(version), clock: stamp, at: store.clock.now(), baseVersion: 0, base: nil, state: outboxState)
     }
 
     /// Corrects a live session: `change` gets it as it stands and returns it changed, or throws the rule it would break (nothing is then written).
@@ -66,11 +66,11 @@ public struct SessionTable {
         guard let local = try version(id), local.session.deletedAt == nil || !requireLive else { throw .recordNotFound(id: id.rawValue) }
         var changed = try change(local.session)
         guard changed != local.session else { return local.session }
-        changed.version = try Store.nextVersion(after: local.session.version, of: id)
+        changed.version = try VersionNumber.next(after: local.session.version, of: id)
         let stamp = try store.tick()
         let version = SessionVersion(changed, clock: stamp)
         try write(version)
-        try store.enqueue(action, .session(version), clock: stamp, at: store.clock.now(), baseVersion: local.session.version, base: local.clock)
+        try tables.outbox.enqueue(action, .session(version), clock: stamp, at: store.clock.now(), baseVersion: local.session.version, base: local.clock)
         return changed
     }
 

@@ -13,6 +13,12 @@ public struct Tables {
 
     var database: Database { store.database }
 
+    /// `book`: the books, their progress, ratings and reading logs.
+    public var books: BookTable { BookTable(tables: self) }
+    /// `annotation`: notes and quotes, their versions and conflict copies.
+    public var annotations: AnnotationTable { AnnotationTable(tables: self) }
+    /// `outbox`: the operations this device made, until every remote has them.
+    public var outbox: OutboxTable { OutboxTable(tables: self) }
     /// `remote`: the places this vault syncs with.
     public var remotes: RemoteTable { RemoteTable(tables: self) }
     /// `book_alias`: the names other programs give a book.

@@ -44,7 +44,7 @@ public struct TagTable {
                 }
                 taggings.append(TaggingVersion(tagging, clock: stamp))
                 try write(taggings[taggings.count - 1])
-                try store.enqueue(.create, .tagging(taggings[taggings.count - 1]), clock: stamp, at: now, baseVersion: 0, base: nil)
+                try tables.outbox.enqueue(.create, .tagging(taggings[taggings.count - 1]), clock: stamp, at: now, baseVersion: 0, base: nil)
             }
             given.append(name)
         }
@@ -79,10 +79,10 @@ public struct TagTable {
         var tagging = before.tagging
         change(&tagging, now)
         tagging.updatedAt = max(now, tagging.updatedAt)
-        tagging.version = try Store.nextVersion(after: tagging.version, of: tagging.id)
+        tagging.version = try VersionNumber.next(after: tagging.version, of: tagging.id)
         let version = TaggingVersion(tagging, clock: stamp)
         try write(version)
-        try store.enqueue(.update, .tagging(version), clock: stamp, at: now, baseVersion: before.tagging.version, base: before.clock)
+        try tables.outbox.enqueue(.update, .tagging(version), clock: stamp, at: now, baseVersion: before.tagging.version, base: before.clock)
         return version
     }
 
@@ -193,7 +193,7 @@ public struct TagTable {
     /// Throws unless `id` names a live record of `kind`.
     private func requireLiveTaggable(_ id: EntityID, kind: TaggedKind) throws(StoreError) {
         switch kind {
-        case .book: try store.requireLiveBook(id)
+        case .book: try tables.books.requireLive(id)
         case .annotation:
             var live = false
             try database.forEachRow("SELECT 1 FROM annotation WHERE id = ? AND deleted_at IS NULL", [.text(id.rawValue)]) { _ in live = true }

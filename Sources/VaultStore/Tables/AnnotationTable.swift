@@ -34,40 +34,46 @@ enum AnnotationColumn: Int32, TableColumns {
     static let placeholders = allCases.map { "?\($0.rawValue + 1)" }.joined(separator: ", ")
 }
 
-extension Store {
+/// `annotation`: the reader's notes and quotes, each with its sealed body, locator, comment
+/// and import key, and the versions and conflict copies that stand with it
+/// (``AnnotationTable+Versions.swift``). Every change writes the row and its outbox
+/// operation in the transaction this table was handed.
+public struct AnnotationTable {
+    let tables: Tables
+    var store: Store { tables.store }
+    var database: Database { tables.database }
+
     // Made once: an import runs these for every note, and the statement cache is keyed by the text.
     private static let insertAnnotationSQL = "INSERT INTO annotation (\(AnnotationColumn.list)) VALUES (\(AnnotationColumn.placeholders))"
     private static let annotationByIDSQL = "SELECT \(AnnotationColumn.list) FROM annotation WHERE id = ?"
 
-    /// Saves a new note or quote and its `create` operation, with `tags` (each with its
-    /// own), in one transaction.
-    public func addAnnotation(_ annotation: Annotation, tags: [String] = []) throws(StoreError) {
-        _ = try requireCipher()
-        try database.writeTransaction { () throws(StoreError) in
-            try requireLiveBook(annotation.bookID)
-            try insertAnnotation(annotation, outboxState: .pending)
-            if !tags.isEmpty { _ = try tablesOfThisTransaction.tags.add(tags, to: annotation.id, kind: .annotation) }
-        }
+    /// Saves a new note or quote and its `create` operation, with `tags` (each with its own).
+    public func add(_ annotation: Annotation, tags: [String] = []) throws(StoreError) {
+        _ = try store.requireCipher()
+        try tables.books.requireLive(annotation.bookID)
+        try insert(annotation, outboxState: .pending)
+        if !tags.isEmpty { _ = try tables.tags.add(tags, to: annotation.id, kind: .annotation) }
     }
 
-    /// Inserts an annotation row and its `create` operation. Call inside a write
-    /// transaction; the book must exist (a foreign key), and callers adding a new note
-    /// check first that it is not deleted.
-    func insertAnnotation(_ annotation: Annotation, outboxState: OutboxState) throws(StoreError) {
-        let cipher = try requireCipher()
-        let stamp = try tick()
+    /// Inserts an annotation row and its `create` operation. The book must exist (a foreign
+    /// key), and callers adding a new note check first that it is not deleted.
+    func insert(_ annotation: Annotation, outboxState: OutboxState) throws(StoreError) {
+        tables.requireWrite()
+        let cipher = try store.requireCipher()
+        let stamp = try store.tick()
         let version = AnnotationVersion(annotation, clock: stamp, history: VersionVector(stamp))
-        try database.run(Self.insertAnnotationSQL, try annotationValues(version, cipher: cipher, derived: false))
-        try enqueue(.create, .annotation(version), clock: stamp, at: annotation.updatedAt, baseVersion: 0, base: nil,
+        try database.run(Self.insertAnnotationSQL, try values(version, cipher: cipher, derived: false))
+        try tables.outbox.enqueue(.create, .annotation(version), clock: stamp, at: annotation.updatedAt, baseVersion: 0, base: nil,
                     state: outboxState)
     }
 
-    /// Changes a note's or quote's body, locator, kind and/or comment. Reads and writes in one
-    /// write transaction, so an edit from another process in between is never overwritten unseen.
+    /// Changes a note's or quote's body, locator, kind and/or comment, read and written in
+    /// this write transaction, so an edit from another process in between is never
+    /// overwritten unseen.
     @discardableResult
-    public func editAnnotation(_ id: EntityID, body: String?, locator: Locator??, kind: AnnotationKind? = nil,
+    public func edit(_ id: EntityID, body: String?, locator: Locator??, kind: AnnotationKind? = nil,
                                comment: String?? = nil) throws(StoreError) -> Annotation {
-        try changeAnnotation(id, action: .update) { annotation in
+        try change(id, action: .update) { annotation in
             if let body { annotation.body = body }
             if let locator { annotation.locator = locator }
             if let comment { annotation.comment = comment }
@@ -75,55 +81,30 @@ extension Store {
         }
     }
 
-    /// Moves notes and quotes to a live book, all in one write transaction: each one not
-    /// already there gets a new version, as an edit does. Returns those that moved.
-    public func moveAnnotations(_ ids: [EntityID], to book: EntityID) throws(StoreError) -> [Annotation] {
-        try database.writeTransaction { () throws(StoreError) -> [Annotation] in
-            try requireLiveBook(book)
-            var moved: [Annotation] = []
-            for id in ids where try annotation(id).bookID != book {
-                moved.append(try changeAnnotationInTransaction(id, action: .update) { annotation in annotation.bookID = book })
-            }
-            return moved
+    /// Moves notes and quotes to a live book: each one not already there gets a new
+    /// version, as an edit does. Returns those that moved.
+    public func move(_ ids: [EntityID], to book: EntityID) throws(StoreError) -> [Annotation] {
+        try tables.books.requireLive(book)
+        var moved: [Annotation] = []
+        for id in ids where try annotation(id).bookID != book {
+            moved.append(try change(id, action: .update) { annotation in annotation.bookID = book })
         }
+        return moved
     }
 
     /// Tombstones a note or quote: it disappears from listings but stays in the store,
     /// so the deletion can propagate instead of an offline device resurrecting it.
     @discardableResult
-    public func deleteAnnotation(_ id: EntityID) throws(StoreError) -> Annotation {
-        try changeAnnotation(id, action: .delete) { annotation in annotation.deletedAt = annotation.updatedAt }
-    }
-
-    /// Tombstones notes, quotes, sessions and books in one write transaction: all of them,
-    /// or, if one cannot go (a book that would still have notes), none. Notes go first, so
-    /// a book deleted with its last notes may go. Returns each record's kind and id, in the
-    /// order given.
-    public func delete(_ references: [RecordReference]) throws(StoreError) -> [(kind: String, id: EntityID)] {
-        try database.writeTransaction { () throws(StoreError) in
-            var kinds: [EntityID: String] = [:]
-            for reference in references where reference.kind == .annotation {
-                let deleted = try changeAnnotationInTransaction(reference.id, action: .delete) { annotation in
-                    annotation.deletedAt = annotation.updatedAt
-                }
-                kinds[reference.id] = deleted.kind.rawValue
-            }
-            for reference in references where reference.kind == .session {
-                try tablesOfThisTransaction.sessions.delete(reference.id)
-            }
-            for reference in references where reference.kind == .book {
-                try deleteBookInTransaction(reference.id)
-            }
-            return references.map { (kinds[$0.id] ?? $0.kind.rawValue, $0.id) }
-        }
+    public func delete(_ id: EntityID) throws(StoreError) -> Annotation {
+        try change(id, action: .delete) { annotation in annotation.deletedAt = annotation.updatedAt }
     }
 
     /// One note or quote by id, tombstoned or not, as the reader sees it.
     public func annotation(_ id: EntityID) throws(StoreError) -> Annotation {
-        let openers = try AnnotationOpeners(try requireCipher())
+        let openers = try AnnotationOpeners(try store.requireCipher())
         var found: Result<Annotation, UnreadableRecord>?
         try database.forEachRow(Self.annotationByIDSQL, [.text(id.rawValue)]) { row in
-            found = decodeAnnotation(row, openers: openers)
+            found = decode(row, openers: openers)
         }
         switch found {
         case .success(let annotation): return annotation
@@ -137,10 +118,10 @@ extension Store {
     /// most recently created (most recently changed for ``AnnotationOrder/updated``). An
     /// annotation whose sealed fields do not open arrives as a failure naming its id; the
     /// rest still read.
-    public func forEachAnnotation(_ filter: AnnotationFilter = AnnotationFilter(), order: AnnotationOrder = .bookAdded,
+    public func forEach(_ filter: AnnotationFilter = AnnotationFilter(), order: AnnotationOrder = .bookAdded,
                                   newest: Int? = nil,
                                   _ body: (Result<Annotation, UnreadableRecord>) throws(StoreError) -> Void) throws(StoreError) {
-        let openers = try AnnotationOpeners(try requireCipher())
+        let openers = try AnnotationOpeners(try store.requireCipher())
         var (whereClause, values) = filter.sql()
         if let newest {
             let recent = order == .updated ? "updated_at" : "created_at"
@@ -153,13 +134,13 @@ extension Store {
             try database.forEachRow("""
                 SELECT \(AnnotationColumn.list) FROM annotation \(whereClause) ORDER BY \(order.sql)
                 """, values) { (row) throws(StoreError) in
-                try body(decodeAnnotation(row, openers: openers))
+                try body(decode(row, openers: openers))
             }
         }
     }
 
     /// The books that have annotations `filter` lists, in no particular order.
-    public func annotatedBookIDs(_ filter: AnnotationFilter) throws(StoreError) -> [EntityID] {
+    public func bookIDs(_ filter: AnnotationFilter) throws(StoreError) -> [EntityID] {
         let (whereClause, values) = filter.sql()
         var books: [EntityID] = []
         try database.forEachRow("SELECT DISTINCT book_id FROM annotation \(whereClause)", values) { row in
@@ -170,44 +151,37 @@ extension Store {
 
     // MARK: - Rows
 
-    @discardableResult
-    func changeAnnotation(_ id: EntityID, action: OutboxAction,
-                          _ change: (inout Annotation) -> Void) throws(StoreError) -> Annotation {
-        try database.writeTransaction { () throws(StoreError) -> Annotation in
-            try changeAnnotationInTransaction(id, action: action, change)
-        }
-    }
-
     /// Changes a live note or quote as the reader sees it and records the operation: a new
-    /// version that supersedes every version here. Call inside a write transaction. Only an
+    /// version that supersedes every version here. Only an
     /// import or a conflict resolution (`requireLive: false`) may change a deleted one: to
     /// bring it back. Conflict copies shown from the note's versions become notes of their
     /// own first, but those in `dropping`, which the reader let go (see
     /// ``versionsForWrite(of:dropping:)``).
     @discardableResult
-    func changeAnnotationInTransaction(_ id: EntityID, action: OutboxAction, requireLive: Bool = true,
-                                       dropping: Set<EntityID> = [],
-                                       _ change: (inout Annotation) -> Void) throws(StoreError) -> Annotation {
+    func change(_ id: EntityID, action: OutboxAction, requireLive: Bool = true,
+                dropping: Set<EntityID> = [],
+                _ change: (inout Annotation) -> Void) throws(StoreError) -> Annotation {
+        tables.requireWrite()
         let standing = try versionsForWrite(of: id, dropping: dropping)
         var annotation = try self.annotation(id)
         guard annotation.deletedAt == nil || !requireLive else { throw .recordNotFound(id: id.rawValue) }
-        let base = try recordClock(table: "annotation", id: id)
-        let stamp = try tick()
+        let base = try store.recordClock(table: "annotation", id: id)
+        let stamp = try store.tick()
         let baseVersion = standing.versions.map(\.annotation.version).max() ?? annotation.version
-        annotation.updatedAt = max(clock.now(), annotation.updatedAt)
+        annotation.updatedAt = max(store.clock.now(), annotation.updatedAt)
         change(&annotation)
-        annotation.version = try Self.nextVersion(after: baseVersion, of: id)
+        annotation.version = try VersionNumber.next(after: baseVersion, of: id)
         let version = standing.write(annotation, at: stamp)
-        try writeAnnotationRow(version, derived: false)
+        try writeRow(version, derived: false)
         if standing.versions.count > 1 { try writeStandingVersions(AnnotationVersions(version), of: id) }
-        try enqueue(action, .annotation(version), clock: stamp, at: annotation.updatedAt, baseVersion: baseVersion, base: base)
+        try tables.outbox.enqueue(action, .annotation(version), clock: stamp, at: annotation.updatedAt, baseVersion: baseVersion, base: base)
         return annotation
     }
 
     /// The values of a row showing `version` (as `note`, when its mark is not the version's
     /// own), in ``AnnotationColumn`` order.
-    func annotationValues(_ version: AnnotationVersion, shownAs note: Annotation? = nil, cipher: RecordCipher,
-                          derived: Bool) throws(StoreError) -> [SQLValue] {
+    func values(_ version: AnnotationVersion, shownAs note: Annotation? = nil, cipher: RecordCipher,
+                derived: Bool) throws(StoreError) -> [SQLValue] {
         let annotation = note ?? version.annotation
         let sealed = try sealedText(of: annotation, cipher: cipher)
         return [.text(annotation.id.rawValue), .text(annotation.bookID.rawValue), .text(annotation.kind.rawValue),
@@ -243,7 +217,7 @@ extension Store {
     }
 
     /// The note or quote a row selected with ``AnnotationColumn/list`` shows.
-    func decodeAnnotation(_ row: Row, openers: AnnotationOpeners) -> Result<Annotation, UnreadableRecord> {
+    func decode(_ row: Row, openers: AnnotationOpeners) -> Result<Annotation, UnreadableRecord> {
         let id = row.text(AnnotationColumn.id)
         return Result { () throws(UnreadableRecord) -> Annotation in
             guard let entityID = try? EntityID(validating: id),
@@ -278,9 +252,24 @@ extension Store {
     /// Replaces a note's sealed fields with `annotation`'s (a record whose own no longer
     /// open, replaced by a readable version of it).
     func replaceSealedText(with annotation: Annotation) throws(StoreError) {
-        let sealed = try sealedText(of: annotation, cipher: try requireCipher())
+        tables.requireWrite()
+        let sealed = try sealedText(of: annotation, cipher: try store.requireCipher())
         try database.run("UPDATE annotation SET body = ?2, locator = ?3, comment = ?4, import_key = ?5 WHERE id = ?1",
                          [.text(annotation.id.rawValue), .blob(sealed.body), .blob(sealed.locator), .blob(sealed.comment),
                           .blob(sealed.importKey)])
+    }
+
+    /// The ids of a book's live notes and quotes (conflict copies included).
+    public func liveIDs(of bookID: EntityID) throws(StoreError) -> [EntityID] {
+        var ids: [EntityID] = []
+        try database.forEachRow("SELECT id FROM annotation WHERE book_id = ? AND deleted_at IS NULL", [.text(bookID.rawValue)]) { row in
+            if let id = try? EntityID(validating: row.text("id")) { ids.append(id) }
+        }
+        return ids
+    }
+
+    /// How many live notes and quotes a book has (conflict copies included).
+    func liveCount(of bookID: EntityID) throws(StoreError) -> Int {
+        Int(try database.integer("SELECT count(*) FROM annotation WHERE book_id = ? AND deleted_at IS NULL", [.text(bookID.rawValue)]) ?? 0)
     }
 }

@@ -1,7 +1,7 @@
 public import Journal
 import VaultCrypto
 
-extension Store {
+extension AnnotationTable {
     /// Streams the live notes and quotes of `filter` that hold every term of `query` in
     /// their body, their locator, their comment, or their book's title and authors (`bookTerms`: the terms
     /// each book covers, by id; a book not named covers none), in listing order. Unreadable
@@ -11,9 +11,9 @@ extension Store {
     /// locator) into one reused buffer and matches the bytes, keeping only row numbers; then
     /// the matches alone are read in listing order and made into records. A search costs
     /// one decryption per note and almost nothing more.
-    public func forEachAnnotation(matching query: SearchQuery, in filter: AnnotationFilter, bookTerms: [EntityID: UInt64],
-                                  _ body: (Result<Annotation, UnreadableRecord>) throws(StoreError) -> Void) throws(StoreError) {
-        let cipher = try requireCipher()
+    public func forEach(matching query: SearchQuery, in filter: AnnotationFilter, bookTerms: [EntityID: UInt64],
+                        _ body: (Result<Annotation, UnreadableRecord>) throws(StoreError) -> Void) throws(StoreError) {
+        let cipher = try store.requireCipher()
         let openers = try AnnotationOpeners(cipher)
         try database.readTransaction { () throws(StoreError) in
             let found = try rowsMatching(query, in: filter, bookTerms: bookTerms, cipher: cipher)
@@ -23,7 +23,7 @@ extension Store {
                 SELECT \(AnnotationColumn.list) FROM annotation
                 WHERE rowid IN (SELECT value FROM json_each(?)) ORDER BY book_id, created_at, id
                 """, [.text(list)]) { (row) throws(StoreError) in
-                try body(decodeAnnotation(row, openers: openers))
+                try body(decode(row, openers: openers))
             }
         }
     }

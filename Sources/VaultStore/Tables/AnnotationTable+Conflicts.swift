@@ -82,7 +82,7 @@ public enum ConflictSideProblem: Sendable, Equatable {
     case bothWrittenHere
 }
 
-extension Store {
+extension AnnotationTable {
     /// How many conflicts wait for the reader. Readable while locked: a count, no content.
     public func conflictCount() throws(StoreError) -> Int {
         var count = 0
@@ -125,7 +125,7 @@ extension Store {
         case .editedAfterDelete:
             // The deletion is one of the versions standing with the edit, when they are kept.
             var deletion = ConflictSides.Side(text: nil, locator: nil, deviceID: nil, at: nil)
-            if case .record(let versions)? = try localAnnotation(id), let deleted = versions.versions.last(where: \.isDeleted) {
+            if case .record(let versions)? = try local(id), let deleted = versions.versions.last(where: \.isDeleted) {
                 deletion = ConflictSides.Side(text: nil, locator: nil, deviceID: Self.writer(deleted.clock), at: deleted.annotation.deletedAt)
             }
             return ConflictSides(reason: reason, note: try side(of: flagged), other: deletion)
@@ -133,7 +133,7 @@ extension Store {
     }
 
     private func side(of annotation: Annotation) throws(StoreError) -> ConflictSides.Side {
-        let clock = try storedAnnotation(annotation.id)?.clock
+        let clock = try storedRow(annotation.id)?.clock
         return ConflictSides.Side(text: annotation.body, locator: annotation.locator, deviceID: clock.flatMap(Self.writer),
                                   at: annotation.updatedAt, comment: annotation.comment)
     }
@@ -150,54 +150,52 @@ extension Store {
     /// to the note, which supersedes that version: `note` lets its text go, `other` puts
     /// it in the note, `both` keeps it as a note of its own first.
     public func resolveConflict(_ id: EntityID, keepingSide choice: ConflictChoice) throws(StoreError) {
-        try database.writeTransaction { () throws(StoreError) in try resolveConflictInTransaction(id, keep: choice) }
+        try resolve(id, keep: choice)
     }
 
     /// Resolves one conflict keeping the side `keep` names on this device, decided inside
     /// the transaction that resolves it: a change another process makes meanwhile is seen.
     public func resolveConflict(_ id: EntityID, keep: ConflictKeep) throws(StoreError) {
-        try database.writeTransaction { () throws(StoreError) in
-            let choice = try keep.choice(for: try conflictSides(of: id), on: deviceID)
-            try resolveConflictInTransaction(id, keep: choice)
-        }
+        try resolve(id, keep: try keep.choice(for: try conflictSides(of: id), on: store.deviceID))
     }
 
-    private func resolveConflictInTransaction(_ id: EntityID, keep choice: ConflictChoice) throws(StoreError) {
+    private func resolve(_ id: EntityID, keep choice: ConflictChoice) throws(StoreError) {
+        tables.requireWrite()
         // Read inside the transaction: a sync in another process may have changed it.
         let flagged = try annotation(id)
         guard flagged.deletedAt == nil, let reason = flagged.conflictReason else {
             throw .noConflict(id: id.rawValue)
         }
-        let derived = try storedAnnotation(id)?.derived ?? false
+        let derived = try storedRow(id)?.derived ?? false
         switch (reason, choice) {
         case (.editedAfterDelete, .note), (.editedAfterDelete, .both):
-            try changeAnnotationInTransaction(id, action: .update) { $0.conflictReason = nil }
+            try change(id, action: .update) { $0.conflictReason = nil }
         case (.editedAfterDelete, .other):
-            try changeAnnotationInTransaction(id, action: .delete) { $0.conflictReason = nil; $0.deletedAt = $0.updatedAt }
+            try change(id, action: .delete) { $0.conflictReason = nil; $0.deletedAt = $0.updatedAt }
         case (.bothEdited, .note):
             guard derived, let original = flagged.conflictOf else {
-                try changeAnnotationInTransaction(id, action: .delete) { $0.deletedAt = $0.updatedAt }
+                try change(id, action: .delete) { $0.deletedAt = $0.updatedAt }
                 return
             }
-            try changeAnnotationInTransaction(original, action: .update, dropping: [id]) { _ in }
+            try change(original, action: .update, dropping: [id]) { _ in }
         case (.bothEdited, .other):
             guard let original = flagged.conflictOf else { throw .noConflict(id: id.rawValue) }
             // The reader chose this text for the note: it comes back if it was deleted since.
-            try changeAnnotationInTransaction(original, action: .update, requireLive: false, dropping: derived ? [id] : []) { note in
+            try change(original, action: .update, requireLive: false, dropping: derived ? [id] : []) { note in
                 note.body = flagged.body
                 note.locator = flagged.locator
                 note.comment = flagged.comment
                 note.deletedAt = nil
             }
-            if !derived { try changeAnnotationInTransaction(id, action: .delete) { $0.deletedAt = $0.updatedAt } }
+            if !derived { try change(id, action: .delete) { $0.deletedAt = $0.updatedAt } }
         case (.bothEdited, .both):
-            try changeAnnotationInTransaction(id, action: .update) { note in
+            try change(id, action: .update) { note in
                 note.conflictOf = nil
                 note.conflictReason = nil
             }
             // The note's version this copy showed is superseded, so its text is not shown twice.
             if derived, let original = flagged.conflictOf {
-                try changeAnnotationInTransaction(original, action: .update) { _ in }
+                try change(original, action: .update) { _ in }
             }
         }
     }

@@ -7,7 +7,7 @@ import SyncWire
 /// together, `annotation_version` holds all of them, sealed like the note, and each other
 /// text is a conflict copy row marked `derived`: a view of a version, made the same way on
 /// every device, until a device keeps it as a note of its own.
-extension Store {
+extension AnnotationTable {
     /// A row of `annotation`: what is shown, and how it stands.
     struct StoredAnnotation {
         let shown: Result<Annotation, UnreadableRecord>
@@ -17,15 +17,15 @@ extension Store {
         let derived: Bool
     }
 
-    func storedAnnotation(_ id: EntityID) throws(StoreError) -> StoredAnnotation? {
-        let openers = try AnnotationOpeners(try requireCipher())
+    func storedRow(_ id: EntityID) throws(StoreError) -> StoredAnnotation? {
+        let openers = try AnnotationOpeners(try store.requireCipher())
         var found: StoredAnnotation?
         try database.forEachRow("SELECT \(AnnotationColumn.list) FROM annotation WHERE id = ?", [.text(id.rawValue)]) { row in
             // A row from before clocks existed has none to give: it reads as written at the start of time.
             let clock = (try? HybridTimestamp(parsing: row.text(AnnotationColumn.hlc)))
                 ?? HybridTimestamp(wallMilliseconds: 0, counter: 0, deviceID: "")
             let history = Self.history(row.isNull(AnnotationColumn.vv) ? nil : row.text(AnnotationColumn.vv), of: clock)
-            found = StoredAnnotation(shown: decodeAnnotation(row, openers: openers), clock: clock, history: history,
+            found = StoredAnnotation(shown: decode(row, openers: openers), clock: clock, history: history,
                                      derived: row.int64(AnnotationColumn.derived) == 1)
         }
         return found
@@ -33,7 +33,7 @@ extension Store {
 
     /// The version `id` shows, with its clock and history.
     func shownVersion(of id: EntityID) throws(StoreError) -> AnnotationVersion {
-        guard let stored = try storedAnnotation(id) else { throw .recordNotFound(id: id.rawValue) }
+        guard let stored = try storedRow(id) else { throw .recordNotFound(id: id.rawValue) }
         switch stored.shown {
         case .success(let annotation): return AnnotationVersion(annotation, clock: stored.clock, history: stored.history)
         case .failure(let unreadable): throw .recordUnreadable(id: unreadable.id, field: unreadable.field)
@@ -41,8 +41,8 @@ extension Store {
     }
 
     /// What a merge needs to know of `id`.
-    func localAnnotation(_ id: EntityID) throws(StoreError) -> LocalAnnotation? {
-        guard let stored = try storedAnnotation(id) else { return nil }
+    func local(_ id: EntityID) throws(StoreError) -> LocalAnnotation? {
+        guard let stored = try storedRow(id) else { return nil }
         guard case .success(let shown) = stored.shown else { return .unreadable }
         if stored.derived { return .derivedCopy(shown) }
         do {
@@ -55,7 +55,7 @@ extension Store {
 
     /// The versions standing together in `note` (the row as shown, with its clock and history).
     func standingVersions(of note: Annotation, clock: HybridTimestamp, history: VersionVector) throws(StoreError) -> AnnotationVersions {
-        let cipher = try requireCipher()
+        let cipher = try store.requireCipher()
         var versions: [AnnotationVersion] = []
         try database.forEachRow("""
             SELECT hlc, vv, body, locator, updated_at, deleted_at, version, conflict_of, conflict_reason, book_id, kind, comment
@@ -113,7 +113,8 @@ extension Store {
 
     /// Keeps `versions` for `id` when more than one stands; removes what was kept otherwise.
     func writeStandingVersions(_ versions: AnnotationVersions, of id: EntityID) throws(StoreError) {
-        let cipher = try requireCipher()
+        tables.requireWrite()
+        let cipher = try store.requireCipher()
         try database.run("DELETE FROM annotation_version WHERE annotation_id = ?", [.text(id.rawValue)])
         guard versions.versions.count > 1 else { return }
         for version in versions.versions {
@@ -149,8 +150,9 @@ extension Store {
         """
 
     /// Writes the row of a record as `version` shows it (insert or replace).
-    func writeAnnotationRow(_ version: AnnotationVersion, shownAs note: Annotation? = nil, derived: Bool) throws(StoreError) {
-        try database.run(Self.upsertAnnotationSQL, try annotationValues(version, shownAs: note, cipher: try requireCipher(), derived: derived))
+    func writeRow(_ version: AnnotationVersion, shownAs note: Annotation? = nil, derived: Bool) throws(StoreError) {
+        tables.requireWrite()
+        try database.run(Self.upsertAnnotationSQL, try values(version, shownAs: note, cipher: try store.requireCipher(), derived: derived))
     }
 
     /// The versions a write to `id` supersedes, once nothing shown from them would be lost
@@ -159,7 +161,7 @@ extension Store {
     /// stand together keeps each of its other texts as a record of its own, but those in
     /// `dropping`, which the reader let go: the write supersedes every version here.
     func versionsForWrite(of id: EntityID, dropping: Set<EntityID> = []) throws(StoreError) -> AnnotationVersions {
-        guard let stored = try storedAnnotation(id) else { throw .recordNotFound(id: id.rawValue) }
+        guard let stored = try storedRow(id) else { throw .recordNotFound(id: id.rawValue) }
         let shown: Annotation
         switch stored.shown {
         case .success(let annotation): shown = annotation
@@ -171,7 +173,7 @@ extension Store {
         for copy in try derivedCopies(of: id) {
             if dropping.contains(copy) {
                 try database.run("DELETE FROM annotation WHERE id = ? AND derived = 1", [.text(copy.rawValue)])
-            } else if let copyRow = try storedAnnotation(copy), case .success(let annotation) = copyRow.shown {
+            } else if let copyRow = try storedRow(copy), case .success(let annotation) = copyRow.shown {
                 _ = try keepAsRecord(annotation, clock: copyRow.clock)
             }
         }
@@ -184,7 +186,7 @@ extension Store {
     private func keepAsRecord(_ copy: Annotation, clock shownClock: HybridTimestamp) throws(StoreError) -> AnnotationVersions {
         try database.run("UPDATE annotation SET derived = 0 WHERE id = ?", [.text(copy.id.rawValue)])
         let version = AnnotationVersion(copy, clock: shownClock, history: VersionVector(shownClock))
-        try enqueue(.create, .annotation(version), clock: try tick(), at: clock.now(), baseVersion: 0, base: nil)
+        try tables.outbox.enqueue(.create, .annotation(version), clock: try store.tick(), at: store.clock.now(), baseVersion: 0, base: nil)
         return AnnotationVersions(version)
     }
 
@@ -201,15 +203,15 @@ extension Store {
     /// together, and the derived conflict copies they show (a copy some device already kept
     /// as a record of its own stays that record).
     func store(_ versions: AnnotationVersions, shownAs presentation: AnnotationPresentation, for id: EntityID) throws(StoreError) {
-        try writeAnnotationRow(presentation.shown, shownAs: presentation.note, derived: false)
+        try writeRow(presentation.shown, shownAs: presentation.note, derived: false)
         try writeStandingVersions(versions, of: id)
         let wanted = Set(presentation.copies.map(\.annotation.id))
         for copy in try derivedCopies(of: id) where !wanted.contains(copy) {
             try database.run("DELETE FROM annotation WHERE id = ? AND derived = 1", [.text(copy.rawValue)])
         }
         for copy in presentation.copies {
-            if let existing = try storedAnnotation(copy.annotation.id), !existing.derived { continue }
-            try writeAnnotationRow(AnnotationVersion(copy.annotation, clock: copy.clock, history: VersionVector(copy.clock)),
+            if let existing = try storedRow(copy.annotation.id), !existing.derived { continue }
+            try writeRow(AnnotationVersion(copy.annotation, clock: copy.clock, history: VersionVector(copy.clock)),
                                    derived: true)
         }
     }
