@@ -85,7 +85,7 @@ enum BookReference {
     }
 
     private static func id(at index: Int, in titles: BookTitleIndex) throws(VaultError) -> EntityID {
-        do { return try titles.id(at: index) } catch { throw VaultError(error) }
+        do { return try titles.id(at: index) } catch { throw .storage(error) }
     }
 
     /// How a folded title (or an id) compares with a typed argument as characters (`==`,

@@ -202,7 +202,7 @@ extension Vault {
         } catch let error as ArchiveError {
             throw .archive(error)
         } catch let error as StoreError {
-            throw VaultError(error)
+            throw .storage(error)
         } catch let error as VaultError {
             throw error
         } catch let error as JournalError {

@@ -74,7 +74,7 @@ extension Vault {
 
     /// How long a deleted record keeps its content, in days (see `Store.purgeTombstones`).
     public func tombstoneRetentionDays() throws(VaultError) -> Int {
-        try storeCall { () throws(StoreError) in try store.tombstoneRetentionDays() }
+        try storeCall { () throws(StoreError) in try store.read { tables throws(StoreError) in try tables.tombstones.retentionDays() } }
     }
 
     /// How many deleted records one command purges, at most, on its way (see
@@ -110,7 +110,7 @@ extension Vault {
 
     public func setTombstoneRetention(days: Int) throws(VaultError) {
         let store = try unlockedStore()
-        try storeCall { () throws(StoreError) in try store.setTombstoneRetention(days: days) }
+        try storeCall { () throws(StoreError) in try store.write { tables throws(StoreError) in try tables.tombstones.setRetention(days: days) } }
     }
 
     // MARK: - Sync
@@ -139,7 +139,7 @@ extension Vault {
         } catch {
             switch error {
             case .massDelete(let count, let total): throw .massDelete(count: count, total: total)
-            case .journal(let storeError): throw VaultError(storeError)
+            case .journal(let storeError): throw .storage(storeError)
             }
         }
         // A book file removed on another device: its blob here goes now that no book has it.
@@ -182,7 +182,7 @@ extension Vault {
                 } catch .noConflict {
                     continue   // resolved by another process since it was listed
                 } catch {
-                    throw VaultError(error)
+                    throw .storage(error)
                 }
             }
         }

@@ -23,7 +23,7 @@ extension Vault {
             var filter = AnnotationFilter()
             filter.onlyDeleted = true
             try store.read { tables throws(StoreError) in try tables.annotations.forEach(filter, order: .created) { annotations.append($0) } }
-            return (try store.deletedBooks(), try store.deletedSessions(), try store.tombstoneRetentionDays())
+            return (try store.deletedBooks(), try store.deletedSessions(), try store.read { tables throws(StoreError) in try tables.tombstones.retentionDays() })
         }
         // Live books' titles, and the deleted books' own.
         var titles = try bookTitles()

@@ -305,7 +305,7 @@ public final class Vault {
     // MARK: - Error mapping
 
     static func storeCall<Result>(_ body: () throws(StoreError) -> Result) throws(VaultError) -> Result {
-        do { return try body() } catch { throw VaultError(error) }
+        do { return try body() } catch { throw .storage(error) }
     }
 
     func storeCall<Result>(_ body: () throws(StoreError) -> Result) throws(VaultError) -> Result {

@@ -9,8 +9,6 @@ public import VaultCrypto
 /// Everything a vault operation can report, in words the reader can act on. No case
 /// carries journal content or a passphrase: ids, paths, counts and codes only.
 public enum VaultError: Error, Equatable, Sendable {
-    /// No vault at this location.
-    case vaultNotFound(path: String)
     /// `init` found a vault already there; it was left untouched.
     case vaultExists(path: String)
     /// The file at the location is not a bmvault vault.
@@ -18,19 +16,10 @@ public enum VaultError: Error, Equatable, Sendable {
     /// The secret typed opens the key another device's rekey set, but not this device's own
     /// key, which that device never had (two rekeys made at once, under different passphrases).
     case rekeyNeedsThisDevicesSecret
-    /// `backup` found its file, or the checksum beside it, already there: nothing was written.
-    case backupExists(path: String)
-    /// A backup does not match its checksum or fails SQLite's integrity check: nothing was restored.
-    case backupDamaged(path: String)
-    /// The vault was written by a newer bmvault; it was not modified.
-    case newerSchema(found: Int, supported: Int)
     /// No key for this vault in the Secret Service: run `bmvault unlock`.
     case locked
     /// The record is not (or no longer) in conflict.
     case noConflict(id: String)
-    /// `conflicts resolve --keep` named a side this conflict does not have, or one that
-    /// cannot be told on this device.
-    case conflictSideUnclear(ConflictSideProblem)
     /// A remote with this name is already set up.
     case remoteExists(name: String)
     /// A remote name may use letters, digits, `-`, `_` and `.` only.
@@ -63,11 +52,6 @@ public enum VaultError: Error, Equatable, Sendable {
     /// A book file (by its id) read back is not what was added: a linked file changed
     /// where it lies, or a stored one is damaged.
     case fileChanged(id: String)
-    /// A book file (by its id) was added on another device and is not held here.
-    case fileElsewhere(id: String)
-    /// A book file (by its id) could not be opened: its stored copy (`stored`) or the file
-    /// it links to is gone (`ENOENT`), or may not be read (`errno`).
-    case fileUnreachable(id: String, stored: Bool, errno: Int32)
     /// The file `file export --out` names could not be created: it exists (`EEXIST`; never
     /// replaced), its folder does not (`ENOENT`), or another reason (`errno`). Nothing was written.
     case outFileNotCreated(errno: Int32)
@@ -127,39 +111,15 @@ public enum VaultError: Error, Equatable, Sendable {
     case noRecentEntry(reference: String)
     /// No live record has this id or id prefix (no deleted one, for `undelete`).
     case recordNotFound(id: String)
-    /// The deleted record's content is gone (purged): it cannot come back.
-    case recordPurged(id: String)
-    /// The record does not show a tag `tag remove` was asked to take away; nothing was changed.
-    case tagNotFound(id: String)
     /// The reader was asked to confirm and did not; nothing was changed.
     case declined
-    /// The record's version number is at the end of ``VersionNumber/range``; nothing was changed.
-    case versionExhausted(id: String)
     /// An id prefix matches several records.
     case ambiguousID(candidates: [String])
     /// The id names a record of another kind than the command works on.
     case wrongRecordKind(id: String, expected: String, found: String)
-    /// A record's sealed fields do not open: it was altered or damaged. Other records still read.
-    case recordUnreadable(id: String, field: String)
-    /// A book still has notes or quotes.
-    case bookHasAnnotations(id: String, count: Int)
-    /// A position behind the book's `current` one without `--rewind`; nothing was changed.
-    case progressBehind(current: Double)
-    /// A tombstone retention period outside 1 to `maximumDays` days.
-    case invalidRetention(maximumDays: Int)
-    /// Another bmvault process held the vault for too long.
-    case busy
-    /// The disk is full; nothing was changed.
-    case diskFull
-    /// A file would pass the size this process may write (`ulimit -f`); nothing was changed.
-    case fileTooLarge
-    /// Not enough free space to upgrade the vault safely; nothing was touched.
-    case insufficientSpace(needed: Int64, available: Int64)
-    /// An upgrade failed and was rolled back; the vault is at schema `from`, and the
-    /// copy taken before the upgrade is at `snapshot`.
-    case upgradeFailed(from: Int, to: Int, snapshot: String, reason: String)
-    /// Any other storage failure.
-    case storage(StoreError)
+    /// A failure of the vault's storage, as the Store reported it (the CLI reads its cases
+    /// itself: a record not found, a full disk, an unreadable record, a failed upgrade, ...).
+    case storage(StorageError)
     /// A cryptographic failure other than a wrong passphrase or a damaged record.
     case crypto(CryptoError)
     /// An export or import failed: a malformed, damaged or newer archive, or a file-system
@@ -167,42 +127,6 @@ public enum VaultError: Error, Equatable, Sendable {
     case archive(ArchiveError)
 }
 
-extension VaultError {
-    init(_ error: StoreError) {
-        switch error {
-        case .vaultNotFound(let path): self = .vaultNotFound(path: path)
-        case .vaultExists(let path): self = .vaultExists(path: path)
-        case .notAVault(let path): self = .notAVault(path: path)
-        case .backupExists(let path): self = .backupExists(path: path)
-        case .backupDamaged(let path): self = .backupDamaged(path: path)
-        case .newerSchema(let found, let supported): self = .newerSchema(found: found, supported: supported)
-        case .locked, .keyMismatch: self = .locked
-        case .rekeyInProgress: self = .rekeyInProgress
-        case .noConflict(let id): self = .noConflict(id: id)
-        case .conflictSideUnclear(let problem): self = .conflictSideUnclear(problem)
-        case .remoteExists(let name): self = .remoteExists(name: name)
-        case .remoteNotFound(let name): self = .remoteNotFound(name: name)
-        case .recordNotFound(let id): self = .recordNotFound(id: id)
-        case .recordPurged(let id): self = .recordPurged(id: id)
-        case .tagNotFound(let id): self = .tagNotFound(id: id)
-        case .versionExhausted(let id): self = .versionExhausted(id: id)
-        case .recordUnreadable(let id, let field): self = .recordUnreadable(id: id, field: field)
-        case .wrongRecordKind(let id, let expected, let found): self = .wrongRecordKind(id: id, expected: expected, found: found)
-        case .bookHasAnnotations(let id, let count): self = .bookHasAnnotations(id: id, count: count)
-        case .invalidInput(let error): self = .invalidInput(error)
-        case .invalidRetention(let maximumDays): self = .invalidRetention(maximumDays: maximumDays)
-        case .progressBehind(let current): self = .progressBehind(current: current)
-        case .busy: self = .busy
-        case .diskFull: self = .diskFull
-        case .fileTooLarge: self = .fileTooLarge
-        case .crypto(let error): self = .crypto(error)
-        case .insufficientSpace(let needed, let available): self = .insufficientSpace(needed: needed, available: available)
-        case .upgradeFailed(let from, let to, let snapshot, let reason):
-            self = .upgradeFailed(from: from, to: to, snapshot: snapshot, reason: reason)
-        case .fileChanged(let id): self = .fileChanged(id: id)
-        case .fileElsewhere(let id): self = .fileElsewhere(id: id)
-        case .fileUnreachable(let id, let stored, let errno): self = .fileUnreachable(id: id, stored: stored, errno: errno)
-        case .database, .encodingFailed, .io, .migrationChanged, .upgradeCheckFailed: self = .storage(error)
-        }
-    }
-}
+/// The Store's own error, as ``VaultError/storage(_:)`` carries it: the CLI decides each
+/// storage failure's message and exit code from it, without depending on the storage module.
+public typealias StorageError = StoreError

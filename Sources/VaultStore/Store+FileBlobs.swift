@@ -65,9 +65,10 @@ extension Store {
     /// them. What could be lost is the bytes of a file re-attached on a device without them
     /// and silent for longer than the retention, as with every purge (Docs/FILES.md).
     public func fileBlobsToForget() throws(StoreError) -> [String] {
+        let horizon = try read { tables throws(StoreError) in try tables.tombstones.horizon() }
         var ids: [String] = []
-        try database.forEachRow("SELECT id FROM file f WHERE \(Self.everyAttachmentRemovedBefore)",
-                                [.integer(try retentionHorizon().millisecondsSince1970)]) { row in ids.append(row.text(0)) }
+        try database.forEachRow("SELECT id FROM file f WHERE \(TombstoneTable.everyAttachmentRemovedBefore)",
+                                [.integer(horizon.millisecondsSince1970)]) { row in ids.append(row.text("id")) }
         return ids
     }
 

@@ -91,7 +91,7 @@ public final class Store {
         try database.writeTransaction { () throws(StoreError) in
             for (key, value) in [("vault_id", metadata.vaultID), ("key_id", metadata.keyID.description),
                                  ("created_at", String(metadata.createdAt.millisecondsSince1970)),
-                                 (purgeCheckedAtKey, String(metadata.createdAt.millisecondsSince1970))] {
+                                 (TombstoneTable.purgeCheckedAtKey, String(metadata.createdAt.millisecondsSince1970))] {
                 try database.run("INSERT INTO vault_meta (key, value) VALUES (?, ?)", [.text(key), .text(value)])
             }
             for slot in keyslots { try KeyTable.insert(slot, into: database, at: metadata.createdAt) }

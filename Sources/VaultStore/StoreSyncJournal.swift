@@ -140,7 +140,7 @@ public final class StoreSyncJournal: SyncJournal {
 
     public func observe(_ clock: HybridTimestamp) throws(StoreError) { try store.observe(clock) }
 
-    // MARK: Book files and tombstones: kept by the Store, which also serves them to the reader.
+    // MARK: Book files: kept by the Store, which also serves them to the reader.
 
     public func fileBlobsToSend() throws(StoreError) -> [String] { try store.fileBlobsToSend() }
     public func openFileBlob(_ id: String) throws(StoreError) -> FileDescriptor { try store.openFileBlob(id) }
@@ -148,14 +148,26 @@ public final class StoreSyncJournal: SyncJournal {
     public func receiveFileBlob(_ id: String) throws(StoreError) -> ReceivedFileBlob { try store.receiveFileBlob(id) }
     public func keepFileBlob(_ blob: ReceivedFileBlob) throws(StoreError) -> Bool { try store.keepFileBlob(blob) }
     public func fileBlobsToForget() throws(StoreError) -> [String] { try store.fileBlobsToForget() }
-    public func tombstoneRetentionDays() throws(StoreError) -> Int { try store.tombstoneRetentionDays() }
-    public func tombstonesWithContent() throws(StoreError) -> [Tombstone] { try store.tombstonesWithContent() }
-    public func tombstonesWithFiles() throws(StoreError) -> [Tombstone] { try store.tombstonesWithFiles() }
+
+    // MARK: Tombstones
+
+    public func tombstoneRetentionDays() throws(StoreError) -> Int {
+        try store.read { tables throws(StoreError) in try tables.tombstones.retentionDays() }
+    }
+    public func tombstonesWithContent() throws(StoreError) -> [Tombstone] {
+        try store.read { tables throws(StoreError) in try tables.tombstones.withContent() }
+    }
+    public func tombstonesWithFiles() throws(StoreError) -> [Tombstone] {
+        try store.read { tables throws(StoreError) in try tables.tombstones.withFiles() }
+    }
     public func purgeTombstones(_ tombstones: [Tombstone]) throws(StoreError) -> Int { try store.purgeTombstones(tombstones) }
     public func contentFreeDeletion(of tombstone: Tombstone) throws(StoreError) -> RecordVersion {
-        try store.contentFreeDeletion(of: tombstone)
+        try store.read { tables throws(StoreError) in try tables.tombstones.contentFreeDeletion(of: tombstone) }
     }
-    public func forgetSentOperations(of tombstones: [Tombstone]) throws(StoreError) { try store.forgetSentOperations(of: tombstones) }
+    public func forgetSentOperations(of tombstones: [Tombstone]) throws(StoreError) {
+        guard !tombstones.isEmpty else { return }
+        try store.write { tables throws(StoreError) in try tables.tombstones.forgetSentOperations(of: tombstones) }
+    }
 }
 
 // Not Sendable: it uses its Store, which one thread at a time uses.

@@ -203,7 +203,7 @@ import Glibc
         #expect(mode(world.reportsDirectory.path) == 0o700)
         let text = try String(contentsOfFile: report, encoding: .utf8)
         #expect(text.hasPrefix("bmvault failure report\n"))
-        #expect(text.contains(" error cli.command.failed command=list error=VaultError.upgradeFailed status=1 version=\(try SweepWorld.bmvaultVersion())\n"), "\(text)")
+        #expect(text.contains(" error cli.command.failed command=list error=StoreError.upgradeFailed status=1 version=\(try SweepWorld.bmvaultVersion())\n"), "\(text)")
         #expect(text.contains(#" error store.upgrade.failed from=1 to=\#(Schema.latest) reason="SQLite error 1: table rekey_job already exists""#), "\(text)")
         #expect(!text.contains(world.vaultDirectory("main").path), "the report names the vault's path")
         #expect(try userVersion(world) == "1")
@@ -226,7 +226,7 @@ import Glibc
         let failed = try world.run(["status"], status: 1)
         let report = try #require(reportPath(in: failed, world: world), "\(failed)")
         let text = try String(contentsOfFile: report, encoding: .utf8)
-        #expect(text.contains(" error cli.command.failed command=status error=VaultError.storage status=1 "), "\(text)")
+        #expect(text.contains(" error cli.command.failed command=status error=StoreError.database status=1 "), "\(text)")
         #expect(try userVersion(world) == "1")
         expectNoCanary(world)
     }

@@ -99,15 +99,15 @@ import VaultCrypto
 
     @Test func theRetentionIsTheReadersToSet() throws {
         let (_, a, b, _, note) = try ConvergenceTests.pair()
-        #expect(try a.store.tombstoneRetentionDays() == Store.defaultTombstoneRetentionDays)
-        #expect(throws: StoreError.invalidRetention(maximumDays: Store.maximumTombstoneRetentionDays)) {
-            try a.store.setTombstoneRetention(days: 0)
+        #expect(try a.store.read { tables throws(StoreError) in try tables.tombstones.retentionDays() } == TombstoneTable.defaultRetentionDays)
+        #expect(throws: StoreError.invalidRetention(maximumDays: TombstoneTable.maximumRetentionDays)) {
+            try a.store.write { tables throws(StoreError) in try tables.tombstones.setRetention(days: 0) }
         }
-        #expect(throws: StoreError.invalidRetention(maximumDays: Store.maximumTombstoneRetentionDays)) {
-            try a.store.setTombstoneRetention(days: Store.maximumTombstoneRetentionDays + 1)
+        #expect(throws: StoreError.invalidRetention(maximumDays: TombstoneTable.maximumRetentionDays)) {
+            try a.store.write { tables throws(StoreError) in try tables.tombstones.setRetention(days: TombstoneTable.maximumRetentionDays + 1) }
         }
-        try a.store.setTombstoneRetention(days: 2)
-        #expect(try a.store.tombstoneRetentionDays() == 2)
+        try a.store.write { tables throws(StoreError) in try tables.tombstones.setRetention(days: 2) }
+        #expect(try a.store.read { tables throws(StoreError) in try tables.tombstones.retentionDays() } == 2)
         _ = b                                             // b never acknowledges: only the retention purges
         a.clock.advance(seconds: 1); try a.delete(note.id)
         try a.sync()
@@ -121,7 +121,7 @@ import VaultCrypto
     /// survives on both devices, flagged, as with any edit against a deletion.
     @Test func anEditThatArrivesAfterThePurgeComesBackFlagged() throws {
         let (_, a, b, _, note) = try ConvergenceTests.pair()
-        try a.store.setTombstoneRetention(days: 1)
+        try a.store.write { tables throws(StoreError) in try tables.tombstones.setRetention(days: 1) }
         a.clock.advance(seconds: 1); try a.delete(note.id)
         try a.sync()
         a.clock.advance(hours: 25)
@@ -186,11 +186,11 @@ import VaultCrypto
         let book = try a.addBook("Book")
         let note = try a.addNote("kept", to: book)
         try a.delete(note.id)
-        #expect(try a.store.tombstonesWithContent().isEmpty, "the deletion has not reached the remote")
+        #expect(try a.store.read { tables throws(StoreError) in try tables.tombstones.withContent() }.isEmpty, "the deletion has not reached the remote")
         try a.store.write { tables throws(StoreError) in try tables.remotes.remove(name: remoteName) }
         try a.store.write { tables throws(StoreError) in try tables.outbox.compact() }
         a.clock.advance(hours: 24 * 365)
-        #expect(try a.store.tombstonesWithContent().isEmpty, "no remote at all")
+        #expect(try a.store.read { tables throws(StoreError) in try tables.tombstones.withContent() }.isEmpty, "no remote at all")
         #expect(try Self.bodyBytes(a, note.id)! > 0)
     }
 

@@ -158,7 +158,7 @@ import Keystore
         #expect(vaultError { () throws(VaultError) in try vault.editAnnotation(note.id.rawValue, body: "   ", locator: nil) }
                 == .invalidInput(.emptyText(field: "body")))
 
-        #expect(vaultError { () throws(VaultError) in try vault.delete([book.id.rawValue]) } == .bookHasAnnotations(id: book.id.rawValue, count: 1))
+        #expect(vaultError { () throws(VaultError) in try vault.delete([book.id.rawValue]) } == .storage(.bookHasAnnotations(id: book.id.rawValue, count: 1)))
         let reference = try #require(try vault.delete([note.id.rawValue]).first)
         #expect(reference.id == note.id)
         #expect(reference.kind == "note")

@@ -38,7 +38,7 @@ import TestSupport
         let location = VaultLocation(directory: directory.path)
         #expect(!Vault.exists(at: location))
         #expect(vaultError { () throws(VaultError) in try Vault.open(at: location, keyStore: MemoryKeyStore()) }
-                == .vaultNotFound(path: location.databasePath))
+                == .storage(.vaultNotFound(path: location.databasePath)))
     }
 
     @Test func creatingTwiceIsRefusedAndTheFirstVaultKeepsItsData() throws {
@@ -51,7 +51,7 @@ import TestSupport
             try Vault.create(at: fixture.location, passphrase: try secretOrFail("another passphrase"), kdf: interactive,
                              keyStore: fixture.keyStore, clock: fixture.clock)
         }
-        #expect(error == .vaultExists(path: fixture.databasePath))
+        #expect(error == .storage(.vaultExists(path: fixture.databasePath)))
 
         let reopened = try fixture.reopen()
         #expect(reopened.vaultID == fixture.vault.vaultID)

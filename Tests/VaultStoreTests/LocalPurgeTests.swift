@@ -49,7 +49,7 @@ import TestSupport
         // Made today: the first look is due tomorrow.
         fixture.clock.advance(milliseconds: 91 * day)
         try store.database.run("UPDATE vault_meta SET value = ? WHERE key = ?",
-                               [.text(String(fixture.clock.now().millisecondsSince1970 - day / 2)), .text(Store.purgeCheckedAtKey)])
+                               [.text(String(fixture.clock.now().millisecondsSince1970 - day / 2)), .text(TombstoneTable.purgeCheckedAtKey)])
         #expect(try store.purgeExpiredTombstones(limit: 100, onlyIfDue: true) == 0, "looked less than a day ago")
         #expect(try store.integer("SELECT length(body) FROM annotation WHERE id = '\(gone.id)'") > 0)
         fixture.clock.advance(milliseconds: day)
@@ -73,7 +73,7 @@ import TestSupport
     @Test func aShorterRetentionIsFollowed() throws {
         let (fixture, _, gone, _) = try deletedRecords()
         defer { fixture.directory.remove() }
-        try fixture.store.setTombstoneRetention(days: 1)
+        try fixture.store.write { tables throws(StoreError) in try tables.tombstones.setRetention(days: 1) }
         fixture.clock.advance(milliseconds: day + 1)
         #expect(try fixture.store.purgeExpiredTombstones(limit: 100) == 2)
         #expect(try fixture.store.integer("SELECT length(body) FROM annotation WHERE id = '\(gone.id)'") == 0)

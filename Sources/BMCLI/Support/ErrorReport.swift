@@ -24,28 +24,14 @@ struct ErrorReport: Equatable {
 
     static func report(_ error: VaultError) -> ErrorReport {
         switch error {
-        case .vaultNotFound(let path):
-            return ErrorReport("no vault at \(path); create one with `bmvault init`", .notFound)
         case .vaultExists(let path):
             return ErrorReport("a vault already exists at \(path); it was left untouched", .failure)
         case .rekeyNeedsThisDevicesSecret:
             return ErrorReport("that passphrase opens the key another device set when both were rekeyed at once, but not this device's own key, which that device never had: unlock with this device's passphrase, make it the other one with `bmvault passphrase change`, then unlock again; nothing was changed", .noPermission)
-        case .backupExists(let path):
-            return ErrorReport("\(path) exists already; nothing was written (a backup never replaces a file)", .failure)
-        case .backupDamaged(let path):
-            return ErrorReport("\(path) does not match the checksum beside it, or is damaged; nothing was restored", .dataError)
         case .notAVault(let path):
             return ErrorReport("\(path) is not a bmvault vault", .dataError)
-        case .newerSchema(let found, let supported):
-            return ErrorReport("this vault has schema version \(found), newer than the \(supported) this bmvault \(BuildInfo.version) knows; upgrade bmvault (the vault was not changed)", .failure)
         case .locked:
             return ErrorReport("the vault is locked; run `bmvault unlock`", .noPermission)
-        case .conflictSideUnclear(.noCopy):
-            return ErrorReport("a note brought back by an edit has no copy: --keep note (or both) keeps it, and `bmvault delete ID` lets the deletion stand", .usage)
-        case .conflictSideUnclear(.neitherWrittenHere):
-            return ErrorReport("neither side of this conflict was written on this device, so mine and theirs name nothing: use --keep note, copy or both (`bmvault conflicts` shows who wrote each)", .usage)
-        case .conflictSideUnclear(.bothWrittenHere):
-            return ErrorReport("both sides of this conflict were written on this device, so mine and theirs name nothing: use --keep note, copy or both", .usage)
         case .noConflict(let id):
             return ErrorReport("\(id) is not in conflict; see `bmvault conflicts`", .notFound)
         case .invalidRemoteName:
@@ -72,14 +58,6 @@ struct ErrorReport: Equatable {
             return ErrorReport(bookFileMessage(error), bookFileExitCode(error))
         case .fileChanged(let id):
             return ErrorReport("book file \(id) is not what was added (its checksum differs): a linked file was changed where it lies, or a stored copy is damaged; `bmvault file verify` says which", .dataError)
-        case .fileElsewhere(let id):
-            return ErrorReport("book file \(id) is kept on another device, not on this one", .notFound)
-        case .fileUnreachable(let id, let stored, let code) where code == ENOENT || code == ENOTDIR:
-            return stored
-                ? ErrorReport("book file \(id): its stored copy is gone from the vault's files folder; `bmvault file verify` lists every file missing", .notFound)
-                : ErrorReport("book file \(id) is not where it was linked; `bmvault file verify --search DIR` looks for it, `--repair` re-links it", .notFound)
-        case .fileUnreachable(let id, _, let code):
-            return ErrorReport("book file \(id) cannot be read: \(String(cString: strerror(code)))", fileAccessExitCode(code))
         case .outFileNotCreated(let code) where code == EEXIST:
             return ErrorReport("the --out file already exists; file export never replaces a file (nothing was written)", .failure)
         case .outFileNotCreated(let code) where code == ENOENT || code == ENOTDIR:
@@ -144,16 +122,51 @@ struct ErrorReport: Equatable {
             return ErrorReport("no note, quote, book or session has id \(id)", .notFound)
         case .declined:
             return ErrorReport("not confirmed; nothing was changed", .failure)
+        case .ambiguousID(let candidates):
+            return ErrorReport("ID matches \(candidates.count) records; give more characters: \(candidates.joined(separator: ", "))", .usage)
+        case .wrongRecordKind(let id, let expected, let found):
+            return ErrorReport("\(id) is a \(found); this command works on a \(expected)", .dataError)
+        case .storage(let storeError):
+            return report(storeError)
+        case .crypto(let cryptoError):
+            return ErrorReport("cryptographic failure: \(cryptoError)", .failure)
+        case .archive(let archiveError):
+            return report(archiveError)
+        }
+    }
+
+    /// Storage failures, decided from the Store's own error: those the facade also raises
+    /// itself (a record not found, a locked vault, ...) read as the facade's.
+    static func report(_ error: StorageError) -> ErrorReport {
+        switch error {
+        case .vaultNotFound(let path):
+            return ErrorReport("no vault at \(path); create one with `bmvault init`", .notFound)
+        case .backupExists(let path):
+            return ErrorReport("\(path) exists already; nothing was written (a backup never replaces a file)", .failure)
+        case .backupDamaged(let path):
+            return ErrorReport("\(path) does not match the checksum beside it, or is damaged; nothing was restored", .dataError)
+        case .newerSchema(let found, let supported):
+            return ErrorReport("this vault has schema version \(found), newer than the \(supported) this bmvault \(BuildInfo.version) knows; upgrade bmvault (the vault was not changed)", .failure)
+        case .conflictSideUnclear(.noCopy):
+            return ErrorReport("a note brought back by an edit has no copy: --keep note (or both) keeps it, and `bmvault delete ID` lets the deletion stand", .usage)
+        case .conflictSideUnclear(.neitherWrittenHere):
+            return ErrorReport("neither side of this conflict was written on this device, so mine and theirs name nothing: use --keep note, copy or both (`bmvault conflicts` shows who wrote each)", .usage)
+        case .conflictSideUnclear(.bothWrittenHere):
+            return ErrorReport("both sides of this conflict were written on this device, so mine and theirs name nothing: use --keep note, copy or both", .usage)
+        case .fileElsewhere(let id):
+            return ErrorReport("book file \(id) is kept on another device, not on this one", .notFound)
+        case .fileUnreachable(let id, let stored, let code) where code == ENOENT || code == ENOTDIR:
+            return stored
+                ? ErrorReport("book file \(id): its stored copy is gone from the vault's files folder; `bmvault file verify` lists every file missing", .notFound)
+                : ErrorReport("book file \(id) is not where it was linked; `bmvault file verify --search DIR` looks for it, `--repair` re-links it", .notFound)
+        case .fileUnreachable(let id, _, let code):
+            return ErrorReport("book file \(id) cannot be read: \(String(cString: strerror(code)))", fileAccessExitCode(code))
         case .recordPurged(let id):
             return ErrorReport("record \(id) was deleted and its content is gone (purged after the retention period); nothing was brought back", .notFound)
         case .tagNotFound(let id):
             return ErrorReport("\(id) has no tag by that name (see `bmvault show \(id)`); no tag was taken away", .notFound)
         case .versionExhausted(let id):
             return ErrorReport("record \(id) has reached the highest version number (\(VersionNumber.range.upperBound)) and cannot change again; nothing was changed", .dataError)
-        case .ambiguousID(let candidates):
-            return ErrorReport("ID matches \(candidates.count) records; give more characters: \(candidates.joined(separator: ", "))", .usage)
-        case .wrongRecordKind(let id, let expected, let found):
-            return ErrorReport("\(id) is a \(found); this command works on a \(expected)", .dataError)
         case .recordUnreadable(let id, let field):
             return ErrorReport(unreadable(id: id, field: field), .dataError)
         case .bookHasAnnotations(let id, let count):
@@ -172,15 +185,23 @@ struct ErrorReport: Equatable {
             return ErrorReport("not enough free space to upgrade the vault safely: it needs \(bytes(needed)), \(bytes(available)) are free; nothing was changed", .failure)
         case .upgradeFailed(let from, let to, let snapshot, let reason):
             return ErrorReport("upgrading the vault from schema \(from) to \(to) failed (\(reason)); it is still at schema \(from), and its original is kept at \(snapshot)", .failure)
-        case .storage(.migrationChanged(let id)):
+        case .vaultExists(let path): return report(VaultError.vaultExists(path: path))
+        case .notAVault(let path): return report(VaultError.notAVault(path: path))
+        case .locked, .keyMismatch: return report(VaultError.locked)
+        case .rekeyInProgress: return report(VaultError.rekeyInProgress)
+        case .noConflict(let id): return report(VaultError.noConflict(id: id))
+        case .remoteExists(let name): return report(VaultError.remoteExists(name: name))
+        case .remoteNotFound(let name): return report(VaultError.remoteNotFound(name: name))
+        case .recordNotFound(let id): return report(VaultError.recordNotFound(id: id))
+        case .wrongRecordKind(let id, let expected, let found): return report(VaultError.wrongRecordKind(id: id, expected: expected, found: found))
+        case .invalidInput(let journalError): return report(VaultError.invalidInput(journalError))
+        case .fileChanged(let id): return report(VaultError.fileChanged(id: id))
+        case .crypto(let cryptoError): return report(VaultError.crypto(cryptoError))
+        case .migrationChanged(let id):
             return ErrorReport("this vault records migration \(id) differently from this bmvault \(BuildInfo.version); it was not opened or changed: "
                                + "upgrade bmvault, or report it with the output of `bmvault diagnostics`", .failure)
-        case .storage(let storeError):
-            return ErrorReport("storage failure: \(storeError)", .failure)
-        case .crypto(let cryptoError):
-            return ErrorReport("cryptographic failure: \(cryptoError)", .failure)
-        case .archive(let archiveError):
-            return report(archiveError)
+        case .database, .encodingFailed, .io, .upgradeCheckFailed:
+            return ErrorReport("storage failure: \(error)", .failure)
         }
     }
 
@@ -343,10 +364,12 @@ struct ErrorReport: Equatable {
         "\(count) \(noun)\(count == 1 ? "" : "s")"
     }
 
-    /// `VaultError.recordUnreadable`: the error's type and case, never its associated values.
+    /// `VaultError.malformedID`, `StoreError.recordUnreadable`: the error's type and case (a
+    /// storage failure's own, not the wrapping `VaultError.storage`), never its associated values.
     static func errorClass(_ error: any Error) -> String {
+        if case VaultError.storage(let storageError) = error { return errorClass(storageError) }
         // Only bmvault's own error enums are described; any other error's text is unknown.
-        guard error is VaultError || error is CLIError else { return "\(type(of: error))" }
+        guard error is VaultError || error is CLIError || error is StorageError else { return "\(type(of: error))" }
         let caseName = String(describing: error).prefix { $0 != "(" }
         return "\(type(of: error)).\(caseName)"
     }
@@ -357,7 +380,9 @@ struct ErrorReport: Equatable {
         switch error {
         case let error as VaultError:
             switch error {
-            case .upgradeFailed, .storage, .crypto: return true
+            case .storage(.upgradeFailed), .storage(.database), .storage(.encodingFailed), .storage(.io), .storage(.migrationChanged),
+                 .storage(.upgradeCheckFailed), .storage(.crypto), .crypto:
+                return true
             default: return false
             }
         case let error as CLIError:

@@ -19,6 +19,8 @@ public struct Tables {
     public var annotations: AnnotationTable { AnnotationTable(tables: self) }
     /// `outbox`: the operations this device made, until every remote has them.
     public var outbox: OutboxTable { OutboxTable(tables: self) }
+    /// Deleted books, notes and quotes, and the purge of their content.
+    public var tombstones: TombstoneTable { TombstoneTable(tables: self) }
     /// `remote`: the places this vault syncs with.
     public var remotes: RemoteTable { RemoteTable(tables: self) }
     /// `book_alias`: the names other programs give a book.
