@@ -48,15 +48,15 @@ public final class WebDAVRemote: Remote {
     /// How often a replaced file is re-read and tried again when another writer came between.
     static let replaceAttempts = 4
 
-    /// `stallSeconds`: how long a transfer may move less than a byte a second before it is
-    /// abandoned (tests shorten it).
+    /// `deadlines`: how long its requests may take, the sync's total counted from now
+    /// (tests shorten them).
     public init(name: String, url: String, vaultID: String, credentials: WebDAVCredentials, caFile: String? = nil,
-                stallSeconds: Int = 30) {
+                deadlines: Deadlines = .forThisProcess) {
         self.name = name
         self.url = url.hasSuffix("/") ? String(url.dropLast()) : url
         self.vaultID = vaultID
         var settings = HTTPConnection.Settings()
-        settings.stallSeconds = stallSeconds
+        deadlines.apply(to: &settings)
         settings.user = credentials.user
         settings.password = credentials.password
         settings.caFile = caFile
