@@ -57,7 +57,7 @@ struct ErrorReport: Equatable {
         case .remoteFolderNotPermitted(let name):
             return ErrorReport("permission denied on \(folderGiven(name)): this user cannot read and write there; nothing was set up", .unavailable)
         case .remote(let name, let errorClass):
-            return ErrorReport(remoteMessage(name: name, errorClass: errorClass), errorClass == "unauthorized" ? .noPermission : .unavailable)
+            return ErrorReport(remoteMessage(name: name, errorClass: errorClass), remoteExitCode(errorClass))
         case .invalidRemoteURL(let reason):
             return ErrorReport("that URL cannot be a remote: \(reason); nothing was set up", .usage)
         case .caFileUnreadable(let path):
@@ -329,7 +329,10 @@ struct ErrorReport: Equatable {
         case .remotesSkipped(let skipped):
             let names = skipped.keys.sorted().joined(separator: ", ")
             let (remote, they) = skipped.count == 1 ? ("remote", "it needs") : ("remotes", "they need")
-            return ErrorReport("the sync is not complete: \(remote) \(names) could not be used (said above); what \(they) waits in the outbox", .unavailable)
+            // Remotes that only ran out of time are as temporary as an upload to retry.
+            let timedOut = skipped.values.allSatisfy { $0 == "timedOut" }
+            return ErrorReport("the sync is not complete: \(remote) \(names) could not be used (said above); what \(they) waits in the outbox",
+                               timedOut ? .temporaryFailure : .unavailable)
         case .leftToRetry(let failures, let deferred):
             var parts: [String] = []
             if failures > 0 { parts.append("\(counted(failures, "upload")) failed for now and will be retried") }
@@ -365,6 +368,17 @@ struct ErrorReport: Equatable {
             return false
         default:
             return true
+        }
+    }
+
+    /// A refused login is the reader's to fix (77); a server that did not answer within its
+    /// deadline (SECURITY.md, "Remotes (sync)") may next time (75); any other failure of a
+    /// remote is 69.
+    static func remoteExitCode(_ errorClass: String) -> ExitCode {
+        switch errorClass {
+        case "unauthorized": .noPermission
+        case "timedOut": .temporaryFailure
+        default: .unavailable
         }
     }
 
