@@ -65,14 +65,16 @@ public final class HTTPConnection {
 
     /// Sends `request` streaming: its body (`request.body` is not sent) is `count` bytes that
     /// `read` gives chunk by chunk (the bytes it wrote into the buffer, 0 at the end, nil to
-    /// abandon the request), and a response of status 200 goes to `receive` (false: stop)
-    /// instead of into memory; any other response's body is kept, up to `responseLimit`.
-    /// Memory stays at libcurl's buffers whatever the size of the body either way.
+    /// abandon the request), and a response of status `streamedStatus` (a file's 200, a
+    /// listing's 207) goes to `receive` (false: stop) instead of into memory; any other
+    /// response's body is kept, up to `responseLimit`. Memory stays at libcurl's buffers
+    /// whatever the size of the body either way.
     public func perform(_ request: HTTPRequest, upload: (count: Int64, read: (UnsafeMutableRawBufferPointer) -> Int?)? = nil,
-                        download receive: ((UnsafeRawBufferPointer) -> Bool)? = nil,
+                        download receive: ((UnsafeRawBufferPointer) -> Bool)? = nil, streamedStatus: Int = 200,
                         responseLimit: Int = 16 << 20) throws(HTTPError) -> HTTPResponse {
         let transfer = Transfer(upload: upload.map { Transfer.Upload(count: $0.count, read: $0.read) }, responseLimit: responseLimit)
         transfer.sink = receive
+        transfer.streamedStatus = streamedStatus
         return try perform(request, transfer: transfer)
     }
 
@@ -242,8 +244,10 @@ private final class Transfer {
     var received: [UInt8] = []
     let responseLimit: Int
     var exceededLimit = false
-    /// Where a 200 response's body goes instead of ``received``, and whether it refused.
+    /// Where a response of ``streamedStatus`` puts its body instead of ``received``, and
+    /// whether it refused.
     var sink: ((UnsafeRawBufferPointer) -> Bool)?
+    var streamedStatus = 200
     var sinkRefused = false
     /// The request's own deadline, set when it starts: `base` seconds plus one for each
     /// `bytesPerSecond` bytes moved, counted from `started`; whether the request ran past it.
@@ -261,7 +265,7 @@ private final class Transfer {
         if let sink, let handle {
             var status = 0
             _ = bmvault_curl_response_code(handle, &status)
-            if status == 200 {
+            if status == streamedStatus {
                 guard sink(bytes) else {
                     sinkRefused = true
                     return false

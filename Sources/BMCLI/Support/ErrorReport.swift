@@ -392,6 +392,7 @@ struct ErrorReport: Equatable {
         case "noSuchFolder": return "no such folder on the server of remote \(name): create it there, or check the URL; nothing was synced"
         case "outOfSpace": return "the server of remote \(name) is out of space; nothing more was synced"
         case "tls": return "TLS with the server of remote \(name) failed (its certificate is not trusted here: see `remote add --ca-file`)"
+        case "listingTooLarge": return "the server of remote \(name) lists more entries in one folder than any of bmvault's holds (1,000,000, or 512 MiB); it was not read on, and nothing more was synced"
         case let http where http.hasPrefix("http.create-once."):
             return "the server of remote \(name) lets a file be written twice, which bmvault's sync cannot rely on; use another server (nothing was set up)"
         case let http where http.hasPrefix("http."):
