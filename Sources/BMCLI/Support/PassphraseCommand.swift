@@ -24,7 +24,7 @@ enum PassphraseCommand {
         let nothing: FileDescriptor
         do {
             output = try FileDescriptor.pipe()
-            nothing = try FileDescriptor.open("/dev/null", .readOnly)
+            nothing = try FileDescriptor.nullDevice()
         } catch {
             throw .system(error)
         }
