@@ -129,6 +129,18 @@ public struct FileDescriptor: RawRepresentable, Hashable, Sendable {
         return FileStatus(info)
     }
 
+    /// Fails with operation `changed` (`EAGAIN`: try again once it is still) unless this
+    /// file, read from start to end into `bytesRead` bytes, is still as `before` (its status
+    /// when reading began) said: the same size and modification time, and every byte of that
+    /// size read. A file rewritten while it was read (a download restarted, a sync tool
+    /// replacing it) would otherwise be kept as a mixture, or cut short, under a checksum
+    /// of that mixture.
+    public func checkUnchanged(since before: FileStatus, bytesRead: Int64) throws(FileIOError) {
+        let after = try status()
+        guard bytesRead == before.size, after.size == before.size,
+              after.modifiedMilliseconds == before.modifiedMilliseconds else { throw FileIOError(.changed, .wouldBlock) }
+    }
+
     /// Reads up to `buffer.count` bytes into `buffer` and returns how many; 0 only at the
     /// end of the file (or for an empty buffer).
     public func read(into buffer: UnsafeMutableRawBufferPointer) throws(FileIOError) -> Int {

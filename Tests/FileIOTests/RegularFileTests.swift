@@ -7,7 +7,8 @@ import Glibc
 #endif
 
 /// Issue 40: every read-only open is of a regular file, refused otherwise without waiting
-/// (a FIFO with no writer blocked the open for ever).
+/// (a FIFO with no writer blocked the open for ever); and a file read whole is checked not
+/// to have changed meanwhile.
 @Suite struct RegularFileTests {
     @Test func aFIFOIsRefusedAtTheOpenInsteadOfWaitedOn() throws {
         let directory = try TemporaryDirectory("fileio")
@@ -35,5 +36,26 @@ import Glibc
         defer { try? nonBlocking.close() }
         #expect(fcntl(nonBlocking.rawValue, F_GETFL) & O_NONBLOCK != 0)
         #expect(try blocking.readAll() == Array("text".utf8))
+    }
+
+    @Test func aFileCutShortRewrittenOrGrownWhileReadIsSeen() throws {
+        let directory = try TemporaryDirectory("fileio")
+        defer { directory.remove() }
+        let path = directory.file("changing")
+        let bytes = [UInt8](repeating: 7, count: 10_000)
+        try Data(bytes).write(to: URL(fileURLWithPath: path))
+        let file = try FileDescriptor.open(path, .readOnly)
+        defer { try? file.close() }
+        let before = try file.status()
+        try file.checkUnchanged(since: before, bytesRead: 10_000)
+        // Fewer bytes than the size said: the end came early.
+        #expect(throws: FileIOError(.changed, .wouldBlock)) { try file.checkUnchanged(since: before, bytesRead: 1_000) }
+        #expect(truncate(path, 1_000) == 0)
+        #expect(throws: FileIOError(.changed, .wouldBlock)) { try file.checkUnchanged(since: before, bytesRead: 10_000) }
+        // The same size again, but written since: its modification time moved.
+        #expect(truncate(path, 10_000) == 0)
+        var times = [timespec(tv_sec: 1, tv_nsec: 0), timespec(tv_sec: 1, tv_nsec: 0)]
+        #expect(utimensat(AT_FDCWD, path, &times, 0) == 0)
+        #expect(throws: FileIOError(.changed, .wouldBlock)) { try file.checkUnchanged(since: before, bytesRead: 10_000) }
     }
 }

@@ -179,6 +179,8 @@ struct ErrorReport: Equatable {
         case .storage(.migrationChanged(let id)):
             return ErrorReport("this vault records migration \(id) differently from this bmvault \(BuildInfo.version); it was not opened or changed: "
                                + "upgrade bmvault, or report it with the output of `bmvault diagnostics`", .failure)
+        case .storage(.io(operation: "changed", _)):
+            return ErrorReport("the file changed while it was read (is it still being written or downloaded?); nothing was changed: add it again once it is complete", .temporaryFailure)
         case .storage(let storeError):
             return ErrorReport("storage failure: \(storeError)", .failure)
         case .crypto(let cryptoError):
@@ -363,6 +365,8 @@ struct ErrorReport: Equatable {
         switch error {
         case let error as VaultError:
             switch error {
+            // A file that changed while it was read is the reader's to retry, not a failure of bmvault's.
+            case .storage(.io(operation: "changed", _)): return false
             case .upgradeFailed, .storage, .crypto: return true
             default: return false
             }
