@@ -141,6 +141,14 @@ public struct FileDescriptor: RawRepresentable, Hashable, Sendable {
               after.modifiedMilliseconds == before.modifiedMilliseconds else { throw FileIOError(.changed, .wouldBlock) }
     }
 
+    /// Waits up to `milliseconds` for something to read, or the end of the stream
+    /// (`poll(2)`): for a pipe from a program that may never write or close it. True when a
+    /// read would not block.
+    public func waitUntilReadable(milliseconds: Int32) throws(FileIOError) -> Bool {
+        var request = pollfd(fd: rawValue, events: Int16(POLLIN), revents: 0)
+        return try systemCall(.poll) { Glibc.poll(&request, 1, milliseconds) } > 0
+    }
+
     /// Reads up to `buffer.count` bytes into `buffer` and returns how many; 0 only at the
     /// end of the file (or for an empty buffer).
     public func read(into buffer: UnsafeMutableRawBufferPointer) throws(FileIOError) -> Int {

@@ -1,8 +1,9 @@
 import Foundation
 import Testing
 
-/// Issue 40, item 6: a FIFO where bmvault reads a file (a backup, a blob in `files/`, a CA
-/// file) ends the command at once with one line and a documented exit code. Every command runs under
+/// Issue 40, items 6 and 7: a FIFO where bmvault reads a file (a backup, a blob in `files/`,
+/// a CA file), and a passphrase command that floods its pipe or leaves a child holding it,
+/// each end at once with one line and a documented exit code. Every command runs under
 /// `timeout`, so what used to hang fails with 124 or 137 instead of holding the suite.
 @Suite struct StuckInputTests {
     static let limit = 30
@@ -54,5 +55,41 @@ import Testing
         let result = try vault.run(["sync"], within: Self.limit)
         #expect(result.status == 69, "\(result)")
         #expect(result.stderr.contains("the CA file of remote dav cannot be read or is not a file (a FIFO, a device?)"), "\(result)")
+    }
+
+    // MARK: - The passphrase command
+
+    /// `--no-keyring`: the key comes from BMVAULT_PASSPHRASE_COMMAND.
+    private func runKeyless(_ command: String) throws -> (TestVault, Data, CommandResult) {
+        let vault = try TestVault()
+        try vault.create()
+        let before = try vault.databaseBytes()
+        let result = try vault.run(["--no-keyring", "book", "add", "Never written"], within: Self.limit,
+                                   environment: ["BMVAULT_PASSPHRASE_COMMAND": command])
+        return (vault, before, result)
+    }
+
+    @Test func aFirstLineOverThePipeSizeIsRefusedNotDeadlocked() throws {
+        // 100 KiB without a line break: more than a pipe holds, so the command blocks in its
+        // write unless bmvault keeps reading past its 4,096-byte limit.
+        let (vault, before, result) = try runKeyless("sh -c 'head -c 102400 /dev/zero | tr \"\\000\" x; echo'")
+        #expect(result.status == 65, "\(result)")
+        #expect(result.stderr == "Error: the passphrase is longer than 4096 bytes; nothing was changed\n")
+        #expect(try vault.databaseBytes() == before)
+    }
+
+    @Test func aChildLeftHoldingTheOutputDoesNotHoldBmvault() throws {
+        let pidFile = FileManager.default.temporaryDirectory.appendingPathComponent("bmv-child-\(UUID().uuidString)")
+        defer {
+            if let pid = try? String(contentsOf: pidFile, encoding: .utf8), let number = pid_t(pid.trimmingCharacters(in: .whitespacesAndNewlines)) {
+                kill(number, SIGKILL)
+            }
+            try? FileManager.default.removeItem(at: pidFile)
+        }
+        let started = Date()
+        // The command prints the passphrase and exits; the `sleep` it started keeps its output open.
+        let (_, _, result) = try runKeyless("sh -c 'printf \"%s\\n\" \"\(TestVault.passphrase)\"; sleep 120 & echo $! > \(pidFile.path)'")
+        #expect(result.status == 0, "\(result)")
+        #expect(Date().timeIntervalSince(started) < 10, "bmvault waited for the command's child")
     }
 }
