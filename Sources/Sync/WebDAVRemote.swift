@@ -144,10 +144,10 @@ public final class WebDAVRemote: Remote {
             }
         }
         while parallel.count < lanes {
-            do throws(HTTPError) {
-                parallel.append(Lane(connection: try HTTPConnection(settings: settings)))
+            do throws(RemoteError) {
+                parallel.append(Lane(connection: try Self.connect(settings)))
             } catch {
-                return [.failure(RemoteError(error))]
+                return [.failure(error)]
             }
         }
         let results = Mutex([Result<Value, RemoteError>?](repeating: nil, count: count))
@@ -407,13 +407,19 @@ public final class WebDAVRemote: Remote {
     /// The connection of every request but a batch's, opened at the first.
     private func mainConnection() throws(RemoteError) -> HTTPConnection {
         if let connection { return connection }
-        do throws(HTTPError) {
-            let connection = try HTTPConnection(settings: settings)
-            self.connection = connection
-            return connection
-        } catch {
-            throw RemoteError(error)
+        let connection = try Self.connect(settings)
+        self.connection = connection
+        return connection
+    }
+
+    /// A new connection. Its CA file is opened first as every file bmvault reads is
+    /// (FileIO refuses a FIFO or a device without waiting): libcurl would open a FIFO left
+    /// where the file was, and wait for ever, at every sync. Refused as `io.cafile`.
+    private static func connect(_ settings: HTTPConnection.Settings) throws(RemoteError) -> HTTPConnection {
+        if let caFile = settings.caFile {
+            do { try FileDescriptor.open(caFile, .readOnly).close() } catch { throw .io(operation: "cafile", errno: error.errno.rawValue) }
         }
+        do throws(HTTPError) { return try HTTPConnection(settings: settings) } catch { throw RemoteError(error) }
     }
 
     /// One request on `connection`; a refused login and a full server are their own errors.

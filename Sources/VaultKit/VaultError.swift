@@ -22,6 +22,9 @@ public enum VaultError: Error, Equatable, Sendable {
     case backupExists(path: String)
     /// A backup does not match its checksum or fails SQLite's integrity check: nothing was restored.
     case backupDamaged(path: String)
+    /// The backup to restore is a FIFO, a device or a folder, not a file: refused before
+    /// SQLite opens it (its open of a FIFO would wait for a writer for ever).
+    case backupNotAFile(path: String)
     /// The vault was written by a newer bmvault; it was not modified.
     case newerSchema(found: Int, supported: Int)
     /// No key for this vault in the Secret Service: run `bmvault unlock`.

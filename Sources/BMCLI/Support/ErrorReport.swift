@@ -34,6 +34,8 @@ struct ErrorReport: Equatable {
             return ErrorReport("\(path) exists already; nothing was written (a backup never replaces a file)", .failure)
         case .backupDamaged(let path):
             return ErrorReport("\(path) does not match the checksum beside it, or is damaged; nothing was restored", .dataError)
+        case .backupNotAFile(let path):
+            return ErrorReport("\(path) is not a file (a FIFO, a device or a folder), so not a backup; nothing was restored", .dataError)
         case .notAVault(let path):
             return ErrorReport("\(path) is not a bmvault vault", .dataError)
         case .newerSchema(let found, let supported):
@@ -78,6 +80,8 @@ struct ErrorReport: Equatable {
             return stored
                 ? ErrorReport("book file \(id): its stored copy is gone from the vault's files folder; `bmvault file verify` lists every file missing", .notFound)
                 : ErrorReport("book file \(id) is not where it was linked; `bmvault file verify --search DIR` looks for it, `--repair` re-links it", .notFound)
+        case .fileUnreachable(let id, let stored, let code) where code == EINVAL || code == EISDIR:
+            return ErrorReport("book file \(id): \(stored ? "its stored copy in the vault's files folder" : "the file it links to") is not a file (a FIFO, a device or a folder), so it was not read; `bmvault file verify` lists every such file", .dataError)
         case .fileUnreachable(let id, _, let code):
             return ErrorReport("book file \(id) cannot be read: \(String(cString: strerror(code)))", fileAccessExitCode(code))
         case .outFileNotCreated(let code) where code == EEXIST:
@@ -175,6 +179,8 @@ struct ErrorReport: Equatable {
         case .storage(.migrationChanged(let id)):
             return ErrorReport("this vault records migration \(id) differently from this bmvault \(BuildInfo.version); it was not opened or changed: "
                                + "upgrade bmvault, or report it with the output of `bmvault diagnostics`", .failure)
+        case .storage(.io(operation: "changed", _)):
+            return ErrorReport("the file changed while it was read (is it still being written or downloaded?); nothing was changed: add it again once it is complete", .temporaryFailure)
         case .storage(let storeError):
             return ErrorReport("storage failure: \(storeError)", .failure)
         case .crypto(let cryptoError):
@@ -269,6 +275,8 @@ struct ErrorReport: Equatable {
             return ErrorReport("stopped by signal \(signal) while the editor was open; nothing was saved", .failure)
         case .editorFailed(let status):
             return ErrorReport("the editor exited with status \(status); nothing was saved", .failure)
+        case .editorBufferNotAFile:
+            return ErrorReport("the editor left something other than a file where its buffer was (a FIFO?); nothing was saved", .failure)
         case .unreadableRecords(let count):
             return ErrorReport("\(count) record\(count == 1 ? "" : "s") could not be read (listed above); every other record was shown", .dataError)
         case .noPassphraseSource(let reason):
@@ -360,6 +368,8 @@ struct ErrorReport: Equatable {
         switch error {
         case let error as VaultError:
             switch error {
+            // A file that changed while it was read is the reader's to retry, not a failure of bmvault's.
+            case .storage(.io(operation: "changed", _)): return false
             case .upgradeFailed, .storage, .crypto: return true
             default: return false
             }
@@ -391,6 +401,7 @@ struct ErrorReport: Equatable {
             + "add it again with https://; nothing was synced"
         case "noSuchFolder": return "no such folder on the server of remote \(name): create it there, or check the URL; nothing was synced"
         case "outOfSpace": return "the server of remote \(name) is out of space; nothing more was synced"
+        case "io.cafile": return "the CA file of remote \(name) cannot be read or is not a file (a FIFO, a device?): fix it, or add the remote again with another --ca-file; nothing was synced with it"
         case "tls": return "TLS with the server of remote \(name) failed (its certificate is not trusted here: see `remote add --ca-file`)"
         case "listingTooLarge": return "the server of remote \(name) lists more entries in one folder than any of bmvault's holds (1,000,000, or 512 MiB); it was not read on, and nothing more was synced"
         case let http where http.hasPrefix("http.create-once."):
