@@ -344,10 +344,15 @@ public final class ArchiveReader {
         // A book's file is named in errors by its short id: its name holds words of the title.
         let name = BookFileName.displayName(ofArchivePath: entry.path)
         let descriptor: FileDescriptor
-        do { descriptor = try FileDescriptor.open(path, .readOnly, options: [.nonBlocking, .noFollow]) } catch { throw .io(error, path: name) }
+        do {
+            descriptor = try FileDescriptor.open(path, .readOnly, options: [.noFollow])
+        } catch where error.operation == .type {
+            // What was opened, not what the path named a moment before, must be a regular file.
+            return false
+        } catch {
+            throw .io(error, path: name)
+        }
         defer { try? descriptor.close() }
-        // What was opened, not what the path named a moment before, must be a regular file.
-        guard (try? descriptor.status())?.kind == .regular else { return false }
         var hasher = SHA256()
         var buffer = [UInt8](repeating: 0, count: 1 << 16)
         while true {

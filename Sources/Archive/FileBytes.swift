@@ -24,15 +24,13 @@ final class FileBytes {
     init(path: String, displayName: String, followingLinks: Bool = false) throws(ArchiveError) {
         let opened: FileDescriptor
         do {
-            opened = try FileDescriptor.open(path, .readOnly, options: followingLinks ? [.nonBlocking] : [.nonBlocking, .noFollow])
+            opened = try FileDescriptor.open(path, .readOnly, options: followingLinks ? [] : [.noFollow])
         } catch where error.errno == .symbolicLink {
             throw .malformed(file: displayName, line: 1, reason: "a link where a file belongs; nothing inside an archive is followed")
+        } catch where error.operation == .type {
+            throw .malformed(file: displayName, line: 1, reason: "not a regular file (a pipe, a device or a folder)")
         } catch {
             throw .io(error, path: displayName)
-        }
-        guard (try? opened.status())?.kind == .regular else {
-            try? opened.close()
-            throw .malformed(file: displayName, line: 1, reason: "not a regular file (a pipe, a device or a folder)")
         }
         descriptor = opened
         self.displayName = displayName

@@ -11,12 +11,13 @@ struct BookFileHandle: ~Copyable {
     let size: Int
 
     /// Opens a regular file for reading. A directory is `EISDIR` and any other kind of file
-    /// (a FIFO, a device) `EINVAL`: neither is a book file, and reading a FIFO could block.
+    /// (a FIFO, a device) `EINVAL`, as FileIO refuses them, never waiting on one: neither is
+    /// a book file.
     init(path: String) throws(BookFileError) {
         let file: FileDescriptor
         let status: FileStatus
         do {
-            file = try FileDescriptor.open(path, .readOnly, options: .nonBlocking)
+            file = try FileDescriptor.open(path, .readOnly)
         } catch {
             throw .unreadable(errno: error.errno.rawValue)
         }
@@ -25,10 +26,6 @@ struct BookFileHandle: ~Copyable {
         } catch {
             try? file.close()
             throw .unreadable(errno: error.errno.rawValue)
-        }
-        guard status.kind == .regular else {
-            try? file.close()
-            throw .unreadable(errno: status.kind == .directory ? EISDIR : EINVAL)
         }
         self.file = file
         size = Int(status.size)

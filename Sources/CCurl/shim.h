@@ -31,6 +31,12 @@ static inline CURLcode bmvault_curl_set_callback(CURL *handle, CURLoption option
     return curl_easy_setopt(handle, option, value);
 }
 
+/* The progress callback (CURLOPT_XFERINFOFUNCTION): how a request's own deadline, which grows
+ * with the bytes it moves, is checked while it runs. */
+static inline CURLcode bmvault_curl_set_progress(CURL *handle, curl_xferinfo_callback value) {
+    return curl_easy_setopt(handle, CURLOPT_XFERINFOFUNCTION, value);
+}
+
 static inline CURLcode bmvault_curl_response_code(CURL *handle, long *code) {
     return curl_easy_getinfo(handle, CURLINFO_RESPONSE_CODE, code);
 }

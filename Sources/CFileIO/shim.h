@@ -31,6 +31,13 @@ static inline int bmv_memory_file(const char *name) {
     return memfd_create(name, MFD_CLOEXEC);
 }
 
+/* Clears O_NONBLOCK (fcntl(2) is variadic, which Swift cannot call): a file opened
+   without waiting reads like any other afterwards. */
+static inline int bmv_set_blocking(int descriptor) {
+    int flags = fcntl(descriptor, F_GETFL);
+    return flags == -1 ? -1 : fcntl(descriptor, F_SETFL, flags & ~O_NONBLOCK);
+}
+
 /* d_name is a fixed-size char array, which Swift imports as a tuple. */
 static inline const char *bmv_dirent_name(const struct dirent *entry) {
     return entry->d_name;

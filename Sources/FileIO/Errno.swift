@@ -30,6 +30,8 @@ public struct Errno: RawRepresentable, Hashable, Sendable, CustomStringConvertib
     public static let ioError = Errno(rawValue: EIO)
     /// `ENOTDIR`: a directory was expected.
     public static let notDirectory = Errno(rawValue: ENOTDIR)
+    /// `EISDIR`: a directory where a file was expected.
+    public static let isDirectory = Errno(rawValue: EISDIR)
     /// `ENOTEMPTY`: a directory still has entries (`rename` onto it, `rmdir`).
     public static let directoryNotEmpty = Errno(rawValue: ENOTEMPTY)
     /// `EINVAL`: an argument the call refuses (a flag the file system does not support).
@@ -51,7 +53,7 @@ public struct Errno: RawRepresentable, Hashable, Sendable, CustomStringConvertib
 
     private static let names: [(Errno, String)] = [
         (.notFound, "ENOENT"), (.exists, "EEXIST"), (.interrupted, "EINTR"), (.wouldBlock, "EWOULDBLOCK"),
-        (.noSpace, "ENOSPC"), (.permissionDenied, "EACCES"), (.ioError, "EIO"), (.notDirectory, "ENOTDIR"),
+        (.noSpace, "ENOSPC"), (.permissionDenied, "EACCES"), (.ioError, "EIO"), (.notDirectory, "ENOTDIR"), (.isDirectory, "EISDIR"),
         (.directoryNotEmpty, "ENOTEMPTY"), (.invalidArgument, "EINVAL"), (.notPermitted, "EPERM"),
         (.notSupported, "EOPNOTSUPP"), (.noSuchCall, "ENOSYS"), (.tooManyLinks, "EMLINK"), (.fileTooLarge, "EFBIG"),
         (.symbolicLink, "ELOOP"), (.noDeviceOrAddress, "ENXIO"),

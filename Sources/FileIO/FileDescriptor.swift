@@ -60,6 +60,13 @@ public struct FileDescriptor: RawRepresentable, Hashable, Sendable {
     /// descriptor of the vault, its lock or an archive. `permissions` apply only to a file
     /// made by `.create`; owner-only by default, because every file bmvault makes holds or
     /// describes a journal.
+    ///
+    /// Opened `.readOnly` (but with `.directory`), `path` must be a regular file: a FIFO
+    /// put where a file was (a blob, a backup, a CA file, an editor's buffer) would block
+    /// the open, and then every read, for ever. So it is opened with `O_NONBLOCK`, checked
+    /// with `fstat` (what was opened, not what the name meant a moment before), refused
+    /// with operation `type` (`EISDIR` for a directory, `EINVAL` for anything else), and
+    /// given blocking reads again unless `.nonBlocking` was asked for.
     public static func open(_ path: String, _ mode: AccessMode, options: OpenOptions = [],
                             permissions: UInt32 = 0o600) throws(FileIOError) -> FileDescriptor {
         let access = switch mode {
@@ -67,7 +74,28 @@ public struct FileDescriptor: RawRepresentable, Hashable, Sendable {
         case .writeOnly: O_WRONLY
         case .readWrite: O_RDWR
         }
-        return FileDescriptor(rawValue: try systemCall(.open) { Glibc.open(path, access | options.rawValue | O_CLOEXEC, permissions) })
+        let mustBeRegular = mode == .readOnly && !options.contains(.directory)
+        let flags = access | options.rawValue | O_CLOEXEC | (mustBeRegular ? O_NONBLOCK : 0)
+        let descriptor = FileDescriptor(rawValue: try systemCall(.open) { Glibc.open(path, flags, permissions) })
+        guard mustBeRegular else { return descriptor }
+        do throws(FileIOError) {
+            let kind = try descriptor.status().kind
+            guard kind == .regular else { throw FileIOError(.type, kind == .directory ? .isDirectory : .invalidArgument) }
+            if !options.contains(.nonBlocking) {
+                _ = try systemCall(.fcntl) { bmv_set_blocking(descriptor.rawValue) }
+            }
+        } catch {
+            try? descriptor.close()
+            throw error
+        }
+        return descriptor
+    }
+
+    /// `/dev/null`, open for reading: the standard input of a program bmvault runs, which
+    /// must not read what was piped to bmvault. (The one device bmvault reads on purpose;
+    /// ``open(_:_:options:permissions:)`` refuses devices.)
+    public static func nullDevice() throws(FileIOError) -> FileDescriptor {
+        FileDescriptor(rawValue: try systemCall(.open) { Glibc.open("/dev/null", O_RDONLY | O_CLOEXEC) })
     }
 
     /// A pipe, both ends close-on-exec (a child is given one end explicitly, with dup2).
@@ -99,6 +127,26 @@ public struct FileDescriptor: RawRepresentable, Hashable, Sendable {
         var info = stat()
         _ = try systemCall(.stat) { fstat(rawValue, &info) }
         return FileStatus(info)
+    }
+
+    /// Fails with operation `changed` (`EAGAIN`: try again once it is still) unless this
+    /// file, read from start to end into `bytesRead` bytes, is still as `before` (its status
+    /// when reading began) said: the same size and modification time, and every byte of that
+    /// size read. A file rewritten while it was read (a download restarted, a sync tool
+    /// replacing it) would otherwise be kept as a mixture, or cut short, under a checksum
+    /// of that mixture.
+    public func checkUnchanged(since before: FileStatus, bytesRead: Int64) throws(FileIOError) {
+        let after = try status()
+        guard bytesRead == before.size, after.size == before.size,
+              after.modifiedMilliseconds == before.modifiedMilliseconds else { throw FileIOError(.changed, .wouldBlock) }
+    }
+
+    /// Waits up to `milliseconds` for something to read, or the end of the stream
+    /// (`poll(2)`): for a pipe from a program that may never write or close it. True when a
+    /// read would not block.
+    public func waitUntilReadable(milliseconds: Int32) throws(FileIOError) -> Bool {
+        var request = pollfd(fd: rawValue, events: Int16(POLLIN), revents: 0)
+        return try systemCall(.poll) { Glibc.poll(&request, 1, milliseconds) } > 0
     }
 
     /// Reads up to `buffer.count` bytes into `buffer` and returns how many; 0 only at the

@@ -40,6 +40,12 @@ public struct FileIOError: Error, Equatable, Sendable, CustomStringConvertible {
         public static let chmod = Operation(rawValue: "chmod")
         /// `stat(2)` or `lstat(2)`.
         public static let stat = Operation(rawValue: "stat")
+        /// Not a call: a file changed while it was read (``FileDescriptor/checkUnchanged(since:bytesRead:)``).
+        public static let changed = Operation(rawValue: "changed")
+        /// `poll(2)`: waiting for a pipe.
+        public static let poll = Operation(rawValue: "poll")
+        /// `fcntl(2)`: a descriptor's flags.
+        public static let fcntl = Operation(rawValue: "fcntl")
         /// A file of the wrong kind where a regular file was needed (a FIFO, a device, a directory).
         public static let type = Operation(rawValue: "type")
         /// `statvfs(3)`: free space.

@@ -178,14 +178,13 @@ public enum FileSystem {
 
     /// The whole file at `path`, which must be a regular file of at most `limit` bytes: for
     /// files someone else may have put there (a remote folder, an archive). A symbolic link
-    /// fails with `ELOOP`, a FIFO, device or directory with `EINVAL` (operation `type`),
-    /// without waiting at the open, and a longer file with `EFBIG`, without reading past
-    /// the limit; so no such file can hang the reader or fill its memory.
+    /// fails with `ELOOP`, a FIFO, device or directory as every read-only open does
+    /// (operation `type`), and a longer file with `EFBIG`, without reading past the limit;
+    /// so no such file can hang the reader or fill its memory.
     public static func readRegularFile(at path: String, limit: Int) throws(FileIOError) -> [UInt8] {
-        let descriptor = try FileDescriptor.open(path, .readOnly, options: [.noFollow, .nonBlocking])
+        let descriptor = try FileDescriptor.open(path, .readOnly, options: [.noFollow])
         defer { try? descriptor.close() }
         let status = try descriptor.status()
-        guard status.kind == .regular else { throw FileIOError(.type, .invalidArgument) }
         guard status.size <= Int64(limit) else { throw FileIOError(.read, .fileTooLarge) }
         var bytes: [UInt8] = []
         bytes.reserveCapacity(Int(status.size))
@@ -199,7 +198,7 @@ public enum FileSystem {
         }
     }
 
-    /// The whole file at `path`.
+    /// The whole file at `path`, a regular file (see ``FileDescriptor/open(_:_:options:permissions:)``).
     public static func readFile(at path: String) throws(FileIOError) -> [UInt8] {
         let descriptor = try FileDescriptor.open(path, .readOnly)
         defer { try? descriptor.close() }

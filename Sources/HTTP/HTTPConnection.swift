@@ -5,7 +5,8 @@ import Glibc
 /// connection (one TLS handshake per sync, not per file). TLS is verified against the
 /// system's CA store (or ``Settings/caFile``), the proxy variables are honoured as curl
 /// honours them (but for plain HTTP, which goes to this machine only, ``ThisMachine``, and
-/// never through a proxy), and every request has a connect timeout and a stall timeout.
+/// never through a proxy), and every request has a connect timeout, a stall timeout and a
+/// deadline that grows with the bytes it moves, within the connection's own deadline.
 ///
 /// Not thread-safe: one connection per thread (a sync uses one).
 public final class HTTPConnection {
@@ -16,6 +17,15 @@ public final class HTTPConnection {
         /// A transfer slower than ``stallBytesPerSecond`` for this many seconds is abandoned.
         public var stallSeconds = 30
         public var stallBytesPerSecond = 1
+        /// Every request ends within this many seconds plus one for each
+        /// ``minimumBytesPerSecond`` bytes it has sent or received (or is sending): a server
+        /// that keeps answering, but slower than that on average, is abandoned as timed out.
+        /// The stall floor alone lets a body trickled at 2 bytes a second run for ever.
+        public var requestSeconds = 60
+        public var minimumBytesPerSecond = 4096
+        /// No request runs past this instant, whatever its own deadline: the bound on a whole
+        /// run of requests (a sync's). Nil: none.
+        public var deadline: ContinuousClock.Instant?
         /// PEM certificates to trust instead of the system's (a server with its own CA).
         public var caFile: String?
         public var user: String?
@@ -55,14 +65,16 @@ public final class HTTPConnection {
 
     /// Sends `request` streaming: its body (`request.body` is not sent) is `count` bytes that
     /// `read` gives chunk by chunk (the bytes it wrote into the buffer, 0 at the end, nil to
-    /// abandon the request), and a response of status 200 goes to `receive` (false: stop)
-    /// instead of into memory; any other response's body is kept, up to `responseLimit`.
-    /// Memory stays at libcurl's buffers whatever the size of the body either way.
+    /// abandon the request), and a response of status `streamedStatus` (a file's 200, a
+    /// listing's 207) goes to `receive` (false: stop) instead of into memory; any other
+    /// response's body is kept, up to `responseLimit`. Memory stays at libcurl's buffers
+    /// whatever the size of the body either way.
     public func perform(_ request: HTTPRequest, upload: (count: Int64, read: (UnsafeMutableRawBufferPointer) -> Int?)? = nil,
-                        download receive: ((UnsafeRawBufferPointer) -> Bool)? = nil,
+                        download receive: ((UnsafeRawBufferPointer) -> Bool)? = nil, streamedStatus: Int = 200,
                         responseLimit: Int = 16 << 20) throws(HTTPError) -> HTTPResponse {
         let transfer = Transfer(upload: upload.map { Transfer.Upload(count: $0.count, read: $0.read) }, responseLimit: responseLimit)
         transfer.sink = receive
+        transfer.streamedStatus = streamedStatus
         return try perform(request, transfer: transfer)
     }
 
@@ -73,6 +85,16 @@ public final class HTTPConnection {
               target.scheme == "https" || (target.scheme == "http" && ThisMachine.isLoopback(host: target.host)) else {
             throw .plainHTTPBeyondThisMachine
         }
+        // What is left of the connection's deadline bounds the whole request, connecting
+        // included; libcurl enforces it (CURLOPT_TIMEOUT_MS).
+        var timeLeft: Int?
+        if let deadline = settings.deadline {
+            let left = ContinuousClock.now.duration(to: deadline).components
+            let milliseconds = Int(left.seconds) * 1000 + Int(left.attoseconds / 1_000_000_000_000_000)
+            guard milliseconds > 0 else { throw .timedOut }
+            timeLeft = milliseconds
+        }
+        transfer.deadline = (started: .now, base: settings.requestSeconds, bytesPerSecond: max(1, settings.minimumBytesPerSecond))
         // A reset keeps the live connection, the DNS cache and TLS sessions; only options go.
         curl_easy_reset(handle)
         transfer.handle = handle
@@ -101,6 +123,13 @@ public final class HTTPConnection {
                     bmvault_curl_set_long(handle, CURLOPT_CONNECTTIMEOUT, settings.connectTimeout),
                     bmvault_curl_set_long(handle, CURLOPT_LOW_SPEED_TIME, settings.stallSeconds),
                     bmvault_curl_set_long(handle, CURLOPT_LOW_SPEED_LIMIT, settings.stallBytesPerSecond),
+                    bmvault_curl_set_long(handle, CURLOPT_NOPROGRESS, 0),
+                    bmvault_curl_set_progress(handle, { context, _, received, _, sent in
+                        guard let context else { return 0 }
+                        let transfer = Unmanaged<Transfer>.fromOpaque(context).takeUnretainedValue()
+                        return transfer.isPastDeadline(moved: Int64(received) + Int64(sent)) ? 1 : 0
+                    }),
+                    bmvault_curl_set_pointer(handle, CURLOPT_XFERINFODATA, context),
                     bmvault_curl_set_callback(handle, CURLOPT_WRITEFUNCTION, { data, size, count, context in
                         guard let context, let data else { return 0 }
                         let transfer = Unmanaged<Transfer>.fromOpaque(context).takeUnretainedValue()
@@ -120,6 +149,7 @@ public final class HTTPConnection {
                         bmvault_curl_set_pointer(handle, CURLOPT_READDATA, context),
                     ]
                 }
+                if let timeLeft { setup.append(bmvault_curl_set_long(handle, CURLOPT_TIMEOUT_MS, timeLeft)) }
                 if target.scheme == "http" { setup.append(bmvault_curl_set_string(handle, CURLOPT_NOPROXY, "*")) }
                 if let caFile = settings.caFile { setup.append(bmvault_curl_set_string(handle, CURLOPT_CAINFO, caFile)) }
                 if let user = settings.user {
@@ -135,11 +165,13 @@ public final class HTTPConnection {
                 _ = bmvault_curl_set_pointer(handle, CURLOPT_ERRORBUFFER, nil)
                 _ = bmvault_curl_set_pointer(handle, CURLOPT_WRITEDATA, nil)
                 _ = bmvault_curl_set_pointer(handle, CURLOPT_READDATA, nil)
+                _ = bmvault_curl_set_pointer(handle, CURLOPT_XFERINFODATA, nil)
                 return code
             }
         }
         transfer.handle = nil
         guard code == CURLE_OK else {
+            if code == CURLE_ABORTED_BY_CALLBACK, transfer.pastDeadline { throw .timedOut }
             if code == CURLE_WRITE_ERROR, transfer.exceededLimit { throw .responseTooLarge(limit: responseLimit) }
             if code == CURLE_WRITE_ERROR, transfer.sinkRefused { throw .transport(reason: "the response could not be written") }
             if code == CURLE_ABORTED_BY_CALLBACK, transfer.upload != nil { throw .transport(reason: "the body could not be read") }
@@ -212,9 +244,15 @@ private final class Transfer {
     var received: [UInt8] = []
     let responseLimit: Int
     var exceededLimit = false
-    /// Where a 200 response's body goes instead of ``received``, and whether it refused.
+    /// Where a response of ``streamedStatus`` puts its body instead of ``received``, and
+    /// whether it refused.
     var sink: ((UnsafeRawBufferPointer) -> Bool)?
+    var streamedStatus = 200
     var sinkRefused = false
+    /// The request's own deadline, set when it starts: `base` seconds plus one for each
+    /// `bytesPerSecond` bytes moved, counted from `started`; whether the request ran past it.
+    var deadline: (started: ContinuousClock.Instant, base: Int, bytesPerSecond: Int)?
+    var pastDeadline = false
     /// The handle, while the request runs: a status is known by the first body byte.
     var handle: UnsafeMutableRawPointer?
 
@@ -227,7 +265,7 @@ private final class Transfer {
         if let sink, let handle {
             var status = 0
             _ = bmvault_curl_response_code(handle, &status)
-            if status == 200 {
+            if status == streamedStatus {
                 guard sink(bytes) else {
                     sinkRefused = true
                     return false
@@ -241,6 +279,16 @@ private final class Transfer {
         }
         received.append(contentsOf: bytes)
         return true
+    }
+
+    /// Whether the request has taken longer than its deadline allows for the bytes it has
+    /// moved, or is to send (an upload's whole size counts from the start).
+    func isPastDeadline(moved: Int64) -> Bool {
+        guard let deadline else { return false }
+        let bytes = max(moved, upload?.count ?? 0)
+        let allowed = Duration.seconds(deadline.base) + .seconds(Double(bytes) / Double(deadline.bytesPerSecond))
+        if deadline.started.duration(to: .now) > allowed { pastDeadline = true }
+        return pastDeadline
     }
 
     func send(into buffer: UnsafeMutableRawBufferPointer) -> Int? {

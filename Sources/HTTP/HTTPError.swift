@@ -6,8 +6,9 @@ public enum HTTPError: Error, Equatable, Sendable {
     /// No connection: refused, no route, a name that does not resolve (`errno` when the
     /// system gave one, else 0).
     case couldNotConnect(errno: Int32)
-    /// The connection, or a transfer that stalled, took longer than the settings allow; a
-    /// request may have been carried out without its answer arriving.
+    /// The connection, a transfer that stalled, or a request that ran past its deadline (or
+    /// the connection's) took longer than the settings allow; a request may have been
+    /// carried out without its answer arriving.
     case timedOut
     /// TLS failed: the certificate is not trusted, the host name differs, ... in libcurl's words.
     case tls(reason: String)

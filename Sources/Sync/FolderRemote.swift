@@ -47,7 +47,7 @@ public final class FolderRemote: Remote {
     private func openForCommit() throws(RemoteError) -> FileDescriptor {
         if let commitDescriptor { return commitDescriptor }
         try makeDirectory(root)
-        let descriptor = try call { () throws(FileIOError) in try FileDescriptor.open(root, .readOnly) }
+        let descriptor = try call { () throws(FileIOError) in try FileDescriptor.open(root, .readOnly, options: .directory) }
         commitDescriptor = descriptor
         return descriptor
     }

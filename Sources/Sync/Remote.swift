@@ -117,13 +117,16 @@ public enum RemoteError: Error, Equatable, Sendable {
     /// A plain `http://` URL whose host is not this machine: refused before anything was
     /// sent, since the password and the files would cross the network in the clear.
     case plainHTTPBeyondThisMachine
+    /// A folder's listing on the server names more entries, or takes more bytes, than any
+    /// folder of bmvault's (``WebDAVListing``): refused, not read on.
+    case listingTooLarge
 
     /// Whether trying again later may succeed.
     public var isTemporary: Bool {
         switch self {
         case .unreachable, .timedOut, .io, .outOfSpace: true
         case .http(_, let status): status >= 500 || status == 408 || status == 429
-        case .otherVault, .malformed, .unauthorized, .noSuchFolder, .tls, .plainHTTPBeyondThisMachine: false
+        case .otherVault, .malformed, .unauthorized, .noSuchFolder, .tls, .plainHTTPBeyondThisMachine, .listingTooLarge: false
         }
     }
 
@@ -138,6 +141,7 @@ public enum RemoteError: Error, Equatable, Sendable {
         case .unauthorized: "unauthorized"
         case .noSuchFolder: "noSuchFolder"
         case .plainHTTPBeyondThisMachine: "plainHTTP"
+        case .listingTooLarge: "listingTooLarge"
         case .outOfSpace: "outOfSpace"
         case .tls: "tls"
         case .http(let operation, let status): "http.\(operation).\(status)"

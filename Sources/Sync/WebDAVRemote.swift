@@ -43,20 +43,20 @@ public final class WebDAVRemote: Remote {
 
     /// A push larger than this is not bmvault's (see ``FolderRemote/largestFile``).
     static let largestFile = FolderRemote.largestFile
-    /// A listing larger than this is refused: 1,000,000 entries of bmvault's.
-    static let largestListing = 512 << 20
+    /// How many entries a listing may name (``WebDAVListing/largestEntryCount``; tests lower it).
+    var largestListing = WebDAVListing.largestEntryCount
     /// How often a replaced file is re-read and tried again when another writer came between.
     static let replaceAttempts = 4
 
-    /// `stallSeconds`: how long a transfer may move less than a byte a second before it is
-    /// abandoned (tests shorten it).
+    /// `deadlines`: how long its requests may take, the sync's total counted from now
+    /// (tests shorten them).
     public init(name: String, url: String, vaultID: String, credentials: WebDAVCredentials, caFile: String? = nil,
-                stallSeconds: Int = 30) {
+                deadlines: Deadlines = .forThisProcess) {
         self.name = name
         self.url = url.hasSuffix("/") ? String(url.dropLast()) : url
         self.vaultID = vaultID
         var settings = HTTPConnection.Settings()
-        settings.stallSeconds = stallSeconds
+        deadlines.apply(to: &settings)
         settings.user = credentials.user
         settings.password = credentials.password
         settings.caFile = caFile
@@ -144,10 +144,10 @@ public final class WebDAVRemote: Remote {
             }
         }
         while parallel.count < lanes {
-            do throws(HTTPError) {
-                parallel.append(Lane(connection: try HTTPConnection(settings: settings)))
+            do throws(RemoteError) {
+                parallel.append(Lane(connection: try Self.connect(settings)))
             } catch {
-                return [.failure(RemoteError(error))]
+                return [.failure(error)]
             }
         }
         let results = Mutex([Result<Value, RemoteError>?](repeating: nil, count: count))
@@ -370,11 +370,7 @@ public final class WebDAVRemote: Remote {
         }
     }
 
-    /// An entry of a `PROPFIND Depth: 1` listing.
-    struct Entry: Equatable {
-        let name: String
-        let isFolder: Bool
-    }
+    typealias Entry = WebDAVListing.Entry
 
     private static let listingRequest = Array("""
         <?xml version="1.0" encoding="utf-8"?>
@@ -382,74 +378,60 @@ public final class WebDAVRemote: Remote {
         """.utf8)
 
     /// The entries of `folder` (which ends in `/`), without the folder itself; none when it
-    /// does not exist.
+    /// does not exist. The answer is parsed as it arrives (``WebDAVListing``), never held.
     private func list(_ folder: String) throws(RemoteError) -> [Entry] {
-        let response = try send("PROPFIND", folder, headers: [("Depth", "1"), ("Content-Type", "application/xml; charset=utf-8")],
-                                body: Self.listingRequest, responseLimit: Self.largestListing)
+        let request = HTTPRequest(method: "PROPFIND", url: folder, headers: [("Depth", "1"), ("Content-Type", "application/xml; charset=utf-8")],
+                                  body: Self.listingRequest)
+        let listing = WebDAVListing(folder: folder, entryLimit: largestListing)
+        let connection = try mainConnection()
+        let response: HTTPResponse
+        do throws(HTTPError) {
+            response = try connection.perform(request, download: listing.read, streamedStatus: 207)
+        } catch {
+            throw listing.failure ?? RemoteError(error)
+        }
+        try Self.refuseLoginAndSpace(response)
         switch response.status {
-        case 207: break
+        case 207: return try listing.finish()
         case 404: return []
         default: throw Self.error(response, operation: "PROPFIND")
         }
-        do {
-            return try Self.entries(ofListing: response.body, folder: folder)
-        } catch {
-            throw .malformed(what: "a listing that is not WebDAV's")
-        }
-    }
-
-    /// The entries of a multistatus answer for `folder`: each response's last path segment,
-    /// percent-decoded, and whether it is a collection. A listing names every operation file
-    /// of a device, so each entry costs a few scans of its own bytes: Foundation's URL parser
-    /// only for an href that is a full URL, its percent-decoding only for a name that has a `%`.
-    static func entries(ofListing body: [UInt8], folder: String) throws(XMLError) -> [Entry] {
-        let root = try XMLElement.parse(body)
-        guard root.namespace == "DAV:", root.name == "multistatus" else { throw .malformed }
-        let folderPath = URLComponents(string: folder)?.percentEncodedPath ?? folder
-        var entries: [Entry] = []
-        for response in root.children("DAV:", "response") {
-            guard let href = response.child("DAV:", "href")?.text.trimmingXMLWhitespace() else { continue }
-            // An href is a path or a full URL; either way its path names the entry.
-            let path = href.hasPrefix("/") ? href : URLComponents(string: href)?.percentEncodedPath ?? href
-            guard path.trimmingSuffix("/") != folderPath.trimmingSuffix("/"), let last = path.split(separator: "/").last,
-                  let name = last.contains("%") ? String(last).removingPercentEncoding : String(last) else { continue }
-            let isFolder = response.children("DAV:", "propstat").contains { propstat in
-                propstat.child("DAV:", "prop")?.child("DAV:", "resourcetype")?.child("DAV:", "collection") != nil
-            }
-            entries.append(Entry(name: name, isFolder: isFolder))
-        }
-        return entries
     }
 
     // MARK: - Requests
 
-    private func send(_ method: String, _ target: String, headers: [(String, String)] = [], body: [UInt8]? = nil,
-                      responseLimit: Int = largestFile) throws(RemoteError) -> HTTPResponse {
-        try Self.send(method, target, on: try mainConnection(), headers: headers, body: body, responseLimit: responseLimit)
+    private func send(_ method: String, _ target: String, headers: [(String, String)] = [], body: [UInt8]? = nil) throws(RemoteError) -> HTTPResponse {
+        try Self.send(method, target, on: try mainConnection(), headers: headers, body: body)
     }
 
     /// The connection of every request but a batch's, opened at the first.
     private func mainConnection() throws(RemoteError) -> HTTPConnection {
         if let connection { return connection }
-        do throws(HTTPError) {
-            let connection = try HTTPConnection(settings: settings)
-            self.connection = connection
-            return connection
-        } catch {
-            throw RemoteError(error)
+        let connection = try Self.connect(settings)
+        self.connection = connection
+        return connection
+    }
+
+    /// A new connection. Its CA file is opened first as every file bmvault reads is
+    /// (FileIO refuses a FIFO or a device without waiting): libcurl would open a FIFO left
+    /// where the file was, and wait for ever, at every sync. Refused as `io.cafile`.
+    private static func connect(_ settings: HTTPConnection.Settings) throws(RemoteError) -> HTTPConnection {
+        if let caFile = settings.caFile {
+            do { try FileDescriptor.open(caFile, .readOnly).close() } catch { throw .io(operation: "cafile", errno: error.errno.rawValue) }
         }
+        do throws(HTTPError) { return try HTTPConnection(settings: settings) } catch { throw RemoteError(error) }
     }
 
     /// One request on `connection`; a refused login and a full server are their own errors.
     private static func send(_ method: String, _ target: String, on connection: HTTPConnection, headers: [(String, String)] = [],
-                             body: [UInt8]? = nil, responseLimit: Int = largestFile) throws(RemoteError) -> HTTPResponse {
+                             body: [UInt8]? = nil) throws(RemoteError) -> HTTPResponse {
         var request = HTTPRequest(method: method, url: target, headers: headers, body: body)
         if body != nil, !headers.contains(where: { $0.0 == "Content-Type" }) {
             request.headers.append(("Content-Type", "application/octet-stream"))
         }
         let response: HTTPResponse
         do throws(HTTPError) {
-            response = try connection.perform(request, responseLimit: responseLimit)
+            response = try connection.perform(request, responseLimit: largestFile)
         } catch {
             throw RemoteError(error)
         }
@@ -492,19 +474,5 @@ extension RemoteError {
         case .responseTooLarge: self = .malformed(what: "not a file bmvault writes")
         case .plainHTTPBeyondThisMachine: self = .plainHTTPBeyondThisMachine
         }
-    }
-}
-
-private extension String {
-    func trimmingSuffix(_ suffix: String) -> Substring {
-        hasSuffix(suffix) ? dropLast(suffix.count) : Substring(self)
-    }
-
-    /// Without the spaces, tabs and line ends XML allows around an element's text.
-    func trimmingXMLWhitespace() -> String {
-        let isWhitespace = { (byte: UInt8) in byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D }
-        guard let first = utf8.firstIndex(where: { !isWhitespace($0) }),
-              let last = utf8.lastIndex(where: { !isWhitespace($0) }) else { return "" }
-        return String(self[first...last])
     }
 }

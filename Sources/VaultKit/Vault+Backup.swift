@@ -1,3 +1,4 @@
+internal import FileIO
 import Foundation
 import Journal
 import Keystore
@@ -18,8 +19,16 @@ extension Vault {
     /// opens locked; the passphrase or recovery key of the backup's time opens it.
     public static func restore(from backup: String, at location: VaultLocation, keyStore: any KeyStore,
                                clock: any Clock = SystemClock(), events: (MigrationEvent) -> Void = { _ in }) throws(VaultError) -> Vault {
+        let backup = absolute(backup)
+        do {
+            try FileDescriptor.open(backup, .readOnly).close()
+        } catch where error.operation == .type {
+            throw .backupNotAFile(path: backup)
+        } catch {
+            // Missing or unreadable: Store.restore says so, as for every other backup.
+        }
         try storeCall { () throws(StoreError) in
-            try Store.restore(from: absolute(backup), to: location.databasePath, clock: clock,
+            try Store.restore(from: backup, to: location.databasePath, clock: clock,
                               generatorVersion: BuildInfo.version, events: events)
         }
         log.notice("vault.restored")

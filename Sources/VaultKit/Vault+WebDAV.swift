@@ -23,7 +23,8 @@ public struct WebDAVFolder: Sendable, Equatable {
         return lowered.hasPrefix("https://") || lowered.hasPrefix("http://")
     }
 
-    /// Checks what the reader typed; the CA file must be readable now.
+    /// Checks what the reader typed; the CA file must be a regular file this user can open
+    /// now (opened through FileIO, which refuses a FIFO without waiting on it).
     public init(url: String, user: String?, caFile: String?) throws(VaultError) {
         guard let components = URLComponents(string: url), let scheme = components.scheme?.lowercased(),
               scheme == "https" || scheme == "http", let host = components.host, !host.isEmpty else {
@@ -45,9 +46,7 @@ public struct WebDAVFolder: Sendable, Equatable {
         self.user = user
         if let caFile {
             let path = URL(fileURLWithPath: caFile).standardizedFileURL.path
-            guard (try? FileSystem.status(path))?.kind == .regular, (try? FileSystem.checkAccess(path, [.read])) != nil else {
-                throw .caFileUnreadable(path: path)
-            }
+            do { try FileDescriptor.open(path, .readOnly).close() } catch { throw .caFileUnreadable(path: path) }
             self.caFile = path
         } else {
             self.caFile = nil

@@ -16,6 +16,9 @@ public enum VaultError: Error, Equatable, Sendable {
     /// The secret typed opens the key another device's rekey set, but not this device's own
     /// key, which that device never had (two rekeys made at once, under different passphrases).
     case rekeyNeedsThisDevicesSecret
+    /// The backup to restore is a FIFO, a device or a folder, not a file: refused before
+    /// SQLite opens it (its open of a FIFO would wait for a writer for ever).
+    case backupNotAFile(path: String)
     /// No key for this vault in the Secret Service: run `bmvault unlock`.
     case locked
     /// The record is not (or no longer) in conflict.

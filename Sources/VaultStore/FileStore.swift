@@ -209,8 +209,10 @@ struct FileStore {
 
     /// Hands `body` each chunk of `source` (``FileStream/chunkSize`` bytes; the last shorter,
     /// possibly empty, and `final`), read into `buffers` in turn; returns the bytes read.
+    /// A source that changed while it was read throws `io(operation: "changed", …)`.
     private static func chunks(of source: FileDescriptor, into buffers: [Buffer], progress: (Int64) -> Void,
                                _ body: (UnsafeRawBufferPointer, Bool) throws(StoreError) -> Void) throws(StoreError) -> Int64 {
+        let before = try call { () throws(FileIOError) in try source.status() }
         var total: Int64 = 0
         var turn = 0
         while true {
@@ -221,7 +223,10 @@ struct FileStore {
             try body(UnsafeRawBufferPointer(rebasing: chunk.bytes[..<count]), final)
             total += Int64(count)
             progress(total)
-            if final { return total }
+            if final {
+                try call { () throws(FileIOError) in try source.checkUnchanged(since: before, bytesRead: total) }
+                return total
+            }
         }
     }
 

@@ -1,8 +1,9 @@
 internal import CXML
 
 /// An element of an XML document, read by libxml2: its namespace and local name, its
-/// attributes, the text directly inside it, and its child elements. Small documents only (a
-/// WebDAV listing, an EPUB's package document): the whole tree is held in memory.
+/// attributes, the text directly inside it, and its child elements. Small documents only (an
+/// EPUB's package document, a file's ETag on a WebDAV server): the whole tree is held in
+/// memory. A document of any length (a folder's listing) is read with ``XMLStream``.
 public struct XMLElement: Sendable, Equatable {
     /// The namespace URI (`DAV:`), nil when the element has none.
     public let namespace: String?
@@ -18,7 +19,6 @@ public struct XMLElement: Sendable, Equatable {
     public static func parse(_ bytes: [UInt8]) throws(XMLError) -> XMLElement {
         _ = initialisation
         guard bytes.count <= Int(Int32.max) else { throw .malformed }
-        let options = Int32(XML_PARSE_NONET.rawValue | XML_PARSE_NOERROR.rawValue | XML_PARSE_NOWARNING.rawValue)
         let document = bytes.withUnsafeBufferPointer { buffer in
             buffer.baseAddress.map { base in
                 base.withMemoryRebound(to: CChar.self, capacity: buffer.count) { xmlReadMemory($0, Int32(buffer.count), nil, nil, options) }
@@ -74,7 +74,11 @@ public struct XMLElement: Sendable, Equatable {
     }
 
     /// libxml2's global state, set up once per process before the first parse.
-    private static let initialisation: Void = { xmlInitParser() }()
+    static let initialisation: Void = { xmlInitParser() }()
+
+    /// How every document is read: no network (`NONET`), no entity expansion (`NOENT` is not
+    /// set), and libxml2's own messages off (they may quote the document).
+    static let options = Int32(XML_PARSE_NONET.rawValue | XML_PARSE_NOERROR.rawValue | XML_PARSE_NOWARNING.rawValue)
 }
 
 /// An attribute of an element: its namespace, local name and value.

@@ -26,9 +26,11 @@ import Testing
         return (vault, log)
     }
 
-    /// Runs bmvault on a terminal (util-linux `script`), so it opens the editor rather than reading stdin.
+    /// Runs bmvault on a terminal (util-linux `script`), so it opens the editor rather than
+    /// reading stdin; under `timeout` (SIGKILL 2 s after SIGTERM, which bmvault passes to the
+    /// editor while it waits), so a hang fails the test instead of holding the suite.
     private func onTerminal(_ vault: TestVault, _ arguments: [String]) throws -> CommandResult {
-        let command = ([Binary.path] + arguments).map { "'\($0)'" }.joined(separator: " ")
+        let command = (["/usr/bin/timeout", "-k", "2", "60", Binary.path] + arguments).map { "'\($0)'" }.joined(separator: " ")
         return try Binary.run("/usr/bin/script", ["-qec", command, "/dev/null"], environment: vault.environment)
     }
 
@@ -159,6 +161,21 @@ import Testing
         let emptied = try onTerminal(vault, ["edit", id])
         #expect(emptied.status == 1, "\(emptied)")
         #expect((try vault.json(["show", id, "--json"]) as? [String: Any])?["body"] as? String == "kept as it was")
+    }
+
+    /// An editor that leaves a FIFO where its buffer was (issue 40): bmvault used to wait on
+    /// it for ever (and, passing SIGTERM to the editor, could not even be stopped).
+    @Test func aFIFOLeftWhereTheBufferWasIsRefusedNotWaitedOn() throws {
+        let (vault, _) = try editorVault(writing: "")
+        vault.environment["EDITOR"] = "/bin/sh -c 'rm \"$1\" && mkfifo \"$1\"' fifo-editor"
+        try vault.createUnlocked()
+        try vault.succeed(["book", "add", "Emma"])
+        let result = try onTerminal(vault, ["note", "add", "emma"])
+        #expect(result.status == 1 && result.stdout.contains("the editor left something other than a file where its buffer was (a FIFO?); nothing was saved"),
+                "\(result)")
+        #expect(try vault.notes().isEmpty)
+        let runtime = try #require(vault.environment["XDG_RUNTIME_DIR"])
+        #expect(try FileManager.default.contentsOfDirectory(atPath: runtime).isEmpty, "the buffer's folder was left")
     }
 
     /// A buffer directory as a killed bmvault leaves it: the lock file (no longer held) and

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import Testing
 import TestSupport
 
@@ -185,5 +186,30 @@ import TestSupport
         }
         #expect(try vault.databaseBytesIgnoringChangeCounter() == before, "a refused remote changes nothing")
         #expect(try (vault.json(["remote", "list", "--json"]) as? [Any])?.isEmpty == true)
+    }
+
+    /// Issue 40: a server that answers every GET at 4 bytes a second stays above the stall
+    /// floor (1 byte/s for 30 s), and the sync ran for ever; now each request runs out of
+    /// time by its deadline (shortened here to 1 s plus a second per 1,000 bytes), and the
+    /// sync ends with one line and exit 75, the operation waiting in the outbox.
+    @Test func aServerThatTricklesEndsTheSyncWith75() throws {
+        let server = try WebDAVServer(users: [(Self.user, Self.password)])
+        let trickling = Mutex(false)
+        let proxy = try FaultProxy(upstreamPort: server.port) { _, method, _ in
+            trickling.withLock { $0 } && method == "GET" ? .trickle(bytesPerSecond: 4) : .pass
+        }
+        let vault = try TestVault()
+        try vault.createUnlocked()
+        try vault.succeed(["remote", "add", "cloud", proxy.url + "/bmvault", "--user", Self.user, "--password-stdin"], stdin: Self.password + "\n")
+        try vault.succeed(["sync"])
+        try vault.succeed(["book", "add", "Written while the server trickles"])
+        trickling.withLock { $0 = true }
+        let started = ContinuousClock.now
+        let result = try vault.run(["sync"], environment: ["BMVAULT_TEST_NETWORK_DEADLINES": "request:1,rate:1000"])
+        #expect(started.duration(to: .now) < .seconds(15), "\(result)")
+        #expect(result.status == 75, "\(result)")
+        #expect(result.stderr == "Error: the server of remote cloud did not answer in time; try again later\n", "\(result)")
+        #expect(proxy.faultsChosen.contains(.trickle(bytesPerSecond: 4)))
+        #expect((try vault.json(["outbox", "--json"]) as? [Any])?.count == 1, "the book waits for the next sync")
     }
 }

@@ -15,7 +15,8 @@ import TestSupport
     static let noBackoff = Backoff(baseMilliseconds: 0, capMilliseconds: 0)
 
     static func remote(_ url: String, _ cluster: Cluster) -> WebDAVRemote {
-        WebDAVRemote(name: remoteName, url: url + "/bmvault", vaultID: cluster.metadata.vaultID, credentials: credentials, stallSeconds: 1)
+        WebDAVRemote(name: remoteName, url: url + "/bmvault", vaultID: cluster.metadata.vaultID, credentials: credentials,
+                     deadlines: WebDAVRemote.Deadlines(stallSeconds: 1))
     }
 
     /// The answer to an operation's PUT is lost after the server stored it: the retry finds
@@ -64,6 +65,44 @@ import TestSupport
                 #expect(error == expected && error.isTemporary, "\(fault): \(error)")
             }
         }
+    }
+
+    /// Issue 40: an answer trickled at 4 bytes a second never falls under the stall floor (a
+    /// byte a second), yet the request ends as `timedOut` once it has taken longer than its
+    /// deadline allows for the bytes it moved (here 1 s plus a second per 1,000 bytes).
+    @Test func aTrickledAnswerRunsOutOfItsRequestsTime() throws {
+        let server = try WebDAVServer()
+        let cluster = try Cluster()
+        let a = try cluster.addDevice("a")
+        try a.sync(through: [Self.remote(server.url.replacingOccurrences(of: "/bmvault", with: ""), cluster)])
+        let proxy = try FaultProxy(upstreamPort: server.port) { _, method, _ in method == "GET" ? .trickle(bytesPerSecond: 4) : .pass }
+        let remote = WebDAVRemote(name: remoteName, url: proxy.url + "/bmvault", vaultID: cluster.metadata.vaultID, credentials: Self.credentials,
+                                  deadlines: WebDAVRemote.Deadlines(stallSeconds: 2, requestSeconds: 1, minimumBytesPerSecond: 1000))
+        try remote.checkReachable()
+        let started = ContinuousClock.now
+        #expect(throws: RemoteError.timedOut) { try remote.readDescriptor() }
+        #expect(started.duration(to: .now) < .seconds(5), "the trickle was cut at its deadline")
+        #expect(proxy.faultsChosen.contains(.trickle(bytesPerSecond: 4)))
+    }
+
+    /// Issue 40: every request of one remote (one sync) ends by the sync's deadline, however
+    /// long its own would be: one under way is cut there, and none starts after it.
+    @Test func aSyncEndsByItsTotalDeadline() throws {
+        let server = try WebDAVServer()
+        let cluster = try Cluster()
+        let a = try cluster.addDevice("a")
+        try a.sync(through: [Self.remote(server.url.replacingOccurrences(of: "/bmvault", with: ""), cluster)])
+        let proxy = try FaultProxy(upstreamPort: server.port) { _, method, _ in method == "GET" ? .trickle(bytesPerSecond: 4) : .pass }
+        let remote = WebDAVRemote(name: remoteName, url: proxy.url + "/bmvault", vaultID: cluster.metadata.vaultID, credentials: Self.credentials,
+                                  deadlines: WebDAVRemote.Deadlines(stallSeconds: 60, requestSeconds: 60, syncSeconds: 2))
+        let started = ContinuousClock.now
+        try remote.checkReachable()
+        #expect(throws: RemoteError.timedOut) { try remote.readDescriptor() }
+        let elapsed = started.duration(to: .now)
+        #expect(elapsed >= .milliseconds(1900) && elapsed < .seconds(5), "cut at the sync's deadline: \(elapsed)")
+        let asked = proxy.faultsChosen.count
+        #expect(throws: RemoteError.timedOut) { try remote.checkReachable() }
+        #expect(proxy.faultsChosen.count == asked, "nothing is sent once the sync's time is up")
     }
 
     @Test(arguments: [UInt64(1), 2, 3])

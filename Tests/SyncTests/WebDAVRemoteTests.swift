@@ -115,12 +115,110 @@ import TestSupport
                 <d:propstat><d:prop><d:resourcetype/></d:prop></d:propstat></d:response>
             </d:multistatus>
             """
-        let entries = try WebDAVRemote.entries(ofListing: Array(listing.utf8), folder: "https://cloud.example/remote.php/dav/files/ada/bmvault/devices/")
         // Whitespace around an href is not part of it; a name that does not decode is no entry.
-        #expect(entries == [WebDAVRemote.Entry(name: "0123456789abcdef0123456789abcdef", isFolder: true),
-                            WebDAVRemote.Entry(name: "desktop copy.ini", isFolder: false),
-                            WebDAVRemote.Entry(name: "fedcba9876543210fedcba9876543210", isFolder: true),
-                            WebDAVRemote.Entry(name: "café+notes", isFolder: false)])
-        #expect(throws: (any Error).self) { try WebDAVRemote.entries(ofListing: Array("<html/>".utf8), folder: "/") }
+        // The answer is read as it arrives, in pieces of any size.
+        for size in [1, 7, 4096] {
+            let entries = try Self.entries(ofListing: Array(listing.utf8), folder: "https://cloud.example/remote.php/dav/files/ada/bmvault/devices/",
+                                           pieces: size)
+            #expect(entries == [WebDAVListing.Entry(name: "0123456789abcdef0123456789abcdef", isFolder: true),
+                                WebDAVListing.Entry(name: "desktop copy.ini", isFolder: false),
+                                WebDAVListing.Entry(name: "fedcba9876543210fedcba9876543210", isFolder: true),
+                                WebDAVListing.Entry(name: "café+notes", isFolder: false)], "in pieces of \(size)")
+        }
+        for notAListing in ["<html/>", "<d:multistatus xmlns:d=\"DAV:\"><d:response>", "", "not xml"] {
+            #expect(throws: RemoteError.malformed(what: "a listing that is not WebDAV's")) {
+                try Self.entries(ofListing: Array(notAListing.utf8), folder: "/", pieces: 3)
+            }
+        }
+    }
+
+    /// `listing` fed to a ``WebDAVListing`` in pieces of `pieces` bytes.
+    static func entries(ofListing listing: [UInt8], folder: String, pieces: Int) throws(RemoteError) -> [WebDAVListing.Entry] {
+        let reader = WebDAVListing(folder: folder)
+        for start in stride(from: 0, to: listing.count, by: pieces) {
+            guard listing[start..<min(start + pieces, listing.count)].withUnsafeBytes({ reader.read($0) }) else { break }
+        }
+        return try reader.finish()
+    }
+
+    /// A listing of `count` operation files in `devices/<id>/`, made `perChunk` entries at a
+    /// time as it is read, so the test never holds it whole either.
+    struct GeneratedListing: Sequence, IteratorProtocol {
+        static let folder = "/dav/bmvault/devices/0123456789abcdef0123456789abcdef/"
+        let count: Int
+        var made = 0
+        var finished = false
+
+        init(count: Int) { self.count = count }
+
+        mutating func next() -> [UInt8]? {
+            if finished { return nil }
+            // First the folder's own response, as servers send it.
+            var text = made > 0 ? "" : "<?xml version=\"1.0\"?>\n<d:multistatus xmlns:d=\"DAV:\"><d:response><d:href>\(Self.folder)</d:href>"
+                + "<d:propstat><d:prop><d:resourcetype><d:collection/></d:resourcetype></d:prop></d:propstat></d:response>\n"
+            for index in made..<Swift.min(made + 1000, count) {
+                text += "<d:response><d:href>\(Self.folder)\(String(format: "%016d", index)).0123456789abcdef.op</d:href>"
+                    + "<d:propstat><d:prop><d:resourcetype/></d:prop><d:status>HTTP/1.1 200 OK</d:status></d:propstat></d:response>\n"
+            }
+            made = Swift.min(made + 1000, count)
+            if made == count {
+                text += "</d:multistatus>\n"
+                finished = true
+            }
+            return Array(text.utf8)
+        }
+    }
+
+    /// Issue 40: a listing is parsed as it arrives, never held whole; 100,000 entries (about
+    /// 18 MB) are read, each entry kept and nothing else.
+    @Test func aLongListingIsReadAsItArrives() throws {
+        let reader = WebDAVListing(folder: GeneratedListing.folder)
+        var bytes = 0
+        for chunk in GeneratedListing(count: 100_000) {
+            bytes += chunk.count
+            #expect(chunk.withUnsafeBytes { reader.read($0) })
+        }
+        let entries = try reader.finish()
+        #expect(bytes > 15_000_000)
+        #expect(entries.count == 100_000 && entries.allSatisfy { !$0.isFolder && $0.name.hasSuffix(".op") })
+        #expect(entries.last?.name == String(format: "%016d", 99_999) + ".0123456789abcdef.op")
+    }
+
+    /// Issue 40: past the cap on entries (here lowered to 10,000) the listing is refused as
+    /// soon as the entry after the last allowed one is read: what the server sends after it is
+    /// not read, and what was kept is bounded by the cap. The cap is far lower than the
+    /// bytes allowed (1,000,000 entries, 512 MiB).
+    @Test func aListingPastTheEntryCapIsRefusedAsItArrives() throws {
+        #expect(WebDAVListing.largestEntryCount == 1_000_000 && WebDAVListing.largestByteCount == 512 << 20)
+        let reader = WebDAVListing(folder: GeneratedListing.folder, entryLimit: 10_000)
+        var chunks = 0
+        for chunk in GeneratedListing(count: 1_000_000) {
+            chunks += 1
+            guard chunk.withUnsafeBytes({ reader.read($0) }) else { break }
+        }
+        #expect(throws: RemoteError.listingTooLarge) { try reader.finish() }
+        #expect(chunks == 11, "refused within the chunk that held entry 10,001, of 1,000")
+        #expect(reader.entries.count <= 10_000)
+        #expect(!RemoteError.listingTooLarge.isTemporary && RemoteError.listingTooLarge.errorClass == "listingTooLarge")
+    }
+
+    /// Issue 40, through the server: a device folder with more files than a listing may name
+    /// (the cap lowered to 500 for the test) is refused with its own error; at the cap it is read.
+    @Test func aFolderListingMoreEntriesThanTheCapIsRefused() throws {
+        let server = try WebDAVServer()
+        let cluster = try Cluster()
+        let device = "0123456789abcdef0123456789abcdef"
+        let folder = server.folder + "/bmvault-\(cluster.metadata.vaultID)/devices/\(device)"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        for index in 0..<500 {
+            FileManager.default.createFile(atPath: folder + "/" + String(format: "%016d", index) + ".0123456789abcdef.op", contents: Data())
+        }
+        let remote = Self.remote(server, cluster)
+        remote.largestListing = 500
+        #expect(try remote.operationNames(of: device).count == 500)
+        FileManager.default.createFile(atPath: folder + "/" + String(format: "%016d", 500) + ".0123456789abcdef.op", contents: Data())
+        #expect(throws: RemoteError.listingTooLarge) { try remote.operationNames(of: device) }
+        // The connection is still usable after a listing refused midway.
+        #expect(try remote.devices() == [device])
     }
 }

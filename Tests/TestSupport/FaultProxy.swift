@@ -41,6 +41,9 @@ public final class FaultProxy: Sendable {
         case status(Int)
         /// The server's answer is held back this many seconds before it is passed on.
         case stall(seconds: Int)
+        /// The server's answer is passed on one byte at a time, this many a second: never
+        /// silent long enough for a stall timeout, as a hostile server would answer.
+        case trickle(bytesPerSecond: Int)
     }
 
 }
@@ -128,7 +131,7 @@ private final class Core: Sendable {
         case .status(let status):
             Self.send(client, Array("HTTP/1.1 \(status) Injected\r\nContent-Length: 0\r\nConnection: close\r\n\r\n".utf8))
             return
-        case .pass, .dropResponse, .stall:
+        case .pass, .dropResponse, .stall, .trickle:
             break
         }
         guard let response = forward(head: head, body: body) else { return }
@@ -137,6 +140,13 @@ private final class Core: Sendable {
             return
         case .stall(let seconds):
             sleep(UInt32(seconds))
+        case .trickle(let rate):
+            // Until the whole answer is out, or the client gave up and closed.
+            for byte in response {
+                guard Self.send(client, [byte]) else { return }
+                usleep(UInt32(1_000_000 / max(1, rate)))
+            }
+            return
         default:
             break
         }
@@ -194,13 +204,16 @@ private final class Core: Sendable {
         return (head, body)
     }
 
-    private static func send(_ socket: Int32, _ bytes: [UInt8]) {
+    /// Whether every byte went out (false: the other side closed).
+    @discardableResult
+    private static func send(_ socket: Int32, _ bytes: [UInt8]) -> Bool {
         var sent = 0
         while sent < bytes.count {
             let count = bytes[sent...].withUnsafeBytes { Glibc.send(socket, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
-            if count <= 0 { return }
+            if count <= 0 { return false }
             sent += count
         }
+        return true
     }
 
     private static func loopback(port: Int) -> sockaddr_in {

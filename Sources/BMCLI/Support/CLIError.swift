@@ -33,6 +33,9 @@ enum CLIError: Error, Equatable {
     case interrupted(signal: Int32)
     /// The editor could not be started, or exited with a non-zero status.
     case editorFailed(status: Int32)
+    /// The editor left a FIFO, a device or a folder where its buffer was: nothing is read
+    /// from it (a FIFO would block bmvault for ever).
+    case editorBufferNotAFile
     /// Some records could not be read; the rest were shown.
     case unreadableRecords(count: Int)
     /// The vault key is needed, no keyring holds it (none is reachable, or `--no-keyring`),

@@ -46,12 +46,26 @@ enum ChildProcess {
 
     /// Waits for `child` to end and returns its exit status, or 128 + the signal that ended it.
     static func waitForExit(_ child: pid_t) throws(CLIError) -> Int32 {
+        guard let status = try wait(for: child, options: 0) else { throw .system(operation: "waitpid", errno: ECHILD) }
+        return status
+    }
+
+    /// `child`'s exit status (as ``waitForExit(_:)``) if it has ended, else nil at once: for
+    /// a caller that reads the child's output and must not wait on the pipe once the child
+    /// is gone (a process it left behind may hold the pipe open).
+    static func exitStatus(of child: pid_t) throws(CLIError) -> Int32? {
+        try wait(for: child, options: WNOHANG)
+    }
+
+    private static func wait(for child: pid_t, options: Int32) throws(CLIError) -> Int32? {
         var status: Int32 = 0
+        let ended: pid_t
         do {
-            _ = try systemCall(FileIOError.Operation(rawValue: "waitpid")) { waitpid(child, &status, 0) }
+            ended = try systemCall(FileIOError.Operation(rawValue: "waitpid")) { waitpid(child, &status, options) }
         } catch {
             throw .system(error)
         }
+        guard ended == child else { return nil }
         // WIFEXITED / WEXITSTATUS are macros Swift cannot import.
         let signalled = status & 0x7f
         return signalled == 0 ? (status >> 8) & 0xff : 128 + signalled

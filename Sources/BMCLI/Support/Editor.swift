@@ -139,7 +139,13 @@ struct Editor {
     }
 
     private static func read(_ path: String) throws(CLIError) -> [UInt8] {
-        do { return try FileSystem.readFile(at: path) } catch { throw .system(error) }
+        do {
+            return try FileSystem.readFile(at: path)
+        } catch where error.operation == .type {
+            throw .editorBufferNotAFile
+        } catch {
+            throw .system(error)
+        }
     }
 
     /// Overwrites every regular file in `directory` (and below it: an editor may leave a

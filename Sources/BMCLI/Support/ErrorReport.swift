@@ -28,6 +28,8 @@ struct ErrorReport: Equatable {
             return ErrorReport("a vault already exists at \(path); it was left untouched", .failure)
         case .rekeyNeedsThisDevicesSecret:
             return ErrorReport("that passphrase opens the key another device set when both were rekeyed at once, but not this device's own key, which that device never had: unlock with this device's passphrase, make it the other one with `bmvault passphrase change`, then unlock again; nothing was changed", .noPermission)
+        case .backupNotAFile(let path):
+            return ErrorReport("\(path) is not a file (a FIFO, a device or a folder), so not a backup; nothing was restored", .dataError)
         case .notAVault(let path):
             return ErrorReport("\(path) is not a bmvault vault", .dataError)
         case .locked:
@@ -43,7 +45,7 @@ struct ErrorReport: Equatable {
         case .remoteFolderNotPermitted(let name):
             return ErrorReport("permission denied on \(folderGiven(name)): this user cannot read and write there; nothing was set up", .unavailable)
         case .remote(let name, let errorClass):
-            return ErrorReport(remoteMessage(name: name, errorClass: errorClass), errorClass == "unauthorized" ? .noPermission : .unavailable)
+            return ErrorReport(remoteMessage(name: name, errorClass: errorClass), remoteExitCode(errorClass))
         case .invalidRemoteURL(let reason):
             return ErrorReport("that URL cannot be a remote: \(reason); nothing was set up", .usage)
         case .caFileUnreadable(let path):
@@ -159,6 +161,8 @@ struct ErrorReport: Equatable {
             return stored
                 ? ErrorReport("book file \(id): its stored copy is gone from the vault's files folder; `bmvault file verify` lists every file missing", .notFound)
                 : ErrorReport("book file \(id) is not where it was linked; `bmvault file verify --search DIR` looks for it, `--repair` re-links it", .notFound)
+        case .fileUnreachable(let id, let stored, let code) where code == EINVAL || code == EISDIR:
+            return ErrorReport("book file \(id): \(stored ? "its stored copy in the vault's files folder" : "the file it links to") is not a file (a FIFO, a device or a folder), so it was not read; `bmvault file verify` lists every such file", .dataError)
         case .fileUnreachable(let id, _, let code):
             return ErrorReport("book file \(id) cannot be read: \(String(cString: strerror(code)))", fileAccessExitCode(code))
         case .recordPurged(let id):
@@ -200,6 +204,8 @@ struct ErrorReport: Equatable {
         case .migrationChanged(let id):
             return ErrorReport("this vault records migration \(id) differently from this bmvault \(BuildInfo.version); it was not opened or changed: "
                                + "upgrade bmvault, or report it with the output of `bmvault diagnostics`", .failure)
+        case .io(operation: "changed", _):
+            return ErrorReport("the file changed while it was read (is it still being written or downloaded?); nothing was changed: add it again once it is complete", .temporaryFailure)
         case .database, .encodingFailed, .io, .upgradeCheckFailed:
             return ErrorReport("storage failure: \(error)", .failure)
         }
@@ -290,6 +296,8 @@ struct ErrorReport: Equatable {
             return ErrorReport("stopped by signal \(signal) while the editor was open; nothing was saved", .failure)
         case .editorFailed(let status):
             return ErrorReport("the editor exited with status \(status); nothing was saved", .failure)
+        case .editorBufferNotAFile:
+            return ErrorReport("the editor left something other than a file where its buffer was (a FIFO?); nothing was saved", .failure)
         case .unreadableRecords(let count):
             return ErrorReport("\(count) record\(count == 1 ? "" : "s") could not be read (listed above); every other record was shown", .dataError)
         case .noPassphraseSource(let reason):
@@ -350,7 +358,10 @@ struct ErrorReport: Equatable {
         case .remotesSkipped(let skipped):
             let names = skipped.keys.sorted().joined(separator: ", ")
             let (remote, they) = skipped.count == 1 ? ("remote", "it needs") : ("remotes", "they need")
-            return ErrorReport("the sync is not complete: \(remote) \(names) could not be used (said above); what \(they) waits in the outbox", .unavailable)
+            // Remotes that only ran out of time are as temporary as an upload to retry.
+            let timedOut = skipped.values.allSatisfy { $0 == "timedOut" }
+            return ErrorReport("the sync is not complete: \(remote) \(names) could not be used (said above); what \(they) waits in the outbox",
+                               timedOut ? .temporaryFailure : .unavailable)
         case .leftToRetry(let failures, let deferred):
             var parts: [String] = []
             if failures > 0 { parts.append("\(counted(failures, "upload")) failed for now and will be retried") }
@@ -380,6 +391,8 @@ struct ErrorReport: Equatable {
         switch error {
         case let error as VaultError:
             switch error {
+            // A file that changed while it was read is the reader's to retry, not a failure of bmvault's.
+            case .storage(.io(operation: "changed", _)): return false
             case .storage(.upgradeFailed), .storage(.database), .storage(.encodingFailed), .storage(.io), .storage(.migrationChanged),
                  .storage(.upgradeCheckFailed), .storage(.crypto), .crypto:
                 return true
@@ -393,6 +406,17 @@ struct ErrorReport: Equatable {
         }
     }
 
+    /// A refused login is the reader's to fix (77); a server that did not answer within its
+    /// deadline (SECURITY.md, "Remotes (sync)") may next time (75); any other failure of a
+    /// remote is 69.
+    static func remoteExitCode(_ errorClass: String) -> ExitCode {
+        switch errorClass {
+        case "unauthorized": .noPermission
+        case "timedOut": .temporaryFailure
+        default: .unavailable
+        }
+    }
+
     static func remoteMessage(name: String, errorClass: String) -> String {
         switch errorClass {
         case "unreachable": return "the remote \(name) cannot be reached (is the drive mounted, the folder or server there?); nothing was synced"
@@ -402,7 +426,9 @@ struct ErrorReport: Equatable {
             + "add it again with https://; nothing was synced"
         case "noSuchFolder": return "no such folder on the server of remote \(name): create it there, or check the URL; nothing was synced"
         case "outOfSpace": return "the server of remote \(name) is out of space; nothing more was synced"
+        case "io.cafile": return "the CA file of remote \(name) cannot be read or is not a file (a FIFO, a device?): fix it, or add the remote again with another --ca-file; nothing was synced with it"
         case "tls": return "TLS with the server of remote \(name) failed (its certificate is not trusted here: see `remote add --ca-file`)"
+        case "listingTooLarge": return "the server of remote \(name) lists more entries in one folder than any of bmvault's holds (1,000,000, or 512 MiB); it was not read on, and nothing more was synced"
         case let http where http.hasPrefix("http.create-once."):
             return "the server of remote \(name) lets a file be written twice, which bmvault's sync cannot rely on; use another server (nothing was set up)"
         case let http where http.hasPrefix("http."):

@@ -19,7 +19,7 @@ enum ExitCode: Int32, CaseIterable {
         case .dataError: "The input data was wrong: empty text, invalid UTF-8, a malformed recovery key, a record that fails authentication."
         case .notFound: "The vault, book or record does not exist."
         case .unavailable: "The Secret Service is not reachable or did not answer; a sync skipped a remote it could not use; a remote's server could not be used."
-        case .temporaryFailure: "A sync left operations to retry later (a remote failed for now, records not received yet)."
+        case .temporaryFailure: "A sync left operations to retry later (a remote failed for now, records not received yet); a remote's server did not answer within its deadline; a file changed while it was read."
         case .noPermission: "The vault is locked, or the passphrase or recovery key is wrong, or a server refused the user name or password."
         }
     }

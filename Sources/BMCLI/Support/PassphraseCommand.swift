@@ -13,8 +13,19 @@ import VaultKit
 /// standard error is bmvault's, so `pass` or `secret-tool` can say what went wrong. Its output
 /// goes straight into secure memory; the value itself is never repeated in a message, since
 /// it may hold the passphrase (`echo ...`).
+///
+/// Its output is read to its end, whatever its length (a first line over
+/// ``SecretInput/maximumBytes`` is refused, the rest read and dropped), so the command never
+/// blocks writing to a full pipe while bmvault waits for it; and once the command has exited,
+/// for ``grace`` more at most, so a process it left running with its output open (a daemon,
+/// `sleep &`) cannot hold bmvault.
 enum PassphraseCommand {
     static let variable = "BMVAULT_PASSPHRASE_COMMAND"
+    /// How long the output is still read after the command exited. What it wrote is in the
+    /// pipe by then; this covers only reading it.
+    static let grace = Duration.milliseconds(500)
+    /// How often the command is checked for its exit while its output stays silent.
+    private static let exitCheckMilliseconds: Int32 = 100
 
     /// Runs `command` and returns the first line it printed, without the line ending.
     static func run(_ command: String) throws(CLIError) -> SecretBytes {
@@ -24,7 +35,7 @@ enum PassphraseCommand {
         let nothing: FileDescriptor
         do {
             output = try FileDescriptor.pipe()
-            nothing = try FileDescriptor.open("/dev/null", .readOnly)
+            nothing = try FileDescriptor.nullDevice()
         } catch {
             throw .system(error)
         }
@@ -41,9 +52,7 @@ enum PassphraseCommand {
             }
             child = started
         }
-        // Waited for whatever the reading did, so no child is left behind.
-        let line = Result { () throws(CLIError) in try firstLine(from: output.read) }
-        let status = try ChildProcess.waitForExit(child)
+        let (line, status) = try firstLine(from: output.read, of: child)
         guard status == 0 else { throw .passphraseCommandFailed(status: status) }
         return try line.get()
     }
@@ -95,19 +104,63 @@ enum PassphraseCommand {
 
     // MARK: - Private
 
-    /// Reads the first line into secure memory, then drains the rest (not kept), so the
-    /// command never blocks on a full pipe.
-    private static func firstLine(from descriptor: FileDescriptor) throws(CLIError) -> SecretBytes {
-        let line = try SecretInput.readLine(from: descriptor)
+    /// Reads the command's output (see the type's comment) and returns its first line, in
+    /// secure memory, or why it is refused, with the command's exit status. The command is
+    /// always waited for, whatever the reading did, so no child is left behind.
+    private static func firstLine(from pipe: FileDescriptor, of child: pid_t) throws(CLIError) -> (Result<SecretBytes, CLIError>, Int32) {
+        let line: SecretBytes, chunk: SecretBytes
         // The rest (`pass` puts a login or a one-time-code seed there) passes through secure
         // memory too, and is wiped.
-        let rest: SecretBytes
-        do { rest = try SecretBytes(count: 512) } catch { throw .system(operation: "sodium_malloc", errno: ENOMEM) }
         do {
-            while try rest.withUnsafeMutableBytes({ (buffer) throws(FileIOError) in try descriptor.read(into: buffer) }) > 0 {}
+            line = try SecretBytes(count: SecretInput.maximumBytes)
+            chunk = try SecretBytes(count: 4096)
         } catch {
-            throw .system(error)
+            throw .system(operation: "sodium_malloc", errno: ENOMEM)
         }
-        return line
+        var length = 0
+        var lineEnded = false, tooLong = false
+        var status: Int32?
+        var deadline: ContinuousClock.Instant?
+        var failure: FileIOError?
+        while true {
+            if status == nil, let ended = try ChildProcess.exitStatus(of: child) {
+                status = ended
+                deadline = .now + grace
+            }
+            var wait = exitCheckMilliseconds
+            if let deadline {
+                let left = ContinuousClock.now.duration(to: deadline)
+                guard left > .zero else { break }
+                wait = Int32(min(Double(wait), (left / .milliseconds(1)).rounded(.up)))
+            }
+            let count: Int
+            do throws(FileIOError) {
+                guard try pipe.waitUntilReadable(milliseconds: wait) else { continue }
+                count = try chunk.withUnsafeMutableBytes { (buffer) throws(FileIOError) in try pipe.read(into: buffer) }
+            } catch {
+                failure = error
+                break
+            }
+            if count == 0 { break }
+            guard !lineEnded else { continue }
+            line.withUnsafeMutableBytes { kept in
+                chunk.withUnsafeBytes { read in
+                    for byte in read[0..<count] {
+                        if byte == UInt8(ascii: "\n") { lineEnded = true; break }
+                        // Never cut a secret silently: a longer one is refused.
+                        guard length < kept.count else { tooLong = true; lineEnded = true; break }
+                        kept[length] = byte
+                        length += 1
+                    }
+                }
+            }
+        }
+        let exit: Int32
+        if let status { exit = status } else { exit = try ChildProcess.waitForExit(child) }
+        if let failure { return (.failure(.system(failure)), exit) }
+        if tooLong { return (.failure(.secretTooLong(limit: SecretInput.maximumBytes)), exit) }
+        if length > 0, line.withUnsafeBytes({ $0[length - 1] }) == UInt8(ascii: "\r") { length -= 1 }
+        line.truncate(to: length)
+        return (.success(line), exit)
     }
 }

@@ -68,7 +68,7 @@ enum PDFReader {
     /// The error number opening `path` fails with now (qpdf's own error names none).
     private static func openErrno(_ path: String) -> Int32 {
         do {
-            try FileDescriptor.open(path, .readOnly, options: .nonBlocking).close()
+            try FileDescriptor.open(path, .readOnly).close()
             return EIO
         } catch {
             return error.errno.rawValue

@@ -42,6 +42,15 @@ final class TestVault {
         return try Binary.run(Binary.path, arguments, stdin: stdin, environment: environment)
     }
 
+    /// Runs `bmvault ARGUMENTS` under coreutils `timeout`: a command that would hang ends
+    /// with status 124 (137 if it ignored SIGTERM) after `seconds`, instead of holding the
+    /// suite for ever.
+    func run(_ arguments: [String], within seconds: Int, environment extra: [String: String] = [:]) throws -> CommandResult {
+        var environment = self.environment
+        for (name, value) in extra { environment[name] = value }
+        return try Binary.run("/usr/bin/timeout", ["-k", "2", String(seconds), Binary.path] + arguments, environment: environment)
+    }
+
     /// Runs a command that must succeed, and returns its result.
     @discardableResult
     func succeed(_ arguments: [String], stdin: String? = nil, sourceLocation: SourceLocation = #_sourceLocation) throws -> CommandResult {
