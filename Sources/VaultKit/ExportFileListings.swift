@@ -21,7 +21,7 @@ struct ExportFileListings {
 
     init(store: Store, withFiles: Bool) throws(StoreError) {
         self.withFiles = withFiles
-        for file in try store.attachedFiles() { byBook[file.book, default: []].append(file) }
+        for file in try store.read({ tables throws(StoreError) in try tables.bookFiles.attached() }) { byBook[file.book, default: []].append(file) }
     }
 
     /// The files of `book`, oldest first, their plain copies written first when asked.

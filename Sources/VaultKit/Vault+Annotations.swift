@@ -81,7 +81,7 @@ extension Vault {
             try Annotation.new(bookID: book.id, kind: kind, body: body, locator: locator.map { text throws(JournalError) in try Locator(text) },
                                at: clock.now())
         }
-        try storeCall { () throws(StoreError) in try store.write { tables throws(StoreError) in try tables.annotations.add(annotation, tags: tags) } }
+        try store.writing { tables throws(StoreError) in try tables.annotations.add(annotation, tags: tags) }
         return annotation
     }
 
@@ -112,9 +112,7 @@ extension Vault {
             try forEachByTitle(filter, request: request, titles: titles, store: store) { body(listing($0)) }
             return
         }
-        try storeCall { () throws(StoreError) in
-            try store.read { tables throws(StoreError) in try tables.annotations.forEach(filter, order: storeOrder, newest: request.newest) { body(listing($0)) } }
-        }
+        try store.reading { tables throws(StoreError) in try tables.annotations.forEach(filter, order: storeOrder, newest: request.newest) { body(listing($0)) } }
     }
 
     /// Books by title (folded; a book whose title cannot be read last, by id), each book's
@@ -159,7 +157,7 @@ extension Vault {
             unreadable.forEach(body)
             return
         }
-        let books = try storeCall { () throws(StoreError) in try store.read { tables throws(StoreError) in try tables.annotations.bookIDs(filter) } }
+        let books = try store.reading { tables throws(StoreError) in try tables.annotations.bookIDs(filter) }
         for book in inTitleOrder(books) {
             var notes: [Result<Annotation, UnreadableRecord>] = []
             var oneBook = filter

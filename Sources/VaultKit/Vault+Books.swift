@@ -66,7 +66,7 @@ extension Vault {
         let book = try journalCall { () throws(JournalError) in
             try Book.new(title: title, authors: authors, edition: try edition.applied(to: .unknown), at: clock.now())
         }
-        try storeCall { () throws(StoreError) in try store.write { tables throws(StoreError) in try tables.books.add(book, tags: tags) } }
+        try store.writing { tables throws(StoreError) in try tables.books.add(book, tags: tags) }
         cachedTitles = nil
         return book
     }
@@ -74,7 +74,7 @@ extension Vault {
     /// Every live book, oldest first; unreadable ones in place as failures naming their id.
     public func books() throws(VaultError) -> [Result<Book, UnreadableRecord>] {
         let store = try unlockedStore()
-        return try storeCall { () throws(StoreError) in try store.read { tables throws(StoreError) in try tables.books.all() } }
+        return try store.reading { tables throws(StoreError) in try tables.books.all() }
     }
 
     /// Every live book (those that show `tag`, if given), oldest first, with its counts, its
@@ -83,9 +83,7 @@ extension Vault {
     public func shelf(tag: String? = nil) throws(VaultError) -> [Result<(book: Book, activity: BookActivity, tags: [String]), UnreadableRecord>] {
         let tagged = try tag.map { (tag) throws(VaultError) in try records(.book, taggedWith: tag) }
         let store = try unlockedStore()
-        let (books, activity) = try storeCall { () throws(StoreError) in
-            try store.read { tables throws(StoreError) in (try tables.books.all(), try tables.books.activity()) }
-        }
+        let (books, activity) = try store.reading { tables throws(StoreError) in (try tables.books.all(), try tables.books.activity()) }
         let tags = try tagsByRecord(.book)
         return books.compactMap { result in
             if case .success(let book) = result, let tagged, !tagged.contains(book.id) { return nil }
@@ -100,11 +98,11 @@ extension Vault {
             let typed = reference.trimmingCharacters(in: .whitespaces).lowercased()
             let named = try resolve(recent, typed: typed)
             guard named.kind == .book else { throw .wrongRecordKind(id: typed, expected: "book (@last-book)", found: "note or quote") }
-            return try storeCall { () throws(StoreError) in try store.read { tables throws(StoreError) in try tables.books.book(named.id) } }
+            return try store.reading { tables throws(StoreError) in try tables.books.book(named.id) }
         }
         // A full id needs no title at all: one row, whatever the size of the library.
         if let id = try? EntityID(validating: reference.trimmingCharacters(in: .whitespaces)),
-           let book = try? storeCall({ () throws(StoreError) in try store.read { tables throws(StoreError) in try tables.books.book(id) } }), book.deletedAt == nil {
+           let book = try? store.reading({ tables throws(StoreError) in try tables.books.book(id) }), book.deletedAt == nil {
             log.debug("journal.book.resolved", ["book": .text(book.title), "candidates": 1])
             return book
         }
@@ -114,7 +112,7 @@ extension Vault {
         case .one(let named): id = named
         case .several(let indexes): id = try choose(among: indexes, in: titles)
         }
-        let book = try storeCall { () throws(StoreError) in try store.read { tables throws(StoreError) in try tables.books.book(id) } }
+        let book = try store.reading { tables throws(StoreError) in try tables.books.book(id) }
         log.debug("journal.book.resolved", ["book": .text(book.title), "candidates": .integer(titles.count)])
         return book
     }
@@ -201,7 +199,7 @@ extension Vault {
         let namedBook = try reference.map { (text) throws(VaultError) in try book(named: text) }
         let titles: [EntityID: String]
         if let namedBook { titles = [namedBook.id: namedBook.title] } else { titles = try bookTitles() }
-        let sessions = try storeCall { () throws(StoreError) in try store.read { tables throws(StoreError) in try tables.sessions.live(book: namedBook?.id, startedSince: since) } }
+        let sessions = try store.reading { tables throws(StoreError) in try tables.sessions.live(book: namedBook?.id, startedSince: since) }
         return sessions.map { SessionListing(session: $0, bookTitle: titles[$0.bookID]) }
     }
 
@@ -211,7 +209,7 @@ extension Vault {
         let checked = try journalCall { () throws(JournalError) in try Book.checkedProgress(percent) }
         let book = try book(named: reference)
         let store = try unlockedStore()
-        return try storeCall { () throws(StoreError) in try store.write { tables throws(StoreError) in try tables.books.setProgress(of: book.id, to: checked, rewind: rewind) } }
+        return try store.writing { tables throws(StoreError) in try tables.books.setProgress(of: book.id, to: checked, rewind: rewind) }
     }
 
     /// Sets how far through a book the reader is as a page of its edition (the page read up
@@ -220,7 +218,7 @@ extension Vault {
         let book = try book(named: reference)
         let percent = try journalCall { () throws(JournalError) in try book.edition.percent(atPage: page) }
         let store = try unlockedStore()
-        return try storeCall { () throws(StoreError) in try store.write { tables throws(StoreError) in try tables.books.setProgress(of: book.id, to: percent, rewind: rewind) } }
+        return try store.writing { tables throws(StoreError) in try tables.books.setProgress(of: book.id, to: percent, rewind: rewind) }
     }
 
     /// Records that the reader wants to read, started, finished or abandoned a book on day
@@ -230,7 +228,7 @@ extension Vault {
         guard on <= clock.now() else { throw .invalidInput(.statusInFuture) }
         let book = try book(named: reference)
         let store = try unlockedStore()
-        return try storeCall { () throws(StoreError) in try store.write { tables throws(StoreError) in try tables.books.recordStatus(status, of: book.id, on: on) } }
+        return try store.writing { tables throws(StoreError) in try tables.books.recordStatus(status, of: book.id, on: on) }
     }
 
     /// Rates a book, 1 to 5 stars in halves; nil takes the rating away. Writes nothing when
@@ -240,7 +238,7 @@ extension Vault {
         let book = try book(named: reference)
         guard book.rating != checked else { return book }
         let store = try unlockedStore()
-        return try storeCall { () throws(StoreError) in try store.write { tables throws(StoreError) in try tables.books.rate(book.id, stars: checked) } }
+        return try store.writing { tables throws(StoreError) in try tables.books.rate(book.id, stars: checked) }
     }
 
     /// Makes `sourceTitle` (a title as another program writes it) name the book `reference`
@@ -249,7 +247,7 @@ extension Vault {
         let title = try journalCall { () throws(JournalError) in try TextRules.line(sourceTitle, field: "title") }
         let book = try book(named: reference)
         let store = try unlockedStore()
-        return (book, try storeCall { () throws(StoreError) in try store.write { tables throws(StoreError) in try tables.bookAliases.add(title: title, to: book.id) } })
+        return (book, try store.writing { tables throws(StoreError) in try tables.bookAliases.add(title: title, to: book.id) })
     }
 
     /// Merges the book `duplicate` names into the one `kept` names (``Store/mergeBook(_:into:)``):
@@ -258,7 +256,7 @@ extension Vault {
         let from = try book(named: duplicate), into = try book(named: kept)
         guard from.id != into.id else { throw .mergeIntoItself }
         let store = try unlockedStore()
-        return (from, into, try storeCall { () throws(StoreError) in try store.write { tables throws(StoreError) in try tables.books.merge(from.id, into: into.id) } })
+        return (from, into, try store.writing { tables throws(StoreError) in try tables.books.merge(from.id, into: into.id) })
     }
 
     /// Records a reading session with a book. `toPage`: the page the reader got to, which
@@ -274,7 +272,7 @@ extension Vault {
         let percent = try toPage.map { (page) throws(VaultError) in
             try journalCall { () throws(JournalError) in try book.edition.percent(atPage: page) }
         }
-        let after = try storeCall { () throws(StoreError) in try store.write { tables throws(StoreError) in try tables.sessions.add(session, movingProgressTo: percent) } }
+        let after = try store.writing { tables throws(StoreError) in try tables.sessions.add(session, movingProgressTo: percent) }
         return (session, after ?? book)
     }
 
@@ -297,7 +295,7 @@ extension Vault {
     public func session(_ id: String) throws(VaultError) -> ReadingSession {
         let sessionID = try resolveSessionID(id)
         let store = try unlockedStore()
-        return try storeCall { () throws(StoreError) in try store.read { tables throws(StoreError) in try tables.sessions.session(sessionID) } }
+        return try store.reading { tables throws(StoreError) in try tables.sessions.session(sessionID) }
     }
 
     private func resolveSessionID(_ id: String) throws(VaultError) -> EntityID {

@@ -93,7 +93,7 @@ extension Vault {
         if addition.bookIsNew { cachedTitles = nil }
         log.info("file.added", ["format": .public(inspection.format.rawValue), "bytes": .integer(addition.file.content.size),
                                 "new_content": .boolean(addition.contentIsNew), "linked": .boolean(link)])
-        let book = try storeCall { () throws(StoreError) in try store.read { tables throws(StoreError) in try tables.books.book(addition.file.book) } }
+        let book = try store.reading { tables throws(StoreError) in try tables.books.book(addition.file.book) }
         return AddedFile(addition: addition, book: book, format: inspection.format, metadata: inspection.metadata)
     }
 
@@ -101,15 +101,15 @@ extension Vault {
     public func fileListings(book reference: String? = nil) throws(VaultError) -> [FileListing] {
         let store = try unlockedStore()
         let bookID = try reference.map { reference throws(VaultError) in try book(named: reference).id }
-        let files = try storeCall { () throws(StoreError) in try store.attachedFiles(of: bookID) }
-        let reachable = try storeCall { () throws(StoreError) in try store.reachableContentsByChecksum() }
+        let files = try store.reading { tables throws(StoreError) in try tables.bookFiles.attached(of: bookID) }
+        let reachable = try store.reading { tables throws(StoreError) in try tables.bookFiles.reachableContentsByChecksum() }
         var books: [EntityID: Book] = [:]
         return try files.map { file throws(VaultError) in
             let book: Book
             if let known = books[file.book] {
                 book = known
             } else {
-                book = try storeCall { () throws(StoreError) in try store.read { tables throws(StoreError) in try tables.books.book(file.book) } }
+                book = try store.reading { tables throws(StoreError) in try tables.books.book(file.book) }
                 books[file.book] = book
             }
             let (presence, here) = presence(of: file.content, reachable: reachable, store: store)
@@ -129,7 +129,7 @@ extension Vault {
         let typed = reference.trimmingCharacters(in: .whitespaces).lowercased()
         guard typed.count >= BookReference.minimumPrefix, EntityID.isPossiblePrefix(typed) else { throw .malformedID }
         let store = try unlockedStore()
-        let files = try storeCall { () throws(StoreError) in try store.attachedFiles() }
+        let files = try store.reading { tables throws(StoreError) in try tables.bookFiles.attached() }
         if let exact = files.first(where: { $0.id.rawValue == typed }) { return exact }
         var matches = ShortID.isPossible(typed) ? files.filter { ShortID.randomPart(of: $0.id).hasPrefix(typed) } : []
         if matches.isEmpty { matches = files.filter { $0.id.rawValue.hasPrefix(typed) } }
@@ -224,7 +224,7 @@ extension Vault {
             return file
         }
         let store = try unlockedStore()
-        let files = try storeCall { () throws(StoreError) in try store.attachedFiles(of: book.id) }
+        let files = try store.reading { tables throws(StoreError) in try tables.bookFiles.attached(of: book.id) }
         guard !files.isEmpty else { throw .noFile }
         guard files.count == 1 else { throw .severalFiles(candidates: files.map(\.id.rawValue)) }
         return files[0]
@@ -234,7 +234,7 @@ extension Vault {
     public func setFileLocator(_ file: AttachedFile, to text: String) throws(VaultError) {
         let locator = try journalCall { () throws(JournalError) in try Locator(text) }
         let store = try unlockedStore()
-        try storeCall { () throws(StoreError) in try store.setFileLocator(file.id, to: locator) }
+        try store.writing { tables throws(StoreError) in try tables.bookFiles.setLocator(file.id, to: locator) }
     }
 
     /// Re-hashes every stored blob and every file linked on this device; a linked file that
@@ -242,7 +242,7 @@ extension Vault {
     /// re-linked there. Nothing is ever deleted.
     public func verifyFiles(search: String?, repair: Bool) throws(VaultError) -> [FileCheck] {
         let store = try unlockedStore()
-        let files = try storeCall { () throws(StoreError) in try store.attachedFiles() }
+        let files = try store.reading { tables throws(StoreError) in try tables.bookFiles.attached() }
         let searchRoot = try search.map { search throws(VaultError) in try Self.absolutePath(search) }
         var checked: [EntityID: (FileCheck.State, Bool)] = [:]
         return try files.map { file throws(VaultError) in
@@ -252,7 +252,7 @@ extension Vault {
                 if let found = Self.find(file.content, under: searchRoot, excluding: link.path) {
                     state = .missing(movedTo: found.path)
                     if repair {
-                        try storeCall { () throws(StoreError) in try store.relinkFile(file.content.id, to: found) }
+                        try store.writing { tables throws(StoreError) in try tables.bookFiles.relink(file.content.id, to: found) }
                         repaired = true
                     }
                 }
@@ -280,9 +280,9 @@ extension Vault {
 
     // MARK: - Helpers
 
-    /// `reachable`: the store's ``Store/reachableContentsByChecksum()``, read once per listing.
+    /// `reachable`: ``BookFileTable/reachableContentsByChecksum()``, read once per listing.
     private func presence(of attached: FileContent, reachable: [String: FileContent], store: Store) -> (FileListing.Presence, Bool) {
-        let content = (try? store.reachableContent(for: attached, among: reachable)) ?? attached
+        let content = store.reachableContent(for: attached, among: reachable)
         if content.isStored {
             if store.holdsBlob(of: content) { return (.present, true) }
             // Stored by another device, whose blob never came here: kept there.

@@ -41,14 +41,14 @@ extension Vault {
     }
 
     private func newestRekeyMadeElsewhere(among descriptors: [(remote: String, descriptor: RemoteDescriptor)]) throws(VaultError) -> RekeyMadeElsewhere? {
-        let (generation, chain) = try storeCall { () throws(StoreError) in (try store.read { tables throws(StoreError) in try tables.keys.generation() }, try store.read { tables throws(StoreError) in try tables.keys.retired() }) }
+        let (generation, chain) = try store.reading { tables throws(StoreError) in (try tables.keys.generation(), try tables.keys.retired()) }
         return RekeyMadeElsewhere.newest(among: descriptors, keyID: store.metadata.keyID, generation: generation, keyChain: chain)
     }
 
     /// The descriptors of this vault on its remotes, read once per unlock (a WebDAV remote's
     /// is a request). Works while locked: descriptors are in the clear.
     private func remoteDescriptors() throws(VaultError) -> [(remote: String, descriptor: RemoteDescriptor)] {
-        let records = try storeCall { () throws(StoreError) in try store.read { tables throws(StoreError) in try tables.remotes.all() } }
+        let records = try store.reading { tables throws(StoreError) in try tables.remotes.all() }
         return records.isEmpty ? [] : RemoteDescriptor.read(from: records.map { makeRemote($0) }, vaultID: vaultID)
     }
 
@@ -84,7 +84,7 @@ extension Vault {
         }
         let newSealer = FieldSealer(key: newKey, vaultID: vaultID)
         let chain = (descriptor.retiredKeys() ?? []).filter { (try? $0.open(with: newSealer)) != nil }
-        let (generation, ownChain) = try storeCall { () throws(StoreError) in (try store.read { tables throws(StoreError) in try tables.keys.generation() }, try store.read { tables throws(StoreError) in try tables.keys.retired() }) }
+        let (generation, ownChain) = try store.reading { tables throws(StoreError) in (try tables.keys.generation(), try tables.keys.retired()) }
         let checked = RemoteDescriptor(vaultID: vaultID, keyID: newKey.id, keyslots: slots,
                                        keyslotGeneration: descriptor.keyslotGeneration ?? 0, keyChain: chain)
         let ours = RemoteDescriptor(vaultID: vaultID, keyID: store.metadata.keyID, keyslots: [], keyslotGeneration: generation, keyChain: ownChain)

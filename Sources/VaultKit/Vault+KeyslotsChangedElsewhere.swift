@@ -20,7 +20,7 @@ extension Vault {
                                                 local: () throws(VaultError) -> VaultKey,
                                                 unwrap: (Keyslot) throws(CryptoError) -> VaultKey,
                                                 events: (RekeyFollowEvent) -> Void) throws(VaultError) -> VaultKey {
-        let (generation, chain) = try storeCall { () throws(StoreError) in (try store.read { tables throws(StoreError) in try tables.keys.generation() }, try store.read { tables throws(StoreError) in try tables.keys.retired() }) }
+        let (generation, chain) = try store.reading { tables throws(StoreError) in (try tables.keys.generation(), try tables.keys.retired()) }
         guard let found = KeyslotsChangedElsewhere.newest(among: descriptors, keyID: store.metadata.keyID, generation: generation,
                                                           keyChain: chain),
               let slots = found.descriptor.vaultKeyslots(), Keyslot.areOneOfEachKind(slots),

@@ -16,10 +16,10 @@ extension Vault {
         let store = try unlockedStore()
         switch reference.kind {
         case .annotation:
-            let annotation = try storeCall { () throws(StoreError) in try store.read { tables throws(StoreError) in try tables.annotations.annotation(reference.id) } }
-            let title = try? storeCall { () throws(StoreError) in try store.read { tables throws(StoreError) in try tables.books.book(annotation.bookID) }.title }
+            let annotation = try store.reading { tables throws(StoreError) in try tables.annotations.annotation(reference.id) }
+            let title = try? store.reading { tables throws(StoreError) in try tables.books.book(annotation.bookID).title }
             return .annotation(AnnotationListing(annotation: annotation, bookTitle: title,
-                                                 tags: try storeCall { () throws(StoreError) in try store.read { tables throws(StoreError) in try tables.tags.shown(on: annotation.id) } }))
+                                                 tags: try store.reading { tables throws(StoreError) in try tables.tags.shown(on: annotation.id) }))
         case .book:
             let counts = try storeCall { () throws(StoreError) in try store.counts(of: reference.id) }
             return .book(try storeCall { () throws(StoreError) in
@@ -29,7 +29,7 @@ extension Vault {
                 }
             })
         case .session:
-            let sessions = try storeCall { () throws(StoreError) in try store.read { tables throws(StoreError) in try tables.sessions.session(reference.id) } }
+            let sessions = try store.reading { tables throws(StoreError) in try tables.sessions.session(reference.id) }
             return .session(sessions)
         }
     }
@@ -53,13 +53,11 @@ extension Vault {
             return try journalCall { () throws(JournalError) in try TextRules.body(text, field: "comment") }
         }
         let store = try unlockedStore()
-        let current = try storeCall { () throws(StoreError) in try store.read { tables throws(StoreError) in try tables.annotations.annotation(reference.id) } }
+        let current = try store.reading { tables throws(StoreError) in try tables.annotations.annotation(reference.id) }
         if (kind ?? current.kind) == .quote, (checkedLocator ?? current.locator) == nil {
             throw .invalidInput(.quoteNeedsLocator)
         }
-        return try storeCall { () throws(StoreError) in
-            try store.write { tables throws(StoreError) in try tables.annotations.edit(reference.id, body: checkedBody, locator: checkedLocator, kind: kind, comment: checkedComment) }
-        }
+        return try store.writing { tables throws(StoreError) in try tables.annotations.edit(reference.id, body: checkedBody, locator: checkedLocator, kind: kind, comment: checkedComment) }
     }
 
     /// Moves notes and quotes to the book `reference` names, all or none: every id must name
@@ -72,7 +70,7 @@ extension Vault {
         }
         let book = try book(named: reference)
         let store = try unlockedStore()
-        return try storeCall { () throws(StoreError) in try store.write { tables throws(StoreError) in try tables.annotations.move(notes, to: book.id) } }
+        return try store.writing { tables throws(StoreError) in try tables.annotations.move(notes, to: book.id) }
     }
 
     /// The live note or quote an ID names (any other kind of record is `wrongRecordKind`).
@@ -108,8 +106,8 @@ extension Vault {
             for reference in references where reference.kind == .book {
                 let counts = try storeCall { () throws(StoreError) in try store.counts(of: reference.id) }
                 guard counts.notes + counts.quotes > 0 else { continue }
-                withContent.append((try storeCall { () throws(StoreError) in try store.read { tables throws(StoreError) in try tables.books.book(reference.id) } }, counts))
-                let notes = try storeCall { () throws(StoreError) in try store.read { tables throws(StoreError) in try tables.annotations.liveIDs(of: reference.id) } }
+                withContent.append((try store.reading { tables throws(StoreError) in try tables.books.book(reference.id) }, counts))
+                let notes = try store.reading { tables throws(StoreError) in try tables.annotations.liveIDs(of: reference.id) }
                 for note in notes where !references.contains(where: { $0.id == note }) {
                     references.insert(RecordReference(id: note, kind: .annotation), at: 0)
                 }

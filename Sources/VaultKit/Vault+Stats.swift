@@ -15,9 +15,7 @@ extension Vault {
     /// Sessions and status changes are in the clear; only the titles are decrypted.
     public func stats(from: Timestamp?, before: Timestamp?, timeZone: TimeZone = .process) throws(VaultError) -> StatsReport {
         let store = try unlockedStore()
-        let (sessions, logs) = try storeCall { () throws(StoreError) in
-            try store.read { tables throws(StoreError) in (try tables.sessions.live(book: nil, startedSince: from), try tables.books.readingLogs()) }
-        }
+        let (sessions, logs) = try store.reading { tables throws(StoreError) in (try tables.sessions.live(book: nil, startedSince: from), try tables.books.readingLogs()) }
         let stats = ReadingStats(sessions: sessions, logs: logs, from: from, before: before, now: clock.now(), timeZone: timeZone)
         return StatsReport(stats: stats, titles: try bookTitles())
     }

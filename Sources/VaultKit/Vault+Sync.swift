@@ -33,9 +33,9 @@ extension Vault {
         } catch {
             throw .remote(name: name, errorClass: "probe." + error.errorClass)
         }
-        try storeCall { () throws(StoreError) in try store.write { tables throws(StoreError) in try tables.remotes.add(name: name, kind: .folder, location: location, carriesFiles: carriesFiles) } }
+        try store.writing { tables throws(StoreError) in try tables.remotes.add(name: name, kind: .folder, location: location, carriesFiles: carriesFiles) }
         log.notice("sync.remote.added", ["kind": .public("folder")])
-        guard let record = try storeCall({ () throws(StoreError) in try store.read { tables throws(StoreError) in try tables.remotes.all() } }).first(where: { $0.name == name }) else {
+        guard let record = try store.reading({ tables throws(StoreError) in try tables.remotes.all() }).first(where: { $0.name == name }) else {
             throw .remoteNotFound(name: name)
         }
         return record
@@ -44,20 +44,20 @@ extension Vault {
     /// Whether sync carries book files' encrypted blobs to and from the remote `name`.
     public func setRemoteCarriesFiles(_ carries: Bool, name: String) throws(VaultError) {
         let store = try unlockedStore()
-        try storeCall { () throws(StoreError) in try store.write { tables throws(StoreError) in try tables.remotes.setCarriesFiles(carries, remote: name) } }
+        try store.writing { tables throws(StoreError) in try tables.remotes.setCarriesFiles(carries, remote: name) }
         log.notice("sync.remote.files", ["on": .boolean(carries)])
     }
 
     /// The remotes, with when each last synced. Works while locked: no content.
     public func remotes() throws(VaultError) -> [RemoteRecord] {
-        try storeCall { () throws(StoreError) in try store.read { tables throws(StoreError) in try tables.remotes.all() } }
+        try store.reading { tables throws(StoreError) in try tables.remotes.all() }
     }
 
     /// Forgets a remote, and the password kept for a WebDAV one (a keyring that cannot be
     /// reached leaves it there, logged: the remote is forgotten all the same).
     public func removeRemote(name: String) throws(VaultError) {
         let store = try unlockedStore()
-        let kind = try storeCall { () throws(StoreError) in try store.read { tables throws(StoreError) in try tables.remotes.all() } }.first { $0.name == name }?.kind
+        let kind = try store.reading { tables throws(StoreError) in try tables.remotes.all() }.first { $0.name == name }?.kind
         try storeCall { () throws(StoreError) in
             try store.write { tables throws(StoreError) in try tables.remotes.remove(name: name) }
             // Operations every remote left has are done: their sealed payloads can go now.
@@ -74,7 +74,7 @@ extension Vault {
 
     /// How long a deleted record keeps its content, in days (see `Store.purgeTombstones`).
     public func tombstoneRetentionDays() throws(VaultError) -> Int {
-        try storeCall { () throws(StoreError) in try store.read { tables throws(StoreError) in try tables.tombstones.retentionDays() } }
+        try store.reading { tables throws(StoreError) in try tables.tombstones.retentionDays() }
     }
 
     /// How many deleted records one command purges, at most, on its way (see
@@ -110,7 +110,7 @@ extension Vault {
 
     public func setTombstoneRetention(days: Int) throws(VaultError) {
         let store = try unlockedStore()
-        try storeCall { () throws(StoreError) in try store.write { tables throws(StoreError) in try tables.tombstones.setRetention(days: days) } }
+        try store.writing { tables throws(StoreError) in try tables.tombstones.setRetention(days: days) }
     }
 
     // MARK: - Sync
@@ -123,13 +123,13 @@ extension Vault {
                      progress: (String) -> Void = { _ in }) throws(VaultError) -> SyncSummary {
         let store = try unlockedStore()
         guard let cipher = operationCipher else { throw .locked }
-        var records = try storeCall { () throws(StoreError) in try store.read { tables throws(StoreError) in try tables.remotes.all() } }
+        var records = try store.reading { tables throws(StoreError) in try tables.remotes.all() }
         if let name {
             records = records.filter { $0.name == name }
             guard !records.isEmpty else { throw .remoteNotFound(name: name) }
         }
         guard !records.isEmpty else { throw .noRemote }
-        if retryFailed { _ = try storeCall { () throws(StoreError) in try store.write { tables throws(StoreError) in try tables.outbox.retryFailed() } } }
+        if retryFailed { _ = try store.writing { tables throws(StoreError) in try tables.outbox.retryFailed() } }
         let remotes = records.map { makeRemote($0, askPassword: askPassword) }
         let summary: SyncSummary
         do {
@@ -152,7 +152,7 @@ extension Vault {
 
     /// The outbox's waiting operations, without payloads.
     public func outbox() throws(VaultError) -> [OutboxEntry] {
-        try Self.storeCall { () throws(StoreError) in try store.read { tables throws(StoreError) in try tables.outbox.entries() } }
+        try store.reading { tables throws(StoreError) in try tables.outbox.entries() }
     }
 
     // MARK: - Conflicts
@@ -162,12 +162,12 @@ extension Vault {
     public func conflicts() throws(VaultError) -> [Result<ConflictListing, UnreadableRecord>] {
         let store = try unlockedStore()
         var titles: [EntityID: String] = [:]
-        for case .success(let book) in try storeCall({ () throws(StoreError) in try store.read { tables throws(StoreError) in try tables.books.all(includeDeleted: true) } }) {
+        for case .success(let book) in try store.reading({ tables throws(StoreError) in try tables.books.all(includeDeleted: true) }) {
             titles[book.id] = book.title
         }
         let tags = try tagsByRecord(.annotation)
         var listings: [Result<ConflictListing, UnreadableRecord>] = []
-        for result in try storeCall({ () throws(StoreError) in try store.read { tables throws(StoreError) in try tables.annotations.conflicts() } }) {
+        for result in try store.reading({ tables throws(StoreError) in try tables.annotations.conflicts() }) {
             switch result {
             case .failure(let unreadable):
                 listings.append(.failure(unreadable))
@@ -194,7 +194,7 @@ extension Vault {
         let reference = try resolveID(id)
         guard reference.kind == .annotation else { throw .noConflict(id: reference.id.rawValue) }
         let store = try unlockedStore()
-        try storeCall { () throws(StoreError) in try store.write { tables throws(StoreError) in try tables.annotations.resolveConflict(reference.id, keep: keep) } }
+        try store.writing { tables throws(StoreError) in try tables.annotations.resolveConflict(reference.id, keep: keep) }
     }
 
     // MARK: - Joining

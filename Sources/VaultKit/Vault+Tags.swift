@@ -23,8 +23,8 @@ extension Vault {
     public func addTags(_ names: [String], to reference: String) throws(VaultError) -> (record: TaggedRecord, given: [String]) {
         let (id, kind) = try taggable(reference)
         let store = try unlockedStore()
-        let given = try storeCall { () throws(StoreError) in try store.write { tables throws(StoreError) in try tables.tags.add(names, to: id, kind: kind) } }
-        return (TaggedRecord(id: id, tags: try storeCall { () throws(StoreError) in try store.read { tables throws(StoreError) in try tables.tags.shown(on: id) } }), given)
+        let given = try store.writing { tables throws(StoreError) in try tables.tags.add(names, to: id, kind: kind) }
+        return (TaggedRecord(id: id, tags: try store.reading { tables throws(StoreError) in try tables.tags.shown(on: id) }), given)
     }
 
     /// Takes `names` away from the record `reference` names, all or none: a name it does
@@ -32,20 +32,20 @@ extension Vault {
     public func removeTags(_ names: [String], from reference: String) throws(VaultError) -> TaggedRecord {
         let (id, kind) = try taggable(reference)
         let store = try unlockedStore()
-        try storeCall { () throws(StoreError) in try store.write { tables throws(StoreError) in try tables.tags.remove(names, from: id, kind: kind) } }
-        return TaggedRecord(id: id, tags: try storeCall { () throws(StoreError) in try store.read { tables throws(StoreError) in try tables.tags.shown(on: id) } })
+        try store.writing { tables throws(StoreError) in try tables.tags.remove(names, from: id, kind: kind) }
+        return TaggedRecord(id: id, tags: try store.reading { tables throws(StoreError) in try tables.tags.shown(on: id) })
     }
 
     /// The tags every book (or every note and quote; of `bookID` alone, if given) shows, by record.
     func tagsByRecord(_ kind: TaggedKind, inBook bookID: EntityID? = nil) throws(VaultError) -> [EntityID: [String]] {
         let store = try unlockedStore()
-        return try storeCall { () throws(StoreError) in try store.read { tables throws(StoreError) in try tables.tags.shownByRecord(kind: kind, inBook: bookID) } }
+        return try store.reading { tables throws(StoreError) in try tables.tags.shownByRecord(kind: kind, inBook: bookID) }
     }
 
     /// Every tag on a live book, note or quote, in alphabetical order, with how many show it.
     public func tagUses() throws(VaultError) -> [TagUse] {
         let store = try unlockedStore()
-        return try storeCall { () throws(StoreError) in try store.read { tables throws(StoreError) in try tables.tags.counts() } }
+        return try store.reading { tables throws(StoreError) in try tables.tags.counts() }
             .map { TagUse(name: $0.name, books: $0.books, notes: $0.notes, quotes: $0.quotes) }
     }
 
@@ -54,7 +54,7 @@ extension Vault {
     func records(_ kind: TaggedKind, taggedWith tag: String) throws(VaultError) -> Set<EntityID> {
         let name = try journalCall { () throws(JournalError) in try Tag.checked(tag) }
         let store = try unlockedStore()
-        return try storeCall { () throws(StoreError) in try store.read { tables throws(StoreError) in try tables.tags.records(kind: kind, taggedWith: name) } }
+        return try store.reading { tables throws(StoreError) in try tables.tags.records(kind: kind, taggedWith: name) }
     }
 
     /// An id or id prefix of a book, note or quote; else a book named as BOOK arguments are.

@@ -75,7 +75,7 @@ extension Vault {
         try Self.checkRemoteName(name)
         // A name in use is refused before the server is asked or the keyring touched: the
         // password kept for the remote of that name must stay as it is.
-        guard try !storeCall({ () throws(StoreError) in try store.read { tables throws(StoreError) in try tables.remotes.all() } }).contains(where: { $0.name == name }) else {
+        guard try !store.reading({ tables throws(StoreError) in try tables.remotes.all() }).contains(where: { $0.name == name }) else {
             throw .remoteExists(name: name)
         }
         let remote = WebDAVRemote(name: name, url: folder.url, vaultID: vaultID, credentials: folder.credentials(password: password),
@@ -97,7 +97,7 @@ extension Vault {
                                 carriesFiles: carriesFiles) }
         }
         log.notice("sync.remote.added", ["kind": .public("webdav")])
-        guard let record = try storeCall({ () throws(StoreError) in try store.read { tables throws(StoreError) in try tables.remotes.all() } }).first(where: { $0.name == name }) else {
+        guard let record = try store.reading({ tables throws(StoreError) in try tables.remotes.all() }).first(where: { $0.name == name }) else {
             throw .remoteNotFound(name: name)
         }
         return record

@@ -204,7 +204,7 @@ public final class Vault {
             try Keyslot.wrapping(key, passphrase: passphrase, kdf: kdf, vaultID: vaultID,
                                  slotID: EntityID.generate(at: now).rawValue)
         }
-        try Self.storeCall { () throws(StoreError) in try store.write { tables throws(StoreError) in try tables.keys.replace(slot) } }
+        try store.writing { tables throws(StoreError) in try tables.keys.replace(slot) }
         log.notice("vault.passphrase.changed", ["opsLimit": .integer(Int64(kdf.opsLimit)), "memLimit": .integer(Int64(kdf.memLimit))])
     }
 
@@ -220,7 +220,7 @@ public final class Vault {
         let slot = try Self.cryptoCall { () throws(CryptoError) in
             try Keyslot.wrapping(confirmation.key, recoveryKey: recoveryKey, vaultID: vaultID, slotID: EntityID.generate(at: now).rawValue)
         }
-        try Self.storeCall { () throws(StoreError) in try store.write { tables throws(StoreError) in try tables.keys.replace(slot) } }
+        try store.writing { tables throws(StoreError) in try tables.keys.replace(slot) }
         log.notice("vault.recoveryKey.rotated")
         return shown
     }
@@ -266,7 +266,7 @@ public final class Vault {
 
     /// The key is attached: journal operations may run, and log lines may tag private values.
     private func didAttach(_ key: VaultKey) throws(VaultError) {
-        operationCipher = try storeCall { () throws(StoreError) in try store.read { tables throws(StoreError) in try tables.keys.operationCipher() } }
+        operationCipher = try store.reading { tables throws(StoreError) in try tables.keys.operationCipher() }
         if let tagger = try? LogTagger(vaultKey: key) {
             Logger.shared.setTagger { tagger.tag($0) }
         }
@@ -284,7 +284,7 @@ public final class Vault {
     }
 
     func slot(_ kind: Keyslot.Kind) throws(VaultError) -> Keyslot {
-        let slots = try Self.storeCall { () throws(StoreError) in try store.read { tables throws(StoreError) in try tables.keys.slots() } }
+        let slots = try store.reading { tables throws(StoreError) in try tables.keys.slots() }
         guard let slot = slots.first(where: { $0.kind == kind }) else { throw .notAVault(path: location.databasePath) }
         return slot
     }

@@ -50,7 +50,7 @@ extension ArchiveImport {
         guard !known, try presence(of: file.book) == .live else { return }
         let content: FileContent
         if let existing = try contentsByChecksum()[file.checksum] {
-            if try store.attachedFiles(of: file.book).contains(where: { $0.content.checksum == file.checksum }) {
+            if try tables.bookFiles.attached(of: file.book).contains(where: { $0.content.checksum == file.checksum }) {
                 summary.unchanged += 1
                 return
             }
@@ -64,7 +64,7 @@ extension ArchiveImport {
             contents?[file.checksum] = content
             summary.filesStored += 1
         }
-        _ = try store.insertAttachment(id: file.id, content: content, to: file.book, locator: file.locator, createdAt: file.addedAt)
+        _ = try tables.bookFiles.insertAttachment(id: file.id, content: content, to: file.book, locator: file.locator, createdAt: file.addedAt)
         summary.filesAttached += 1
     }
 
@@ -79,14 +79,14 @@ extension ArchiveImport {
         guard stored.checksum == file.checksum, stored.size == file.size else { throw .fileChanged(id: file.id.rawValue) }
         let content = FileContent(id: id, format: file.format, size: stored.size, checksum: stored.checksum, metadata: file.metadata,
                                   isStored: true, link: nil, deviceID: store.metadata.deviceID, createdAt: now)
-        try store.insertFileContent(content, sealedKey: try store.sealFileKey(key, id: id), cipher: try store.requireCipher())
+        try tables.bookFiles.insertContent(content, sealedKey: try tables.bookFiles.sealFileKey(key, id: id), cipher: try store.requireCipher())
         return content
     }
 
     /// The vault's contents by SHA-256, read once per import and kept up to date by it.
     private func contentsByChecksum() throws(StoreError) -> [String: FileContent] {
         if let contents { return contents }
-        let found = try store.reachableContentsByChecksum()
+        let found = try tables.bookFiles.reachableContentsByChecksum()
         contents = found
         return found
     }

@@ -52,13 +52,13 @@ public struct MergeTransaction: SyncApplyTransaction {
     }
 
     public func localBookFile(_ id: EntityID) throws(StoreError) -> BookFileVersion? {
-        try store.localBookFile(id)
+        try tables.bookFiles.local(id)
     }
 
     /// A book file as decided; the blob of one removed here goes at the next sweep
     /// (``Store/sweepFileStore()``), once this transaction has committed.
     public func apply(_ decision: BookFileDecision) throws(StoreError) {
-        if case .store(let version) = decision { try store.writeBookFileFromElsewhere(version) }
+        if case .store(let version) = decision { try tables.bookFiles.writeFromElsewhere(version) }
     }
 
     public func apply(_ decision: TaggingDecision) throws(StoreError) {

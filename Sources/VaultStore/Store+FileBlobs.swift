@@ -1,4 +1,5 @@
 public import FileIO
+import VaultCrypto
 import Journal
 import SyncWire
 
@@ -35,7 +36,7 @@ extension Store {
     /// Stored contents an attached file needs, whose bytes this device can read from no
     /// content of the same SHA-256.
     public func fileBlobsWanted() throws(StoreError) -> [String] {
-        let reachable = try reachableContentsByChecksum()
+        let reachable = try read { tables throws(StoreError) in try tables.bookFiles.reachableContentsByChecksum() }
         return try contentsAttachedLive().filter { $0.isStored && reachable[$0.checksum] == nil }.map(\.id.rawValue)
     }
 
@@ -44,14 +45,16 @@ extension Store {
     }
 
     public func keepFileBlob(_ blob: ReceivedFileBlob) throws(StoreError) -> Bool {
-        let id = blob.incoming.id
-        guard let entity = try? EntityID(validating: id), let content = try fileContents().first(where: { $0.id == entity }),
-              content.isStored else {
-            blob.discard()
-            return false
-        }
-        do {
-            return try fileStore.keep(blob.incoming, key: try fileKey(of: entity), binding: blobBinding(entity), checksum: content.checksum)
+        do throws(StoreError) {
+            guard let entity = try? EntityID(validating: blob.incoming.id),
+                  let (content, key) = try read({ tables throws(StoreError) -> (FileContent, FileKey)? in
+                      guard let content = try tables.bookFiles.contents().first(where: { $0.id == entity }), content.isStored else { return nil }
+                      return (content, try tables.bookFiles.fileKey(of: entity))
+                  }) else {
+                blob.discard()
+                return false
+            }
+            return try fileStore.keep(blob.incoming, key: key, binding: blobBinding(entity), checksum: content.checksum)
         } catch {
             blob.discard()
             throw error
@@ -76,6 +79,6 @@ extension Store {
     private func contentsAttachedLive() throws(StoreError) -> [FileContent] {
         var attached = Set<String>()
         try database.forEachRow("SELECT DISTINCT file_id FROM book_file WHERE removed_at IS NULL") { row in attached.insert(row.text(0)) }
-        return try fileContents().filter { attached.contains($0.id.rawValue) }
+        return try read { tables throws(StoreError) in try tables.bookFiles.contents() }.filter { attached.contains($0.id.rawValue) }
     }
 }

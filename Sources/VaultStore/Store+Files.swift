@@ -97,18 +97,20 @@ extension Store {
         }
         defer { incoming?.discard() }
         let link = linkOnly ? FileLink(path: path, modifiedMilliseconds: status.modifiedMilliseconds) : nil
-        let (addition, matchedLinkOnly) = try database.writeTransaction { () throws(StoreError) -> (FileAddition, Bool) in
-            let (bookID, bookIsNew) = try fileBook(choice)
-            let existing = try reachableContentsByChecksum()[checksum]
+        let (addition, matchedLinkOnly) = try write { tables throws(StoreError) -> (FileAddition, Bool) in
+            let (bookID, bookIsNew) = try fileBook(choice, in: tables)
+            let existing = try tables.bookFiles.reachableContentsByChecksum()[checksum]
             let content: FileContent
             if let existing {
                 content = existing
             } else {
                 content = FileContent(id: newID, format: format, size: size, checksum: checksum, metadata: metadata,
                                       isStored: !linkOnly, link: link, deviceID: self.metadata.deviceID, createdAt: clock.now())
-                try insertFileContent(content, sealedKey: try key.map { key throws(StoreError) in try sealFileKey(key, id: newID) }, cipher: cipher)
+                try tables.bookFiles.insertContent(content, sealedKey: try key.map { key throws(StoreError) in
+                    try tables.bookFiles.sealFileKey(key, id: newID)
+                }, cipher: cipher)
             }
-            let (attached, wasAttached) = try attach(content, to: bookID)
+            let (attached, wasAttached) = try tables.bookFiles.attach(content, to: bookID)
             FaultInjection.reach("file-add:before-commit")
             return (FileAddition(file: attached, bookIsNew: bookIsNew, contentIsNew: existing == nil, wasAttached: wasAttached),
                     existing.map { !$0.isStored } ?? false)
@@ -123,7 +125,8 @@ extension Store {
             incoming = nil
             try storeContent(of: addition.file.content.id, from: path)
             // Its first copy: new, even when the content was attached already.
-            return FileAddition(file: try attachedFile(addition.file.id), bookIsNew: addition.bookIsNew, contentIsNew: true,
+            let file = try read { tables throws(StoreError) in try tables.bookFiles.attached(addition.file.id) }
+            return FileAddition(file: file, bookIsNew: addition.bookIsNew, contentIsNew: true,
                                 wasAttached: addition.wasAttached)
         }
         return addition
@@ -137,14 +140,7 @@ extension Store {
         let stored = try fileStore.store(from: source, id: id.rawValue, key: key, binding: blobBinding(id), progress: { _ in })
         defer { stored.blob.finish() }
         do {
-            try database.writeTransaction { () throws(StoreError) in
-                let sealed = try sealFileKey(key, id: id)
-                try database.run("UPDATE file SET file_key = ? WHERE id = ?", [.blob(sealed), .text(id.rawValue)])
-                // Its key goes to the other devices with each attachment of it.
-                for attached in try readBookFiles(where: "b.file_id = ? AND b.removed_at IS NULL", [.text(id.rawValue)]) {
-                    try changeBookFile(attached) { file, _ in file.content.sealedKey = sealed }
-                }
-            }
+            try write { tables throws(StoreError) in try tables.bookFiles.giveKey(key, to: id) }
         } catch {
             stored.blob.discard()
             throw error
@@ -152,104 +148,16 @@ extension Store {
     }
 
     /// The book `choice` names, live; or the one the metadata names, added when missing.
-    private func fileBook(_ choice: FileBookChoice) throws(StoreError) -> (EntityID, Bool) {
+    private func fileBook(_ choice: FileBookChoice, in tables: Tables) throws(StoreError) -> (EntityID, Bool) {
         switch choice {
         case .book(let id):
-            try tablesOfThisTransaction.books.requireLive(id)
+            try tables.books.requireLive(id)
             return (id, false)
         case .matching(let source):
             let importer = try ArchiveImport(store: self, now: clock.now())
             let found = try importer.book(for: source)
             return (found.id, found.isNew)
         }
-    }
-
-    /// Inserts a content's row; `sealedKey` is its key sealed under the vault key (``sealFileKey(_:id:)``).
-    func insertFileContent(_ content: FileContent, sealedKey: [UInt8]?, cipher: RecordCipher) throws(StoreError) {
-        let id = content.id.rawValue
-        try database.run("""
-            INSERT INTO file (id, format, size, checksum, metadata, file_key, link_path, link_mtime, device_id, created_at)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-            """, [.text(id), .text(content.format), .integer(content.size),
-                  .blob(try cipher.seal(content.checksum, table: "file", id: id, field: "checksum")),
-                  .blob(try cipher.seal(content.metadata, table: "file", id: id, field: "metadata")),
-                  sealedKey.map { .blob($0) } ?? .null,
-                  try content.link.map { link throws(StoreError) in .blob(try cipher.seal(link.path, table: "file", id: id, field: "link_path")) } ?? .null,
-                  content.link.map { .integer($0.modifiedMilliseconds) } ?? .null,
-                  .text(content.deviceID), .integer(content.createdAt.millisecondsSince1970)])
-    }
-
-    /// Attaches `content` to `book`, unless it is attached already; returns the attachment
-    /// as listings show it (the same file attached by another device, whose copy is not
-    /// here, is attached again with this device's copy, and shown once with it).
-    private func attach(_ content: FileContent, to book: EntityID) throws(StoreError) -> (AttachedFile, Bool) {
-        let attached = try readBookFiles(where: "b.book_id = ? AND b.file_id = ? AND b.removed_at IS NULL",
-                                         [.text(book.rawValue), .text(content.id.rawValue)])
-        if attached.isEmpty {
-            let now = clock.now()
-            _ = try insertAttachment(id: EntityID.generate(at: now), content: content, to: book, locator: nil, createdAt: now)
-        }
-        guard let shown = try attachedFiles(of: book).first(where: { $0.content.checksum == content.checksum }) else {
-            throw .recordNotFound(id: content.id.rawValue)
-        }
-        return (shown, !attached.isEmpty)
-    }
-
-    // MARK: - Reading
-
-    /// Every content, with its sealed fields opened (a row that does not open is left out:
-    /// `check` reports it).
-    func fileContents() throws(StoreError) -> [FileContent] {
-        try fileContents(where: "", [])
-    }
-
-    private func fileContents(where condition: String, _ bindings: [SQLValue]) throws(StoreError) -> [FileContent] {
-        let cipher = try requireCipher()
-        var contents: [FileContent] = []
-        try database.forEachRow("""
-            SELECT id, format, size, checksum, metadata, file_key IS NOT NULL, link_path, link_mtime, device_id, created_at
-            FROM file \(condition) ORDER BY created_at, id
-            """, bindings) { row in
-            let id = row.text(0)
-            guard let entity = try? EntityID(validating: id),
-                  let checksum = try? cipher.open(row.blob(3), table: "file", id: id, field: "checksum"),
-                  let metadata = Self.openMetadata(row.blob(4), of: id, with: cipher) else { return }
-            var link: FileLink?
-            if !row.isNull(6) {
-                guard let path = try? cipher.open(row.blob(6), table: "file", id: id, field: "link_path") else { return }
-                link = FileLink(path: path, modifiedMilliseconds: row.isNull(7) ? 0 : row.int64(7))
-            }
-            contents.append(FileContent(id: entity, format: row.text(1), size: row.int64(2), checksum: checksum, metadata: metadata,
-                                        isStored: row.int64(5) != 0, link: link, deviceID: row.text(8),
-                                        createdAt: Timestamp(millisecondsSince1970: row.int64(9))))
-        }
-        return contents
-    }
-
-    /// Every book file attached (or one book's), oldest first. The same content attached to
-    /// a book twice (two devices that each attached it before they synced) is shown once:
-    /// under the attachment with the smaller id, at the place recorded last in either, so
-    /// every device shows the same.
-    public func attachedFiles(of book: EntityID? = nil) throws(StoreError) -> [AttachedFile] {
-        var contents: [EntityID: FileContent] = [:]
-        for content in try fileContents() { contents[content.id] = content }
-        let live = try readBookFiles(where: book == nil ? "b.removed_at IS NULL" : "b.removed_at IS NULL AND b.book_id = ?",
-                                     book.map { [.text($0.rawValue)] } ?? [])
-        var groups: [String: [BookFileVersion]] = [:]
-        for version in live { groups[version.file.bookID.rawValue + "/" + version.file.content.checksum, default: []].append(version) }
-        return live.compactMap { version -> AttachedFile? in
-            let group = groups[version.file.bookID.rawValue + "/" + version.file.content.checksum] ?? [version]
-            guard version.file.id == group.map(\.file.id).min(), let content = contents[version.file.content.id] else { return nil }
-            let placed = group.max { $0.locatorClock < $1.locatorClock } ?? version
-            return AttachedFile(id: version.file.id, book: version.file.bookID, content: content, locator: placed.file.locator?.text,
-                                createdAt: version.file.createdAt, updatedAt: group.map(\.file.updatedAt).max() ?? version.file.updatedAt)
-        }
-    }
-
-    /// One book file, by its id.
-    public func attachedFile(_ id: EntityID) throws(StoreError) -> AttachedFile {
-        guard let file = try attachedFiles().first(where: { $0.id == id }) else { throw .recordNotFound(id: id.rawValue) }
-        return file
     }
 
     // MARK: - Reading a stored file
@@ -259,7 +167,7 @@ extension Store {
     /// be the recorded one (``StoreError/fileChanged(id:)`` otherwise); one that cannot be
     /// opened is ``StoreError/fileUnreachable(id:stored:errno:)``. `progress`: bytes so far.
     public func readFile(_ file: AttachedFile, into output: FileDescriptor?, progress: (Int64) -> Void = { _ in }) throws(StoreError) {
-        let content = try reachableContent(for: file.content)
+        let content = try read { tables throws(StoreError) in try tables.bookFiles.reachableContent(for: file.content) }
         let written: (checksum: String, size: Int64)
         if content.isStored && (content.deviceID == metadata.deviceID || holdsBlob(of: content)) {
             let blob: FileDescriptor
@@ -269,7 +177,8 @@ extension Store {
                 throw .fileUnreachable(id: file.id.rawValue, stored: true, errno: error.errno.rawValue)
             }
             defer { try? blob.close() }
-            written = try fileStore.open(blob, key: try fileKey(of: content.id), binding: blobBinding(content.id),
+            let key = try read { tables throws(StoreError) in try tables.bookFiles.fileKey(of: content.id) }
+            written = try fileStore.open(blob, key: key, binding: blobBinding(content.id),
                                          into: output, progress: progress)
         } else if let link = content.link, content.deviceID == metadata.deviceID {
             let source: FileDescriptor
@@ -288,50 +197,11 @@ extension Store {
 
     // MARK: - Changing
 
-    /// Records the reader's current place in a book file, with its operation.
-    public func setFileLocator(_ id: EntityID, to locator: Locator) throws(StoreError) {
-        try database.writeTransaction { () throws(StoreError) in
-            guard let before = try localBookFile(id), !before.file.isRemoved else { throw .recordNotFound(id: id.rawValue) }
-            try changeBookFile(before, movesLocator: true) { file, _ in file.locator = locator }
-        }
-    }
-
-    /// Records where a linked file lies now (`file verify --repair` found it moved).
-    public func relinkFile(_ content: EntityID, to link: FileLink) throws(StoreError) {
-        try database.writeTransaction { () throws(StoreError) in
-            let sealed = try requireCipher().seal(link.path, table: "file", id: content.rawValue, field: "link_path")
-            try database.run("UPDATE file SET link_path = ?, link_mtime = ? WHERE id = ? AND device_id = ?",
-                             [.blob(sealed), .integer(link.modifiedMilliseconds), .text(content.rawValue), .text(metadata.deviceID)])
-        }
-    }
-
-    /// Detaches a book file from its book (every attachment of that content to that book,
-    /// each with its operation: the removal syncs); the stored blob goes when no book has
-    /// its content any more. The rows stay, removed, so other devices learn of it. A linked
-    /// file is never touched where it lies.
+    /// Detaches a book file from its book (``BookFileTable/remove(_:)``); the stored blob goes,
+    /// once that has committed, when no book has its content any more.
     public func removeFile(_ id: EntityID) throws(StoreError) {
-        let gone = try database.writeTransaction { () throws(StoreError) -> [String] in
-            guard let shown = try localBookFile(id), !shown.file.isRemoved else { throw .recordNotFound(id: id.rawValue) }
-            let same = try readBookFiles(where: "b.book_id = ? AND b.removed_at IS NULL", [.text(shown.file.bookID.rawValue)])
-                .filter { $0.file.content.checksum == shown.file.content.checksum }
-            for attached in same {
-                try changeBookFile(attached, movesAttachment: true) { file, now in file.removedAt = now }
-            }
-            return try unattachedContents(among: same.map(\.file.content.id))
-        }
+        let gone = try write { tables throws(StoreError) in try tables.bookFiles.remove(id) }
         for content in gone { fileStore.remove(content) }
-    }
-
-    /// Of `contents`, those no live attachment has any more (their blobs may go). Inside a transaction.
-    func unattachedContents(among contents: [EntityID]) throws(StoreError) -> [String] {
-        var gone: [String] = []
-        for content in Set(contents) {
-            var attached = false
-            try database.forEachRow("SELECT 1 FROM book_file WHERE file_id = ? AND removed_at IS NULL LIMIT 1",
-                                    [.text(content.rawValue)]) { _ in attached = true }
-            if !attached { gone.append(content.rawValue) }
-        }
-        return gone
     }
 
     /// Whether this device can read `content`'s bytes: its blob is here, or it is linked here.
@@ -339,25 +209,11 @@ extension Store {
         content.isStored ? holdsBlob(of: content) : content.link != nil && content.deviceID == metadata.deviceID
     }
 
-    /// The contents whose bytes this device can read, by SHA-256 (the oldest of each): how
-    /// identical content is recognised, whichever device added it.
-    public func reachableContentsByChecksum() throws(StoreError) -> [String: FileContent] {
-        var found: [String: FileContent] = [:]
-        for content in try fileContents() where found[content.checksum] == nil && isReachableHere(content) {
-            found[content.checksum] = content
-        }
-        return found
-    }
-
-    /// What this device reads a content's bytes from: the content itself when it can, else
-    /// another with the same SHA-256 that it can (two devices that added the same file made
-    /// two contents, each with its blob on its own device), else the content itself.
-    /// `reachable`: ``reachableContentsByChecksum()``, when the caller has it for many.
-    public func reachableContent(for content: FileContent,
-                                 among reachable: [String: FileContent]? = nil) throws(StoreError) -> FileContent {
-        if isReachableHere(content) { return content }
-        if let reachable { return reachable[content.checksum] ?? content }
-        return try reachableContentsByChecksum()[content.checksum] ?? content
+    /// What this device reads `content`'s bytes from, given the contents it can read by
+    /// SHA-256 (``BookFileTable/reachableContentsByChecksum()``, read once for a listing):
+    /// see ``BookFileTable/reachableContent(for:)``.
+    public func reachableContent(for content: FileContent, among reachable: [String: FileContent]) -> FileContent {
+        isReachableHere(content) ? content : reachable[content.checksum] ?? content
     }
 
     /// Whether the file store holds the blob of a stored content.
@@ -368,33 +224,6 @@ extension Store {
     /// The SHA-256 of what `descriptor` reads to its end (a file `file verify --search` finds).
     public static func checksum(of descriptor: FileDescriptor) throws(StoreError) -> String {
         try FileStore.copy(from: descriptor, into: nil, progress: { _ in }).checksum
-    }
-
-    /// Detaches every file of `book` (a purged book), as removed when the book was deleted,
-    /// and empties what a content no other book has still says (its metadata names the book;
-    /// its key opens a blob that goes); returns those contents' ids, whose blobs the caller
-    /// removes once the transaction commits. The rows stay, removed, as every tombstone does:
-    /// they tell the remotes that carry files which blobs can go (``fileBlobsToForget()``).
-    /// Inside a write transaction.
-    func detachFiles(ofBook book: EntityID) throws(StoreError) -> [String] {
-        var contents: [String] = []
-        try database.forEachRow("SELECT DISTINCT file_id FROM book_file WHERE book_id = ?", [.text(book.rawValue)]) { row in
-            contents.append(row.text(0))
-        }
-        try database.run("""
-            UPDATE book_file SET locator = NULL, removed_at = COALESCE(removed_at, (SELECT deleted_at FROM book WHERE id = ?1))
-            WHERE book_id = ?1
-            """, [.text(book.rawValue)])
-        var gone: [String] = []
-        for content in contents {
-            try database.run("""
-                UPDATE file SET metadata = X'', file_key = NULL, link_path = NULL, link_mtime = NULL
-                WHERE id = ?1 AND (length(metadata) > 0 OR file_key IS NOT NULL OR link_path IS NOT NULL)
-                  AND NOT EXISTS (SELECT 1 FROM book_file WHERE file_id = ?1 AND removed_at IS NULL)
-                """, [.text(content)])
-            if database.changes > 0 { gone.append(content) }
-        }
-        return gone
     }
 
     /// Removes blobs no attached file needs: a `file add` killed before its row committed,
@@ -415,28 +244,6 @@ extension Store {
     /// Where a content's blob is bound: the vault, the `file` table, the content's id.
     func blobBinding(_ id: EntityID) -> Binding {
         Binding(vaultID: metadata.vaultID, table: "file", recordID: id.rawValue, field: "blob")
-    }
-
-    func sealFileKey(_ key: FileKey, id: EntityID) throws(StoreError) -> [UInt8] {
-        let sealer = try requireCipher().sealer
-        return try Self.cryptoCall { () throws(CryptoError) in
-            try key.withUnsafeBytes { bytes throws(CryptoError) in
-                try sealer.seal(UnsafeRawBufferPointer(bytes), table: "file", recordID: id.rawValue, field: "file_key")
-            }
-        }
-    }
-
-    func fileKey(of id: EntityID) throws(StoreError) -> FileKey {
-        var sealed: [UInt8]?
-        try database.forEachRow("SELECT file_key FROM file WHERE id = ? AND file_key IS NOT NULL", [.text(id.rawValue)]) { row in
-            sealed = row.blob(0)
-        }
-        guard let sealed else { throw .recordNotFound(id: id.rawValue) }
-        let sealer = try requireCipher().sealer
-        return try Self.cryptoCall { () throws(CryptoError) in
-            var plain = try sealer.open(sealed, table: "file", recordID: id.rawValue, field: "file_key")
-            return try FileKey(opened: &plain)
-        }
     }
 
     static func fileCall<Result>(_ body: () throws(FileIOError) -> Result) throws(StoreError) -> Result {

@@ -70,7 +70,7 @@ import TestSupport
         #expect(fixture.store.holdsBlob(of: one.file.content), "the second book still has it")
         try fixture.store.removeFile(other.file.id)
         #expect(!fixture.store.holdsBlob(of: one.file.content))
-        #expect(try fixture.store.attachedFiles().isEmpty)
+        #expect(try fixture.store.read { tables throws(StoreError) in try tables.bookFiles.attached() }.isEmpty)
     }
 
     @Test func sealedFieldsFollowARekeyAndATamperedBlobIsRefused() throws {
@@ -81,13 +81,14 @@ import TestSupport
         let source = fixture.directory.file("book.mobi")
         try write(Self.plain, to: source)
         let added = try fixture.store.addFile(at: source, format: "mobi", metadata: #"{"title":"T"}"#, linkOnly: false, book: .book(book.id))
-        try fixture.store.setFileLocator(added.file.id, to: try Locator("loc 1234"))
+        let locator = try Locator("loc 1234")
+        try fixture.store.write { tables throws(StoreError) in try tables.bookFiles.setLocator(added.file.id, to: locator) }
         let newKey = try VaultKey.generate()
         try fixture.store.beginRekey(from: fixture.key, to: newKey, keyslots: try placeholderKeyslots())
         try fixture.store.continueRekey(from: fixture.key, to: newKey) { _ in }
         let store = try Store.open(at: fixture.path, clock: fixture.clock, generatorVersion: testGeneratorVersion)
         try store.attach(newKey)
-        let file = try store.attachedFile(added.file.id)
+        let file = try store.read { tables throws(StoreError) in try tables.bookFiles.attached(added.file.id) }
         #expect(file.locator == "loc 1234" && file.content.metadata == #"{"title":"T"}"# && file.content.checksum == SHA256.hex(of: Self.plain))
         #expect(try readBack(store, file, in: fixture) == Self.plain, "the file's own key was re-sealed, the blob is untouched")
         #expect(try store.check().findings.filter { $0.kind != "keyslot" }.isEmpty)
@@ -132,7 +133,7 @@ import TestSupport
         try fixture.store.sweepFileStore()
         #expect(VaultStore.FileSystem.entries(of: directory) == [added.file.content.id.rawValue])
         try fixture.store.write { tables throws(StoreError) in try tables.books.delete(book.id) }
-        #expect(try fixture.store.attachedFiles().count == 1, "a deleted book keeps its files until it is purged")
+        #expect(try fixture.store.read { tables throws(StoreError) in try tables.bookFiles.attached() }.count == 1, "a deleted book keeps its files until it is purged")
         let clock = try HybridTimestamp(parsing: try fixture.store.rawRows("SELECT hlc FROM book")[0][0])
         #expect(try fixture.store.purgeTombstones([Tombstone(kind: .book, id: book.id, clock: clock,
                                                              deletedAt: try fixture.store.read { tables throws(StoreError) in try tables.books.book(book.id) }.deletedAt ?? fixture.clock.now(),
@@ -140,7 +141,7 @@ import TestSupport
         // The rows stay, removed as of the deletion and emptied, as every tombstone does.
         #expect(try fixture.store.integer("SELECT count(*) FROM book_file WHERE removed_at IS NOT NULL AND locator IS NULL") == 1)
         #expect(try fixture.store.integer("SELECT count(*) FROM file WHERE length(metadata) = 0 AND file_key IS NULL") == 1)
-        #expect(try fixture.store.attachedFiles().isEmpty)
+        #expect(try fixture.store.read { tables throws(StoreError) in try tables.bookFiles.attached() }.isEmpty)
         #expect(VaultStore.FileSystem.entries(of: directory).isEmpty)
     }
 }

@@ -57,7 +57,7 @@ extension BookTable {
         try tables.bookAliases.move(from: duplicate, to: kept)
         // Its files go with it: each removed from it and attached to the kept book (unless
         // that has the same content already), each change with its operation.
-        try store.moveFiles(from: duplicate, to: kept)
+        try tables.bookFiles.move(from: duplicate, to: kept)
         let held = Set(try tables.bookAliases.all().filter { $0.book == kept }.map(\.alias))
         for alias in [BookAlias.titleAndAuthors(merged.title, authors: merged.authors), BookAlias.title(merged.title)]
         where !held.contains(alias) {

@@ -68,8 +68,8 @@ public struct OutboxTable {
     static func counts(in database: Database) throws(StoreError) -> [OutboxState: Int] {
         var counts: [OutboxState: Int] = [:]
         for state in OutboxState.allCases { counts[state] = 0 }
-        try database.forEachRow("SELECT state, count(*) FROM outbox GROUP BY state") { row in
-            if let state = OutboxState(rawValue: row.text(0)) { counts[state] = Int(row.int64(1)) }
+        try database.forEachRow("SELECT state, count(*) AS operations FROM outbox GROUP BY state") { row in
+            if let state = OutboxState(rawValue: row.text("state")) { counts[state] = Int(row.int64("operations")) }
         }
         return counts
     }
@@ -80,12 +80,13 @@ public struct OutboxTable {
             SELECT id, entity, action, state, attempt_count, created_at, next_attempt_at, last_error_class
             FROM outbox WHERE state <> 'done' ORDER BY id LIMIT ?
             """, [.integer(Int64(limit))]) { row in
-            guard let entity = OutboxEntity(rawValue: row.text(1)), let action = OutboxAction(rawValue: row.text(2)),
-                  let state = OutboxState(rawValue: row.text(3)) else { return }
-            entries.append(OutboxEntry(id: row.int64(0), entity: entity, action: action, state: state,
-                                       attempts: Int(row.int64(4)), createdAt: Timestamp(millisecondsSince1970: row.int64(5)),
-                                       nextAttemptAt: row.isNull(6) ? nil : Timestamp(millisecondsSince1970: row.int64(6)),
-                                       lastErrorClass: row.isNull(7) ? nil : row.text(7)))
+            guard let entity = OutboxEntity(rawValue: row.text("entity")), let action = OutboxAction(rawValue: row.text("action")),
+                  let state = OutboxState(rawValue: row.text("state")) else { return }
+            entries.append(OutboxEntry(id: row.int64("id"), entity: entity, action: action, state: state,
+                                       attempts: Int(row.int64("attempt_count")),
+                                       createdAt: Timestamp(millisecondsSince1970: row.int64("created_at")),
+                                       nextAttemptAt: row.optionalInt64("next_attempt_at").map(Timestamp.init(millisecondsSince1970:)),
+                                       lastErrorClass: row.optionalText("last_error_class")))
         }
         return entries
     }
@@ -115,12 +116,12 @@ public struct OutboxTable {
                                 AND NOT EXISTS (SELECT 1 FROM outbox_delivery d WHERE d.operation_id = e.id AND d.remote = ?1))
             ORDER BY o.id LIMIT ?3
             """, [.text(remote), .integer(store.clock.now().millisecondsSince1970), .integer(Int64(limit))]) { row in
-            rows.append(PendingRow(id: row.int64(0), key: row.text(1), entity: OutboxEntity(rawValue: row.text(2)),
-                                   action: OutboxAction(rawValue: row.text(3)), entityID: row.text(4),
-                                   clock: try? HybridTimestamp(parsing: row.text(5)),
-                                   base: row.isNull(6) ? nil : try? HybridTimestamp(parsing: row.text(6)),
-                                   attempts: Int(row.int64(7)), payload: row.blob(8),
-                                   format: OutboxPayloadFormat(rawValue: row.int64(9))))
+            rows.append(PendingRow(id: row.int64("id"), key: row.text("idempotency_key"), entity: OutboxEntity(rawValue: row.text("entity")),
+                                   action: OutboxAction(rawValue: row.text("action")), entityID: row.text("entity_id"),
+                                   clock: try? HybridTimestamp(parsing: row.text("hlc")),
+                                   base: row.optionalText("base_hlc").flatMap { try? HybridTimestamp(parsing: $0) },
+                                   attempts: Int(row.int64("attempt_count")), payload: row.blob("payload"),
+                                   format: OutboxPayloadFormat(rawValue: row.int64("payload_format"))))
         }
         var operations: [OutgoingOperation] = []
         for row in rows {
@@ -240,8 +241,9 @@ public struct OutboxTable {
         try database.forEachRow("""
             SELECT id, entity_id, idempotency_key, hlc, action FROM outbox WHERE state = 'done' ORDER BY id LIMIT ?
             """, [.integer(Int64(limit))]) { row in
-            finished.append((row.int64(0), Self.sentOperationRow(entityID: row.text(1), key: row.text(2), clock: row.text(3),
-                                                                  action: row.text(4), ownDevice: store.deviceID)))
+            finished.append((row.int64("id"), Self.sentOperationRow(entityID: row.text("entity_id"), key: row.text("idempotency_key"),
+                                                                     clock: row.text("hlc"), action: row.text("action"),
+                                                                     ownDevice: store.deviceID)))
         }
         for operation in finished {
             // One that names no file of this device's (it cannot: ids and clocks are
@@ -285,14 +287,14 @@ public struct OutboxTable {
         var operations: [SentOperation] = []
         try database.forEachRow("SELECT hlc, idempotency_key, action FROM outbox WHERE entity_id = ? ORDER BY id",
                                 [.text(id.rawValue)]) { row in
-            guard let clock = try? HybridTimestamp(parsing: row.text(0)), let action = OutboxAction(rawValue: row.text(2)) else { return }
-            operations.append(SentOperation(clock: clock, idempotencyKey: row.text(1), action: action))
+            guard let clock = try? HybridTimestamp(parsing: row.text("hlc")), let action = OutboxAction(rawValue: row.text("action")) else { return }
+            operations.append(SentOperation(clock: clock, idempotencyKey: row.text("idempotency_key"), action: action))
         }
         try database.forEachRow("SELECT wall, counter, idempotency_key, action FROM sent_operation WHERE entity_id = ?",
                                 [.text(id.rawValue)]) { row in
-            guard let key = try? EntityID(bytes: row.blob(2)), let action = OutboxAction(rawValue: row.text(3)),
-                  let counter = UInt32(exactly: row.int64(1)) else { return }
-            let clock = HybridTimestamp(wallMilliseconds: row.int64(0), counter: counter, deviceID: store.deviceID)
+            guard let key = try? EntityID(bytes: row.blob("idempotency_key")), let action = OutboxAction(rawValue: row.text("action")),
+                  let counter = UInt32(exactly: row.int64("counter")) else { return }
+            let clock = HybridTimestamp(wallMilliseconds: row.int64("wall"), counter: counter, deviceID: store.deviceID)
             operations.append(SentOperation(clock: clock, idempotencyKey: key.rawValue, action: action))
         }
         return operations.sorted { $0.clock < $1.clock }
@@ -310,8 +312,7 @@ public struct OutboxTable {
     public func enqueueSnapshot(for remote: String) throws(StoreError) -> SnapshotReport {
         _ = try store.requireCipher()
         tables.requireWrite()
-        var lastBefore: Int64 = 0
-        try database.forEachRow("SELECT coalesce(max(id), 0) FROM outbox") { row in lastBefore = row.int64(0) }
+        let lastBefore = try database.integer("SELECT coalesce(max(id), 0) FROM outbox") ?? 0
         var report = SnapshotReport()
         for id in try ids(in: "book") {
             do throws(StoreError) {
@@ -353,7 +354,7 @@ public struct OutboxTable {
             report.operations += 1
         }
         // Book files attached and removed alike, each with its content and sealed key.
-        for version in try store.readBookFiles(where: "1") {
+        for version in try tables.bookFiles.versions(where: "1") {
             try enqueueSnapshotOperation(.bookFile(version), deleted: version.file.isRemoved)
             report.operations += 1
         }
@@ -378,7 +379,7 @@ public struct OutboxTable {
     private func ids(in table: String, where condition: String = "1") throws(StoreError) -> [EntityID] {
         var ids: [EntityID] = []
         try database.forEachRow("SELECT id FROM \(table) WHERE \(condition) ORDER BY id") { row in
-            if let id = try? EntityID(validating: row.text(0)) { ids.append(id) }
+            if let id = try? EntityID(validating: row.text("id")) { ids.append(id) }
         }
         return ids
     }

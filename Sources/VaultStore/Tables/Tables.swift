@@ -21,6 +21,8 @@ public struct Tables {
     public var outbox: OutboxTable { OutboxTable(tables: self) }
     /// Deleted books, notes and quotes, and the purge of their content.
     public var tombstones: TombstoneTable { TombstoneTable(tables: self) }
+    /// `book_file` and `file`: the book files attached to books, and their contents.
+    public var bookFiles: BookFileTable { BookFileTable(tables: self) }
     /// `remote`: the places this vault syncs with.
     public var remotes: RemoteTable { RemoteTable(tables: self) }
     /// `book_alias`: the names other programs give a book.

@@ -134,7 +134,7 @@ public struct TombstoneTable {
                 // (their metadata names it): a content no other book has goes with its blob.
                 if database.changes > 0 {
                     try database.run("DELETE FROM book_alias WHERE book_id = ?", [id])
-                    goneContents += try store.detachFiles(ofBook: tombstone.id)
+                    goneContents += try tables.bookFiles.detachFiles(ofBook: tombstone.id)
                 }
             case .annotation:
                 try database.run("UPDATE annotation SET body = X'', locator = NULL, comment = NULL WHERE id = ? AND deleted_at IS NOT NULL", [id])
