@@ -23,6 +23,8 @@ extension Store {
     public func backup(to path: String) throws(StoreError) -> BackupSummary {
         let checksumPath = Self.checksumPath(of: path)
         for taken in [path, checksumPath] where FileSystem.exists(taken) { throw .backupExists(path: taken) }
+        // SQLite would only say it cannot open the copy; a mistyped folder is the reader's to fix.
+        guard FileSystem.isDirectory(FileSystem.directory(of: path)) else { throw .backupFolderMissing(path: path) }
         let partial = "\(path).partial-\(try FileSystem.uniqueSuffix())"
         defer { FileSystem.remove(partial) }
         try database.copy(to: partial)
@@ -62,12 +64,16 @@ extension Store {
         defer {
             for leftover in ["", "-wal", "-shm", "-journal"] { FileSystem.remove(partial + leftover) }
         }
-        do {
+        do throws(StoreError) {
             let source = try openExisting(backup, readOnly: true)
             var integrity: [String] = []
             try source.forEachRow("PRAGMA integrity_check") { row in integrity.append(row.text(0)) }
             guard integrity == ["ok"] else { throw StoreError.backupDamaged(path: backup) }
             try source.copy(to: partial)
+        } catch where error.isDamagedDatabase {
+            // A page SQLite cannot read (a backup cut short, a byte flipped) stops the check
+            // itself before it can list what is wrong: the backup is damaged all the same.
+            throw .backupDamaged(path: backup)
         }
         try FileSystem.restrictToOwner(partial)
         do {

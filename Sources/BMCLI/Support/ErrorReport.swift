@@ -140,13 +140,15 @@ struct ErrorReport: Equatable {
     /// Storage failures, decided from the Store's own error: those the facade also raises
     /// itself (a record not found, a locked vault, ...) read as the facade's.
     static func report(_ error: StorageError) -> ErrorReport {
-        switch error {
+        switch plainCause(error) {
         case .vaultNotFound(let path):
             return ErrorReport("no vault at \(path); create one with `bmvault init`", .notFound)
         case .backupExists(let path):
             return ErrorReport("\(path) exists already; nothing was written (a backup never replaces a file)", .failure)
         case .backupDamaged(let path):
             return ErrorReport("\(path) does not match the checksum beside it, or is damaged; nothing was restored", .dataError)
+        case .backupFolderMissing(let path):
+            return ErrorReport("the folder of \(path) does not exist; a backup makes no folder (nothing was written)", .notFound)
         case .newerSchema(let found, let supported):
             return ErrorReport("this vault has schema version \(found), newer than the \(supported) this bmvault \(BuildInfo.version) knows; upgrade bmvault (the vault was not changed)", .failure)
         case .conflictSideUnclear(.noCopy):
@@ -385,12 +387,24 @@ struct ErrorReport: Equatable {
         return "\(type(of: error)).\(caseName)"
     }
 
+    /// A file-system call of the Store's that met a full disk or the `ulimit -f` limit
+    /// (writing a book file's blob, say) is that failure, as when SQLite meets it: one
+    /// message, whichever call met it first, and not a failure of bmvault's.
+    private static func plainCause(_ error: StorageError) -> StorageError {
+        switch error {
+        case .io(_, let code) where code == ENOSPC: .diskFull
+        case .io(_, let code) where code == EFBIG: .fileTooLarge
+        default: error
+        }
+    }
+
     /// Failures that are not the reader's doing deserve a report file: a failed upgrade, a
     /// storage or cryptographic failure, or anything unexpected.
     static func deservesFailureReport(_ error: any Error) -> Bool {
         switch error {
         case let error as VaultError:
             switch error {
+            case .storage(let storageError) where plainCause(storageError) != storageError: return false
             // A file that changed while it was read is the reader's to retry, not a failure of bmvault's.
             case .storage(.io(operation: "changed", _)): return false
             case .storage(.upgradeFailed), .storage(.database), .storage(.encodingFailed), .storage(.io), .storage(.migrationChanged),
