@@ -80,6 +80,9 @@ public enum StoreError: Error, Equatable, Sendable {
     /// A backup to restore does not match the checksum beside it, fails SQLite's
     /// integrity check, or SQLite finds a page of it malformed: nothing was restored.
     case backupDamaged(path: String)
+    /// A backup to restore whose schema is not the one bmvault shipped for its version (a
+    /// table, index or trigger added or changed by hand): nothing was restored.
+    case backupAltered(path: String)
     /// `backup --out` names a file in a folder that does not exist (a backup makes no
     /// folder): nothing was written.
     case backupFolderMissing(path: String)

@@ -145,6 +145,30 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: vault.root.appendingPathComponent("state/bmvault/reports").path), "a failure report was written")
     }
 
+    /// Issue 40 (low): a backup whose schema was altered (here a trigger that deletes every
+    /// later note, its checksum made again to match) was restored without a word.
+    @Test func aBackupWithAnAlteredSchemaIsRefused() throws {
+        let vault = try TestVault()
+        try vault.createUnlocked()
+        try vault.succeed(["book", "add", "Solaris"])
+        try vault.succeed(["note", "add", "solaris", "kept before the backup"])
+        let file = vault.root.appendingPathComponent("journal.backup")
+        try vault.succeed(["backup", "--out", file.path])
+        let planted = try Binary.run("/usr/bin/sqlite3", [file.path, "CREATE TRIGGER planted AFTER INSERT ON annotation BEGIN DELETE FROM annotation; END"],
+                                     environment: vault.environment)
+        try #require(planted.status == 0, "\(planted)")
+        let sums = try Binary.run("/bin/sh", ["-c", "cd \"$0\" && sha256sum journal.backup > journal.backup.sha256", vault.root.path],
+                                  environment: vault.environment)
+        try #require(sums.status == 0, "\(sums)")
+
+        let elsewhere = try TestVault()
+        let refused = try elsewhere.run(["restore", file.path])
+        #expect(refused.status == 65, "\(refused)")
+        #expect(refused.stderr == "Error: \(file.path) is not as bmvault made it: its schema differs from the one shipped for its version (a table, index or trigger added, changed or removed by hand or by another program); nothing was restored\n", "\(refused)")
+        let made = (try? FileManager.default.contentsOfDirectory(atPath: elsewhere.directory.path)) ?? []
+        #expect(made.isEmpty, "a half-restored file was left: \(made)")
+    }
+
     /// What the backup held but had never sent reaches the other devices from the
     /// restored one (the old device was lost before it synced again).
     @Test func aRestoredDeviceSendsWhatTheBackupHadNeverSent() throws {

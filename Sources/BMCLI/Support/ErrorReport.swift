@@ -147,6 +147,8 @@ struct ErrorReport: Equatable {
             return ErrorReport("\(path) exists already; nothing was written (a backup never replaces a file)", .failure)
         case .backupDamaged(let path):
             return ErrorReport("\(path) does not match the checksum beside it, or is damaged; nothing was restored", .dataError)
+        case .backupAltered(let path):
+            return ErrorReport("\(path) is not as bmvault made it: its schema differs from the one shipped for its version (a table, index or trigger added, changed or removed by hand or by another program); nothing was restored", .dataError)
         case .backupFolderMissing(let path):
             return ErrorReport("the folder of \(path) does not exist; a backup makes no folder (nothing was written)", .notFound)
         case .newerSchema(let found, let supported):
