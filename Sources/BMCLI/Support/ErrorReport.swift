@@ -228,8 +228,8 @@ struct ErrorReport: Equatable {
             return ErrorReport("PATH does not exist; give an archive directory or its journal.json", .notFound)
         case .notAnArchive:
             return ErrorReport("PATH is not a bmvault archive (no manifest.json, journal.json or book Markdown of bmvault)\(unchanged)", .dataError)
-        case .checksumMismatch(let file):
-            return ErrorReport("\(file) is missing or differs from manifest.json (size or SHA-256): the archive was changed or damaged\(unchanged); --force imports it anyway", .dataError)
+        case .checksumMismatch(let entry):
+            return ErrorReport("the file of entry \(entry) in manifest.json's files (counted from 1) is missing or differs from manifest.json (size or SHA-256): the archive was changed or damaged\(unchanged); --force imports it anyway", .dataError)
         case .plainCopyDiffers(let file):
             return ErrorReport("\(file) is not the book file journal.json lists (its size or SHA-256 differs): the archive was changed or damaged\(unchanged)", .dataError)
         case .malformed(let file, let line, let reason):
