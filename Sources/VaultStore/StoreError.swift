@@ -86,9 +86,9 @@ public enum StoreError: Error, Equatable, Sendable {
     /// `backup --out` names a file in a folder that does not exist (a backup makes no
     /// folder): nothing was written.
     case backupFolderMissing(path: String)
-    /// A book file (by its id) read back is not what was added: its SHA-256 differs (a
-    /// linked file changed where it lies).
-    case fileChanged(id: String)
+    /// A book file (by its id) read back is not what was added: its SHA-256 differs. Its
+    /// stored copy (`stored`) is then damaged; a linked file was changed where it lies.
+    case fileChanged(id: String, stored: Bool)
     /// A book file (by its id) added on another device, whose content this device does not hold.
     case fileElsewhere(id: String)
     /// A book file (by its id) could not be opened: its stored copy (`stored`) or the file

@@ -58,8 +58,10 @@ struct ErrorReport: Equatable {
             return ErrorReport("line \(line) of the file: \(reason); nothing was imported", .dataError)
         case .bookFile(let error):
             return ErrorReport(bookFileMessage(error), bookFileExitCode(error))
-        case .fileChanged(let id):
-            return ErrorReport("book file \(id) is not what was added (its checksum differs): a linked file was changed where it lies, or a stored copy is damaged; `bmvault file verify` says which", .dataError)
+        case .fileChanged(let id, stored: true):
+            return ErrorReport("book file \(id): its stored copy in the vault's files folder is damaged (it is not what was added: it does not open, or its checksum differs); `bmvault file verify` lists every such file, and a device or an archive that holds the file can add it again", .dataError)
+        case .fileChanged(let id, stored: false):
+            return ErrorReport("book file \(id) is not what was added (its checksum differs): the linked file was changed where it lies; `bmvault file verify` lists every such file", .dataError)
         case .outFileNotCreated(let code) where code == EEXIST:
             return ErrorReport("the --out file already exists; file export never replaces a file (nothing was written)", .failure)
         case .outFileNotCreated(let code) where code == ENOENT || code == ENOTDIR:
@@ -203,7 +205,7 @@ struct ErrorReport: Equatable {
         case .recordNotFound(let id): return report(VaultError.recordNotFound(id: id))
         case .wrongRecordKind(let id, let expected, let found): return report(VaultError.wrongRecordKind(id: id, expected: expected, found: found))
         case .invalidInput(let journalError): return report(VaultError.invalidInput(journalError))
-        case .fileChanged(let id): return report(VaultError.fileChanged(id: id))
+        case .fileChanged(let id, let stored): return report(VaultError.fileChanged(id: id, stored: stored))
         case .crypto(let cryptoError): return report(VaultError.crypto(cryptoError))
         case .migrationChanged(let id):
             return ErrorReport("this vault records migration \(id) differently from this bmvault \(BuildInfo.version); it was not opened or changed: "
