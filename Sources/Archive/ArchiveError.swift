@@ -14,7 +14,9 @@ public enum ArchiveError: Error, Equatable, Sendable {
     case notAnArchive(path: String)
     /// A file listed in the manifest is missing, or its size or SHA-256 differs: the archive
     /// was changed or damaged. (A book's Markdown file that differs is an edit, not this.)
-    case checksumMismatch(file: String)
+    /// Named by its entry's place in the manifest's files, from 1, never by the path the
+    /// manifest gives: that is the archive's text, which a message must not repeat.
+    case checksumMismatch(entry: Int)
     /// The plain copy of a book file (`files/...`, named without its title) is not the file
     /// journal.json lists: its size or SHA-256 differs (checked even with `--force`).
     case plainCopyDiffers(file: String)

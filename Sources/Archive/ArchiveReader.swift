@@ -60,17 +60,19 @@ public final class ArchiveReader {
             manifestVersion = manifest.formatVersion
             listed = Set(manifest.files.map(\.path))
             // No journal.json: the Markdown is the archive. With `force` it need not match.
-            if let entry = manifest.files.first(where: { $0.path == ArchiveFormat.journalFile }), FileSystem.exists(journal), !force {
-                journalCheck = BackgroundChecksum(path: journal, entry: entry)
+            // Entries are numbered from 1 in the manifest's order, for a message that names one.
+            let numbered = manifest.files.enumerated().map { (number: $0.offset + 1, entry: $0.element) }
+            if let journalEntry = numbered.first(where: { $0.entry.path == ArchiveFormat.journalFile }), FileSystem.exists(journal), !force {
+                journalCheck = BackgroundChecksum(path: journal, entry: journalEntry.entry, number: journalEntry.number)
             }
             // index.md is shown, never read: a reader's note tool may rewrite it freely.
-            let others = manifest.files.filter { $0.path != ArchiveFormat.journalFile && $0.path != ArchiveFormat.indexFile }
-            for (entry, result) in zip(others, Self.matchAll(others, in: directory)) {
+            let others = numbered.filter { $0.entry.path != ArchiveFormat.journalFile && $0.entry.path != ArchiveFormat.indexFile }
+            for ((number, entry), result) in zip(others, Self.matchAll(others.map(\.entry), in: directory)) {
                 let matches = try result.get()
                 if entry.path.hasPrefix(ArchiveFormat.booksDirectory + "/") && entry.path.hasSuffix(".md") {
                     if matches == false { edited.insert(entry.path) }
                 } else if matches != true && !force {
-                    throw .checksumMismatch(file: BookFileName.displayName(ofArchivePath: entry.path))
+                    throw .checksumMismatch(entry: number)
                 }
             }
         }
@@ -122,7 +124,7 @@ public final class ArchiveReader {
 
     /// Hands every record to `body`, books before what belongs to them where the archive
     /// allows. Throws ``ArchiveError`` for what is malformed, or what `body` throws; but
-    /// first, whatever happened, ``ArchiveError/checksumMismatch(file:)`` if journal.json
+    /// first, whatever happened, ``ArchiveError/checksumMismatch(entry:)`` if journal.json
     /// differs from the manifest (checked meanwhile on another thread), so nothing of a
     /// damaged archive is kept. `now` dates the notes a reader added to a Markdown file.
     public func forEachRecord(now: Timestamp, _ body: (ArchiveRecord, ArchiveRecordOrigin) throws -> Void) throws {

@@ -9,10 +9,11 @@ import Synchronization
 final class BackgroundChecksum: Sendable {
     private let done = DispatchSemaphore(value: 0)
     private let outcome = Mutex<Result<Bool, ArchiveError>?>(nil)
-    private let file: String
+    /// The entry's place in the manifest's files, from 1 (``ArchiveError/checksumMismatch(entry:)``).
+    private let number: Int
 
-    init(path: String, entry: ArchiveFileEntry) {
-        file = entry.path
+    init(path: String, entry: ArchiveFileEntry, number: Int) {
+        self.number = number
         DispatchQueue.global().async { [self] in
             let result = Result { () throws(ArchiveError) -> Bool in try ArchiveReader.matches(path, entry) == true }
             outcome.withLock { $0 = result }
@@ -20,14 +21,14 @@ final class BackgroundChecksum: Sendable {
         }
     }
 
-    /// Waits for the check; throws ``ArchiveError/checksumMismatch(file:)`` when the file
+    /// Waits for the check; throws ``ArchiveError/checksumMismatch(entry:)`` when the file
     /// differs from the manifest (or the error reading it).
     func verify() throws(ArchiveError) {
         done.wait()
         done.signal()   // a later call does not wait forever
         switch outcome.withLock({ $0 }) {
         case .success(true): return
-        case .success(false), nil: throw .checksumMismatch(file: file)
+        case .success(false), nil: throw .checksumMismatch(entry: number)
         case .failure(let error): throw error
         }
     }

@@ -161,7 +161,7 @@ extension Vault {
                     // A stored copy that does not open (changed, cut short, run on) is not
                     // what was added, as `file verify` says: a damaged copy, not a crypto failure.
                     guard case .crypto = error else { throw error }
-                    throw .fileChanged(id: file.id.rawValue)
+                    throw .fileChanged(id: file.id.rawValue, stored: true)
                 }
                 try Self.fileCall { () throws(FileIOError) in try output.sync() }
             }

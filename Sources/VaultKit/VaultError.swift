@@ -52,9 +52,9 @@ public enum VaultError: Error, Equatable, Sendable {
     /// A book file `file add` cannot take: unreadable, in no format it reads, damaged or
     /// locked by DRM (the reason never quotes the file). Nothing was changed.
     case bookFile(BookFileError)
-    /// A book file (by its id) read back is not what was added: a linked file changed
-    /// where it lies, or a stored one is damaged.
-    case fileChanged(id: String)
+    /// A book file (by its id) read back is not what was added: its stored copy
+    /// (`stored`) is damaged, or a linked file changed where it lies.
+    case fileChanged(id: String, stored: Bool)
     /// The file `file export --out` names could not be created: it exists (`EEXIST`; never
     /// replaced), its folder does not (`ENOENT`), or another reason (`errno`). Nothing was written.
     case outFileNotCreated(errno: Int32)

@@ -41,7 +41,7 @@ extension ArchiveImport {
     /// file already (by id, or the same content attached to that book under another id) or
     /// the book is not here live. A content the vault holds (by SHA-256) is attached, not
     /// stored again; otherwise it is stored from the archive's plain copy,
-    /// which must be what the archive says (``StoreError/fileChanged(id:)`` otherwise). A
+    /// which must be what the archive says (``StoreError/fileChanged(id:stored:)`` otherwise). A
     /// file the archive lists without a plain copy is only counted.
     public func add(_ file: ImportedBookFile) throws(StoreError) {
         var known = false
@@ -76,7 +76,8 @@ extension ArchiveImport {
         let key = try Store.cryptoCall { () throws(CryptoError) in try FileKey.generate() }
         let stored = try store.fileStore.store(from: source, id: id.rawValue, key: key, binding: store.blobBinding(id), progress: { _ in })
         incomingBlobs.append(stored.blob)
-        guard stored.checksum == file.checksum, stored.size == file.size else { throw .fileChanged(id: file.id.rawValue) }
+        // The archive's plain copy is what differs, not a copy the vault stored.
+        guard stored.checksum == file.checksum, stored.size == file.size else { throw .fileChanged(id: file.id.rawValue, stored: false) }
         let content = FileContent(id: id, format: file.format, size: stored.size, checksum: stored.checksum, metadata: file.metadata,
                                   isStored: true, link: nil, deviceID: store.metadata.deviceID, createdAt: now)
         try tables.bookFiles.insertContent(content, sealedKey: try tables.bookFiles.sealFileKey(key, id: id), cipher: try store.requireCipher())

@@ -8,6 +8,11 @@ enum FileSystem {
         FileIO.FileSystem.exists(path)
     }
 
+    /// Whether `path` is a folder (following a link to one).
+    static func isDirectory(_ path: String) -> Bool {
+        (try? FileIO.FileSystem.status(path))?.kind == .directory
+    }
+
     /// Creates `path` and any missing parents, each readable only by its owner.
     /// Directories that already exist keep their permissions: the reader chose them.
     static func makePrivateDirectory(_ path: String) throws(StoreError) {

@@ -23,6 +23,8 @@ extension Store {
     public func backup(to path: String) throws(StoreError) -> BackupSummary {
         let checksumPath = Self.checksumPath(of: path)
         for taken in [path, checksumPath] where FileSystem.exists(taken) { throw .backupExists(path: taken) }
+        // SQLite would only say it cannot open the copy; a mistyped folder is the reader's to fix.
+        guard FileSystem.isDirectory(FileSystem.directory(of: path)) else { throw .backupFolderMissing(path: path) }
         let partial = "\(path).partial-\(try FileSystem.uniqueSuffix())"
         defer { FileSystem.remove(partial) }
         try database.copy(to: partial)
@@ -43,7 +45,8 @@ extension Store {
     }
 
     /// Makes the vault at `path` again from the backup at `backup`: checked against the
-    /// checksum beside it when there is one, and by SQLite's integrity check; copied, brought
+    /// checksum beside it when there is one, by SQLite's integrity check, and its schema
+    /// against the one shipped for its version; copied, brought
     /// to this build's schema, and given its name only if no vault has it. Open it afterwards.
     ///
     /// The restored vault is a **new device** of its vault: a new device id, an empty outbox,
@@ -62,12 +65,17 @@ extension Store {
         defer {
             for leftover in ["", "-wal", "-shm", "-journal"] { FileSystem.remove(partial + leftover) }
         }
-        do {
+        do throws(StoreError) {
             let source = try openExisting(backup, readOnly: true)
             var integrity: [String] = []
             try source.forEachRow("PRAGMA integrity_check") { row in integrity.append(row.text(0)) }
             guard integrity == ["ok"] else { throw StoreError.backupDamaged(path: backup) }
+            try verifySchema(of: source, backup: backup, clock: clock, generatorVersion: generatorVersion)
             try source.copy(to: partial)
+        } catch where error.isDamagedDatabase {
+            // A page SQLite cannot read (a backup cut short, a byte flipped) stops the check
+            // itself before it can list what is wrong: the backup is damaged all the same.
+            throw .backupDamaged(path: backup)
         }
         try FileSystem.restrictToOwner(partial)
         do {
@@ -94,6 +102,20 @@ extension Store {
                 """)
         }
         metadata = VaultMetadata(vaultID: metadata.vaultID, keyID: metadata.keyID, createdAt: metadata.createdAt, deviceID: deviceID)
+    }
+
+    /// The backup's schema must be the one bmvault shipped for its version, compared as
+    /// `check` compares a vault's: a trigger added by hand (one that deletes every later
+    /// note, say) would otherwise come back with the backup and act unseen. A vault that
+    /// records an earlier shipped text of a migration is left to the upgrade, which repairs
+    /// its schema and then compares it; a newer one, to the open that refuses it.
+    private static func verifySchema(of source: Database, backup: String, clock: any Clock,
+                                     generatorVersion: String) throws(StoreError) {
+        let version = try MigrationRunner.version(of: source)
+        guard version <= Migrations.latestVersion else { return }
+        let runner = MigrationRunner(migrations: Migrations.all, generatorVersion: generatorVersion, clock: clock)
+        guard try runner.verifyHistory(of: source, upTo: version).isEmpty else { return }
+        guard try SchemaText.isAsShipped(source, version: version) else { throw .backupAltered(path: backup) }
     }
 
     /// The checksum file beside `backup`, when there is one, must name its SHA-256.

@@ -164,12 +164,13 @@ extension Store {
 
     /// Writes the plaintext of a book file to `output` (nil: only checks it), from the file
     /// store or, for a linked file, from where it lies; the SHA-256 of what was written must
-    /// be the recorded one (``StoreError/fileChanged(id:)`` otherwise); one that cannot be
+    /// be the recorded one (``StoreError/fileChanged(id:stored:)`` otherwise); one that cannot be
     /// opened is ``StoreError/fileUnreachable(id:stored:errno:)``. `progress`: bytes so far.
     public func readFile(_ file: AttachedFile, into output: FileDescriptor?, progress: (Int64) -> Void = { _ in }) throws(StoreError) {
         let content = try read { tables throws(StoreError) in try tables.bookFiles.reachableContent(for: file.content) }
         let written: (checksum: String, size: Int64)
-        if content.isStored && (content.deviceID == metadata.deviceID || holdsBlob(of: content)) {
+        let stored = content.isStored && (content.deviceID == metadata.deviceID || holdsBlob(of: content))
+        if stored {
             let blob: FileDescriptor
             do {
                 blob = try fileStore.openBlob(content.id.rawValue)
@@ -192,7 +193,7 @@ extension Store {
         } else {
             throw .fileElsewhere(id: file.id.rawValue)
         }
-        guard written.checksum == content.checksum else { throw .fileChanged(id: file.id.rawValue) }
+        guard written.checksum == content.checksum else { throw .fileChanged(id: file.id.rawValue, stored: stored) }
     }
 
     // MARK: - Changing

@@ -77,12 +77,18 @@ public enum StoreError: Error, Equatable, Sendable {
     case crypto(CryptoError)
     /// `backup` found its file, or the checksum beside it, already there: nothing was written.
     case backupExists(path: String)
-    /// A backup to restore does not match the checksum beside it, or fails SQLite's
-    /// integrity check: nothing was restored.
+    /// A backup to restore does not match the checksum beside it, fails SQLite's
+    /// integrity check, or SQLite finds a page of it malformed: nothing was restored.
     case backupDamaged(path: String)
-    /// A book file (by its id) read back is not what was added: its SHA-256 differs (a
-    /// linked file changed where it lies).
-    case fileChanged(id: String)
+    /// A backup to restore whose schema is not the one bmvault shipped for its version (a
+    /// table, index or trigger added or changed by hand): nothing was restored.
+    case backupAltered(path: String)
+    /// `backup --out` names a file in a folder that does not exist (a backup makes no
+    /// folder): nothing was written.
+    case backupFolderMissing(path: String)
+    /// A book file (by its id) read back is not what was added: its SHA-256 differs. Its
+    /// stored copy (`stored`) is then damaged; a linked file was changed where it lies.
+    case fileChanged(id: String, stored: Bool)
     /// A book file (by its id) added on another device, whose content this device does not hold.
     case fileElsewhere(id: String)
     /// A book file (by its id) could not be opened: its stored copy (`stored`) or the file
@@ -91,6 +97,14 @@ public enum StoreError: Error, Equatable, Sendable {
 }
 
 extension StoreError {
+    /// SQLite found the file malformed (`SQLITE_CORRUPT`) or not a database at all
+    /// (`SQLITE_NOTADB`): damage to report as such where a file is checked (restore, check),
+    /// not a failure of bmvault's.
+    var isDamagedDatabase: Bool {
+        guard case .database(let code, _) = self else { return false }
+        return [.corrupt, .notADatabase].contains(ResultCode(primaryOf: code))
+    }
+
     init(_ error: DatabaseError) {
         if error.isDiskFull {
             self = .diskFull

@@ -92,7 +92,7 @@ private enum SHA256Hex {
         let files = try export(to: archive)
         let copy = archive + "/" + (try #require(files[0].path))
         try Data("the CONTENT".utf8).write(to: URL(fileURLWithPath: copy))
-        #expect(archiveError { _ = try records(of: archive) } == .checksumMismatch(file: "files/…-abc8def0.epub"))
+        #expect(archiveError { _ = try records(of: archive) } == .checksumMismatch(entry: try manifestEntry(try #require(files[0].path), of: archive)))
         #expect(files[0].displayPath == "files/…-abc8def0.epub")
 
         try FileManager.default.removeItem(atPath: copy)

@@ -194,7 +194,7 @@ import TestSupport
         let journalPath = archive + "/journal.json"
         let text = try String(contentsOfFile: journalPath, encoding: .utf8)
         try text.replacingOccurrences(of: "the other text", with: "the other TEXT").write(toFile: journalPath, atomically: true, encoding: .utf8)
-        #expect(archiveError { _ = try records(of: archive) } == .checksumMismatch(file: "journal.json"))
+        #expect(archiveError { _ = try records(of: archive) } == .checksumMismatch(entry: try manifestEntry("journal.json", of: archive)))
         #expect(try records(of: archive, force: true).annotations.contains { $0.body == "the other TEXT" })
         try FileManager.default.removeItem(atPath: archive + "/README.md")
         #expect(archiveError { _ = try records(of: archive, force: false) } != nil)
@@ -209,13 +209,13 @@ import TestSupport
         let journalPath = archive + "/journal.json"
         let text = try String(contentsOfFile: journalPath, encoding: .utf8)
         try String(text.dropLast(40)).write(toFile: journalPath, atomically: true, encoding: .utf8)
-        #expect(archiveError { _ = try records(of: archive) } == .checksumMismatch(file: "journal.json"))
+        #expect(archiveError { _ = try records(of: archive) } == .checksumMismatch(entry: try manifestEntry("journal.json", of: archive)))
         guard case .truncated = archiveError({ _ = try records(of: archive, force: true) }) else {
             Issue.record("a journal.json cut short is read as such with --force")
             return
         }
         try text.replacingOccurrences(of: "\"formatVersion\" : 2", with: "\"formatVersion\" : 9").write(toFile: journalPath, atomically: true, encoding: .utf8)
-        #expect(archiveError { _ = try records(of: archive) } == .checksumMismatch(file: "journal.json"))
+        #expect(archiveError { _ = try records(of: archive) } == .checksumMismatch(entry: try manifestEntry("journal.json", of: archive)))
         #expect(archiveError { _ = try records(of: archive, force: true) } == .newerFormat(found: 9, supported: 2))
     }
 

@@ -110,3 +110,11 @@ func archiveError(_ body: () throws -> Void) -> ArchiveError? {
         return nil
     }
 }
+
+/// The place of `path` among the files `archive`'s manifest lists, from 1, as
+/// ``ArchiveError/checksumMismatch(entry:)`` names an entry.
+func manifestEntry(_ path: String, of archive: String) throws -> Int {
+    let manifest = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: archive + "/manifest.json"))) as? [String: Any]
+    let paths = try #require(manifest?["files"] as? [String: Any]).keys.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
+    return try #require(paths.firstIndex(of: path)) + 1
+}

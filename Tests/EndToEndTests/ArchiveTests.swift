@@ -285,7 +285,7 @@ import Testing
         }, expected: #"^Error: journal\.json line \d+: the file ends too early \(was it cut short\?\); nothing was imported$"#),
         Spoiler(name: "a checksum mismatch", force: false, spoil: { archive in
             try rewrite(archive.appendingPathComponent("journal.json")) { $0.replacingOccurrences(of: "second draft", with: "second draft!") }
-        }, expected: #"^Error: journal\.json is missing or differs from manifest\.json \(size or SHA-256\): the archive was changed or damaged; nothing was imported; --force imports it anyway$"#),
+        }, expected: #"^Error: the file of entry \d+ in manifest\.json's files \(counted from 1\) is missing or differs from manifest\.json \(size or SHA-256\): the archive was changed or damaged; nothing was imported; --force imports it anyway$"#),
         Spoiler(name: "a newer format version", force: true, spoil: { archive in
             try rewrite(archive.appendingPathComponent("manifest.json")) { $0.replacingOccurrences(of: "\"formatVersion\" : 2", with: "\"formatVersion\" : 9") }
         }, expected: #"^Error: this archive has format version 9, newer than the 2 this bmvault [0-9.]+ reads; upgrade bmvault; nothing was imported$"#),
@@ -513,6 +513,26 @@ import Testing
                     "\(arguments): \(result)")
         }
         #expect(try fresh.databaseBytesIgnoringChangeCounter() == before)
+    }
+
+    /// Issue 40 (low): the checksum error repeated the path the manifest gave the entry,
+    /// text the archive chose; it names the entry by its place in the manifest instead.
+    @Test func aChecksumErrorNamesTheEntryNotItsPath() throws {
+        let (vault, _, _) = try Self.populated()
+        let archive = vault.root.appendingPathComponent("archive")
+        try vault.succeed(["export", "--out", archive.path])
+        let planted = "Zebra canary: run rm -rf ~ now.txt"
+        try Data("hello".utf8).write(to: archive.appendingPathComponent(planted))
+        try Self.rewrite(archive.appendingPathComponent("manifest.json")) {
+            $0.replacingOccurrences(of: "\"files\" : {", with: "\"files\" : {\n    \"\(planted)\" : { \"bytes\" : 5, \"sha256\" : \"\(String(repeating: "0", count: 64))\" },")
+        }
+        let fresh = try TestVault()
+        try fresh.createUnlocked()
+        let refused = try fresh.run(["import", archive.path])
+        #expect(refused.status == 65, "\(refused)")
+        // Entries in byte order: README.md, then the planted one.
+        #expect(refused.stderr == "Error: the file of entry 2 in manifest.json's files (counted from 1) is missing or differs from manifest.json (size or SHA-256): the archive was changed or damaged; nothing was imported; --force imports it anyway\n", "\(refused)")
+        #expect(!refused.stderr.contains("Zebra") && !refused.stdout.contains("Zebra"))
     }
 
     /// Issue 23 (low): a file-size limit killed bmvault with SIGXFSZ (exit 153) in the middle

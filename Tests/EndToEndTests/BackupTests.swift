@@ -89,6 +89,86 @@ import Testing
         #expect(try elsewhere.run(["restore", text.path]).status == 65)
     }
 
+    /// A vault with a few pages of notes, its backup (without the checksum beside it, as a
+    /// copy of vault.db would be), and where failure reports would go.
+    private func backupWithoutChecksum() throws -> (TestVault, URL) {
+        let vault = try TestVault()
+        try vault.createUnlocked()
+        try vault.succeed(["book", "add", "Solaris"])
+        for number in 1...20 {
+            try vault.succeed(["note", "add", "solaris", "note \(number) " + String(repeating: "x", count: 2000)])
+        }
+        let file = vault.root.appendingPathComponent("journal.backup")
+        try vault.succeed(["backup", "--out", file.path])
+        try FileManager.default.removeItem(atPath: file.path + ".sha256")
+        vault.environment["XDG_STATE_HOME"] = vault.root.appendingPathComponent("state").path
+        return (vault, file)
+    }
+
+    /// Issue 40 (low): a backup cut short, or with a page SQLite cannot read, and no checksum
+    /// beside it, was "storage failure: database(code: 11 ...)", exit 1 and a failure report.
+    @Test func aBackupCutShortOrWithAFlippedPageIsDamagedWithoutItsChecksum() throws {
+        let (vault, file) = try backupWithoutChecksum()
+        let bytes = try Data(contentsOf: file)
+        var flipped = bytes
+        for offset in 4096..<4104 { flipped[offset] = 0x42 }   // the header of the second page
+        for (name, damaged) in [("cut", bytes.prefix(20_000)), ("flipped", flipped)] {
+            let copy = vault.root.appendingPathComponent("\(name).backup")
+            try damaged.write(to: copy)
+            let elsewhere = try TestVault()
+            let result = try elsewhere.run(["restore", copy.path], environment: ["XDG_STATE_HOME": vault.environment["XDG_STATE_HOME"] ?? ""])
+            #expect(result.status == 65, "\(name): \(result)")
+            #expect(result.stderr == "Error: \(copy.path) does not match the checksum beside it, or is damaged; nothing was restored\n", "\(name): \(result)")
+            let made = (try? FileManager.default.contentsOfDirectory(atPath: elsewhere.directory.path)) ?? []
+            #expect(made.isEmpty, "\(name): a half-restored file was left: \(made)")
+        }
+        #expect(!FileManager.default.fileExists(atPath: vault.root.appendingPathComponent("state/bmvault/reports").path), "a failure report was written")
+    }
+
+    /// Issue 40 (low): `backup --out` into a folder that does not exist was "storage failure:
+    /// database(code: 14 ...)", exit 1; a restore past `ulimit -f` was "disk I/O error".
+    @Test func aMissingFolderIsNotFoundAndAFileSizeLimitIsSaidPlainly() throws {
+        let (vault, file) = try backupWithoutChecksum()
+        let missing = vault.root.appendingPathComponent("no-such-folder/journal.backup")
+        let refused = try vault.run(["backup", "--out", missing.path])
+        #expect(refused.status == 66, "\(refused)")
+        #expect(refused.stderr == "Error: the folder of \(missing.path) does not exist; a backup makes no folder (nothing was written)\n", "\(refused)")
+        #expect(!FileManager.default.fileExists(atPath: missing.deletingLastPathComponent().path))
+
+        let elsewhere = try TestVault()
+        let limited = try Binary.run("/bin/sh", ["-c", "ulimit -f 16; exec \"$0\" restore \"$1\"", Binary.path, file.path],
+                                     environment: elsewhere.environment.merging(["XDG_STATE_HOME": vault.environment["XDG_STATE_HOME"] ?? ""]) { $1 })
+        #expect(limited.status == 1, "\(limited)")
+        #expect(limited.stderr == "Error: a file would grow past the size this process may write (ulimit -f: File too large); nothing was changed\n", "\(limited)")
+        let made = (try? FileManager.default.contentsOfDirectory(atPath: elsewhere.directory.path)) ?? []
+        #expect(made.isEmpty, "a half-restored file was left: \(made)")
+        #expect(!FileManager.default.fileExists(atPath: vault.root.appendingPathComponent("state/bmvault/reports").path), "a failure report was written")
+    }
+
+    /// Issue 40 (low): a backup whose schema was altered (here a trigger that deletes every
+    /// later note, its checksum made again to match) was restored without a word.
+    @Test func aBackupWithAnAlteredSchemaIsRefused() throws {
+        let vault = try TestVault()
+        try vault.createUnlocked()
+        try vault.succeed(["book", "add", "Solaris"])
+        try vault.succeed(["note", "add", "solaris", "kept before the backup"])
+        let file = vault.root.appendingPathComponent("journal.backup")
+        try vault.succeed(["backup", "--out", file.path])
+        let planted = try Binary.run("/usr/bin/sqlite3", [file.path, "CREATE TRIGGER planted AFTER INSERT ON annotation BEGIN DELETE FROM annotation; END"],
+                                     environment: vault.environment)
+        try #require(planted.status == 0, "\(planted)")
+        let sums = try Binary.run("/bin/sh", ["-c", "cd \"$0\" && sha256sum journal.backup > journal.backup.sha256", vault.root.path],
+                                  environment: vault.environment)
+        try #require(sums.status == 0, "\(sums)")
+
+        let elsewhere = try TestVault()
+        let refused = try elsewhere.run(["restore", file.path])
+        #expect(refused.status == 65, "\(refused)")
+        #expect(refused.stderr == "Error: \(file.path) is not as bmvault made it: its schema differs from the one shipped for its version (a table, index or trigger added, changed or removed by hand or by another program); nothing was restored\n", "\(refused)")
+        let made = (try? FileManager.default.contentsOfDirectory(atPath: elsewhere.directory.path)) ?? []
+        #expect(made.isEmpty, "a half-restored file was left: \(made)")
+    }
+
     /// What the backup held but had never sent reaches the other devices from the
     /// restored one (the old device was lost before it synced again).
     @Test func aRestoredDeviceSendsWhatTheBackupHadNeverSent() throws {

@@ -66,6 +66,33 @@ import Testing
         #expect(try vault.databaseBytes() == before, "check changed the vault")
     }
 
+    /// Issue 40 (low): one page SQLite cannot read made `check` itself fail ("storage
+    /// failure: database(code: 11 ...)", exit 1, a failure report); it is damage to list.
+    @Test func aMalformedPageIsAFindingNotAFailure() throws {
+        let vault = try TestVault()
+        try vault.createUnlocked()
+        try vault.succeed(["book", "add", "Solaris"])
+        for number in 1...30 {
+            try vault.succeed(["note", "add", "solaris", "note \(number) " + String(repeating: "x", count: 2000)])
+        }
+        try vault.succeed(["lock"])
+        try sql(vault, "PRAGMA wal_checkpoint(TRUNCATE)")
+        let database = try FileHandle(forUpdating: URL(fileURLWithPath: vault.databasePath))
+        try database.seek(toOffset: 4096 * 9)   // the header of the tenth page
+        try database.write(contentsOf: Data(repeating: 0x42, count: 8))
+        try database.close()
+        try vault.succeed(["unlock", "--passphrase-stdin"], stdin: TestVault.passphrase + "\n")
+        vault.environment["XDG_STATE_HOME"] = vault.root.appendingPathComponent("state").path
+        let before = try vault.databaseBytes()
+
+        let result = try vault.run(["check"])
+        #expect(result.status == 65, "\(result)")
+        #expect(result.stdout.split(separator: "\n").contains("damaged: database: SQLite finds a page malformed, so the check stopped there"), "\(result)")
+        #expect(result.stderr.hasPrefix("Error: the check found "), "\(result)")
+        #expect(try vault.databaseBytes() == before, "check changed the vault")
+        #expect(!FileManager.default.fileExists(atPath: vault.root.appendingPathComponent("state/bmvault/reports").path), "a failure report was written")
+    }
+
     @Test func aLockedVaultIsNotCheckedWithoutItsKey() throws {
         let vault = try journal()
         try vault.succeed(["lock"])

@@ -172,4 +172,29 @@ struct CommandLineConventionTests {
         let notKeyValue = try vault.run(["book", "list"])
         #expect(notKeyValue.status == 64 && notKeyValue.stderr == "Error: \(file.path), line 1: not key = value; nothing was done\n", "\(notKeyValue)")
     }
+
+    /// Issue 40 (low): a config file of 5 M lines or a FIFO was "read failed: File too large"
+    /// or "type failed", exit 1 with a failure report; it is the reader's to fix, as a bad line is.
+    @Test func aConfigFileTooLargeOrNotAFileIsExit64() throws {
+        let vault = try TestVault()
+        try vault.createUnlocked()
+        let configHome = vault.root.appendingPathComponent("config")
+        try FileManager.default.createDirectory(at: configHome.appendingPathComponent("bmvault"), withIntermediateDirectories: true)
+        let file = configHome.appendingPathComponent("bmvault/config")
+        vault.environment["XDG_CONFIG_HOME"] = configHome.path
+        let reports = vault.root.appendingPathComponent("state")
+        vault.environment["XDG_STATE_HOME"] = reports.path
+
+        try Data(repeating: UInt8(ascii: "\n"), count: 5_000_000).write(to: file)
+        let large = try vault.run(["book", "list"], within: 30)
+        #expect(large.status == 64, "\(large)")
+        #expect(large.stderr == "Error: \(file.path): it is larger than 64 KiB, far more than its five settings need; nothing was done\n", "\(large)")
+
+        try FileManager.default.removeItem(at: file)
+        #expect(mkfifo(file.path, 0o600) == 0)
+        let fifo = try vault.run(["book", "list"], within: 30)
+        #expect(fifo.status == 64, "\(fifo)")
+        #expect(fifo.stderr == "Error: \(file.path): it is not a file (a FIFO, a device or a folder); nothing was done\n", "\(fifo)")
+        #expect(!FileManager.default.fileExists(atPath: reports.appendingPathComponent("bmvault/reports").path), "a failure report was written")
+    }
 }

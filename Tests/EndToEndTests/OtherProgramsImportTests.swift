@@ -417,6 +417,33 @@ import Testing
         #expect((try vault.json(["list", "--json"]) as? [[String: Any]])?.first?["locator"] as? String == "Kindle highlight")
     }
 
+    /// Issue 40 (low): one title with a control character (a Kindle title line) or a line
+    /// break (a quoted Goodreads cell) refused the whole import without saying where; it is
+    /// named by its line, as every other malformed record is, and nothing is imported.
+    @Test func aTitleWithAControlCharacterIsNamedByItsLine() throws {
+        let vault = try TestVault()
+        try vault.createUnlocked()
+        let before = try vault.databaseBytesIgnoringChangeCounter()
+        let clippings = vault.root.appendingPathComponent("My Clippings.txt")
+        try ("Dune (Frank Herbert)\r\n- Your Highlight at location 5 | Added on Monday, 11 May 2020 01:09:56\r\n\r\nFear is the mind-killer.\r\n==========\r\n"
+             + "Zebra\u{07}canary (Anon)\r\n- Your Highlight at location 9 | Added on Monday, 11 May 2020 01:10:00\r\n\r\nA bell in the title.\r\n==========\r\n")
+            .write(to: clippings, atomically: true, encoding: .utf8)
+        let kindle = try vault.run(["import", clippings.path])
+        #expect(kindle.status == 65, "\(kindle)")
+        #expect(kindle.stderr == "Error: line 6 of the file: the title has a control character or a line break; nothing was imported\n", "\(kindle)")
+
+        let export = vault.root.appendingPathComponent("goodreads_library_export.csv")
+        try ("Book Id,Title,Author,Exclusive Shelf\n"
+             + "1,Dune,Frank Herbert,read\n"
+             + "2,\"Zebra\ncanary\",Anon,to-read\n")
+            .write(to: export, atomically: true, encoding: .utf8)
+        let goodreads = try vault.run(["import", export.path])
+        #expect(goodreads.status == 65, "\(goodreads)")
+        #expect(goodreads.stderr == "Error: line 3 of the file: the title has a control character or a line break; nothing was imported\n", "\(goodreads)")
+        for result in [kindle, goodreads] { #expect(!result.stderr.contains("Zebra") && !result.stdout.contains("Zebra")) }
+        #expect(try vault.databaseBytesIgnoringChangeCounter() == before)
+    }
+
     @Test func aFileInNoKnownFormatIsOneLineExit65AndNothingChanges() throws {
         let vault = try TestVault()
         try vault.createUnlocked()

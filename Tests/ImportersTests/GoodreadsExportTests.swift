@@ -21,12 +21,20 @@ import Testing
     }
 
     @Test func csvByItsRules() throws {
-        let text = "\u{FEFF}Book Id,Title,Author,Additional Authors,Exclusive Shelf\r\n"
-            + "1,\"Title, with a comma\",\"A \"\"quoted\"\" author\",\"B, C\",to-read\r\n"
-            + "2,\"Two\nlines\",D,,read\r\n"
+        let text = "\u{FEFF}Book Id,Title,Author,Additional Authors,Exclusive Shelf,My Review\r\n"
+            + "1,\"Title, with a comma\",\"A \"\"quoted\"\" author\",\"B, C\",to-read,\r\n"
+            + "2,Two,D,,read,\"a review\non two lines\"\r\n"
         let export = try GoodreadsExport.read(Array(text.utf8))
-        #expect(export.books.map(\.title) == ["Title, with a comma", "Two\nlines"])
+        #expect(export.books.map(\.title) == ["Title, with a comma", "Two"])
         #expect(export.books[0].authors == ["A \"quoted\" author", "B", "C"])
+        #expect(export.books[1].shelf == "read", "a quoted line break stays inside its cell")
+        // A title or author the journal does not take is named by its row, as a malformed row is.
+        #expect(throws: ImportError.malformed(line: 3, reason: "the title has a control character or a line break")) {
+            try GoodreadsExport.read(Array("Book Id,Title,Author,Exclusive Shelf\n1,One,A,read\n2,\"Two\nlines\",B,read\n".utf8))
+        }
+        #expect(throws: ImportError.malformed(line: 2, reason: "the author has a control character or a line break")) {
+            try GoodreadsExport.read(Array("Book Id,Title,Author,Exclusive Shelf\n1,One,\"A\u{1B}[31m\",read\n".utf8))
+        }
         #expect(throws: ImportError.self) { try GoodreadsExport.read(Array("Book Id,Title,Author,Exclusive Shelf\n1,\"open,x,read\n".utf8)) }
         #expect(throws: ImportError.malformed(line: 1, reason: "no `Exclusive Shelf` column: not a Goodreads library export")) {
             try GoodreadsExport.read(Array("Book Id,Title,Author\n1,T,A\n".utf8))

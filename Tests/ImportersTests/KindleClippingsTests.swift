@@ -74,6 +74,13 @@ import TestSupport
         #expect(throws: ImportError.malformed(line: 2, reason: "a clipping of a kind bmvault does not know (another language?)")) {
             try KindleClippingsParser.parse(Array("Title (Author)\n- Votre chose | Ajouté le lundi\n\ntext\n==========\n".utf8))
         }
+        // A title or author the journal does not take is named by its line too (issue 40).
+        #expect(throws: ImportError.malformed(line: 6, reason: "the title has a control character or a line break")) {
+            try KindleClippingsParser.parse(Array("Title (Author)\n- Your Highlight at location 5 | Added on Monday\n\ntext\n==========\nA\u{07}bell (Author)\n- Your Highlight at location 9 | Added on Monday\n\ntext\n==========\n".utf8))
+        }
+        #expect(throws: ImportError.malformed(line: 1, reason: "the author has a control character or a line break")) {
+            try KindleClippingsParser.parse(Array("Title (Au\u{1B}[31mthor)\n- Your Highlight at location 5 | Added on Monday\n\ntext\n==========\n".utf8))
+        }
         #expect(throws: ImportError.invalidUTF8) { try KindleClippingsParser.parse([0x54, 0xFF, 0x0A]) }
         #expect(try KindleClippingsParser.parse([]) == [])
     }

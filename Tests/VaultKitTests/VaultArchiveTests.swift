@@ -61,7 +61,8 @@ import TestSupport
         #expect(try databaseBytesIgnoringChangeCounter(target.databasePath) == before)
         #expect(countList(try target.vault.status()) == [1, 0, 0, 0])
         // Without --force the changed file is refused before anything is read.
-        #expect(vaultError { () throws(VaultError) in try target.vault.importArchive(from: archive, dryRun: false, force: false) } == .archive(.checksumMismatch(file: "journal.json")))
+        let refused = vaultError { () throws(VaultError) in try target.vault.importArchive(from: archive, dryRun: false, force: false) }
+        guard case .archive(.checksumMismatch) = refused else { Issue.record("\(String(describing: refused))"); return }
     }
 
     @Test func aLockedVaultNeitherExportsNorImports() throws {

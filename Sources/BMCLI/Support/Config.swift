@@ -22,6 +22,8 @@ struct Config: Equatable {
     var color: ColorChoice?
 
     static let keys = ["vault", "unlock-timeout", "editor", "pager", "color"]
+    /// The most the file is read: a few lines of settings need far less.
+    static let largestFile = 64 << 10
 
     /// Where the file is read from.
     static func path(environment: [String: String]) -> String? {
@@ -32,11 +34,21 @@ struct Config: Equatable {
 
     /// The file's settings; none when it does not exist. A line that is not `key = value`
     /// with a known key and a valid value is exit 64, naming the line (and the key, when it
-    /// looks like one), never the value.
+    /// looks like one), never the value; so is a file bmvault will not read (over
+    /// ``largestFile``, or a FIFO, a device or a folder where the file belongs), which is
+    /// the reader's to fix as much as a bad line.
     static func load(environment: [String: String]) throws(CLIError) -> Config {
         guard let path = path(environment: environment), FileSystem.exists(path) else { return Config() }
         let bytes: [UInt8]
-        do { bytes = try FileSystem.readRegularFile(at: path, limit: 64 << 10) } catch { throw .system(error) }
+        do {
+            bytes = try FileSystem.readRegularFile(at: path, limit: largestFile)
+        } catch where error.operation == .type {
+            throw .configInvalid(path: path, line: 0, reason: "it is not a file (a FIFO, a device or a folder)")
+        } catch where error.errno == .fileTooLarge {
+            throw .configInvalid(path: path, line: 0, reason: "it is larger than \(largestFile >> 10) KiB, far more than its five settings need")
+        } catch {
+            throw .system(error)
+        }
         guard let text = String(validating: bytes, as: UTF8.self) else { throw .configInvalid(path: path, line: 0, reason: "it is not UTF-8") }
         var config = Config()
         for (index, rawLine) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {

@@ -58,8 +58,10 @@ struct ErrorReport: Equatable {
             return ErrorReport("line \(line) of the file: \(reason); nothing was imported", .dataError)
         case .bookFile(let error):
             return ErrorReport(bookFileMessage(error), bookFileExitCode(error))
-        case .fileChanged(let id):
-            return ErrorReport("book file \(id) is not what was added (its checksum differs): a linked file was changed where it lies, or a stored copy is damaged; `bmvault file verify` says which", .dataError)
+        case .fileChanged(let id, stored: true):
+            return ErrorReport("book file \(id): its stored copy in the vault's files folder is damaged (it is not what was added: it does not open, or its checksum differs); `bmvault file verify` lists every such file, and a device or an archive that holds the file can add it again", .dataError)
+        case .fileChanged(let id, stored: false):
+            return ErrorReport("book file \(id) is not what was added (its checksum differs): the linked file was changed where it lies; `bmvault file verify` lists every such file", .dataError)
         case .outFileNotCreated(let code) where code == EEXIST:
             return ErrorReport("the --out file already exists; file export never replaces a file (nothing was written)", .failure)
         case .outFileNotCreated(let code) where code == ENOENT || code == ENOTDIR:
@@ -140,13 +142,17 @@ struct ErrorReport: Equatable {
     /// Storage failures, decided from the Store's own error: those the facade also raises
     /// itself (a record not found, a locked vault, ...) read as the facade's.
     static func report(_ error: StorageError) -> ErrorReport {
-        switch error {
+        switch plainCause(error) {
         case .vaultNotFound(let path):
             return ErrorReport("no vault at \(path); create one with `bmvault init`", .notFound)
         case .backupExists(let path):
             return ErrorReport("\(path) exists already; nothing was written (a backup never replaces a file)", .failure)
         case .backupDamaged(let path):
             return ErrorReport("\(path) does not match the checksum beside it, or is damaged; nothing was restored", .dataError)
+        case .backupAltered(let path):
+            return ErrorReport("\(path) is not as bmvault made it: its schema differs from the one shipped for its version (a table, index or trigger added, changed or removed by hand or by another program); nothing was restored", .dataError)
+        case .backupFolderMissing(let path):
+            return ErrorReport("the folder of \(path) does not exist; a backup makes no folder (nothing was written)", .notFound)
         case .newerSchema(let found, let supported):
             return ErrorReport("this vault has schema version \(found), newer than the \(supported) this bmvault \(BuildInfo.version) knows; upgrade bmvault (the vault was not changed)", .failure)
         case .conflictSideUnclear(.noCopy):
@@ -199,7 +205,7 @@ struct ErrorReport: Equatable {
         case .recordNotFound(let id): return report(VaultError.recordNotFound(id: id))
         case .wrongRecordKind(let id, let expected, let found): return report(VaultError.wrongRecordKind(id: id, expected: expected, found: found))
         case .invalidInput(let journalError): return report(VaultError.invalidInput(journalError))
-        case .fileChanged(let id): return report(VaultError.fileChanged(id: id))
+        case .fileChanged(let id, let stored): return report(VaultError.fileChanged(id: id, stored: stored))
         case .crypto(let cryptoError): return report(VaultError.crypto(cryptoError))
         case .migrationChanged(let id):
             return ErrorReport("this vault records migration \(id) differently from this bmvault \(BuildInfo.version); it was not opened or changed: "
@@ -224,8 +230,8 @@ struct ErrorReport: Equatable {
             return ErrorReport("PATH does not exist; give an archive directory or its journal.json", .notFound)
         case .notAnArchive:
             return ErrorReport("PATH is not a bmvault archive (no manifest.json, journal.json or book Markdown of bmvault)\(unchanged)", .dataError)
-        case .checksumMismatch(let file):
-            return ErrorReport("\(file) is missing or differs from manifest.json (size or SHA-256): the archive was changed or damaged\(unchanged); --force imports it anyway", .dataError)
+        case .checksumMismatch(let entry):
+            return ErrorReport("the file of entry \(entry) in manifest.json's files (counted from 1) is missing or differs from manifest.json (size or SHA-256): the archive was changed or damaged\(unchanged); --force imports it anyway", .dataError)
         case .plainCopyDiffers(let file):
             return ErrorReport("\(file) is not the book file journal.json lists (its size or SHA-256 differs): the archive was changed or damaged\(unchanged)", .dataError)
         case .malformed(let file, let line, let reason):
@@ -385,12 +391,24 @@ struct ErrorReport: Equatable {
         return "\(type(of: error)).\(caseName)"
     }
 
+    /// A file-system call of the Store's that met a full disk or the `ulimit -f` limit
+    /// (writing a book file's blob, say) is that failure, as when SQLite meets it: one
+    /// message, whichever call met it first, and not a failure of bmvault's.
+    private static func plainCause(_ error: StorageError) -> StorageError {
+        switch error {
+        case .io(_, let code) where code == ENOSPC: .diskFull
+        case .io(_, let code) where code == EFBIG: .fileTooLarge
+        default: error
+        }
+    }
+
     /// Failures that are not the reader's doing deserve a report file: a failed upgrade, a
     /// storage or cryptographic failure, or anything unexpected.
     static func deservesFailureReport(_ error: any Error) -> Bool {
         switch error {
         case let error as VaultError:
             switch error {
+            case .storage(let storageError) where plainCause(storageError) != storageError: return false
             // A file that changed while it was read is the reader's to retry, not a failure of bmvault's.
             case .storage(.io(operation: "changed", _)): return false
             case .storage(.upgradeFailed), .storage(.database), .storage(.encodingFailed), .storage(.io), .storage(.migrationChanged),

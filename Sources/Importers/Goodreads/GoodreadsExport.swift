@@ -35,6 +35,9 @@ public struct GoodreadsExport: Sendable {
             }
             var authors = value("Author").map { [$0] } ?? []
             authors += (value("Additional Authors") ?? "").split(separator: ",").map { $0.trimmingCharacters(in: " ") }.filter { !$0.isEmpty }
+            // A quoted cell may hold a line break: refused here, naming its row, as a malformed row is.
+            try ImportError.checkLine(title, field: "title", line: line)
+            for author in authors { try ImportError.checkLine(author, field: "author", line: line) }
             let rating = value("My Rating").flatMap(Int.init).flatMap { (1...5).contains($0) ? $0 : nil }
             books.append(Book(goodreadsID: id, title: title, authors: authors, isbn: value("ISBN").flatMap(formulaText),
                               isbn13: value("ISBN13").flatMap(formulaText), rating: rating,

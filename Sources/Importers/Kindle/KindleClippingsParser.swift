@@ -15,7 +15,8 @@ public enum KindleClippingsParser {
     static let separator = "=========="
 
     /// Every record of the file, in file order. Throws for a record that is not a Kindle
-    /// clipping (no metadata line, a kind in no language known here), naming its line.
+    /// clipping (no metadata line, a kind in no language known here), or whose title or
+    /// author the journal would refuse (a control character), naming its line.
     public static func parse(_ bytes: [UInt8]) throws(ImportError) -> [KindleClipping] {
         var clippings: [KindleClipping] = []
         var record: [(line: Int, text: Substring)] = []
@@ -71,6 +72,8 @@ public enum KindleClippingsParser {
         let olderFirmware = metadata.containsBytes("on Page") || metadata.containsBytes("Loc. ")
         let titleText = titleLine.text.trimmingCharacters(in: " ")
         let (title, author) = titleAndAuthor(titleText, dashSeparatesAuthor: olderFirmware)
+        try ImportError.checkLine(title, field: "title", line: titleLine.line)
+        if let author { try ImportError.checkLine(author, field: "author", line: titleLine.line) }
         var material = "kindle\n" + titleText + "\n" + metadata + "\n"
         material += body
         return KindleClipping(title: title, author: author, kind: kind, position: position, rawDate: rawDate,

@@ -15,4 +15,12 @@ enum SchemaText {
     static func checksum(of database: Database) throws(StoreError) -> String {
         SHA256.hex(of: Array(try of(database).utf8))
     }
+
+    /// Whether `database`'s schema is the frozen one of schema `version`, as shipped: a
+    /// table, index or trigger added or changed by hand is not (what `check` and `restore`
+    /// look for).
+    static func isAsShipped(_ database: Database, version: Int) throws(StoreError) -> Bool {
+        guard Migrations.all.indices.contains(version - 1) else { return false }
+        return try checksum(of: database) == Migrations.all[version - 1].schemaChecksum
+    }
 }

@@ -232,13 +232,15 @@ final class Database {
         sqlite3_exec(target, "PRAGMA journal_mode = OFF", nil, nil, nil)
         guard let backup = sqlite3_backup_init(target, "main", handle, "main") else {
             throw StoreError(DatabaseError(code: ResultCode(primaryOf: sqlite3_errcode(target)), extendedCode: sqlite3_extended_errcode(target),
-                                           message: String(cString: sqlite3_errmsg(target))))
+                                           message: String(cString: sqlite3_errmsg(target)), systemErrno: sqlite3_system_errno(target)))
         }
         let stepped = sqlite3_backup_step(backup, -1)
         let finished = sqlite3_backup_finish(backup)
         guard stepped == SQLITE_DONE, finished == SQLITE_OK else {
             let code = stepped == SQLITE_DONE ? finished : stepped
-            throw StoreError(DatabaseError(code: ResultCode(primaryOf: code), extendedCode: code, message: String(cString: sqlite3_errmsg(target))))
+            // The copy's errno says whether a write met a full disk or `ulimit -f`.
+            throw StoreError(DatabaseError(code: ResultCode(primaryOf: code), extendedCode: code, message: String(cString: sqlite3_errmsg(target)),
+                                           systemErrno: sqlite3_system_errno(target)))
         }
     }
 

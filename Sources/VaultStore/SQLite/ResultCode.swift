@@ -20,6 +20,8 @@ struct ResultCode: Equatable, Sendable {
     static let full = ResultCode(primaryOf: SQLITE_FULL)
     /// `SQLITE_IOERR`: the operating system refused a read, write or sync (its errno says why).
     static let ioError = ResultCode(primaryOf: SQLITE_IOERR)
+    /// `SQLITE_CORRUPT`: a page of the file is malformed (cut short, a byte changed).
+    static let corrupt = ResultCode(primaryOf: SQLITE_CORRUPT)
     /// `SQLITE_NOTADB`: the file is not an SQLite database (or is encrypted by something else).
     static let notADatabase = ResultCode(primaryOf: SQLITE_NOTADB)
 }
