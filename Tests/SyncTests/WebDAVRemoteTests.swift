@@ -95,8 +95,10 @@ import TestSupport
         #expect(RemoteError.unauthorized.errorClass == "unauthorized")
     }
 
-    @Test func aListingNamesEntriesByTheirLastSegmentWhateverFormTheHrefTakes() throws {
-        let listing = """
+    /// A Nextcloud-style listing of `devices/`: hrefs as paths and as full URLs, whitespace
+    /// around one, names to percent-decode and one that does not decode (also what
+    /// ``WireFuzzTests`` mutates).
+    static let sampleListing = """
             <?xml version="1.0"?>
             <d:multistatus xmlns:d="DAV:">
               <d:response><d:href>https://cloud.example/remote.php/dav/files/ada/bmvault/devices/</d:href>
@@ -115,11 +117,14 @@ import TestSupport
                 <d:propstat><d:prop><d:resourcetype/></d:prop></d:propstat></d:response>
             </d:multistatus>
             """
+    static let sampleListingFolder = "https://cloud.example/remote.php/dav/files/ada/bmvault/devices/"
+
+    @Test func aListingNamesEntriesByTheirLastSegmentWhateverFormTheHrefTakes() throws {
+        let listing = Self.sampleListing
         // Whitespace around an href is not part of it; a name that does not decode is no entry.
         // The answer is read as it arrives, in pieces of any size.
         for size in [1, 7, 4096] {
-            let entries = try Self.entries(ofListing: Array(listing.utf8), folder: "https://cloud.example/remote.php/dav/files/ada/bmvault/devices/",
-                                           pieces: size)
+            let entries = try Self.entries(ofListing: Array(listing.utf8), folder: Self.sampleListingFolder, pieces: size)
             #expect(entries == [WebDAVListing.Entry(name: "0123456789abcdef0123456789abcdef", isFolder: true),
                                 WebDAVListing.Entry(name: "desktop copy.ini", isFolder: false),
                                 WebDAVListing.Entry(name: "fedcba9876543210fedcba9876543210", isFolder: true),
