@@ -20,6 +20,20 @@ import Testing
         #expect(abs((new.percentFinished ?? 0) - 19.417475728155) < 0.0001)
     }
 
+    /// Found by `Scripts/fuzz` (issue 40): a page number no page has (1e300, an infinity)
+    /// trapped in `Int(_:)`, in both layouts. It is read as no page; the highlight is kept.
+    @Test func aPageNumberBeyondAnyPageIsNoPageNotATrap() throws {
+        for page in ["1e300", "-1e300", "1e999", "-1e999", "12.7"] {
+            let new = #"return { ["annotations"] = { [1] = { ["pos0"] = "a", ["pos1"] = "b", ["text"] = "t", ["pageno"] = \#(page) } } }"#
+            let old = #"return { ["highlight"] = { [\#(page)] = { [1] = { ["pos0"] = "a", ["text"] = "t" } } } }"#
+            for code in [new, old] {
+                let highlights = try KOReaderSidecar.read(Array(code.utf8)).highlights
+                #expect(highlights.map(\.text) == ["t"], "\(code)")
+                #expect(highlights.first?.pageNumber == (page == "12.7" ? 12 : nil), "\(code)")
+            }
+        }
+    }
+
     @Test func theOtherFixtures() throws {
         let alice = try KOReaderSidecar.read(try Fixtures.koreader("harmtemolder__alice.sdr__metadata.epub.lua"))
         #expect(alice.title == "Alice's Adventures in Wonderland" && alice.authors == ["Lewis Carroll"] && alice.partialMD5 != nil)
