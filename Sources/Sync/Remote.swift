@@ -91,7 +91,9 @@ extension Remote {
     }
 }
 
-/// Why a remote could not be used. Cases carry error numbers, never file contents.
+/// Why a remote could not be used. Cases carry error numbers, never file contents. Each is
+/// something the remote or the network did, never something wrong with what was sent: an
+/// upload that meets any of them is tried again after a backoff (``SyncEngine``).
 public enum RemoteError: Error, Equatable, Sendable {
     /// Not there, or not usable now (an unmounted drive, a missing folder): try again later.
     case unreachable(errno: Int32)
@@ -111,8 +113,8 @@ public enum RemoteError: Error, Equatable, Sendable {
     case outOfSpace
     /// TLS failed, in libcurl's words (an untrusted certificate, another host name).
     case tls(reason: String)
-    /// The server answered an HTTP `operation` with a status bmvault did not expect; a 5xx
-    /// is the server's trouble, and temporary.
+    /// The server answered an HTTP `operation` with a status bmvault did not expect (a 5xx,
+    /// a redirect, a 412 to a write whose file is then not there).
     case http(operation: String, status: Int)
     /// A plain `http://` URL whose host is not this machine: refused before anything was
     /// sent, since the password and the files would cross the network in the clear.
@@ -120,15 +122,6 @@ public enum RemoteError: Error, Equatable, Sendable {
     /// A folder's listing on the server names more entries, or takes more bytes, than any
     /// folder of bmvault's (``WebDAVListing``): refused, not read on.
     case listingTooLarge
-
-    /// Whether trying again later may succeed.
-    public var isTemporary: Bool {
-        switch self {
-        case .unreachable, .timedOut, .io, .outOfSpace: true
-        case .http(_, let status): status >= 500 || status == 408 || status == 429
-        case .otherVault, .malformed, .unauthorized, .noSuchFolder, .tls, .plainHTTPBeyondThisMachine, .listingTooLarge: false
-        }
-    }
 
     /// The case name, for logs and the outbox's last error class.
     public var errorClass: String {

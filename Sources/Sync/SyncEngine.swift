@@ -14,11 +14,10 @@ public struct SyncSummary: Sendable, Equatable {
     /// Files that did not open or decode as an operation, and operations whose record
     /// breaks the journal's rules.
     public var rejected = 0
-    /// Uploads that failed this time (they stay in the outbox: with their next retry, or
-    /// failed for good when the failure was permanent).
+    /// Uploads that failed this time (they stay in the outbox, each with its next retry).
     public var failures = 0
-    /// Operations the outbox holds as failed for good once the sync ended: this sync's
-    /// permanent failures, payloads that no longer open, and earlier ones not yet retried.
+    /// Operations the outbox holds as failed for good once the sync ended: payloads that
+    /// no longer open here, found by this sync or earlier ones and not yet retried.
     public var failedForGood = 0
     /// Tombstones whose content was purged.
     public var purged = 0
@@ -110,8 +109,8 @@ extension SyncSummary {
 /// Each remote is checked for reachability before anything is sent; pulled operations are
 /// checked by the mass-delete fail-safe and then merged (``JournalMerge``) in transactional
 /// batches; the outbox is drained oldest first, each failure is recorded with its class and
-/// a backoff (full jitter), permanent failures are kept as `failed`, and a retry of an
-/// upload whose answer was lost finds the file already there. Last, each remote gets this
+/// a backoff (full jitter), an operation that no longer opens is kept as `failed`, and a
+/// retry of an upload whose answer was lost finds the file already there. Last, each remote gets this
 /// device's acknowledgement of what it has applied, and the tombstones every device has
 /// acknowledged (or older than the retention) lose their content.
 ///
@@ -719,11 +718,14 @@ public final class SyncEngine<Journal: SyncJournal> {
         return true
     }
 
-    /// Records a failed upload: a temporary failure waits out a backoff, a permanent one
-    /// moves the operation to `failed`.
+    /// Records a failed upload, which waits out a backoff and then goes again. Every
+    /// ``RemoteError`` is something the remote or the network did (an answer bmvault did not
+    /// expect, a link where a folder belongs, a lost mount), never something wrong with the
+    /// operation: failing it for good would leave it unsent after the remote heals, until
+    /// the reader found `--retry-failed`, and the other devices without it (issue 40).
     private func recordFailure(of operation: OutgoingOperation, _ error: RemoteError,
                                using generator: inout SystemRandomNumberGenerator) throws(SyncError<Journal.Failure>) {
-        let retryAfter = error.isTemporary ? backoff.delay(afterAttempt: operation.attempts, using: &generator) : nil
+        let retryAfter = backoff.delay(afterAttempt: operation.attempts, using: &generator)
         try SyncError.fromJournal { () throws(Journal.Failure) in
             try journal.recordPushFailure(operation.outboxID, errorClass: error.errorClass, retryAfterMilliseconds: retryAfter)
         }

@@ -49,11 +49,13 @@ public protocol SyncJournal: AnyObject {
     func operationsToPush(to remote: String, limit: Int) throws(Failure) -> [OutgoingOperation]
     /// Records that `remote` has these operations (each one every remote has is done).
     func markDelivered(_ outboxIDs: [Int64], to remote: String) throws(Failure)
-    /// Records a failed attempt: a temporary failure waits `retryAfterMilliseconds`, a
-    /// permanent one (nil) leaves the operation `failed`, kept, until `--retry-failed`.
-    func recordPushFailure(_ outboxID: Int64, errorClass: String, retryAfterMilliseconds: Int64?) throws(Failure)
-    /// How many operations the outbox holds as failed for good (a permanent upload failure,
-    /// or a payload that no longer opens), waiting for `--retry-failed`.
+    /// Records a failed upload: the operation waits `retryAfterMilliseconds`, then goes
+    /// again. Whatever a remote or the network did, the operation itself is sound, so an
+    /// upload never fails it for good; only ``operationsToPush(to:limit:)`` does that, for a
+    /// payload that no longer opens here.
+    func recordPushFailure(_ outboxID: Int64, errorClass: String, retryAfterMilliseconds: Int64) throws(Failure)
+    /// How many operations the outbox holds as failed for good (a payload that no longer
+    /// opens), waiting for `--retry-failed`.
     func failedOperationCount() throws(Failure) -> Int
 
     // MARK: Remote history

@@ -83,7 +83,7 @@ public final class StoreSyncJournal: SyncJournal {
     }
 
     /// Records a failed attempt (``OutboxTable/recordPushFailure(_:errorClass:retryAfterMilliseconds:)``).
-    public func recordPushFailure(_ id: Int64, errorClass: String, retryAfterMilliseconds: Int64?) throws(StoreError) {
+    public func recordPushFailure(_ id: Int64, errorClass: String, retryAfterMilliseconds: Int64) throws(StoreError) {
         try store.write { tables throws(StoreError) in
             try tables.outbox.recordPushFailure(id, errorClass: errorClass, retryAfterMilliseconds: retryAfterMilliseconds)
         }

@@ -3,14 +3,22 @@ import Testing
 @testable import Importers
 import TestSupport
 
-/// Mutated files of every format an import reads (from the samples of the other tests) end
-/// with a result or a thrown error: never a crash or a hang. `Scripts/fuzz` runs more cases
-/// from fresh seeds.
+/// Mutated files of every format an import reads (from the samples of the other tests and
+/// the real files in shared/fixtures) end with a result or a thrown error: never a crash or
+/// a hang; so does telling their format apart. `Scripts/fuzz` runs more cases from fresh seeds.
 @Suite struct ImporterFuzzTests {
     @Test func mutatedFilesOfEveryFormatNeverCrash() throws {
         var mutator = SeededMutator(seed: SeededMutator.firstSeed(default: 20))
         let kindle = try Fixtures.kindle("hadynz__first-scenario.txt")
-        for _ in 0..<SeededMutator.cases(default: 200) {
+        let goodreads = try Fixtures.goodreads()
+        let sidecars = try ["noted__the_prophet.sdr__metadata.epub.lua", "harmtemolder__alice.sdr__metadata.epub.lua"].map(Fixtures.koreader)
+        for index in 0..<SeededMutator.cases(default: 200) {
+            let csv = mutator.mutate(goodreads)
+            _ = ImportFormat.detect(prefix: Array(csv.prefix(4096)))
+            _ = try? GoodreadsExport.read(csv)
+            let sidecar = mutator.mutate(sidecars[index % sidecars.count])
+            _ = ImportFormat.detect(prefix: Array(sidecar.prefix(4096)))
+            _ = try? KOReaderSidecar.read(sidecar)
             _ = try? CalibreHighlights.read(mutator.mutate(Array(OtherFormatsTests.calibre.utf8)))
             _ = try? ReadwiseExport.read(mutator.mutate(Array(OtherFormatsTests.readwise.utf8)))
             _ = try? JrnlExport.read(mutator.mutate(Array(OtherFormatsTests.jrnl.utf8)))

@@ -99,6 +99,18 @@ import Testing
         #expect(throws: ImportError.self) { try KOReaderExport.read(Array(#"{"number_of_pages": 3}"#.utf8)) }
     }
 
+    /// Found by `Scripts/fuzz` (issue 40): a `time` near 2^63 seconds trapped on its way to
+    /// milliseconds. A time outside 1970 to 9999 is no time (the import's own is taken).
+    @Test func aKOReaderExportTimeOutOfRangeIsNoTimeNotATrap() throws {
+        let times: [(String, Int64?)] = [("9223372036854775807", nil), ("9223372036854776", nil), ("-9223372036854775808", nil),
+                                         ("-1", nil), ("253402300800", nil), ("253402300799", 253_402_300_799_000), ("0", 0)]
+        for (time, milliseconds) in times {
+            let export = #"{"number_of_pages": 1, "entries": [{"text": "t", "page": 1, "time": \#(time)}]}"#
+            let entry = try #require(try KOReaderExport.read(Array(export.utf8)).documents.first?.entries.first)
+            #expect(entry.createdAt?.millisecondsSince1970 == milliseconds, "\(time)")
+        }
+    }
+
     static let jrnl = #"""
         {
           "tags": {"@work": 1, "@dune": 1},

@@ -72,7 +72,7 @@ import VaultCrypto
             try store.operationsToPush(to: remote, limit: limit)
         }
         func markDelivered(_ ids: [Int64], to remote: String) throws(StoreError) { try store.markDelivered(ids, to: remote) }
-        func recordPushFailure(_ id: Int64, errorClass: String, retryAfterMilliseconds: Int64?) throws(StoreError) {
+        func recordPushFailure(_ id: Int64, errorClass: String, retryAfterMilliseconds: Int64) throws(StoreError) {
             try store.recordPushFailure(id, errorClass: errorClass, retryAfterMilliseconds: retryAfterMilliseconds)
         }
         func failedOperationCount() throws(StoreError) -> Int { try store.failedOperationCount() }

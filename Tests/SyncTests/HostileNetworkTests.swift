@@ -7,7 +7,7 @@ import Journal
 import VaultCrypto
 
 /// The offline-write sequence and the ways a remote fails: lost replies, failed writes, an
-/// unreachable remote, permanent refusals, mass deletions, and a batch that cannot finish.
+/// unreachable remote, refusals by the remote, mass deletions, and a batch that cannot finish.
 @Suite struct HostileNetworkTests {
     /// A backoff whose first delay is (almost surely) far in the future: 0…10⁹ ms.
     static let slowBackoff = Backoff(baseMilliseconds: 1_000_000_000, capMilliseconds: 2_000_000_000)
@@ -253,9 +253,13 @@ import VaultCrypto
         #expect(slots.contains("slot-passphrase-2"), "\(slots)")
     }
 
-    // MARK: - Permanent failures
+    // MARK: - What a remote refuses is retried, never failed for good
 
-    @Test func aPermanentFailureIsKeptAsFailedUntilRetried() throws {
+    /// Issue 40: a refusal by the remote (here `malformed`, what a link where a folder
+    /// belongs gives) is the remote's doing, not the operation's: it waits out a backoff, the
+    /// edit behind it waits too, and once the backoff has passed a plain sync sends both, in
+    /// order. It used to fail the operation for good, unsent until `--retry-failed`.
+    @Test func aRefusalByTheRemoteIsRetriedAfterItsBackoff() throws {
         let cluster = try Cluster()
         let a = try cluster.addDevice("a")
         let b = try cluster.addDevice("b")
@@ -264,31 +268,63 @@ import VaultCrypto
         let note = try a.addNote("refused once", to: book)
         a.clock.advance(seconds: 1); try a.edit(note.id, "refused once, then edited")
         let remote = ScriptedRemote(wrapping: cluster.folderRemote())
-        remote.writeFaults[1] = .fail(.malformed(what: "operation"))
-        let summary = try a.sync(through: [remote])
-        #expect(summary.failures == 1)
+        remote.writeFaults[1] = .fail(.malformed(what: "a link or a file where a folder belongs"))
+        let summary = try a.sync(through: [remote], backoff: Self.slowBackoff)
+        #expect(summary.failures == 1 && summary.failedForGood == 0)
+        #expect(summary.shortfall == .leftToRetry(failures: 1, deferred: 0), "exit 75, not 1")
         var rows = try a.store.outboxSyncRows().filter { $0.entityID == note.id.rawValue }
-        #expect(rows.map(\.state) == ["failed", "pending"])
-        #expect(rows[0].attempts == 1 && rows[0].lastErrorClass == "malformed" && rows[0].nextAttemptAt == nil)
+        #expect(rows.map(\.state) == ["pending", "pending"])
+        #expect(rows[0].attempts == 1 && rows[0].lastErrorClass == "malformed" && rows[0].nextAttemptAt != nil)
         #expect(try Store.inspect(at: a.path).outbox.lastErrorClass == "malformed", "diagnostics shows the class")
 
-        // Kept, not retried by ordinary syncs, and the edit behind it waits.
-        a.clock.advance(hours: 48)
-        #expect(try a.sync().pushed == 0)
-        #expect(try a.sync().pushed == 0)
+        // Not before its backoff, and the edit behind it waits.
+        #expect(try a.sync(backoff: Self.slowBackoff).pushed == 0)
         rows = try a.store.outboxSyncRows().filter { $0.entityID == note.id.rawValue }
-        #expect(rows.map(\.state) == ["failed", "pending"])
-        #expect(try a.waitingOperations().map(\.state) == [.failed, .pending])
+        #expect(rows.map(\.attempts) == [1, 0])
 
-        // retry-failed puts it back in line; the next sync sends both, in order.
-        #expect(try a.store.write { tables throws(StoreError) in try tables.outbox.retryFailed() } == 1)
-        #expect(try a.store.outboxSyncRows().first { $0.entityID == note.id.rawValue }?.state == "pending")
-        let retried = try a.sync()
-        #expect(retried.pushed == 2)
+        // Once it has passed, a plain sync sends both, in order.
+        Self.waitOutBackoff(a)
+        let retried = try a.sync(backoff: Self.slowBackoff)
+        #expect(retried.pushed == 2 && retried.shortfall == nil)
         #expect(try a.waitingOperations().isEmpty)
         #expect(try Store.inspect(at: a.path).outbox.lastErrorClass == nil)
         try b.sync()
         #expect(try b.note(note.id).body == "refused once, then edited")
+        try expectConverged([a, b])
+    }
+
+    /// Issue 40: this device's folder on the remote replaced by a link for one sync (a broken
+    /// sync tool, a hostile host). Nothing is written through the link, the sync ends as left
+    /// to retry (exit 75), and once the folder is back a plain sync delivers: the other device
+    /// gets the note, no `--retry-failed` needed.
+    @Test func aDeviceFolderReplacedByALinkForOneSyncDeliversOnceRestored() throws {
+        let cluster = try Cluster()
+        let a = try cluster.addDevice("a")
+        let b = try cluster.addDevice("b")
+        let book = try a.addBook("Book")
+        try a.sync(); try b.sync()
+        let note = try a.addNote("sent through a broken remote", to: book)
+        a.clock.advance(seconds: 1); try a.edit(note.id, "sent through a broken remote, edited")
+
+        let folder = cluster.remoteRoot + "/devices/" + a.deviceID
+        let aside = try cluster.scratch.sub("aside")
+        let elsewhere = try cluster.scratch.sub("elsewhere")
+        try FileManager.default.moveItem(atPath: folder, toPath: aside + "/folder")
+        try FileManager.default.createSymbolicLink(atPath: folder, withDestinationPath: elsewhere)
+        let broken = try a.sync()
+        #expect(broken.pushed == 0 && broken.failures >= 1 && broken.failedForGood == 0, "\(broken)")
+        #expect(broken.shortfall == .leftToRetry(failures: broken.failures, deferred: 0), "exit 75: \(broken)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: elsewhere).isEmpty, "nothing written through the link")
+        #expect(try a.waitingOperations().allSatisfy { $0.state == .pending && $0.nextAttemptAt != nil })
+
+        try FileManager.default.removeItem(atPath: folder)
+        try FileManager.default.moveItem(atPath: aside + "/folder", toPath: folder)
+        a.clock.advance(hours: 1)       // past the first backoff (at most 2 s)
+        let healed = try a.sync()
+        #expect(healed.pushed >= 2 && healed.failures == 0 && healed.shortfall == nil, "\(healed)")
+        #expect(try a.waitingOperations().isEmpty)
+        try b.sync()
+        #expect(try b.note(note.id).body == "sent through a broken remote, edited")
         try expectConverged([a, b])
     }
 

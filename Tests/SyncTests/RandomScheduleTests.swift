@@ -268,7 +268,7 @@ final class ScheduleRunner {
         case 50..<65: remote.writeFaults[at] = .loseReply; fault = "lose-reply:\(at)"
         case 65..<80: remote.writeFaults[at] = .fail(.io(operation: "write", errno: EIO)); fault = "fail-write:\(at)"
         case 80..<88: remote.unreachable = true; fault = "unreachable"
-        case 88..<93: remote.writeFaults[at] = .fail(.malformed(what: "operation")); fault = "permanent:\(at)"
+        case 88..<93: remote.writeFaults[at] = .fail(.malformed(what: "a link or a file where a folder belongs")); fault = "refused:\(at)"
         default: remote.failAllWritesFrom = (at, .timedOut); fault = "fail-writes-from:\(at)"
         }
         if options.rekeys, chance(50), try device.takeUpRekeyMadeElsewhere() {
@@ -334,12 +334,11 @@ final class ScheduleRunner {
         }
     }
 
-    /// The network heals: failed operations are put back, every backoff has passed, and
-    /// every device syncs until nothing moves.
+    /// The network heals: every backoff has passed, and every device syncs until nothing
+    /// moves. No `--retry-failed`: nothing a remote does fails an operation for good (issue 40).
     func settle() throws {
         for device in devices {
             try device.restart()
-            try device.store.write { tables throws(StoreError) in try tables.outbox.retryFailed() }
             device.clock.advance(hours: 24 * 100)
             if options.remoteChanges {
                 let names = Set(try device.store.read { tables throws(StoreError) in try tables.remotes.all() }.map(\.name))

@@ -578,7 +578,7 @@ import VaultCrypto
         do {
             try FolderRemote(name: "r", location: scratch.path + "/missing", vaultID: "v").checkReachable()
         } catch {
-            #expect(error.errorClass == "unreachable" && error.isTemporary)
+            #expect(error.errorClass == "unreachable")
         }
     }
 
@@ -591,12 +591,10 @@ import VaultCrypto
         #expect(throws: RemoteError.unreachable(errno: EACCES)) { try FolderRemote(name: "r", location: readOnly, vaultID: "v").checkReachable() }
     }
 
-    @Test func errorClassesAndTemporaryOrPermanent() {
-        #expect(RemoteError.unreachable(errno: 2).isTemporary)
-        #expect(RemoteError.timedOut.isTemporary)
-        #expect(RemoteError.io(operation: "link", errno: 5).isTemporary)
-        #expect(!RemoteError.otherVault.isTemporary)
-        #expect(!RemoteError.malformed(what: "operation").isTemporary)
+    @Test func errorClasses() {
+        #expect(RemoteError.unreachable(errno: 2).errorClass == "unreachable")
+        #expect(RemoteError.timedOut.errorClass == "timedOut")
+        #expect(RemoteError.otherVault.errorClass == "otherVault")
         #expect(RemoteError.io(operation: "link", errno: 5).errorClass == "io.link")
         #expect(RemoteError.malformed(what: "x").errorClass == "malformed")
     }

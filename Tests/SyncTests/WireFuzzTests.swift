@@ -6,9 +6,11 @@ import Journal
 import VaultCrypto
 import TestSupport
 
-/// Seeded fuzzing of what a device reads from a remote after opening it (issue 23): operation
-/// documents, acknowledgements and the descriptor, mutated from real ones. Every case ends
-/// as a value or a ``RemoteError``; a crash or a trap kills the run. More cases from other
+/// Seeded fuzzing of what a device reads from a remote (issue 23): operation documents,
+/// acknowledgements and the descriptor after opening them, and a WebDAV server's folder
+/// listings (issue 40: ``WebDAVListing`` over libxml2's push parser, ``XMLStream``), mutated
+/// from real ones. Every case ends as a value or a ``RemoteError``; a crash, a trap or a
+/// hang kills the run. More cases from other
 /// seeds with `Scripts/fuzz`; seeds that ever broke one are kept in ``regressionSeeds``.
 @Suite struct WireFuzzTests {
     static let regressionSeeds: [UInt64] = []
@@ -46,6 +48,32 @@ import TestSupport
                 case "acknowledgement": _ = try Acknowledgement.decode(bytes, device: deviceID("d"))
                 default: _ = try RemoteDescriptor.decode(bytes)
                 }
+                read += 1
+            } catch {
+                refused += 1
+            }
+        }
+        #expect(read > 0 && refused > 0, "read \(read), refused \(refused)")
+    }
+
+    /// Listings as Nextcloud and lighttpd send them, mutated, and read in pieces of 1 byte to
+    /// 64 KiB as they would arrive: each ends as entries (never more than it has responses)
+    /// or a ``RemoteError``.
+    @Test func everyMutatedListingIsReadOrRefused() throws {
+        let listings: [(folder: String, bytes: [UInt8])] = [
+            (WebDAVRemoteTests.sampleListingFolder, Array(WebDAVRemoteTests.sampleListing.utf8)),
+            (WebDAVRemoteTests.GeneratedListing.folder, Array(WebDAVRemoteTests.GeneratedListing(count: 12).joined())),
+        ]
+        let pieces = [1, 7, 512, 65_536]
+        var (read, refused) = (0, 0)
+        for seed in Self.seeds(default: 30_001, cases: 1500) {
+            var mutator = SeededMutator(seed: seed)
+            let listing = listings[Int(seed % UInt64(listings.count))]
+            let bytes = mutator.mutate(listing.bytes)
+            do {
+                let entries = try WebDAVRemoteTests.entries(ofListing: bytes, folder: listing.folder,
+                                                            pieces: pieces[Int(seed / 2 % UInt64(pieces.count))])
+                #expect(entries.count <= bytes.count / "<response>".utf8.count, "seed \(seed)")
                 read += 1
             } catch {
                 refused += 1

@@ -48,11 +48,20 @@ public struct KOReaderExport: Sendable {
                 let highlight = KOReaderSidecar.Highlight(text: text, note: (entry["note"] as? String).flatMap { $0.allSatisfy(\.isWhitespace) ? nil : $0 },
                                                           chapter: entry["chapter"] as? String, pageNumber: page, datetime: "",
                                                           pos0: nil, pos1: nil, naturalKey: SHA256.hex(of: Array(material.joined(separator: "\n").utf8)))
-                read.append(Entry(highlight: highlight, createdAt: seconds.map { Timestamp(millisecondsSince1970: $0 * 1000) }))
+                read.append(Entry(highlight: highlight, createdAt: seconds.flatMap(Self.timestamp)))
             }
             documents.append(Document(title: title.flatMap { $0.isEmpty ? nil : $0 }, author: author.flatMap { $0.isEmpty ? nil : $0 },
                                       entries: read))
         }
         return KOReaderExport(documents: documents)
+    }
+
+    /// An entry's `time` as a moment, or nil (the import's own time is taken, as for a
+    /// sidecar's `datetime` not in its form) when it is before 1970 or after the last moment
+    /// bmvault accepts from outside (``HybridTimestamp/latestWallMilliseconds``): a hostile
+    /// file's `time` near 2^63 would overflow in milliseconds.
+    static func timestamp(_ seconds: Int64) -> Timestamp? {
+        guard (0...HybridTimestamp.latestWallMilliseconds / 1000).contains(seconds) else { return nil }
+        return Timestamp(millisecondsSince1970: seconds * 1000)
     }
 }

@@ -37,6 +37,13 @@ public struct KOReaderSidecar: Sendable {
     /// Page bookmarks (no text of the book): progress hints.
     public let bookmarks: Int
 
+    /// A page as KOReader writes it (a Lua number, whole), or nil when it is no page: a
+    /// number a hostile file chose, NaN, an infinity or one beyond `Int`, would trap in
+    /// `Int(_:)` (found by `Scripts/fuzz`).
+    static func pageNumber(_ number: Double) -> Int? {
+        Int(exactly: number.rounded(.towardZero))
+    }
+
     public static func read(_ bytes: [UInt8]) throws(ImportError) -> KOReaderSidecar {
         let root = try LuaLiteralReader.read(bytes)
         guard case .table = root else { throw .malformed(line: 1, reason: "the file does not return a table") }
@@ -63,7 +70,7 @@ public struct KOReaderSidecar: Sendable {
                 let datetime = item["datetime"]?.string ?? ""
                 let pos1 = item["pos1"]?.string
                 highlights.append(Highlight(text: item["text"]?.string ?? "", note: nonEmpty(item["note"]?.string),
-                                            chapter: item["chapter"]?.string, pageNumber: item["pageno"]?.number.map { Int($0) },
+                                            chapter: item["chapter"]?.string, pageNumber: item["pageno"]?.number.flatMap(Self.pageNumber),
                                             datetime: datetime, pos0: pos0, pos1: pos1, naturalKey: key(datetime, pos0, pos1)))
             }
         } else {
@@ -77,7 +84,7 @@ public struct KOReaderSidecar: Sendable {
                     let mark = marks.first { $0["datetime"]?.string == datetime && $0["pos0"]?.string == pos0 }
                     let note = mark.flatMap { mark in mark["text"]?.string.flatMap { isOwnText($0, datetime: datetime) ? nil : nonEmpty($0) } }
                     var pageNumber: Int?
-                    if case .number(let number) = page { pageNumber = Int(number) }
+                    if case .number(let number) = page { pageNumber = Self.pageNumber(number) }
                     highlights.append(Highlight(text: item["text"]?.string ?? "", note: note, chapter: item["chapter"]?.string,
                                                 pageNumber: pageNumber, datetime: datetime, pos0: pos0, pos1: pos1,
                                                 naturalKey: key(datetime, pos0, pos1)))
