@@ -189,9 +189,10 @@ public struct OutboxTable {
         try completeDelivered()
     }
 
-    /// Records a failed attempt: a temporary failure waits `retryAfterMilliseconds` (by this
-    /// store's clock); a permanent one (nil) moves the operation to `failed`, kept with its
-    /// error class, until `retry-failed`.
+    /// Records a failed attempt: an upload that failed (whatever the remote or the network
+    /// did) waits `retryAfterMilliseconds` (by this store's clock) and goes again; nil, only
+    /// for an operation whose payload no longer opens here (``operationsToPush(to:limit:)``),
+    /// moves it to `failed`, kept with its error class, until `retry-failed`.
     public func recordPushFailure(_ id: Int64, errorClass: String, retryAfterMilliseconds: Int64?) throws(StoreError) {
         tables.requireWrite()
         let now = store.clock.now().millisecondsSince1970
