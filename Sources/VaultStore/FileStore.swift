@@ -209,7 +209,7 @@ struct FileStore {
 
     /// Hands `body` each chunk of `source` (``FileStream/chunkSize`` bytes; the last shorter,
     /// possibly empty, and `final`), read into `buffers` in turn; returns the bytes read.
-    /// A source that changed while it was read throws `io(operation: "changed", …)`.
+    /// A source that changed while it was read throws ``StoreError/fileChangedWhileRead``.
     private static func chunks(of source: FileDescriptor, into buffers: [Buffer], progress: (Int64) -> Void,
                                _ body: (UnsafeRawBufferPointer, Bool) throws(StoreError) -> Void) throws(StoreError) -> Int64 {
         let before = try call { () throws(FileIOError) in try source.status() }

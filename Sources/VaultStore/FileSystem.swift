@@ -135,8 +135,15 @@ enum FileSystem {
 }
 
 extension StoreError {
-    /// A failed file-system call, by the name FileIO gives it (`fsync`, `rename`, ...).
+    /// A failed file-system call, by the name FileIO gives it (`fsync`, `rename`, ...); a
+    /// full disk, a file past `ulimit -f` and a file that changed while it was read are
+    /// said as such, whichever call met them.
     init(_ error: FileIOError) {
-        self = .io(operation: error.operation.rawValue, errno: error.errno.rawValue)
+        if error.operation == .changed { self = .fileChangedWhileRead; return }
+        switch error.errno {
+        case .noSpace: self = .diskFull
+        case .fileTooLarge: self = .fileTooLarge
+        default: self = .io(operation: error.operation.rawValue, errno: error.errno.rawValue)
+        }
     }
 }

@@ -67,6 +67,9 @@ public enum StoreError: Error, Equatable, Sendable {
     case diskFull
     /// A file would pass the size this process may write (`ulimit -f`); nothing was changed.
     case fileTooLarge
+    /// A file changed while it was read (its size or modification time moved, or it ended
+    /// before its size: a download restarted, a sync tool rewriting it); nothing was kept.
+    case fileChangedWhileRead
     /// Any other SQLite failure: its extended result code and SQLite's own message (never a value).
     case database(code: Int32, message: String)
     /// A field could not be encoded to be stored (its name, never its value).

@@ -21,7 +21,7 @@ import Glibc
         let source = fixture.directory.file("book.pdf")
         try Data(FileStoreTests.plain).write(to: URL(fileURLWithPath: source))
         var cut = false
-        #expect(throws: StoreError.io(operation: "changed", errno: EAGAIN)) {
+        #expect(throws: StoreError.fileChangedWhileRead) {
             try fixture.store.addFile(at: source, format: "pdf", metadata: "{}", linkOnly: linkOnly, book: .book(book.id), progress: { _ in
                 guard !cut else { return }
                 cut = true

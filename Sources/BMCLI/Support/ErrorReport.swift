@@ -142,7 +142,7 @@ struct ErrorReport: Equatable {
     /// Storage failures, decided from the Store's own error: those the facade also raises
     /// itself (a record not found, a locked vault, ...) read as the facade's.
     static func report(_ error: StorageError) -> ErrorReport {
-        switch plainCause(error) {
+        switch error {
         case .vaultNotFound(let path):
             return ErrorReport("no vault at \(path); create one with `bmvault init`", .notFound)
         case .backupExists(let path):
@@ -210,7 +210,7 @@ struct ErrorReport: Equatable {
         case .migrationChanged(let id):
             return ErrorReport("this vault records migration \(id) differently from this bmvault \(BuildInfo.version); it was not opened or changed: "
                                + "upgrade bmvault, or report it with the output of `bmvault diagnostics`", .failure)
-        case .io(operation: "changed", _):
+        case .fileChangedWhileRead:
             return ErrorReport("the file changed while it was read (is it still being written or downloaded?); nothing was changed: add it again once it is complete", .temporaryFailure)
         case .database, .encodingFailed, .io, .upgradeCheckFailed:
             return ErrorReport("storage failure: \(error)", .failure)
@@ -391,26 +391,12 @@ struct ErrorReport: Equatable {
         return "\(type(of: error)).\(caseName)"
     }
 
-    /// A file-system call of the Store's that met a full disk or the `ulimit -f` limit
-    /// (writing a book file's blob, say) is that failure, as when SQLite meets it: one
-    /// message, whichever call met it first, and not a failure of bmvault's.
-    private static func plainCause(_ error: StorageError) -> StorageError {
-        switch error {
-        case .io(_, let code) where code == ENOSPC: .diskFull
-        case .io(_, let code) where code == EFBIG: .fileTooLarge
-        default: error
-        }
-    }
-
     /// Failures that are not the reader's doing deserve a report file: a failed upgrade, a
     /// storage or cryptographic failure, or anything unexpected.
     static func deservesFailureReport(_ error: any Error) -> Bool {
         switch error {
         case let error as VaultError:
             switch error {
-            case .storage(let storageError) where plainCause(storageError) != storageError: return false
-            // A file that changed while it was read is the reader's to retry, not a failure of bmvault's.
-            case .storage(.io(operation: "changed", _)): return false
             case .storage(.upgradeFailed), .storage(.database), .storage(.encodingFailed), .storage(.io), .storage(.migrationChanged),
                  .storage(.upgradeCheckFailed), .storage(.crypto), .crypto:
                 return true
