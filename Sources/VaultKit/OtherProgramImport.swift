@@ -211,22 +211,18 @@ extension Vault {
                               pages: row.pages.flatMap { try? Edition.checkedPages($0) })
         let source = ImportedBook(title: row.title, authors: row.authors,
                                   identifiers: ["goodreads:" + row.goodreadsID] + (isbn.map { ["isbn:" + $0] } ?? []), edition: edition)
-        let (bookID, isNew) = try importer.book(for: source)
-        var line = OtherProgramImportReport.BookLine(title: row.title, authors: row.authors, isNew: isNew)
         let added = row.dateAdded.flatMap(goodreadsDay) ?? now
-        let status: (ReadingStatus, Timestamp, Bool)? = switch row.shelf {
-        case "read": row.dateRead.flatMap(goodreadsDay).map { (.finished, $0, true) } ?? (.finished, added, false)
-        case "currently-reading": (.reading, added, false)
-        case "to-read": (.wantToRead, added, true)
+        let status: ImportedStatus? = switch row.shelf {
+        case "read": row.dateRead.flatMap(goodreadsDay).map { ImportedStatus(.finished, on: $0, dayKnown: true) }
+            ?? ImportedStatus(.finished, on: added, dayKnown: false)
+        case "currently-reading": ImportedStatus(.reading, on: added, dayKnown: false)
+        case "to-read": ImportedStatus(.wantToRead, on: added, dayKnown: true)
         default: nil
         }
-        var moved = false
-        if let (status, day, dayKnown) = status, try importer.recordStatus(status, of: bookID, on: day, dayKnown: dayKnown) {
-            (line.recordedStatus, line.recordedDayKnown) = (status, dayKnown)
-            moved = true
-        }
-        if let rating = row.rating { moved = try importer.rateIfUnrated(bookID, stars: Double(rating)) || moved }
-        line.progressed = moved && !isNew
+        let outcome = try importer.book(for: source, reading: ImportedReading(rating: row.rating.map(Double.init), status: status))
+        var line = OtherProgramImportReport.BookLine(title: row.title, authors: row.authors, isNew: outcome.isNew)
+        if let recorded = outcome.reading?.status { (line.recordedStatus, line.recordedDayKnown) = (recorded.status, recorded.dayKnown) }
+        line.progressed = outcome.reading != nil && !outcome.isNew
         return line
     }
 
@@ -338,8 +334,13 @@ extension Vault {
                                        at now: Timestamp) throws -> OtherProgramImportReport.BookLine {
         let title = sidecar.title ?? Self.koreaderBookName(path)
         let source = ImportedBook(title: title, authors: sidecar.authors, identifiers: sidecar.partialMD5.map { ["koreader:" + $0] } ?? [])
-        let (bookID, isNew) = try importer.book(for: source)
-        var line = OtherProgramImportReport.BookLine(title: title, authors: sidecar.authors, isNew: isNew)
+        // KOReader says where the reader stands, not since when: the import's day only places a status.
+        let reading = ImportedReading(progress: sidecar.percentFinished, rating: sidecar.rating.map(Double.init),
+                                      status: sidecar.readingStatus.map { ImportedStatus($0, on: now, dayKnown: false) })
+        let outcome = try importer.book(for: source, reading: reading)
+        let bookID = outcome.id
+        var line = OtherProgramImportReport.BookLine(title: title, authors: sidecar.authors, isNew: outcome.isNew)
+        line.progressed = outcome.reading != nil && !outcome.isNew
         for highlight in sidecar.highlights {
             guard !highlight.text.allSatisfy(\.isWhitespace) else {
                 line.skipped.append(.init(locator: highlight.locatorText, reason: .empty))
@@ -350,12 +351,6 @@ extension Vault {
                                           key: "koreader:" + highlight.naturalKey, book: bookID, at: at)
             count(try importer.addImported(annotation), annotation, into: &line)
         }
-        var moved = false
-        if let percent = sidecar.percentFinished { moved = try importer.raiseProgress(of: bookID, to: percent) || moved }
-        if let rating = sidecar.rating { moved = try importer.rateIfUnrated(bookID, stars: Double(rating)) || moved }
-        // KOReader says where the reader stands, not since when: the import's day only places it.
-        if let status = sidecar.readingStatus { moved = try importer.recordStatus(status, of: bookID, on: now, dayKnown: false) || moved }
-        line.progressed = moved && !isNew
         return line
     }
 

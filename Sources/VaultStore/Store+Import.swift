@@ -52,7 +52,7 @@ public final class ArchiveImport {
     private var texts: [EntityID: Set<String>] = [:]
     /// Each book's presence, as this import has left it so far: every session and note
     /// asks (a note brings its book back). Forgotten whenever the import merges that book.
-    private var bookPresence: [EntityID: RecordPresence] = [:]
+    var bookPresence: [EntityID: RecordPresence] = [:]
     /// A vault that had no notes (or sessions) when the import began holds one now only if
     /// this import added it, and ``seen`` has every id it added: an id not seen is new,
     /// without looking it up. (Restoring an archive into a new vault is the common case.)

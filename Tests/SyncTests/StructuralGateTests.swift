@@ -127,14 +127,20 @@ import SyncWire
             .flatMap { $0.text.matches(of: conformance).compactMap { $0.output[1].substring.map(String.init) } }
         #expect(Set(declared) == ["NoteAndQuoteTextPolicy", "BookMetadataPolicy", "ProgressPolicy", "SessionEditPolicy",
                                   "ReadingLogPolicy", "RatingPolicy", "EditionPolicy", "TagPolicy",
-                                  "BookFileAttachmentPolicy", "FileLocatorPolicy"])
+                                  "BookFileAttachmentPolicy", "FileLocatorPolicy",
+                                  "ImportedPositionPolicy", "ImportedRatingPolicy", "ImportedStatusPolicy", "ReimportedTextPolicy"])
         let merge = try Self.swiftFiles(under: "Sources/Journal/Merge").map(\.text).joined()
         for policy in declared {
             #expect(merge.contains("\(policy)()"), "the merge does not decide with \(policy)")
         }
+        // The rules that find which record here an imported one is, too.
+        let identity = ["BookIdentityPolicy", "ImportKeyPolicy"]
+        for policy in identity {
+            #expect(merge.contains("\(policy)()"), "the merge does not decide with \(policy)")
+        }
         // Nothing outside the Journal decides with a policy itself: there is one merge.
         for file in try Self.swiftFiles(under: "Sources") where !file.path.hasPrefix("Sources/Journal/") {
-            for policy in declared where file.text.contains("\(policy)()") {
+            for policy in declared + identity where file.text.contains("\(policy)()") {
                 Issue.record("\(file.path) decides with \(policy) outside the one merge")
             }
         }

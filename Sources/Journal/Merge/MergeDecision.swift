@@ -140,3 +140,30 @@ public struct AnnotationChange: Hashable, Sendable {
         if let kind { annotation.kind = kind }
     }
 }
+
+/// What a merge decided for the reading another program's file records of a book here.
+public enum ImportedReadingDecision: Hashable, Sendable {
+    case unchanged
+    case change(ImportedReadingChange)
+}
+
+/// What of a file's reading a book takes: each part nil when it takes nothing of it.
+public struct ImportedReadingChange: Hashable, Sendable {
+    public var progress: Double?
+    public var rating: Double?
+    /// A status its log gains, recorded at the clock of the change that adds it.
+    public var status: ImportedStatus?
+
+    public init(progress: Double? = nil, rating: Double? = nil, status: ImportedStatus? = nil) {
+        self.progress = progress
+        self.rating = rating
+        self.status = status
+    }
+
+    /// Applies the change to `book`, whose change is recorded at `clock`.
+    public func apply(to book: inout Book, at clock: HybridTimestamp) {
+        if let progress { book.progress = progress }
+        if let rating { book.rating = rating }
+        if let status { book.readingLog = book.readingLog.adding(status.event(at: clock)) }
+    }
+}

@@ -39,10 +39,14 @@ public struct BookTable {
         if !tags.isEmpty { _ = try tables.tags.add(tags, to: book.id, kind: .book) }
     }
 
-    /// Inserts a book row and its `create` operation.
-    func insert(_ book: Book, outboxState: OutboxState) throws(StoreError) {
+    /// Inserts a book row and its `create` operation. `prepare` completes the book with
+    /// what it is added with (an import's status, whose event records the insert's clock).
+    func insert(_ book: Book, outboxState: OutboxState,
+                _ prepare: (inout Book, HybridTimestamp) -> Void = { _, _ in }) throws(StoreError) {
         tables.requireWrite()
         let stamp = try store.tick()
+        var book = book
+        prepare(&book, stamp)
         let version = BookVersion(book, clock: stamp, metadataClock: stamp,
                                   positions: ProgressPolicy.Positions(percent: book.progress, isRewind: false, clock: stamp),
                                   ratingClock: book.rating == nil ? .origin : stamp,
