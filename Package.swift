@@ -49,6 +49,10 @@ let package = Package(
         // SQLite, migrations, the Store: the only importer of sqlite3. It keeps the outbox in the
         // wire format and conforms to SyncJournal; it imports nothing of the engine, HTTP or XML.
         .target(name: "VaultStore", dependencies: ["CSQLite", "FileIO", "SyncWire", "VaultCrypto", "Journal", "Telemetry"]),
+        // The one applier: every record from elsewhere (a pulled operation, an archive's record,
+        // another program's) meets the vault's through JournalMerge here, and the decision is
+        // applied through the Store's tables.
+        .target(name: "Applier", dependencies: ["Journal", "SyncWire", "VaultStore", "VaultCrypto"]),
         // The export archive: versioned JSON + Markdown writers, and a reader for every version ever written.
         .target(name: "Archive", dependencies: ["FileIO", "Journal", "VaultCrypto"]),
         // Files other programs write (a Kindle's clippings, ...), read into what they hold: depends
@@ -58,7 +62,7 @@ let package = Package(
         // of CZip, CMobi and CQPDF; depends on XML only.
         .target(name: "BookFiles", dependencies: ["CZip", "CMobi", "CQPDF", "FileIO", "XML"]),
         // The facade the CLI talks to.
-        .target(name: "VaultKit", dependencies: ["BookFiles", "FileIO", "HTTP", "VaultStore", "Sync", "SyncWire", "Archive", "Importers", "Keystore", "VaultCrypto", "Journal", "Telemetry"]),
+        .target(name: "VaultKit", dependencies: ["Applier", "BookFiles", "FileIO", "HTTP", "VaultStore", "Sync", "SyncWire", "Archive", "Importers", "Keystore", "VaultCrypto", "Journal", "Telemetry"]),
         // Commands, parsing, help, terminal I/O.
         .target(name: "BMCLI", dependencies: ["BookFiles", "FileIO", "VaultKit", "Journal", "Telemetry"]),
         .executableTarget(name: "bmvault", dependencies: ["BMCLI"]),
@@ -78,10 +82,10 @@ let package = Package(
         .testTarget(name: "TelemetryTests", dependencies: ["Telemetry"]),
         .testTarget(name: "VaultCryptoTests", dependencies: ["VaultCrypto"]),
         .testTarget(name: "KeystoreTests", dependencies: ["Keystore", "VaultCrypto"]),
-        .testTarget(name: "VaultStoreTests", dependencies: ["FileIO", "VaultStore", "Sync", "SyncWire", "VaultCrypto", "Journal", "TestSupport"]),
+        .testTarget(name: "VaultStoreTests", dependencies: ["Applier", "FileIO", "VaultStore", "Sync", "SyncWire", "VaultCrypto", "Journal", "TestSupport"]),
         .testTarget(name: "ArchiveTests", dependencies: ["FileIO", "Archive", "Journal", "VaultCrypto", "TestSupport"]),
-        .testTarget(name: "SyncTests", dependencies: ["Sync", "SyncWire", "HTTP", "FileIO", "VaultStore", "VaultCrypto", "Journal", "TestSupport"]),
-        .testTarget(name: "VaultKitTests", dependencies: ["VaultKit", "VaultStore", "Keystore", "VaultCrypto", "Journal", "TestSupport"]),
+        .testTarget(name: "SyncTests", dependencies: ["Applier", "Sync", "SyncWire", "HTTP", "FileIO", "VaultStore", "VaultCrypto", "Journal", "TestSupport"]),
+        .testTarget(name: "VaultKitTests", dependencies: ["Applier", "VaultKit", "VaultStore", "Keystore", "VaultCrypto", "Journal", "TestSupport"]),
         .testTarget(name: "BMCLITests", dependencies: ["BMCLI", "VaultKit"]),
         .testTarget(name: "EndToEndTests", dependencies: ["bmvault", "TestSupport"]),
     ],

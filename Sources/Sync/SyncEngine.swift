@@ -132,7 +132,6 @@ public final class SyncEngine<Journal: SyncJournal> {
     var cipher: OperationCipher { keys.cipher }
     let remotes: [any Remote]
     let backoff: Backoff
-    let merge = JournalMerge.vault
 
     /// Whether `remotes` are all the vault's remotes, so that the devices they list are all
     /// the devices that could still need a tombstone (otherwise only the retention purges).
@@ -355,7 +354,7 @@ public final class SyncEngine<Journal: SyncJournal> {
                     report.rejected += 1
                     log.warning("sync.operation.rejected", ["entity": .public(entity.rawValue), "action": .public(action.rawValue)])
                 case .operation(let operation):
-                    switch try merge.apply(operation.record, to: transaction) {
+                    switch try transaction.merge(operation.record) {
                     case .deferred:
                         report.deferred += 1
                         continue   // not marked: read again at the next sync

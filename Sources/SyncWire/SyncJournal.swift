@@ -121,7 +121,11 @@ public protocol IncomingFileBlob: AnyObject {
 }
 
 /// The journal inside the one transaction that applies a batch of other devices' operations.
-public protocol SyncApplyTransaction: MergeTarget {
+public protocol SyncApplyTransaction {
+    associatedtype Failure: Error
+    /// Merges one record from another device into the journal: the one applier reads what
+    /// is here, has ``JournalMerge`` decide, and applies the decision, exactly as decided.
+    func merge(_ record: RecordVersion) throws(Failure) -> JournalMerge.Outcome
     func isApplied(_ idempotencyKey: String) throws(Failure) -> Bool
     /// Records the operation as applied, in the same transaction as its change.
     func markApplied(_ idempotencyKey: String, device: String, clock: HybridTimestamp) throws(Failure)

@@ -1,3 +1,4 @@
+public import Applier
 public import Archive
 public import Importers
 public import Keystore
@@ -56,7 +57,7 @@ public typealias ArchiveError = Archive.ArchiveError
 /// What an export wrote.
 public typealias ArchiveSummary = Archive.ArchiveSummary
 /// What an import did, or (a dry run) would do.
-public typealias ImportSummary = VaultStore.ImportSummary
+public typealias ImportSummary = Applier.ImportSummary
 /// A book's id and title alone, for naming books cheaply.
 public typealias BookTitle = VaultStore.BookTitle
 /// What `check` verified and found.

@@ -1,3 +1,4 @@
+import Applier
 internal import FileIO
 public import Importers
 public import Journal

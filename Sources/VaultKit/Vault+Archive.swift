@@ -1,3 +1,4 @@
+import Applier
 public import Archive
 public import Journal
 import Telemetry

@@ -1,3 +1,4 @@
+import Applier
 public import BookFiles
 internal import FileIO
 import Foundation

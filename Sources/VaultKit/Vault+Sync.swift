@@ -1,3 +1,4 @@
+import Applier
 internal import FileIO
 import Foundation
 public import Journal

@@ -14,7 +14,7 @@ extension Store {
 
     /// Moves this device's clock past a reading seen on another device, so the next local
     /// change sorts after everything already applied. Call inside a write transaction.
-    func observe(_ reading: HybridTimestamp) throws(StoreError) {
+    package func observe(_ reading: HybridTimestamp) throws(StoreError) {
         guard let last = try lastClock(), last >= reading else {
             try setClock(reading)
             return

@@ -49,9 +49,9 @@ public struct AttachedFile: Sendable, Equatable {
 public enum FileBookChoice: Sendable {
     /// The book the reader named.
     case book(EntityID)
-    /// The book the file's metadata names (by identifier, then title and authors, as an
-    /// import finds one), added when the vault has none.
-    case matching(ImportedBook)
+    /// The book `find` finds, or adds, inside the file's own write transaction: the one
+    /// the file's metadata names, as an import finds one (the applier's `matching(_:)`).
+    case found(by: @Sendable (Tables) throws(StoreError) -> (id: EntityID, isNew: Bool))
 }
 
 /// What `file add` did.
@@ -153,9 +153,8 @@ extension Store {
         case .book(let id):
             try tables.books.requireLive(id)
             return (id, false)
-        case .matching(let source):
-            let importer = try ArchiveImport(store: self, now: clock.now())
-            let found = try importer.book(for: source)
+        case .found(let find):
+            let found = try find(tables)
             return (found.id, found.isNew)
         }
     }

@@ -90,7 +90,7 @@ extension Store {
 
 extension Store {
     /// Whether the book or note `id` is here, and in what state.
-    func presence(of id: EntityID, kind: TaggedKind) throws(StoreError) -> RecordPresence {
+    package func presence(of id: EntityID, kind: TaggedKind) throws(StoreError) -> RecordPresence {
         switch kind {
         case .book:
             return try read { tables throws(StoreError) in try tables.books.presence(id) }

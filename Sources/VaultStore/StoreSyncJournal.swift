@@ -5,13 +5,16 @@ public import FileIO
 
 /// The Store as the sync engine sees it (``SyncJournal``): reads and writes only, each in a
 /// transaction of its own. What to send, apply and purge is decided in Sync, how records
-/// merge in Journal's `JournalMerge`; the tables do the rest.
-public final class StoreSyncJournal: SyncJournal {
+/// merge in Journal's `JournalMerge`, and the one applier above the Store applies what it
+/// decided: `ApplyTransaction`, made for each batch's transaction by `applier`.
+public final class StoreSyncJournal<ApplyTransaction: SyncApplyTransaction>: SyncJournal where ApplyTransaction.Failure == StoreError {
     public typealias Failure = StoreError
     let store: Store
+    let applier: (Store) -> ApplyTransaction
 
-    public init(_ store: Store) {
+    public init(_ store: Store, applier: @escaping (Store) -> ApplyTransaction) {
         self.store = store
+        self.applier = applier
     }
 
     public var deviceID: String { store.deviceID }
@@ -63,11 +66,7 @@ public final class StoreSyncJournal: SyncJournal {
 
     /// Idempotency keys of `device`'s operations already applied here.
     public func appliedOperationKeys(from device: String) throws(StoreError) -> Set<String> {
-        var keys = Set<String>()
-        try store.database.forEachRow("SELECT idempotency_key FROM applied_operation WHERE device_id = ?", [.text(device)]) { row in
-            keys.insert(row.text(0))
-        }
-        return keys
+        try store.read { tables throws(StoreError) in try tables.appliedOperations.keys(from: device) }
     }
 
     /// Operations `remote` does not have yet and that may be tried now (``OutboxTable/operationsToPush(to:limit:)``).
@@ -133,9 +132,9 @@ public final class StoreSyncJournal: SyncJournal {
         return (matching, total)
     }
 
-    public func applyInOneTransaction<Result>(_ body: (MergeTransaction) throws(StoreError) -> Result) throws(StoreError) -> Result {
+    public func applyInOneTransaction<Result>(_ body: (ApplyTransaction) throws(StoreError) -> Result) throws(StoreError) -> Result {
         _ = try store.requireCipher()
-        return try store.database.writeTransaction { () throws(StoreError) -> Result in try body(MergeTransaction(store: store)) }
+        return try store.write { _ throws(StoreError) -> Result in try body(applier(store)) }
     }
 
     public func observe(_ clock: HybridTimestamp) throws(StoreError) { try store.observe(clock) }

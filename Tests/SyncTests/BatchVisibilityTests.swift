@@ -1,3 +1,4 @@
+import Applier
 import Foundation
 import Testing
 import FileIO
@@ -14,7 +15,7 @@ import VaultCrypto
     /// The Store as sync sees it, with a reader that looks at the vault from another
     /// connection each time an operation of a batch has been applied.
     final class PeekingJournal: SyncJournal {
-        let store: StoreSyncJournal
+        let store: VaultSyncJournal
         let reader: Store
         private(set) var seenDuringBatches: [Int] = []
 
@@ -33,18 +34,7 @@ import VaultCrypto
                 try peek()
             }
             func observe(_ clock: HybridTimestamp) throws(StoreError) { try inner.observe(clock) }
-            func bookPresence(_ id: EntityID) throws(StoreError) -> RecordPresence { try inner.bookPresence(id) }
-            func localBook(_ id: EntityID) throws(StoreError) -> LocalBook? { try inner.localBook(id) }
-            func localSession(_ id: EntityID) throws(StoreError) -> SessionVersion? { try inner.localSession(id) }
-            func localAnnotation(_ id: EntityID) throws(StoreError) -> LocalAnnotation? { try inner.localAnnotation(id) }
-            func apply(_ decision: BookDecision) throws(StoreError) { try inner.apply(decision) }
-            func apply(_ decision: SessionDecision) throws(StoreError) { try inner.apply(decision) }
-            func apply(_ decision: AnnotationDecision, to id: EntityID) throws(StoreError) { try inner.apply(decision, to: id) }
-            func localTagging(_ id: EntityID) throws(StoreError) -> TaggingVersion? { try inner.localTagging(id) }
-            func taggedRecordPresence(_ tagging: Tagging) throws(StoreError) -> RecordPresence { try inner.taggedRecordPresence(tagging) }
-            func apply(_ decision: TaggingDecision) throws(StoreError) { try inner.apply(decision) }
-            func localBookFile(_ id: EntityID) throws(StoreError) -> BookFileVersion? { try inner.localBookFile(id) }
-            func apply(_ decision: BookFileDecision) throws(StoreError) { try inner.apply(decision) }
+            func merge(_ record: RecordVersion) throws(StoreError) -> JournalMerge.Outcome { try inner.merge(record) }
         }
 
         func applyInOneTransaction<Result>(_ body: (Transaction) throws(StoreError) -> Result) throws(StoreError) -> Result {

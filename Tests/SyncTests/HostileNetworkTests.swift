@@ -1,3 +1,4 @@
+import Applier
 import Foundation
 import Testing
 import Journal
@@ -461,13 +462,13 @@ import VaultCrypto
         let b = try cluster.addDevice("b")
         let book = try a.addBook("Big")
         var batch = JournalBatch()
-        for index in 0..<(SyncEngine<StoreSyncJournal>.batchSize + 30) {
+        for index in 0..<(SyncEngine<VaultSyncJournal>.batchSize + 30) {
             batch.annotations.append(try Annotation.new(bookID: book.id, kind: .note, body: "bulk \(index)", locator: nil, at: a.clock.now()))
         }
         try a.store.insert(batch)
         try a.sync()
         let summary = try b.sync()
-        #expect(summary.pulled == SyncEngine<StoreSyncJournal>.batchSize + 31)
+        #expect(summary.pulled == SyncEngine<VaultSyncJournal>.batchSize + 31)
         try expectConverged([a, b])
     }
 }

@@ -1,3 +1,4 @@
+import Applier
 import Foundation
 import Testing
 import Journal
@@ -687,9 +688,9 @@ func contains(_ haystack: [UInt8], _ needle: [UInt8]) -> Bool {
         let operations = entities.enumerated().map { index, entity in
             OutgoingOperation(outboxID: Int64(index), fileName: "\(index).op", sealed: [], entityID: entity, attempts: 0)
         }
-        let waves = SyncEngine<StoreSyncJournal>.waves(of: operations)
+        let waves = SyncEngine<VaultSyncJournal>.waves(of: operations)
         #expect(waves.map { $0.map(\.outboxID) } == [[0, 1, 3], [2, 5], [4]])
         #expect(waves.allSatisfy { Set($0.map(\.entityID)).count == $0.count })
-        #expect(SyncEngine<StoreSyncJournal>.waves(of: []).isEmpty)
+        #expect(SyncEngine<VaultSyncJournal>.waves(of: []).isEmpty)
     }
 }

@@ -78,6 +78,8 @@ import SyncWire
             // Storage below sync: the wire format only, never the engine, the remotes or what they use.
             "VaultStore": ["VaultKit", "BMCLI", "Archive", "Keystore", "Sync", "HTTP", "XML", "CCurl", "CXML"],
             "SyncWire": ["Sync", "VaultStore", "VaultKit", "BMCLI", "HTTP", "XML", "CSQLite"],
+            // The one applier: above storage, beside the engine, below the facade.
+            "Applier": ["Sync", "VaultKit", "BMCLI", "Archive", "Importers", "Keystore", "HTTP", "XML", "CSQLite", "CSodium"],
             "Archive": ["VaultStore", "Sync", "VaultKit", "BMCLI", "Keystore"],
             "BMCLI": ["VaultStore", "Sync", "Archive", "Keystore", "VaultCrypto", "CSQLite", "CSodium"],
         ]
@@ -142,6 +144,38 @@ import SyncWire
         for file in try Self.swiftFiles(under: "Sources") where !file.path.hasPrefix("Sources/Journal/") {
             for policy in declared + identity where file.text.contains("\(policy)()") {
                 Issue.record("\(file.path) decides with \(policy) outside the one merge")
+            }
+        }
+    }
+
+    /// One applier: only `Applier` hands records to the one merge, for every incoming path
+    /// (a pulled operation, an archive's record, another program's); neither the storage
+    /// below it nor the engine beside it calls `JournalMerge`. (What each path does is
+    /// proved by the convergence, archive and importer tests.)
+    @Test func onlyTheApplierCallsTheOneMerge() throws {
+        var applierCalls = false
+        for file in try Self.swiftFiles(under: "Sources") where !file.path.hasPrefix("Sources/Journal/") {
+            // SyncWire names the vault's merge (its conflict copies' derived ids): a definition, not a call.
+            let text = file.path == "Sources/SyncWire/DerivedIDs.swift"
+                ? file.text.replacingOccurrences(of: "static let vault = JournalMerge(", with: "") : file.text
+            let calls = text.contains("JournalMerge.vault") || text.contains("JournalMerge(")
+            if file.path.hasPrefix("Sources/Applier/") {
+                applierCalls = applierCalls || calls
+            } else {
+                #expect(!calls, "\(file.path) calls JournalMerge outside the applier")
+            }
+        }
+        #expect(applierCalls)
+    }
+
+    /// Storage knows no other program: which book or note a Kindle's clipping is, is the
+    /// applier's and the merge's business. (Shipped migrations are frozen as they were.)
+    @Test func storageNamesNoOtherProgram() throws {
+        let programs = ["kindle", "koreader", "goodreads", "readwise", "calibre", "jrnl"]
+        for file in try Self.swiftFiles(under: "Sources/VaultStore") where !file.path.contains("/Migrations/Migration00") {
+            let text = file.text.lowercased()
+            for program in programs where text.contains(program) {
+                Issue.record("\(file.path) names \(program)")
             }
         }
     }

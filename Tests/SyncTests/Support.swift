@@ -1,3 +1,4 @@
+import Applier
 import Foundation
 import Synchronization
 import Testing

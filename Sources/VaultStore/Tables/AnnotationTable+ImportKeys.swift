@@ -4,7 +4,7 @@ extension AnnotationTable {
     /// Every import key the vault holds (live and deleted records alike), with its record.
     /// A row whose key does not open, or whose id is not one (damaged), is left out: its
     /// record may then be imported again, as a new one, rather than the import failing.
-    func importKeys() throws(StoreError) -> [String: EntityID] {
+    package func importKeys() throws(StoreError) -> [String: EntityID] {
         let cipher = try store.requireCipher()
         var keys: [String: EntityID] = [:]
         try database.forEachRow("SELECT id, import_key FROM annotation WHERE import_key IS NOT NULL") { row in

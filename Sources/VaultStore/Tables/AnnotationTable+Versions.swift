@@ -41,7 +41,7 @@ extension AnnotationTable {
     }
 
     /// What a merge needs to know of `id`.
-    func local(_ id: EntityID) throws(StoreError) -> LocalAnnotation? {
+    package func local(_ id: EntityID) throws(StoreError) -> LocalAnnotation? {
         guard let stored = try storedRow(id) else { return nil }
         guard case .success(let shown) = stored.shown else { return .unreadable }
         if stored.derived { return .derivedCopy(shown) }
@@ -202,7 +202,7 @@ extension AnnotationTable {
     /// Stores what a merge decided for `id`: its row as shown, the versions standing
     /// together, and the derived conflict copies they show (a copy some device already kept
     /// as a record of its own stays that record).
-    func store(_ versions: AnnotationVersions, shownAs presentation: AnnotationPresentation, for id: EntityID) throws(StoreError) {
+    package func store(_ versions: AnnotationVersions, shownAs presentation: AnnotationPresentation, for id: EntityID) throws(StoreError) {
         try writeRow(presentation.shown, shownAs: presentation.note, derived: false)
         try writeStandingVersions(versions, of: id)
         let wanted = Set(presentation.copies.map(\.annotation.id))

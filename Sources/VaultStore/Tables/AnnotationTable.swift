@@ -57,7 +57,7 @@ public struct AnnotationTable {
 
     /// Inserts an annotation row and its `create` operation. The book must exist (a foreign
     /// key), and callers adding a new note check first that it is not deleted.
-    func insert(_ annotation: Annotation, outboxState: OutboxState) throws(StoreError) {
+    package func insert(_ annotation: Annotation, outboxState: OutboxState) throws(StoreError) {
         tables.requireWrite()
         let cipher = try store.requireCipher()
         let stamp = try store.tick()
@@ -158,7 +158,7 @@ public struct AnnotationTable {
     /// own first, but those in `dropping`, which the reader let go (see
     /// ``versionsForWrite(of:dropping:)``).
     @discardableResult
-    func change(_ id: EntityID, action: OutboxAction, requireLive: Bool = true,
+    package func change(_ id: EntityID, action: OutboxAction, requireLive: Bool = true,
                 dropping: Set<EntityID> = [],
                 _ change: (inout Annotation) -> Void) throws(StoreError) -> Annotation {
         tables.requireWrite()
@@ -251,7 +251,7 @@ public struct AnnotationTable {
 
     /// Replaces a note's sealed fields with `annotation`'s (a record whose own no longer
     /// open, replaced by a readable version of it).
-    func replaceSealedText(with annotation: Annotation) throws(StoreError) {
+    package func replaceSealedText(with annotation: Annotation) throws(StoreError) {
         tables.requireWrite()
         let sealed = try sealedText(of: annotation, cipher: try store.requireCipher())
         try database.run("UPDATE annotation SET body = ?2, locator = ?3, comment = ?4, import_key = ?5 WHERE id = ?1",

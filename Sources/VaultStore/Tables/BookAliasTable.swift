@@ -2,7 +2,7 @@ public import Journal
 
 /// `book_alias` (schema v16): the names other programs give a book, each source title and
 /// authors it was imported under (``BookAlias``), each identifier a source gave it (`isbn:`,
-/// `goodreads:`, `asin:`, `koreader:` and a partial MD5), and the titles the reader sent to
+/// a program's own id, a partial digest of the file), and the titles the reader sent to
 /// it (`bmvault book alias`). An import finds a book by them first, so a book renamed here,
 /// or matched by hand, stays matched. Each is sealed like a title, bound to its row; they are
 /// this device's (they do not sync).
@@ -25,7 +25,7 @@ public struct BookAliasTable {
     }
 
     /// Records `alias` for `book`.
-    func insert(_ alias: String, book: EntityID) throws(StoreError) {
+    package func insert(_ alias: String, book: EntityID) throws(StoreError) {
         tables.requireWrite()
         let id = EntityID.generate(at: store.clock.now())
         try database.run("INSERT INTO book_alias (id, book_id, alias, created_at) VALUES (?, ?, ?, ?)",
@@ -49,7 +49,7 @@ public struct BookAliasTable {
     }
 
     /// Removes `alias` from whichever books have it.
-    func remove(_ alias: String) throws(StoreError) {
+    package func remove(_ alias: String) throws(StoreError) {
         tables.requireWrite()
         let cipher = try store.requireCipher()
         var ids: [String] = []

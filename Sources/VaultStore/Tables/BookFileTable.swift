@@ -57,13 +57,13 @@ public struct BookFileTable {
     }
 
     /// The book file `id`, removed or not, or nil when it is not here.
-    func local(_ id: EntityID) throws(StoreError) -> BookFileVersion? {
+    package func local(_ id: EntityID) throws(StoreError) -> BookFileVersion? {
         try versions(where: "b.id = ?", [.text(id.rawValue)]).first
     }
 
     /// Attaches `content` (a row here) to `book` as a new book file, with its `create`
     /// operation.
-    func insertAttachment(id: EntityID, content: FileContent, to book: EntityID, locator: Locator?,
+    package func insertAttachment(id: EntityID, content: FileContent, to book: EntityID, locator: Locator?,
                           createdAt: Timestamp) throws(StoreError) -> BookFileVersion {
         tables.requireWrite()
         let now = store.clock.now()
@@ -125,7 +125,7 @@ public struct BookFileTable {
     /// carries when it has none here, opened with the vault key or one a rekey retired and
     /// sealed again under the current one (a key that opens under neither is left out: the
     /// file stays on the other device).
-    func writeFromElsewhere(_ version: BookFileVersion) throws(StoreError) {
+    package func writeFromElsewhere(_ version: BookFileVersion) throws(StoreError) {
         tables.requireWrite()
         let content = version.file.content
         var here: (hasKey: Bool, found: Bool) = (false, false)

@@ -41,7 +41,7 @@ public struct BookTable {
 
     /// Inserts a book row and its `create` operation. `prepare` completes the book with
     /// what it is added with (an import's status, whose event records the insert's clock).
-    func insert(_ book: Book, outboxState: OutboxState,
+    package func insert(_ book: Book, outboxState: OutboxState,
                 _ prepare: (inout Book, HybridTimestamp) -> Void = { _, _ in }) throws(StoreError) {
         tables.requireWrite()
         let stamp = try store.tick()
@@ -71,7 +71,7 @@ public struct BookTable {
 
     /// A live book's progress as stored (0 for one that is not there: the change that
     /// follows reports that).
-    func progress(of id: EntityID) throws(StoreError) -> Double {
+    package func progress(of id: EntityID) throws(StoreError) -> Double {
         var current = 0.0
         try database.forEachRow("SELECT progress FROM book WHERE id = ? AND deleted_at IS NULL", [.text(id.rawValue)]) { row in
             current = row.double("progress")
@@ -132,7 +132,7 @@ public struct BookTable {
     /// One book with the clocks its merge reads. A book whose recorded positions are just
     /// its current one (`progress_marks` NULL: nearly every book, and every book before 0.6)
     /// has them from its progress columns.
-    func version(_ id: EntityID) throws(StoreError) -> BookVersion {
+    package func version(_ id: EntityID) throws(StoreError) -> BookVersion {
         let book = try self.book(id)
         var clocks: (HybridTimestamp, HybridTimestamp, ProgressPolicy.Positions, HybridTimestamp, HybridTimestamp)?
         try database.forEachRow(Self.bookClocksSQL, [.text(id.rawValue)]) { row in
@@ -176,8 +176,15 @@ public struct BookTable {
         return logs
     }
 
+    /// Brings back a book deleted here, for a live note a merge brought into it: as every
+    /// device derives the same from that note's operation, none is written.
+    package func bringBack(_ id: EntityID) throws(StoreError) {
+        tables.requireWrite()
+        try database.run("UPDATE book SET deleted_at = NULL WHERE id = ?", [.text(id.rawValue)])
+    }
+
     /// Whether a book is here, live, deleted, or deleted with its title purged.
-    func presence(_ id: EntityID) throws(StoreError) -> RecordPresence {
+    package func presence(_ id: EntityID) throws(StoreError) -> RecordPresence {
         var presence = RecordPresence.missing
         try database.forEachRow("SELECT deleted_at IS NOT NULL AS deleted, length(title) > 0 AS titled FROM book WHERE id = ?",
                                 [.text(id.rawValue)]) { row in
@@ -192,7 +199,7 @@ public struct BookTable {
     }
 
     /// What a merge needs to know of book `id`: nil when it is not here.
-    func local(_ id: EntityID) throws(StoreError) -> LocalBook? {
+    package func local(_ id: EntityID) throws(StoreError) -> LocalBook? {
         do {
             return .book(try version(id), liveAnnotations: try tables.annotations.liveCount(of: id))
         } catch .recordNotFound {
@@ -220,28 +227,32 @@ public struct BookTable {
 
     /// Which parts of a book a change touches, each of which moves its own clock (the
     /// reading log's events carry theirs).
-    struct BookParts {
+    package struct BookParts {
         /// Title, authors or deletion.
-        var metadata = false
+        package var metadata = false
         /// The position, and whether it is a rewind.
-        var progress = false
-        var rewind = false
-        var rating = false
-        var edition = false
+        package var progress = false
+        package var rewind = false
+        package var rating = false
+        package var edition = false
 
-        static let metadata = BookParts(metadata: true)
-        static func progress(rewind: Bool) -> BookParts { BookParts(progress: true, rewind: rewind) }
+        package init(metadata: Bool = false, progress: Bool = false, rewind: Bool = false, rating: Bool = false, edition: Bool = false) {
+            (self.metadata, self.progress, self.rewind, self.rating, self.edition) = (metadata, progress, rewind, rating, edition)
+        }
+
+        package static let metadata = BookParts(metadata: true)
+        package static func progress(rewind: Bool) -> BookParts { BookParts(progress: true, rewind: rewind) }
         /// Metadata and position (an import, or a book whose fields no longer opened).
-        static func all(rewind: Bool) -> BookParts { BookParts(metadata: true, progress: true, rewind: rewind) }
-        static let rating = BookParts(rating: true)
+        package static func all(rewind: Bool) -> BookParts { BookParts(metadata: true, progress: true, rewind: rewind) }
+        package static let rating = BookParts(rating: true)
         /// A status change: only the reading log, whose new event has its own clock.
-        static let readingLog = BookParts()
+        package static let readingLog = BookParts()
     }
 
     /// Changes a book and records the operation. Only an import (`requireLive: false`) may
     /// change a deleted book: to bring it back.
     @discardableResult
-    func change(_ id: EntityID, action: OutboxAction, parts: BookParts, requireLive: Bool = true,
+    package func change(_ id: EntityID, action: OutboxAction, parts: BookParts, requireLive: Bool = true,
                 _ change: (inout Book) -> Void) throws(StoreError) -> Book {
         try self.change(id, action: action, parts: parts, requireLive: requireLive) { book, _ in change(&book) }
     }
@@ -249,7 +260,7 @@ public struct BookTable {
     /// ``change(_:action:parts:requireLive:_:)`` whose change also reads the clock of the
     /// change (what a status change records as its event's).
     @discardableResult
-    func change(_ id: EntityID, action: OutboxAction, parts: BookParts, requireLive: Bool = true,
+    package func change(_ id: EntityID, action: OutboxAction, parts: BookParts, requireLive: Bool = true,
                 _ change: (inout Book, HybridTimestamp) -> Void) throws(StoreError) -> Book {
         tables.requireWrite()
         var version = try self.version(id)
@@ -277,7 +288,7 @@ public struct BookTable {
     /// `metadataChanged`: rewriting the title (a fresh nonce) empties the book title cache
     /// (migration 0004's trigger), which must happen when either changed (the cache holds
     /// both) and not on every progress change.
-    func write(_ version: BookVersion, insert: Bool, metadataChanged: Bool = true) throws(StoreError) {
+    package func write(_ version: BookVersion, insert: Bool, metadataChanged: Bool = true) throws(StoreError) {
         tables.requireWrite()
         let current = version.positions.current
         let onlyCurrent = ProgressPolicy.Positions(percent: current.percent, isRewind: current.isRewind, clock: current.clock)
@@ -296,7 +307,7 @@ public struct BookTable {
 
     /// Replaces a book's sealed title, authors, rating and edition, and its reading log, with
     /// `book`'s (a record whose own no longer open, replaced by a readable version of it).
-    func replaceSealedMetadata(with book: Book) throws(StoreError) {
+    package func replaceSealedMetadata(with book: Book) throws(StoreError) {
         tables.requireWrite()
         let values = try sealedValues(book)
         try database.run("""

@@ -31,7 +31,7 @@ public struct SessionTable {
     /// that it is not deleted. A recording has the origin clock (``SessionEditPolicy``): the
     /// same on every device, and older than any change, so a session an archive brings back
     /// never undoes an edit or a deletion made elsewhere.
-    func insert(_ session: ReadingSession, outboxState: OutboxState) throws(StoreError) {
+    package func insert(_ session: ReadingSession, outboxState: OutboxState) throws(StoreError) {
         tables.requireWrite()
         let stamp = try store.tick()
         let version = SessionVersion(session, clock: .origin)
@@ -76,7 +76,7 @@ public struct SessionTable {
 
     /// Writes a session row with its clock: a new one, or one here changed (a merge stores
     /// the version ``SessionEditPolicy`` let win). Its book never changes.
-    func write(_ version: SessionVersion) throws(StoreError) {
+    package func write(_ version: SessionVersion) throws(StoreError) {
         tables.requireWrite()
         let session = version.session
         try database.run("""
@@ -112,7 +112,7 @@ public struct SessionTable {
 
     /// The session `id` with its clock, deleted or not, or nil when it is not here (what a
     /// merge needs to know of it).
-    func version(_ id: EntityID) throws(StoreError) -> SessionVersion? {
+    package func version(_ id: EntityID) throws(StoreError) -> SessionVersion? {
         try versions(where: "id = ?", [.text(id.rawValue)]).first
     }
 

@@ -1,3 +1,5 @@
+public import Journal
+
 /// The vault's tables inside one transaction: what ``Store/read(_:)`` and
 /// ``Store/write(_:)`` hand out, as GRDB hands out its `Database`.
 ///
@@ -12,6 +14,8 @@ public struct Tables {
     let isWrite: Bool
 
     var database: Database { store.database }
+    /// The time by the vault's clock: when what this transaction adds is made.
+    public var now: Timestamp { store.now }
 
     /// `book`: the books, their progress, ratings and reading logs.
     public var books: BookTable { BookTable(tables: self) }
@@ -33,6 +37,8 @@ public struct Tables {
     public var keys: KeyTable { KeyTable(tables: self) }
     /// `tagging`: tags given to books, notes and quotes.
     public var tags: TagTable { TagTable(tables: self) }
+    /// `applied_operation`: the operations from other devices applied here.
+    public var appliedOperations: AppliedOperationTable { AppliedOperationTable(tables: self) }
 
     /// Stops a table change made inside a `read { }`: a programming error, not the reader's.
     func requireWrite(_ function: StaticString = #function) {
@@ -43,7 +49,7 @@ public struct Tables {
 extension Store {
     /// The tables of the write transaction this Store's own code is already in (an import, a
     /// book merge): for the parts of the Store that have not become tables yet.
-    var tablesOfThisTransaction: Tables {
+    package var tablesOfThisTransaction: Tables {
         precondition(database.isInTransaction, "not inside a write transaction")
         return Tables(store: self, isWrite: true)
     }

@@ -147,13 +147,13 @@ public struct TagTable {
     }
 
     /// The tagging `id` with its clock, removed or not, or nil when it is not here.
-    func version(_ id: EntityID) throws(StoreError) -> TaggingVersion? {
+    package func version(_ id: EntityID) throws(StoreError) -> TaggingVersion? {
         try versions(where: "id = ?", [.text(id.rawValue)]).first
     }
 
     /// Writes a tagging row with its clock: a new one, or one here changed. Its record
     /// never changes.
-    func write(_ version: TaggingVersion) throws(StoreError) {
+    package func write(_ version: TaggingVersion) throws(StoreError) {
         tables.requireWrite()
         let tagging = version.tagging
         let cipher = try store.requireCipher()

@@ -1,7 +1,7 @@
 public import Journal
 import SyncWire
-import Telemetry
 import VaultCrypto
+public import VaultStore
 
 /// What an import did, or (a dry run) would have done.
 public struct ImportSummary: Sendable, Equatable {
@@ -34,62 +34,40 @@ public enum ImportOutcome: Sendable, Equatable {
     case duplicate
 }
 
-/// One import in progress, inside the transaction ``Store/importArchive(dryRun:_:)`` holds:
-/// each archive record meets the vault's through the one merge (``JournalMerge``, its
-/// archive rules), and the decision is applied as a change made here, with its outbox
-/// operation like any other. A record the vault has as it is writes nothing, so importing
-/// twice changes nothing.
+/// One import in progress, inside the one transaction ``VaultStore/Store/importing(dryRun:_:)``
+/// holds: each record, from an archive or from another program's file, meets the vault's
+/// through the one merge (``JournalMerge``: its archive rules, its import rules), and the
+/// decision is applied as a change made here, with its outbox operation like any other. A
+/// record the vault has as it is writes nothing, so importing twice changes nothing.
 public final class ArchiveImport {
+    let transaction: ImportTransaction
     /// The tables of the import's one write transaction.
-    var tables: Tables { store.tablesOfThisTransaction }
-    unowned let store: Store
+    var tables: Tables { transaction.tables }
     let merge = JournalMerge.vault
-    let now: Timestamp
+    var now: Timestamp { transaction.now }
     /// Ids met in this import, to refuse an archive holding one id twice (16 bytes each).
     private var seen = Set<UInt128>()
     /// Per book, SHA-256 of the kind, text, locator and comment of each of its notes and quotes
     /// (in memory only), for additions and conflict copies that are there already.
     private var texts: [EntityID: Set<String>] = [:]
-    /// Each book's presence, as this import has left it so far: every session and note
-    /// asks (a note brings its book back). Forgotten whenever the import merges that book.
-    var bookPresence: [EntityID: RecordPresence] = [:]
-    /// A vault that had no notes (or sessions) when the import began holds one now only if
-    /// this import added it, and ``seen`` has every id it added: an id not seen is new,
-    /// without looking it up. (Restoring an archive into a new vault is the common case.)
-    private let hadAnnotations: Bool
-    private let hadSessions: Bool
+    /// What the import reads of the vault to find books and notes again, and each book's
+    /// presence as this import has left it so far: every session and note asks (a note
+    /// brings its book back).
+    let lookup: ImportLookup
     public internal(set) var summary = ImportSummary()
-    /// For an import from another program: the import keys the vault holds, with their
-    /// records; the names other programs give its books; its books. Each read once, when
-    /// first needed, and kept up to date by the import.
-    var importKeys: [String: EntityID]?
-    var aliases: [String: EntityID]?
-    var knownBooks: KnownBooks?
-    /// The books this import added (``book(for:)``).
-    var addedBooks = Set<EntityID>()
     /// The vault's book-file contents by SHA-256, once a book file is imported.
     var contents: [String: FileContent]?
-    /// Blobs stored by this import: kept when it commits, removed when it does not.
-    var incomingBlobs: [FileStore.Incoming] = []
 
-    init(store: Store, now: Timestamp) throws(StoreError) {
-        self.store = store
-        self.now = now
-        hadAnnotations = try Self.hasRows(store, "SELECT EXISTS (SELECT 1 FROM annotation)")
-        hadSessions = try Self.hasRows(store, "SELECT EXISTS (SELECT 1 FROM reading_session)")
-    }
-
-    private static func hasRows(_ store: Store, _ sql: String) throws(StoreError) -> Bool {
-        var exists = false
-        try store.database.forEachRow(sql) { row in exists = row.int64(0) != 0 }
-        return exists
+    init(_ transaction: ImportTransaction) {
+        self.transaction = transaction
+        lookup = ImportLookup(tables: transaction.tables, now: transaction.now)
     }
 
     /// Gives a book, note or quote the archive's tags it does not show, as changes made here
     /// (an archive says nothing of tags taken away, so none is). A record that is not here
     /// live (deleted, or left out of the import) takes none.
     public func addTags(_ names: [String], to id: EntityID, kind: TaggedKind) throws(StoreError) {
-        guard try store.presence(of: id, kind: kind) == .live else { return }
+        guard try transaction.presence(of: id, kind: kind) == .live else { return }
         summary.tagsGiven += try tables.tags.add(names, to: id, kind: kind).count
     }
 
@@ -102,7 +80,7 @@ public final class ArchiveImport {
 
     public func add(_ incoming: Book) throws(StoreError) -> ImportOutcome {
         guard seen.insert(Self.key(incoming.id)).inserted else { return .duplicate }
-        bookPresence[incoming.id] = nil
+        lookup.note(nil, of: incoming.id)   // merged: read again when next asked
         let local = try tables.books.local(incoming.id)
         switch merge.merge(archived: incoming, into: local) {
         case .unchanged:
@@ -151,7 +129,7 @@ public final class ArchiveImport {
         guard seen.insert(Self.key(incoming.id)).inserted else { return (.duplicate, true) }
         let bookKnown = try bookExists(incoming.bookID)
         var local: SessionVersion?
-        if hadSessions {
+        if transaction.hadSessions {
             local = try tables.sessions.version(incoming.id)
         }
         guard case .add(let session) = merge.merge(archived: incoming, into: local) else {
@@ -170,7 +148,7 @@ public final class ArchiveImport {
         guard seen.insert(Self.key(incoming.id)).inserted else { return (.duplicate, true) }
         let bookKnown = try bookExists(incoming.bookID)
         // A vault that had no notes holds only those this import added, all seen: new.
-        let local = hadAnnotations ? try tables.annotations.local(incoming.id) : nil
+        let local = transaction.hadAnnotations ? try tables.annotations.local(incoming.id) : nil
         let decision = try merge.merge(archived: incoming, into: local, book: try presence(of: incoming.bookID),
                                        newID: { .generate(at: now) }) { (text) throws(StoreError) in
             try texts(of: incoming.bookID).contains(Self.digest(text))
@@ -231,7 +209,7 @@ public final class ArchiveImport {
     /// Brings back a book deleted here, for a live note the merge kept in it.
     private func bringBack(_ book: EntityID) throws(StoreError) {
         try tables.books.change(book, action: .update, parts: .metadata, requireLive: false) { $0.deletedAt = nil }
-        bookPresence[book] = .live
+        lookup.note(.live, of: book)
         summary.updated.books += 1
     }
 
@@ -245,10 +223,7 @@ public final class ArchiveImport {
     }
 
     func presence(of book: EntityID) throws(StoreError) -> RecordPresence {
-        if let known = bookPresence[book] { return known }
-        let presence = try tables.books.presence(book)
-        bookPresence[book] = presence
-        return presence
+        try lookup.presence(of: book)
     }
 
     /// The digests of every note and quote of a book (tombstones included: a conflict copy
@@ -286,48 +261,16 @@ public final class ArchiveImport {
 }
 
 extension Store {
-    /// Merges an archive into the vault in ONE write transaction: `produce` hands each
-    /// record to the ``ArchiveImport`` it is given, and on return everything commits, or on
-    /// any error (the Store's, or whatever `produce` throws) nothing does. A `dryRun` does
-    /// all the same work and rolls it back: its summary is exactly what the import would do.
-    ///
-    /// Foreign keys are checked at commit, so an archive may list a book after its notes.
-    ///
-    /// A real import writes with a rollback journal when no other process has the vault
-    /// open (``Database/withRollbackJournalIfAlone(_:)``): restoring a large archive then
-    /// writes each new page once. A dry run leaves the file alone, in WAL mode.
+    /// Merges an archive, or another program's file, into the vault in ONE write
+    /// transaction (``importing(dryRun:_:)``): `produce` hands each record to the
+    /// ``ArchiveImport`` it is given, and on return everything commits, or on any error
+    /// nothing does. A `dryRun` does all the same work and rolls it back: its summary is
+    /// exactly what the import would do.
     public func importArchive(dryRun: Bool, _ produce: (ArchiveImport) throws -> Void) throws -> ImportSummary {
-        _ = try requireCipher()
-        if dryRun { return try importTransaction(dryRun: true, produce) }
-        return try database.withRollbackJournalIfAlone { () throws in
-            try importTransaction(dryRun: false, produce)
-        }
-    }
-
-    private func importTransaction(dryRun: Bool, _ produce: (ArchiveImport) throws -> Void) throws -> ImportSummary {
-        try database.beginImmediate()
-        do {
-            try database.execute("PRAGMA defer_foreign_keys = ON")
-            let importer = try ArchiveImport(store: self, now: clock.now())
-            var blobs: [FileStore.Incoming] { importer.incomingBlobs }
-            do {
-                try withWriteBatch { try produce(importer) }
-                if dryRun {
-                    database.rollbackIfNeeded()
-                    blobs.forEach { $0.discard() }
-                } else {
-                    FaultInjection.reach("import:before-commit")
-                    try database.execute("COMMIT")
-                    blobs.forEach { $0.finish() }
-                }
-            } catch {
-                blobs.forEach { $0.discard() }
-                throw error
-            }
+        try importing(dryRun: dryRun) { transaction in
+            let importer = ArchiveImport(transaction)
+            try produce(importer)
             return importer.summary
-        } catch {
-            database.rollbackIfNeeded()
-            throw error
         }
     }
 }

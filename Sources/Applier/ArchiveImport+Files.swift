@@ -1,6 +1,5 @@
-internal import FileIO
 public import Journal
-import VaultCrypto
+public import VaultStore
 
 /// A book file an archive lists (journal.json's `files`), as the import hands it over.
 public struct ImportedBookFile: Sendable {
@@ -32,9 +31,9 @@ public struct ImportedBookFile: Sendable {
 }
 
 /// Book files re-attached from an archive's plain copies. The blobs are written before the
-/// transaction commits, each under the lock ``FileStore`` holds until its row is there:
-/// ``Store/importArchive(dryRun:_:)`` keeps them once it commits and removes them when it
-/// does not, so an import that fails leaves no blob behind (and a kill leaves one the next
+/// transaction commits, each under the lock the file store holds until its row is there:
+/// the import's transaction (``ImportTransaction``) keeps them once it commits and removes
+/// them when it does not, so an import that fails leaves no blob behind (and a kill leaves one the next
 /// sweep takes).
 extension ArchiveImport {
     /// Attaches `file` to its book with the archive's id, unless the vault has that book
@@ -44,8 +43,7 @@ extension ArchiveImport {
     /// which must be what the archive says (``StoreError/fileChanged(id:stored:)`` otherwise). A
     /// file the archive lists without a plain copy is only counted.
     public func add(_ file: ImportedBookFile) throws(StoreError) {
-        var known = false
-        try store.database.forEachRow("SELECT 1 FROM book_file WHERE id = ?", [.text(file.id.rawValue)]) { _ in known = true }
+        let known = try tables.bookFiles.local(file.id) != nil
         if known { summary.unchanged += 1 }
         guard !known, try presence(of: file.book) == .live else { return }
         let content: FileContent
@@ -70,18 +68,8 @@ extension ArchiveImport {
 
     /// Stores the plain copy at `path` as a new content, checked against what the archive says of it.
     private func storeContent(of file: ImportedBookFile, from path: String) throws(StoreError) -> FileContent {
-        let source = try Store.fileCall { () throws(FileIOError) in try FileDescriptor.open(path, .readOnly, options: [.noFollow]) }
-        defer { try? source.close() }
-        let id = EntityID.generate(at: now)
-        let key = try Store.cryptoCall { () throws(CryptoError) in try FileKey.generate() }
-        let stored = try store.fileStore.store(from: source, id: id.rawValue, key: key, binding: store.blobBinding(id), progress: { _ in })
-        incomingBlobs.append(stored.blob)
-        // The archive's plain copy is what differs, not a copy the vault stored.
-        guard stored.checksum == file.checksum, stored.size == file.size else { throw .fileChanged(id: file.id.rawValue, stored: false) }
-        let content = FileContent(id: id, format: file.format, size: stored.size, checksum: stored.checksum, metadata: file.metadata,
-                                  isStored: true, link: nil, deviceID: store.metadata.deviceID, createdAt: now)
-        try tables.bookFiles.insertContent(content, sealedKey: try tables.bookFiles.sealFileKey(key, id: id), cipher: try store.requireCipher())
-        return content
+        try transaction.storeContent(from: path, format: file.format, metadata: file.metadata, checksum: file.checksum,
+                                     size: file.size, for: file.id)
     }
 
     /// The vault's contents by SHA-256, read once per import and kept up to date by it.

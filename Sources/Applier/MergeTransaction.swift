@@ -1,26 +1,30 @@
 public import Journal
 public import SyncWire
+public import VaultStore
 
-/// The Store inside one write transaction, where merges land: it says what is here and
-/// applies exactly what ``JournalMerge`` decided, writing no outbox operation (the other
-/// devices have the change, or derive the same result from it themselves).
-public struct MergeTransaction: SyncApplyTransaction {
+/// The one applier for sync, inside the one write transaction a pulled batch is applied
+/// in: it says what is here, has ``JournalMerge`` decide, and applies exactly what it
+/// decided, writing no outbox operation (the other devices have the change, or derive the
+/// same result from it themselves).
+public struct MergeTransaction: SyncApplyTransaction, MergeTarget {
     let store: Store
+
+    public init(store: Store) {
+        self.store = store
+    }
     /// The tables of the one write transaction a merge runs in.
     private var tables: Tables { store.tablesOfThisTransaction }
 
+    public func merge(_ record: RecordVersion) throws(StoreError) -> JournalMerge.Outcome {
+        try JournalMerge.vault.apply(record, to: self)
+    }
+
     public func isApplied(_ idempotencyKey: String) throws(StoreError) -> Bool {
-        var seen = false
-        try store.database.forEachRow("SELECT 1 FROM applied_operation WHERE idempotency_key = ?", [.text(idempotencyKey)]) { _ in
-            seen = true
-        }
-        return seen
+        try tables.appliedOperations.contains(idempotencyKey)
     }
 
     public func markApplied(_ idempotencyKey: String, device: String, clock: HybridTimestamp) throws(StoreError) {
-        try store.database.run("INSERT INTO applied_operation (idempotency_key, device_id, hlc, applied_at) VALUES (?, ?, ?, ?)",
-                               [.text(idempotencyKey), .text(device), .text(clock.description),
-                                .integer(store.now.millisecondsSince1970)])
+        try tables.appliedOperations.record(idempotencyKey, device: device, clock: clock)
     }
 
     public func observe(_ clock: HybridTimestamp) throws(StoreError) {
@@ -89,9 +93,17 @@ public struct MergeTransaction: SyncApplyTransaction {
 
     public func apply(_ decision: AnnotationDecision, to id: EntityID) throws(StoreError) {
         guard case .store(let versions, let presentation, let reviveBook, _) = decision else { return }
-        if reviveBook {
-            try store.database.run("UPDATE book SET deleted_at = NULL WHERE id = ?", [.text(presentation.note.bookID.rawValue)])
-        }
+        if reviveBook { try tables.books.bringBack(presentation.note.bookID) }
         try tables.annotations.store(versions, shownAs: presentation, for: id)
+    }
+}
+
+/// The Store as the sync engine sees it, what it pulls applied by the one applier.
+public typealias VaultSyncJournal = StoreSyncJournal<MergeTransaction>
+
+extension StoreSyncJournal where ApplyTransaction == MergeTransaction {
+    /// The Store as the sync engine sees it, each pulled batch applied by ``MergeTransaction``.
+    public convenience init(_ store: Store) {
+        self.init(store, applier: MergeTransaction.init(store:))
     }
 }
