@@ -11,7 +11,12 @@ public enum BookAlias {
     /// order: Kindle writes `Herbert, Frank`), so a book of the same title by someone else
     /// is not taken for it.
     public static func titleAndAuthors(_ title: String, authors: [String]) -> String {
-        Self.title(title) + " by:" + words(authors.joined(separator: " ")).sorted().joined(separator: " ")
+        titleAndAuthors(titleAlias: Self.title(title), authors: authors)
+    }
+
+    /// ``titleAndAuthors(_:authors:)`` from the title's alias (``title(_:)``), folded once.
+    public static func titleAndAuthors(titleAlias: String, authors: [String]) -> String {
+        titleAlias + " by:" + words(authors.joined(separator: " ")).sorted().joined(separator: " ")
     }
 
     private static func words(_ text: String) -> [Substring] {

@@ -13,8 +13,9 @@ public struct BookIdentityPolicy: Sendable {
     public init() {}
 
     public func identify<Target: ImportTarget>(_ source: ImportedBook, in target: Target) throws(Target.Failure) -> BookIdentity {
-        let titleAndAuthors = BookAlias.titleAndAuthors(source.title, authors: source.authors)
-        let book = try match(source, titleAndAuthors: titleAndAuthors, in: target)
+        let titleAlias = BookAlias.title(source.title)
+        let titleAndAuthors = BookAlias.titleAndAuthors(titleAlias: titleAlias, authors: source.authors)
+        let book = try match(source, titleAlias: titleAlias, titleAndAuthors: titleAndAuthors, in: target)
         // The identifiers and the title with the authors become names of the book found; a
         // name another live book holds stays its own, one of a book gone moves.
         var names: [BookIdentity.Name] = []
@@ -27,7 +28,7 @@ public struct BookIdentityPolicy: Sendable {
         return BookIdentity(book: book, namesToRecord: names)
     }
 
-    private func match<Target: ImportTarget>(_ source: ImportedBook, titleAndAuthors: String,
+    private func match<Target: ImportTarget>(_ source: ImportedBook, titleAlias: String, titleAndAuthors: String,
                                              in target: Target) throws(Target.Failure) -> EntityID? {
         func live(_ name: String) throws(Target.Failure) -> EntityID? {
             guard let id = try target.book(named: name), try target.isLive(id) else { return nil }
@@ -38,7 +39,7 @@ public struct BookIdentityPolicy: Sendable {
             if let id = try live(identifier) { return id }
         }
         if let id = try live(titleAndAuthors), !apart.contains(id) { return id }
-        if let id = try live(BookAlias.title(source.title)) { return id }
+        if let id = try live(titleAlias) { return id }
         if let isbn = source.edition.isbn, let book = try target.liveBooks(withISBN: isbn).first(where: { !apart.contains($0.id) }) {
             return book.id
         }
