@@ -157,6 +157,17 @@ protocol TableColumns: CaseIterable, RawRepresentable where RawValue == Int32, A
 extension TableColumns {
     /// Every column, comma-separated, for SELECT and INSERT.
     static var list: String { allCases.map(\.name).joined(separator: ", ") }
+
+    /// `?1, ?2, ...`, one parameter per column, in order: an INSERT of ``list`` whose values
+    /// are `allCases.map { column in switch column { ... } }`, each given by its column, so
+    /// the compiler checks that none is missing and none is out of place, at no cost per row.
+    static var placeholders: String { allCases.map { "?\($0.rawValue + 1)" }.joined(separator: ", ") }
+
+    /// `name = ?n` for each of `columns`: what an upsert of ``placeholders`` changes in a row
+    /// that is there already.
+    static func assignments(_ columns: [Self]) -> String {
+        columns.map { "\($0.name) = ?\($0.rawValue + 1)" }.joined(separator: ", ")
+    }
 }
 
 /// Columns read by the name the query gives them (`SELECT name, kind ...` or `... AS name`),
