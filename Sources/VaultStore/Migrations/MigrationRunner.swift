@@ -16,9 +16,7 @@ struct MigrationRunner {
 
     /// The schema version the database is at now (`PRAGMA user_version`).
     static func version(of database: Database) throws(StoreError) -> Int {
-        var version = 0
-        try database.forEachRow("PRAGMA user_version") { row in version = Int(row.int64(0)) }
-        return version
+        Int(try database.integer("PRAGMA user_version") ?? 0)
     }
 
     /// Refuses a vault whose record of its first `version` migrations does not match this
@@ -31,7 +29,7 @@ struct MigrationRunner {
         guard version > 0 else { return [] }
         var recorded: [(id: String, checksum: String)] = []
         try database.forEachRow("SELECT id, checksum FROM schema_migration ORDER BY id") { row in
-            recorded.append((row.text(0), row.text(1)))
+            recorded.append((row.text("id"), row.text("checksum")))
         }
         var variants: [ShippedVariant] = []
         for (index, migration) in migrations.prefix(version).enumerated() {
@@ -137,8 +135,7 @@ struct MigrationRunner {
     private func execute(_ sql: String, editsSchemaText: Bool, in database: Database) throws(StoreError) {
         guard editsSchemaText else { return try database.execute(sql) }
         try database.withoutDefensiveMode { () throws(StoreError) in
-            var schemaVersion: Int64 = 0
-            try database.forEachRow("PRAGMA schema_version") { row in schemaVersion = row.int64(0) }
+            let schemaVersion = try database.integer("PRAGMA schema_version") ?? 0
             try database.execute(sql)
             try database.execute("PRAGMA schema_version = \(schemaVersion + 1)")
         }
@@ -153,7 +150,7 @@ struct MigrationRunner {
             throw .upgradeCheckFailed(check: "schema (Schemas/sqlite/v\(migrations.count).sql)")
         }
         var integrity: [String] = []
-        try database.forEachRow("PRAGMA integrity_check") { row in integrity.append(row.text(0)) }
+        try database.forEachRow("PRAGMA integrity_check") { row in integrity.append(row.text("integrity_check")) }
         guard integrity == ["ok"] else { throw .upgradeCheckFailed(check: "integrity_check") }
     }
 }

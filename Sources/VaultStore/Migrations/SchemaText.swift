@@ -7,7 +7,7 @@ enum SchemaText {
     static func of(_ database: Database) throws(StoreError) -> String {
         var text = ""
         try database.forEachRow("SELECT sql FROM sqlite_master WHERE sql IS NOT NULL ORDER BY type, name") { row in
-            text += row.text(0) + ";\n\n"
+            text += row.text("sql") + ";\n\n"
         }
         return text
     }

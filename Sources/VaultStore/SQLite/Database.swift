@@ -131,7 +131,7 @@ final class Database {
     func restoreWriteAheadLog() {
         withoutWaiting {
             var mode = ""
-            try? forEachRow("PRAGMA journal_mode") { row in mode = row.text(0) }
+            try? forEachRow("PRAGMA journal_mode") { row in mode = row.text("journal_mode") }
             if !mode.isEmpty, mode != "wal" { _ = switchJournalMode(to: "wal") }
         }
     }
@@ -140,7 +140,7 @@ final class Database {
     private func switchJournalMode(to mode: String) -> Bool {
         var result = ""
         do {
-            try forEachRow("PRAGMA journal_mode = \(mode)") { row in result = row.text(0) }
+            try forEachRow("PRAGMA journal_mode = \(mode)") { row in result = row.text("journal_mode") }
         } catch {
             return false
         }

@@ -14,6 +14,19 @@ final class Statement {
         sqlite3_finalize(handle)
     }
 
+    /// Each column's index by the name the query gives it, found once per statement: a read
+    /// by name is then one dictionary lookup, not a scan of every column's name. A
+    /// statement's names never change (no query selects `*`); the first of two equal names wins.
+    fileprivate lazy var columnIndexes: [String: Int32] = {
+        var indexes: [String: Int32] = [:]
+        for index in 0..<sqlite3_column_count(handle) {
+            guard let pointer = sqlite3_column_name(handle, index) else { continue }
+            let name = String(cString: pointer)
+            if indexes[name] == nil { indexes[name] = index }
+        }
+        return indexes
+    }()
+
     /// Clears the previous run and binds `values` to `?1...?n`.
     func bind(_ values: [SQLValue]) throws(DatabaseError) {
         sqlite3_reset(handle)
@@ -89,7 +102,7 @@ final class Statement {
             let hasRow: Bool
             do { hasRow = try step() } catch { throw StoreError(error) }
             guard hasRow else { return }
-            try body(Row(handle: handle))
+            try body(Row(statement: self))
         }
     }
 }
@@ -97,6 +110,14 @@ final class Statement {
 /// The current row of a running statement. Valid only inside the `forEachRow` closure.
 struct Row {
     fileprivate let handle: OpaquePointer
+    /// why `unowned(unsafe)`: a row exists only inside `forEachRow`, while its statement is
+    /// held; a counted reference would add a retain and a release to every row of a scan.
+    fileprivate unowned(unsafe) let statement: Statement
+
+    fileprivate init(statement: Statement) {
+        handle = statement.handle
+        self.statement = statement
+    }
 
     func isNull(_ column: Int32) -> Bool { sqlite3_column_type(handle, column) == SQLITE_NULL }
 
@@ -136,19 +157,28 @@ protocol TableColumns: CaseIterable, RawRepresentable where RawValue == Int32, A
 extension TableColumns {
     /// Every column, comma-separated, for SELECT and INSERT.
     static var list: String { allCases.map(\.name).joined(separator: ", ") }
+
+    /// `?1, ?2, ...`, one parameter per column, in order: an INSERT of ``list`` whose values
+    /// are `allCases.map { column in switch column { ... } }`, each given by its column, so
+    /// the compiler checks that none is missing and none is out of place, at no cost per row.
+    static var placeholders: String { allCases.map { "?\($0.rawValue + 1)" }.joined(separator: ", ") }
+
+    /// `name = ?n` for each of `columns`: what an upsert of ``placeholders`` changes in a row
+    /// that is there already.
+    static func assignments(_ columns: [Self]) -> String {
+        columns.map { "\($0.name) = ?\($0.rawValue + 1)" }.joined(separator: ", ")
+    }
 }
 
 /// Columns read by the name the query gives them (`SELECT name, kind ...` or `... AS name`),
-/// for rows read a few at a time; a scan of thousands of rows names its columns with a
-/// ``TableColumns`` enum, which costs nothing per read. A name the query does not select is
-/// a programming error.
+/// each a lookup in the statement's names (``Statement/columnIndexes``); a scan of thousands
+/// of rows names its columns with a ``TableColumns`` enum, which costs nothing per read. A
+/// name the query does not select is a programming error.
 extension Row {
     /// The index of the column the query names `name`.
     func index(of name: String) -> Int32 {
-        for index in 0..<sqlite3_column_count(handle) where sqlite3_column_name(handle, index).map(String.init(cString:)) == name {
-            return index
-        }
-        preconditionFailure("the query selects no column \(name)")
+        guard let index = statement.columnIndexes[name] else { preconditionFailure("the query selects no column \(name)") }
+        return index
     }
 
     func isNull(_ name: String) -> Bool { isNull(index(of: name)) }

@@ -85,11 +85,7 @@ public enum ConflictSideProblem: Sendable, Equatable {
 extension AnnotationTable {
     /// How many conflicts wait for the reader. Readable while locked: a count, no content.
     public func conflictCount() throws(StoreError) -> Int {
-        var count = 0
-        try database.forEachRow("SELECT count(*) FROM annotation WHERE conflict_reason IS NOT NULL AND deleted_at IS NULL") { row in
-            count = Int(row.int64(0))
-        }
-        return count
+        Int(try database.integer("SELECT count(*) FROM annotation WHERE conflict_reason IS NOT NULL AND deleted_at IS NULL") ?? 0)
     }
 
     /// Notes and quotes that need the reader: conflict copies, and deleted notes an edit
@@ -100,7 +96,7 @@ extension AnnotationTable {
         try database.forEachRow("""
             SELECT id FROM annotation WHERE conflict_reason IS NOT NULL AND deleted_at IS NULL ORDER BY created_at, id
             """) { row in
-            if let id = try? EntityID(validating: row.text(0)) { ids.append(id) }
+            if let id = try? EntityID(validating: row.text("id")) { ids.append(id) }
         }
         for id in ids {
             do { results.append(.success(try annotation(id))) } catch .recordUnreadable(let id, let field) {

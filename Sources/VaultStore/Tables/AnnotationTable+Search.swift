@@ -29,7 +29,7 @@ extension AnnotationTable {
     }
 
     /// `column`'s bytes, or nil when it is NULL, for `body`.
-    private static func withOptionalBytes(_ row: Row, _ column: Int32, _ body: (UnsafeRawBufferPointer?) -> Void) {
+    private static func withOptionalBytes(_ row: Row, _ column: ScannedColumn, _ body: (UnsafeRawBufferPointer?) -> Void) {
         if row.isNull(column) { body(nil) } else { row.withBytes(column) { body($0) } }
     }
 
@@ -46,17 +46,18 @@ extension AnnotationTable {
         // Keyed by the stored text, so that a row's book is looked up without parsing its id.
         let covered = Dictionary(bookTerms.map { ($0.key.rawValue, $0.value) }, uniquingKeysWith: |)
         let (whereClause, values) = filter.sql()
-        try database.forEachRow("SELECT rowid, id, book_id, body, locator, comment FROM annotation \(whereClause)", values) { row in
-            let wanted = covered.isEmpty ? query.allTerms : query.allTerms & ~(covered[row.text(2)] ?? 0)
+        try database.forEachRow("SELECT \(ScannedColumn.list) FROM annotation \(whereClause)", values) { row in
+            let rowID = row.int64(ScannedColumn.rowID)
+            let wanted = covered.isEmpty ? query.allTerms : query.allTerms & ~(covered[row.text(ScannedColumn.bookID)] ?? 0)
             if wanted == 0 {
-                found.append(row.int64(0))
+                found.append(rowID)
                 return
             }
-            row.withBytes(1) { id in
-                row.withBytes(3) { body in
-                    Self.withOptionalBytes(row, 4) { locator in
-                        Self.withOptionalBytes(row, 5) { comment in
-                            batch.append(rowID: row.int64(0), id: id, body: body, locator: locator, comment: comment, wanted: wanted)
+            row.withBytes(ScannedColumn.id) { id in
+                row.withBytes(ScannedColumn.body) { body in
+                    Self.withOptionalBytes(row, .locator) { locator in
+                        Self.withOptionalBytes(row, .comment) { comment in
+                            batch.append(rowID: rowID, id: id, body: body, locator: locator, comment: comment, wanted: wanted)
                         }
                     }
                 }
@@ -70,5 +71,22 @@ extension AnnotationTable {
         // The last, partial batch is matched here, while the helper finishes.
         found += scan.submit(batch, sequence: 1)
         return found + scan.finish()
+    }
+}
+
+/// The columns a search scans (``AnnotationTable/forEach(matching:in:bookTerms:_:)``), in the
+/// order it selects them.
+private enum ScannedColumn: Int32, TableColumns {
+    case rowID, id, bookID, body, locator, comment
+
+    var name: String {
+        switch self {
+        case .rowID: "rowid"
+        case .id: "id"
+        case .bookID: "book_id"
+        case .body: "body"
+        case .locator: "locator"
+        case .comment: "comment"
+        }
     }
 }

@@ -55,39 +55,42 @@ extension AnnotationTable {
 
     /// The versions standing together in `note` (the row as shown, with its clock and history).
     func standingVersions(of note: Annotation, clock: HybridTimestamp, history: VersionVector) throws(StoreError) -> AnnotationVersions {
+        typealias Column = AnnotationVersionColumn
         let cipher = try store.requireCipher()
         var versions: [AnnotationVersion] = []
-        try database.forEachRow("""
-            SELECT hlc, vv, body, locator, updated_at, deleted_at, version, conflict_of, conflict_reason, book_id, kind, comment
-            FROM annotation_version WHERE annotation_id = ?
-            """, [.text(note.id.rawValue)]) { (row) throws(StoreError) in
-            guard let versionClock = try? HybridTimestamp(parsing: row.text(0)) else {
+        try database.forEachRow("SELECT \(Column.list) FROM annotation_version WHERE annotation_id = ?",
+                                [.text(note.id.rawValue)]) { (row) throws(StoreError) in
+            guard let versionClock = try? HybridTimestamp(parsing: row.text(Column.hlc)) else {
                 throw .recordUnreadable(id: note.id.rawValue, field: "version")
             }
-            let recordID = Self.versionRecordID(note.id.rawValue, clock: row.text(0))
-            let deleted = !row.isNull(5)
+            let recordID = Self.versionRecordID(note.id.rawValue, clock: row.text(Column.hlc))
+            let deleted = !row.isNull(Column.deletedAt)
             do throws(UnreadableRecord) {
+                func open(_ column: Column, field: String) throws(UnreadableRecord) -> String {
+                    try cipher.open(row.blob(column), table: "annotation_version", id: recordID, field: field)
+                }
                 // A purged tombstone's versions have no content left.
-                let body = deleted && row.blob(2).isEmpty ? "" : try cipher.open(row.blob(2), table: "annotation_version", id: recordID, field: "body")
+                let body = deleted && row.blob(Column.body).isEmpty ? "" : try open(.body, field: "body")
                 var locator: Locator?
-                if !row.isNull(3) {
-                    let text = try cipher.open(row.blob(3), table: "annotation_version", id: recordID, field: "locator")
+                if !row.isNull(Column.locator) {
+                    let text = try open(.locator, field: "locator")
                     guard let checked = try? Locator(text) else { throw UnreadableRecord(id: note.id.rawValue, field: "locator") }
                     locator = checked
                 }
-                let comment = row.isNull(11) ? nil : try cipher.open(row.blob(11), table: "annotation_version", id: recordID, field: "comment")
+                let comment = row.isNull(Column.comment) ? nil : try open(.comment, field: "comment")
                 // NULL book and kind (every version kept before bmvault 0.12): the note's own.
-                let bookID = row.isNull(9) ? note.bookID : try? EntityID(validating: row.text(9))
-                let kind = row.isNull(10) ? note.kind : AnnotationKind(rawValue: row.text(10))
+                let bookID = row.isNull(Column.bookID) ? note.bookID : try? EntityID(validating: row.text(Column.bookID))
+                let kind = row.isNull(Column.kind) ? note.kind : AnnotationKind(rawValue: row.text(Column.kind))
                 guard let bookID, let kind else { throw UnreadableRecord(id: note.id.rawValue, field: "version") }
                 let annotation = Annotation(id: note.id, bookID: bookID, kind: kind, body: body, locator: locator,
-                                            createdAt: note.createdAt, updatedAt: Timestamp(millisecondsSince1970: row.int64(4)),
-                                            deletedAt: deleted ? Timestamp(millisecondsSince1970: row.int64(5)) : nil,
-                                            version: row.int64(6),
-                                            conflictOf: row.isNull(7) ? nil : try? EntityID(validating: row.text(7)),
-                                            conflictReason: row.isNull(8) ? nil : ConflictReason(rawValue: row.text(8)),
+                                            createdAt: note.createdAt, updatedAt: Timestamp(millisecondsSince1970: row.int64(Column.updatedAt)),
+                                            deletedAt: deleted ? Timestamp(millisecondsSince1970: row.int64(Column.deletedAt)) : nil,
+                                            version: row.int64(Column.version),
+                                            conflictOf: row.isNull(Column.conflictOf) ? nil : try? EntityID(validating: row.text(Column.conflictOf)),
+                                            conflictReason: row.isNull(Column.conflictReason) ? nil
+                                                : ConflictReason(rawValue: row.text(Column.conflictReason)),
                                             comment: comment, importKey: note.importKey)
-                let history = Self.history(row.isNull(1) ? nil : row.text(1), of: versionClock)
+                let history = Self.history(row.isNull(Column.vv) ? nil : row.text(Column.vv), of: versionClock)
                 versions.append(AnnotationVersion(annotation, clock: versionClock, history: history))
             } catch {
                 // Named by the note (the version's binding is no record a reader can name).
@@ -120,24 +123,33 @@ extension AnnotationTable {
         for version in versions.versions {
             let annotation = version.annotation
             let recordID = Self.versionRecordID(id.rawValue, clock: version.clock.description)
-            try database.run("""
-                INSERT INTO annotation_version (annotation_id, hlc, vv, body, locator, updated_at, deleted_at, version,
-                                                conflict_of, conflict_reason, book_id, kind, comment)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-                """, [.text(id.rawValue), .text(version.clock.description), Self.storedHistory(version),
-                      .blob(try cipher.seal(annotation.body, table: "annotation_version", id: recordID, field: "body")),
-                      .blob(try annotation.locator.map { (locator) throws(StoreError) in
-                          try cipher.seal(locator.text, table: "annotation_version", id: recordID, field: "locator")
-                      }),
-                      .integer(annotation.updatedAt.millisecondsSince1970), .integer(annotation.deletedAt?.millisecondsSince1970),
-                      .integer(annotation.version), annotation.conflictOf.map { .text($0.rawValue) } ?? .null,
-                      annotation.conflictReason.map { .text($0.rawValue) } ?? .null,
-                      .text(annotation.bookID.rawValue), .text(annotation.kind.rawValue),
-                      .blob(try annotation.comment.map { (comment) throws(StoreError) in
-                          try cipher.seal(comment, table: "annotation_version", id: recordID, field: "comment")
-                      })])
+            func seal(_ text: String?, field: String) throws(StoreError) -> SQLValue {
+                .blob(try text.map { (text) throws(StoreError) in try cipher.seal(text, table: "annotation_version", id: recordID, field: field) })
+            }
+            let body = try seal(annotation.body, field: "body"), locator = try seal(annotation.locator?.text, field: "locator")
+            let comment = try seal(annotation.comment, field: "comment")
+            try database.run(Self.insertVersionSQL, AnnotationVersionColumn.allCases.map { column -> SQLValue in
+                switch column {
+                case .annotationID: .text(id.rawValue)
+                case .hlc: .text(version.clock.description)
+                case .vv: Self.storedHistory(version)
+                case .body: body
+                case .locator: locator
+                case .updatedAt: .integer(annotation.updatedAt.millisecondsSince1970)
+                case .deletedAt: .integer(annotation.deletedAt?.millisecondsSince1970)
+                case .version: .integer(annotation.version)
+                case .conflictOf: annotation.conflictOf.map { .text($0.rawValue) } ?? .null
+                case .conflictReason: annotation.conflictReason.map { .text($0.rawValue) } ?? .null
+                case .bookID: .text(annotation.bookID.rawValue)
+                case .kind: .text(annotation.kind.rawValue)
+                case .comment: comment
+                }
+            })
         }
     }
+
+    private static let insertVersionSQL =
+        "INSERT INTO annotation_version (\(AnnotationVersionColumn.list)) VALUES (\(AnnotationVersionColumn.placeholders))"
 
     /// A history as stored: NULL when it is only the version's own clock (almost always).
     static func storedHistory(_ version: AnnotationVersion) -> SQLValue {
@@ -146,7 +158,7 @@ extension AnnotationTable {
 
     private static let upsertAnnotationSQL = """
         INSERT INTO annotation (\(AnnotationColumn.list)) VALUES (\(AnnotationColumn.placeholders))
-        ON CONFLICT (id) DO UPDATE SET \(AnnotationColumn.allCases.dropFirst().map { "\($0.name) = ?\($0.rawValue + 1)" }.joined(separator: ", "))
+        ON CONFLICT (id) DO UPDATE SET \(AnnotationColumn.assignments(Array(AnnotationColumn.allCases.dropFirst())))
         """
 
     /// Writes the row of a record as `version` shows it (insert or replace).
@@ -194,7 +206,7 @@ extension AnnotationTable {
     func derivedCopies(of id: EntityID) throws(StoreError) -> [EntityID] {
         var copies: [EntityID] = []
         try database.forEachRow("SELECT id FROM annotation WHERE conflict_of = ? AND derived = 1 ORDER BY id", [.text(id.rawValue)]) { row in
-            if let copy = try? EntityID(validating: row.text(0)) { copies.append(copy) }
+            if let copy = try? EntityID(validating: row.text("id")) { copies.append(copy) }
         }
         return copies
     }
@@ -213,6 +225,30 @@ extension AnnotationTable {
             if let existing = try storedRow(copy.annotation.id), !existing.derived { continue }
             try writeRow(AnnotationVersion(copy.annotation, clock: copy.clock, history: VersionVector(copy.clock)),
                                    derived: true)
+        }
+    }
+}
+
+/// The columns of `annotation_version`, a note's versions kept while more than one stands,
+/// in the order ``AnnotationTable`` selects and inserts them.
+enum AnnotationVersionColumn: Int32, TableColumns {
+    case annotationID, hlc, vv, body, locator, updatedAt, deletedAt, version, conflictOf, conflictReason, bookID, kind, comment
+
+    var name: String {
+        switch self {
+        case .annotationID: "annotation_id"
+        case .hlc: "hlc"
+        case .vv: "vv"
+        case .body: "body"
+        case .locator: "locator"
+        case .updatedAt: "updated_at"
+        case .deletedAt: "deleted_at"
+        case .version: "version"
+        case .conflictOf: "conflict_of"
+        case .conflictReason: "conflict_reason"
+        case .bookID: "book_id"
+        case .kind: "kind"
+        case .comment: "comment"
         }
     }
 }

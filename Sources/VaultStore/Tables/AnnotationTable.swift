@@ -29,9 +29,6 @@ enum AnnotationColumn: Int32, TableColumns {
         case .importKey: "import_key"
         }
     }
-
-    /// `?1, ?2, ...`, one for each column, in order.
-    static let placeholders = allCases.map { "?\($0.rawValue + 1)" }.joined(separator: ", ")
 }
 
 /// `annotation`: the reader's notes and quotes, each with its sealed body, locator, comment
@@ -144,7 +141,7 @@ public struct AnnotationTable {
         let (whereClause, values) = filter.sql()
         var books: [EntityID] = []
         try database.forEachRow("SELECT DISTINCT book_id FROM annotation \(whereClause)", values) { row in
-            if let id = try? EntityID(validating: row.text(0)) { books.append(id) }
+            if let id = try? EntityID(validating: row.text("book_id")) { books.append(id) }
         }
         return books
     }
@@ -179,21 +176,31 @@ public struct AnnotationTable {
     }
 
     /// The values of a row showing `version` (as `note`, when its mark is not the version's
-    /// own), in ``AnnotationColumn`` order.
+    /// own), one per ``AnnotationColumn``, for ``AnnotationColumn/placeholders``.
     func values(_ version: AnnotationVersion, shownAs note: Annotation? = nil, cipher: RecordCipher,
                 derived: Bool) throws(StoreError) -> [SQLValue] {
         let annotation = note ?? version.annotation
         let sealed = try sealedText(of: annotation, cipher: cipher)
-        return [.text(annotation.id.rawValue), .text(annotation.bookID.rawValue), .text(annotation.kind.rawValue),
-                .blob(sealed.body), .blob(sealed.locator),
-                .integer(annotation.createdAt.millisecondsSince1970), .integer(annotation.updatedAt.millisecondsSince1970),
-                .integer(annotation.deletedAt?.millisecondsSince1970), .integer(annotation.version),
-                annotation.conflictOf.map { .text($0.rawValue) } ?? .null,
-                annotation.conflictReason.map { .text($0.rawValue) } ?? .null,
-                .text(version.clock.description),
-                Self.storedHistory(version),
-                .integer(derived ? 1 : 0),
-                .blob(sealed.comment), .blob(sealed.importKey)]
+        return AnnotationColumn.allCases.map { column -> SQLValue in
+            switch column {
+            case .id: .text(annotation.id.rawValue)
+            case .bookID: .text(annotation.bookID.rawValue)
+            case .kind: .text(annotation.kind.rawValue)
+            case .body: .blob(sealed.body)
+            case .locator: .blob(sealed.locator)
+            case .createdAt: .integer(annotation.createdAt.millisecondsSince1970)
+            case .updatedAt: .integer(annotation.updatedAt.millisecondsSince1970)
+            case .deletedAt: .integer(annotation.deletedAt?.millisecondsSince1970)
+            case .version: .integer(annotation.version)
+            case .conflictOf: annotation.conflictOf.map { .text($0.rawValue) } ?? .null
+            case .conflictReason: annotation.conflictReason.map { .text($0.rawValue) } ?? .null
+            case .hlc: .text(version.clock.description)
+            case .vv: Self.storedHistory(version)
+            case .derived: .integer(derived ? 1 : 0)
+            case .comment: .blob(sealed.comment)
+            case .importKey: .blob(sealed.importKey)
+            }
+        }
     }
 
     /// A note's sealed fields, as its row holds them.

@@ -111,13 +111,15 @@ public struct BookFileTable {
         }
         try database.run("""
             INSERT INTO book_file (id, book_id, file_id, locator, created_at, updated_at, removed_at, version, hlc, locator_hlc)
-            VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)
-            ON CONFLICT (id) DO UPDATE SET locator = ?4, updated_at = ?6, removed_at = ?7, version = ?8, hlc = ?9, locator_hlc = ?10
-            """, [.text(file.id.rawValue), .text(file.bookID.rawValue), .text(file.content.id.rawValue), locator ?? .null,
-                  .integer(file.createdAt.millisecondsSince1970), .integer(file.updatedAt.millisecondsSince1970),
-                  .integer(file.removedAt?.millisecondsSince1970), .integer(file.version),
-                  version.clock == .origin ? .null : .text(version.clock.description),
-                  version.locatorClock == .origin ? .null : .text(version.locatorClock.description)])
+            VALUES (:id, :book_id, :file_id, :locator, :created_at, :updated_at, :removed_at, :version, :hlc, :locator_hlc)
+            ON CONFLICT (id) DO UPDATE SET locator = :locator, updated_at = :updated_at, removed_at = :removed_at, version = :version,
+                                           hlc = :hlc, locator_hlc = :locator_hlc
+            """, named: [":id": .text(file.id.rawValue), ":book_id": .text(file.bookID.rawValue), ":file_id": .text(file.content.id.rawValue),
+                         ":locator": locator ?? .null, ":created_at": .integer(file.createdAt.millisecondsSince1970),
+                         ":updated_at": .integer(file.updatedAt.millisecondsSince1970),
+                         ":removed_at": .integer(file.removedAt?.millisecondsSince1970), ":version": .integer(file.version),
+                         ":hlc": version.clock == .origin ? .null : .text(version.clock.description),
+                         ":locator_hlc": version.locatorClock == .origin ? .null : .text(version.locatorClock.description)])
     }
 
     /// Writes a book file another device sent, as the merge decided: its content is added
@@ -190,14 +192,16 @@ public struct BookFileTable {
         let id = content.id.rawValue
         try database.run("""
             INSERT INTO file (id, format, size, checksum, metadata, file_key, link_path, link_mtime, device_id, created_at)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-            """, [.text(id), .text(content.format), .integer(content.size),
-                  .blob(try cipher.seal(content.checksum, table: "file", id: id, field: "checksum")),
-                  .blob(try cipher.seal(content.metadata, table: "file", id: id, field: "metadata")),
-                  sealedKey.map { .blob($0) } ?? .null,
-                  try content.link.map { link throws(StoreError) in .blob(try cipher.seal(link.path, table: "file", id: id, field: "link_path")) } ?? .null,
-                  content.link.map { .integer($0.modifiedMilliseconds) } ?? .null,
-                  .text(content.deviceID), .integer(content.createdAt.millisecondsSince1970)])
+            VALUES (:id, :format, :size, :checksum, :metadata, :file_key, :link_path, :link_mtime, :device_id, :created_at)
+            """, named: [":id": .text(id), ":format": .text(content.format), ":size": .integer(content.size),
+                         ":checksum": .blob(try cipher.seal(content.checksum, table: "file", id: id, field: "checksum")),
+                         ":metadata": .blob(try cipher.seal(content.metadata, table: "file", id: id, field: "metadata")),
+                         ":file_key": sealedKey.map { .blob($0) } ?? .null,
+                         ":link_path": try content.link.map { link throws(StoreError) in
+                             .blob(try cipher.seal(link.path, table: "file", id: id, field: "link_path"))
+                         } ?? .null,
+                         ":link_mtime": content.link.map { .integer($0.modifiedMilliseconds) } ?? .null,
+                         ":device_id": .text(content.deviceID), ":created_at": .integer(content.createdAt.millisecondsSince1970)])
     }
 
     /// Attaches `content` to `book`, unless it is attached already; returns the attachment

@@ -28,9 +28,20 @@ public struct OutboxTable {
         let idempotencyKey = EntityID.generate(at: time, using: &store.randomIDs).rawValue
         let operation = SyncOperation(idempotencyKey: idempotencyKey, deviceID: store.deviceID, clock: clock, action: action, record: record)
         let sealed = try cipher.sealOperation(operation)
-        let values: [SQLValue] = [.text(operation.entity.rawValue), .text(operation.entityID.rawValue), .text(action.rawValue),
-                                  .blob(sealed), .integer(baseVersion), .text(idempotencyKey), .integer(time.millisecondsSince1970),
-                                  .text(state.rawValue), .text(clock.description), base.map { .text($0.description) } ?? .null]
+        let values = EnqueuedColumn.allCases.map { column -> SQLValue in
+            switch column {
+            case .entity: .text(operation.entity.rawValue)
+            case .entityID: .text(operation.entityID.rawValue)
+            case .action: .text(action.rawValue)
+            case .payload: .blob(sealed)
+            case .baseVersion: .integer(baseVersion)
+            case .idempotencyKey: .text(idempotencyKey)
+            case .createdAt: .integer(time.millisecondsSince1970)
+            case .state: .text(state.rawValue)
+            case .hlc: .text(clock.description)
+            case .baseHLC: base.map { .text($0.description) } ?? .null
+            }
+        }
         if let batch = store.writeBatch {
             try batch.appendOperation(values, to: database)
         } else {
@@ -49,13 +60,13 @@ public struct OutboxTable {
 
     static let insertOne = insert(rows: 1)
 
-    /// An INSERT of `rows` outbox operations, ten values each, in
+    /// An INSERT of `rows` outbox operations, one value per ``EnqueuedColumn`` each, in
     /// ``enqueue(_:_:clock:at:baseVersion:base:state:)``'s order.
     static func insert(rows: Int) -> String {
-        let row = "(?, ?, ?, ?, ?, 0, ?, ?, ?, ?, ?, \(OutboxPayloadFormat.operation.rawValue))"
+        let parameters = repeatElement("?", count: EnqueuedColumn.allCases.count).joined(separator: ", ")
+        let row = "(\(parameters), 0, \(OutboxPayloadFormat.operation.rawValue))"
         return """
-            INSERT INTO outbox (entity, entity_id, action, payload, base_version, attempt_count, idempotency_key, created_at,
-                                state, hlc, base_hlc, payload_format)
+            INSERT INTO outbox (\(EnqueuedColumn.list), attempt_count, payload_format)
             VALUES \(repeatElement(row, count: rows).joined(separator: ", "))
             """
     }
@@ -383,5 +394,26 @@ public struct OutboxTable {
             if let id = try? EntityID(validating: row.text("id")) { ids.append(id) }
         }
         return ids
+    }
+}
+
+/// The columns of `outbox` an operation is enqueued with, in the order of its values, each
+/// given by its column (a batch writes many rows in one INSERT: ``OutboxTable/insert(rows:)``).
+enum EnqueuedColumn: Int32, TableColumns {
+    case entity, entityID, action, payload, baseVersion, idempotencyKey, createdAt, state, hlc, baseHLC
+
+    var name: String {
+        switch self {
+        case .entity: "entity"
+        case .entityID: "entity_id"
+        case .action: "action"
+        case .payload: "payload"
+        case .baseVersion: "base_version"
+        case .idempotencyKey: "idempotency_key"
+        case .createdAt: "created_at"
+        case .state: "state"
+        case .hlc: "hlc"
+        case .baseHLC: "base_hlc"
+        }
     }
 }

@@ -9,7 +9,11 @@ public struct SessionTable {
     private var store: Store { tables.store }
     private var database: Database { tables.database }
 
-    private static let columns = "id, book_id, started_at, ended_at, pages_read, deleted_at, version, hlc"
+    // Made once: the statement cache is keyed by the text.
+    private static let writeSQL = """
+        INSERT INTO reading_session (\(SessionColumn.list)) VALUES (\(SessionColumn.placeholders))
+        ON CONFLICT (id) DO UPDATE SET \(SessionColumn.assignments([.startedAt, .endedAt, .pagesRead, .deletedAt, .version, .hlc]))
+        """
 
     /// Saves a new session with its `create` operation and, when `percent` is given and
     /// beyond the book's position, moves the book there (with its operation). Returns the
@@ -79,13 +83,18 @@ public struct SessionTable {
     package func write(_ version: SessionVersion) throws(StoreError) {
         tables.requireWrite()
         let session = version.session
-        try database.run("""
-            INSERT INTO reading_session (\(Self.columns)) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)
-            ON CONFLICT (id) DO UPDATE SET started_at = ?3, ended_at = ?4, pages_read = ?5, deleted_at = ?6, version = ?7, hlc = ?8
-            """, [.text(session.id.rawValue), .text(session.bookID.rawValue),
-                  .integer(session.startedAt.millisecondsSince1970), .integer(session.endedAt.millisecondsSince1970),
-                  .integer(Int64(session.pagesRead)), .integer(session.deletedAt?.millisecondsSince1970),
-                  .integer(session.version), .text(version.clock.description)])
+        try database.run(Self.writeSQL, SessionColumn.allCases.map { column -> SQLValue in
+            switch column {
+            case .id: .text(session.id.rawValue)
+            case .bookID: .text(session.bookID.rawValue)
+            case .startedAt: .integer(session.startedAt.millisecondsSince1970)
+            case .endedAt: .integer(session.endedAt.millisecondsSince1970)
+            case .pagesRead: .integer(Int64(session.pagesRead))
+            case .deletedAt: .integer(session.deletedAt?.millisecondsSince1970)
+            case .version: .integer(session.version)
+            case .hlc: .text(version.clock.description)
+            }
+        })
     }
 
     /// A book's live sessions, in the order they started.
@@ -120,19 +129,38 @@ public struct SessionTable {
         _ = try store.requireCipher()
         var sessions: [SessionVersion] = []
         try database.forEachRow("""
-            SELECT \(Self.columns) FROM reading_session WHERE \(condition) ORDER BY started_at, id
+            SELECT \(SessionColumn.list) FROM reading_session WHERE \(condition) ORDER BY started_at, id
             """, values) { row in
-            guard let id = try? EntityID(validating: row.text(0)),
-                  let bookID = try? EntityID(validating: row.text(1)) else { return }
+            func time(_ column: SessionColumn) -> Timestamp { Timestamp(millisecondsSince1970: row.int64(column)) }
+            guard let id = try? EntityID(validating: row.text(SessionColumn.id)),
+                  let bookID = try? EntityID(validating: row.text(SessionColumn.bookID)) else { return }
             // A session recorded before schema v9, and never changed since, has no clock.
-            let clock = row.isNull(7) ? .origin : (try? HybridTimestamp(parsing: row.text(7))) ?? .origin
+            let clock = row.isNull(SessionColumn.hlc) ? .origin : (try? HybridTimestamp(parsing: row.text(SessionColumn.hlc))) ?? .origin
             sessions.append(SessionVersion(
-                ReadingSession(id: id, bookID: bookID, startedAt: Timestamp(millisecondsSince1970: row.int64(2)),
-                               endedAt: Timestamp(millisecondsSince1970: row.int64(3)), pagesRead: Int(row.int64(4)),
-                               deletedAt: row.isNull(5) ? nil : Timestamp(millisecondsSince1970: row.int64(5)),
-                               version: row.int64(6)),
+                ReadingSession(id: id, bookID: bookID, startedAt: time(.startedAt), endedAt: time(.endedAt),
+                               pagesRead: Int(row.int64(SessionColumn.pagesRead)),
+                               deletedAt: row.isNull(SessionColumn.deletedAt) ? nil : time(.deletedAt),
+                               version: row.int64(SessionColumn.version)),
                 clock: clock))
         }
         return sessions
+    }
+}
+
+/// The columns of `reading_session`, in the order ``SessionTable`` selects and writes them.
+enum SessionColumn: Int32, TableColumns {
+    case id, bookID, startedAt, endedAt, pagesRead, deletedAt, version, hlc
+
+    var name: String {
+        switch self {
+        case .id: "id"
+        case .bookID: "book_id"
+        case .startedAt: "started_at"
+        case .endedAt: "ended_at"
+        case .pagesRead: "pages_read"
+        case .deletedAt: "deleted_at"
+        case .version: "version"
+        case .hlc: "hlc"
+        }
     }
 }

@@ -9,7 +9,11 @@ public struct TagTable {
     private var store: Store { tables.store }
     private var database: Database { tables.database }
 
-    private static let columns = "id, record_id, record_kind, name, created_at, updated_at, removed_at, version, hlc"
+    // Made once: the statement cache is keyed by the text.
+    private static let writeSQL = """
+        INSERT INTO tagging (\(TagColumn.list)) VALUES (\(TagColumn.placeholders))
+        ON CONFLICT (id) DO UPDATE SET \(TagColumn.assignments([.tagName, .updatedAt, .removedAt, .version, .hlc]))
+        """
 
     /// Gives `names` (each checked by ``Tag/checked(_:)``) to a live book, note or quote,
     /// each change with its operation. A tag the record shows already is left as it is; one
@@ -129,7 +133,7 @@ public struct TagTable {
             SELECT id FROM annotation WHERE kind = 'quote' AND deleted_at IS NULL
               AND id IN (SELECT record_id FROM tagging WHERE record_kind = 'annotation' AND removed_at IS NULL)
             """) { row in
-            if let id = try? EntityID(validating: row.text(0)) { quotes.insert(id) }
+            if let id = try? EntityID(validating: row.text("id")) { quotes.insert(id) }
         }
         var byKey: [String: (names: [Tagging], books: Set<EntityID>, notes: Set<EntityID>, quotes: Set<EntityID>)] = [:]
         for tagging in live {
@@ -158,12 +162,19 @@ public struct TagTable {
         let tagging = version.tagging
         let cipher = try store.requireCipher()
         let name: [UInt8] = tagging.name.isEmpty ? [] : try cipher.seal(tagging.name, table: "tagging", id: tagging.id.rawValue, field: "name")
-        try database.run("""
-            INSERT INTO tagging (\(Self.columns)) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)
-            ON CONFLICT (id) DO UPDATE SET name = ?4, updated_at = ?6, removed_at = ?7, version = ?8, hlc = ?9
-            """, [.text(tagging.id.rawValue), .text(tagging.recordID.rawValue), .text(tagging.recordKind.rawValue), .blob(name),
-                  .integer(tagging.createdAt.millisecondsSince1970), .integer(tagging.updatedAt.millisecondsSince1970),
-                  .integer(tagging.removedAt?.millisecondsSince1970), .integer(tagging.version), .text(version.clock.description)])
+        try database.run(Self.writeSQL, TagColumn.allCases.map { column -> SQLValue in
+            switch column {
+            case .id: .text(tagging.id.rawValue)
+            case .recordID: .text(tagging.recordID.rawValue)
+            case .recordKind: .text(tagging.recordKind.rawValue)
+            case .tagName: .blob(name)
+            case .createdAt: .integer(tagging.createdAt.millisecondsSince1970)
+            case .updatedAt: .integer(tagging.updatedAt.millisecondsSince1970)
+            case .removedAt: .integer(tagging.removedAt?.millisecondsSince1970)
+            case .version: .integer(tagging.version)
+            case .hlc: .text(version.clock.description)
+            }
+        })
     }
 
     /// Taggings matching `condition`, names opened. One whose name does not open is left
@@ -171,20 +182,21 @@ public struct TagTable {
     func versions(where condition: String, _ values: [SQLValue]) throws(StoreError) -> [TaggingVersion] {
         let cipher = try store.requireCipher()
         var taggings: [TaggingVersion] = []
-        try database.forEachRow("SELECT \(Self.columns) FROM tagging WHERE \(condition) ORDER BY created_at, id", values) { row in
-            guard let id = try? EntityID(validating: row.text(0)), let recordID = try? EntityID(validating: row.text(1)),
-                  let kind = TaggedKind(rawValue: row.text(2)), let clock = try? HybridTimestamp(parsing: row.text(8)) else { return }
+        try database.forEachRow("SELECT \(TagColumn.list) FROM tagging WHERE \(condition) ORDER BY created_at, id", values) { row in
+            func time(_ column: TagColumn) -> Timestamp { Timestamp(millisecondsSince1970: row.int64(column)) }
+            guard let id = try? EntityID(validating: row.text(TagColumn.id)), let recordID = try? EntityID(validating: row.text(TagColumn.recordID)),
+                  let kind = TaggedKind(rawValue: row.text(TagColumn.recordKind)),
+                  let clock = try? HybridTimestamp(parsing: row.text(TagColumn.hlc)) else { return }
             let name: String
-            if row.withBytes(3, { $0.isEmpty }) {
+            if row.withBytes(TagColumn.tagName, { $0.isEmpty }) {
                 name = ""
             } else {
-                guard let opened = try? cipher.open(row.blob(3), table: "tagging", id: id.rawValue, field: "name") else { return }
+                guard let opened = try? cipher.open(row.blob(TagColumn.tagName), table: "tagging", id: id.rawValue, field: "name") else { return }
                 name = opened
             }
             taggings.append(TaggingVersion(
-                Tagging(id: id, recordID: recordID, recordKind: kind, name: name,
-                        createdAt: Timestamp(millisecondsSince1970: row.int64(4)), updatedAt: Timestamp(millisecondsSince1970: row.int64(5)),
-                        removedAt: row.isNull(6) ? nil : Timestamp(millisecondsSince1970: row.int64(6)), version: row.int64(7)),
+                Tagging(id: id, recordID: recordID, recordKind: kind, name: name, createdAt: time(.createdAt), updatedAt: time(.updatedAt),
+                        removedAt: row.isNull(TagColumn.removedAt) ? nil : time(.removedAt), version: row.int64(TagColumn.version)),
                 clock: clock))
         }
         return taggings
@@ -198,6 +210,25 @@ public struct TagTable {
             var live = false
             try database.forEachRow("SELECT 1 FROM annotation WHERE id = ? AND deleted_at IS NULL", [.text(id.rawValue)]) { _ in live = true }
             guard live else { throw .recordNotFound(id: id.rawValue) }
+        }
+    }
+}
+
+/// The columns of `tagging`, in the order ``TagTable`` selects and writes them.
+enum TagColumn: Int32, TableColumns {
+    case id, recordID, recordKind, tagName, createdAt, updatedAt, removedAt, version, hlc
+
+    var name: String {
+        switch self {
+        case .id: "id"
+        case .recordID: "record_id"
+        case .recordKind: "record_kind"
+        case .tagName: "name"
+        case .createdAt: "created_at"
+        case .updatedAt: "updated_at"
+        case .removedAt: "removed_at"
+        case .version: "version"
+        case .hlc: "hlc"
         }
     }
 }
