@@ -120,14 +120,14 @@ public final class StoreSyncJournal<ApplyTransaction: SyncApplyTransaction>: Syn
     public func liveRecords(among ids: [EntityID]) throws(StoreError) -> (matching: Int, total: Int) {
         var total = 0
         try store.database.forEachRow("""
-            SELECT (SELECT count(*) FROM book WHERE deleted_at IS NULL) + (SELECT count(*) FROM annotation WHERE deleted_at IS NULL)
-            """) { row in total = Int(row.int64(0)) }
+            SELECT (SELECT count(*) FROM book WHERE deleted_at IS NULL) + (SELECT count(*) FROM annotation WHERE deleted_at IS NULL) AS live
+            """) { row in total = Int(row.int64("live")) }
         var matching = 0
         for id in Set(ids) {
             try store.database.forEachRow("""
                 SELECT (SELECT count(*) FROM book WHERE id = ?1 AND deleted_at IS NULL)
-                     + (SELECT count(*) FROM annotation WHERE id = ?1 AND deleted_at IS NULL)
-                """, [.text(id.rawValue)]) { row in matching += Int(row.int64(0)) }
+                     + (SELECT count(*) FROM annotation WHERE id = ?1 AND deleted_at IS NULL) AS live
+                """, [.text(id.rawValue)]) { row in matching += Int(row.int64("live")) }
         }
         return (matching, total)
     }
