@@ -10,6 +10,17 @@ public enum JSONString {
         text.withUTF8 { append(utf8: $0, to: &out) }
     }
 
+    /// A JSON array of `texts`, each escaped as ``append(_:to:)`` does (a book's authors).
+    public static func array(_ texts: [String]) -> String {
+        var out: [UInt8] = [UInt8(ascii: "[")]
+        for (index, text) in texts.enumerated() {
+            if index > 0 { out.append(UInt8(ascii: ",")) }
+            append(text, to: &out)
+        }
+        out.append(UInt8(ascii: "]"))
+        return String(decoding: out, as: UTF8.self)
+    }
+
     /// The UTF-8 of a string, escaped as ``append(_:to:)`` does. Runs of bytes that need no
     /// escape (nearly all of a note) are copied at once.
     private static func append(utf8 bytes: UnsafeBufferPointer<UInt8>, to out: inout [UInt8]) {

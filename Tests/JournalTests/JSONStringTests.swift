@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 @testable import Journal
 
@@ -47,5 +48,15 @@ import Testing
                 #expect(Self.written(text) == Self.expected(text))
             }
         }
+    }
+
+    /// A book's authors are written as a JSON array of such strings, and `JSONDecoder` (what
+    /// reads them back) gives back each name as it was, escapes and all.
+    @Test func anArrayOfStringsReadsBackAsItWasWritten() throws {
+        let authors = ["Herbert, Frank", "Tolstoï \"Leo\"", "a/b\\c", "tab\there", "\u{2028}", ""]
+        let json = JSONString.array(authors)
+        #expect(json.hasPrefix("[\"Herbert, Frank\",") && json.hasSuffix("\"\"]"))
+        #expect(try JSONDecoder().decode([String].self, from: Data(json.utf8)) == authors)
+        #expect(JSONString.array([]) == "[]")
     }
 }

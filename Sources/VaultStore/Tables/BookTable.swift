@@ -336,12 +336,8 @@ public struct BookTable {
     private func sealedValues(_ book: Book) throws(StoreError) -> [String: SQLValue] {
         let cipher = try store.requireCipher()
         let id = book.id.rawValue
-        let authors: String
-        do {
-            authors = String(decoding: try JSONEncoder().encode(book.authors), as: UTF8.self)
-        } catch {
-            throw .encodingFailed(field: "authors")
-        }
+        // Written as every JSON of the journal is (`JSONString`), read back by `JSONDecoder`.
+        let authors = JSONString.array(book.authors)
         return [":id": .text(id),
                 ":title": .blob(try cipher.seal(book.title, table: "book", id: id, field: "title")),
                 ":authors": .blob(try cipher.seal(authors, table: "book", id: id, field: "authors")),
