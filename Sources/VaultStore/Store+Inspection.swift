@@ -64,7 +64,7 @@ extension Store {
         }
         var sqliteVersion = ""
         try database.forEachRow("SELECT sqlite_version()") { row in sqliteVersion = row.text(0) }
-        return VaultInspection(schema: schema, counts: try counts(in: database, schemaVersion: schema.version), tombstones: tombstones,
+        return VaultInspection(schema: schema, counts: try RecordTable.counts(in: database, schemaVersion: schema.version), tombstones: tombstones,
                                outbox: OutboxInspection(byState: try OutboxTable.counts(in: database), byAttempts: byAttempts,
                                                         oldestWaiting: oldest, lastErrorClass: lastErrorClass),
                                rekeyInProgress: rekeyInProgress, snapshots: VaultUpgrade.snapshots(of: path).count,

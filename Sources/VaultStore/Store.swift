@@ -129,6 +129,20 @@ public final class Store {
         return cipher
     }
 
+    /// Runs `body` inside one read transaction, so that every ``read(_:)`` it makes (books,
+    /// notes, quotes, sessions, one after another) sees the same state of the vault: an
+    /// export taken while another process writes is still whole. Rethrows what `body` throws.
+    public func withReadSnapshot<Result>(_ body: () throws -> Result) throws -> Result {
+        try database.execute("BEGIN DEFERRED")
+        defer { database.rollbackIfNeeded() }
+        return try body()
+    }
+
+    /// Whether the book or note `id` is here, and in what state (``RecordTable/presence(of:kind:)``).
+    func presence(of id: EntityID, kind: TaggedKind) throws(StoreError) -> RecordPresence {
+        try read { tables throws(StoreError) in try tables.records.presence(of: id, kind: kind) }
+    }
+
     /// The schema version the vault is at.
     public func schemaVersion() throws(StoreError) -> Int {
         try MigrationRunner.version(of: database)

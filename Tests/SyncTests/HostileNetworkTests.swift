@@ -464,7 +464,7 @@ import VaultCrypto
         for index in 0..<(SyncEngine<StoreSyncJournal>.batchSize + 30) {
             batch.annotations.append(try Annotation.new(bookID: book.id, kind: .note, body: "bulk \(index)", locator: nil, at: a.clock.now()))
         }
-        try a.store.insert(batch)
+        try a.store.write { tables throws(StoreError) in try batch.insert(into: tables) }
         try a.sync()
         let summary = try b.sync()
         #expect(summary.pulled == SyncEngine<StoreSyncJournal>.batchSize + 31)

@@ -33,6 +33,10 @@ public struct Tables {
     public var keys: KeyTable { KeyTable(tables: self) }
     /// `tagging`: tags given to books, notes and quotes.
     public var tags: TagTable { TagTable(tables: self) }
+    /// Books, sessions, notes and quotes together: found by id or short id, and counted.
+    public var records: RecordTable { RecordTable(tables: self) }
+    /// Deleting and bringing back records of several kinds at once.
+    public var trash: TrashTable { TrashTable(tables: self) }
 
     /// Stops a table change made inside a `read { }`: a programming error, not the reader's.
     func requireWrite(_ function: StaticString = #function) {
