@@ -275,7 +275,7 @@ import VaultCrypto
         var rows = try a.store.outboxSyncRows().filter { $0.entityID == note.id.rawValue }
         #expect(rows.map(\.state) == ["pending", "pending"])
         #expect(rows[0].attempts == 1 && rows[0].lastErrorClass == "malformed" && rows[0].nextAttemptAt != nil)
-        #expect(try Store.inspect(at: a.path).outbox.lastErrorClass == "malformed", "diagnostics shows the class")
+        #expect(try VaultInspection(ofVaultAt: a.path).outbox.lastErrorClass == "malformed", "diagnostics shows the class")
 
         // Not before its backoff, and the edit behind it waits.
         #expect(try a.sync(backoff: Self.slowBackoff).pushed == 0)
@@ -287,7 +287,7 @@ import VaultCrypto
         let retried = try a.sync(backoff: Self.slowBackoff)
         #expect(retried.pushed == 2 && retried.shortfall == nil)
         #expect(try a.waitingOperations().isEmpty)
-        #expect(try Store.inspect(at: a.path).outbox.lastErrorClass == nil)
+        #expect(try VaultInspection(ofVaultAt: a.path).outbox.lastErrorClass == nil)
         try b.sync()
         #expect(try b.note(note.id).body == "refused once, then edited")
         try expectConverged([a, b])
