@@ -67,7 +67,7 @@ public final class ArchiveImport {
     /// (an archive says nothing of tags taken away, so none is). A record that is not here
     /// live (deleted, or left out of the import) takes none.
     public func addTags(_ names: [String], to id: EntityID, kind: TaggedKind) throws(StoreError) {
-        guard try transaction.presence(of: id, kind: kind) == .live else { return }
+        guard try tables.records.presence(of: id, kind: kind) == .live else { return }
         summary.tagsGiven += try tables.tags.add(names, to: id, kind: kind).count
     }
 

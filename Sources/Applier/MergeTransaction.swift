@@ -52,7 +52,7 @@ public struct MergeTransaction: SyncApplyTransaction, MergeTarget {
     }
 
     public func taggedRecordPresence(_ tagging: Tagging) throws(StoreError) -> RecordPresence {
-        try store.presence(of: tagging.recordID, kind: tagging.recordKind)
+        try tables.records.presence(of: tagging.recordID, kind: tagging.recordKind)
     }
 
     public func localBookFile(_ id: EntityID) throws(StoreError) -> BookFileVersion? {

@@ -30,13 +30,13 @@ extension Vault {
         var inspection: VaultInspection?
         var problem: String?
         do {
-            inspection = try Store.inspect(at: location.databasePath)
+            inspection = try VaultInspection(ofVaultAt: location.databasePath)
         } catch {
             problem = String(describing: error).prefix { $0 != "(" }.description
         }
         var keyState = "not checked (no vault)"
         var reachable = false
-        if let vaultID = try? Store.open(readOnlyMetadataAt: location.databasePath).vaultID {
+        if let vaultID = try? VaultMetadata(ofVaultAt: location.databasePath).vaultID {
             do {
                 switch try keyStore.lookup(vaultID: vaultID) {
                 case .found(let stored):

@@ -48,7 +48,7 @@ struct ExportFileListings {
         let output: FileDescriptor
         do { output = try FileDescriptor.create(destination) } catch { throw StoreError.io(operation: error.operation.rawValue, errno: error.errno.rawValue) }
         do {
-            try store.readFile(file, into: output)
+            try store.files.read(file, into: output)
             try? output.close()
         } catch {
             try? output.close()

@@ -23,7 +23,7 @@ public final class RecordNames {
     /// Works out the short ids of `ids` at once, ahead of a listing that has them all.
     public func prepare(_ ids: [EntityID]) {
         guard index == nil, ids.count > 1 else { return }
-        if let found = try? store.sixDigitShortIDs(of: ids) { known.merge(found) { first, _ in first } }
+        if let found = try? store.read({ tables throws(StoreError) in try tables.records.sixDigitShortIDs(of: ids) }) { known.merge(found) { first, _ in first } }
     }
 
     /// The form of `id` to show.
@@ -31,9 +31,9 @@ public final class RecordNames {
         if let short = known[id] { return short }
         lookups += 1
         if index == nil, lookups > Self.lookupsBeforeIndex {
-            index = try? store.randomPartIndex()
+            index = try? store.read { tables throws(StoreError) in try tables.records.randomPartIndex() }
         }
-        let short = index.map { $0.shortID(of: id) } ?? (try? store.shortID(of: id))
+        let short = index.map { $0.shortID(of: id) } ?? (try? store.read { tables throws(StoreError) in try tables.records.shortID(of: id) })
         return (short ?? nil) ?? id.rawValue
     }
 }

@@ -79,7 +79,7 @@ extension Vault {
                 // Sessions are few and small beside the notes: read once, for the books'
                 // files and then for journal.json (about 8 MB at 40,000 sessions).
                 var sessions: [ReadingSession] = []
-                try store.forEachSession { sessions.append($0) }
+                try store.read { tables throws(StoreError) in try tables.sessions.forEachLive { sessions.append($0) } }
                 var written = 0
                 bookFiles = files
                 var markdown = ExportBookFiles(live, sessions: sessions, tags: bookTags, files: listings, writer: writer)

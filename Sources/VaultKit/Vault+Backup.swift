@@ -15,7 +15,7 @@ extension Vault {
     }
 
     /// Makes the vault at `location` again from the backup at `backup` (checked against its
-    /// checksum and by SQLite), as a new device of its vault: see `Store.restore`. The vault
+    /// checksum and by SQLite), as a new device of its vault: see `VaultBackup.restore`. The vault
     /// opens locked; the passphrase or recovery key of the backup's time opens it.
     public static func restore(from backup: String, at location: VaultLocation, keyStore: any KeyStore,
                                clock: any Clock = SystemClock(), events: (MigrationEvent) -> Void = { _ in }) throws(VaultError) -> Vault {
@@ -25,11 +25,11 @@ extension Vault {
         } catch where error.operation == .type {
             throw .backupNotAFile(path: backup)
         } catch {
-            // Missing or unreadable: Store.restore says so, as for every other backup.
+            // Missing or unreadable: VaultBackup.restore says so, as for every other backup.
         }
         try storeCall { () throws(StoreError) in
-            try Store.restore(from: backup, to: location.databasePath, clock: clock,
-                              generatorVersion: BuildInfo.version, events: events)
+            try VaultBackup.restore(from: backup, to: location.databasePath, clock: clock,
+                                    generatorVersion: BuildInfo.version, events: events)
         }
         log.notice("vault.restored")
         return try open(at: location, keyStore: keyStore, clock: clock)

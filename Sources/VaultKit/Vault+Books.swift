@@ -156,7 +156,7 @@ extension Vault {
     func liveBookTitles() throws(VaultError) -> BookTitleIndex {
         if let cachedTitles { return cachedTitles }
         let store = try unlockedStore()
-        let titles = try storeCall { () throws(StoreError) in try store.bookTitleIndex() }
+        let titles = try storeCall { () throws(StoreError) in try store.bookTitles.index() }
         cachedTitles = titles
         return titles
     }

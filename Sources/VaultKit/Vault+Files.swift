@@ -86,10 +86,10 @@ extension Vault {
             choice = .matching(Self.importedBook(inspection.metadata, path: absolute))
         }
         let total = (try? FileSystem.status(absolute).size) ?? 0
-        try storeCall { () throws(StoreError) in try store.sweepFileStore() }
+        try storeCall { () throws(StoreError) in try store.files.sweep() }
         let addition = try storeCall { () throws(StoreError) in
-            try store.addFile(at: absolute, format: inspection.format.rawValue, metadata: Self.encode(inspection.metadata),
-                              linkOnly: link, book: choice, progress: { progress($0, total) })
+            try store.files.add(at: absolute, format: inspection.format.rawValue, metadata: Self.encode(inspection.metadata),
+                                linkOnly: link, book: choice, progress: { progress($0, total) })
         }
         if addition.bookIsNew { cachedTitles = nil }
         log.info("file.added", ["format": .public(inspection.format.rawValue), "bytes": .integer(addition.file.content.size),
@@ -157,7 +157,7 @@ extension Vault {
         do {
             try storeCall { () throws(StoreError) in
                 do throws(StoreError) {
-                    try store.readFile(file, into: output, progress: { progress($0, file.content.size) })
+                    try store.files.read(file, into: output, progress: { progress($0, file.content.size) })
                 } catch {
                     // A stored copy that does not open (changed, cut short, run on) is not
                     // what was added, as `file verify` says: a damaged copy, not a crypto failure.
@@ -210,7 +210,7 @@ extension Vault {
     public func removeFile(_ reference: String) throws(VaultError) -> AttachedFile {
         let file = try attachedFile(reference)
         let store = try unlockedStore()
-        try storeCall { () throws(StoreError) in try store.removeFile(file.id) }
+        try storeCall { () throws(StoreError) in try store.files.remove(file.id) }
         log.info("file.removed", ["stored": .boolean(file.content.isStored)])
         return file
     }
@@ -265,7 +265,7 @@ extension Vault {
 
     private func verify(_ file: AttachedFile, store: Store) -> FileCheck.State {
         do {
-            try store.readFile(file, into: nil)
+            try store.files.read(file, into: nil)
             return .intact
         } catch .fileElsewhere {
             return .elsewhere
@@ -285,7 +285,7 @@ extension Vault {
     private func presence(of attached: FileContent, reachable: [String: FileContent], store: Store) -> (FileListing.Presence, Bool) {
         let content = store.reachableContent(for: attached, among: reachable)
         if content.isStored {
-            if store.holdsBlob(of: content) { return (.present, true) }
+            if store.files.holdsBlob(of: content) { return (.present, true) }
             // Stored by another device, whose blob never came here: kept there.
             return content.deviceID == store.metadata.deviceID ? (.missing, true) : (.elsewhere, false)
         }
@@ -310,7 +310,7 @@ extension Vault {
                 guard status.kind == .regular, status.size == content.size, path != old,
                       let descriptor = try? FileDescriptor.open(path, .readOnly) else { continue }
                 defer { try? descriptor.close() }
-                if let hashed = try? Store.checksum(of: descriptor), hashed == content.checksum {
+                if let hashed = try? BookFiles.checksum(of: descriptor), hashed == content.checksum {
                     return FileLink(path: path, modifiedMilliseconds: status.modifiedMilliseconds)
                 }
             }

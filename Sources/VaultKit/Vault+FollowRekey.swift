@@ -95,18 +95,18 @@ extension Vault {
         var current = try currentKey(from: chain, under: newSealer, local: local)
         // A take-up interrupted while the other device moved on to a later key: finish it
         // first, with the key it was taking up, which the later key's chain holds.
-        if let job = try storeCall({ () throws(StoreError) in try store.pendingRekey() }), job.newKeyID != newKey.id {
+        if let job = try storeCall({ () throws(StoreError) in try store.rekey.pending() }), job.newKeyID != newKey.id {
             guard let pending = chain.first(where: { $0.id == job.newKeyID }).flatMap({ try? $0.open(with: newSealer) }) else {
                 throw .rekeyInProgress
             }
-            try storeCall { () throws(StoreError) in try store.continueRekey(from: current, to: pending) { _ in } }
+            try storeCall { () throws(StoreError) in try store.rekey.resume(from: current, to: pending) { _ in } }
             current = pending
         }
         events(.following(remote: remote))
         var last: RekeyProgress?
         try storeCall { () throws(StoreError) in
-            try store.followRekey(from: current, to: newKey, keyslots: slots, keyChain: chain,
-                                  generation: descriptor.keyslotGeneration ?? 0) { step in
+            try store.rekey.follow(from: current, to: newKey, keyslots: slots, keyChain: chain,
+                                   generation: descriptor.keyslotGeneration ?? 0) { step in
                 last = step
                 events(.progress(done: step.done, total: step.total))
             }

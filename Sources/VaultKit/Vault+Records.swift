@@ -21,7 +21,7 @@ extension Vault {
             return .annotation(AnnotationListing(annotation: annotation, bookTitle: title,
                                                  tags: try store.reading { tables throws(StoreError) in try tables.tags.shown(on: annotation.id) }))
         case .book:
-            let counts = try storeCall { () throws(StoreError) in try store.counts(of: reference.id) }
+            let counts = try store.reading { tables throws(StoreError) in try tables.records.counts(of: reference.id) }
             return .book(try storeCall { () throws(StoreError) in
                 try store.read { tables throws(StoreError) in
                     BookDetails(book: try tables.books.book(reference.id), sessions: try tables.sessions.live(of: reference.id),
@@ -104,7 +104,7 @@ extension Vault {
         if withNotes {
             var withContent: [(book: Book, counts: JournalCounts)] = []
             for reference in references where reference.kind == .book {
-                let counts = try storeCall { () throws(StoreError) in try store.counts(of: reference.id) }
+                let counts = try store.reading { tables throws(StoreError) in try tables.records.counts(of: reference.id) }
                 guard counts.notes + counts.quotes > 0 else { continue }
                 withContent.append((try store.reading { tables throws(StoreError) in try tables.books.book(reference.id) }, counts))
                 let notes = try store.reading { tables throws(StoreError) in try tables.annotations.liveIDs(of: reference.id) }
@@ -114,7 +114,7 @@ extension Vault {
             }
             guard withContent.isEmpty || confirm(withContent) else { throw .declined }
         }
-        let deleted = try storeCall { () throws(StoreError) in try store.delete(references) }
+        let deleted = try store.writing { tables throws(StoreError) in try tables.trash.delete(references) }
         if references.contains(where: { $0.kind == .book }) { cachedTitles = nil }
         return deleted
     }
@@ -128,11 +128,11 @@ extension Vault {
         guard typed.count >= BookReference.minimumPrefix, EntityID.isPossiblePrefix(typed) else { throw .malformedID }
         let store = try unlockedStore()
         if ShortID.isPossible(typed) {
-            let named = try storeCall { () throws(StoreError) in try store.records(withShortID: typed, deleted: deleted) }
+            let named = try store.reading { tables throws(StoreError) in try tables.records.matching(shortID: typed, deleted: deleted) }
             if named.count == 1 { return named[0] }
             if named.count > 1 { throw .ambiguousID(candidates: named.map(\.id.rawValue).sorted()) }
         }
-        let matches = try storeCall { () throws(StoreError) in try store.records(withIDPrefix: typed, deleted: deleted) }
+        let matches = try store.reading { tables throws(StoreError) in try tables.records.matching(idPrefix: typed, deleted: deleted) }
         if let exact = matches.first(where: { $0.id.rawValue == typed }) { return exact }
         switch matches.count {
         case 0: throw .recordNotFound(id: typed)
@@ -149,7 +149,7 @@ extension Vault {
         case .entry(let count): skipping = count
         case .bookOfLatestEntry: skipping = 0
         }
-        guard let entry = try storeCall({ () throws(StoreError) in try store.recentAnnotation(skipping: skipping) }) else {
+        guard let entry = try store.reading({ tables throws(StoreError) in try tables.records.recentAnnotation(skipping: skipping) }) else {
             throw .noRecentEntry(reference: typed)
         }
         switch recent {

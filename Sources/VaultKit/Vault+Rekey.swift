@@ -28,7 +28,7 @@ extension Vault {
                       began: (SecretBytes) -> Void, progress: (_ done: Int, _ total: Int) -> Void) throws(VaultError) -> RekeyOutcome {
         let current = try slot(.passphrase)
         let oldKey = try unwrapPassphrase(current, passphrase)
-        let pending = try storeCall { () throws(StoreError) in try store.pendingRekey() }
+        let pending = try storeCall { () throws(StoreError) in try store.rekey.pending() }
         let newKey: VaultKey
         if let pending {
             guard let slot = pending.pendingKeyslots.first(where: { $0.kind == .passphrase }) else {
@@ -45,14 +45,14 @@ extension Vault {
                  try Keyslot.wrapping(newKey, recoveryKey: recoveryKey, vaultID: vaultID,
                                       slotID: EntityID.generate(at: now).rawValue)]
             }
-            try storeCall { () throws(StoreError) in try store.beginRekey(from: oldKey, to: newKey, keyslots: slots) }
+            try storeCall { () throws(StoreError) in try store.rekey.begin(from: oldKey, to: newKey, keyslots: slots) }
             began(try Self.cryptoCall { () throws(CryptoError) in try recoveryKey.formatted() })
         }
 
         try replaceKeptKey(with: newKey)
         var last: RekeyProgress?
         try storeCall { () throws(StoreError) in
-            try store.continueRekey(from: oldKey, to: newKey, batchSize: batchSize) { step in
+            try store.rekey.resume(from: oldKey, to: newKey, batchSize: batchSize) { step in
                 last = step
                 progress(step.done, step.total)
             }
@@ -62,7 +62,7 @@ extension Vault {
 
     /// Whether a rekey began and has not finished.
     public func hasPendingRekey() throws(VaultError) -> Bool {
-        try storeCall { () throws(StoreError) in try store.pendingRekey() } != nil
+        try storeCall { () throws(StoreError) in try store.rekey.pending() } != nil
     }
 
     private func unwrapPassphrase(_ slot: Keyslot, _ passphrase: SecretBytes) throws(VaultError) -> VaultKey {

@@ -73,7 +73,7 @@ extension Vault {
         }
     }
 
-    /// How long a deleted record keeps its content, in days (see `Store.purgeTombstones`).
+    /// How long a deleted record keeps its content, in days (see `TombstonePurge.tombstones`).
     public func tombstoneRetentionDays() throws(VaultError) -> Int {
         try store.reading { tables throws(StoreError) in try tables.tombstones.retentionDays() }
     }
@@ -91,7 +91,7 @@ extension Vault {
         try storeCall { () throws(StoreError) -> Int in
             var purged = 0
             while true {
-                let now = try store.purgeExpiredTombstones(limit: Self.purgePerCommand, onlyIfDue: !all)
+                let now = try store.purge.expired(limit: Self.purgePerCommand, onlyIfDue: !all)
                 purged += now
                 if !all || now == 0 { return purged }
             }
@@ -144,7 +144,7 @@ extension Vault {
             }
         }
         // A book file removed on another device: its blob here goes now that no book has it.
-        try storeCall { () throws(StoreError) in try store.sweepFileStore() }
+        try storeCall { () throws(StoreError) in try store.files.sweep() }
         if summary.skipped.count == records.count, let first = summary.skipped.sorted(by: { $0.key < $1.key }).first {
             throw .remote(name: first.key, errorClass: first.value)
         }

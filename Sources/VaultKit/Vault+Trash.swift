@@ -19,11 +19,11 @@ extension Vault {
     public func trash() throws(VaultError) -> TrashListing {
         let store = try unlockedStore()
         var annotations: [Result<Annotation, UnreadableRecord>] = []
-        let (books, sessions, retention) = try storeCall { () throws(StoreError) in
-            var filter = AnnotationFilter()
-            filter.onlyDeleted = true
-            try store.read { tables throws(StoreError) in try tables.annotations.forEach(filter, order: .created) { annotations.append($0) } }
-            return (try store.deletedBooks(), try store.deletedSessions(), try store.read { tables throws(StoreError) in try tables.tombstones.retentionDays() })
+        var filter = AnnotationFilter()
+        filter.onlyDeleted = true
+        let (books, sessions, retention) = try store.reading { tables throws(StoreError) in
+            try tables.annotations.forEach(filter, order: .created) { annotations.append($0) }
+            return (try tables.trash.deletedBooks(), try tables.trash.deletedSessions(), try tables.tombstones.retentionDays())
         }
         // Live books' titles, and the deleted books' own.
         var titles = try bookTitles()
@@ -37,7 +37,7 @@ extension Vault {
                             retentionDays: retention)
     }
 
-    /// Brings deleted records back by id or id prefix, all or none (``Store/undelete(_:)``).
+    /// Brings deleted records back by id or id prefix, all or none (``TrashTable/undelete(_:)``).
     public func undelete(_ ids: [String]) throws(VaultError) -> [(kind: String, id: EntityID)] {
         var references: [RecordReference] = []
         for id in ids {
@@ -45,7 +45,7 @@ extension Vault {
             if !references.contains(reference) { references.append(reference) }
         }
         let store = try unlockedStore()
-        let restored = try storeCall { () throws(StoreError) in try store.undelete(references) }
+        let restored = try store.writing { tables throws(StoreError) in try tables.trash.undelete(references) }
         cachedTitles = nil
         return restored
     }

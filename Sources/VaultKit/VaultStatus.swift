@@ -37,8 +37,8 @@ extension Vault {
         let keyState = keyState()
         return try storeCall { () throws(StoreError) in
             VaultStatus(vaultID: vaultID, schemaVersion: try store.schemaVersion(), keyState: keyState,
-                        counts: try store.counts(), outbox: try store.read { tables throws(StoreError) in try tables.outbox.counts() },
-                        rekeyInProgress: try store.pendingRekey() != nil, conflicts: try store.read { tables throws(StoreError) in try tables.annotations.conflictCount() },
+                        counts: try store.read { tables throws(StoreError) in try tables.records.counts() }, outbox: try store.read { tables throws(StoreError) in try tables.outbox.counts() },
+                        rekeyInProgress: try store.rekey.pending() != nil, conflicts: try store.read { tables throws(StoreError) in try tables.annotations.conflictCount() },
                         remotes: try store.read { tables throws(StoreError) in try tables.remotes.all() })
         }
     }

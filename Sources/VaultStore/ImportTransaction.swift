@@ -28,11 +28,6 @@ public final class ImportTransaction {
     /// The tables of the import's transaction.
     public var tables: Tables { store.tablesOfThisTransaction }
 
-    /// Whether `id` is a book, note or quote here, and in what state.
-    public func presence(of id: EntityID, kind: TaggedKind) throws(StoreError) -> RecordPresence {
-        try store.presence(of: id, kind: kind)
-    }
-
     /// Stores the plain file at `path` as a new content of the vault, checked against what
     /// its source says of it (``StoreError/fileChanged(id:stored:)`` when it differs).
     public func storeContent(from path: String, format: String, metadata: String, checksum: String, size: Int64,

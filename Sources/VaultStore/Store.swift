@@ -1,3 +1,4 @@
+internal import FileIO
 public import Journal
 public import VaultCrypto
 
@@ -102,7 +103,7 @@ public final class Store {
 
     static func readMetadata(_ database: Database, path: String) throws(StoreError) -> VaultMetadata {
         var values: [String: String] = [:]
-        try database.forEachRow("SELECT key, value FROM vault_meta") { row in values[row.text(0)] = row.text(1) }
+        try database.forEachRow("SELECT key, value FROM vault_meta") { row in values[row.text("key")] = row.text("value") }
         guard let vaultID = values["vault_id"], let keyHex = values["key_id"],
               let keyID = try? KeyID(hex: keyHex),
               let createdText = values["created_at"], let created = Int64(createdText) else {
@@ -112,13 +113,33 @@ public final class Store {
                              deviceID: values["device_id"] ?? "")
     }
 
+    /// Opens the database at `path` if it is a bmvault vault; any other file, whatever its
+    /// `user_version`, is refused as ``StoreError/notAVault(path:)`` and not touched.
+    static func openExisting(_ path: String, readOnly: Bool = false) throws(StoreError) -> Database {
+        guard FileSystem.exists(path) else { throw .vaultNotFound(path: path) }
+        let database: Database
+        do { database = try Database(path: path, create: false, readOnly: readOnly) } catch {
+            throw error.isNotADatabase ? .notAVault(path: path) : StoreError(error)
+        }
+        var isVault = false
+        do {
+            try database.forEachRow("SELECT count(*) AS count FROM sqlite_master WHERE type = 'table' AND name = 'vault_meta'") { row in
+                isVault = row.int64("count") == 1
+            }
+        } catch .database(code: let code, message: _) where ResultCode(primaryOf: code) == .notADatabase {
+            throw .notAVault(path: path)
+        }
+        guard isVault else { throw .notAVault(path: path) }
+        return database
+    }
+
     // MARK: - The key
 
     /// Lets journal records be read and written with `key`, after checking it is this
     /// vault's key.
     public func attach(_ key: VaultKey) throws(StoreError) {
         // Mid-rekey, fields are under two keys: the journal waits until `rekey` finishes.
-        guard try pendingRekey() == nil else { throw .rekeyInProgress }
+        guard try rekey.pending() == nil else { throw .rekeyInProgress }
         guard key.id == metadata.keyID else { throw .keyMismatch }
         cipher = RecordCipher(sealer: FieldSealer(key: key, vaultID: metadata.vaultID))
     }
@@ -129,9 +150,112 @@ public final class Store {
         return cipher
     }
 
+    /// Runs `body` inside one read transaction, so that every ``read(_:)`` it makes (books,
+    /// notes, quotes, sessions, one after another) sees the same state of the vault: an
+    /// export taken while another process writes is still whole. Rethrows what `body` throws.
+    public func withReadSnapshot<Result>(_ body: () throws -> Result) throws -> Result {
+        try database.execute("BEGIN DEFERRED")
+        defer { database.rollbackIfNeeded() }
+        return try body()
+    }
+
     /// The schema version the vault is at.
     public func schemaVersion() throws(StoreError) -> Int {
         try MigrationRunner.version(of: database)
+    }
+}
+
+// MARK: - What is not a table
+
+extension Store {
+    /// Copies the vault to `path`, as one consistent snapshot, as encrypted as the vault,
+    /// with its SHA-256 beside it (``VaultBackup``). Needs no key.
+    public func backup(to path: String) throws(StoreError) -> BackupSummary {
+        try VaultBackup.write(database, to: path)
+    }
+
+    /// Verifies the whole vault: SQLite's integrity, the schema as shipped, the keyslots, and
+    /// that every sealed field opens where it is bound (``VaultCheck``). Reads only; the key
+    /// must be attached.
+    public func check() throws(StoreError) -> VaultCheckReport {
+        try VaultCheck(store: self).run()
+    }
+
+    /// The purge of deleted records' content (``TombstonePurge``).
+    public var purge: TombstonePurge { TombstonePurge(store: self) }
+
+    /// The rekey under way, begun, followed or resumed (``VaultRekey``).
+    public var rekey: VaultRekey { VaultRekey(store: self) }
+
+    /// The titles of the live books, from their sealed cache (``BookTitleCache``).
+    public var bookTitles: BookTitleCache { BookTitleCache(store: self) }
+}
+
+// MARK: - Book files
+
+extension Store {
+    /// The reader's book files and their blobs (``BookFiles``).
+    public var files: BookFiles { BookFiles(store: self) }
+
+    /// The encrypted blobs beside the vault file.
+    var fileStore: FileStore { FileStore(databasePath: path) }
+
+    /// Where a content's blob is bound: the vault, the `file` table, the content's id.
+    func blobBinding(_ id: EntityID) -> Binding {
+        Binding(vaultID: metadata.vaultID, table: "file", recordID: id.rawValue, field: "blob")
+    }
+
+    /// Whether this device can read `content`'s bytes: its blob is here, or it is linked here.
+    func isReachableHere(_ content: FileContent) -> Bool {
+        content.isStored ? files.holdsBlob(of: content) : content.link != nil && content.deviceID == metadata.deviceID
+    }
+
+    /// What this device reads `content`'s bytes from, given the contents it can read by
+    /// SHA-256 (``BookFileTable/reachableContentsByChecksum()``, read once for a listing):
+    /// see ``BookFileTable/reachableContent(for:)``.
+    public func reachableContent(for content: FileContent, among reachable: [String: FileContent]) -> FileContent {
+        isReachableHere(content) ? content : reachable[content.checksum] ?? content
+    }
+
+    /// Runs a FileIO call, its failure a ``StoreError`` (a full disk, a file too large...).
+    static func fileCall<Result>(_ body: () throws(FileIOError) -> Result) throws(StoreError) -> Result {
+        do { return try body() } catch { throw StoreError(error) }
+    }
+
+    /// Runs a VaultCrypto call, its failure ``StoreError/crypto(_:)``.
+    static func cryptoCall<Result>(_ body: () throws(CryptoError) -> Result) throws(StoreError) -> Result {
+        do { return try body() } catch { throw .crypto(error) }
+    }
+}
+
+// MARK: - The clock
+
+extension Store {
+    /// This device's id, bound into every clock reading it makes.
+    public var deviceID: String { metadata.deviceID }
+
+    /// This store's clock reading: what the engine stamps on acknowledgements.
+    public var now: Timestamp { clock.now() }
+
+    /// The next reading of this device's hybrid logical clock (``DeviceClock/tick()``).
+    /// Call inside a write transaction.
+    func tick() throws(StoreError) -> HybridTimestamp {
+        try DeviceClock(store: self).tick()
+    }
+
+    /// Moves this device's clock past a reading seen on another device
+    /// (``DeviceClock/observe(_:)``). Call inside a write transaction.
+    package func observe(_ reading: HybridTimestamp) throws(StoreError) {
+        try DeviceClock(store: self).observe(reading)
+    }
+
+    /// The clock of a record's current version (`nil` when the record does not exist).
+    func recordClock(table: String, id: EntityID) throws(StoreError) -> HybridTimestamp? {
+        var reading: HybridTimestamp?
+        try database.forEachRow("SELECT hlc FROM \(table) WHERE id = ?", [.text(id.rawValue)]) { row in
+            if !row.isNull("hlc") { reading = try? HybridTimestamp(parsing: row.text("hlc")) }
+        }
+        return reading
     }
 }
 

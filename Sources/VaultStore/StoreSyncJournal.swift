@@ -141,12 +141,12 @@ public final class StoreSyncJournal<ApplyTransaction: SyncApplyTransaction>: Syn
 
     // MARK: Book files: kept by the Store, which also serves them to the reader.
 
-    public func fileBlobsToSend() throws(StoreError) -> [String] { try store.fileBlobsToSend() }
-    public func openFileBlob(_ id: String) throws(StoreError) -> FileDescriptor { try store.openFileBlob(id) }
-    public func fileBlobsWanted() throws(StoreError) -> [String] { try store.fileBlobsWanted() }
-    public func receiveFileBlob(_ id: String) throws(StoreError) -> ReceivedFileBlob { try store.receiveFileBlob(id) }
-    public func keepFileBlob(_ blob: ReceivedFileBlob) throws(StoreError) -> Bool { try store.keepFileBlob(blob) }
-    public func fileBlobsToForget() throws(StoreError) -> [String] { try store.fileBlobsToForget() }
+    public func fileBlobsToSend() throws(StoreError) -> [String] { try store.files.blobsToSend() }
+    public func openFileBlob(_ id: String) throws(StoreError) -> FileDescriptor { try store.files.openBlob(id) }
+    public func fileBlobsWanted() throws(StoreError) -> [String] { try store.files.blobsWanted() }
+    public func receiveFileBlob(_ id: String) throws(StoreError) -> ReceivedFileBlob { try store.files.receiveBlob(id) }
+    public func keepFileBlob(_ blob: ReceivedFileBlob) throws(StoreError) -> Bool { try store.files.keepBlob(blob) }
+    public func fileBlobsToForget() throws(StoreError) -> [String] { try store.files.blobsToForget() }
 
     // MARK: Tombstones
 
@@ -159,7 +159,7 @@ public final class StoreSyncJournal<ApplyTransaction: SyncApplyTransaction>: Syn
     public func tombstonesWithFiles() throws(StoreError) -> [Tombstone] {
         try store.read { tables throws(StoreError) in try tables.tombstones.withFiles() }
     }
-    public func purgeTombstones(_ tombstones: [Tombstone]) throws(StoreError) -> Int { try store.purgeTombstones(tombstones) }
+    public func purgeTombstones(_ tombstones: [Tombstone]) throws(StoreError) -> Int { try store.purge.tombstones(tombstones) }
     public func contentFreeDeletion(of tombstone: Tombstone) throws(StoreError) -> RecordVersion {
         try store.read { tables throws(StoreError) in try tables.tombstones.contentFreeDeletion(of: tombstone) }
     }

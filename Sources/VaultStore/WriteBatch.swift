@@ -30,7 +30,7 @@ final class WriteBatch {
     /// Writes everything kept: the waiting outbox rows, then the clock.
     func flush(to database: Database) throws(StoreError) {
         try writeOperations(to: database)
-        if let clock { try Store.writeClock(clock, to: database) }
+        if let clock { try DeviceClock.write(clock, to: database) }
     }
 
     private func writeOperations(to database: Database) throws(StoreError) {

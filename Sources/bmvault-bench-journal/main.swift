@@ -6,7 +6,7 @@
 //
 // The first form creates a vault at DIR (Argon2id "interactive", the passphrase from the
 // first line of standard input), then writes N/50 books, 0.4·N sessions and N annotations
-// through Store.insert in transactions of about 5,000 records. Their outbox operations are
+// through JournalBatch.insert in write transactions of about 5,000 records. Their outbox operations are
 // compacted after each transaction as bmvault compacts them: with no remote they go (a
 // journal kept on one device), with --synced-remote only the names of their files stay (a
 // journal synced long ago through one remote).
@@ -121,8 +121,8 @@ func writeVault(at directory: String, annotations: Int, seed: UInt64, syncedRemo
             for annotation in chunk.annotations {
                 if annotation.deletedAt != nil { counts.tombstones += 1 } else if annotation.version > 1 { counts.edited += 1 }
             }
-            try store.insert(JournalBatch(books: chunk.books, sessions: chunk.sessions, annotations: chunk.annotations),
-                             outboxState: .done)
+            let batch = JournalBatch(books: chunk.books, sessions: chunk.sessions, annotations: chunk.annotations)
+            try store.write { tables throws(StoreError) in try batch.insert(into: tables, outboxState: .done) }
             try store.write { tables throws(StoreError) in try tables.outbox.compact(limit: Int.max) }
         }
     } catch { fail("cannot write the journal: \(error)") }

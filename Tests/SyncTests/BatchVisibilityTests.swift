@@ -40,7 +40,7 @@ import VaultCrypto
         func applyInOneTransaction<Result>(_ body: (Transaction) throws(StoreError) -> Result) throws(StoreError) -> Result {
             try store.applyInOneTransaction { (inner) throws(StoreError) -> Result in
                 try body(Transaction(inner: inner) { () throws(StoreError) in
-                    self.seenDuringBatches.append(try self.reader.counts().notes)
+                    self.seenDuringBatches.append(try self.reader.read { tables throws(StoreError) in try tables.records.counts() }.notes)
                 })
             }
         }
@@ -102,6 +102,6 @@ import VaultCrypto
         #expect(summary.pulled == 25)
         #expect(journal.seenDuringBatches.count == 25, "the reader looked after every operation")
         #expect(journal.seenDuringBatches.allSatisfy { $0 == 0 }, "the reader saw part of a batch: \(journal.seenDuringBatches)")
-        #expect(try reader.counts().notes == 25, "and all of it once it committed")
+        #expect(try reader.read { tables throws(StoreError) in try tables.records.counts() }.notes == 25, "and all of it once it committed")
     }
 }

@@ -276,7 +276,7 @@ import VaultCrypto
         var rows = try a.store.outboxSyncRows().filter { $0.entityID == note.id.rawValue }
         #expect(rows.map(\.state) == ["pending", "pending"])
         #expect(rows[0].attempts == 1 && rows[0].lastErrorClass == "malformed" && rows[0].nextAttemptAt != nil)
-        #expect(try Store.inspect(at: a.path).outbox.lastErrorClass == "malformed", "diagnostics shows the class")
+        #expect(try VaultInspection(ofVaultAt: a.path).outbox.lastErrorClass == "malformed", "diagnostics shows the class")
 
         // Not before its backoff, and the edit behind it waits.
         #expect(try a.sync(backoff: Self.slowBackoff).pushed == 0)
@@ -288,7 +288,7 @@ import VaultCrypto
         let retried = try a.sync(backoff: Self.slowBackoff)
         #expect(retried.pushed == 2 && retried.shortfall == nil)
         #expect(try a.waitingOperations().isEmpty)
-        #expect(try Store.inspect(at: a.path).outbox.lastErrorClass == nil)
+        #expect(try VaultInspection(ofVaultAt: a.path).outbox.lastErrorClass == nil)
         try b.sync()
         #expect(try b.note(note.id).body == "refused once, then edited")
         try expectConverged([a, b])
@@ -465,7 +465,7 @@ import VaultCrypto
         for index in 0..<(SyncEngine<VaultSyncJournal>.batchSize + 30) {
             batch.annotations.append(try Annotation.new(bookID: book.id, kind: .note, body: "bulk \(index)", locator: nil, at: a.clock.now()))
         }
-        try a.store.insert(batch)
+        try a.store.write { tables throws(StoreError) in try batch.insert(into: tables) }
         try a.sync()
         let summary = try b.sync()
         #expect(summary.pulled == SyncEngine<VaultSyncJournal>.batchSize + 31)

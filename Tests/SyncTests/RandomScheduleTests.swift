@@ -174,7 +174,7 @@ final class ScheduleRunner {
                 } }
                 outcome.log.append("\(step) \(device.name): session \(session.id.rawValue.suffix(6)) edited")
             } else {
-                _ = try device.store.delete([RecordReference(id: session.id, kind: .session)])
+                _ = try device.store.write { tables throws(StoreError) in try tables.trash.delete([RecordReference(id: session.id, kind: .session)]) }
                 outcome.log.append("\(step) \(device.name): session \(session.id.rawValue.suffix(6)) deleted")
             }
         case 57..<62:

@@ -213,8 +213,8 @@ final class Device {
     /// `bmvault rekey` here: a new key, every field re-sealed, the old key kept in the chain.
     func rekey() throws {
         let newKey = try cluster.newKey()
-        try store.beginRekey(from: key, to: newKey, keyslots: try placeholderKeyslots())
-        try store.continueRekey(from: key, to: newKey) { _ in }
+        try store.rekey.begin(from: key, to: newKey, keyslots: try placeholderKeyslots())
+        try store.rekey.resume(from: key, to: newKey) { _ in }
         try store.attach(newKey)
         key = newKey
     }
@@ -229,8 +229,8 @@ final class Device {
                                                     keyChain: try store.read { tables throws(StoreError) in try tables.keys.retired() }) else { return false }
         let descriptor = found.descriptor
         let newKey = try #require(cluster.key(withID: descriptor.keyId))
-        try store.followRekey(from: key, to: newKey, keyslots: try #require(descriptor.vaultKeyslots()),
-                              keyChain: try #require(descriptor.retiredKeys()), generation: descriptor.keyslotGeneration ?? 0) { _ in }
+        try store.rekey.follow(from: key, to: newKey, keyslots: try #require(descriptor.vaultKeyslots()),
+                               keyChain: try #require(descriptor.retiredKeys()), generation: descriptor.keyslotGeneration ?? 0) { _ in }
         key = newKey
         return true
     }

@@ -74,14 +74,14 @@ import TestSupport
         try fixture.store.write { tables throws(StoreError) in try tables.books.add(book) }
         try fixture.store.write { tables throws(StoreError) in try tables.bookAliases.add(title: "Der Name der Rose", to: book.id) }
         let newKey = try VaultKey.generate()
-        try fixture.store.beginRekey(from: fixture.key, to: newKey, keyslots: try placeholderKeyslots())
-        try fixture.store.continueRekey(from: fixture.key, to: newKey) { _ in }
+        try fixture.store.rekey.begin(from: fixture.key, to: newKey, keyslots: try placeholderKeyslots())
+        try fixture.store.rekey.resume(from: fixture.key, to: newKey) { _ in }
         let store = try Store.open(at: fixture.path, clock: fixture.clock, generatorVersion: testGeneratorVersion)
         try store.attach(newKey)
         #expect(try store.read { tables throws(StoreError) in try tables.bookAliases.all() }.map(\.alias) == [BookAlias.title("Der Name der Rose")])
         try store.write { tables throws(StoreError) in try tables.books.delete(book.id) }
         let clock = try HybridTimestamp(parsing: try store.rawRows("SELECT hlc FROM book")[0][0])
-        #expect(try store.purgeTombstones([Tombstone(kind: .book, id: book.id, clock: clock, deletedAt: try store.read { tables throws(StoreError) in try tables.books.book(book.id) }.deletedAt ?? fixture.clock.now(),
+        #expect(try store.purge.tombstones([Tombstone(kind: .book, id: book.id, clock: clock, deletedAt: try store.read { tables throws(StoreError) in try tables.books.book(book.id) }.deletedAt ?? fixture.clock.now(),
                                                      operations: [])]) == 1)
         #expect(try store.integer("SELECT count(*) FROM book_alias") == 0)
     }

@@ -26,9 +26,9 @@ import VaultCrypto
         try fixture.store.write { tables throws(StoreError) in try tables.books.add(second) }
         #expect(try cacheRows(fixture.store) == 0)
 
-        #expect(try fixture.store.bookTitles() == expected([first, second]))
+        #expect(try fixture.store.bookTitles.all() == expected([first, second]))
         #expect(try cacheRows(fixture.store) == 1)
-        #expect(try fixture.store.bookTitles().map(\.folded) == ["emile, ou de l'education", "ιλιασ"])
+        #expect(try fixture.store.bookTitles.all().map(\.folded) == ["emile, ou de l'education", "ιλιασ"])
 
         // Proof that the cache, not the books, answers: replace it (behind the triggers' back)
         // with one that says something else, sealed with the vault's key.
@@ -36,7 +36,7 @@ import VaultCrypto
         let sealer = FieldSealer(key: fixture.key, vaultID: fixture.metadata.vaultID)
         let sealed = try sealer.seal(BookTitleCacheFormat.encode(planted), table: "book_title_cache", recordID: "1", field: "titles")
         try fixture.store.database.run("UPDATE book_title_cache SET titles = ? WHERE id = 1", [.blob(sealed)])
-        #expect(try fixture.reopen().bookTitles() == planted)
+        #expect(try fixture.reopen().bookTitles.all() == planted)
     }
 
     @Test func everyChangeToABookEmptiesTheCache() throws {
@@ -45,23 +45,23 @@ import VaultCrypto
         let store = fixture.store
         let kept = try newBook("Kept", clock: fixture.clock)
         try store.write { tables throws(StoreError) in try tables.books.add(kept) }
-        _ = try store.bookTitles()
+        _ = try store.bookTitles.all()
 
         fixture.clock.advance(milliseconds: 1)
         let added = try newBook("Added", clock: fixture.clock)
         try store.write { tables throws(StoreError) in try tables.books.add(added) }
         #expect(try cacheRows(store) == 0, "adding a book")
-        #expect(try store.bookTitles() == expected([kept, added]))
+        #expect(try store.bookTitles.all() == expected([kept, added]))
 
         try store.write { tables throws(StoreError) in try tables.books.delete(added.id) }
         #expect(try cacheRows(store) == 0, "deleting a book")
-        #expect(try store.bookTitles() == expected([kept]))
+        #expect(try store.bookTitles.all() == expected([kept]))
 
         // Any writer, not only the Store's book methods (sync, import, rekey, purges).
         let other = try store.blob("title", of: "book", id: added.id.rawValue)
         try store.database.run("UPDATE book SET title = ? WHERE id = ?", [.blob(other), .text(kept.id.rawValue)])
         #expect(try cacheRows(store) == 0, "a title rewritten")
-        _ = try store.bookTitles()
+        _ = try store.bookTitles.all()
         try store.database.run("UPDATE book SET created_at = created_at + 1 WHERE id = ?", [.text(kept.id.rawValue)])
         #expect(try cacheRows(store) == 0, "the order changed")
     }
@@ -71,7 +71,7 @@ import VaultCrypto
         defer { fixture.directory.remove() }
         let book = try newBook(clock: fixture.clock)
         try fixture.store.write { tables throws(StoreError) in try tables.books.add(book) }
-        _ = try fixture.store.bookTitles()
+        _ = try fixture.store.bookTitles.all()
         _ = try fixture.store.write { tables throws(StoreError) in try tables.books.setProgress(of: book.id, to: 40) }
         #expect(try cacheRows(fixture.store) == 1)
     }
@@ -83,11 +83,11 @@ import VaultCrypto
         defer { fixture.directory.remove() }
         let book = try newBook(clock: fixture.clock)
         try fixture.store.write { tables throws(StoreError) in try tables.books.add(book) }
-        #expect(try fixture.store.bookTitles().first?.authors == book.authors)
+        #expect(try fixture.store.bookTitles.all().first?.authors == book.authors)
         try fixture.store.write { tables throws(StoreError) in try tables.books.edit(book.id, title: nil, authors: ["Ursula K. Le Guin"]) }
         #expect(try cacheRows(fixture.store) == 0)
-        #expect(try fixture.store.bookTitles().first?.authors == ["Ursula K. Le Guin"])
-        #expect(try fixture.store.bookTitles().first?.foldedAuthors == "ursula k. le guin")
+        #expect(try fixture.store.bookTitles.all().first?.authors == ["Ursula K. Le Guin"])
+        #expect(try fixture.store.bookTitles.all().first?.foldedAuthors == "ursula k. le guin")
     }
 
     @Test(arguments: ["another key", "damaged", "another format"])
@@ -96,7 +96,7 @@ import VaultCrypto
         defer { fixture.directory.remove() }
         let book = try newBook("Right", clock: fixture.clock)
         try fixture.store.write { tables throws(StoreError) in try tables.books.add(book) }
-        _ = try fixture.store.bookTitles()
+        _ = try fixture.store.bookTitles.all()
         let wrong: [UInt8]
         switch kind {
         case "another key":
@@ -115,7 +115,7 @@ import VaultCrypto
         }
         try fixture.store.database.run("UPDATE book_title_cache SET titles = ? WHERE id = 1", [.blob(wrong)])
         let reopened = try fixture.reopen()
-        #expect(try reopened.bookTitles() == expected([book]))
+        #expect(try reopened.bookTitles.all() == expected([book]))
         #expect(try reopened.blob("titles", of: "book_title_cache", id: "1") != wrong, "rebuilt")
     }
 
@@ -170,7 +170,7 @@ import VaultCrypto
         defer { writer.database.rollbackIfNeeded() }
 
         let started = Date()
-        #expect(try fixture.store.bookTitles() == expected([book]))
+        #expect(try fixture.store.bookTitles.all() == expected([book]))
         // The busy timeout is 10 s; not waiting for it is the point (a generous bound).
         #expect(Date().timeIntervalSince(started) < 5)
         #expect(try cacheRows(fixture.store) == 0)
@@ -181,7 +181,7 @@ import VaultCrypto
         defer { fixture.directory.remove() }
         let book = try newBook(clock: fixture.clock)
         try fixture.store.write { tables throws(StoreError) in try tables.books.add(book) }
-        let titles = try fixture.store.database.readTransaction { () throws(StoreError) in try fixture.store.bookTitles() }
+        let titles = try fixture.store.database.readTransaction { () throws(StoreError) in try fixture.store.bookTitles.all() }
         #expect(titles == expected([book]))
         #expect(try cacheRows(fixture.store) == 0)
     }
@@ -191,8 +191,8 @@ import VaultCrypto
         defer { fixture.directory.remove() }
         let added = try newBook(clock: fixture.clock)
         try fixture.store.write { tables throws(StoreError) in try tables.books.add(added) }
-        _ = try fixture.store.bookTitles()
-        try fixture.store.beginRekey(from: fixture.key, to: try VaultKey.generate(), keyslots: try placeholderKeyslots())
+        _ = try fixture.store.bookTitles.all()
+        try fixture.store.rekey.begin(from: fixture.key, to: try VaultKey.generate(), keyslots: try placeholderKeyslots())
         #expect(try cacheRows(fixture.store) == 0)
     }
 }

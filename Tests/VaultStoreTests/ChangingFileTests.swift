@@ -22,7 +22,7 @@ import Glibc
         try Data(FileStoreTests.plain).write(to: URL(fileURLWithPath: source))
         var cut = false
         #expect(throws: StoreError.fileChangedWhileRead) {
-            try fixture.store.addFile(at: source, format: "pdf", metadata: "{}", linkOnly: linkOnly, book: .book(book.id), progress: { _ in
+            try fixture.store.files.add(at: source, format: "pdf", metadata: "{}", linkOnly: linkOnly, book: .book(book.id), progress: { _ in
                 guard !cut else { return }
                 cut = true
                 #expect(truncate(source, 1_000) == 0)

@@ -31,15 +31,15 @@ import TestSupport
         defer { fixture.directory.remove() }
         let store = fixture.store
         fixture.clock.advance(milliseconds: 89 * day)
-        #expect(try store.purgeExpiredTombstones(limit: 100) == 0)
+        #expect(try store.purge.expired(limit: 100) == 0)
         #expect(try store.integer("SELECT length(body) FROM annotation WHERE id = '\(gone.id)'") > 0)
 
         fixture.clock.advance(milliseconds: 2 * day)
-        #expect(try store.purgeExpiredTombstones(limit: 100) == 2)
+        #expect(try store.purge.expired(limit: 100) == 2)
         #expect(try store.integer("SELECT length(body) FROM annotation WHERE id = '\(gone.id)'") == 0)
         #expect(try store.integer("SELECT length(title) FROM book WHERE id = '\(shelf.id)'") == 0)
         #expect(try store.read { tables throws(StoreError) in try tables.annotations.annotation(live.id) }.body == "kept", "a live note is untouched")
-        #expect(try store.purgeExpiredTombstones(limit: 100) == 0, "once")
+        #expect(try store.purge.expired(limit: 100) == 0, "once")
     }
 
     @Test func onItsWayACommandLooksOnceADay() throws {
@@ -50,10 +50,10 @@ import TestSupport
         fixture.clock.advance(milliseconds: 91 * day)
         try store.database.run("UPDATE vault_meta SET value = ? WHERE key = ?",
                                [.text(String(fixture.clock.now().millisecondsSince1970 - day / 2)), .text(TombstoneTable.purgeCheckedAtKey)])
-        #expect(try store.purgeExpiredTombstones(limit: 100, onlyIfDue: true) == 0, "looked less than a day ago")
+        #expect(try store.purge.expired(limit: 100, onlyIfDue: true) == 0, "looked less than a day ago")
         #expect(try store.integer("SELECT length(body) FROM annotation WHERE id = '\(gone.id)'") > 0)
         fixture.clock.advance(milliseconds: day)
-        #expect(try store.purgeExpiredTombstones(limit: 100, onlyIfDue: true) == 2)
+        #expect(try store.purge.expired(limit: 100, onlyIfDue: true) == 2)
         #expect(try store.integer("SELECT length(body) FROM annotation WHERE id = '\(gone.id)'") == 0)
     }
 
@@ -66,7 +66,7 @@ import TestSupport
         try fixture.store.write { tables throws(StoreError) in try tables.annotations.add(gone) }
         _ = try fixture.store.write { tables throws(StoreError) in try tables.annotations.delete(gone.id) }
         fixture.clock.advance(milliseconds: 120 * day)
-        #expect(try fixture.store.purgeExpiredTombstones(limit: 100) == 0)
+        #expect(try fixture.store.purge.expired(limit: 100) == 0)
         #expect(try fixture.store.integer("SELECT length(body) FROM annotation WHERE id = '\(gone.id)'") > 0)
     }
 
@@ -75,7 +75,7 @@ import TestSupport
         defer { fixture.directory.remove() }
         try fixture.store.write { tables throws(StoreError) in try tables.tombstones.setRetention(days: 1) }
         fixture.clock.advance(milliseconds: day + 1)
-        #expect(try fixture.store.purgeExpiredTombstones(limit: 100) == 2)
+        #expect(try fixture.store.purge.expired(limit: 100) == 2)
         #expect(try fixture.store.integer("SELECT length(body) FROM annotation WHERE id = '\(gone.id)'") == 0)
     }
 }

@@ -69,8 +69,8 @@ import TestSupport
         let edited = try fixture.store.write { tables throws(StoreError) in try tables.annotations.edit(quote.id, body: nil, locator: nil, comment: .some("changed my mind")) }
         #expect(edited.version == 2 && edited.comment == "changed my mind" && edited.importKey == Self.importKey)
         let newKey = try VaultKey.generate()
-        try fixture.store.beginRekey(from: fixture.key, to: newKey, keyslots: try placeholderKeyslots())
-        try fixture.store.continueRekey(from: fixture.key, to: newKey) { _ in }
+        try fixture.store.rekey.begin(from: fixture.key, to: newKey, keyslots: try placeholderKeyslots())
+        try fixture.store.rekey.resume(from: fixture.key, to: newKey) { _ in }
         let reopened = try Store.open(at: fixture.path, clock: fixture.clock, generatorVersion: testGeneratorVersion)
         try reopened.attach(newKey)
         let read = try reopened.read { tables throws(StoreError) in try tables.annotations.annotation(quote.id) }
@@ -85,7 +85,7 @@ import TestSupport
         defer { fixture.directory.remove() }
         let deleted = try fixture.store.write { tables throws(StoreError) in try tables.annotations.delete(quote.id) }
         let clock = try HybridTimestamp(parsing: try fixture.store.rawRows("SELECT hlc FROM annotation WHERE id = '\(quote.id)'")[0][0])
-        #expect(try fixture.store.purgeTombstones([Tombstone(kind: .annotation, id: quote.id, clock: clock,
+        #expect(try fixture.store.purge.tombstones([Tombstone(kind: .annotation, id: quote.id, clock: clock,
                                                               deletedAt: try #require(deleted.deletedAt), operations: [])]) == 1)
         #expect(try fixture.store.integer("SELECT count(*) FROM annotation WHERE comment IS NOT NULL") == 0)
         #expect(try fixture.store.read { tables throws(StoreError) in try tables.annotations.annotation(quote.id) }.importKey == Self.importKey)

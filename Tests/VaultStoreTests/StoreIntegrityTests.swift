@@ -94,7 +94,7 @@ import TestSupport
         try store.database.execute(Self.injectFailure)
         #expect(storeError { () throws(StoreError) in try store.write { tables throws(StoreError) in try tables.books.delete(empty.id) } } != nil)
         #expect(try store.read { tables throws(StoreError) in try tables.books.book(empty.id) }.deletedAt == nil)
-        #expect(try store.counts().books == 1)
+        #expect(try store.read { tables throws(StoreError) in try tables.records.counts() }.books == 1)
         #expect(!store.database.isInTransaction)
     }
 
@@ -233,7 +233,7 @@ import TestSupport
             notes.append(try newNote(book, index.isMultiple(of: 7) ? "note \(index) with spice" : "note \(index)",
                                      locator: index.isMultiple(of: 11) ? "spice rack \(index)" : nil, clock: fixture.clock))
         }
-        try store.insert(JournalBatch(books: [book], annotations: notes))
+        try store.write { tables throws(StoreError) in try JournalBatch(books: [book], annotations: notes).insert(into: tables) }
         // One damaged body in each batch, the last (partial) one too.
         let damaged = stride(from: 400, to: count, by: SearchScan.batchSize).map { notes[$0] }
         for note in damaged {
@@ -441,8 +441,8 @@ import TestSupport
         try second.write { tables throws(StoreError) in try tables.books.setProgress(of: book.id, to: 12) }
         #expect(try first.read { tables throws(StoreError) in try tables.books.book(book.id) }.progress == 12)
 
-        #expect(try first.counts() == JournalCounts(books: 1, sessions: 0, notes: 10, quotes: 0))
-        #expect(try second.counts() == JournalCounts(books: 1, sessions: 0, notes: 10, quotes: 0))
+        #expect(try first.read { tables throws(StoreError) in try tables.records.counts() } == JournalCounts(books: 1, sessions: 0, notes: 10, quotes: 0))
+        #expect(try second.read { tables throws(StoreError) in try tables.records.counts() } == JournalCounts(books: 1, sessions: 0, notes: 10, quotes: 0))
         let outbox = try first.outboxRows()
         #expect(outbox.count == 1 + 10 + 2 + 1)
         #expect(outbox == (try second.outboxRows()))

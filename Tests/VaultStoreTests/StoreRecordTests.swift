@@ -39,7 +39,7 @@ import VaultCrypto
         let doomed = try newQuote(book, "doomed", clock: fixture.clock)
         try store.write { tables throws(StoreError) in try tables.annotations.add(kept) }
         try store.write { tables throws(StoreError) in try tables.annotations.add(doomed) }
-        #expect(try store.counts(of: book.id) == JournalCounts(books: 1, sessions: 0, notes: 1, quotes: 1))
+        #expect(try store.read { tables throws(StoreError) in try tables.records.counts(of: book.id) } == JournalCounts(books: 1, sessions: 0, notes: 1, quotes: 1))
 
         fixture.clock.advance(seconds: 5)
         let deleted = try store.write { tables throws(StoreError) in try tables.annotations.delete(doomed.id) }
@@ -51,9 +51,9 @@ import VaultCrypto
                 == fixture.clock.now().millisecondsSince1970)
         // Gone from listings and counts.
         #expect(try store.liveAnnotations().map { try $0.get().id } == [kept.id])
-        #expect(try store.counts() == JournalCounts(books: 1, sessions: 0, notes: 1, quotes: 0))
-        #expect(try store.counts(of: book.id) == JournalCounts(books: 1, sessions: 0, notes: 1, quotes: 0))
-        #expect(try store.records(withIDPrefix: doomed.id.rawValue).isEmpty)
+        #expect(try store.read { tables throws(StoreError) in try tables.records.counts() } == JournalCounts(books: 1, sessions: 0, notes: 1, quotes: 0))
+        #expect(try store.read { tables throws(StoreError) in try tables.records.counts(of: book.id) } == JournalCounts(books: 1, sessions: 0, notes: 1, quotes: 0))
+        #expect(try store.read { tables throws(StoreError) in try tables.records.matching(idPrefix: doomed.id.rawValue) }.isEmpty)
         // Still readable by id, and in listings that ask for tombstones.
         let tombstone = try store.read { tables throws(StoreError) in try tables.annotations.annotation(doomed.id) }
         #expect(tombstone.deletedAt == fixture.clock.now())
@@ -96,7 +96,7 @@ import VaultCrypto
         #expect(try store.integer("SELECT count(*) FROM book") == 1)
         #expect(try store.read { tables throws(StoreError) in try tables.books.all() }.isEmpty)
         #expect(try store.read { tables throws(StoreError) in try tables.books.all(includeDeleted: true) }.map { try $0.get().id } == [book.id])
-        #expect(try store.counts() == JournalCounts(books: 0, sessions: 0, notes: 0, quotes: 0))
+        #expect(try store.read { tables throws(StoreError) in try tables.records.counts() } == JournalCounts(books: 0, sessions: 0, notes: 0, quotes: 0))
         #expect(storeError { () throws(StoreError) in try store.write { tables throws(StoreError) in try tables.books.delete(book.id) } } == .recordNotFound(id: book.id.rawValue))
         #expect(storeError { () throws(StoreError) in try store.write { tables throws(StoreError) in try tables.books.setProgress(of: book.id, to: 10) } } == .recordNotFound(id: book.id.rawValue))
     }
@@ -163,15 +163,15 @@ import VaultCrypto
             try store.write { tables throws(StoreError) in _ = try tables.sessions.add(session) }
         }
 
-        #expect(try store.counts(of: a.id) == JournalCounts(books: 1, sessions: 4, notes: 3, quotes: 1))
-        #expect(try store.counts(of: b.id) == JournalCounts(books: 1, sessions: 1, notes: 0, quotes: 2))
-        #expect(try store.counts(of: empty.id) == JournalCounts(books: 1, sessions: 0, notes: 0, quotes: 0))
-        #expect(try store.counts() == JournalCounts(books: 3, sessions: 5, notes: 3, quotes: 3))
-        #expect(try store.counts(of: EntityID.generate(at: fixture.clock.now())) == JournalCounts(books: 0, sessions: 0, notes: 0, quotes: 0))
+        #expect(try store.read { tables throws(StoreError) in try tables.records.counts(of: a.id) } == JournalCounts(books: 1, sessions: 4, notes: 3, quotes: 1))
+        #expect(try store.read { tables throws(StoreError) in try tables.records.counts(of: b.id) } == JournalCounts(books: 1, sessions: 1, notes: 0, quotes: 2))
+        #expect(try store.read { tables throws(StoreError) in try tables.records.counts(of: empty.id) } == JournalCounts(books: 1, sessions: 0, notes: 0, quotes: 0))
+        #expect(try store.read { tables throws(StoreError) in try tables.records.counts() } == JournalCounts(books: 3, sessions: 5, notes: 3, quotes: 3))
+        #expect(try store.read { tables throws(StoreError) in try tables.records.counts(of: EntityID.generate(at: fixture.clock.now())) } == JournalCounts(books: 0, sessions: 0, notes: 0, quotes: 0))
         #expect(try store.read { tables throws(StoreError) in try tables.sessions.live(of: a.id) }.count == 4)
 
         try store.write { tables throws(StoreError) in try tables.books.delete(empty.id) }
-        #expect(try store.counts() == JournalCounts(books: 2, sessions: 5, notes: 3, quotes: 3))
+        #expect(try store.read { tables throws(StoreError) in try tables.records.counts() } == JournalCounts(books: 2, sessions: 5, notes: 3, quotes: 3))
     }
 
     @Test func listingFiltersAndOrders() throws {
@@ -213,19 +213,19 @@ import VaultCrypto
         try store.write { tables throws(StoreError) in try tables.annotations.delete(deleted.id) }
 
         let shared = String(book.id.rawValue.prefix(8))
-        let all = try store.records(withIDPrefix: shared)
+        let all = try store.read { tables throws(StoreError) in try tables.records.matching(idPrefix: shared) }
         #expect(Set(all) == [RecordReference(id: book.id, kind: .book), RecordReference(id: note.id, kind: .annotation),
                              RecordReference(id: session.id, kind: .session)])
-        #expect(try store.records(withIDPrefix: note.id.rawValue) == [RecordReference(id: note.id, kind: .annotation)])
-        #expect(try store.records(withIDPrefix: session.id.rawValue) == [RecordReference(id: session.id, kind: .session)])
-        #expect(try store.records(withIDPrefix: book.id.rawValue.uppercased()) == [RecordReference(id: book.id, kind: .book)])
-        #expect(try store.records(withIDPrefix: deleted.id.rawValue).isEmpty)
+        #expect(try store.read { tables throws(StoreError) in try tables.records.matching(idPrefix: note.id.rawValue) } == [RecordReference(id: note.id, kind: .annotation)])
+        #expect(try store.read { tables throws(StoreError) in try tables.records.matching(idPrefix: session.id.rawValue) } == [RecordReference(id: session.id, kind: .session)])
+        #expect(try store.read { tables throws(StoreError) in try tables.records.matching(idPrefix: book.id.rawValue.uppercased()) } == [RecordReference(id: book.id, kind: .book)])
+        #expect(try store.read { tables throws(StoreError) in try tables.records.matching(idPrefix: deleted.id.rawValue) }.isEmpty)
         let other = shared.first == "f" ? "0000" : "ffff"
-        #expect(try store.records(withIDPrefix: other).isEmpty)
+        #expect(try store.read { tables throws(StoreError) in try tables.records.matching(idPrefix: other) }.isEmpty)
 
         // Readable while locked: ids only.
         let locked = try fixture.reopen(attach: false)
-        #expect(Set(try locked.records(withIDPrefix: shared)) == Set(all))
+        #expect(Set(try locked.read { tables throws(StoreError) in try tables.records.matching(idPrefix: shared) }) == Set(all))
     }
 
     @Test func sessionsAreReadInStartOrder() throws {

@@ -341,7 +341,7 @@ func expectEveryRecord(in store: Store, of fixture: UpgradeFixture,
     #expect(live.sorted() == expected.annotations.filter { !$0.deleted }.map(\.id).sorted(), sourceLocation: sourceLocation)
 
     // Counts of live records.
-    let counts = try store.counts()
+    let counts = try store.read { tables throws(StoreError) in try tables.records.counts() }
     #expect(ExpectedVault.Counts(books: counts.books, notes: counts.notes, quotes: counts.quotes, sessions: counts.sessions)
             == expected.liveCounts, sourceLocation: sourceLocation)
 

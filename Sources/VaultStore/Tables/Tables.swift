@@ -39,6 +39,10 @@ public struct Tables {
     public var tags: TagTable { TagTable(tables: self) }
     /// `applied_operation`: the operations from other devices applied here.
     public var appliedOperations: AppliedOperationTable { AppliedOperationTable(tables: self) }
+    /// Books, sessions, notes and quotes together: found by id or short id, and counted.
+    public var records: RecordTable { RecordTable(tables: self) }
+    /// Deleting and bringing back records of several kinds at once.
+    public var trash: TrashTable { TrashTable(tables: self) }
 
     /// Stops a table change made inside a `read { }`: a programming error, not the reader's.
     func requireWrite(_ function: StaticString = #function) {

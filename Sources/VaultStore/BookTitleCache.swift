@@ -27,10 +27,17 @@ public struct BookTitle: Sendable, Equatable {
     }
 }
 
-extension Store {
-    /// The titles of the live books, oldest first, as values (see ``bookTitleIndex()``).
-    public func bookTitles() throws(StoreError) -> [BookTitle] {
-        try bookTitleIndex().titles()
+/// The titles and authors of the live books, kept in `book_title_cache`: one sealed field,
+/// whatever the number of books, so naming books does not open two fields per book. Not a
+/// table of ``Tables``: a read that finds the cache empty rebuilds it in a write transaction
+/// of its own.
+public struct BookTitleCache {
+    let store: Store
+    private var database: Database { store.database }
+
+    /// The titles of the live books, oldest first, as values (see ``index()``).
+    public func all() throws(StoreError) -> [BookTitle] {
+        try index().titles()
     }
 
     /// The titles and authors of the live books, oldest first, read in place. A book whose
@@ -42,8 +49,8 @@ extension Store {
     /// this rebuilds it from the books, under the write lock so no book can change between
     /// the reading and the writing. A cache that cannot be used or written is only slower:
     /// the titles are then read from the books.
-    public func bookTitleIndex() throws(StoreError) -> BookTitleIndex {
-        let cipher = try requireCipher()
+    public func index() throws(StoreError) -> BookTitleIndex {
+        let cipher = try store.requireCipher()
         if let cached = try cachedBookTitles(cipher) { return cached }
         // Inside a transaction (an export's snapshot) nothing may be written.
         if !database.isInTransaction {
@@ -61,7 +68,7 @@ extension Store {
     /// key this vault no longer has, or damaged): it is then rebuilt.
     private func cachedBookTitles(_ cipher: RecordCipher) throws(StoreError) -> BookTitleIndex? {
         var sealed: [UInt8]?
-        try database.forEachRow("SELECT titles FROM book_title_cache WHERE id = 1") { row in sealed = row.blob(0) }
+        try database.forEachRow("SELECT titles FROM book_title_cache WHERE id = 1") { row in sealed = row.blob("titles") }
         guard let sealed,
               var plain = try? cipher.sealer.open(sealed, table: "book_title_cache", recordID: "1", field: "titles") else { return nil }
         do {
@@ -84,20 +91,26 @@ extension Store {
                 throw .crypto(error)
             }
             try database.run("INSERT OR REPLACE INTO book_title_cache (id, titles, built_at) VALUES (1, ?1, ?2)",
-                             [.blob(sealed), .integer(clock.now().millisecondsSince1970)])
+                             [.blob(sealed), .integer(store.clock.now().millisecondsSince1970)])
             return titles
         }
     }
 
     private func scanBookTitles(_ cipher: RecordCipher) throws(StoreError) -> [BookTitle] {
         var titles: [BookTitle] = []
-        try database.forEachRow("SELECT id, title, authors FROM book WHERE deleted_at IS NULL ORDER BY created_at, id") { row in
-            let id = row.text(0)
+        try database.forEachRow("SELECT \(TitleColumn.list) FROM book WHERE deleted_at IS NULL ORDER BY created_at, id") { row in
+            let id = row.text(TitleColumn.id)
             guard let entityID = try? EntityID(validating: id),
-                  let title = try? cipher.open(row.blob(1), table: "book", id: id, field: "title"),
-                  let authors = try? BookTable.authors(fromJSON: cipher.open(row.blob(2), table: "book", id: id, field: "authors")) else { return }
+                  let title = try? cipher.open(row.blob(TitleColumn.title), table: "book", id: id, field: "title"),
+                  let authors = try? BookTable.authors(fromJSON: cipher.open(row.blob(TitleColumn.authors), table: "book", id: id, field: "authors")) else { return }
             titles.append(BookTitle(id: entityID, title: title, authors: authors))
         }
         return titles
+    }
+
+    /// The columns of `book` a title scan reads, every live book's.
+    private enum TitleColumn: Int32, TableColumns {
+        case id, title, authors
+        var name: String { "\(self)" }
     }
 }

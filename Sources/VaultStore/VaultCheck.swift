@@ -19,29 +19,35 @@ public struct VaultCheckReport: Sendable, Equatable {
     public internal(set) var findings: [Finding] = []
 }
 
-extension Store {
+/// What ``Store/check()`` runs for `bmvault check`: reads only, table by table, and a page
+/// SQLite cannot read ends it as one more finding, not as an error.
+struct VaultCheck {
+    let store: Store
+    private var database: Database { store.database }
+    private var vaultID: String { store.metadata.vaultID }
+
     /// Verifies the whole vault, as `restic check` does a repository: SQLite's integrity and
     /// foreign keys, the schema against the one this build ships, the keyslots' shape, and
     /// that every sealed field opens under the record and field it is bound to (books,
     /// notes and quotes and their kept versions, outbox operations, the title cache, the key
     /// chain), and that the counts per book the triggers keep match a count of the journal.
     /// Reads only; the key must be attached. A page SQLite cannot read is a finding too.
-    public func check() throws(StoreError) -> VaultCheckReport {
-        let sealer = try requireCipher().sealer
+    func run() throws(StoreError) -> VaultCheckReport {
+        let sealer = try store.requireCipher().sealer
         var report = VaultCheckReport()
         do throws(StoreError) {
             try checkDatabase(&report)
             try checkKeyslots(&report)
-            for phase in Self.rekeyPhases {
+            for phase in VaultRekey.phases {
                 try checkSealedFields(of: phase.table, fields: phase.fields, sealer: sealer, &report)
             }
             try checkKeptVersions(sealer: sealer, &report)
             try checkBookAliases(sealer: sealer, &report)
             try checkTitleCache(sealer: sealer, &report)
             try checkBookActivity(&report)
-            let held = try read { tables throws(StoreError) in try tables.keys.retired() }
+            let held = try store.read { tables throws(StoreError) in try tables.keys.retired() }
             var rows = 0
-            try database.forEachRow("SELECT count(*) FROM retired_key") { row in rows = Int(row.int64(0)) }
+            try database.forEachRow("SELECT count(*) AS count FROM retired_key") { row in rows = Int(row.int64("count")) }
             if rows > held.count {
                 report.findings.append(.init(kind: "retired_key", id: nil, problem: "\(rows - held.count) entries with a malformed key id"))
             }
@@ -63,15 +69,15 @@ extension Store {
     /// and the schema compared with the frozen one of this vault's version.
     private func checkDatabase(_ report: inout VaultCheckReport) throws(StoreError) {
         var integrity: [String] = []
-        try database.forEachRow("PRAGMA integrity_check") { row in integrity.append(row.text(0)) }
+        try database.forEachRow("PRAGMA integrity_check") { row in integrity.append(row.text("integrity_check")) }
         if integrity != ["ok"] {
             report.findings.append(.init(kind: "database", id: nil, problem: "integrity_check reports \(integrity.count) problems"))
         }
         try database.forEachRow("PRAGMA foreign_key_check") { row in
-            report.findings.append(.init(kind: row.text(0), id: row.isNull(1) ? nil : String(row.int64(1)),
-                                         problem: "refers to a missing \(row.text(2))"))
+            report.findings.append(.init(kind: row.text("table"), id: row.isNull("rowid") ? nil : String(row.int64("rowid")),
+                                         problem: "refers to a missing \(row.text("parent"))"))
         }
-        let version = try schemaVersion()
+        let version = try store.schemaVersion()
         let asShipped = try SchemaText.isAsShipped(database, version: version)
         if version != Migrations.latestVersion || !asShipped {
             report.findings.append(.init(kind: "schema", id: nil, problem: "differs from schema v\(version) as shipped"))
@@ -81,7 +87,7 @@ extension Store {
 
     /// One passphrase slot and one recovery slot, each of a shape this build opens.
     private func checkKeyslots(_ report: inout VaultCheckReport) throws(StoreError) {
-        let slots = try read { tables throws(StoreError) in try tables.keys.slots() }
+        let slots = try store.read { tables throws(StoreError) in try tables.keys.slots() }
         report.verified["keyslot"] = slots.count
         for kind in [Keyslot.Kind.passphrase, .recovery] where !slots.contains(where: { $0.kind == kind }) {
             report.findings.append(.init(kind: "keyslot", id: nil, problem: "no \(kind.rawValue) slot"))
@@ -97,12 +103,19 @@ extension Store {
                                    _ report: inout VaultCheckReport) throws(StoreError) {
         let idColumn = table == "outbox" ? "idempotency_key" : "id"
         let format = table == "outbox" ? "payload_format" : "0"
-        try database.forEachRow("SELECT \(idColumn), \(format), \(fields.joined(separator: ", ")) FROM \(table)") { row in
+        // Every row of the table: its columns are looked up once, by name, not per row.
+        var columns: (record: Int32, format: Int32, fields: [Int32])?
+        try database.forEachRow("""
+            SELECT \(idColumn) AS record, \(format) AS format, \(fields.joined(separator: ", ")) FROM \(table)
+            """) { row in
+            let found = columns ?? (row.index(of: "record"), row.index(of: "format"), fields.map { row.index(of: $0) })
+            columns = found
             report.verified[table, default: 0] += 1
-            let id = row.text(0)
-            for (index, field) in fields.enumerated() where !row.isNull(Int32(index + 2)) {
-                let sealed = row.blob(Int32(index + 2))
-                let binding = sealedFieldBinding(table: table, recordID: id, field: field, payloadFormat: row.int64(1))
+            let id = row.text(found.record)
+            for (column, field) in zip(found.fields, fields) where !row.isNull(column) {
+                let sealed = row.blob(column)
+                let binding = VaultRekey.sealedFieldBinding(vaultID: vaultID, table: table, recordID: id, field: field,
+                                                            payloadFormat: row.int64(found.format))
                 if !sealed.isEmpty, !opens(sealed, binding, sealer) {
                     report.findings.append(.init(kind: table, id: id, problem: "\(field) does not open"))
                 }
@@ -113,9 +126,9 @@ extension Store {
     private func checkBookAliases(sealer: FieldSealer, _ report: inout VaultCheckReport) throws(StoreError) {
         try database.forEachRow("SELECT id, book_id, alias FROM book_alias") { row in
             report.verified["book_alias", default: 0] += 1
-            let binding = Binding(vaultID: metadata.vaultID, table: "book_alias", recordID: row.text(0), field: "alias")
-            if !opens(row.blob(2), binding, sealer) {
-                report.findings.append(.init(kind: "book_alias", id: row.text(1), problem: "a name another program gives the book does not open"))
+            let binding = Binding(vaultID: vaultID, table: "book_alias", recordID: row.text("id"), field: "alias")
+            if !opens(row.blob("alias"), binding, sealer) {
+                report.findings.append(.init(kind: "book_alias", id: row.text("book_id"), problem: "a name another program gives the book does not open"))
             }
         }
     }
@@ -123,11 +136,11 @@ extension Store {
     private func checkKeptVersions(sealer: FieldSealer, _ report: inout VaultCheckReport) throws(StoreError) {
         try database.forEachRow("SELECT annotation_id, hlc, body, locator, comment FROM annotation_version") { row in
             report.verified["annotation_version", default: 0] += 1
-            let recordID = AnnotationTable.versionRecordID(row.text(0), clock: row.text(1))
-            for (index, field) in [(2, "body"), (3, "locator"), (4, "comment")] where !row.isNull(Int32(index)) {
-                let binding = Binding(vaultID: metadata.vaultID, table: "annotation_version", recordID: recordID, field: field)
-                if !opens(row.blob(Int32(index)), binding, sealer) {
-                    report.findings.append(.init(kind: "annotation_version", id: row.text(0), problem: "\(field) of a kept version does not open"))
+            let recordID = AnnotationTable.versionRecordID(row.text("annotation_id"), clock: row.text("hlc"))
+            for field in ["body", "locator", "comment"] where !row.isNull(field) {
+                let binding = Binding(vaultID: vaultID, table: "annotation_version", recordID: recordID, field: field)
+                if !opens(row.blob(field), binding, sealer) {
+                    report.findings.append(.init(kind: "annotation_version", id: row.text("annotation_id"), problem: "\(field) of a kept version does not open"))
                 }
             }
         }
@@ -136,8 +149,8 @@ extension Store {
     private func checkTitleCache(sealer: FieldSealer, _ report: inout VaultCheckReport) throws(StoreError) {
         try database.forEachRow("SELECT id, titles FROM book_title_cache") { row in
             report.verified["book_title_cache", default: 0] += 1
-            let binding = Binding(vaultID: metadata.vaultID, table: "book_title_cache", recordID: String(row.int64(0)), field: "titles")
-            if !opens(row.blob(1), binding, sealer) {
+            let binding = Binding(vaultID: vaultID, table: "book_title_cache", recordID: String(row.int64("id")), field: "titles")
+            if !opens(row.blob("titles"), binding, sealer) {
                 report.findings.append(.init(kind: "book_title_cache", id: nil, problem: "titles do not open (rebuilt at the next change to a book)"))
             }
         }
@@ -146,9 +159,11 @@ extension Store {
     /// `book_activity` (migration 0011) against the live notes, quotes and sessions counted
     /// again: a book whose row differs is named.
     private func checkBookActivity(_ report: inout VaultCheckReport) throws(StoreError) {
-        try database.forEachRow("SELECT count(*) FROM book_activity") { row in report.verified["book_activity"] = Int(row.int64(0)) }
+        try database.forEachRow("SELECT count(*) AS count FROM book_activity") { row in
+            report.verified["book_activity"] = Int(row.int64("count"))
+        }
         try database.forEachRow("""
-            SELECT coalesce(kept.book_id, counted.book_id) FROM book_activity AS kept FULL JOIN (
+            SELECT coalesce(kept.book_id, counted.book_id) AS book_id FROM book_activity AS kept FULL JOIN (
                 SELECT book_id, sum(notes) AS notes, sum(quotes) AS quotes, sum(sessions) AS sessions, max(last_session) AS last_session
                 FROM (SELECT book_id, sum(kind = 'note') AS notes, sum(kind = 'quote') AS quotes, 0 AS sessions, NULL AS last_session
                       FROM annotation WHERE deleted_at IS NULL GROUP BY book_id
@@ -158,7 +173,7 @@ extension Store {
             WHERE coalesce(kept.notes, 0) != coalesce(counted.notes, 0) OR coalesce(kept.quotes, 0) != coalesce(counted.quotes, 0)
                OR coalesce(kept.sessions, 0) != coalesce(counted.sessions, 0) OR kept.last_session IS NOT counted.last_session
             """) { row in
-            report.findings.append(.init(kind: "book_activity", id: row.text(0), problem: "counts differ from the journal's"))
+            report.findings.append(.init(kind: "book_activity", id: row.text("book_id"), problem: "counts differ from the journal's"))
         }
     }
 

@@ -2,16 +2,20 @@ public import Journal
 public import SyncWire
 
 /// Purging tombstones: each purge in a write transaction with SQLite's `secure_delete` on,
-/// and the blobs of purged book files removed once it has committed.
-extension Store {
+/// and the blobs of purged book files removed once it has committed. Not a table of
+/// ``Tables``: the pragma is set outside a transaction, and the blobs go after the commit.
+public struct TombstonePurge {
+    let store: Store
+    private var database: Database { store.database }
+
     /// Purges what ``TombstoneTable/expired(before:limit:)`` finds, `limit` at a time (a command's
     /// share of the work, or all of it for `bmvault purge`). With `onlyIfDue` (a command on
     /// its way), the search runs at most once a day once nothing was left, since it scans
     /// the deleted records: otherwise one small read, and nothing written. Returns how many
     /// were purged.
     @discardableResult
-    public func purgeExpiredTombstones(limit: Int, onlyIfDue: Bool = false) throws(StoreError) -> Int {
-        let now = clock.now().millisecondsSince1970
+    public func expired(limit: Int, onlyIfDue: Bool = false) throws(StoreError) -> Int {
+        let now = store.clock.now().millisecondsSince1970
         if onlyIfDue {
             var checkedAt: Int64?
             try database.forEachRow("SELECT value FROM vault_meta WHERE key = ?", [.text(TombstoneTable.purgeCheckedAtKey)]) { row in
@@ -19,11 +23,11 @@ extension Store {
             }
             if let checkedAt, now - checkedAt < 86_400_000, checkedAt <= now { return 0 }
         }
-        let (horizon, expired) = try read { tables throws(StoreError) in
+        let (horizon, expired) = try store.read { tables throws(StoreError) in
             let horizon = try tables.tombstones.horizon()
             return (horizon, try tables.tombstones.expired(before: horizon, limit: limit))
         }
-        let purged = try purgeTombstones(expired) + purgeRemovedFiles(before: horizon)
+        let purged = try tombstones(expired) + removedFiles(before: horizon)
         if expired.count < limit {
             try database.writeTransaction { () throws(StoreError) in
                 try database.run("""
@@ -43,21 +47,21 @@ extension Store {
     /// operation that arrives later about the record is still decided against its deletion.
     /// Returns how many were purged.
     @discardableResult
-    public func purgeTombstones(_ tombstones: [Tombstone]) throws(StoreError) -> Int {
+    public func tombstones(_ tombstones: [Tombstone]) throws(StoreError) -> Int {
         guard !tombstones.isEmpty else { return 0 }
         try database.execute("PRAGMA secure_delete = ON")
         defer { try? database.execute("PRAGMA secure_delete = OFF") }
-        let (purged, goneContents) = try write { tables throws(StoreError) in try tables.tombstones.purge(tombstones) }
+        let (purged, goneContents) = try store.write { tables throws(StoreError) in try tables.tombstones.purge(tombstones) }
         // Only once the rows are gone: a blob goes after the last row naming it.
-        for content in goneContents { fileStore.remove(content) }
+        for content in goneContents { store.fileStore.remove(content) }
         return purged
     }
 
     /// Purges what book files removed before `horizon` still say (``TombstoneTable/purgeRemovedFiles(before:)``),
     /// with SQLite overwriting what it frees. Returns how many files were purged.
-    func purgeRemovedFiles(before horizon: Timestamp) throws(StoreError) -> Int {
+    private func removedFiles(before horizon: Timestamp) throws(StoreError) -> Int {
         try database.execute("PRAGMA secure_delete = ON")
         defer { try? database.execute("PRAGMA secure_delete = OFF") }
-        return try write { tables throws(StoreError) in try tables.tombstones.purgeRemovedFiles(before: horizon) }
+        return try store.write { tables throws(StoreError) in try tables.tombstones.purgeRemovedFiles(before: horizon) }
     }
 }

@@ -10,8 +10,9 @@ public struct BackupSummary: Sendable, Equatable {
     public let bytes: Int64
 }
 
-/// A consistent copy of the vault that stays encrypted, and a vault made again from one.
-extension Store {
+/// A consistent copy of the vault that stays encrypted (``Store/backup(to:)``), and a vault
+/// made again from one.
+public enum VaultBackup {
     /// The checksum file beside a backup.
     public static func checksumPath(of backup: String) -> String { backup + ".sha256" }
 
@@ -20,7 +21,7 @@ extension Store {
     /// are: the copy is as encrypted as the vault. Written under a temporary name, flushed,
     /// then given its name only if nothing has it (a backup never replaces a file), with its
     /// SHA-256 beside it. Needs no key.
-    public func backup(to path: String) throws(StoreError) -> BackupSummary {
+    static func write(_ database: Database, to path: String) throws(StoreError) -> BackupSummary {
         let checksumPath = Self.checksumPath(of: path)
         for taken in [path, checksumPath] where FileSystem.exists(taken) { throw .backupExists(path: taken) }
         // SQLite would only say it cannot open the copy; a mistyped folder is the reader's to fix.
@@ -66,9 +67,9 @@ extension Store {
             for leftover in ["", "-wal", "-shm", "-journal"] { FileSystem.remove(partial + leftover) }
         }
         do throws(StoreError) {
-            let source = try openExisting(backup, readOnly: true)
+            let source = try Store.openExisting(backup, readOnly: true)
             var integrity: [String] = []
-            try source.forEachRow("PRAGMA integrity_check") { row in integrity.append(row.text(0)) }
+            try source.forEachRow("PRAGMA integrity_check") { row in integrity.append(row.text("integrity_check")) }
             guard integrity == ["ok"] else { throw StoreError.backupDamaged(path: backup) }
             try verifySchema(of: source, backup: backup, clock: clock, generatorVersion: generatorVersion)
             try source.copy(to: partial)
@@ -79,8 +80,8 @@ extension Store {
         }
         try FileSystem.restrictToOwner(partial)
         do {
-            let store = try open(at: partial, clock: clock, generatorVersion: generatorVersion, events: events)
-            try store.becomeNewDevice()
+            let store = try Store.open(at: partial, clock: clock, generatorVersion: generatorVersion, events: events)
+            try becomeNewDevice(store)
             try store.database.execute("PRAGMA wal_checkpoint(TRUNCATE)")
         }
         try FileSystem.synchronizeFile(partial)
@@ -90,7 +91,8 @@ extension Store {
 
     /// A restored copy's new identity, in one transaction: a new device id, no outbox, and
     /// a snapshot owed to every remote (see ``restore(from:to:clock:generatorVersion:events:)``).
-    private func becomeNewDevice() throws(StoreError) {
+    private static func becomeNewDevice(_ store: Store) throws(StoreError) {
+        let database = store.database
         let deviceID: String
         do { deviceID = encodeHex(try randomBytes(count: 16)) } catch { throw .crypto(error) }
         try database.writeTransaction { () throws(StoreError) in
@@ -101,7 +103,8 @@ extension Store {
                 UPDATE remote SET needs_snapshot = 1, last_synced_at = NULL;
                 """)
         }
-        metadata = VaultMetadata(vaultID: metadata.vaultID, keyID: metadata.keyID, createdAt: metadata.createdAt, deviceID: deviceID)
+        let metadata = store.metadata
+        store.metadata = VaultMetadata(vaultID: metadata.vaultID, keyID: metadata.keyID, createdAt: metadata.createdAt, deviceID: deviceID)
     }
 
     /// The backup's schema must be the one bmvault shipped for its version, compared as

@@ -46,29 +46,31 @@ public struct UpgradeRehearsal: Sendable {
     public let milliseconds: Int64
 }
 
-extension Store {
+extension SchemaState {
     /// The schema version and migration history of the vault at `path`. Never migrates.
-    public static func schemaState(at path: String) throws(StoreError) -> SchemaState {
-        let database = try openExisting(path)
+    public init(ofVaultAt path: String) throws(StoreError) {
+        let database = try Store.openExisting(path)
         let version = try MigrationRunner.version(of: database)
         var history: [MigrationRecord] = []
         try database.forEachRow("""
             SELECT id, checksum, applied_at, duration_ms, bmvault_version FROM schema_migration ORDER BY id
             """) { row in
-            history.append(MigrationRecord(id: row.text(0), checksum: row.text(1),
-                                           appliedAt: Timestamp(millisecondsSince1970: row.int64(2)),
-                                           durationMilliseconds: row.int64(3), bmvaultVersion: row.text(4)))
+            history.append(MigrationRecord(id: row.text("id"), checksum: row.text("checksum"),
+                                           appliedAt: Timestamp(millisecondsSince1970: row.int64("applied_at")),
+                                           durationMilliseconds: row.int64("duration_ms"), bmvaultVersion: row.text("bmvault_version")))
         }
         let pending = Migrations.all.dropFirst(min(version, Migrations.latestVersion)).map { MigrationInfo(id: $0.id, summary: $0.summary) }
-        return SchemaState(version: version, latestVersion: Migrations.latestVersion, history: history, pending: pending)
+        self.init(version: version, latestVersion: Migrations.latestVersion, history: history, pending: pending)
     }
+}
 
+extension UpgradeRehearsal {
     /// Upgrades a copy of the vault at `path` (beside it, so it stays on the same disk
     /// with the same permissions), verifies it, reports what changed and how long it
     /// took, and deletes the copy. The vault itself is not touched.
-    public static func rehearseUpgrade(at path: String, clock: any Clock = SystemClock(),
-                                       generatorVersion: String) throws(StoreError) -> UpgradeRehearsal {
-        let original = try openExisting(path)
+    public static func run(at path: String, clock: any Clock = SystemClock(),
+                           generatorVersion: String) throws(StoreError) -> UpgradeRehearsal {
+        let original = try Store.openExisting(path)
         let from = try MigrationRunner.version(of: original)
         guard from <= Migrations.latestVersion else {
             throw .newerSchema(found: from, supported: Migrations.latestVersion)
@@ -103,29 +105,9 @@ extension Store {
                                 milliseconds: elapsed)
     }
 
-    /// Opens the database at `path` if it is a bmvault vault; any other file, whatever its
-    /// `user_version`, is refused as ``StoreError/notAVault(path:)`` and not touched.
-    static func openExisting(_ path: String, readOnly: Bool = false) throws(StoreError) -> Database {
-        guard FileSystem.exists(path) else { throw .vaultNotFound(path: path) }
-        let database: Database
-        do { database = try Database(path: path, create: false, readOnly: readOnly) } catch {
-            throw error.isNotADatabase ? .notAVault(path: path) : StoreError(error)
-        }
-        var isVault = false
-        do {
-            try database.forEachRow("SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'vault_meta'") { row in
-                isVault = row.int64(0) == 1
-            }
-        } catch .database(code: let code, message: _) where ResultCode(primaryOf: code) == .notADatabase {
-            throw .notAVault(path: path)
-        }
-        guard isVault else { throw .notAVault(path: path) }
-        return database
-    }
-
     private static func objectNames(_ database: Database) throws(StoreError) -> Set<String> {
         var names = Set<String>()
-        try database.forEachRow("SELECT type || ' ' || name FROM sqlite_master WHERE sql IS NOT NULL") { row in names.insert(row.text(0)) }
+        try database.forEachRow("SELECT type || ' ' || name AS object FROM sqlite_master WHERE sql IS NOT NULL") { row in names.insert(row.text("object")) }
         return names
     }
 }

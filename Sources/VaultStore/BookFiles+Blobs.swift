@@ -21,40 +21,42 @@ public final class ReceivedFileBlob: IncomingFileBlob {
 /// blob files are sent as the file store keeps them (sealed under each content's own key,
 /// which only travels sealed in the content's operation), and a blob received is kept only
 /// once it opens under its key and hashes to its content's SHA-256.
-extension Store {
-    public typealias IncomingBlob = ReceivedFileBlob
-
+extension BookFiles {
     /// Stored contents an attached file needs whose blob is here.
-    public func fileBlobsToSend() throws(StoreError) -> [String] {
+    public func blobsToSend() throws(StoreError) -> [String] {
         try contentsAttachedLive().filter { holdsBlob(of: $0) }.map(\.id.rawValue)
     }
 
-    public func openFileBlob(_ id: String) throws(StoreError) -> FileDescriptor {
-        try Self.fileCall { () throws(FileIOError) in try fileStore.openBlob(id) }
+    /// The blob of content `id`, as the file store keeps it (sealed), to send.
+    public func openBlob(_ id: String) throws(StoreError) -> FileDescriptor {
+        try Store.fileCall { () throws(FileIOError) in try store.fileStore.openBlob(id) }
     }
 
     /// Stored contents an attached file needs, whose bytes this device can read from no
     /// content of the same SHA-256.
-    public func fileBlobsWanted() throws(StoreError) -> [String] {
-        let reachable = try read { tables throws(StoreError) in try tables.bookFiles.reachableContentsByChecksum() }
+    public func blobsWanted() throws(StoreError) -> [String] {
+        let reachable = try store.read { tables throws(StoreError) in try tables.bookFiles.reachableContentsByChecksum() }
         return try contentsAttachedLive().filter { $0.isStored && reachable[$0.checksum] == nil }.map(\.id.rawValue)
     }
 
-    public func receiveFileBlob(_ id: String) throws(StoreError) -> ReceivedFileBlob {
-        ReceivedFileBlob(try fileStore.receive(id))
+    /// A blob of content `id` to receive, locked until it is kept or discarded.
+    public func receiveBlob(_ id: String) throws(StoreError) -> ReceivedFileBlob {
+        ReceivedFileBlob(try store.fileStore.receive(id))
     }
 
-    public func keepFileBlob(_ blob: ReceivedFileBlob) throws(StoreError) -> Bool {
+    /// Keeps a received blob when it opens under its content's key and hashes to its
+    /// SHA-256; discards it otherwise (false) or when its content is not a stored one here.
+    public func keepBlob(_ blob: ReceivedFileBlob) throws(StoreError) -> Bool {
         do throws(StoreError) {
             guard let entity = try? EntityID(validating: blob.incoming.id),
-                  let (content, key) = try read({ tables throws(StoreError) -> (FileContent, FileKey)? in
+                  let (content, key) = try store.read({ tables throws(StoreError) -> (FileContent, FileKey)? in
                       guard let content = try tables.bookFiles.contents().first(where: { $0.id == entity }), content.isStored else { return nil }
                       return (content, try tables.bookFiles.fileKey(of: entity))
                   }) else {
                 blob.discard()
                 return false
             }
-            return try fileStore.keep(blob.incoming, key: key, binding: blobBinding(entity), checksum: content.checksum)
+            return try store.fileStore.keep(blob.incoming, key: key, binding: store.blobBinding(entity), checksum: content.checksum)
         } catch {
             blob.discard()
             throw error
@@ -67,10 +69,10 @@ extension Store {
     /// device sees once it pulls; one that holds the bytes sends them again if a remote lacks
     /// them. What could be lost is the bytes of a file re-attached on a device without them
     /// and silent for longer than the retention, as with every purge (Docs/FILES.md).
-    public func fileBlobsToForget() throws(StoreError) -> [String] {
-        let horizon = try read { tables throws(StoreError) in try tables.tombstones.horizon() }
+    public func blobsToForget() throws(StoreError) -> [String] {
+        let horizon = try store.read { tables throws(StoreError) in try tables.tombstones.horizon() }
         var ids: [String] = []
-        try database.forEachRow("SELECT id FROM file f WHERE \(TombstoneTable.everyAttachmentRemovedBefore)",
+        try store.database.forEachRow("SELECT id FROM file f WHERE \(TombstoneTable.everyAttachmentRemovedBefore)",
                                 [.integer(horizon.millisecondsSince1970)]) { row in ids.append(row.text("id")) }
         return ids
     }
@@ -78,7 +80,9 @@ extension Store {
     /// The contents that a live attachment names.
     private func contentsAttachedLive() throws(StoreError) -> [FileContent] {
         var attached = Set<String>()
-        try database.forEachRow("SELECT DISTINCT file_id FROM book_file WHERE removed_at IS NULL") { row in attached.insert(row.text(0)) }
-        return try read { tables throws(StoreError) in try tables.bookFiles.contents() }.filter { attached.contains($0.id.rawValue) }
+        try store.database.forEachRow("SELECT DISTINCT file_id FROM book_file WHERE removed_at IS NULL") { row in
+            attached.insert(row.text("file_id"))
+        }
+        return try store.read { tables throws(StoreError) in try tables.bookFiles.contents() }.filter { attached.contains($0.id.rawValue) }
     }
 }

@@ -67,45 +67,47 @@ public struct FileAddition: Sendable, Equatable {
     public let wasAttached: Bool
 }
 
-/// The reader's book files, kept beside the journal: the rows here, the encrypted blobs in
-/// the ``FileStore``. Rows and blobs are changed in an order that a crash at any point
-/// leaves no row without its blob (a blob without a row is swept by ``sweepFileStore()``).
-/// Attachments sync like other records (``BookFileVersion``, Store+BookFileRecords); the
-/// blobs stay on the device that stored them, and a link is only its own device's.
-extension Store {
-    var fileStore: FileStore { FileStore(databasePath: path) }
+/// The reader's book files, kept beside the journal: the rows in ``BookFileTable``, the
+/// encrypted blobs in the ``FileStore``. Rows and blobs are changed in an order that a crash
+/// at any point leaves no row without its blob (a blob without a row is swept by
+/// ``sweep()``). Attachments sync like other records (``BookFileVersion``); the blobs stay
+/// on the device that stored them, and a link is only its own device's. Not a table of
+/// ``Tables``: a blob is written before its rows' transaction and kept or removed after it.
+public struct BookFiles {
+    let store: Store
+    private var fileStore: FileStore { store.fileStore }
 
     /// Adds the book file at `path` (already inspected: `format`, `metadata`): stored
     /// encrypted in the file store, or with `linkOnly`, a handle to it where it lies. The
     /// same content twice is attached, not stored again. `progress`: bytes read.
-    public func addFile(at path: String, format: String, metadata: String, linkOnly: Bool, book choice: FileBookChoice,
-                        progress: (Int64) -> Void = { _ in }) throws(StoreError) -> FileAddition {
-        let cipher = try requireCipher()
-        let source = try Self.fileCall { () throws(FileIOError) in try FileDescriptor.open(path, .readOnly) }
+    public func add(at path: String, format: String, metadata: String, linkOnly: Bool, book choice: FileBookChoice,
+                    progress: (Int64) -> Void = { _ in }) throws(StoreError) -> FileAddition {
+        let cipher = try store.requireCipher()
+        let source = try Store.fileCall { () throws(FileIOError) in try FileDescriptor.open(path, .readOnly) }
         defer { try? source.close() }
-        let status = try Self.fileCall { () throws(FileIOError) in try source.status() }
-        let newID = EntityID.generate(at: clock.now())
+        let status = try Store.fileCall { () throws(FileIOError) in try source.status() }
+        let newID = EntityID.generate(at: store.clock.now())
         var incoming: FileStore.Incoming?
         var key: FileKey?
         let checksum: String, size: Int64
         if linkOnly {
             (checksum, size) = try FileStore.copy(from: source, into: nil, progress: progress)
         } else {
-            let fileKey = try Self.cryptoCall { () throws(CryptoError) in try FileKey.generate() }
-            let stored = try fileStore.store(from: source, id: newID.rawValue, key: fileKey, binding: blobBinding(newID), progress: progress)
+            let fileKey = try Store.cryptoCall { () throws(CryptoError) in try FileKey.generate() }
+            let stored = try fileStore.store(from: source, id: newID.rawValue, key: fileKey, binding: store.blobBinding(newID), progress: progress)
             (incoming, key, checksum, size) = (stored.blob, fileKey, stored.checksum, stored.size)
         }
         defer { incoming?.discard() }
         let link = linkOnly ? FileLink(path: path, modifiedMilliseconds: status.modifiedMilliseconds) : nil
-        let (addition, matchedLinkOnly) = try write { tables throws(StoreError) -> (FileAddition, Bool) in
-            let (bookID, bookIsNew) = try fileBook(choice, in: tables)
+        let (addition, matchedLinkOnly) = try store.write { tables throws(StoreError) -> (FileAddition, Bool) in
+            let (bookID, bookIsNew) = try book(choice, in: tables)
             let existing = try tables.bookFiles.reachableContentsByChecksum()[checksum]
             let content: FileContent
             if let existing {
                 content = existing
             } else {
                 content = FileContent(id: newID, format: format, size: size, checksum: checksum, metadata: metadata,
-                                      isStored: !linkOnly, link: link, deviceID: self.metadata.deviceID, createdAt: clock.now())
+                                      isStored: !linkOnly, link: link, deviceID: store.deviceID, createdAt: store.clock.now())
                 try tables.bookFiles.insertContent(content, sealedKey: try key.map { key throws(StoreError) in
                     try tables.bookFiles.sealFileKey(key, id: newID)
                 }, cipher: cipher)
@@ -125,7 +127,7 @@ extension Store {
             incoming = nil
             try storeContent(of: addition.file.content.id, from: path)
             // Its first copy: new, even when the content was attached already.
-            let file = try read { tables throws(StoreError) in try tables.bookFiles.attached(addition.file.id) }
+            let file = try store.read { tables throws(StoreError) in try tables.bookFiles.attached(addition.file.id) }
             return FileAddition(file: file, bookIsNew: addition.bookIsNew, contentIsNew: true,
                                 wasAttached: addition.wasAttached)
         }
@@ -134,13 +136,13 @@ extension Store {
 
     /// Stores the blob of a content that was only linked, read again from `path`.
     private func storeContent(of id: EntityID, from path: String) throws(StoreError) {
-        let source = try Self.fileCall { () throws(FileIOError) in try FileDescriptor.open(path, .readOnly) }
+        let source = try Store.fileCall { () throws(FileIOError) in try FileDescriptor.open(path, .readOnly) }
         defer { try? source.close() }
-        let key = try Self.cryptoCall { () throws(CryptoError) in try FileKey.generate() }
-        let stored = try fileStore.store(from: source, id: id.rawValue, key: key, binding: blobBinding(id), progress: { _ in })
+        let key = try Store.cryptoCall { () throws(CryptoError) in try FileKey.generate() }
+        let stored = try fileStore.store(from: source, id: id.rawValue, key: key, binding: store.blobBinding(id), progress: { _ in })
         defer { stored.blob.finish() }
         do {
-            try write { tables throws(StoreError) in try tables.bookFiles.giveKey(key, to: id) }
+            try store.write { tables throws(StoreError) in try tables.bookFiles.giveKey(key, to: id) }
         } catch {
             stored.blob.discard()
             throw error
@@ -148,7 +150,7 @@ extension Store {
     }
 
     /// The book `choice` names, live; or the one the metadata names, added when missing.
-    private func fileBook(_ choice: FileBookChoice, in tables: Tables) throws(StoreError) -> (EntityID, Bool) {
+    private func book(_ choice: FileBookChoice, in tables: Tables) throws(StoreError) -> (EntityID, Bool) {
         switch choice {
         case .book(let id):
             try tables.books.requireLive(id)
@@ -165,10 +167,10 @@ extension Store {
     /// store or, for a linked file, from where it lies; the SHA-256 of what was written must
     /// be the recorded one (``StoreError/fileChanged(id:stored:)`` otherwise); one that cannot be
     /// opened is ``StoreError/fileUnreachable(id:stored:errno:)``. `progress`: bytes so far.
-    public func readFile(_ file: AttachedFile, into output: FileDescriptor?, progress: (Int64) -> Void = { _ in }) throws(StoreError) {
-        let content = try read { tables throws(StoreError) in try tables.bookFiles.reachableContent(for: file.content) }
+    public func read(_ file: AttachedFile, into output: FileDescriptor?, progress: (Int64) -> Void = { _ in }) throws(StoreError) {
+        let content = try store.read { tables throws(StoreError) in try tables.bookFiles.reachableContent(for: file.content) }
         let written: (checksum: String, size: Int64)
-        let stored = content.isStored && (content.deviceID == metadata.deviceID || holdsBlob(of: content))
+        let stored = content.isStored && (content.deviceID == store.deviceID || holdsBlob(of: content))
         if stored {
             let blob: FileDescriptor
             do {
@@ -177,10 +179,10 @@ extension Store {
                 throw .fileUnreachable(id: file.id.rawValue, stored: true, errno: error.errno.rawValue)
             }
             defer { try? blob.close() }
-            let key = try read { tables throws(StoreError) in try tables.bookFiles.fileKey(of: content.id) }
-            written = try fileStore.open(blob, key: key, binding: blobBinding(content.id),
+            let key = try store.read { tables throws(StoreError) in try tables.bookFiles.fileKey(of: content.id) }
+            written = try fileStore.open(blob, key: key, binding: store.blobBinding(content.id),
                                          into: output, progress: progress)
-        } else if let link = content.link, content.deviceID == metadata.deviceID {
+        } else if let link = content.link, content.deviceID == store.deviceID {
             let source: FileDescriptor
             do {
                 source = try FileDescriptor.open(link.path, .readOnly)
@@ -199,21 +201,9 @@ extension Store {
 
     /// Detaches a book file from its book (``BookFileTable/remove(_:)``); the stored blob goes,
     /// once that has committed, when no book has its content any more.
-    public func removeFile(_ id: EntityID) throws(StoreError) {
-        let gone = try write { tables throws(StoreError) in try tables.bookFiles.remove(id) }
+    public func remove(_ id: EntityID) throws(StoreError) {
+        let gone = try store.write { tables throws(StoreError) in try tables.bookFiles.remove(id) }
         for content in gone { fileStore.remove(content) }
-    }
-
-    /// Whether this device can read `content`'s bytes: its blob is here, or it is linked here.
-    func isReachableHere(_ content: FileContent) -> Bool {
-        content.isStored ? holdsBlob(of: content) : content.link != nil && content.deviceID == metadata.deviceID
-    }
-
-    /// What this device reads `content`'s bytes from, given the contents it can read by
-    /// SHA-256 (``BookFileTable/reachableContentsByChecksum()``, read once for a listing):
-    /// see ``BookFileTable/reachableContent(for:)``.
-    public func reachableContent(for content: FileContent, among reachable: [String: FileContent]) -> FileContent {
-        isReachableHere(content) ? content : reachable[content.checksum] ?? content
     }
 
     /// Whether the file store holds the blob of a stored content.
@@ -228,29 +218,14 @@ extension Store {
 
     /// Removes blobs no attached file needs: a `file add` killed before its row committed,
     /// a file removed on another device.
-    public func sweepFileStore() throws(StoreError) {
+    public func sweep() throws(StoreError) {
         try fileStore.sweep { (id) throws(StoreError) -> Bool in
             var named = false
-            try database.forEachRow("""
+            try store.database.forEachRow("""
                 SELECT 1 FROM file WHERE id = ?1 AND file_key IS NOT NULL
                   AND EXISTS (SELECT 1 FROM book_file WHERE file_id = ?1 AND removed_at IS NULL)
                 """, [.text(id)]) { _ in named = true }
             return named
         }
-    }
-
-    // MARK: - Keys
-
-    /// Where a content's blob is bound: the vault, the `file` table, the content's id.
-    func blobBinding(_ id: EntityID) -> Binding {
-        Binding(vaultID: metadata.vaultID, table: "file", recordID: id.rawValue, field: "blob")
-    }
-
-    static func fileCall<Result>(_ body: () throws(FileIOError) -> Result) throws(StoreError) -> Result {
-        do { return try body() } catch { throw StoreError(error) }
-    }
-
-    static func cryptoCall<Result>(_ body: () throws(CryptoError) -> Result) throws(StoreError) -> Result {
-        do { return try body() } catch { throw .crypto(error) }
     }
 }
