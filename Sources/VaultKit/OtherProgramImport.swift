@@ -72,7 +72,7 @@ public struct OtherProgramImportReport: Sendable {
 extension Vault {
     /// Imports a Kindle's `My Clippings.txt`, a KOReader sidecar or folder of them, calibre's
     /// highlights, a Readwise export or a jrnl journal, in ONE
-    /// transaction through the same import as an archive's (``Store/importArchive(dryRun:_:)``):
+    /// transaction through the same import as an archive's (``Applier/ArchiveImport``, `Store.importArchive(dryRun:_:)`):
     /// each book found by the names the source gives it or added, each record added unless
     /// the vault holds its import key, every change with its outbox operation. All or
     /// nothing; a `dryRun` does the same work and rolls it back. `progress` hears, after each
@@ -173,10 +173,11 @@ extension Vault {
         case .goodreads:
             let export = try Self.importedFile(at: path) { (bytes) throws(ImportError) in try GoodreadsExport.read(bytes) }
             var done = 0
+            var days = GoodreadsDays()
             report.summary = try Self.archiveOrStoreCall {
                 try store.importArchive(dryRun: dryRun) { importer in
                     for book in export.books {
-                        report.books.append(try Self.importGoodreads(book, into: importer, at: now))
+                        report.books.append(try Self.importGoodreads(book, into: importer, days: &days, at: now))
                         if !["read", "currently-reading", "to-read"].contains(book.shelf) { report.ownShelves += 1 }
                         done += 1
                         if done % 100 == 0 || done == export.books.count { progress(done, export.books.count) }
@@ -205,16 +206,16 @@ extension Vault {
     /// finished on that day; without one, finished on a day not known (placed at Date Added);
     /// `currently-reading` is reading since a day not known; `to-read` wanted since Date
     /// Added. A shelf of the reader's own is no status.
-    private static func importGoodreads(_ row: GoodreadsExport.Book, into importer: ArchiveImport,
+    private static func importGoodreads(_ row: GoodreadsExport.Book, into importer: ArchiveImport, days: inout GoodreadsDays,
                                         at now: Timestamp) throws -> OtherProgramImportReport.BookLine {
         let isbn = [row.isbn13, row.isbn].compactMap { $0 }.lazy.compactMap { try? Edition.checkedISBN($0) }.first
         let edition = Edition(isbn: isbn, year: row.yearPublished.flatMap { try? Edition.checkedYear($0) },
                               pages: row.pages.flatMap { try? Edition.checkedPages($0) })
         let source = ImportedBook(title: row.title, authors: row.authors,
                                   identifiers: ["goodreads:" + row.goodreadsID] + (isbn.map { ["isbn:" + $0] } ?? []), edition: edition)
-        let added = row.dateAdded.flatMap(goodreadsDay) ?? now
+        let added = row.dateAdded.flatMap { days.day($0) } ?? now
         let status: ImportedStatus? = switch row.shelf {
-        case "read": row.dateRead.flatMap(goodreadsDay).map { ImportedStatus(.finished, on: $0, dayKnown: true) }
+        case "read": row.dateRead.flatMap { days.day($0) }.map { ImportedStatus(.finished, on: $0, dayKnown: true) }
             ?? ImportedStatus(.finished, on: added, dayKnown: false)
         case "currently-reading": ImportedStatus(.reading, on: added, dayKnown: false)
         case "to-read": ImportedStatus(.wantToRead, on: added, dayKnown: true)
@@ -227,11 +228,20 @@ extension Vault {
         return line
     }
 
-    /// `2024/03/01` (Goodreads' dates) as that day's local midnight.
-    private static func goodreadsDay(_ text: String) -> Timestamp? {
-        let parts = text.split(separator: "/").compactMap { Int($0) }
-        guard parts.count == 3 else { return nil }
-        return LocalTimeText.timestamp(year: parts[0], month: parts[1], day: parts[2], hour: 0, minute: 0, second: 0)
+    /// `2024/03/01` (Goodreads' dates) as that day's local midnight, each day worked out
+    /// once per import: `mktime` reads the time zone again at every call, and a 20,000-row
+    /// export holds a few thousand days.
+    struct GoodreadsDays {
+        private var known: [String: Timestamp?] = [:]
+
+        mutating func day(_ text: String) -> Timestamp? {
+            if let day = known[text] { return day }
+            let parts = text.split(separator: "/").compactMap { Int($0) }
+            let day = parts.count == 3
+                ? LocalTimeText.timestamp(year: parts[0], month: parts[1], day: parts[2], hour: 0, minute: 0, second: 0) : nil
+            known[text] = day
+            return day
+        }
     }
 
     // MARK: - calibre
