@@ -60,7 +60,7 @@ public struct MergeTransaction: SyncApplyTransaction, MergeTarget {
     }
 
     /// A book file as decided; the blob of one removed here goes at the next sweep
-    /// (``Store/sweepFileStore()``), once this transaction has committed.
+    /// (``VaultStore/BookFiles/sweep()``), once this transaction has committed.
     public func apply(_ decision: BookFileDecision) throws(StoreError) {
         if case .store(let version) = decision { try tables.bookFiles.writeFromElsewhere(version) }
     }

@@ -250,7 +250,7 @@ extension Vault {
         return (book, try store.writing { tables throws(StoreError) in try tables.bookAliases.add(title: title, to: book.id) })
     }
 
-    /// Merges the book `duplicate` names into the one `kept` names (``Store/mergeBook(_:into:)``):
+    /// Merges the book `duplicate` names into the one `kept` names (``BookTable/merge(_:into:)``):
     /// one book, with everything both had. Returns both as they were, and what moved.
     public func mergeBook(_ duplicate: String, into kept: String) throws(VaultError) -> (merged: Book, kept: Book, summary: BookMergeSummary) {
         let from = try book(named: duplicate), into = try book(named: kept)

@@ -9,7 +9,7 @@ import Journal
 ///   order, so their ids are what one-by-one inserts give.
 ///
 /// Nothing inside such a transaction may read the outbox or the clock row but through the
-/// batch (``Store/enqueue(_:_:id:baseVersion:payload:cipher:at:clock:base:state:)`` and
+/// batch (``OutboxTable/enqueue(_:_:clock:at:baseVersion:base:state:)`` and
 /// ``Store/tick()`` do). On an error nothing of it is written; the transaction rolls back.
 final class WriteBatch {
     static let rowsPerStatement = 128

@@ -1,7 +1,7 @@
 /// The one place that decides how a record from elsewhere meets the one here: a version
 /// from another device (sync), or a record from an archive (import, and every importer of
 /// another format). It reads nothing and writes nothing: given both sides, it returns a
-/// decision, which the Store applies. Each kind of data is decided by its named policy
+/// decision, which the one applier (module `Applier`) applies. Each kind of data is decided by its named policy
 /// (`Conflicts/`): ``NoteAndQuoteTextPolicy``, ``BookMetadataPolicy``, ``ProgressPolicy``,
 /// ``SessionEditPolicy``, ``RatingPolicy``, ``ReadingLogPolicy``, ``EditionPolicy``, ``TagPolicy``,
 /// ``BookFileAttachmentPolicy``, ``FileLocatorPolicy``.

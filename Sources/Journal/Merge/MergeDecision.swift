@@ -1,4 +1,4 @@
-/// What a merge decided for a book from another device. The Store applies it as it is.
+/// What a merge decided for a book from another device. The applier applies it as it is.
 public enum BookDecision: Hashable, Sendable {
     /// The book here already has this version, or wins on every part.
     case unchanged

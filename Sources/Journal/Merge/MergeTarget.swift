@@ -8,7 +8,7 @@ public enum RecordVersion: Hashable, Sendable {
     case bookFile(BookFileVersion)
 }
 
-/// Where a merge's decisions land: the Store, inside one write transaction. It says what is
+/// Where a merge's decisions land: the one applier, inside one write transaction. It says what is
 /// here, and applies what ``JournalMerge`` decided, exactly as decided.
 public protocol MergeTarget {
     associatedtype Failure: Error

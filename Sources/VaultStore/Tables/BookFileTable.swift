@@ -352,7 +352,7 @@ public struct BookFileTable {
     /// and empties what a content no other book has still says (its metadata names the book;
     /// its key opens a blob that goes); returns those contents' ids, whose blobs the caller
     /// removes once the transaction commits. The rows stay, removed, as every tombstone does:
-    /// they tell the remotes that carry files which blobs can go (``fileBlobsToForget()``).
+    /// they tell the remotes that carry files which blobs can go (``BookFiles/blobsToForget()``).
     ///
     func detachFiles(ofBook book: EntityID) throws(StoreError) -> [String] {
         tables.requireWrite()

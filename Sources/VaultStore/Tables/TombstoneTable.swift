@@ -38,7 +38,7 @@ public struct TombstoneTable {
 
     /// Deleted records whose every operation is done and whose content is still here, in a
     /// vault with a remote (a sync decides when they go; without a remote, only the
-    /// retention does: ``Store/purgeExpiredTombstones(limit:onlyIfDue:)``).
+    /// retention does: ``TombstonePurge/expired(limit:onlyIfDue:)``).
     public func withContent() throws(StoreError) -> [Tombstone] {
         try tombstones(whose: { content in "AND length(\(content)) > 0" })
     }
@@ -72,7 +72,7 @@ public struct TombstoneTable {
           AND NOT EXISTS (SELECT 1 FROM book_file b WHERE b.file_id = f.id AND (b.removed_at IS NULL OR b.removed_at >= ?1))
         """
 
-    /// `vault_meta` key: when ``Store/purgeExpiredTombstones(limit:onlyIfDue:)`` last found nothing
+    /// `vault_meta` key: when ``TombstonePurge/expired(limit:onlyIfDue:)`` last found nothing
     /// left to purge (set when the vault is made).
     static let purgeCheckedAtKey = "tombstones_purge_checked_at"
 
@@ -117,7 +117,7 @@ public struct TombstoneTable {
         }
     }
 
-    /// Empties the content of `tombstones` (see ``Store/purgeTombstones(_:)``, which runs this
+    /// Empties the content of `tombstones` (see ``TombstonePurge/tombstones(_:)``, which runs this
     /// with SQLite overwriting what it frees, and removes the blobs once it has committed).
     /// Returns how many were purged and the file contents whose blobs can go.
     func purge(_ tombstones: [Tombstone]) throws(StoreError) -> (purged: Int, goneContents: [String]) {
