@@ -27,6 +27,17 @@ final class Statement {
         return indexes
     }()
 
+    /// Each named parameter's position (`:name` → 1…n), found once per statement: binding by
+    /// name is then one dictionary lookup per value, not a call into SQLite with a C string.
+    private lazy var parameterIndexes: [String: Int] = {
+        var indexes: [String: Int] = [:]
+        for index in 0..<sqlite3_bind_parameter_count(handle) {
+            guard let pointer = sqlite3_bind_parameter_name(handle, index + 1) else { continue }
+            indexes[String(cString: pointer)] = Int(index)
+        }
+        return indexes
+    }()
+
     /// Clears the previous run and binds `values` to `?1...?n`.
     func bind(_ values: [SQLValue]) throws(DatabaseError) {
         sqlite3_reset(handle)
@@ -73,9 +84,8 @@ final class Statement {
     func bind(named values: [String: SQLValue]) throws(DatabaseError) {
         var positional = [SQLValue](repeating: .null, count: Int(sqlite3_bind_parameter_count(handle)))
         for (name, value) in values {
-            let index = Int(sqlite3_bind_parameter_index(handle, name))
-            precondition(index > 0, "the statement has no parameter \(name)")
-            positional[index - 1] = value
+            guard let offset = parameterIndexes[name] else { preconditionFailure("the statement has no parameter \(name)") }
+            positional[offset] = value
         }
         try bind(positional)
     }
