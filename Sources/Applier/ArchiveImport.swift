@@ -274,3 +274,7 @@ extension Store {
         }
     }
 }
+
+// Not Sendable: one import, on the thread that runs its transaction.
+@available(*, unavailable)
+extension ArchiveImport: Sendable {}

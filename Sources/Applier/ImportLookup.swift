@@ -139,3 +139,7 @@ struct KnownBooks {
         withTitle[TextFolding.fold(book.title), default: []].append(book)
     }
 }
+
+// Not Sendable: its caches belong to the one transaction, on the thread that runs it.
+@available(*, unavailable)
+extension ImportLookup: Sendable {}

@@ -9,9 +9,12 @@ public import VaultStore
 public struct MergeTransaction: SyncApplyTransaction, MergeTarget {
     let store: Store
 
+    /// The applier of `store`'s transaction that is open now (``StoreSyncJournal`` makes one
+    /// for each pulled batch).
     public init(store: Store) {
         self.store = store
     }
+
     /// The tables of the one write transaction a merge runs in.
     private var tables: Tables { store.tablesOfThisTransaction }
 

@@ -96,3 +96,7 @@ extension Store {
         }
     }
 }
+
+// Not Sendable: an import's transaction is used on the thread that runs it.
+@available(*, unavailable)
+extension ImportTransaction: Sendable {}
