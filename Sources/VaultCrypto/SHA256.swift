@@ -13,10 +13,10 @@ internal import CSodium
 /// files and archives, most of `file add`'s time and half of `export`'s instructions.
 /// ``hex(of:)`` uses libsodium's `crypto_hash_sha256`, for the short texts a command hashes
 /// (the migration history, checked at every open; import keys; derived ids): libcrypto's first
-/// use in a process reads its configuration and sets up its default provider, about 1.5 ms and
-/// 2.5 MiB, more than those texts take to hash. The digests are SHA-256's either way, so nothing
-/// stored or exchanged changed when the hasher moved to libcrypto; `SHA256AgreementTests`
-/// holds the two equal.
+/// use in a process reads its configuration and sets up its default provider, 1.5 to 3 ms and
+/// about 2.5 MiB, more than those texts take to hash. The digests are SHA-256's either way, so
+/// nothing stored or exchanged changed when the hasher moved to libcrypto;
+/// `SHA256AgreementTests` holds the two equal.
 ///
 /// Not a MAC and not a key derivation: nothing is keyed with it, and it must never make an
 /// identifier from a secret. Encryption, key derivation and keyed hashing stay with libsodium
