@@ -1,8 +1,9 @@
 // swift-tools-version: 6.0
 import PackageDescription
 
-// bmvault depends on the Swift toolchain and system C libraries only: libsodium, SQLite and libsecret, libcurl
-// (a WebDAV remote), libxml2 (reading XML), libcsv (reading CSV exports), and libzip, libmobi and qpdf
+// bmvault depends on the Swift toolchain and system C libraries only: libsodium, OpenSSL's libcrypto
+// (SHA-256 only: checksums of data that is not secret), SQLite and libsecret, libcurl (a WebDAV
+// remote), libxml2 (reading XML), libcsv (reading CSV exports), and libzip, libmobi and qpdf
 // (reading a book file's metadata: EPUB, MOBI/AZW3, PDF), plus glibc.
 // Each C module has exactly one Swift importer, which imports it `internal`.
 let package = Package(
@@ -13,6 +14,7 @@ let package = Package(
     targets: [
         // C libraries (and the glibc calls Swift's Glibc module hides), wrapped once.
         .systemLibrary(name: "CSodium", pkgConfig: "libsodium", providers: [.apt(["libsodium-dev"])]),
+        .systemLibrary(name: "CCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
         .systemLibrary(name: "CSecret", pkgConfig: "libsecret-1", providers: [.apt(["libsecret-1-dev"])]),
         .systemLibrary(name: "CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
@@ -30,8 +32,9 @@ let package = Package(
         .target(name: "FileIO", dependencies: ["CFileIO"]),
         // Logging, redaction and reports: depends on FileIO only.
         .target(name: "Telemetry", dependencies: ["FileIO"]),
-        // Keys, sealed fields, keyslots: the only importer of libsodium.
-        .target(name: "VaultCrypto", dependencies: ["CSodium"]),
+        // Keys, sealed fields, keyslots: the only importer of libsodium. SHA-256 too: the only
+        // importer of libcrypto, which computes it and nothing else.
+        .target(name: "VaultCrypto", dependencies: ["CSodium", "CCrypto"]),
         // The vault key in the freedesktop Secret Service, through libsecret: the only importer of CSecret.
         .target(name: "Keystore", dependencies: ["CSecret", "FileIO", "VaultCrypto", "Telemetry"]),
         // HTTP/1.1 with TLS, through libcurl: the only importer of CCurl; depends on nothing else of ours.
@@ -80,7 +83,7 @@ let package = Package(
         .testTarget(name: "ImportersTests", dependencies: ["Importers", "TestSupport"]),
         .testTarget(name: "BookFilesTests", dependencies: ["BookFiles", "TestSupport"]),
         .testTarget(name: "TelemetryTests", dependencies: ["Telemetry"]),
-        .testTarget(name: "VaultCryptoTests", dependencies: ["VaultCrypto"]),
+        .testTarget(name: "VaultCryptoTests", dependencies: ["VaultCrypto", "TestSupport"]),
         .testTarget(name: "KeystoreTests", dependencies: ["Keystore", "VaultCrypto"]),
         .testTarget(name: "VaultStoreTests", dependencies: ["Applier", "FileIO", "VaultStore", "Sync", "SyncWire", "VaultCrypto", "Journal", "TestSupport"]),
         .testTarget(name: "ArchiveTests", dependencies: ["FileIO", "Archive", "Journal", "VaultCrypto", "TestSupport"]),

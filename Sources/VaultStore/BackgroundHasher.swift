@@ -3,9 +3,10 @@ import VaultCrypto
 
 /// The SHA-256 of a book file, computed on a second thread while `file add` seals and writes
 /// the same chunks on its own (or `file export`, `open`, `verify` and `export --with-files`
-/// open them): libsodium's SHA-256 (no SHA extensions) takes longer than sealing or opening
-/// and writing together, so side by side, on two cores, either takes about as long as
-/// hashing the file.
+/// open them), so that on two cores the file takes the longer of the two, not their sum. Made
+/// when libsodium's SHA-256 (no SHA extensions) took longer than sealing or opening and writing
+/// together; libcrypto's (issue 42) takes a fraction of that, and whether the second thread
+/// still pays for itself has not been measured since (Docs/PERFORMANCE.md, section 27).
 ///
 /// The other thread puts the plaintext into ``buffers`` chunk buffers in turn. At most `buffers - 1`
 /// chunks wait to be hashed, and chunks are hashed in order, so when a buffer comes round
