@@ -1,4 +1,5 @@
 public import Journal
+import SyncWire
 public import VaultStore
 
 /// What an import from another program (or `file add`, for the book a file's metadata

@@ -2,7 +2,7 @@ import Applier
 internal import FileIO
 public import Importers
 public import Journal
-public import VaultStore
+import VaultStore
 import VaultCrypto
 
 /// What an import of another program's file did (or, a dry run, would do), book by book,

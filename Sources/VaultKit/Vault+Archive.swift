@@ -2,7 +2,7 @@ import Applier
 public import Archive
 public import Journal
 import Telemetry
-public import VaultStore
+import VaultStore
 
 /// What `bmvault export` did.
 public struct ExportReport: Sendable {
