@@ -66,3 +66,11 @@ public typealias VaultCheckReport = VaultStore.VaultCheckReport
 public typealias BackupSummary = VaultStore.BackupSummary
 /// What an automatic schema upgrade reports as it goes.
 public typealias MigrationEvent = VaultStore.MigrationEvent
+/// Why an export into a notes folder was refused or failed.
+public typealias NotesFolderError = Archive.NotesFolderError
+/// What an export into a notes folder may do.
+public typealias NotesFolderOptions = Archive.NotesFolderOptions
+/// What an export into a notes folder did.
+public typealias NotesFolderSummary = Archive.NotesFolderSummary
+/// A note an export into a notes folder left as it was, and why.
+public typealias NotesFolderProblem = Archive.NotesFolderProblem

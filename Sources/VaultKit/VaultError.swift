@@ -128,6 +128,10 @@ public enum VaultError: Error, Equatable, Sendable {
     /// An export or import failed: a malformed, damaged or newer archive, or a file-system
     /// failure. An import that fails changes nothing in the vault.
     case archive(ArchiveError)
+    /// An export into a notes folder (`export --markdown-folder`) was refused or failed: a
+    /// folder that is not an earlier export's, a state file bmvault cannot read, a file-system
+    /// failure. Notes already put in place stay (each is whole); the state file says which.
+    case notesFolder(NotesFolderError)
 }
 
 /// The Store's own error, as ``VaultError/storage(_:)`` carries it: the CLI decides each

@@ -6,27 +6,45 @@ import VaultKit
 /// bmvault, and back (Docs/EXPORT-FORMAT.md).
 enum ArchiveCommands {
     struct ExportInput: CommandInput {
-        var out = ""  // Required: decoding always sets it.
+        var out: String?
+        var markdownFolder: String?
         var includeDeleted = false
         var withFiles = false
+        var overwriteEdited = false
+        var showEdits = false
+        var intoExisting = false
 
         static var parameters: [Parameter<ExportInput>] {
-            [.nonEmptyOption(\.out, OptionSpec(name: "out", valueName: "dir", help: "The directory to create (required)."),
-                             missing: "export needs --out DIR, a directory that does not exist yet"),
+            [.option(\.out, OptionSpec(name: "out", valueName: "dir", help: "The archive directory to create (it must not exist).")),
+             .option(\.markdownFolder, OptionSpec(name: "markdown-folder", valueName: "dir",
+                                                  help: "Instead of an archive: one note per book in this notes folder (Obsidian's, any Markdown folder), updated in place.")),
              .flag(\.includeDeleted, OptionSpec(name: "include-deleted", help: "Also write deleted books, notes and quotes (tombstones) to journal.json.")),
-             .flag(\.withFiles, OptionSpec(name: "with-files", help: "Also write plain copies of your book files under files/ (import re-attaches them)."))]
+             .flag(\.withFiles, OptionSpec(name: "with-files", help: "Also write plain copies of your book files under files/ (import re-attaches them).")),
+             .flag(\.overwriteEdited, OptionSpec(name: "overwrite-edited", help: "With --markdown-folder: also rewrite bmvault's part of notes you edited (your text outside it stays).")),
+             .flag(\.showEdits, OptionSpec(name: "show-edits", help: "With --markdown-folder: print what differs in each note you edited, as a diff.")),
+             .flag(\.intoExisting, OptionSpec(name: "into-existing", help: "With --markdown-folder: write into a folder that has files but no earlier export."))]
         }
     }
 
     static func export(_ context: CommandContext) -> CommandSpec {
         CommandSpec(
-            name: "export", abstract: "Write a plain-text archive of the journal.",
-            discussion: "DIR must not exist: it is created (0700) with README.md, manifest.json, journal.json, books/<title>-<id>.md and archive.schema.json (files 0600), and appears only once complete. Each book's files are listed (format, size, SHA-256, metadata); --with-files adds their plain copies under files/. The archive is NOT encrypted. Read it with less or jq; import it with `bmvault import DIR`.",
+            name: "export", abstract: "Write a plain-text archive of the journal, or a notes folder.",
+            discussion: "With --out, DIR must not exist: it is created (0700) with README.md, manifest.json, journal.json, books/<title>-<id>.md and archive.schema.json (files 0600), and appears only once complete. Each book's files are listed (format, size, SHA-256, metadata); --with-files adds their plain copies under files/. Read it with less or jq; import it with `bmvault import DIR`. With --markdown-folder, DIR gets one note per book (front matter, then its quotes and notes between two marker comments, each with a block id ^bm-...); a later export updates them in place, writes only what changed, keeps whatever you wrote outside the markers, and reports a note you edited between them instead of overwriting it (exit 1). Neither is encrypted.",
             parameters: ExportInput.parameters
         ) { input in
+            if let folder = input.markdownFolder {
+                try exportNotesFolder(folder, input, context)
+                return
+            }
+            guard let out = input.out, !out.isEmpty else {
+                throw CLIError.invalidValue("export needs --out DIR, a directory that does not exist yet (or --markdown-folder DIR, a notes folder)")
+            }
+            for (given, name) in [(input.overwriteEdited, "--overwrite-edited"), (input.showEdits, "--show-edits"), (input.intoExisting, "--into-existing")] where given {
+                throw CLIError.invalidValue("\(name) goes with --markdown-folder, not --out")
+            }
             let vault = try context.openVault()
             var showedProgress = false
-            let report = try vault.exportArchive(to: input.out, includeDeleted: input.includeDeleted, withFiles: input.withFiles) { written in
+            let report = try vault.exportArchive(to: out, includeDeleted: input.includeDeleted, withFiles: input.withFiles) { written in
                 context.console.progress("\rExporting: \(written) notes and quotes")
                 showedProgress = true
             }
@@ -53,6 +71,43 @@ enum ArchiveCommands {
             try context.finishListing()
             if !report.filesNotCopied.isEmpty { throw CLIError.filesNotCopied(count: report.filesNotCopied.count) }
         }
+    }
+
+    /// `export --markdown-folder DIR` (Docs/NOTES-FOLDER.md).
+    private static func exportNotesFolder(_ folder: String, _ input: ExportInput, _ context: CommandContext) throws {
+        guard !folder.isEmpty else { throw CLIError.invalidValue("--markdown-folder needs a folder") }
+        if input.out != nil { throw CLIError.invalidValue("export writes an archive (--out) or a notes folder (--markdown-folder), not both at once") }
+        for (given, name) in [(input.includeDeleted, "--include-deleted"), (input.withFiles, "--with-files")] where given {
+            throw CLIError.invalidValue("\(name) goes with --out (an archive), not --markdown-folder")
+        }
+        let vault = try context.openVault()
+        let report = try vault.exportNotesFolder(to: folder, options: NotesFolderOptions(overwriteEdited: input.overwriteEdited,
+                                                                                         showEdits: input.showEdits,
+                                                                                         intoExisting: input.intoExisting))
+        for record in report.unreadable { context.reportUnreadable(record) }
+        let summary = report.summary
+        for problem in summary.problems {
+            switch problem.reason {
+            case .edited: context.console.err("Edited in the notes folder: \(problem.file) (left as it is)\n")
+            case .notAFile: context.console.err("Not a file bmvault wrote, left alone: \(problem.file)\n")
+            case .changedDuringExport: context.console.err("Changed while bmvault exported, left for the next export: \(problem.file)\n")
+            }
+            if let diff = problem.diff { context.console.out(diff) }
+        }
+        var parts = ["\(plural(summary.created, "note")) written", "\(summary.updated) updated", "\(summary.unchanged) unchanged"]
+        if summary.removed > 0 { parts.append("\(summary.removed) removed (\(summary.removed == 1 ? "its book is" : "their books are") no longer in the journal)") }
+        if summary.released > 0 { parts.append("\(summary.released) left to you without bmvault's part (\(summary.released == 1 ? "its book is" : "their books are") no longer in the journal)") }
+        context.console.note("Notes folder \(summary.path): " + parts.joined(separator: ", ") + ".\n")
+        if summary.followed > 0 {
+            context.console.note("Followed \(plural(summary.followed, "note")) you renamed or moved in the folder.\n")
+        }
+        if summary.removedLeftovers > 0 {
+            context.console.err("Removed \(plural(summary.removedLeftovers, "unfinished file")) left in \(summary.path) by an interrupted export.\n")
+        }
+        context.console.err("Warning: the notes are not encrypted; anyone who can read \(summary.path) can read them.\n")
+        try context.finishListing()
+        if !summary.problems.isEmpty { throw CLIError.notesLeftAsTheyWere(count: summary.problems.count) }
+        if !report.unreadable.isEmpty { throw CLIError.unreadableRecords(count: report.unreadable.count) }
     }
 
     struct ImportInput: CommandInput {

@@ -57,6 +57,9 @@ enum CLIError: Error, Equatable {
     /// `export --with-files` wrote the archive without the plain copies of some book files
     /// (named first, by id).
     case filesNotCopied(count: Int)
+    /// `export --markdown-folder` wrote every other note, and left these as they were
+    /// (edited by the reader in bmvault's parts, or not a file; listed first).
+    case notesLeftAsTheyWere(count: Int)
     /// `file open` could not start the viewer (`xdg-open`), or it failed with this status.
     case viewerFailed(status: Int32)
     /// A sync (`sync`, or `--fresh`) did not do everything: its summary was shown first.

@@ -136,6 +136,8 @@ struct ErrorReport: Equatable {
             return ErrorReport("cryptographic failure: \(cryptoError)", .failure)
         case .archive(let archiveError):
             return report(archiveError)
+        case .notesFolder(let notesError):
+            return report(notesError)
         }
     }
 
@@ -255,6 +257,25 @@ struct ErrorReport: Equatable {
         }
     }
 
+    static func report(_ error: NotesFolderError) -> ErrorReport {
+        switch error {
+        case .notEmpty:
+            return ErrorReport("the --markdown-folder folder has files and is not one bmvault exported to (no .bmvault-notes.json); add --into-existing to write notes beside them (nothing was written)", .failure)
+        case .notADirectory:
+            return ErrorReport("the --markdown-folder path is not a folder (nothing was written)", .failure)
+        case .busy:
+            return ErrorReport("another bmvault export is writing into this folder; try again once it has finished", .temporaryFailure)
+        case .newerState(let found, let supported):
+            return ErrorReport("the folder's .bmvault-notes.json has format \(found), newer than the \(supported) this bmvault \(BuildInfo.version) reads; upgrade bmvault (nothing was written)", .dataError)
+        case .malformedState(let reason):
+            return ErrorReport("the folder's .bmvault-notes.json is not one bmvault wrote (\(reason)); nothing was written. Move it away to start the folder afresh (bmvault then writes new notes beside the old)", .dataError)
+        case .notAFile(let what):
+            return ErrorReport("\(what) is a symbolic link or not a regular file; bmvault never follows or replaces one (nothing was written)", .failure)
+        case .io(let operation, let path, let code):
+            return ErrorReport("\(operation) of \(path) failed: \(String(cString: strerror(code)))", .failure)
+        }
+    }
+
     static func report(_ error: KeystoreError) -> ErrorReport {
         switch error {
         case .noSessionBus:
@@ -327,6 +348,8 @@ struct ErrorReport: Equatable {
             return ErrorReport("the check found \(counted(count, "problem")) (listed above); nothing was changed. What another device holds comes back from it; an export or a copy of vault.db made before the damage restores the rest (Docs/CLI.md, `check`)", .dataError)
         case .filesNotIntact(let count):
             return ErrorReport("\(counted(count, "book file")) missing, unreadable or changed (listed above); nothing was deleted. `file verify --search DIR` looks for moved files, `--repair` re-links them", .dataError)
+        case .notesLeftAsTheyWere(let count):
+            return ErrorReport("every other note was written; \(counted(count, "note")) left as \(count == 1 ? "it was" : "they were") (listed above): --show-edits shows what differs, --overwrite-edited writes bmvault's parts anyway (your text outside them stays)", .failure)
         case .filesNotCopied(let count):
             return ErrorReport("the archive was written, but without the plain copies of \(counted(count, "book file")) (listed above); journal.json lists them", .dataError)
         case .viewerFailed(let status) where status == 127:

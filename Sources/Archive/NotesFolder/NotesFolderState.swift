@@ -1,0 +1,130 @@
+import Foundation
+import Journal
+
+/// The names and numbers of a notes folder (Docs/NOTES-FOLDER.md).
+public enum NotesFolderFormat {
+    /// The state file, in the folder: what bmvault wrote there (hidden from notes apps by its dot).
+    public static let stateFile = ".bmvault-notes.json"
+    /// The value of the state file's `format`: raised only for a change an older bmvault
+    /// would misread.
+    public static let currentVersion = 1
+    /// How a note is rendered: raised whenever a note's text would come out otherwise from
+    /// the same journal (every note is then rendered again once, and written where it differs).
+    static let renderVersion = 1
+    /// The prefix of a note being written, beside its final name, until the export commits.
+    static let temporaryPrefix = ".bmvault-notes-tmp-"
+    /// The largest state file read (a journal of 100,000 notes in 2,000 books writes ~1 MB).
+    static let stateLimit = 64 << 20
+    /// The largest note file read (a book's note of 1 MiB quotes and more).
+    static let noteLimit = 256 << 20
+
+    /// What a note's text depends on besides the journal: the rendering and the time zone
+    /// its dates are shown in. A change renders every note again.
+    static var context: String { "render \(renderVersion); time zone \(TimeZone.process.identifier)" }
+}
+
+/// The state file: for each book's note, its file and what bmvault last wrote in it.
+struct NotesFolderState: Equatable {
+    struct Hashes: Equatable {
+        /// SHA-256 (hex) of the managed region as written, markers included.
+        var region: String
+        /// SHA-256 (hex) of the managed properties' values (``BookNoteRenderer/canonical(_:)``).
+        var properties: String
+        /// SHA-256 (hex) of the whole file as written.
+        var file: String
+    }
+
+    struct Note: Equatable {
+        /// Relative to the folder, `/` between components.
+        var file: String
+        /// Names the note had before (a rename the reader made in their notes app, followed).
+        var oldFiles: [String]
+        /// The journal's fingerprint of the book when the note was last made.
+        var journal: String
+        var written: Hashes
+        /// What the note held before this export, while the export is being committed: a
+        /// note found in either state is not an edit (an export killed between writing the
+        /// notes and the state file's final version).
+        var previous: Hashes?
+        /// Size and modification time (ms) as last written or seen: a file that has both is
+        /// not read again when its book did not change.
+        var size: Int64
+        var modified: Int64
+    }
+
+    var generator: String
+    var context: String
+    var notes: [EntityID: Note]
+
+    static func empty(generator: String) -> NotesFolderState {
+        NotesFolderState(generator: generator, context: NotesFolderFormat.context, notes: [:])
+    }
+
+    // MARK: - Text
+
+    /// The state as written: keys sorted, books by id, two-space indentation.
+    func jsonText() -> String {
+        func string(_ text: String) -> String { JSONText.string(text) }
+        func hashes(_ hashes: Hashes, indent: String) -> String {
+            "{\n\(indent)  \"file\" : \(string(hashes.file)),\n\(indent)  \"properties\" : \(string(hashes.properties)),\n"
+                + "\(indent)  \"region\" : \(string(hashes.region))\n\(indent)}"
+        }
+        var text = "{\n  \"context\" : \(string(context)),\n  \"format\" : \(NotesFolderFormat.currentVersion),\n"
+        text += "  \"generator\" : \(string(generator)),\n  \"notes\" : {"
+        for (index, id) in notes.keys.sorted().enumerated() {
+            let note = notes[id]!
+            text += (index == 0 ? "\n" : ",\n") + "    \(string(id.rawValue)) : {\n"
+            text += "      \"file\" : \(string(note.file)),\n"
+            text += "      \"journal\" : \(string(note.journal)),\n"
+            text += "      \"modified\" : \(note.modified),\n"
+            text += "      \"oldFiles\" : [" + note.oldFiles.map(string).joined(separator: ", ") + "],\n"
+            if let previous = note.previous { text += "      \"previous\" : \(hashes(previous, indent: "      ")),\n" }
+            text += "      \"size\" : \(note.size),\n"
+            text += "      \"written\" : \(hashes(note.written, indent: "      "))\n    }"
+        }
+        text += notes.isEmpty ? "}\n}\n" : "\n  }\n}\n"
+        return text
+    }
+
+    /// Reads a state file of any version this build reads; a newer one is refused naming
+    /// both versions, before anything else in it is trusted.
+    static func read(_ bytes: [UInt8]) throws(NotesFolderError) -> NotesFolderState {
+        guard let object = try? JSONSerialization.jsonObject(with: Data(bytes)) as? [String: Any] else {
+            throw .malformedState(reason: "not a JSON object")
+        }
+        guard let format = object["format"] as? Int else { throw .malformedState(reason: "no format version") }
+        guard format <= NotesFolderFormat.currentVersion else {
+            throw .newerState(found: format, supported: NotesFolderFormat.currentVersion)
+        }
+        guard format >= 1 else { throw .malformedState(reason: "an unknown format version") }
+        guard let notesObject = object["notes"] as? [String: Any] else { throw .malformedState(reason: "no notes") }
+        var notes: [EntityID: Note] = [:]
+        for (key, value) in notesObject {
+            guard let id = try? EntityID(validating: key), let note = value as? [String: Any],
+                  let file = note["file"] as? String, isSafeRelativePath(file),
+                  let journal = note["journal"] as? String,
+                  let written = hashes(note["written"]),
+                  let size = (note["size"] as? NSNumber)?.int64Value,
+                  let modified = (note["modified"] as? NSNumber)?.int64Value else {
+                throw .malformedState(reason: "a note's entry is not one bmvault writes")
+            }
+            let oldFiles = (note["oldFiles"] as? [String]) ?? []
+            notes[id] = Note(file: file, oldFiles: oldFiles, journal: journal, written: written,
+                             previous: hashes(note["previous"]), size: size, modified: modified)
+        }
+        return NotesFolderState(generator: object["generator"] as? String ?? "", context: object["context"] as? String ?? "",
+                                notes: notes)
+    }
+
+    private static func hashes(_ value: Any?) -> Hashes? {
+        guard let object = value as? [String: Any], let region = object["region"] as? String,
+              let properties = object["properties"] as? String, let file = object["file"] as? String else { return nil }
+        return Hashes(region: region, properties: properties, file: file)
+    }
+
+    /// A path inside the folder: relative, components neither empty, `.` nor `..`, ending in `.md`.
+    static func isSafeRelativePath(_ path: String) -> Bool {
+        guard !path.hasPrefix("/"), path.hasSuffix(".md"), !path.utf8.contains(0) else { return false }
+        return path.split(separator: "/", omittingEmptySubsequences: false).allSatisfy { !$0.isEmpty && $0 != "." && $0 != ".." }
+    }
+}

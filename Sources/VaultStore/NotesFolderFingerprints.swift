@@ -1,0 +1,68 @@
+public import Journal
+import VaultCrypto
+
+extension Store {
+    /// For each live book, a SHA-256 (hex) of everything stored that its note in a notes
+    /// folder is made from (`export --markdown-folder`, Docs/NOTES-FOLDER.md): the book's
+    /// title, authors, reading log, rating and edition, its tags, and each live note and
+    /// quote of it (text, locator, comment, kind, creation time, conflict marks) with their
+    /// tags, read as stored: sealed fields as their ciphertext, so nothing is decrypted.
+    /// A change to any of them changes the fingerprint (a sealed field is sealed again with
+    /// a new nonce whenever it is written), so a book whose fingerprint is the one its note
+    /// was made from needs neither decrypting nor rendering. A change that leaves the text
+    /// alone (a rekey, a merge writing the same value again) only costs a rendering that
+    /// writes nothing.
+    public func notesFolderFingerprints() throws(StoreError) -> [EntityID: String] {
+        var parts: [String: [String]] = [:]
+        try database.readTransaction { () throws(StoreError) in
+            func hashRows(_ sql: String, bookColumn: Int32, columns: Int32) throws(StoreError) {
+                var current: String?
+                var hasher = SHA256()
+                func flush() {
+                    guard let book = current else { return }
+                    parts[book, default: []].append(hasher.finalizeHex())
+                    hasher = SHA256()
+                }
+                try database.forEachRow(sql) { row in
+                    let book = row.text(bookColumn)
+                    if book != current {
+                        flush()
+                        current = book
+                    }
+                    for column in 0..<columns {
+                        var length = row.isNull(column) ? Int64(-1) : Int64(0)
+                        row.withBytes(column) { bytes in
+                            if length == 0 { length = Int64(bytes.count) }
+                            withUnsafeBytes(of: length.littleEndian) { hasher.update($0) }
+                            hasher.update(bytes)
+                        }
+                    }
+                }
+                flush()
+            }
+            try hashRows("""
+                SELECT id, title, authors, reading_log, rating, edition FROM book WHERE deleted_at IS NULL ORDER BY id
+                """, bookColumn: 0, columns: 6)
+            try hashRows("""
+                SELECT book_id, id, kind, body, locator, comment, created_at, conflict_of, conflict_reason
+                FROM annotation WHERE deleted_at IS NULL ORDER BY book_id, created_at, id
+                """, bookColumn: 0, columns: 9)
+            try hashRows("""
+                SELECT coalesce(a.book_id, t.record_id) AS book, t.record_kind, t.record_id, t.name
+                FROM tagging t LEFT JOIN annotation a ON t.record_kind = 'annotation' AND a.id = t.record_id
+                WHERE t.removed_at IS NULL AND (t.record_kind = 'book' OR a.deleted_at IS NULL)
+                ORDER BY book, t.id
+                """, bookColumn: 0, columns: 4)
+        }
+        var fingerprints: [EntityID: String] = [:]
+        // Only live books: their row comes first in each list, so a book without one is not live.
+        try database.readTransaction { () throws(StoreError) in
+            try database.forEachRow("SELECT id FROM book WHERE deleted_at IS NULL") { row in
+                let id = row.text(0)
+                guard let book = try? EntityID(validating: id), let hashes = parts[id] else { return }
+                fingerprints[book] = SHA256.hex(of: Array(hashes.joined(separator: ",").utf8))
+            }
+        }
+        return fingerprints
+    }
+}
