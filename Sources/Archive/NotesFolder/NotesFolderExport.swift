@@ -30,8 +30,8 @@ public struct NotesFolderSummary: Sendable, Equatable {
     public let created: Int
     public let updated: Int
     public let unchanged: Int
-    /// Notes of books no longer in the journal: removed (the file held nothing of the
-    /// reader's), or given back to the reader without bmvault's parts.
+    /// Notes of books no longer in the journal: removed (the file held nothing but
+    /// bmvault's parts), or given back to the reader without bmvault's parts.
     public let removed: Int
     public let released: Int
     /// Notes the reader renamed or moved in the folder, found again by their `bmvault-id`.
@@ -351,8 +351,7 @@ public final class NotesFolderExport {
             newBytes = NoteDocument.new(properties: content.properties, region: content.region)
         }
         let hashes = NotesFolderState.Hashes(region: Self.hash(content.region[...]),
-                                             properties: Self.hash(BookNoteRenderer.canonical(content.properties)[...]),
-                                             file: Self.hash(newBytes[...]))
+                                             properties: Self.hash(BookNoteRenderer.canonical(content.properties)[...]))
         if let existing = current.bytes, existing == newBytes, let status = current.status {
             // Nothing to write: the file keeps its modification time.
             state.notes[id] = NotesFolderState.Note(file: relativePath, oldFiles: oldFiles, journal: fingerprint, written: hashes,
@@ -372,7 +371,7 @@ public final class NotesFolderExport {
         guard let bytes = current.bytes else { return nil }
         let document = NoteDocument(bytes)
         return NotesFolderState.Hashes(region: document.regionBytes.map { Self.hash($0) } ?? "",
-                                       properties: Self.hash(document.canonicalProperties()[...]), file: Self.hash(bytes[...]))
+                                       properties: Self.hash(document.canonicalProperties()[...]))
     }
 
     private func writeTemporary(_ bytes: [UInt8], beside relativePath: String, permissions: UInt32?) throws(NotesFolderError) -> String {
@@ -476,12 +475,11 @@ public final class NotesFolderExport {
             problems.append(NotesFolderProblem(file: current.relativePath, book: id, reason: .edited, diff: nil))
             return
         }
-        let whole = Self.hash(bytes[...])
-        if whole == note.written.file || whole == note.previous?.file {
+        let kept = NoteDocument(bytes).splice(properties: [], region: nil)
+        if kept.allSatisfy({ $0 == 0x0A || $0 == 0x0D || $0 == 0x20 || $0 == 0x09 }) {
             removals.append((id, current.relativePath, status))
             return
         }
-        let kept = NoteDocument(bytes).splice(properties: [], region: nil)
         let temporary = try writeTemporary(kept, beside: current.relativePath, permissions: status.permissions & 0o777)
         staged.append(Staged(book: id, temporary: temporary, relativePath: current.relativePath, expected: status,
                              note: note, isNew: false))

@@ -30,8 +30,6 @@ struct NotesFolderState: Equatable {
         var region: String
         /// SHA-256 (hex) of the managed properties' values (``BookNoteRenderer/canonical(_:)``).
         var properties: String
-        /// SHA-256 (hex) of the whole file as written.
-        var file: String
     }
 
     struct Note: Equatable {
@@ -66,7 +64,7 @@ struct NotesFolderState: Equatable {
     func jsonText() -> String {
         func string(_ text: String) -> String { JSONText.string(text) }
         func hashes(_ hashes: Hashes, indent: String) -> String {
-            "{\n\(indent)  \"file\" : \(string(hashes.file)),\n\(indent)  \"properties\" : \(string(hashes.properties)),\n"
+            "{\n\(indent)  \"properties\" : \(string(hashes.properties)),\n"
                 + "\(indent)  \"region\" : \(string(hashes.region))\n\(indent)}"
         }
         var text = "{\n  \"context\" : \(string(context)),\n  \"format\" : \(NotesFolderFormat.currentVersion),\n"
@@ -118,8 +116,8 @@ struct NotesFolderState: Equatable {
 
     private static func hashes(_ value: Any?) -> Hashes? {
         guard let object = value as? [String: Any], let region = object["region"] as? String,
-              let properties = object["properties"] as? String, let file = object["file"] as? String else { return nil }
-        return Hashes(region: region, properties: properties, file: file)
+              let properties = object["properties"] as? String else { return nil }
+        return Hashes(region: region, properties: properties)
     }
 
     /// A path inside the folder: relative, components neither empty, `.` nor `..`, ending in `.md`.
