@@ -161,6 +161,7 @@ public final class NotesFolderExport {
                 try? descriptor.close()
                 throw .io(error, path: "the state file")
             }
+            stateText = bytes
             do { state = try NotesFolderState.read(bytes) } catch {
                 try? descriptor.close()
                 throw error
@@ -222,17 +223,19 @@ public final class NotesFolderExport {
             return false
         }
         if note.journal != fingerprint || contextChanged { return true }
-        if current.relativePath != note.file || current.status?.size != note.size || current.status?.modifiedMilliseconds != note.modified {
-            // Changed outside bmvault's parts (or renamed): recorded as it is now.
+        if current.relativePath != note.file {
+            // Renamed or moved by the reader: followed.
             var kept = note
-            if current.relativePath != note.file {
-                kept.oldFiles.append(note.file)
-                kept.file = current.relativePath
-                followed += 1
-            }
+            kept.oldFiles.append(note.file)
+            kept.file = current.relativePath
             kept.size = current.status?.size ?? note.size
             kept.modified = current.status?.modifiedMilliseconds ?? note.modified
             state.notes[id] = kept
+            followed += 1
+        } else if let status = current.status, status.size != note.size || status.modifiedMilliseconds != note.modified {
+            // Changed outside bmvault's parts: remembered if the state file is written anyway,
+            // so the note is not read again next time; the state file is not written for it alone.
+            refreshedStatus[id] = status
         }
         unchanged += 1
         return false
@@ -399,7 +402,9 @@ public final class NotesFolderExport {
         for (id, note) in state.notes where !live.contains(id) { try release(id, note) }
         // Every note on disk before any is renamed into place, and the state file knows both
         // versions before they are.
-        do { try descriptor.syncFileSystem() } catch { throw .io(error, path: "the folder") }
+        if !staged.isEmpty {
+            do { try descriptor.syncFileSystem() } catch { throw .io(error, path: "the folder") }
+        }
         for note in staged { state.notes[note.book] = note.note }
         try writeState()
         var created = 0, updated = 0, removed = 0
@@ -449,6 +454,12 @@ public final class NotesFolderExport {
         for (id, note) in state.notes where note.previous != nil { state.notes[id]?.previous = nil }
         state.generator = generator
         state.context = NotesFolderFormat.context
+        if Array(state.jsonText().utf8) != stateText {
+            for (id, status) in refreshedStatus where state.notes[id] != nil {
+                state.notes[id]?.size = status.size
+                state.notes[id]?.modified = status.modifiedMilliseconds
+            }
+        }
         try writeState()
         do { try FileSystem.syncDirectory(directory) } catch { throw .io(error, path: "the folder") }
         return NotesFolderSummary(path: directory, created: created, updated: updated, unchanged: unchanged, removed: removed,
@@ -489,16 +500,21 @@ public final class NotesFolderExport {
     }
 
     private var releasedBooks = Set<EntityID>()
+    /// Notes found changed outside bmvault's parts, with their size and time now.
+    private var refreshedStatus: [EntityID: FileStatus] = [:]
+    /// The state file's bytes as they are on disk: one with nothing new is not written again.
+    private var stateText: [UInt8]?
 
     private func writeState() throws(NotesFolderError) {
-        let written = state
+        let text = Array(state.jsonText().utf8)
+        guard text != stateText else { return }
         let suffix: String
         do { suffix = encodeHex(try randomBytes(count: 8)) } catch { throw .io(operation: "random", path: "the state file", errno: 5) }
         let temporary = path(NotesFolderFormat.temporaryPrefix + suffix + ".json")
         do throws(FileIOError) {
             let file = try FileDescriptor.create(temporary, permissions: 0o600)
             do throws(FileIOError) {
-                try file.writeAll(written.jsonText())
+                try file.writeAll(text)
                 try file.sync()
             } catch {
                 try? file.close()
@@ -510,6 +526,7 @@ public final class NotesFolderExport {
             try? FileSystem.unlink(temporary)
             throw .io(error, path: "the state file")
         }
+        stateText = text
     }
 
     /// Gives `source` the name `destination` only if nothing has it (a file the reader made
