@@ -49,7 +49,7 @@ SYNC_ANNOTATIONS = 7_042       # + 2,816 sessions + 140 books = 9,998 records, o
 MiB = 1024 * 1024
 # The row groups `--only` selects.
 ONLY_ROWS = {"note", "list", "books", "stats", "show", "search", "status", "export", "import", "sync", "migrate", "unlock", "size",
-             "capture", "kindle", "goodreads", "file"}
+             "capture", "kindle", "goodreads", "file", "notes"}
 KINDLE_CLIPPINGS = 10_000      # issue 20: a My Clippings.txt of this many clippings
 GOODREADS_ROWS = 20_000        # issue 40: a Goodreads library export of this many books
 BOOK_FILE_BYTES = 200_000_000  # issue 19: `file add` of a PDF this large
@@ -419,6 +419,8 @@ class Bench:
     def measure_not_yet_built(self, vault_label):
         if self.wants("export", "import"):
             self.measure_archive(vault_label)
+        if self.wants("notes"):
+            self.measure_notes_folder(vault_label)
         if self.wants("kindle"):
             self.measure_kindle_import()
         if self.wants("goodreads"):
@@ -476,6 +478,51 @@ class Bench:
         self.timed_row("`import DIR` into a fresh vault", vault_label, self.bmvault(fresh, "import", out),
                        self.slow_runs, prepare=prepare, target_seconds=2.0, target_rss=64 * MiB,
                        target="≤ 2 s, ≤ 64 MiB")
+
+    # MARK: a notes folder
+
+    def measure_notes_folder(self, vault_label):
+        """Issue 46: `export --markdown-folder DIR` of the generated vault into an empty folder
+        (≤ 2 s), and again into the folder it wrote with nothing changed (≤ 0.5 s, and not one
+        file written: every file's modification time is compared before and after the runs)."""
+        operation = "`export --markdown-folder DIR` into an empty folder"
+        again = "`export --markdown-folder DIR` again, nothing changed"
+        help_text = subprocess.run([str(self.bin), "help", "export"], env=self.env, capture_output=True, text=True).stdout
+        if "--markdown-folder" not in help_text:
+            self.not_built(operation, "≤ 2 s")
+            self.not_built(again, "≤ 0.5 s, 0 files written")
+            return
+        vault = self.scratch_copy(self.cached_vault(vault_label) / "vault", f"notes-{vault_label}")
+        self.unlock(vault)
+        # As for the archive: each run's folder is moved aside, not deleted, until the row is
+        # done (ext4 scans past freshly deleted inodes for every new file).
+        root = Path(tempfile.mkdtemp(prefix="bmvault-bench-notes-"))
+        try:
+            out, aside = root / f"notes-{vault_label}", root / "aside"
+            move_aside = (f"mkdir -p {shlex.quote(str(aside))} && if [ -d {shlex.quote(str(out))} ]; then "
+                          f"mv {shlex.quote(str(out))} {shlex.quote(str(aside))}/$(date +%s%N); fi")
+            self.timed_row(operation, vault_label, self.bmvault(vault, "export", "--markdown-folder", out), self.slow_runs,
+                           prepare=move_aside, target_seconds=2.0, target="≤ 2 s")
+            shutil.rmtree(aside, ignore_errors=True)
+            if not out.exists():
+                self.check_runs(self.bmvault(vault, "export", "--markdown-folder", out))
+
+            def times():
+                return {str(path.relative_to(out)): path.stat().st_mtime_ns for path in out.rglob("*")}
+
+            before = times()
+            row = self.timed_row(again, vault_label, self.bmvault(vault, "export", "--markdown-folder", out), self.runs,
+                                 target_seconds=0.5, target="≤ 0.5 s, 0 files written")
+            after = times()
+            written = sorted(name for name in set(before) | set(after) if before.get(name) != after.get(name))
+            notes = sum(1 for name in before if name.endswith(".md"))
+            if row is not None:
+                row["note"] = (f"{notes} notes; {len(written)} files written or removed by the runs"
+                               + (f" (e.g. {written[0]})" if written else ""))
+                if written:
+                    row["met"] = False
+        finally:
+            shutil.rmtree(root, ignore_errors=True)
 
     # MARK: importing another program's file
 

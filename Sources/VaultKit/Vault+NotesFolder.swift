@@ -39,6 +39,7 @@ extension Vault {
                     }
                 }
                 guard !needed.isEmpty else { return try export.commit() }
+                export.reserveNames(needed.values.sorted { $0.id < $1.id }.map { ($0.id, $0.title) })
                 let bookTags = try store.read { tables throws(StoreError) in try tables.tags.shownByRecord(kind: .book) }
                 func write(_ book: Book, _ annotations: [Annotation], tags: [EntityID: [String]]) throws {
                     try export.update(BookNoteSource(book: book, tags: bookTags[book.id] ?? [], annotations: annotations,

@@ -315,6 +315,19 @@ public final class NotesFolderExport {
 
     // MARK: - Writing
 
+    /// Names for the new notes of `books` (id and title, oldest first), given in that order
+    /// before any is written, so that of two books with one title the older gets the plain
+    /// name whatever order their notes are made in.
+    public func reserveNames(_ books: [(id: EntityID, title: String)]) {
+        for book in books where state.notes[book.id] == nil && reservedNames[book.id] == nil {
+            let name = NoteFileName.name(for: book.title) { taken.contains(NoteFileName.clashKey($0)) }
+            taken.insert(NoteFileName.clashKey(name))
+            reservedNames[book.id] = name
+        }
+    }
+
+    private var reservedNames: [EntityID: String] = [:]
+
     /// Makes the note of a book ``survey(_:fingerprint:)`` asked for, and stages it to be
     /// written if its bytes differ from the file's.
     public func update(_ source: BookNoteSource, fingerprint: String) throws(NotesFolderError) {
@@ -346,7 +359,9 @@ public final class NotesFolderExport {
                 followed += 1
             }
         } else {
-            if previous == nil || !parentsAreFolders(relativePath) || relativePath.isEmpty {
+            if let reserved = reservedNames[id] {
+                relativePath = reserved
+            } else if previous == nil || !parentsAreFolders(relativePath) || relativePath.isEmpty {
                 // A new note, or one whose folder is gone: a name no file has.
                 relativePath = NoteFileName.name(for: source.book.title) { taken.contains(NoteFileName.clashKey($0)) }
             }
