@@ -41,8 +41,8 @@ extension Vault {
                 guard !needed.isEmpty else { return try export.commit() }
                 export.reserveNames(needed.values.sorted { $0.id < $1.id }.map { ($0.id, $0.title) })
                 let bookTags = try store.read { tables throws(StoreError) in try tables.tags.shownByRecord(kind: .book) }
-                func write(_ book: Book, _ annotations: [Annotation], tags: [EntityID: [String]]) throws {
-                    try export.update(BookNoteSource(book: book, tags: bookTags[book.id] ?? [], annotations: annotations,
+                func write(_ book: Book, _ annotations: [Annotation], tags: [EntityID: [String]]) {
+                    export.update(BookNoteSource(book: book, tags: bookTags[book.id] ?? [], annotations: annotations,
                                                      annotationTags: tags), fingerprint: fingerprints[book.id] ?? "")
                     rendered += 1
                 }
@@ -64,7 +64,7 @@ extension Vault {
                         }
                         guard readable else { continue }
                         let tags = try store.read { tables throws(StoreError) in try tables.tags.shownByRecord(kind: .annotation, inBook: book.id) }
-                        try write(book, annotations, tags: tags)
+                        write(book, annotations, tags: tags)
                     }
                 } else {
                     let tags = try store.read { tables throws(StoreError) in try tables.tags.shownByRecord(kind: .annotation) }
@@ -72,16 +72,14 @@ extension Vault {
                     var annotations: [Annotation] = []
                     var readable = true
                     var done = Set<EntityID>()
-                    func finishCurrent() throws {
-                        if let current, let book = needed[current], readable { try write(book, annotations, tags: tags) }
+                    func finishCurrent() {
+                        if let current, let book = needed[current], readable { write(book, annotations, tags: tags) }
                         if let current { done.insert(current) }
                         annotations.removeAll(keepingCapacity: true)
                         readable = true
                     }
-                    var failure: (any Error)?
                     try store.read { tables throws(StoreError) in
                         try tables.annotations.forEach(AnnotationFilter(), order: .bookAdded) { (result) throws(StoreError) in
-                            guard failure == nil else { return }
                             let bookID: EntityID
                             switch result {
                             case .success(let annotation): bookID = annotation.bookID
@@ -93,16 +91,15 @@ extension Vault {
                                 return
                             }
                             if bookID != current {
-                                do { try finishCurrent() } catch { failure = error; return }
+                                finishCurrent()
                                 current = bookID
                             }
                             if needed[bookID] != nil, case .success(let annotation) = result { annotations.append(annotation) }
                         }
                     }
-                    if let failure { throw failure }
-                    try finishCurrent()
+                    finishCurrent()
                     for book in needed.values.sorted(by: { $0.id < $1.id }) where !done.contains(book.id) {
-                        try write(book, [], tags: tags)
+                        write(book, [], tags: tags)
                     }
                 }
                 return try export.commit()

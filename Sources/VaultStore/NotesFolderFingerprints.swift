@@ -6,7 +6,7 @@ extension Store {
     /// folder is made from (`export --markdown-folder`, Docs/NOTES-FOLDER.md): the book's
     /// title, authors, reading log, rating and edition, its tags, and each live note and
     /// quote of it (text, locator, comment, kind, creation time, conflict marks) with their
-    /// tags, read as stored: sealed fields as their ciphertext, so nothing is decrypted.
+    /// tags, read as stored: a sealed field by its length and nonce, so nothing is decrypted.
     /// A change to any of them changes the fingerprint (a sealed field is sealed again with
     /// a new nonce whenever it is written), so a book whose fingerprint is the one its note
     /// was made from needs neither decrypting nor rendering. A change that leaves the text
@@ -15,44 +15,56 @@ extension Store {
     public func notesFolderFingerprints() throws(StoreError) -> [EntityID: String] {
         var parts: [String: [String]] = [:]
         try database.readTransaction { () throws(StoreError) in
-            func hashRows(_ sql: String, bookColumn: Int32, columns: Int32) throws(StoreError) {
+            /// Each book's rows of `sql` (in book order), hashed as one run of bytes. A sealed
+            /// column (`sealed`) is taken as its length and its first ``sealedPrefix`` bytes:
+            /// version, key id and the nonce, which is new (random) at every sealing, so any
+            /// change of the field changes them, and the ciphertext need not be hashed.
+            func hashRows(_ sql: String, columns: Int32, sealed: Set<Int32>) throws(StoreError) {
                 var current: String?
+                var buffer: [UInt8] = []
+                buffer.reserveCapacity(1 << 16)
                 var hasher = SHA256()
                 func flush() {
                     guard let book = current else { return }
+                    hasher.update(buffer)
+                    buffer.removeAll(keepingCapacity: true)
                     parts[book, default: []].append(hasher.finalizeHex())
                     hasher = SHA256()
                 }
                 try database.forEachRow(sql) { row in
-                    let book = row.text(bookColumn)
+                    let book = row.text(0)
                     if book != current {
                         flush()
                         current = book
                     }
                     for column in 0..<columns {
-                        var length = row.isNull(column) ? Int64(-1) : Int64(0)
+                        let isNull = row.isNull(column)
                         row.withBytes(column) { bytes in
-                            if length == 0 { length = Int64(bytes.count) }
-                            withUnsafeBytes(of: length.littleEndian) { hasher.update($0) }
-                            hasher.update(bytes)
+                            let length = isNull ? Int64(-1) : Int64(bytes.count)
+                            withUnsafeBytes(of: length.littleEndian) { buffer.append(contentsOf: $0) }
+                            buffer.append(contentsOf: sealed.contains(column) ? UnsafeRawBufferPointer(rebasing: bytes.prefix(Self.sealedPrefix)) : bytes)
                         }
+                    }
+                    if buffer.count >= 1 << 16 {
+                        hasher.update(buffer)
+                        buffer.removeAll(keepingCapacity: true)
                     }
                 }
                 flush()
             }
             try hashRows("""
                 SELECT id, title, authors, reading_log, rating, edition FROM book WHERE deleted_at IS NULL ORDER BY id
-                """, bookColumn: 0, columns: 6)
+                """, columns: 6, sealed: [1, 2, 4, 5])
             try hashRows("""
                 SELECT book_id, id, kind, body, locator, comment, created_at, conflict_of, conflict_reason
                 FROM annotation WHERE deleted_at IS NULL ORDER BY book_id, created_at, id
-                """, bookColumn: 0, columns: 9)
+                """, columns: 9, sealed: [3, 4, 5])
             try hashRows("""
                 SELECT coalesce(a.book_id, t.record_id) AS book, t.record_kind, t.record_id, t.name
                 FROM tagging t LEFT JOIN annotation a ON t.record_kind = 'annotation' AND a.id = t.record_id
                 WHERE t.removed_at IS NULL AND (t.record_kind = 'book' OR a.deleted_at IS NULL)
                 ORDER BY book, t.id
-                """, bookColumn: 0, columns: 4)
+                """, columns: 4, sealed: [3])
         }
         var fingerprints: [EntityID: String] = [:]
         // Only live books: their row comes first in each list, so a book without one is not live.
@@ -65,4 +77,7 @@ extension Store {
         }
         return fingerprints
     }
+
+    /// A sealed field's version (1 byte), key id (8) and nonce (24): `FieldSealer`'s layout.
+    static let sealedPrefix = 33
 }

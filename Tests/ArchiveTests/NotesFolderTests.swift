@@ -199,7 +199,7 @@ import TestSupport
                        fingerprint: (BookNoteSource) -> String = { fingerprintOf($0) }) throws -> NotesFolderSummary {
         let export = try NotesFolderExport(directory: folder, options: options, generator: "bmvault test")
         for source in sources where export.survey(source.book.id, fingerprint: fingerprint(source)) {
-            try export.update(source, fingerprint: fingerprint(source))
+            export.update(source, fingerprint: fingerprint(source))
         }
         return try export.commit()
     }
@@ -287,7 +287,7 @@ import TestSupport
         dunePath = folder + "/Dune 2.md"
         summary = try Self.export([Self.source(dune, [first, second, third]), Self.source(solaris, [])], into: folder)
         #expect(summary.followed == 1 && summary.created == 0 && !FileManager.default.fileExists(atPath: folder + "/Dune Messiah.md"))
-        let state = try NotesFolderState.read(Array(Data(contentsOf: URL(fileURLWithPath: folder + "/.bmvault-notes.json"))))
+        let state = try NotesFolderState.read(path: folder + "/.bmvault-notes.json")
         #expect(state.notes[dune.id]?.file == "Dune 2.md" && state.notes[dune.id]?.oldFiles == ["Dune Messiah.md"])
 
         // Books gone from the journal: a note of bmvault's alone is removed, one with the
@@ -296,7 +296,7 @@ import TestSupport
         #expect(summary.removed == 1 && summary.released == 1)
         #expect(!FileManager.default.fileExists(atPath: folder + "/Solaris.md"))
         #expect(try String(contentsOfFile: dunePath, encoding: .utf8) == "Above.\n\nBelow.\n")
-        let emptied = try NotesFolderState.read(Array(Data(contentsOf: URL(fileURLWithPath: folder + "/.bmvault-notes.json"))))
+        let emptied = try NotesFolderState.read(path: folder + "/.bmvault-notes.json")
         #expect(emptied.notes.isEmpty)
     }
 
@@ -349,7 +349,10 @@ import TestSupport
             id: NotesFolderState.Note(file: "a/Dune \"x\".md", oldFiles: ["Old.md"], journal: "j", written: hashes, previous: hashes,
                                       size: 12, modified: 1_767_225_600_123),
         ])
-        #expect(try NotesFolderState.read(Array(state.jsonText().utf8)) == state)
+        let directory = try TemporaryDirectory("notes-state")
+        defer { directory.remove() }
+        try directory.write(state.jsonText(), to: "state.json")
+        #expect(try NotesFolderState.read(path: directory.file("state.json")) == state)
         for path in ["../x.md", "/etc/x.md", "a//b.md", "a/./b.md", "x.txt"] { #expect(!NotesFolderState.isSafeRelativePath(path)) }
     }
 }

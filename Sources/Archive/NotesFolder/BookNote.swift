@@ -188,16 +188,20 @@ enum BookNoteRenderer {
     /// `%%` opens a comment in Obsidian, which would hide the rest of the note (and the
     /// region's end): each is written `%&#37;`, which shows as `%%`.
     static func appendWithoutObsidianComments(_ bytes: [UInt8], to out: inout [UInt8]) {
-        var index = 0
         let percent = UInt8(ascii: "%")
-        while index < bytes.count {
-            if bytes[index] == percent, index + 1 < bytes.count, bytes[index + 1] == percent {
+        var start = 0
+        var index = 0
+        while let found = bytes[index...].firstIndex(of: percent) {
+            if found + 1 < bytes.count, bytes[found + 1] == percent {
+                out.append(contentsOf: bytes[start..<found])
                 out.append(contentsOf: "%&#37;".utf8)
-                index += 2
+                start = found + 2
+                index = found + 2
             } else {
-                out.append(bytes[index])
-                index += 1
+                index = found + 1
             }
+            if index >= bytes.count { break }
         }
+        out.append(contentsOf: bytes[start...])
     }
 }

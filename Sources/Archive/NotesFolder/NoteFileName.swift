@@ -11,6 +11,8 @@ enum NoteFileName {
     /// Names Windows refuses whatever the extension (a folder synced to Windows).
     private static let reserved = Set(["CON", "PRN", "AUX", "NUL"] + (1...9).flatMap { ["COM\($0)", "LPT\($0)"] })
 
+    private static let unsafeScalars = Set("/\\:*?\"<>|#^[]%\u{2028}\u{2029}\u{FEFF}".unicodeScalars)
+
     /// The title made into a name (without `.md`): `/ \ : * ? " < > |` (refused by some file
     /// system), `# ^ [ ]` (they end a link's file name in Obsidian), `%` (an Obsidian comment is
     /// `%%`) and control characters become spaces; runs of white space become one space;
@@ -23,9 +25,7 @@ enum NoteFileName {
         var bytes = 0
         for character in title {
             let unsafe = character.unicodeScalars.contains { scalar in
-                scalar.value < 0x20 || scalar.value == 0x7F || (0x80...0x9F).contains(scalar.value)
-                    || "/\\:*?\"<>|#^[]%".unicodeScalars.contains(scalar) || scalar == "\u{2028}" || scalar == "\u{2029}"
-                    || scalar == "\u{FEFF}"
+                scalar.value < 0x20 || scalar.value == 0x7F || (0x80...0x9F).contains(scalar.value) || Self.unsafeScalars.contains(scalar)
             }
             if unsafe || character.isWhitespace {
                 pendingSpace = true

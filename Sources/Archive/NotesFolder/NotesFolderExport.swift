@@ -70,7 +70,14 @@ public struct NotesFolderOptions: Sendable {
 /// `O_NOFOLLOW`, written as new files and renamed; folders on the way are checked), a file
 /// bmvault did not write (one not in the state file) is never replaced, and a note the reader
 /// changed inside bmvault's parts is reported and left, unless `overwriteEdited`.
-public final class NotesFolderExport {
+///
+/// The notes are made on a second thread (``BackgroundWriter``: render, splice, write beside),
+/// while the exporting thread decrypts the next book's records. `@unchecked Sendable`: the
+/// export is used by one thread at a time: the caller's for ``survey(_:fingerprint:)`` and
+/// ``reserveNames(_:)`` (all of them before the first ``update(_:fingerprint:)``), then the
+/// writer thread for every update, then the caller's again in ``commit()``, which first
+/// waits for the writer thread to finish.
+public final class NotesFolderExport: @unchecked Sendable {
     public let directory: String
     private let options: NotesFolderOptions
     private let descriptor: FileDescriptor
@@ -98,6 +105,8 @@ public final class NotesFolderExport {
         let expected: FileStatus?
         let note: NotesFolderState.Note
         let isNew: Bool
+        /// The state's entry before this export: restored if the note cannot be put in place.
+        let before: NotesFolderState.Note?
     }
 
     private var staged: [Staged] = []
@@ -156,16 +165,11 @@ public final class NotesFolderExport {
                 try? descriptor.close()
                 throw .notAFile(what: "the state file")
             }
-            let bytes: [UInt8]
-            do { bytes = try FileSystem.readRegularFile(at: statePath, limit: NotesFolderFormat.stateLimit) } catch {
-                try? descriptor.close()
-                throw .io(error, path: "the state file")
-            }
-            stateText = bytes
-            do { state = try NotesFolderState.read(bytes) } catch {
+            do { state = try NotesFolderState.read(path: statePath) } catch {
                 try? descriptor.close()
                 throw error
             }
+            writtenState = state
         } else {
             let others = names.filter { !$0.hasPrefix(NotesFolderFormat.temporaryPrefix) }
             guard others.isEmpty || options.intoExisting else {
@@ -187,6 +191,7 @@ public final class NotesFolderExport {
     }
 
     deinit {
+        background.drain()
         for note in staged { try? FileSystem.unlink(path(note.temporary)) }
         try? descriptor.close()
     }
@@ -328,9 +333,22 @@ public final class NotesFolderExport {
 
     private var reservedNames: [EntityID: String] = [:]
 
+    private let background = BackgroundWriter()
+    /// The first failure of an update on the writer thread, thrown by ``commit()``.
+    private var failure: NotesFolderError?
+
     /// Makes the note of a book ``survey(_:fingerprint:)`` asked for, and stages it to be
-    /// written if its bytes differ from the file's.
-    public func update(_ source: BookNoteSource, fingerprint: String) throws(NotesFolderError) {
+    /// written if its bytes differ from the file's: on the writer thread, after the books
+    /// handed over before it (at most 16 wait, so memory does not grow with the journal).
+    /// A failure is thrown by ``commit()``; the books after it are not made.
+    public func update(_ source: BookNoteSource, fingerprint: String) {
+        background.submit { [self] in
+            guard failure == nil else { return }
+            do throws(NotesFolderError) { try make(source, fingerprint: fingerprint) } catch { failure = error }
+        }
+    }
+
+    private func make(_ source: BookNoteSource, fingerprint: String) throws(NotesFolderError) {
         let id = source.book.id
         live.insert(id)
         let content = BookNoteRenderer.render(source)
@@ -381,7 +399,7 @@ public final class NotesFolderExport {
         staged.append(Staged(book: id, temporary: temporary, relativePath: relativePath, expected: current.status,
                              note: NotesFolderState.Note(file: relativePath, oldFiles: oldFiles, journal: fingerprint, written: hashes,
                                                          previous: previous.flatMap { _ in self.currentHashes(current) }, size: 0, modified: 0),
-                             isNew: current.status == nil))
+                             isNew: current.status == nil, before: previous))
     }
 
     /// The hashes of the note as it is now, for `previous` while the export commits.
@@ -414,6 +432,8 @@ public final class NotesFolderExport {
     /// Deals with the notes of books no longer in the journal, then puts every staged note
     /// in place and writes the state file.
     public func commit() throws(NotesFolderError) -> NotesFolderSummary {
+        background.drain()
+        if let failure { throw failure }
         for (id, note) in state.notes where !live.contains(id) { try release(id, note) }
         // Every note on disk before any is renamed into place, and the state file knows both
         // versions before they are.
@@ -429,26 +449,29 @@ public final class NotesFolderExport {
             let unchangedSinceRead = note.expected.map { expected in
                 now.map { $0.kind == .regular && $0.size == expected.size && $0.modifiedMilliseconds == expected.modifiedMilliseconds } ?? false
             } ?? (now == nil)
-            guard unchangedSinceRead, parentsAreFolders(note.relativePath) else {
+            var placed = unchangedSinceRead && parentsAreFolders(note.relativePath)
+            if placed {
+                do {
+                    if note.isNew {
+                        try Self.renameWithoutReplacing(path(note.temporary), to: target)
+                    } else {
+                        try FileSystem.rename(path(note.temporary), to: target)
+                    }
+                } catch where error.errno == .exists {
+                    placed = false
+                } catch {
+                    try? FileSystem.unlink(path(note.temporary))
+                    throw .io(error, path: "a note in the folder")
+                }
+            }
+            guard placed else {
                 try? FileSystem.unlink(path(note.temporary))
                 problems.append(NotesFolderProblem(file: note.relativePath, book: note.book, reason: .changedDuringExport, diff: nil))
-                // Recorded as it was before this export.
-                if var kept = state.notes[note.book] {
-                    if let previous = kept.previous { kept.written = previous }
-                    kept.previous = nil
-                    state.notes[note.book] = kept
-                }
+                // Recorded as it was before this export (so the next one makes it again); a new
+                // note's name, which a file the reader made there meanwhile has, is not bmvault's.
+                state.notes[note.book] = note.isNew ? nil : note.before
+                releasedBooks.remove(note.book)
                 continue
-            }
-            do {
-                if note.isNew {
-                    try Self.renameWithoutReplacing(path(note.temporary), to: target)
-                } else {
-                    try FileSystem.rename(path(note.temporary), to: target)
-                }
-            } catch {
-                try? FileSystem.unlink(path(note.temporary))
-                throw .io(error, path: "a note in the folder")
             }
             if let status = try? FileSystem.status(target, followingLinks: false) {
                 state.notes[note.book]?.size = status.size
@@ -469,7 +492,7 @@ public final class NotesFolderExport {
         for (id, note) in state.notes where note.previous != nil { state.notes[id]?.previous = nil }
         state.generator = generator
         state.context = NotesFolderFormat.context
-        if Array(state.jsonText().utf8) != stateText {
+        if state != writtenState {
             for (id, status) in refreshedStatus where state.notes[id] != nil {
                 state.notes[id]?.size = status.size
                 state.notes[id]?.modified = status.modifiedMilliseconds
@@ -508,7 +531,7 @@ public final class NotesFolderExport {
         }
         let temporary = try writeTemporary(kept, beside: current.relativePath, permissions: status.permissions & 0o777)
         staged.append(Staged(book: id, temporary: temporary, relativePath: current.relativePath, expected: status,
-                             note: note, isNew: false))
+                             note: note, isNew: false, before: note))
         released += 1
         // The state forgets it once it is written (below, in commit).
         releasedBooks.insert(id)
@@ -517,12 +540,12 @@ public final class NotesFolderExport {
     private var releasedBooks = Set<EntityID>()
     /// Notes found changed outside bmvault's parts, with their size and time now.
     private var refreshedStatus: [EntityID: FileStatus] = [:]
-    /// The state file's bytes as they are on disk: one with nothing new is not written again.
-    private var stateText: [UInt8]?
+    /// The state as the state file has it: one with nothing new is not written again.
+    private var writtenState: NotesFolderState?
 
     private func writeState() throws(NotesFolderError) {
-        let text = Array(state.jsonText().utf8)
-        guard text != stateText else { return }
+        guard state != writtenState else { return }
+        let text = state.jsonText()
         let suffix: String
         do { suffix = encodeHex(try randomBytes(count: 8)) } catch { throw .io(operation: "random", path: "the state file", errno: 5) }
         let temporary = path(NotesFolderFormat.temporaryPrefix + suffix + ".json")
@@ -541,7 +564,7 @@ public final class NotesFolderExport {
             try? FileSystem.unlink(temporary)
             throw .io(error, path: "the state file")
         }
-        stateText = text
+        writtenState = state
     }
 
     /// Gives `source` the name `destination` only if nothing has it (a file the reader made

@@ -85,38 +85,66 @@ struct NotesFolderState: Equatable {
     }
 
     /// Reads a state file of any version this build reads; a newer one is refused naming
-    /// both versions, before anything else in it is trusted.
-    static func read(_ bytes: [UInt8]) throws(NotesFolderError) -> NotesFolderState {
-        guard let object = try? JSONSerialization.jsonObject(with: Data(bytes)) as? [String: Any] else {
-            throw .malformedState(reason: "not a JSON object")
-        }
-        guard let format = object["format"] as? Int else { throw .malformedState(reason: "no format version") }
-        guard format <= NotesFolderFormat.currentVersion else {
-            throw .newerState(found: format, supported: NotesFolderFormat.currentVersion)
-        }
-        guard format >= 1 else { throw .malformedState(reason: "an unknown format version") }
-        guard let notesObject = object["notes"] as? [String: Any] else { throw .malformedState(reason: "no notes") }
-        var notes: [EntityID: Note] = [:]
-        for (key, value) in notesObject {
-            guard let id = try? EntityID(validating: key), let note = value as? [String: Any],
-                  let file = note["file"] as? String, isSafeRelativePath(file),
-                  let journal = note["journal"] as? String,
-                  let written = hashes(note["written"]),
-                  let size = (note["size"] as? NSNumber)?.int64Value,
-                  let modified = (note["modified"] as? NSNumber)?.int64Value else {
-                throw .malformedState(reason: "a note's entry is not one bmvault writes")
+    /// both versions, before anything else in it is trusted. Read as it streams
+    /// (``JSONStreamReader``, strict JSON), never through a symbolic link.
+    static func read(path: String) throws(NotesFolderError) -> NotesFolderState {
+        do {
+            let reader = try JSONStreamReader(path: path, displayName: NotesFolderFormat.stateFile)
+            var format: Int?
+            var generator = "", context = ""
+            var notes: [EntityID: Note] = [:]
+            try reader.beginObject()
+            while let key = try reader.nextKey() {
+                switch key {
+                case "format":
+                    guard let value = try reader.readValue().integerValue else { throw NotesFolderError.malformedState(reason: "no format version") }
+                    guard value <= NotesFolderFormat.currentVersion else {
+                        throw NotesFolderError.newerState(found: Int(value), supported: NotesFolderFormat.currentVersion)
+                    }
+                    guard value >= 1 else { throw NotesFolderError.malformedState(reason: "an unknown format version") }
+                    format = Int(value)
+                case "generator": generator = try reader.readValue().stringValue ?? ""
+                case "context": context = try reader.readValue().stringValue ?? ""
+                case "notes":
+                    // The format comes first in a state file bmvault writes (keys sorted:
+                    // "context", "format"): a newer one is refused before its notes are read.
+                    guard format != nil else { throw NotesFolderError.malformedState(reason: "no format version") }
+                    try reader.beginObject()
+                    while let id = try reader.nextKey() {
+                        guard let book = try? EntityID(validating: id), let note = note(try reader.readValue()) else {
+                            throw NotesFolderError.malformedState(reason: "a note's entry is not one bmvault writes")
+                        }
+                        notes[book] = note
+                    }
+                default:
+                    try reader.skipValue()
+                }
             }
-            let oldFiles = (note["oldFiles"] as? [String]) ?? []
-            notes[id] = Note(file: file, oldFiles: oldFiles, journal: journal, written: written,
-                             previous: hashes(note["previous"]), size: size, modified: modified)
+            try reader.finish()
+            guard format != nil else { throw NotesFolderError.malformedState(reason: "no format version") }
+            return NotesFolderState(generator: generator, context: context, notes: notes)
+        } catch let error as NotesFolderError {
+            throw error
+        } catch let error as ArchiveError {
+            if case .io(let operation, _, let code) = error { throw .io(operation: operation, path: "the state file", errno: code) }
+            throw .malformedState(reason: "not JSON as bmvault writes it")
+        } catch {
+            throw .malformedState(reason: "not JSON as bmvault writes it")
         }
-        return NotesFolderState(generator: object["generator"] as? String ?? "", context: object["context"] as? String ?? "",
-                                notes: notes)
     }
 
-    private static func hashes(_ value: Any?) -> Hashes? {
-        guard let object = value as? [String: Any], let region = object["region"] as? String,
-              let properties = object["properties"] as? String else { return nil }
+    private static func note(_ value: JSONValue) -> Note? {
+        guard let file = value["file"]?.stringValue, isSafeRelativePath(file), let journal = value["journal"]?.stringValue,
+              let written = hashes(value["written"]), let size = value["size"]?.integerValue,
+              let modified = value["modified"]?.integerValue else { return nil }
+        var oldFiles: [String] = []
+        if case .array(let items)? = value["oldFiles"] { oldFiles = items.compactMap(\.stringValue) }
+        return Note(file: file, oldFiles: oldFiles, journal: journal, written: written, previous: hashes(value["previous"]),
+                    size: size, modified: modified)
+    }
+
+    private static func hashes(_ value: JSONValue?) -> Hashes? {
+        guard let region = value?["region"]?.stringValue, let properties = value?["properties"]?.stringValue else { return nil }
         return Hashes(region: region, properties: properties)
     }
 
