@@ -73,7 +73,7 @@ import Testing
           conflicts               List conflicts from syncing, and resolve them.
           purge                   Purge the text of records deleted longer ago than the
                                   retention period.
-          export                  Write a plain-text archive of the journal.
+          export                  Write a plain-text archive, or update a notes folder.
           import                  Merge an archive, or a Kindle's or KOReader's
                                   highlights.
           completion              Print a shell completion script: bash, zsh or fish.

@@ -28,7 +28,7 @@ enum ArchiveCommands {
 
     static func export(_ context: CommandContext) -> CommandSpec {
         CommandSpec(
-            name: "export", abstract: "Write a plain-text archive of the journal, or a notes folder.",
+            name: "export", abstract: "Write a plain-text archive, or update a notes folder.",
             discussion: "With --out, DIR must not exist: it is created (0700) with README.md, manifest.json, journal.json, books/<title>-<id>.md and archive.schema.json (files 0600), and appears only once complete. Each book's files are listed (format, size, SHA-256, metadata); --with-files adds their plain copies under files/. Read it with less or jq; import it with `bmvault import DIR`. With --markdown-folder, DIR gets one note per book (front matter, then its quotes and notes between two marker comments, each with a block id ^bm-...); a later export updates them in place, writes only what changed, keeps whatever you wrote outside the markers, and reports a note you edited between them instead of overwriting it (exit 1). Neither is encrypted.",
             parameters: ExportInput.parameters
         ) { input in
