@@ -644,6 +644,20 @@ final class SweepWorld {
         try world.run(["export", "--out", archive.path], status: 1)                         // exists already
         try world.run(["export", "--out", archives.appendingPathComponent("with-deleted").path, "--include-deleted"], status: 0)
         try world.run(["export"], status: 64)
+        // A notes folder (issue 46) is the journal in plain text too, by design, in `archives`;
+        // its notes are named by their titles, which the lines about an edited note repeat.
+        let notes = archives.appendingPathComponent("notes")
+        try world.run(["export", "--markdown-folder", notes.path], status: 0)
+        try world.run(["export", "--markdown-folder", notes.path], status: 0)               // nothing changed
+        for name in try FileManager.default.contentsOfDirectory(atPath: notes.path) where name.hasSuffix(".md") {
+            let note = notes.appendingPathComponent(name)
+            let text = try String(contentsOf: note, encoding: .utf8)
+            try text.replacingOccurrences(of: "<!-- bmvault:end -->", with: "edited in the notes app \(c)\n<!-- bmvault:end -->")
+                .write(to: note, atomically: true, encoding: .utf8)
+        }
+        try world.run(["note", "add", book, "for the notes folder \(c)"], status: 0)
+        try world.run(["export", "--markdown-folder", notes.path, "--show-edits"], showsContent: true, status: 1)
+        try world.run(["export", "--markdown-folder", archive.path], status: 1)             // an archive is not a notes folder
         try world.createUnlocked("imported", passphrase: passphrase)
         try world.run(["import", archive.path, "--dry-run"], vault: "imported", status: 0)
         try world.run(["import", archive.path], vault: "imported", status: 0)

@@ -86,11 +86,13 @@ enum ArchiveCommands {
                                                                                          intoExisting: input.intoExisting))
         for record in report.unreadable { context.reportUnreadable(record) }
         let summary = report.summary
+        // On standard output, as a listing is: a note's name is its book's title, which
+        // standard error never shows.
         for problem in summary.problems {
             switch problem.reason {
-            case .edited: context.console.err("Edited in the notes folder: \(problem.file) (left as it is)\n")
-            case .notAFile: context.console.err("Not a file bmvault wrote, left alone: \(problem.file)\n")
-            case .changedDuringExport: context.console.err("Changed while bmvault exported, left for the next export: \(problem.file)\n")
+            case .edited: context.console.out("Edited in the notes folder: \(problem.file) (left as it is)\n")
+            case .notAFile: context.console.out("Not a file bmvault wrote, left alone: \(problem.file)\n")
+            case .changedDuringExport: context.console.out("Changed while bmvault exported, left for the next export: \(problem.file)\n")
             }
             if let diff = problem.diff { context.console.out(diff) }
         }
