@@ -300,6 +300,37 @@ import TestSupport
         #expect(emptied.notes.isEmpty)
     }
 
+    @Test func aNoteMovedIntoASubfolderIsFollowedAndANoteWhoseFolderIsGoneIsWrittenAgain() throws {
+        let directory = try TemporaryDirectory("notes-folder")
+        defer { directory.remove() }
+        let folder = directory.file("notes")
+        let dune = try Self.book()
+        let first = try Self.quote("first", book: dune, at: 1_767_225_700_000)
+        try Self.export([Self.source(dune, [first])], into: folder)
+        try FileManager.default.createDirectory(atPath: folder + "/Books/Sci-fi", withIntermediateDirectories: true)
+        try FileManager.default.moveItem(atPath: folder + "/Dune Messiah.md", toPath: folder + "/Books/Sci-fi/Dune.md")
+        let second = try Self.quote("second", book: dune, at: 1_767_225_800_000)
+        var summary = try Self.export([Self.source(dune, [first, second])], into: folder)
+        #expect(summary.followed == 1 && summary.updated == 1 && summary.created == 0 && summary.problems.isEmpty)
+        #expect(try String(contentsOfFile: folder + "/Books/Sci-fi/Dune.md", encoding: .utf8).contains("> second"))
+        #expect(!FileManager.default.fileExists(atPath: folder + "/Dune Messiah.md"))
+        try FileManager.default.removeItem(atPath: folder + "/Books")
+        summary = try Self.export([Self.source(dune, [first, second])], into: folder)
+        #expect(summary.created == 1 && summary.problems.isEmpty)
+        #expect(try String(contentsOfFile: folder + "/Dune Messiah.md", encoding: .utf8).contains("> second"))
+        // A folder on the way replaced by a link: nothing behind it is looked at or written.
+        try FileManager.default.createDirectory(atPath: directory.file("elsewhere"), withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(atPath: folder + "/Shelf", withIntermediateDirectories: true)
+        try FileManager.default.moveItem(atPath: folder + "/Dune Messiah.md", toPath: folder + "/Shelf/Dune Messiah.md")
+        #expect(try Self.export([Self.source(dune, [first, second])], into: folder).followed == 1)
+        try FileManager.default.moveItem(atPath: folder + "/Shelf", toPath: directory.file("elsewhere/Shelf"))
+        try FileManager.default.createSymbolicLink(atPath: folder + "/Shelf", withDestinationPath: directory.file("elsewhere/Shelf"))
+        let before = try String(contentsOfFile: directory.file("elsewhere/Shelf/Dune Messiah.md"), encoding: .utf8)
+        summary = try Self.export([Self.source(dune, [first])], into: folder)
+        #expect(summary.problems.map(\.reason) == [.notAFile])
+        #expect(try String(contentsOfFile: directory.file("elsewhere/Shelf/Dune Messiah.md"), encoding: .utf8) == before)
+    }
+
     @Test func aFolderThatIsNotAnExportsNeedsIntoExistingAndItsFilesAreNeverReplaced() throws {
         let directory = try TemporaryDirectory("notes-folder")
         defer { directory.remove() }

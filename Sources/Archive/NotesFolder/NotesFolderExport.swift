@@ -209,7 +209,7 @@ public final class NotesFolderExport: @unchecked Sendable {
         live.insert(id)
         guard let note = state.notes[id] else { return true }
         var current = look(at: note.file)
-        if current.status == nil, let moved = findMoved(id) {
+        if current.status == nil, !current.notAFile, let moved = findMoved(id) {
             current = look(at: moved)
         }
         if current.status != nil, !current.notAFile,
@@ -249,9 +249,18 @@ public final class NotesFolderExport: @unchecked Sendable {
     /// What is at `relativePath`, without following a link (on the way there too).
     private func look(at relativePath: String) -> Found {
         var result = Found(relativePath: relativePath)
-        guard parentsAreFolders(relativePath) else {
-            result.notAFile = true
-            return result
+        var components = relativePath.split(separator: "/").map(String.init)
+        components.removeLast()
+        var prefix = directory
+        for component in components {
+            prefix += "/" + component
+            // A folder on the way that is gone: so is the note. One that is a link or a file:
+            // nothing behind it is looked at.
+            guard let status = try? FileSystem.status(prefix, followingLinks: false) else { return result }
+            guard status.kind == .directory else {
+                result.notAFile = true
+                return result
+            }
         }
         guard let status = try? FileSystem.status(path(relativePath), followingLinks: false) else { return result }
         result.status = status
@@ -382,6 +391,7 @@ public final class NotesFolderExport: @unchecked Sendable {
             } else if previous == nil || !parentsAreFolders(relativePath) || relativePath.isEmpty {
                 // A new note, or one whose folder is gone: a name no file has.
                 relativePath = NoteFileName.name(for: source.book.title) { taken.contains(NoteFileName.clashKey($0)) }
+                if let previous { oldFiles.append(previous.file) }
             }
             taken.insert(NoteFileName.clashKey(relativePath))
             newBytes = NoteDocument.new(properties: content.properties, region: content.region)
@@ -509,7 +519,7 @@ public final class NotesFolderExport: @unchecked Sendable {
     /// rest left to the reader (unless they edited bmvault's parts: then it is reported).
     private func release(_ id: EntityID, _ note: NotesFolderState.Note) throws(NotesFolderError) {
         var current = look(at: note.file)
-        if current.status == nil, let moved = findMoved(id) { current = look(at: moved) }
+        if current.status == nil, !current.notAFile, let moved = findMoved(id) { current = look(at: moved) }
         guard current.status != nil else {
             state.notes[id] = nil
             return
