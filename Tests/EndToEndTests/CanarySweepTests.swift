@@ -968,7 +968,7 @@ final class SweepWorld {
         var expected: Set = ["cli.command.started", "cli.command.finished", "cli.command.failed", "keystore.call",
                              "journal.book.resolved", "vault.unlocked", "vault.unlock.refused", "vault.locked",
                              "vault.passphrase.changed", "store.upgrade.started", "store.upgrade.finished", "store.upgrade.failed",
-                             "archive.exported", "archive.imported"]
+                             "archive.exported", "archive.imported", "notes.exported"]
         if world.files(in: world.vaultDirectory("small")).contains("vault.db") { expected.insert("store.upgrade.refused") }
         #expect(expected.subtracting(events).isEmpty, "never logged: \(expected.subtracting(events).sorted())", sourceLocation: sourceLocation)
         let resolved = lines.filter { $0.contains(" journal.book.resolved ") }
