@@ -191,6 +191,29 @@ import TestSupport
         #expect(far == "--- x\n+++ y\n@@ -1,3 +1,3 @@\n 1\n-2\n+x\n 3\n@@ -17,3 +17,3 @@\n 17\n-18\n+x\n 19\n")
     }
 
+    /// A note is the reader's file: whatever they (or their notes app, or a sync tool) made of
+    /// it, reading it and splicing bmvault's parts in ends as bytes, never a trap or a hang,
+    /// and a splice of a note with an intact region keeps everything outside the region.
+    @Test func aNoteMangledAnyWayIsReadAndSplicedWithoutATrap() throws {
+        let book = try Self.book()
+        let quote = try Self.quote("a quote\nof two lines", book: book, at: 1_767_225_700_000, comment: "a comment")
+        let content = BookNoteRenderer.render(Self.source(book, [quote], tags: ["sci-fi"]))
+        let note = Array("My text.\n\n".utf8) + NoteDocument.new(properties: content.properties, region: content.region)
+            + Array("\nBelow, with [[links#^bm-123]] and %% a comment %%.\n".utf8)
+        let start = SeededMutator.firstSeed(default: 46_000)
+        for seed in start..<(start + UInt64(SeededMutator.cases(default: 1_000))) {
+            var mutator = SeededMutator(seed: seed)
+            let mangled = mutator.mutate(note)
+            let document = NoteDocument(mangled)
+            _ = document.canonicalProperties()
+            let spliced = document.splice(properties: content.properties, region: content.region)
+            if document.regionIntact, let region = document.region {
+                #expect(spliced.suffix(mangled.count - region.upperBound).elementsEqual(mangled[region.upperBound...]), "seed \(seed)")
+            }
+            _ = NoteDocument(spliced).splice(properties: [], region: nil)
+        }
+    }
+
     // MARK: - The folder
 
     /// Runs one export of `sources` (every live book) into `folder`.

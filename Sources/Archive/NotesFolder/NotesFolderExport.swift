@@ -304,8 +304,7 @@ public final class NotesFolderExport: @unchecked Sendable {
             var byID: [EntityID: String] = [:]
             let known = Set(state.notes.values.map(\.file))
             scan("", depth: 0) { relativePath in
-                guard !known.contains(relativePath),
-                      let bytes = try? FileSystem.readRegularFile(at: path(relativePath), limit: NotesFolderFormat.noteLimit) else { return }
+                guard !known.contains(relativePath), let bytes = Self.start(of: path(relativePath)) else { return }
                 let document = NoteDocument(bytes)
                 if let items = document.managedValues()["bmvault-id"], let text = items?.first,
                    let found = try? EntityID(validating: text), byID[found] == nil {
@@ -315,6 +314,20 @@ public final class NotesFolderExport: @unchecked Sendable {
             scannedForIDs = byID
         }
         return scannedForIDs?[id]
+    }
+
+    /// The first 64 KiB of a regular file (never through a link), where its front matter is:
+    /// the reader's own notes may be many and long, and only that part is looked at.
+    private static func start(of path: String) -> [UInt8]? {
+        guard let file = try? FileDescriptor.open(path, .readOnly, options: [.noFollow]) else { return nil }
+        defer { try? file.close() }
+        var bytes: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 1 << 16)
+        while bytes.count < 1 << 16 {
+            guard let count = try? file.read(into: &chunk), count > 0 else { break }
+            bytes += chunk[0..<min(count, (1 << 16) - bytes.count)]
+        }
+        return bytes
     }
 
     private func scan(_ relative: String, depth: Int, _ body: (String) -> Void) {
