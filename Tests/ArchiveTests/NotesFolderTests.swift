@@ -201,7 +201,7 @@ import TestSupport
         let note = Array("My text.\n\n".utf8) + NoteDocument.new(properties: content.properties, region: content.region)
             + Array("\nBelow, with [[links#^bm-123]] and %% a comment %%.\n".utf8)
         let start = SeededMutator.firstSeed(default: 46_000)
-        for seed in start..<(start + UInt64(SeededMutator.cases(default: 1_000))) {
+        for seed in start..<(start + UInt64(SeededMutator.cases(default: 300))) {
             var mutator = SeededMutator(seed: seed)
             let mangled = mutator.mutate(note)
             let document = NoteDocument(mangled)
