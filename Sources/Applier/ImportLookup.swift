@@ -101,11 +101,11 @@ public final class ImportLookup: ImportTarget {
         try presence(of: book) == .live
     }
 
-    public func liveBooks(withISBN isbn: String) throws(StoreError) -> [Book] {
+    public func liveBooks(withISBN isbn: String) throws(StoreError) -> [ImportCandidate] {
         try knownLiveBooks().withISBN[isbn] ?? []
     }
 
-    public func liveBooks(withFoldedTitle title: String) throws(StoreError) -> [Book] {
+    public func liveBooks(withFoldedTitle title: String) throws(StoreError) -> [ImportCandidate] {
         try knownLiveBooks().withTitle[title] ?? []
     }
 
@@ -132,12 +132,13 @@ public final class ImportLookup: ImportTarget {
 /// one lookup per source instead of a fold of every title, so a 20,000-row export is matched
 /// in linear time.
 struct KnownBooks {
-    private(set) var withISBN: [String: [Book]] = [:]
-    private(set) var withTitle: [String: [Book]] = [:]
+    private(set) var withISBN: [String: [ImportCandidate]] = [:]
+    private(set) var withTitle: [String: [ImportCandidate]] = [:]
 
     mutating func add(_ book: Book) {
-        if let isbn = book.edition.isbn { withISBN[isbn, default: []].append(book) }
-        withTitle[TextFolding.fold(book.title), default: []].append(book)
+        let candidate = ImportCandidate(book)
+        if let isbn = book.edition.isbn { withISBN[isbn, default: []].append(candidate) }
+        withTitle[TextFolding.fold(book.title), default: []].append(candidate)
     }
 }
 

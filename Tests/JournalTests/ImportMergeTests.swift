@@ -79,9 +79,11 @@ import Testing
 
         func book(named name: String) -> EntityID? { names[name] }
         func isLive(_ book: EntityID) -> Bool { books.contains { $0.id == book && $0.deletedAt == nil } }
-        func liveBooks(withISBN isbn: String) -> [Book] { books.filter { $0.deletedAt == nil && $0.edition.isbn == isbn } }
-        func liveBooks(withFoldedTitle title: String) -> [Book] {
-            books.filter { $0.deletedAt == nil && TextFolding.fold($0.title) == title }
+        func liveBooks(withISBN isbn: String) -> [ImportCandidate] {
+            books.filter { $0.deletedAt == nil && $0.edition.isbn == isbn }.map(ImportCandidate.init)
+        }
+        func liveBooks(withFoldedTitle title: String) -> [ImportCandidate] {
+            books.filter { $0.deletedAt == nil && TextFolding.fold($0.title) == title }.map(ImportCandidate.init)
         }
         var booksAddedByThisImport: Set<EntityID> { added }
         func record(withImportKey key: String) -> EntityID? { keys[key] }
