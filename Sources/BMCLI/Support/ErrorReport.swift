@@ -500,6 +500,7 @@ struct ErrorReport: Equatable {
         case .tooManySearchTerms(let limit): return "a search takes at most \(limit) words and phrases"
         case .ratingOutOfRange: return "a rating is 1 to 5 stars, in halves (such as 4 or 3.5)"
         case .statusInFuture: return "that date is in the future; give the day it happened"
+        case .noteInFuture: return "--on is in the future; give the day it was written (nothing was saved)"
         case .invalidReadingLog: return "a book's reading log is malformed"
         case .invalidISBN: return "that is not an ISBN: give the 10 or 13 digits of one (hyphens allowed) whose check digit matches"
         case .yearOutOfRange: return "a year is a whole number from \(Edition.years.lowerBound) to \(Edition.years.upperBound)"
