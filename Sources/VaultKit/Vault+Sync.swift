@@ -134,6 +134,7 @@ extension Vault {
         guard !records.isEmpty else { throw .noRemote }
         if retryFailed { _ = try store.writing { tables throws(StoreError) in try tables.outbox.retryFailed() } }
         let made = records.map { makeRemote($0, askPassword: askPassword) }
+        let conflictsBefore = try store.reading { tables throws(StoreError) in try tables.annotations.conflictIDs() }
         var summary: SyncSummary
         do {
             summary = try SyncEngine(journal: StoreSyncJournal(store), cipher: cipher, remotes: made.map(\.remote), remotesAreComplete: name == nil,
@@ -154,6 +155,10 @@ extension Vault {
             case .keyring: break
             }
         }
+        // The conflicts counted are those `conflicts` will list that were not there before: one
+        // another device made and resolved, both pulled in this sync, is not left to the reader.
+        let conflictsAfter = try store.reading { tables throws(StoreError) in try tables.annotations.conflictIDs() }
+        summary.conflicts = conflictsAfter.subtracting(conflictsBefore).count
         // A book file removed on another device: its blob here goes now that no book has it.
         try storeCall { () throws(StoreError) in try store.files.sweep() }
         if summary.skipped.count == records.count, let first = summary.skipped.sorted(by: { $0.key < $1.key }).first {
