@@ -112,7 +112,7 @@ extension Vault {
             try WebDAVRemote(name: name, url: folder.url, vaultID: vaultID, credentials: folder.credentials(password: password),
                              caFile: folder.caFile).checkReachable()
         } catch {
-            throw Self.webDAVError(error, remote: name)
+            throw Self.webDAVError(error, remote: name, settingUp: false)
         }
         try keystoreCall { () throws(KeystoreError) in try keyStore.storeRemotePassword(password, vaultID: vaultID, remote: name) }
     }
@@ -164,9 +164,12 @@ extension Vault {
         (try? keyStore.remotePassword(vaultID: vaultID, remote: record.name)).flatMap { $0 }
     }
 
-    /// A WebDAV failure at set-up, said about the remote: TLS with libcurl's reason.
-    static func webDAVError(_ error: RemoteError, remote: String?) -> VaultError {
+    /// A WebDAV failure at set-up, said about the remote: TLS with libcurl's reason. A
+    /// refused password while `settingUp` (`remote add`, `init --join`: no remote is
+    /// recorded) is `unauthorized.setup`, whose advice is not `remote password`.
+    static func webDAVError(_ error: RemoteError, remote: String?, settingUp: Bool = true) -> VaultError {
         if case .tls(let reason) = error { return .remoteTLS(name: remote, reason: reason) }
+        if settingUp, case .unauthorized = error { return .remote(name: remote ?? joinedRemoteName, errorClass: "unauthorized.setup") }
         return .remote(name: remote ?? joinedRemoteName, errorClass: error.errorClass)
     }
 

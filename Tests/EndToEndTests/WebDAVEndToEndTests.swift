@@ -224,6 +224,10 @@ import TestSupport
             #expect(result.stderr.hasPrefix(item.message) && result.stderr.split(separator: "\n").count == 1, "\(item.arguments): \(result)")
             #expect(!result.stderr.contains(Self.password) && !result.stderr.contains("secret"), "\(result)")
         }
+        // Issue 41: no advice to replace the password of a remote that was not added.
+        let refused = try vault.run(["remote", "add", "cloud", server.url, "--user", Self.user, "--password-stdin"], stdin: "wrong\n")
+        #expect(refused.stderr == "Error: the server of remote cloud refused the user name or password; nothing was set up (check them, then try again)\n",
+                "\(refused)")
         #expect(try vault.databaseBytesIgnoringChangeCounter() == before, "a refused remote changes nothing")
         #expect(try (vault.json(["remote", "list", "--json"]) as? [Any])?.isEmpty == true)
     }

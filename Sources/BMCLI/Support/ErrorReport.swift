@@ -421,7 +421,7 @@ struct ErrorReport: Equatable {
     /// remote is 69.
     static func remoteExitCode(_ errorClass: String) -> ExitCode {
         switch errorClass {
-        case "unauthorized", "unauthorized.given", "noPassword": .noPermission
+        case "unauthorized", "unauthorized.given", "unauthorized.setup", "noPassword": .noPermission
         case "timedOut": .temporaryFailure
         default: .unavailable
         }
@@ -432,6 +432,7 @@ struct ErrorReport: Equatable {
         case "unreachable": return "the remote \(name) cannot be reached (is the drive mounted, the folder or server there?); nothing was synced"
         case "timedOut": return "the server of remote \(name) did not answer in time; try again later"
         case "unauthorized": return "the server of remote \(name) refused the user name or password (replace it with `bmvault remote password \(name)`)"
+        case "unauthorized.setup": return "the server of remote \(name) refused the user name or password; nothing was set up (check them, then try again)"
         case "unauthorized.given": return "the server of remote \(name) refused the user name or the password given for this sync (typed, or printed by \(RemotePasswordCommand.variable)); nothing was synced with it"
         case "noPassword": return "no keyring holds the password of remote \(name), so none was sent: set \(RemotePasswordCommand.variable) to a command that prints it, run `bmvault sync` at a terminal to type it, or keep it with `bmvault remote password \(name)` where a Secret Service runs"
         case "plainHTTP": return "remote \(name) is a plain http:// URL to another machine, which would send its password in the clear: "
