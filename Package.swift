@@ -49,9 +49,12 @@ let package = Package(
         // folder, a WebDAV server) that only move sealed bytes. It holds no key (sealing is handed in)
         // and depends on the journal through SyncJournal, not on the Store.
         .target(name: "Sync", dependencies: ["FileIO", "HTTP", "Journal", "SyncWire", "Telemetry", "VaultCrypto", "XML"]),
-        // SQLite, migrations, the Store: the only importer of sqlite3. It keeps the outbox in the
+        // SQLite connections, statements and rows: the only importer of CSQLite; depends on FileIO
+        // only. The Store's database, and another program's opened read-only by an importer.
+        .target(name: "SQLiteDatabase", dependencies: ["CSQLite", "FileIO"]),
+        // Migrations, the Store: the one owner of the vault's file. It keeps the outbox in the
         // wire format and conforms to SyncJournal; it imports nothing of the engine, HTTP or XML.
-        .target(name: "VaultStore", dependencies: ["CSQLite", "FileIO", "SyncWire", "VaultCrypto", "Journal", "Telemetry"]),
+        .target(name: "VaultStore", dependencies: ["SQLiteDatabase", "FileIO", "SyncWire", "VaultCrypto", "Journal", "Telemetry"]),
         // The one applier: every record from elsewhere (a pulled operation, an archive's record,
         // another program's) meets the vault's through JournalMerge here, and the decision is
         // applied through the Store's tables.

@@ -74,14 +74,16 @@ import SyncWire
         let forbidden: [String: Set<String>] = [
             "Journal": ours.subtracting(["Journal"]),
             "Telemetry": ours.subtracting(["Telemetry", "FileIO", "CFileIO"]),
-            "Sync": ["VaultStore", "VaultKit", "BMCLI", "Archive", "Keystore", "CSQLite", "CSodium"],
+            "Sync": ["VaultStore", "VaultKit", "BMCLI", "Archive", "Keystore", "SQLiteDatabase", "CSQLite", "CSodium"],
             // Storage below sync: the wire format only, never the engine, the remotes or what they use.
             "VaultStore": ["VaultKit", "BMCLI", "Archive", "Keystore", "Sync", "HTTP", "XML", "CCurl", "CXML"],
-            "SyncWire": ["Sync", "VaultStore", "VaultKit", "BMCLI", "HTTP", "XML", "CSQLite"],
+            "SyncWire": ["Sync", "VaultStore", "VaultKit", "BMCLI", "HTTP", "XML", "SQLiteDatabase", "CSQLite"],
             // The one applier: above storage, beside the engine, below the facade.
-            "Applier": ["Sync", "VaultKit", "BMCLI", "Archive", "Importers", "Keystore", "HTTP", "XML", "CSQLite", "CSodium"],
-            "Archive": ["VaultStore", "Sync", "VaultKit", "BMCLI", "Keystore"],
-            "BMCLI": ["VaultStore", "Sync", "Archive", "Keystore", "VaultCrypto", "CSQLite", "CSodium"],
+            "Applier": ["Sync", "VaultKit", "BMCLI", "Archive", "Importers", "Keystore", "HTTP", "XML", "SQLiteDatabase", "CSQLite", "CSodium"],
+            "Archive": ["VaultStore", "Sync", "VaultKit", "BMCLI", "Keystore", "SQLiteDatabase"],
+            "BMCLI": ["VaultStore", "Sync", "Archive", "Keystore", "VaultCrypto", "SQLiteDatabase", "CSQLite", "CSodium"],
+            // The SQLite wrapper: above the file-system seam only, knowing nothing of a vault.
+            "SQLiteDatabase": ours.subtracting(["SQLiteDatabase", "CSQLite", "FileIO", "CFileIO"]),
         ]
         for (module, banned) in forbidden {
             let illegal = manifest[module, default: []].intersection(banned)
@@ -103,6 +105,16 @@ import SyncWire
                 #expect(use.line.trimmingCharacters(in: .whitespaces).hasPrefix("internal import"), "\(use.path): \(use.line)")
             }
         }
+    }
+
+    /// SQLite reaches the rest through one wrapper (`SQLiteDatabase`, the only importer of
+    /// CSQLite), and only the Store uses it: nothing else opens a database.
+    @Test func onlyTheStoreUsesTheSQLiteWrapper() throws {
+        let manifest = try Self.manifestDependencies()
+        let users = Set(manifest.filter { $0.value.contains("SQLiteDatabase") }.map(\.key))
+        #expect(users.subtracting(["bmvault-bench-journal"]) == ["VaultStore"], "\(users.sorted())")
+        let importers = Set(try Self.importsOfOurModules(Set(manifest.keys)).filter { $0.imported == "SQLiteDatabase" }.map(\.module))
+        #expect(importers == ["VaultStore"], "\(importers.sorted())")
     }
 
     /// mutations-bypass-store: no SQL that writes outside the Store. (That every write of
