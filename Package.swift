@@ -61,9 +61,11 @@ let package = Package(
         .target(name: "Applier", dependencies: ["Journal", "SyncWire", "VaultStore", "VaultCrypto"]),
         // The export archive: versioned JSON + Markdown writers, and a reader for every version ever written.
         .target(name: "Archive", dependencies: ["FileIO", "Journal", "VaultCrypto"]),
-        // Files other programs write (a Kindle's clippings, ...), read into what they hold: depends
-        // on the journal's rules and SHA-256 only, never on the Store. The only importer of CCSV.
-        .target(name: "Importers", dependencies: ["CCSV", "Journal", "VaultCrypto"]),
+        // Files other programs write (a Kindle's clippings, KOReader's statistics, a Kobo's
+        // database, ...), read into what they hold: depends on the journal's rules, SHA-256 and
+        // the SQLite wrapper (another program's database, opened read-only), never on the Store.
+        // The only importer of CCSV.
+        .target(name: "Importers", dependencies: ["CCSV", "Journal", "SQLiteDatabase", "VaultCrypto"]),
         // A book file's metadata (EPUB, MOBI/AZW3, PDF), read by real parsers: the only importer
         // of CZip, CMobi and CQPDF; depends on XML only.
         .target(name: "BookFiles", dependencies: ["CZip", "CMobi", "CQPDF", "FileIO", "XML"]),
@@ -93,7 +95,7 @@ let package = Package(
         .testTarget(name: "SyncTests", dependencies: ["Applier", "Sync", "SyncWire", "HTTP", "FileIO", "VaultStore", "VaultCrypto", "Journal", "TestSupport"]),
         .testTarget(name: "VaultKitTests", dependencies: ["Applier", "VaultKit", "VaultStore", "Keystore", "VaultCrypto", "Journal", "TestSupport"]),
         .testTarget(name: "BMCLITests", dependencies: ["BMCLI", "VaultKit"]),
-        .testTarget(name: "EndToEndTests", dependencies: ["bmvault", "TestSupport"]),
+        .testTarget(name: "EndToEndTests", dependencies: ["bmvault", "SQLiteDatabase", "TestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -31,6 +31,33 @@ public final class Database<Failure: Error> {
         try self.init(opening: path, name: path, flags: flags, failure: failure)
     }
 
+    /// Opens another program's database at `path` to read it, as a file nothing changes
+    /// while it is read (SQLite's `immutable` URI parameter): nothing is ever written to it
+    /// or beside it (no journal, no WAL index, no lock), even in a folder that may be
+    /// written, such as a mounted e-reader's. What a WAL beside it holds that is not yet in
+    /// the file is not read.
+    public convenience init(readingImmutable path: String, failure: @escaping (DatabaseError) -> Failure) throws(DatabaseError) {
+        let flags = SQLITE_OPEN_READONLY | SQLITE_OPEN_URI | SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_EXRESCODE
+        try self.init(opening: "file:" + Self.uriPath(path) + "?immutable=1", name: path, flags: flags, failure: failure)
+    }
+
+    /// `path` as the path of a `file:` URI: every byte but the unreserved ones and `/`
+    /// percent-encoded, so a `?`, `#` or `%` in a file name stays part of the name.
+    static func uriPath(_ path: String) -> String {
+        let digits = Array("0123456789ABCDEF")
+        var encoded = ""
+        for byte in path.utf8 {
+            switch byte {
+            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
+                 UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "~"), UInt8(ascii: "/"):
+                encoded.unicodeScalars.append(Unicode.Scalar(byte))
+            default:
+                encoded += "%" + String(digits[Int(byte >> 4)]) + String(digits[Int(byte & 0x0f)])
+            }
+        }
+        return encoded
+    }
+
     private init(opening filename: String, name path: String, flags: Int32,
                  failure: @escaping (DatabaseError) -> Failure) throws(DatabaseError) {
         var opened: OpaquePointer?

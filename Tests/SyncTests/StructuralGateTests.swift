@@ -108,13 +108,19 @@ import SyncWire
     }
 
     /// SQLite reaches the rest through one wrapper (`SQLiteDatabase`, the only importer of
-    /// CSQLite), and only the Store uses it: nothing else opens a database.
-    @Test func onlyTheStoreUsesTheSQLiteWrapper() throws {
+    /// CSQLite), and two modules use it: the Store (the vault's file) and the importers
+    /// (another program's database, opened immutable: read, never written). Only the
+    /// Store's files open it for writing.
+    @Test func onlyTheStoreAndTheImportersUseTheSQLiteWrapper() throws {
         let manifest = try Self.manifestDependencies()
         let users = Set(manifest.filter { $0.value.contains("SQLiteDatabase") }.map(\.key))
-        #expect(users.subtracting(["bmvault-bench-journal"]) == ["VaultStore"], "\(users.sorted())")
-        let importers = Set(try Self.importsOfOurModules(Set(manifest.keys)).filter { $0.imported == "SQLiteDatabase" }.map(\.module))
-        #expect(importers == ["VaultStore"], "\(importers.sorted())")
+        #expect(users == ["VaultStore", "Importers"], "\(users.sorted())")
+        let uses = try Self.importsOfOurModules(Set(manifest.keys)).filter { $0.imported == "SQLiteDatabase" }
+        #expect(Set(uses.map(\.module)) == ["VaultStore", "Importers"], "\(uses.map(\.path))")
+        let writable = try Regex(#"(^|[^A-Za-z])Database\(path:"#)
+        for file in try Self.swiftFiles(under: "Sources/Importers") {
+            #expect(!file.text.contains(writable), "\(file.path) opens a database other than immutable")
+        }
     }
 
     /// mutations-bypass-store: no SQL that writes outside the Store. (That every write of
@@ -148,7 +154,7 @@ import SyncWire
             #expect(merge.contains("\(policy)()"), "the merge does not decide with \(policy)")
         }
         // The rules that find which record here an imported one is, too.
-        let identity = ["BookIdentityPolicy", "ImportKeyPolicy"]
+        let identity = ["BookIdentityPolicy", "ImportKeyPolicy", "ImportedSessionPolicy"]
         for policy in identity {
             #expect(merge.contains("\(policy)()"), "the merge does not decide with \(policy)")
         }
@@ -183,7 +189,7 @@ import SyncWire
     /// Storage knows no other program: which book or note a Kindle's clipping is, is the
     /// applier's and the merge's business. (Shipped migrations are frozen as they were.)
     @Test func storageNamesNoOtherProgram() throws {
-        let programs = ["kindle", "koreader", "goodreads", "readwise", "calibre", "jrnl"]
+        let programs = ["kindle", "koreader", "kobo", "goodreads", "readwise", "calibre", "jrnl"]
         for file in try Self.swiftFiles(under: "Sources/VaultStore") where !file.path.contains("/Migrations/Migration00") {
             let text = file.text.lowercased()
             for program in programs where text.contains(program) {

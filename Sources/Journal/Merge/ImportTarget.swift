@@ -16,4 +16,6 @@ public protocol ImportTarget {
     var booksAddedByThisImport: Set<EntityID> { get }
     /// The record an import key was recorded for, live or deleted.
     func record(withImportKey key: String) throws(Failure) -> EntityID?
+    /// The book's reading sessions, deleted ones included, as this import has left them.
+    func sessions(of book: EntityID) throws(Failure) -> [ReadingSession]
 }
