@@ -450,7 +450,7 @@ import Testing
         let file = vault.root.appendingPathComponent("notes.csv")
         try "Id;Title\n1;Dune\n".write(to: file, atomically: true, encoding: .utf8)
         let result = try vault.run(["import", file.path])
-        #expect(result.status == 65 && result.stderr == "Error: \(file.path) is not a format bmvault can import (it reads a bmvault archive or its journal.json, a Kindle's My Clippings.txt, a KOReader sidecar or a folder of them, calibre highlights, a Readwise export, a jrnl journal or a Goodreads library export); nothing was imported\n",
+        #expect(result.status == 65 && result.stderr == "Error: \(file.path) is not a format bmvault can import (it reads a bmvault archive or its journal.json, a Kindle's My Clippings.txt, a KOReader sidecar or a folder of them, KOReader's statistics, a Kobo's database or its drive, calibre highlights, a Readwise export, a jrnl journal or a Goodreads library export); nothing was imported\n",
                 "\(result)")
         let before = try vault.databaseBytesIgnoringChangeCounter()
         let broken = vault.root.appendingPathComponent("My Clippings.txt")

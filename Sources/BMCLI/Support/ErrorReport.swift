@@ -56,6 +56,10 @@ struct ErrorReport: Equatable {
             return ErrorReport("the file is not UTF-8 text; nothing was imported", .dataError)
         case .importFile(.malformed(let line, let reason)):
             return ErrorReport("line \(line) of the file: \(reason); nothing was imported", .dataError)
+        case .importFile(.unreadableDatabase(let reason)):
+            return ErrorReport("the database could not be read (\(reason)); nothing was imported", .dataError)
+        case .importFile(.missingFromDatabase(let what)):
+            return ErrorReport("the database has no \(what), which its format has; nothing was imported", .dataError)
         case .bookFile(let error):
             return ErrorReport(bookFileMessage(error), bookFileExitCode(error))
         case .fileChanged(let id, stored: true):
@@ -75,9 +79,11 @@ struct ErrorReport: Equatable {
         case .noFile:
             return ErrorReport("the book has no file to keep a locator in; add one with `bmvault file add PATH --book BOOK`; nothing was changed", .notFound)
         case .notImportable(let path):
-            return ErrorReport("\(path) is not a format bmvault can import (it reads a bmvault archive or its journal.json, a Kindle's My Clippings.txt, a KOReader sidecar or a folder of them, calibre highlights, a Readwise export, a jrnl journal or a Goodreads library export); nothing was imported", .dataError)
+            return ErrorReport("\(path) is not a format bmvault can import (it reads a bmvault archive or its journal.json, a Kindle's My Clippings.txt, a KOReader sidecar or a folder of them, KOReader's statistics, a Kobo's database or its drive, calibre highlights, a Readwise export, a jrnl journal or a Goodreads library export); nothing was imported", .dataError)
         case .importNeedsBook(let format):
             return ErrorReport("\(format.name) do not say which book they are from: name it with --book BOOK (add it first with `bmvault book add`); nothing was imported", .usage)
+        case .importSessionRulesNotAsked(let format):
+            return ErrorReport("--gap and --min-session are for KOReader statistics; \(format.name) holds no page turns; nothing was imported", .usage)
         case .importBookNotAsked(let format):
             return ErrorReport("--book is for calibre highlights and jrnl journals; \(format.name) names its books itself; nothing was imported", .usage)
         case .mergeIntoItself:

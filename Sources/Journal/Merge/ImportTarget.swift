@@ -16,6 +16,8 @@ public protocol ImportTarget {
     var booksAddedByThisImport: Set<EntityID> { get }
     /// The record an import key was recorded for, live or deleted.
     func record(withImportKey key: String) throws(Failure) -> EntityID?
+    /// The book's reading sessions, deleted ones included, as this import has left them.
+    func sessions(of book: EntityID) throws(Failure) -> [ReadingSession]
 }
 
 /// A live book as an import matches it by ISBN or by title: its id and its authors, which is
