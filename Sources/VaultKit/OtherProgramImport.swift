@@ -192,7 +192,7 @@ extension Vault {
                 try store.importArchive(dryRun: dryRun) { importer in
                     for book in export.books {
                         report.books.append(try Self.importGoodreads(book, into: importer, days: &days, at: now))
-                        if !["read", "currently-reading", "to-read"].contains(book.shelf) { report.ownShelves += 1 }
+                        if !GoodreadsExport.readingShelves.contains(book.shelf) { report.ownShelves += 1 }
                         done += 1
                         if done % 100 == 0 || done == export.books.count { progress(done, export.books.count) }
                     }
@@ -252,7 +252,8 @@ extension Vault {
     /// reading status, and its rating when the book has none here. `read` with a Date Read is
     /// finished on that day; without one, finished on a day not known (placed at Date Added);
     /// `currently-reading` is reading since a day not known; `to-read` wanted since Date
-    /// Added. A shelf of the reader's own is no status.
+    /// Added. A shelf of the reader's own is no status; it and every other shelf of the
+    /// reader's own become the book's tags. `My Review` and `Private Notes` become notes.
     private static func importGoodreads(_ row: GoodreadsExport.Book, into importer: ArchiveImport, days: inout GoodreadsDays,
                                         at now: Timestamp) throws -> OtherProgramImportReport.BookLine {
         let isbn = [row.isbn13, row.isbn].compactMap { $0 }.lazy.compactMap { try? Edition.checkedISBN($0) }.first
@@ -272,6 +273,19 @@ extension Vault {
         var line = OtherProgramImportReport.BookLine(title: row.title, authors: row.authors, isNew: outcome.isNew)
         if let recorded = outcome.reading?.status { (line.recordedStatus, line.recordedDayKnown) = (recorded.status, recorded.dayKnown) }
         line.progressed = outcome.reading != nil && !outcome.isNew
+        // The reader's own writing: the review dated by the day they finished (else the day
+        // they shelved it), the private notes a note of their own, each keyed by the book's
+        // Goodreads id so a later export adds nothing twice.
+        let written = row.dateRead.flatMap { days.day($0) } ?? added
+        for (text, part) in [(row.review, "review"), (row.privateNotes, "private-notes")] {
+            guard let text else { continue }
+            let note = try imported(.note, text, comment: nil, locator: nil, key: "goodreads:\(row.goodreadsID):\(part)",
+                                    book: outcome.id, at: written)
+            count(try importer.addImported(note), note, into: &line)
+        }
+        // Shelves of the reader's own are tags of the book.
+        let tags = row.shelves.filter { !GoodreadsExport.readingShelves.contains($0) }.compactMap(Tag.madeSafe)
+        if !tags.isEmpty { try importer.addTags(tags, to: outcome.id, kind: .book) }
         return line
     }
 
@@ -346,7 +360,7 @@ extension Vault {
             count(outcome, annotation, into: &line)
             // Its tags come with a note this import adds (one a tag's rules refuse is left out).
             if outcome == .added {
-                let tags = entry.tags.compactMap { try? Tag.checked($0) }
+                let tags = entry.tags.compactMap(Tag.madeSafe)
                 if !tags.isEmpty { try importer.addTags(tags, to: annotation.id, kind: .annotation) }
             }
         }

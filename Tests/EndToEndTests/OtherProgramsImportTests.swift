@@ -376,9 +376,14 @@ import Testing
         #expect(dry.stdout.hasPrefix("Dry run: nothing was changed. Found a Goodreads library export: 112 books.\n"), "\(dry)")
         #expect(dry.stdout.hasSuffix("Would add:             112 books, 0 quotes, 0 notes\n"
             + "Would update:          0 books (progress, rating or status), 0 quotes and notes (a newer comment)\n"
-            + "Already in the vault:  0 quotes and notes\nCounted only:          1 book on shelves of your own (no reading status)\n"), "\(dry)")
+            + "Already in the vault:  0 quotes and notes\nWould tag:             15 tags\n"
+            + "Counted only:          1 book on shelves of your own (no reading status; the shelf is a tag)\n"), "\(dry)")
         let report = try #require(try vault.json(["import", "--json", file]) as? [String: Any])
         #expect(try Counts(report) == Counts(books: 112))
+        #expect(report["tagsGiven"] as? Int == 15, "\(report)")
+        // Shelves of the reader's own are the books' tags: 9 kidz, 5 nonfic, 1 did-not-finish.
+        #expect((try vault.json(["book", "list", "--tag", "kidz", "--json"]) as? [[String: Any]])?.count == 9)
+        #expect((try vault.json(["book", "list", "--tag", "did-not-finish", "--json"]) as? [[String: Any]])?.count == 1)
         let books = try #require(try vault.json(["book", "list", "--json"]) as? [[String: Any]])
         #expect(books.count == 112)
         let finished = books.filter { $0["status"] as? String == "finished" }
@@ -392,11 +397,44 @@ import Testing
         // Again: nothing new, and no status recorded twice.
         let again = try #require(try vault.json(["import", "--json", file]) as? [String: Any])
         #expect(try Counts(again) == Counts())
+        #expect(again["tagsGiven"] as? Int == 0)
         #expect((again["books"] as? [[String: Any]])?.allSatisfy { $0["new"] as? Bool == false && $0["status"] == nil } == true)
         // Stats count a finish by its year only when the day is known.
         let stats = try vault.succeed(["stats"])
         #expect(stats.stdout.contains("finished: 5 in 2018,"), "\(stats)")
         #expect(try vault.run(["import", "--book", "x", file]).status == 64)
+    }
+
+    /// Issue 41: a Goodreads review and private notes are the reader's own writing: each a
+    /// note on the book (the review dated by Date Read, else Date Added; `<br/>` a line
+    /// break), once however often the export comes in; a longer review later replaces a note
+    /// not edited here; a shelf with spaces is a tag made tag-safe.
+    @Test func aGoodreadsReviewAndPrivateNotesBecomeNotes() throws {
+        let vault = try TestVault()
+        try vault.createUnlocked()
+        let export = vault.root.appendingPathComponent("goodreads_library_export.csv")
+        let header = "Book Id,Title,Author,Date Read,Date Added,Bookshelves,Exclusive Shelf,My Review,Private Notes\n"
+        try (header + "1,Dune,Frank Herbert,2024/03/05,2024/01/02,\"read, sci fi\",read,Spice.<br/>Worms.,Lent to Ana\n"
+             + "2,Emma,Jane Austen,,2023/07/08,,to-read,,\n")
+            .write(to: export, atomically: true, encoding: .utf8)
+        let report = try #require(try vault.json(["import", "--json", export.path]) as? [String: Any])
+        #expect(try Counts(report) == Counts(books: 2, notes: 2), "\(report)")
+        #expect(report["tagsGiven"] as? Int == 1)
+        let notes = try #require(try vault.json(["list", "--json"]) as? [[String: Any]])
+        let bodies = Set(notes.compactMap { $0["body"] as? String })
+        #expect(bodies == ["Spice.\nWorms.", "Lent to Ana"], "\(notes)")
+        #expect(notes.allSatisfy { ($0["createdAt"] as? String)?.hasPrefix("2024-03-0") == true }, "dated by Date Read: \(notes)")
+        #expect((try vault.json(["book", "list", "--tag", "sci-fi", "--json"]) as? [[String: Any]])?.count == 1)
+        // Again: nothing new, both notes already there, no tag given twice.
+        let again = try #require(try vault.json(["import", "--json", export.path]) as? [String: Any])
+        #expect(try Counts(again) == Counts(alreadyThere: 2) && again["tagsGiven"] as? Int == 0, "\(again)")
+        // A later export with a longer review: the note (not edited here) takes it; nothing added.
+        try (header + "1,Dune,Frank Herbert,2024/03/05,2024/01/02,read,read,Spice.<br/>Worms.<br/>Sand.,Lent to Ana\n")
+            .write(to: export, atomically: true, encoding: .utf8)
+        let later = try #require(try vault.json(["import", "--json", export.path]) as? [String: Any])
+        #expect(try Counts(later) == Counts(alreadyThere: 1) && (later["updated"] as? [String: Any])?["notes"] as? Int == 1, "\(later)")
+        let after = try #require(try vault.json(["list", "--json"]) as? [[String: Any]])
+        #expect(after.count == 2 && after.contains { $0["body"] as? String == "Spice.\nWorms.\nSand." }, "\(after)")
     }
 
     /// A clipping the journal's rules refuse (a text past 1 MiB) is one line, exit 65, and the

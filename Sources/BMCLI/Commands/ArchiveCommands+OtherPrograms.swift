@@ -34,7 +34,8 @@ extension ArchiveCommands {
             (report.dryRun ? "Would update:" : "Updated:", "\(plural(report.books.filter(\.progressed).count, "book")) (progress, rating or status), "
                 + "\(plural(summary.updated.quotes + summary.updated.notes, "quote or note", "quotes and notes")) (a newer comment)"),
             ("Already in the vault:", plural(summary.unchanged, "quote or note", "quotes and notes")),
-        ] + countedOnly(report)
+        ] + (summary.tagsGiven == 0 ? [] : [(report.dryRun ? "Would tag:" : "Tagged:", plural(summary.tagsGiven, "tag"))])
+            + countedOnly(report)
         let width = rows.map(\.0.count).max() ?? 0
         for (label, value) in rows { text += label.padding(toLength: width + 2, withPad: " ", startingAt: 0) + value + "\n" }
         return text
@@ -71,7 +72,7 @@ extension ArchiveCommands {
         case .readwise:
             return [("Counted only:", plural(report.empty, "row", "rows") + " without highlighted text")]
         case .goodreads:
-            return [("Counted only:", "\(plural(report.ownShelves, "book")) on shelves of your own (no reading status)")]
+            return [("Counted only:", "\(plural(report.ownShelves, "book")) on shelves of your own (no reading status; the shelf is a tag)")]
         case .kobo:
             return [("Counted only:", "\(plural(report.unopened, "book")) never opened on the device, "
                         + "\(plural(report.bookmarks, "dog-ear")) (progress hints), \(withoutText)")]
@@ -113,6 +114,8 @@ extension ArchiveCommands {
         let merged: Int, bookmarks: Int, placeholders: Int, empty: Int
         /// calibre's highlights the reader removed there; Goodreads books on shelves of one's own.
         let removed: Int, ownShelves: Int
+        /// bmvault 0.19: the tags given to books (Goodreads' shelves of the reader's own).
+        let tagsGiven: Int
         /// bmvault 0.19: KOReader's page turns, its sessions too short or ending in the
         /// future; a Kobo's books never opened.
         let pageTurns: Int, tooShort: Int, inFuture: Int, unopened: Int
@@ -131,6 +134,7 @@ extension ArchiveCommands {
             alreadyThere = report.summary.unchanged
             (merged, bookmarks, placeholders, empty, removed) = (report.merged, report.bookmarks, report.placeholders, report.empty, report.removed)
             ownShelves = report.ownShelves
+            tagsGiven = report.summary.tagsGiven
             (pageTurns, tooShort, inFuture, unopened) = (report.pageTurns, report.tooShort, report.inFuture, report.unopened)
         }
     }
