@@ -284,7 +284,7 @@ extension Vault {
             count(try importer.addImported(note), note, into: &line)
         }
         // Shelves of the reader's own are tags of the book.
-        let tags = row.shelves.filter { !GoodreadsExport.readingShelves.contains($0) }.compactMap(Tag.madeSafe)
+        let tags = row.shelves.compactMap(Tag.madeSafe)
         if !tags.isEmpty { try importer.addTags(tags, to: outcome.id, kind: .book) }
         return line
     }

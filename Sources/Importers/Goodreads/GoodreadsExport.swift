@@ -20,8 +20,8 @@ public struct GoodreadsExport: Sendable {
         /// `read`, `currently-reading`, `to-read`, or a shelf of the reader's own.
         public let shelf: String
         public let readCount: Int
-        /// Every shelf the book is on (`Bookshelves`), the three reading shelves included,
-        /// as Goodreads names them.
+        /// The shelves of the reader's own the book is on (`Bookshelves` without the reading
+        /// shelves), as Goodreads names them.
         public let shelves: [String]
         /// The reader's review (`My Review`), its `<br/>` line breaks as line breaks.
         public let review: String?
@@ -56,10 +56,17 @@ public struct GoodreadsExport: Sendable {
                               yearPublished: value("Year Published").flatMap(Int.init), dateRead: value("Date Read"),
                               dateAdded: value("Date Added"), shelf: value("Exclusive Shelf") ?? "read",
                               readCount: value("Read Count").flatMap(Int.init) ?? 0,
-                              shelves: (value("Bookshelves") ?? "").split(separator: ",").map { $0.trimmingCharacters(in: " ") }.filter { !$0.isEmpty },
+                              shelves: ownShelves(value("Bookshelves")),
                               review: value("My Review").map(withLineBreaks), privateNotes: value("Private Notes").map(withLineBreaks)))
         }
         return GoodreadsExport(books: books)
+    }
+
+    /// The shelves of a `Bookshelves` cell that are not reading shelves: most books are on
+    /// none, and hold no list.
+    static func ownShelves(_ cell: String?) -> [String] {
+        guard let cell, cell.utf8.contains(UInt8(ascii: ",")) || !readingShelves.contains(cell) else { return [] }
+        return cell.split(separator: ",").map { $0.trimmingCharacters(in: " ") }.filter { !$0.isEmpty && !readingShelves.contains($0) }
     }
 
     /// A review or note as Goodreads writes it, its line breaks as `<br/>` (or `<br>`,
