@@ -339,7 +339,13 @@ extension Vault {
             let at = highlight.highlightedAt.flatMap { try? Timestamp(iso8601: $0.replacingOccurrences(of: " ", with: "T")) } ?? now
             let annotation = try imported(.quote, highlight.text, comment: highlight.note, locator: highlight.locatorText,
                                           key: "readwise:" + highlight.naturalKey, book: bookID, at: at)
-            count(try importer.addImported(annotation), annotation, into: &lines[index])
+            let outcome = try importer.addImported(annotation)
+            count(outcome, annotation, into: &lines[index])
+            // Its tags come with a quote this import adds, made tag-safe (Readwise's may hold spaces).
+            if outcome == .added {
+                let tags = highlight.tags.compactMap(Tag.madeSafe)
+                if !tags.isEmpty { try importer.addTags(tags, to: annotation.id, kind: .annotation) }
+            }
             done += 1
             if done % 500 == 0 || done == export.highlights.count { progress(done) }
         }
@@ -360,7 +366,7 @@ extension Vault {
             count(outcome, annotation, into: &line)
             // Its tags come with a note this import adds (one a tag's rules refuse is left out).
             if outcome == .added {
-                let tags = entry.tags.compactMap(Tag.madeSafe)
+                let tags = entry.tags.compactMap { try? Tag.checked($0) }
                 if !tags.isEmpty { try importer.addTags(tags, to: annotation.id, kind: .annotation) }
             }
         }

@@ -330,16 +330,20 @@ import Testing
         try vault.succeed(["book", "add", "Dune", "--author", "Frank Herbert"])
         let file = vault.root.appendingPathComponent("readwise-data.csv")
         try ("Highlight,Book Title,Book Author,Amazon Book ID,Note,Color,Tags,Location Type,Location,Highlighted at,Document tags\r\n"
-             + "\"Fear is the mind-killer.\",Dune,Frank Herbert,B00B7NPRY8,the litany,yellow,,location,1234,2020-05-11 21:09:56+00:00,\r\n"
+             + "\"Fear is the mind-killer.\",Dune,Frank Herbert,B00B7NPRY8,the litany,yellow,\"favorite, to review\",location,1234,2020-05-11 21:09:56+00:00,\r\n"
              + ",Dune,Frank Herbert,,,,,location,99,,\r\n"
              + "A line from an article,How to Read,,,,,,order,3,,\r\n").write(to: file, atomically: true, encoding: .utf8)
         let report = try #require(try vault.json(["import", "--json", file.path]) as? [String: Any])
         #expect(try Counts(report) == Counts(books: 1, quotes: 2, empty: 1))
+        // Its tags come in, made tag-safe (issue 41).
+        #expect(report["tagsGiven"] as? Int == 2, "\(report)")
+        #expect((try vault.json(["list", "--tag", "to-review", "--json"]) as? [[String: Any]])?.count == 1)
         #expect((report["books"] as? [[String: Any]])?.map { $0["new"] as? Bool } == [false, true])
         let quotes = try #require(try vault.json(["list", "--json"]) as? [[String: Any]])
         let fear = try #require(quotes.first { $0["locator"] as? String == "loc 1234" })
         #expect(fear["comment"] as? String == "the litany" && fear["createdAt"] as? String == "2020-05-11T21:09:56.000Z" && fear["bookTitle"] as? String == "Dune")
-        #expect(try Counts(try vault.json(["import", "--json", file.path])) == Counts(alreadyThere: 2, empty: 1))
+        let again = try #require(try vault.json(["import", "--json", file.path]) as? [String: Any])
+        #expect(try Counts(again) == Counts(alreadyThere: 2, empty: 1) && again["tagsGiven"] as? Int == 0)
     }
 
     /// A jrnl journal: its entries become notes, dated, with their tags, in a book called

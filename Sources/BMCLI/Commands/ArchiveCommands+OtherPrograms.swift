@@ -114,7 +114,8 @@ extension ArchiveCommands {
         let merged: Int, bookmarks: Int, placeholders: Int, empty: Int
         /// calibre's highlights the reader removed there; Goodreads books on shelves of one's own.
         let removed: Int, ownShelves: Int
-        /// bmvault 0.19: the tags given to books (Goodreads' shelves of the reader's own).
+        /// bmvault 0.19: the tags given (Goodreads' shelves of the reader's own to books,
+        /// Readwise's tags to the quotes an import adds).
         let tagsGiven: Int
         /// bmvault 0.19: KOReader's page turns, its sessions too short or ending in the
         /// future; a Kobo's books never opened.
