@@ -49,18 +49,23 @@ let package = Package(
         // folder, a WebDAV server) that only move sealed bytes. It holds no key (sealing is handed in)
         // and depends on the journal through SyncJournal, not on the Store.
         .target(name: "Sync", dependencies: ["FileIO", "HTTP", "Journal", "SyncWire", "Telemetry", "VaultCrypto", "XML"]),
-        // SQLite, migrations, the Store: the only importer of sqlite3. It keeps the outbox in the
+        // SQLite connections, statements and rows: the only importer of CSQLite; depends on FileIO
+        // only. The Store's database, and another program's opened read-only by an importer.
+        .target(name: "SQLiteDatabase", dependencies: ["CSQLite", "FileIO"]),
+        // Migrations, the Store: the one owner of the vault's file. It keeps the outbox in the
         // wire format and conforms to SyncJournal; it imports nothing of the engine, HTTP or XML.
-        .target(name: "VaultStore", dependencies: ["CSQLite", "FileIO", "SyncWire", "VaultCrypto", "Journal", "Telemetry"]),
+        .target(name: "VaultStore", dependencies: ["SQLiteDatabase", "FileIO", "SyncWire", "VaultCrypto", "Journal", "Telemetry"]),
         // The one applier: every record from elsewhere (a pulled operation, an archive's record,
         // another program's) meets the vault's through JournalMerge here, and the decision is
         // applied through the Store's tables.
         .target(name: "Applier", dependencies: ["Journal", "SyncWire", "VaultStore", "VaultCrypto"]),
         // The export archive: versioned JSON + Markdown writers, and a reader for every version ever written.
         .target(name: "Archive", dependencies: ["FileIO", "Journal", "VaultCrypto"]),
-        // Files other programs write (a Kindle's clippings, ...), read into what they hold: depends
-        // on the journal's rules and SHA-256 only, never on the Store. The only importer of CCSV.
-        .target(name: "Importers", dependencies: ["CCSV", "Journal", "VaultCrypto"]),
+        // Files other programs write (a Kindle's clippings, KOReader's statistics, a Kobo's
+        // database, ...), read into what they hold: depends on the journal's rules, SHA-256 and
+        // the SQLite wrapper (another program's database, opened read-only), never on the Store.
+        // The only importer of CCSV.
+        .target(name: "Importers", dependencies: ["CCSV", "Journal", "SQLiteDatabase", "VaultCrypto"]),
         // A book file's metadata (EPUB, MOBI/AZW3, PDF), read by real parsers: the only importer
         // of CZip, CMobi and CQPDF; depends on XML only.
         .target(name: "BookFiles", dependencies: ["CZip", "CMobi", "CQPDF", "FileIO", "XML"]),
@@ -90,7 +95,7 @@ let package = Package(
         .testTarget(name: "SyncTests", dependencies: ["Applier", "Sync", "SyncWire", "HTTP", "FileIO", "VaultStore", "VaultCrypto", "Journal", "TestSupport"]),
         .testTarget(name: "VaultKitTests", dependencies: ["Applier", "VaultKit", "VaultStore", "Keystore", "VaultCrypto", "Journal", "TestSupport"]),
         .testTarget(name: "BMCLITests", dependencies: ["BMCLI", "VaultKit"]),
-        .testTarget(name: "EndToEndTests", dependencies: ["bmvault", "TestSupport"]),
+        .testTarget(name: "EndToEndTests", dependencies: ["bmvault", "SQLiteDatabase", "TestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -49,9 +49,11 @@ SYNC_ANNOTATIONS = 7_042       # + 2,816 sessions + 140 books = 9,998 records, o
 MiB = 1024 * 1024
 # The row groups `--only` selects.
 ONLY_ROWS = {"note", "list", "books", "stats", "show", "search", "status", "export", "import", "sync", "migrate", "unlock", "size",
-             "capture", "kindle", "goodreads", "file", "notes"}
+             "capture", "kindle", "goodreads", "koreader-stats", "file", "notes"}
 KINDLE_CLIPPINGS = 10_000      # issue 20: a My Clippings.txt of this many clippings
 GOODREADS_ROWS = 20_000        # issue 40: a Goodreads library export of this many books
+STATISTICS_DAYS = 365          # issue 43: KOReader statistics of a year of daily reading...
+STATISTICS_TURNS = 7_000       # ... about this many page turns
 BOOK_FILE_BYTES = 200_000_000  # issue 19: `file add` of a PDF this large
 # Issue 16's goal for capture against jrnl's add: bmvault / jrnl at most this, per journal size.
 CAPTURE_GOALS = {"empty": 0.25, "100k": 0.02}
@@ -425,6 +427,8 @@ class Bench:
             self.measure_kindle_import()
         if self.wants("goodreads"):
             self.measure_goodreads_import()
+        if self.wants("koreader-stats"):
+            self.measure_statistics_import()
         if self.wants("file") and self.has_command("file", "add"):
             self.measure_file_add()
         if self.wants("sync"):
@@ -613,6 +617,66 @@ class Bench:
         self.timed_row("`import goodreads_library_export.csv` into a fresh vault", f"{GOODREADS_ROWS // 1000}k books",
                        self.bmvault(fresh, "import", export), self.slow_runs, prepare=prepare,
                        target_seconds=2.0, target_rss=64 * MiB, target="≤ 2 s, ≤ 64 MiB")
+
+    @staticmethod
+    def koreader_statistics(path, days=STATISTICS_DAYS, turns=STATISTICS_TURNS):
+        """A KOReader statistics.sqlite3 with the plugin's own schema (as the real file in
+        ../shared/fixtures/importers/koreader-stats has it), seeded: a year of daily reading,
+        a sitting or two a day in one of a dozen books, `turns` page turns in all (10 to 120
+        seconds each, a pause now and then)."""
+        import sqlite3
+        rng = random.Random(SEED)
+        path.unlink(missing_ok=True)
+        db = sqlite3.connect(path)
+        db.executescript("""
+            CREATE TABLE book (id integer PRIMARY KEY autoincrement, title text, authors text, notes integer,
+                last_open integer, highlights integer, pages integer, series text, language text, md5 text,
+                total_read_time integer, total_read_pages integer);
+            CREATE UNIQUE INDEX book_title_authors_md5 ON book(title, authors, md5);
+            CREATE TABLE page_stat_data (id_book integer, page integer NOT NULL DEFAULT 0, start_time integer NOT NULL DEFAULT 0,
+                duration integer NOT NULL DEFAULT 0, total_pages integer NOT NULL DEFAULT 0,
+                UNIQUE (id_book, page, start_time), FOREIGN KEY(id_book) REFERENCES book(id));
+            CREATE INDEX page_stat_data_start_time ON page_stat_data(start_time);
+            CREATE TABLE numbers (number INTEGER PRIMARY KEY);
+            """)
+        books = 12
+        for index in range(books):
+            db.execute("INSERT INTO book (title, authors, notes, last_open, highlights, pages, series, language, md5) "
+                       "VALUES (?, ?, 0, 0, 0, ?, 'N/A', 'en', ?)",
+                       (f"Bench Book {index}", f"Bench Author {index % 5}", 400, f"{rng.getrandbits(128):032x}"))
+        page = [1] * books
+        start = 1_704_067_200  # 2024-01-01 UTC
+        rows = []
+        per_day = turns // days + 1
+        for day in range(days):
+            book = rng.randrange(books)
+            moment = start + day * 86_400 + rng.randrange(6 * 3600, 22 * 3600)
+            for _ in range(per_day):
+                if len(rows) == turns:
+                    break
+                seconds = rng.randrange(10, 121)
+                rows.append((book + 1, page[book], moment, seconds, 400))
+                page[book] = page[book] % 400 + 1
+                moment += seconds + (rng.randrange(1_000, 3_000) if rng.random() < 0.05 else 0)
+        db.executemany("INSERT INTO page_stat_data VALUES (?, ?, ?, ?, ?)", rows)
+        db.commit()
+        db.close()
+
+    def measure_statistics_import(self):
+        """Issue 43: `import statistics.sqlite3` of a year of daily reading (about 7,000 page
+        turns) into a fresh vault (≤ 0.5 s), and again into the vault that has it (≤ half)."""
+        statistics = SCRATCH / "statistics.sqlite3"
+        self.koreader_statistics(statistics)
+        fresh = SCRATCH / "statistics-fresh"
+        size = f"{STATISTICS_TURNS // 1000}k page turns"
+        self.timed_row("`import statistics.sqlite3` (KOReader) into a fresh vault", size, self.bmvault(fresh, "import", statistics),
+                       self.slow_runs, prepare=self.fresh_vault_command(fresh), target_seconds=0.5, target_rss=64 * MiB,
+                       target="≤ 0.5 s, ≤ 64 MiB")
+        again = SCRATCH / "statistics-again"
+        subprocess.run(self.fresh_vault_command(again), shell=True, check=True, env=self.env)
+        self.check_runs(self.bmvault(again, "import", statistics))
+        self.timed_row("`import statistics.sqlite3` (KOReader) again (adds nothing)", size, self.bmvault(again, "import", statistics),
+                       self.slow_runs, target_seconds=0.25, target_rss=64 * MiB, target="≤ 0.25 s, ≤ 64 MiB")
 
     @staticmethod
     def large_pdf(path, size=BOOK_FILE_BYTES):

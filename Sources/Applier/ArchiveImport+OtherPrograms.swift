@@ -54,4 +54,29 @@ extension ArchiveImport {
         if !key.isEmpty { lookup.note(importKey: key, of: incoming.id) }
         return try apply(decision, to: incoming)
     }
+
+    /// Records a reading session another program's file holds (KOReader's statistics),
+    /// through the one merge (``ImportedSessionPolicy``): unless its book has it already (the
+    /// same start: imported before, then extended if the file's is longer and the reader has
+    /// not changed it; or a session of the same sitting). Its book must be live here (found
+    /// or added by ``book(for:reading:)``), and it must not end after the import's time.
+    public func addImported(_ incoming: ReadingSession) throws(StoreError) -> ImportOutcome {
+        switch try merge.merge(importedSession: incoming, in: lookup) {
+        case .add:
+            try tables.sessions.insert(incoming, outboxState: .pending)
+            lookup.note(session: incoming)
+            summary.added.sessions += 1
+            return .added
+        case .unchanged:
+            summary.unchanged += 1
+            return .unchanged
+        case .extend(let id, let endedAt, let pagesRead):
+            let changed = try tables.sessions.edit(id) { (session) throws(JournalError) in
+                try session.edited(startedAt: nil, endedAt: endedAt, pagesRead: pagesRead, at: now)
+            }
+            lookup.note(session: changed)
+            summary.updated.sessions += 1
+            return .updated
+        }
+    }
 }

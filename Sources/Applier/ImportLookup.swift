@@ -18,6 +18,8 @@ public final class ImportLookup: ImportTarget {
     private var importKeys: [String: EntityID]?
     private var presences: [EntityID: RecordPresence] = [:]
     private var added = Set<EntityID>()
+    /// Each book's sessions, read when an imported session of it is first met.
+    private var sessionsOfBook: [EntityID: [ReadingSession]] = [:]
 
     /// Lookups inside the write transaction whose `tables` these are; `now` dates a book added.
     public init(tables: Tables, now: Timestamp) {
@@ -101,11 +103,11 @@ public final class ImportLookup: ImportTarget {
         try presence(of: book) == .live
     }
 
-    public func liveBooks(withISBN isbn: String) throws(StoreError) -> [Book] {
+    public func liveBooks(withISBN isbn: String) throws(StoreError) -> [ImportCandidate] {
         try knownLiveBooks().withISBN[isbn] ?? []
     }
 
-    public func liveBooks(withFoldedTitle title: String) throws(StoreError) -> [Book] {
+    public func liveBooks(withFoldedTitle title: String) throws(StoreError) -> [ImportCandidate] {
         try knownLiveBooks().withTitle[title] ?? []
     }
 
@@ -114,6 +116,20 @@ public final class ImportLookup: ImportTarget {
     public func record(withImportKey key: String) throws(StoreError) -> EntityID? {
         if importKeys == nil { importKeys = try tables.annotations.importKeys() }
         return importKeys?[key]
+    }
+
+    public func sessions(of book: EntityID) throws(StoreError) -> [ReadingSession] {
+        if let known = sessionsOfBook[book] { return known }
+        let read = added.contains(book) ? [] : try tables.sessions.all(of: book)
+        sessionsOfBook[book] = read
+        return read
+    }
+
+    /// Records a session this transaction added or changed.
+    func note(session: ReadingSession) {
+        var sessions = sessionsOfBook[session.bookID] ?? []
+        if let index = sessions.firstIndex(where: { $0.id == session.id }) { sessions[index] = session } else { sessions.append(session) }
+        sessionsOfBook[session.bookID] = sessions
     }
 
     /// The live books, read once. One whose title or authors do not open cannot be matched
@@ -132,12 +148,13 @@ public final class ImportLookup: ImportTarget {
 /// one lookup per source instead of a fold of every title, so a 20,000-row export is matched
 /// in linear time.
 struct KnownBooks {
-    private(set) var withISBN: [String: [Book]] = [:]
-    private(set) var withTitle: [String: [Book]] = [:]
+    private(set) var withISBN: [String: [ImportCandidate]] = [:]
+    private(set) var withTitle: [String: [ImportCandidate]] = [:]
 
     mutating func add(_ book: Book) {
-        if let isbn = book.edition.isbn { withISBN[isbn, default: []].append(book) }
-        withTitle[TextFolding.fold(book.title), default: []].append(book)
+        let candidate = ImportCandidate(book)
+        if let isbn = book.edition.isbn { withISBN[isbn, default: []].append(candidate) }
+        withTitle[TextFolding.fold(book.title), default: []].append(candidate)
     }
 }
 

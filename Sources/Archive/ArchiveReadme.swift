@@ -200,6 +200,11 @@ public enum ArchiveReadme {
           `files` (bmvault 0.17; shown only, one line per book file: its format, size,
           SHA-256 and plain copy; journal.json's `files` are their record),
           `created`, `updated`, `version`.
+        - Under the title, one line for the reader, never read back: the authors, the progress to
+          a tenth of a percent (`48.97727272727273` in the front matter is `49% read`), the status
+          with its local day (`reading since 2026-11-15`), the rating and the book's tags. Archives
+          written by bmvault 0.18.1 and earlier show every digit and a UTC instant there
+          (`reading 2026-11-14T23:00:00.000Z`); import ignores the line in both forms.
         - A session is shown in the local time of the machine that exported it, with that
           time's offset from UTC and the session's length (archives before bmvault 0.14
           showed UTC times); its marker holds the exact UTC times, and is all an import reads

@@ -80,7 +80,7 @@ enum RecordFields {
         case .versionOutOfRange: return "not a whole number from 1 to \(VersionNumber.range.upperBound)"
         case .tooManySearchTerms: return "too many search terms"
         case .ratingOutOfRange: return "not a rating from 1 to 5 in half stars"
-        case .statusInFuture: return "a date in the future"
+        case .statusInFuture, .noteInFuture: return "a date in the future"
         case .invalidReadingLog: return "not a list of status changes"
         case .invalidISBN: return "not an ISBN-10 or ISBN-13 whose check digit matches"
         case .yearOutOfRange: return "not a year from \(Edition.years.lowerBound) to \(Edition.years.upperBound)"

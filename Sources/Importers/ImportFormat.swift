@@ -14,8 +14,21 @@ public enum ImportFormat: String, Sendable {
     case readwise
     /// A jrnl journal exported with `jrnl --export json`.
     case jrnl
+    /// KOReader's statistics database (`settings/statistics.sqlite3`): reading sessions.
+    case koreaderStatistics = "koreader-stats"
+    /// A Kobo's database (`.kobo/KoboReader.sqlite`): books, highlights and notes.
+    case kobo
 
-    /// The format of a file that begins with `prefix` (its first bytes), or nil.
+    /// The format of the file at `path` that begins with `prefix` (its first bytes), or nil.
+    /// A database is told by its tables.
+    public static func detect(prefix: [UInt8], at path: String) -> ImportFormat? {
+        guard prefix.starts(with: ForeignDatabase.header) else { return detect(prefix: prefix) }
+        if KOReaderStatistics.isStatistics(at: path) { return .koreaderStatistics }
+        if KoboDatabase.isKoboDatabase(at: path) { return .kobo }
+        return nil
+    }
+
+    /// The format of a text file that begins with `prefix` (its first bytes), or nil.
     public static func detect(prefix: [UInt8]) -> ImportFormat? {
         let text = String(decoding: prefix, as: UTF8.self)
         var start = Substring(text)
@@ -60,6 +73,8 @@ public enum ImportFormat: String, Sendable {
         case .calibre: "calibre highlights"
         case .readwise: "a Readwise export"
         case .jrnl: "a jrnl journal (JSON)"
+        case .koreaderStatistics: "KOReader statistics (statistics.sqlite3)"
+        case .kobo: "a Kobo's database (KoboReader.sqlite)"
         }
     }
 }

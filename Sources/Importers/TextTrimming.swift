@@ -1,10 +1,21 @@
 extension StringProtocol {
     /// The text without any of `characters` at either end (Foundation's, without Foundation).
     func trimmingCharacters(in characters: String) -> String {
+        // Most cells have nothing to trim: an end byte that is no white space of `characters`
+        // begins or ends no character of it (white space has no other spelling), so the text
+        // is kept without walking its characters.
+        if characters.utf8.allSatisfy(Self.isASCIIWhiteSpace), let first = first?.utf8.first, let last = last?.utf8.last,
+           !characters.utf8.contains(first), !characters.utf8.contains(last) {
+            return String(self)
+        }
         var slice = self[...]
         while let first = slice.first, characters.contains(first) { slice = slice.dropFirst() }
         while let last = slice.last, characters.contains(last) { slice = slice.dropLast() }
         return String(slice)
+    }
+
+    private static func isASCIIWhiteSpace(_ byte: UInt8) -> Bool {
+        byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D
     }
 
     /// Where `needle` first occurs, found by its UTF-8 bytes: a plain byte search, many times

@@ -23,7 +23,9 @@ public struct Annotation: Hashable, Sendable {
     public var kind: AnnotationKind
     public var body: String
     public var locator: Locator?
-    public let createdAt: Timestamp
+    /// When it was written: the moment it was added, or the one the reader gave (`--on`),
+    /// which `edit --on` may correct (a new version, like an edit).
+    public var createdAt: Timestamp
     public var updatedAt: Timestamp
     /// Set when deleted: a tombstone, never a physical removal.
     public var deletedAt: Timestamp?
@@ -64,12 +66,17 @@ public struct Annotation: Hashable, Sendable {
         body == other.body && locator == other.locator && comment == other.comment
     }
 
-    /// A new note or quote, checked against ``TextRules``. A quote needs a locator.
+    /// A new note or quote, checked against ``TextRules``, added `now` and written at
+    /// `writtenAt` (the reader's `--on`; default `now`), which may not be later than `now`.
+    /// Both its dates are then that time, as an imported note's are its source's: it was
+    /// not edited since. A quote needs a locator.
     public static func new(bookID: EntityID, kind: AnnotationKind, body: String, locator: Locator?,
-                           at now: Timestamp) throws(JournalError) -> Annotation {
+                           at now: Timestamp, writtenAt: Timestamp? = nil) throws(JournalError) -> Annotation {
         if kind == .quote, locator == nil { throw .quoteNeedsLocator }
+        let created = writtenAt ?? now
+        guard created <= now else { throw .noteInFuture }
         return Annotation(id: .generate(at: now), bookID: bookID, kind: kind,
                           body: try TextRules.body(body, field: kind.rawValue),
-                          locator: locator, createdAt: now, updatedAt: now, deletedAt: nil, version: 1)
+                          locator: locator, createdAt: created, updatedAt: created, deletedAt: nil, version: 1)
     }
 }

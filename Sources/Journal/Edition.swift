@@ -26,21 +26,23 @@ public struct Edition: Hashable, Sendable {
     /// `text` typed by the reader as an ISBN: hyphens and spaces dropped, an ISBN-10 or
     /// ISBN-13 whose check digit matches.
     public static func checkedISBN(_ text: String) throws(JournalError) -> String {
-        let characters = text.filter { $0 != "-" && $0 != " " }.uppercased()
-        // ASCII digits only: `wholeNumberValue` would take other scripts' digits and numerals.
-        let digits = characters.compactMap { $0.asciiValue.flatMap { (48...57).contains($0) ? Int($0 - 48) : nil } }
+        // By bytes: an ISBN is ASCII digits (not other scripts' digits or numerals) and a
+        // final `X`, hyphens and spaces aside; any other byte makes the text no ISBN.
+        var characters = text.utf8.filter { $0 != UInt8(ascii: "-") && $0 != UInt8(ascii: " ") }
+        if characters.last == UInt8(ascii: "x") { characters[characters.count - 1] = UInt8(ascii: "X") }
+        let digits = characters.compactMap { (48...57).contains($0) ? Int($0 - 48) : nil }
         switch characters.count {
         case 13 where digits.count == 13:
             let sum = digits.enumerated().reduce(0) { $0 + $1.element * ($1.offset.isMultiple(of: 2) ? 1 : 3) }
             guard sum.isMultiple(of: 10) else { throw .invalidISBN }
-        case 10 where digits.count == 10 || (digits.count == 9 && characters.last == "X"):
+        case 10 where digits.count == 10 || (digits.count == 9 && characters.last == UInt8(ascii: "X")):
             let values = digits.count == 10 ? digits : digits + [10]
             let sum = values.enumerated().reduce(0) { $0 + $1.element * (10 - $1.offset) }
             guard sum.isMultiple(of: 11) else { throw .invalidISBN }
         default:
             throw .invalidISBN
         }
-        return characters
+        return String(decoding: characters, as: UTF8.self)
     }
 
     public static func checkedYear(_ year: Int) throws(JournalError) -> Int {

@@ -32,6 +32,8 @@ public enum JournalError: Error, Equatable, Sendable {
     case ratingOutOfRange
     /// A book's status change dated after the present moment.
     case statusInFuture
+    /// A note or quote dated (`--on`) after the present moment.
+    case noteInFuture
     /// A stored or received reading log that is not in ``ReadingLog/text``'s form.
     case invalidReadingLog
     /// Not an ISBN-10 or ISBN-13 whose check digit matches.

@@ -17,6 +17,18 @@ public enum LocalTimeText {
             + twoDigits(parts.tm_mday) + " " + twoDigits(parts.tm_hour) + ":" + twoDigits(parts.tm_min)
     }
 
+    /// `2026-12-02`: the local day.
+    public static func day(_ timestamp: Timestamp) -> String {
+        String(minute(timestamp).prefix(10))
+    }
+
+    /// `42.5%`, `49%`: progress to a tenth of a percent, as a person reads it (the record
+    /// keeps every digit).
+    public static func percent(_ value: Double) -> String {
+        let tenths = (value * 10).rounded() / 10
+        return tenths.rounded() == tenths ? "\(Int(tenths))%" : "\(tenths)%"
+    }
+
     /// `+01:00`, `-05:00`, `+05:30`: local time's offset from UTC at `timestamp`.
     public static func offset(_ timestamp: Timestamp) -> String {
         guard let parts = local(timestamp) else { return "?" }

@@ -82,7 +82,18 @@ public struct ReadingLog: Hashable, Sendable {
     /// `finished 1796457600000 0001a2b3c4d5-0000-device`; a day not known is written with a
     /// `~` before it (bmvault 0.16). Empty for no events.
     public var text: String {
-        events.map { "\($0.status.rawValue) \($0.dayKnown ? "" : "~")\($0.on.millisecondsSince1970) \($0.clock)" }.joined(separator: "\n")
+        // Appended piece by piece: written for every book an import adds, where interpolation
+        // cost more than the rest of the line.
+        var text = ""
+        for (index, event) in events.enumerated() {
+            if index > 0 { text += "\n" }
+            text += event.status.rawValue
+            text += event.dayKnown ? " " : " ~"
+            text += String(event.on.millisecondsSince1970)
+            text += " "
+            text += event.clock.description
+        }
+        return text
     }
 
     /// Reads ``text``; `invalidReadingLog` for anything else.

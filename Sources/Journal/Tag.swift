@@ -17,6 +17,24 @@ public enum Tag {
         return try TextRules.line(String(name), field: "tag")
     }
 
+    /// Another program's label (a Goodreads shelf, a Readwise tag) made a tag: each run of
+    /// white space, commas and control characters one `-`, none at either end, cut to
+    /// ``maximumCharacters``; nil when nothing is left. `to read, later` is `to-read-later`.
+    public static func madeSafe(_ label: String) -> String? {
+        var name = ""
+        var pendingDash = false
+        for character in label {
+            if character.isWhitespace || character == "," || character.unicodeScalars.contains(where: { $0.properties.generalCategory == .control || $0.properties.generalCategory == .format }) {
+                pendingDash = !name.isEmpty
+                continue
+            }
+            if pendingDash { name.append("-"); pendingDash = false }
+            name.append(character)
+        }
+        // Nothing left, or a lone `#`: no tag.
+        return try? checked(String(name.prefix(maximumCharacters)))
+    }
+
     /// What two tags are compared by: `Fiction`, `fiction` and `fïction` are one tag.
     public static func key(_ name: String) -> String { TextFolding.fold(name) }
 

@@ -61,7 +61,9 @@ struct BookSnapshot: Codable {
     var needsFormat5: Bool { edition != nil || editionClock != nil }
     /// Format 8 (bmvault 0.16): a reading log with an event whose day is not known (`~`),
     /// which an older device would refuse as breaking the log's rules, and never read again.
-    var needsFormat8: Bool { readingLog?.contains("~") == true }
+    /// By its bytes: the log is bmvault's own ASCII, and a search by characters (Foundation's)
+    /// cost more than the rest of encoding the operation.
+    var needsFormat8: Bool { readingLog?.utf8.contains(UInt8(ascii: "~")) == true }
 
     /// The version, checked. `clock` is the operation's; a format 1 snapshot, which has no
     /// metadata clock, counts as changing everything at it, and its one position as recorded

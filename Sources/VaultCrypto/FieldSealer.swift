@@ -26,9 +26,14 @@ public final class FieldSealer {
     /// ``FieldOpener`` on another thread only reads the key).
     private let nonces = RandomPool()
 
+    /// The envelope's header, format version and key id: the start of every value sealed,
+    /// and of its associated data.
+    private let header: [UInt8]
+
     public init(key: VaultKey, vaultID: String) {
         self.key = key
         self.vaultID = vaultID
+        header = [Self.formatVersion] + key.id.bytes
     }
 
     /// Seals `plaintext` for one field of one record.
@@ -38,33 +43,36 @@ public final class FieldSealer {
 
     public func seal(_ plaintext: some Collection<UInt8>, binding: Binding) throws(CryptoError) -> [UInt8] {
         try Sodium.ensureInitialized()
-        let header = [Self.formatVersion] + key.id.bytes
         let additional = try binding.encoded(purpose: Self.purpose, header: header)
-
-        var padded = Array(plaintext)
-        defer { wipe(&padded) }
-        let unpaddedCount = padded.count
-        padded.append(contentsOf: repeatElement(0, count: Self.paddingBlock))
-        var paddedCount = 0
-        guard sodium_pad(&paddedCount, &padded, unpaddedCount, Self.paddingBlock, padded.count) == 0 else {
-            throw .malformed
-        }
-
-        var out = [UInt8](repeating: 0, count: Self.headerCount + Self.nonceCount + paddedCount + Self.tagCount)
+        // Padded and sealed in place, in the envelope's own buffer: the plaintext is never
+        // copied elsewhere, and once sealed nothing of it is left to wipe.
+        let unpaddedCount = plaintext.count
+        let paddedCount = (unpaddedCount / Self.paddingBlock + 1) * Self.paddingBlock
+        let cipherStart = Self.headerCount + Self.nonceCount
+        var out = [UInt8](repeating: 0, count: cipherStart + paddedCount + Self.tagCount)
         out.replaceSubrange(0..<Self.headerCount, with: header)
+        out.replaceSubrange(cipherStart..<(cipherStart + unpaddedCount), with: plaintext)
         let status = out.withUnsafeMutableBytes { buffer in
-            let nonce = UnsafeMutableRawBufferPointer(rebasing: buffer[Self.headerCount..<(Self.headerCount + Self.nonceCount)])
+            let nonce = UnsafeMutableRawBufferPointer(rebasing: buffer[Self.headerCount..<cipherStart])
             nonces.fill(nonce)
-            let cipher = buffer.baseAddress!.advanced(by: Self.headerCount + Self.nonceCount).assumingMemoryBound(to: UInt8.self)
+            let text = buffer.baseAddress!.advanced(by: cipherStart).assumingMemoryBound(to: UInt8.self)
+            var padded = 0
+            guard sodium_pad(&padded, text, unpaddedCount, Self.paddingBlock, paddedCount) == 0, padded == paddedCount else {
+                return Int32(-1)
+            }
+            // libsodium's AEAD encrypts in place (m == c): the tag goes after the text.
             return key.bytes.withUnsafeBytes { keyBytes in
                 crypto_aead_xchacha20poly1305_ietf_encrypt(
-                    cipher, nil, padded, UInt64(paddedCount),
+                    text, nil, text, UInt64(paddedCount),
                     additional, UInt64(additional.count), nil,
                     nonce.baseAddress!.assumingMemoryBound(to: UInt8.self),
                     keyBytes.baseAddress!.assumingMemoryBound(to: UInt8.self))
             }
         }
-        guard status == 0 else { throw .malformed }
+        guard status == 0 else {
+            wipe(&out)
+            throw .malformed
+        }
         return out
     }
 
@@ -76,7 +84,7 @@ public final class FieldSealer {
     public func open(_ sealed: some Collection<UInt8>, binding: Binding) throws(CryptoError) -> [UInt8] {
         try Sodium.ensureInitialized()
         let sealed = Array(sealed)
-        let additional = try binding.encoded(purpose: Self.purpose, header: [Self.formatVersion] + key.id.bytes)
+        let additional = try binding.encoded(purpose: Self.purpose, header: header)
         var plain = [UInt8](repeating: 0, count: max(sealed.count - Self.headerCount - Self.nonceCount - Self.tagCount, 0))
         // Array's closures rethrow untyped errors: carry the typed one out in a Result.
         let count = sealed.withUnsafeBytes { sealed in
@@ -107,7 +115,7 @@ public final class FieldSealer {
     /// The associated data of a value of `binding` up to, not including, its record id: the
     /// part a ``FieldOpener`` encodes once.
     func additionalPrefix(table: String) throws(CryptoError) -> [UInt8] {
-        try Binding.encodedPrefix(purpose: Self.purpose, header: [Self.formatVersion] + key.id.bytes,
+        try Binding.encodedPrefix(purpose: Self.purpose, header: header,
                                   vaultID: vaultID, table: table)
     }
 

@@ -11,6 +11,8 @@ public import VaultCrypto
 
 /// The kinds of file `import` tells apart by content.
 public typealias ImportFormat = Importers.ImportFormat
+/// How KOReader's page turns become reading sessions (`import --gap`, `--min-session`).
+public typealias KOReaderSessionRules = Importers.KOReaderStatistics.Rules
 
 /// Bytes in locked, wiped-on-release memory: passphrases, recovery keys.
 public typealias SecretBytes = VaultCrypto.SecretBytes

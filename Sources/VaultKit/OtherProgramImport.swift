@@ -15,10 +15,13 @@ public struct OtherProgramImportReport: Sendable {
         public let authors: [String]
         /// Whether this import added the book (else the vault had it: matched).
         public let isNew: Bool
-        /// Quotes and notes added to it.
+        /// Quotes, notes and sessions added to it.
         public var added = JournalCounts()
-        /// Records imported before that took a comment the source has since.
+        /// Records imported before that took a comment the source has since; sessions
+        /// imported before that the file extends.
         public var updated = 0
+        /// The pages of the reading sessions added (KOReader's statistics).
+        public var pagesAdded = 0
         /// Records the vault has already (imported before, or the same text).
         public var alreadyThere = 0
         /// Whether the file moved the book's position forward, rated it or changed its
@@ -67,6 +70,13 @@ public struct OtherProgramImportReport: Sendable {
     public internal(set) var removed = 0
     /// Goodreads books on a shelf of the reader's own (no reading status bmvault has).
     public internal(set) var ownShelves = 0
+    /// KOReader's statistics: page turns read, and sessions shorter than the rules keep, or
+    /// ending after the import's time (a device's clock ahead): counted only.
+    public internal(set) var pageTurns = 0
+    public internal(set) var tooShort = 0
+    public internal(set) var inFuture = 0
+    /// A Kobo's books never opened nor highlighted: counted only.
+    public internal(set) var unopened = 0
 }
 
 extension Vault {
@@ -81,7 +91,11 @@ extension Vault {
     /// `book` names the book (a BOOK reference) for the formats that do not: calibre's (it
     /// must be given) and jrnl's (else a book called Journal, found or added); refused for
     /// the others, whose files name their books.
+    ///
+    /// `sessions` are the rules by which KOReader's page turns become sessions (`--gap`,
+    /// `--min-session`).
     public func importOtherProgram(at path: String, format: ImportFormat, dryRun: Bool, book reference: String? = nil,
+                                   sessions rules: KOReaderStatistics.Rules = .standard,
                                    progress: (_ done: Int, _ total: Int) -> Void = { _, _ in }) throws(VaultError) -> OtherProgramImportReport {
         let store = try unlockedStore()
         var report = OtherProgramImportReport(format: format, dryRun: dryRun)
@@ -178,12 +192,45 @@ extension Vault {
                 try store.importArchive(dryRun: dryRun) { importer in
                     for book in export.books {
                         report.books.append(try Self.importGoodreads(book, into: importer, days: &days, at: now))
-                        if !["read", "currently-reading", "to-read"].contains(book.shelf) { report.ownShelves += 1 }
+                        if !GoodreadsExport.readingShelves.contains(book.shelf) { report.ownShelves += 1 }
                         done += 1
                         if done % 100 == 0 || done == export.books.count { progress(done, export.books.count) }
                     }
                 }
             }
+        case .koreaderStatistics:
+            let statistics: KOReaderStatistics
+            do { statistics = try KOReaderStatistics.read(at: path, rules: rules) } catch { throw .importFile(error) }
+            let total = statistics.books.reduce(0) { $0 + $1.sessions.count }
+            var done = 0
+            report.summary = try Self.archiveOrStoreCall {
+                try store.importArchive(dryRun: dryRun) { importer in
+                    for book in statistics.books {
+                        if let line = try Self.importKOReaderStatistics(book, into: importer, report: &report, at: now) { report.books.append(line) }
+                        done += book.sessions.count
+                        progress(done, total)
+                    }
+                }
+            }
+            report.pageTurns = statistics.pageTurns
+            report.tooShort = statistics.books.reduce(0) { $0 + $1.tooShort }
+        case .kobo:
+            let kobo: KoboDatabase
+            do { kobo = try KoboDatabase.read(at: Self.koboDatabase(in: path) ?? path) } catch { throw .importFile(error) }
+            let total = kobo.books.reduce(0) { $0 + $1.highlights.count }
+            var done = 0
+            report.summary = try Self.archiveOrStoreCall {
+                try store.importArchive(dryRun: dryRun) { importer in
+                    for book in kobo.books {
+                        report.books.append(try Self.importKobo(book, into: importer, at: now))
+                        done += book.highlights.count
+                        progress(done, total)
+                    }
+                }
+            }
+            report.unopened = kobo.unopened
+            report.bookmarks = kobo.books.reduce(0) { $0 + $1.dogEars }
+            report.empty = kobo.books.reduce(0) { $0 + $1.withoutText }
         case .bmvault:
             // An archive is imported by ``importArchive(from:dryRun:force:)``, never here.
             throw .notImportable(path: path)
@@ -205,7 +252,8 @@ extension Vault {
     /// reading status, and its rating when the book has none here. `read` with a Date Read is
     /// finished on that day; without one, finished on a day not known (placed at Date Added);
     /// `currently-reading` is reading since a day not known; `to-read` wanted since Date
-    /// Added. A shelf of the reader's own is no status.
+    /// Added. A shelf of the reader's own is no status; it and every other shelf of the
+    /// reader's own become the book's tags. `My Review` and `Private Notes` become notes.
     private static func importGoodreads(_ row: GoodreadsExport.Book, into importer: ArchiveImport, days: inout GoodreadsDays,
                                         at now: Timestamp) throws -> OtherProgramImportReport.BookLine {
         let isbn = [row.isbn13, row.isbn].compactMap { $0 }.lazy.compactMap { try? Edition.checkedISBN($0) }.first
@@ -225,6 +273,19 @@ extension Vault {
         var line = OtherProgramImportReport.BookLine(title: row.title, authors: row.authors, isNew: outcome.isNew)
         if let recorded = outcome.reading?.status { (line.recordedStatus, line.recordedDayKnown) = (recorded.status, recorded.dayKnown) }
         line.progressed = outcome.reading != nil && !outcome.isNew
+        // The reader's own writing: the review dated by the day they finished (else the day
+        // they shelved it), the private notes a note of their own, each keyed by the book's
+        // Goodreads id so a later export adds nothing twice.
+        let written = row.dateRead.flatMap { days.day($0) } ?? added
+        for (text, part) in [(row.review, "review"), (row.privateNotes, "private-notes")] {
+            guard let text else { continue }
+            let note = try imported(.note, text, comment: nil, locator: nil, key: "goodreads:\(row.goodreadsID):\(part)",
+                                    book: outcome.id, at: written)
+            count(try importer.addImported(note), note, into: &line)
+        }
+        // Shelves of the reader's own are tags of the book.
+        let tags = row.shelves.compactMap(Tag.madeSafe)
+        if !tags.isEmpty { try importer.addTags(tags, to: outcome.id, kind: .book) }
         return line
     }
 
@@ -278,7 +339,13 @@ extension Vault {
             let at = highlight.highlightedAt.flatMap { try? Timestamp(iso8601: $0.replacingOccurrences(of: " ", with: "T")) } ?? now
             let annotation = try imported(.quote, highlight.text, comment: highlight.note, locator: highlight.locatorText,
                                           key: "readwise:" + highlight.naturalKey, book: bookID, at: at)
-            count(try importer.addImported(annotation), annotation, into: &lines[index])
+            let outcome = try importer.addImported(annotation)
+            count(outcome, annotation, into: &lines[index])
+            // Its tags come with a quote this import adds, made tag-safe (Readwise's may hold spaces).
+            if outcome == .added {
+                let tags = highlight.tags.compactMap(Tag.madeSafe)
+                if !tags.isEmpty { try importer.addTags(tags, to: annotation.id, kind: .annotation) }
+            }
             done += 1
             if done % 500 == 0 || done == export.highlights.count { progress(done) }
         }
@@ -391,6 +458,63 @@ extension Vault {
     private static func koreaderBookName(_ path: String) -> String {
         let folder = path.split(separator: "/").dropLast().last.map(String.init) ?? path
         return folder.hasSuffix(".sdr") ? String(folder.dropLast(4)) : folder
+    }
+
+    // MARK: - KOReader's statistics
+
+    /// One book of KOReader's statistics: found by its partial MD5 (the name a sidecar of the
+    /// same book records too), else by title and authors, else added with its pages when it
+    /// has a session to keep; then each session through the one merge. A book whose
+    /// sessions are all too short is not added (nil: no line).
+    private static func importKOReaderStatistics(_ book: KOReaderStatistics.Book, into importer: ArchiveImport,
+                                                 report: inout OtherProgramImportReport,
+                                                 at now: Timestamp) throws -> OtherProgramImportReport.BookLine? {
+        // A device whose clock ran ahead: what ends after now is no session bmvault records.
+        let sessions = book.sessions.filter { $0.endedAt <= now }
+        report.inFuture += book.sessions.count - sessions.count
+        guard !sessions.isEmpty else { return nil }
+        let edition = Edition(isbn: nil, year: nil, pages: book.pages.flatMap { try? Edition.checkedPages($0) })
+        let source = ImportedBook(title: book.title, authors: book.authors, identifiers: book.partialMD5.map { ["koreader:" + $0] } ?? [],
+                                  edition: edition)
+        let (bookID, isNew) = try importer.book(for: source)
+        var line = OtherProgramImportReport.BookLine(title: book.title, authors: book.authors, isNew: isNew)
+        for session in sessions {
+            let incoming = ReadingSession(id: .generate(at: session.startedAt), bookID: bookID, startedAt: session.startedAt,
+                                          endedAt: session.endedAt, pagesRead: session.pages)
+            switch try importer.addImported(incoming) {
+            case .added:
+                line.added.sessions += 1
+                line.pagesAdded += session.pages
+            case .updated: line.updated += 1
+            case .unchanged, .conflict, .duplicate: line.alreadyThere += 1
+            }
+        }
+        return line
+    }
+
+    // MARK: - Kobo
+
+    /// One book of a Kobo's database: found by the id Kobo gives it (kept as a name of the
+    /// book), its ISBN, or title and author, else added; with its position, and its status
+    /// (reading, finished) placed on the day Kobo gives; then its highlights as quotes, a
+    /// note typed on one as its comment.
+    private static func importKobo(_ book: KoboDatabase.Book, into importer: ArchiveImport,
+                                   at now: Timestamp) throws -> OtherProgramImportReport.BookLine {
+        let source = ImportedBook(title: book.title, authors: book.authors, identifiers: book.identifiers,
+                                  edition: Edition(isbn: book.isbn, year: nil, pages: nil))
+        let status = book.status.map { ImportedStatus($0, on: book.statusDay ?? now, dayKnown: book.statusDayKnown) }
+        let outcome = try importer.book(for: source, reading: ImportedReading(progress: book.percentRead, status: status))
+        var line = OtherProgramImportReport.BookLine(title: book.title, authors: book.authors, isNew: outcome.isNew)
+        if let recorded = outcome.reading?.status { (line.recordedStatus, line.recordedDayKnown) = (recorded.status, recorded.dayKnown) }
+        line.progressed = outcome.reading != nil && !outcome.isNew
+        for highlight in book.highlights {
+            let annotation = try imported(.quote, highlight.text, comment: highlight.note, locator: highlight.locatorText,
+                                          key: highlight.importKey, book: outcome.id, at: highlight.createdAt ?? now)
+            count(try importer.addImported(annotation), annotation, into: &line)
+        }
+        line.skipped += Array(repeating: .init(locator: "no location", reason: .bookmark), count: book.dogEars)
+        line.skipped += Array(repeating: .init(locator: "no location", reason: .empty), count: book.withoutText)
+        return line
     }
 
     // MARK: - Helpers

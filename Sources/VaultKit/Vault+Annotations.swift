@@ -73,13 +73,14 @@ public struct AnnotationListing: Sendable {
 
 extension Vault {
     /// Adds a note or quote to `book` (found with ``book(named:)``), with `tags`, in one
-    /// transaction; returns it with its new id.
+    /// transaction; returns it with its new id. `writtenAt` dates it (`--on`; not in the
+    /// future), else it is dated now.
     public func addAnnotation(to book: Book, kind: AnnotationKind, body: String, locator: String?,
-                              tags: [String] = []) throws(VaultError) -> Annotation {
+                              tags: [String] = [], writtenAt: Timestamp? = nil) throws(VaultError) -> Annotation {
         let store = try unlockedStore()
         let annotation = try journalCall { () throws(JournalError) in
             try Annotation.new(bookID: book.id, kind: kind, body: body, locator: locator.map { text throws(JournalError) in try Locator(text) },
-                               at: clock.now())
+                               at: clock.now(), writtenAt: writtenAt)
         }
         try store.writing { tables throws(StoreError) in try tables.annotations.add(annotation, tags: tags) }
         return annotation

@@ -49,7 +49,7 @@ extension Vault {
     /// is a request). Works while locked: descriptors are in the clear.
     private func remoteDescriptors() throws(VaultError) -> [(remote: String, descriptor: RemoteDescriptor)] {
         let records = try store.reading { tables throws(StoreError) in try tables.remotes.all() }
-        return records.isEmpty ? [] : RemoteDescriptor.read(from: records.map { makeRemote($0) }, vaultID: vaultID)
+        return records.isEmpty ? [] : RemoteDescriptor.read(from: records.map { makeRemote($0).remote }, vaultID: vaultID)
     }
 
     /// The vault key for an unlock with a secret of `kind`: the key the secret unwraps from a

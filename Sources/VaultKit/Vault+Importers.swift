@@ -16,10 +16,18 @@ extension Vault {
             // A folder of KOReader sidecars (a device's drive, its docsettings) is not an archive;
             // one sidecar found is enough to tell.
             if kind == .directory, !isArchiveFolder(path), !koreaderSidecars(under: path, atMost: 1).isEmpty { return .koreader }
+            // A Kobo's drive: its database in `.kobo/`.
+            if kind == .directory, koboDatabase(in: path) != nil { return .kobo }
             return .bmvault
         }
         guard let prefix = filePrefix(at: path) else { return .bmvault }
-        return ImportFormat.detect(prefix: prefix)
+        return ImportFormat.detect(prefix: prefix, at: path)
+    }
+
+    /// The Kobo database of the device folder `path` (`.kobo/KoboReader.sqlite`), if it has one.
+    static func koboDatabase(in path: String) -> String? {
+        let database = path + "/.kobo/KoboReader.sqlite"
+        return (try? FileSystem.status(database))?.kind == .regular ? database : nil
     }
 
     /// The first 64 KiB of the regular file at `path` (what a format is told by); nil when

@@ -34,11 +34,13 @@ extension Vault {
         }
     }
 
-    /// Replaces a note's or quote's body, locator, kind and/or comment. `nil` leaves a field
-    /// as it is; an empty locator or comment removes it. A quote needs a locator: removing a
-    /// quote's, or making a note without one a quote, is refused.
+    /// Replaces a note's or quote's body, locator, kind, comment and/or the time it was
+    /// written (`writtenAt`, not in the future). `nil` leaves a field as it is; an empty
+    /// locator or comment removes it. A quote needs a locator: removing a quote's, or making
+    /// a note without one a quote, is refused.
     public func editAnnotation(_ id: String, body: String?, locator: String?, kind: AnnotationKind? = nil,
-                               comment: String? = nil) throws(VaultError) -> Annotation {
+                               comment: String? = nil, writtenAt: Timestamp? = nil) throws(VaultError) -> Annotation {
+        if let writtenAt, writtenAt > clock.now() { throw .invalidInput(.noteInFuture) }
         let reference = try resolveAnnotationID(id)
         let checkedBody = try body.map { (text) throws(VaultError) in
             try journalCall { () throws(JournalError) in try TextRules.body(text) }
@@ -57,7 +59,8 @@ extension Vault {
         if (kind ?? current.kind) == .quote, (checkedLocator ?? current.locator) == nil {
             throw .invalidInput(.quoteNeedsLocator)
         }
-        return try store.writing { tables throws(StoreError) in try tables.annotations.edit(reference.id, body: checkedBody, locator: checkedLocator, kind: kind, comment: checkedComment) }
+        return try store.writing { tables throws(StoreError) in try tables.annotations.edit(reference.id, body: checkedBody, locator: checkedLocator, kind: kind, comment: checkedComment,
+                                                                                      createdAt: writtenAt) }
     }
 
     /// Moves notes and quotes to the book `reference` names, all or none: every id must name

@@ -118,7 +118,9 @@ extension Vault {
 
     /// Pushes the outbox to the remotes (or one), pulls what other devices left there and
     /// applies it through the conflict policies. See ``SyncEngine``.
-    /// `askPassword` gives a WebDAV remote's password when the Secret Service keeps none.
+    /// `askPassword` gives a WebDAV remote's password when the Secret Service keeps none
+    /// (``remotesWithoutKeptPassword(named:)``); a server's refusal of a password it did not
+    /// get is skipped as `noPassword`, of one it gave as `unauthorized.given`.
     public func sync(remote name: String? = nil, retryFailed: Bool = false, allowMassDelete: Bool = false,
                      askPassword: (RemoteRecord) -> SecretBytes? = { _ in nil },
                      progress: (String) -> Void = { _ in }) throws(VaultError) -> SyncSummary {
@@ -131,10 +133,11 @@ extension Vault {
         }
         guard !records.isEmpty else { throw .noRemote }
         if retryFailed { _ = try store.writing { tables throws(StoreError) in try tables.outbox.retryFailed() } }
-        let remotes = records.map { makeRemote($0, askPassword: askPassword) }
-        let summary: SyncSummary
+        let made = records.map { makeRemote($0, askPassword: askPassword) }
+        let conflictsBefore = try store.reading { tables throws(StoreError) in try tables.annotations.conflictIDs() }
+        var summary: SyncSummary
         do {
-            summary = try SyncEngine(journal: StoreSyncJournal(store), cipher: cipher, remotes: remotes, remotesAreComplete: name == nil,
+            summary = try SyncEngine(journal: StoreSyncJournal(store), cipher: cipher, remotes: made.map(\.remote), remotesAreComplete: name == nil,
                                      carryingFiles: Set(records.filter(\.carriesFiles).map(\.name)))
                 .run(allowMassDelete: allowMassDelete, progress: progress)
         } catch {
@@ -143,6 +146,19 @@ extension Vault {
             case .journal(let storeError): throw .storage(storeError)
             }
         }
+        // A refusal of a password no keyring holds, or of one given for this sync, is told
+        // apart from a refusal of the kept one: each has its own advice.
+        for (record, remote) in zip(records, made) where summary.skipped[record.name] == "unauthorized" {
+            switch remote.origin {
+            case .none: summary.skipped[record.name] = "noPassword"
+            case .given: summary.skipped[record.name] = "unauthorized.given"
+            case .keyring: break
+            }
+        }
+        // The conflicts counted are those `conflicts` will list that were not there before: one
+        // another device made and resolved, both pulled in this sync, is not left to the reader.
+        let conflictsAfter = try store.reading { tables throws(StoreError) in try tables.annotations.conflictIDs() }
+        summary.conflicts = conflictsAfter.subtracting(conflictsBefore).count
         // A book file removed on another device: its blob here goes now that no book has it.
         try storeCall { () throws(StoreError) in try store.files.sweep() }
         if summary.skipped.count == records.count, let first = summary.skipped.sorted(by: { $0.key < $1.key }).first {

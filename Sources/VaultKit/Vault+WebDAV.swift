@@ -112,30 +112,64 @@ extension Vault {
             try WebDAVRemote(name: name, url: folder.url, vaultID: vaultID, credentials: folder.credentials(password: password),
                              caFile: folder.caFile).checkReachable()
         } catch {
-            throw Self.webDAVError(error, remote: name)
+            throw Self.webDAVError(error, remote: name, settingUp: false)
         }
         try keystoreCall { () throws(KeystoreError) in try keyStore.storeRemotePassword(password, vaultID: vaultID, remote: name) }
     }
 
+    /// Where the password a WebDAV remote is used with came from.
+    enum RemotePasswordOrigin {
+        /// The Secret Service, or a remote that needs none (a folder, no user name).
+        case keyring
+        /// Given for this sync: typed, or printed by a command.
+        case given
+        /// Nowhere: the requests go without one.
+        case none
+    }
+
     /// The remote a record names, ready for a sync. A WebDAV remote's password comes from
     /// the Secret Service; where none is kept (or there is no keyring: the headless path),
-    /// from `askPassword` (the CLI asks at a terminal, and keeps nothing); without one the
-    /// server is asked without it, and its refusal is the remote's error.
-    func makeRemote(_ record: RemoteRecord, askPassword: (RemoteRecord) -> SecretBytes? = { _ in nil }) -> any Remote {
+    /// from `askPassword` (the CLI's `BMVAULT_REMOTE_PASSWORD_COMMAND`, or the terminal; it
+    /// keeps nothing); without one the server is asked without it, and its refusal is the
+    /// remote's error (``sync(remote:retryFailed:allowMassDelete:askPassword:progress:)``
+    /// says which, from the origin).
+    func makeRemote(_ record: RemoteRecord,
+                    askPassword: (RemoteRecord) -> SecretBytes? = { _ in nil }) -> (remote: any Remote, origin: RemotePasswordOrigin) {
         switch record.kind {
         case .folder:
-            return FolderRemote(name: record.name, location: record.location, vaultID: vaultID)
+            return (FolderRemote(name: record.name, location: record.location, vaultID: vaultID), .keyring)
         case .webdav:
-            var password = (try? keyStore.remotePassword(vaultID: vaultID, remote: record.name)).flatMap { $0 }
-            if password == nil, record.user != nil { password = askPassword(record) }
-            return WebDAVRemote(name: record.name, url: record.location, vaultID: vaultID,
-                                credentials: WebDAVFolder.credentials(user: record.user, password: password), caFile: record.caFile)
+            var password = keptPassword(of: record)
+            var origin = RemotePasswordOrigin.keyring
+            if password == nil, record.user != nil {
+                password = askPassword(record)
+                origin = password == nil ? .none : .given
+            }
+            return (WebDAVRemote(name: record.name, url: record.location, vaultID: vaultID,
+                                 credentials: WebDAVFolder.credentials(user: record.user, password: password), caFile: record.caFile),
+                    origin)
         }
     }
 
-    /// A WebDAV failure at set-up, said about the remote: TLS with libcurl's reason.
-    static func webDAVError(_ error: RemoteError, remote: String?) -> VaultError {
+    /// The WebDAV remotes (all, or the one named) that need a password no keyring keeps
+    /// (none is kept, or there is no keyring): what a sync will ask `askPassword` for.
+    public func remotesWithoutKeptPassword(named name: String? = nil) throws(VaultError) -> [RemoteRecord] {
+        try remotes().filter { record in
+            record.kind == .webdav && record.user != nil && (name == nil || record.name == name) && keptPassword(of: record) == nil
+        }
+    }
+
+    /// The password the Secret Service keeps for a remote; nil when none is, or no keyring answers.
+    private func keptPassword(of record: RemoteRecord) -> SecretBytes? {
+        (try? keyStore.remotePassword(vaultID: vaultID, remote: record.name)).flatMap { $0 }
+    }
+
+    /// A WebDAV failure at set-up, said about the remote: TLS with libcurl's reason. A
+    /// refused password while `settingUp` (`remote add`, `init --join`: no remote is
+    /// recorded) is `unauthorized.setup`, whose advice is not `remote password`.
+    static func webDAVError(_ error: RemoteError, remote: String?, settingUp: Bool = true) -> VaultError {
         if case .tls(let reason) = error { return .remoteTLS(name: remote, reason: reason) }
+        if settingUp, case .unauthorized = error { return .remote(name: remote ?? joinedRemoteName, errorClass: "unauthorized.setup") }
         return .remote(name: remote ?? joinedRemoteName, errorClass: error.errorClass)
     }
 

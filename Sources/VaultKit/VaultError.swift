@@ -71,6 +71,8 @@ public enum VaultError: Error, Equatable, Sendable {
     case importNeedsBook(format: ImportFormat)
     /// `--book` was given for a file that names its books itself.
     case importBookNotAsked(format: ImportFormat)
+    /// `--gap` or `--min-session` given for a format other than KOReader's statistics.
+    case importSessionRulesNotAsked(format: ImportFormat)
     /// `book merge` was given one book twice.
     case mergeIntoItself
     /// A calibre export holds the highlights of `count` books, and names none of them.

@@ -231,7 +231,7 @@ struct FileStore {
     }
 
     /// Reads until `buffer` is full or the file ends; returns the bytes read.
-    private static func readFully(_ file: FileDescriptor, into buffer: UnsafeMutableRawBufferPointer) throws(FileIOError) -> Int {
+    static func readFully(_ file: FileDescriptor, into buffer: UnsafeMutableRawBufferPointer) throws(FileIOError) -> Int {
         var filled = 0
         while filled < buffer.count {
             let count = try file.read(into: UnsafeMutableRawBufferPointer(rebasing: buffer[filled...]))

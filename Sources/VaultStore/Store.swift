@@ -169,9 +169,10 @@ public final class Store {
 
 extension Store {
     /// Copies the vault to `path`, as one consistent snapshot, as encrypted as the vault,
-    /// with its SHA-256 beside it (``VaultBackup``). Needs no key.
-    public func backup(to path: String) throws(StoreError) -> BackupSummary {
-        try VaultBackup.write(database, to: path)
+    /// with its SHA-256 beside it (``VaultBackup``), and the encrypted blobs of the book
+    /// files kept here unless `withFiles` is false. Needs no key.
+    public func backup(to path: String, withFiles: Bool = true) throws(StoreError) -> BackupSummary {
+        try VaultBackup.write(database, files: fileStore, withFiles: withFiles, to: path)
     }
 
     /// Verifies the whole vault: SQLite's integrity, the schema as shipped, the keyslots, and

@@ -8,6 +8,10 @@ public struct BackupSummary: Sendable, Equatable {
     /// `sha256sum -c` reads).
     public let sha256: String
     public let bytes: Int64
+    /// The stored book files whose encrypted blobs the backup holds.
+    public let bookFiles: Int
+    /// The stored book files held here that `--without-files` left out (0 otherwise).
+    public let bookFilesLeftOut: Int
 }
 
 /// A consistent copy of the vault that stays encrypted (``Store/backup(to:)``), and a vault
@@ -20,8 +24,10 @@ public enum VaultBackup {
     /// (SQLite's online backup, under a read transaction), sealed fields and keyslots as they
     /// are: the copy is as encrypted as the vault. Written under a temporary name, flushed,
     /// then given its name only if nothing has it (a backup never replaces a file), with its
-    /// SHA-256 beside it. Needs no key.
-    static func write(_ database: Database, to path: String) throws(StoreError) -> BackupSummary {
+    /// SHA-256 beside it. Needs no key. With `withFiles`, the copy also holds the encrypted
+    /// blobs of the book files kept here that it names (``BackupBlobs``), so the one checksum
+    /// covers them too.
+    static func write(_ database: Database, files: FileStore, withFiles: Bool, to path: String) throws(StoreError) -> BackupSummary {
         let checksumPath = Self.checksumPath(of: path)
         for taken in [path, checksumPath] where FileSystem.exists(taken) { throw .backupExists(path: taken) }
         // SQLite would only say it cannot open the copy; a mistyped folder is the reader's to fix.
@@ -31,10 +37,13 @@ public enum VaultBackup {
         try database.copy(to: partial)
         // A file in rollback-journal mode: one file, which a reader opens without making a
         // -wal and -shm beside it.
+        var bookFiles = 0, leftOut = 0
         do {
             let copy: Database
             do { copy = try Database(path: partial, create: false) } catch { throw StoreError(error) }
             try copy.execute("PRAGMA journal_mode = DELETE")
+            let held = try BackupBlobs.held(by: files, for: copy)
+            if withFiles { bookFiles = try BackupBlobs.write(held, from: files, into: copy) } else { leftOut = held.count }
         }
         try FileSystem.restrictToOwner(partial)
         try FileSystem.synchronizeFile(partial)
@@ -42,7 +51,7 @@ public enum VaultBackup {
         try FileSystem.renameBackupWithoutReplacing(partial, to: path)
         try FileSystem.createBackupFile(checksumPath, holding: "\(sha256)  \(FileSystem.fileName(of: path))\n")
         try FileSystem.synchronizeDirectory(FileSystem.directory(of: path))
-        return BackupSummary(path: path, sha256: sha256, bytes: FileSystem.size(path))
+        return BackupSummary(path: path, sha256: sha256, bytes: FileSystem.size(path), bookFiles: bookFiles, bookFilesLeftOut: leftOut)
     }
 
     /// Makes the vault at `path` again from the backup at `backup`: checked against the
@@ -55,8 +64,12 @@ public enum VaultBackup {
     /// hold, this device's own changes made after the backup among them (its old device
     /// folder is now another device's), and sends every remote the journal as it stands,
     /// whatever the backup had not sent yet.
+    ///
+    /// A backup that holds book files' blobs (``BackupBlobs``) brings them back into the
+    /// file store beside the vault, before the vault gets its name; returns how many.
+    @discardableResult
     public static func restore(from backup: String, to path: String, clock: any Clock = SystemClock(),
-                               generatorVersion: String, events: (MigrationEvent) -> Void = { _ in }) throws(StoreError) {
+                               generatorVersion: String, events: (MigrationEvent) -> Void = { _ in }) throws(StoreError) -> Int {
         for existing in [path, path + "-wal", path + "-journal"] where FileSystem.exists(existing) {
             throw .vaultExists(path: existing)
         }
@@ -66,11 +79,13 @@ public enum VaultBackup {
         defer {
             for leftover in ["", "-wal", "-shm", "-journal"] { FileSystem.remove(partial + leftover) }
         }
+        var hasBlobs = false
         do throws(StoreError) {
             let source = try Store.openExisting(backup, readOnly: true)
             var integrity: [String] = []
             try source.forEachRow("PRAGMA integrity_check") { row in integrity.append(row.text("integrity_check")) }
             guard integrity == ["ok"] else { throw StoreError.backupDamaged(path: backup) }
+            hasBlobs = try BackupBlobs.isPresent(in: source, path: backup)
             try verifySchema(of: source, backup: backup, clock: clock, generatorVersion: generatorVersion)
             try source.copy(to: partial)
         } catch where error.isDamagedDatabase {
@@ -79,14 +94,26 @@ public enum VaultBackup {
             throw .backupDamaged(path: backup)
         }
         try FileSystem.restrictToOwner(partial)
-        do {
+        let files = FileStore(databasePath: path)
+        var restoredBlobs: [String] = []
+        do throws(StoreError) {
+            if hasBlobs {
+                let copy: Database
+                do { copy = try Database(path: partial, create: false) } catch { throw StoreError(error) }
+                restoredBlobs = try BackupBlobs.restore(from: copy, into: files)
+            }
             let store = try Store.open(at: partial, clock: clock, generatorVersion: generatorVersion, events: events)
             try becomeNewDevice(store)
             try store.database.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+            try FileSystem.synchronizeFile(partial)
+            try FileSystem.linkWithoutReplacing(partial, to: path)
+        } catch {
+            // No vault came of it: the blobs it brought are no one's.
+            for id in restoredBlobs { files.remove(id) }
+            throw error
         }
-        try FileSystem.synchronizeFile(partial)
-        try FileSystem.linkWithoutReplacing(partial, to: path)
         try FileSystem.synchronizeDirectory(FileSystem.directory(of: path))
+        return restoredBlobs.count
     }
 
     /// A restored copy's new identity, in one transaction: a new device id, no outbox, and
@@ -118,7 +145,7 @@ public enum VaultBackup {
         guard version <= Migrations.latestVersion else { return }
         let runner = MigrationRunner(migrations: Migrations.all, generatorVersion: generatorVersion, clock: clock)
         guard try runner.verifyHistory(of: source, upTo: version).isEmpty else { return }
-        guard try SchemaText.isAsShipped(source, version: version) else { throw .backupAltered(path: backup) }
+        guard try SchemaText.isAsShipped(source, version: version, leavingOut: BackupBlobs.table) else { throw .backupAltered(path: backup) }
     }
 
     /// The checksum file beside `backup`, when there is one, must name its SHA-256.

@@ -129,7 +129,7 @@ import Testing
         #expect(missing.status == 64)
         #expect(missing.stderr == """
             Error: Missing expected argument '<book>'
-            Usage: bmvault note add <book> [<text>] [--locator <locator>] [--tag <tag> ...] [--json]
+            Usage: bmvault note add <book> [<text>] [--locator <locator>] [--tag <tag> ...] [--on <time>] [--json]
               See 'bmvault note add --help' for more information.
 
             """)

@@ -55,7 +55,8 @@ import Testing
           quote                   Add quotes: the book's words, with where they are.
           list                    List notes and quotes.
           show                    Show one note, quote, book or session in full.
-          edit                    Change a note's or quote's text, locator or kind.
+          edit                    Change a note's or quote's text, locator, kind or
+                                  date.
           move                    Move notes or quotes to another book.
           delete                  Delete notes, quotes, sessions or books.
           tag                     Tag books, notes and quotes; list the tags in use.
@@ -88,7 +89,7 @@ import Testing
     static let noteAddHelp = """
         OVERVIEW: Add a note to a book and print its id.
 
-        USAGE: bmvault note add <book> [<text>] [--locator <locator>] [--tag <tag> ...] [--json]
+        USAGE: bmvault note add <book> [<text>] [--locator <locator>] [--tag <tag> ...] [--on <time>] [--json]
 
         ARGUMENTS:
           <book>                  The book: its short id or id, its title, part of its
@@ -100,6 +101,10 @@ import Testing
           -l, --locator <locator> Where in the book: a page, chapter or location, such
                                   as "p. 42".
           --tag <tag>             A tag to give it (one word); repeat for several.
+          --on <time>             When it was written (default: now): now, HH:MM,
+                                  today, yesterday [HH:MM], -7d, -45m, YYYY-MM-DD
+                                  [HH:MM], or ISO 8601 such as
+                                  2026-12-02T10:00:00+01:00; not in the future.
           --json                  Print JSON (see Docs/CLI.md for the shape).
           -h, --help              Show help information.
 

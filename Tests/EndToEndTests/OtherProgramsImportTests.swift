@@ -330,16 +330,20 @@ import Testing
         try vault.succeed(["book", "add", "Dune", "--author", "Frank Herbert"])
         let file = vault.root.appendingPathComponent("readwise-data.csv")
         try ("Highlight,Book Title,Book Author,Amazon Book ID,Note,Color,Tags,Location Type,Location,Highlighted at,Document tags\r\n"
-             + "\"Fear is the mind-killer.\",Dune,Frank Herbert,B00B7NPRY8,the litany,yellow,,location,1234,2020-05-11 21:09:56+00:00,\r\n"
+             + "\"Fear is the mind-killer.\",Dune,Frank Herbert,B00B7NPRY8,the litany,yellow,\"favorite, to review\",location,1234,2020-05-11 21:09:56+00:00,\r\n"
              + ",Dune,Frank Herbert,,,,,location,99,,\r\n"
              + "A line from an article,How to Read,,,,,,order,3,,\r\n").write(to: file, atomically: true, encoding: .utf8)
         let report = try #require(try vault.json(["import", "--json", file.path]) as? [String: Any])
         #expect(try Counts(report) == Counts(books: 1, quotes: 2, empty: 1))
+        // Its tags come in, made tag-safe (issue 41).
+        #expect(report["tagsGiven"] as? Int == 2, "\(report)")
+        #expect((try vault.json(["list", "--tag", "to-review", "--json"]) as? [[String: Any]])?.count == 1)
         #expect((report["books"] as? [[String: Any]])?.map { $0["new"] as? Bool } == [false, true])
         let quotes = try #require(try vault.json(["list", "--json"]) as? [[String: Any]])
         let fear = try #require(quotes.first { $0["locator"] as? String == "loc 1234" })
         #expect(fear["comment"] as? String == "the litany" && fear["createdAt"] as? String == "2020-05-11T21:09:56.000Z" && fear["bookTitle"] as? String == "Dune")
-        #expect(try Counts(try vault.json(["import", "--json", file.path])) == Counts(alreadyThere: 2, empty: 1))
+        let again = try #require(try vault.json(["import", "--json", file.path]) as? [String: Any])
+        #expect(try Counts(again) == Counts(alreadyThere: 2, empty: 1) && again["tagsGiven"] as? Int == 0)
     }
 
     /// A jrnl journal: its entries become notes, dated, with their tags, in a book called
@@ -376,9 +380,14 @@ import Testing
         #expect(dry.stdout.hasPrefix("Dry run: nothing was changed. Found a Goodreads library export: 112 books.\n"), "\(dry)")
         #expect(dry.stdout.hasSuffix("Would add:             112 books, 0 quotes, 0 notes\n"
             + "Would update:          0 books (progress, rating or status), 0 quotes and notes (a newer comment)\n"
-            + "Already in the vault:  0 quotes and notes\nCounted only:          1 book on shelves of your own (no reading status)\n"), "\(dry)")
+            + "Already in the vault:  0 quotes and notes\nWould tag:             15 tags\n"
+            + "Counted only:          1 book on shelves of your own (no reading status; the shelf is a tag)\n"), "\(dry)")
         let report = try #require(try vault.json(["import", "--json", file]) as? [String: Any])
         #expect(try Counts(report) == Counts(books: 112))
+        #expect(report["tagsGiven"] as? Int == 15, "\(report)")
+        // Shelves of the reader's own are the books' tags: 9 kidz, 5 nonfic, 1 did-not-finish.
+        #expect((try vault.json(["book", "list", "--tag", "kidz", "--json"]) as? [[String: Any]])?.count == 9)
+        #expect((try vault.json(["book", "list", "--tag", "did-not-finish", "--json"]) as? [[String: Any]])?.count == 1)
         let books = try #require(try vault.json(["book", "list", "--json"]) as? [[String: Any]])
         #expect(books.count == 112)
         let finished = books.filter { $0["status"] as? String == "finished" }
@@ -392,11 +401,44 @@ import Testing
         // Again: nothing new, and no status recorded twice.
         let again = try #require(try vault.json(["import", "--json", file]) as? [String: Any])
         #expect(try Counts(again) == Counts())
+        #expect(again["tagsGiven"] as? Int == 0)
         #expect((again["books"] as? [[String: Any]])?.allSatisfy { $0["new"] as? Bool == false && $0["status"] == nil } == true)
         // Stats count a finish by its year only when the day is known.
         let stats = try vault.succeed(["stats"])
         #expect(stats.stdout.contains("finished: 5 in 2018,"), "\(stats)")
         #expect(try vault.run(["import", "--book", "x", file]).status == 64)
+    }
+
+    /// Issue 41: a Goodreads review and private notes are the reader's own writing: each a
+    /// note on the book (the review dated by Date Read, else Date Added; `<br/>` a line
+    /// break), once however often the export comes in; a longer review later replaces a note
+    /// not edited here; a shelf with spaces is a tag made tag-safe.
+    @Test func aGoodreadsReviewAndPrivateNotesBecomeNotes() throws {
+        let vault = try TestVault()
+        try vault.createUnlocked()
+        let export = vault.root.appendingPathComponent("goodreads_library_export.csv")
+        let header = "Book Id,Title,Author,Date Read,Date Added,Bookshelves,Exclusive Shelf,My Review,Private Notes\n"
+        try (header + "1,Dune,Frank Herbert,2024/03/05,2024/01/02,\"read, sci fi\",read,Spice.<br/>Worms.,Lent to Ana\n"
+             + "2,Emma,Jane Austen,,2023/07/08,,to-read,,\n")
+            .write(to: export, atomically: true, encoding: .utf8)
+        let report = try #require(try vault.json(["import", "--json", export.path]) as? [String: Any])
+        #expect(try Counts(report) == Counts(books: 2, notes: 2), "\(report)")
+        #expect(report["tagsGiven"] as? Int == 1)
+        let notes = try #require(try vault.json(["list", "--json"]) as? [[String: Any]])
+        let bodies = Set(notes.compactMap { $0["body"] as? String })
+        #expect(bodies == ["Spice.\nWorms.", "Lent to Ana"], "\(notes)")
+        #expect(notes.allSatisfy { ($0["createdAt"] as? String)?.hasPrefix("2024-03-0") == true }, "dated by Date Read: \(notes)")
+        #expect((try vault.json(["book", "list", "--tag", "sci-fi", "--json"]) as? [[String: Any]])?.count == 1)
+        // Again: nothing new, both notes already there, no tag given twice.
+        let again = try #require(try vault.json(["import", "--json", export.path]) as? [String: Any])
+        #expect(try Counts(again) == Counts(alreadyThere: 2) && again["tagsGiven"] as? Int == 0, "\(again)")
+        // A later export with a longer review: the note (not edited here) takes it; nothing added.
+        try (header + "1,Dune,Frank Herbert,2024/03/05,2024/01/02,read,read,Spice.<br/>Worms.<br/>Sand.,Lent to Ana\n")
+            .write(to: export, atomically: true, encoding: .utf8)
+        let later = try #require(try vault.json(["import", "--json", export.path]) as? [String: Any])
+        #expect(try Counts(later) == Counts(alreadyThere: 1) && (later["updated"] as? [String: Any])?["notes"] as? Int == 1, "\(later)")
+        let after = try #require(try vault.json(["list", "--json"]) as? [[String: Any]])
+        #expect(after.count == 2 && after.contains { $0["body"] as? String == "Spice.\nWorms.\nSand." }, "\(after)")
     }
 
     /// A clipping the journal's rules refuse (a text past 1 MiB) is one line, exit 65, and the
@@ -450,7 +492,7 @@ import Testing
         let file = vault.root.appendingPathComponent("notes.csv")
         try "Id;Title\n1;Dune\n".write(to: file, atomically: true, encoding: .utf8)
         let result = try vault.run(["import", file.path])
-        #expect(result.status == 65 && result.stderr == "Error: \(file.path) is not a format bmvault can import (it reads a bmvault archive or its journal.json, a Kindle's My Clippings.txt, a KOReader sidecar or a folder of them, calibre highlights, a Readwise export, a jrnl journal or a Goodreads library export); nothing was imported\n",
+        #expect(result.status == 65 && result.stderr == "Error: \(file.path) is not a format bmvault can import (it reads a bmvault archive or its journal.json, a Kindle's My Clippings.txt, a KOReader sidecar or a folder of them, KOReader's statistics, a Kobo's database or its drive, calibre highlights, a Readwise export, a jrnl journal or a Goodreads library export); nothing was imported\n",
                 "\(result)")
         let before = try vault.databaseBytesIgnoringChangeCounter()
         let broken = vault.root.appendingPathComponent("My Clippings.txt")

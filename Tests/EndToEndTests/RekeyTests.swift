@@ -45,6 +45,9 @@ import Testing
         let newRecoveryKey = rekeyed.line
         #expect(newRecoveryKey.range(of: #"^[0-9A-HJKMNP-TV-Z]{6}(-[0-9A-HJKMNP-TV-Z]{6}){5}$"#, options: .regularExpression) != nil)
         #expect(rekeyed.stderr.contains("Rekeyed: 20 records re-encrypted under a new key."), "\(rekeyed)")
+        // Issue 41: one line about the other devices.
+        #expect(rekeyed.stderr.contains("\nOther devices ask for the passphrase at their next unlock, once a sync from here has reached a remote they use.\n"),
+                "\(rekeyed)")
         #expect(try keyID(vault) != oldKeyID)
 
         // The kept key was replaced: the journal reads on, identical.

@@ -107,11 +107,51 @@ import TestSupport
         #expect(synced.status == 0 && synced.stdout.contains("Synced: "), "\(synced)")
         #expect(!synced.stdout.contains(Self.password), "the password was echoed")
         #expect(try server.files().keys.contains { $0.hasSuffix(".op") })
+        // Issue 41: without a terminal it no longer blames the server for a password it never sent.
         let refused = try vault.run(["--no-keyring", "sync"], environment: ["BMVAULT_PASSPHRASE_COMMAND": "printf '%s' '\(TestVault.passphrase)'"])
-        #expect(refused.status != 0 && refused.stderr.contains("refused the user name or password"), "\(refused)")
+        #expect(refused.status == 77, "\(refused)")
+        #expect(refused.stderr == "Error: no keyring holds the password of remote cloud, so none was sent: set BMVAULT_REMOTE_PASSWORD_COMMAND "
+                    + "to a command that prints it, run `bmvault sync` at a terminal to type it, or keep it with `bmvault remote password cloud` "
+                    + "where a Secret Service runs\n", "\(refused)")
         for (name, bytes) in try vault.filesOnDisk() {
             #expect(bytes.range(of: Data(Self.password.utf8)) == nil, "\(name) holds the server's password")
         }
+    }
+
+    /// Issue 41: unattended sync (cron, SSH) without a keyring: `BMVAULT_REMOTE_PASSWORD_COMMAND`
+    /// prints the remote's password, run without a shell with the remote's name in
+    /// `$BMVAULT_REMOTE`; its failures and a password the server refuses are each one line, exit 77.
+    @Test func aPasswordCommandGivesTheRemotesPasswordWithoutAKeyring() throws {
+        let server = try WebDAVServer(users: [(Self.user, Self.password)])
+        let vault = try TestVault()
+        try vault.createUnlocked()
+        try vault.succeed(["note", "add", try vault.succeed(["book", "add", "Unattended"]).line, "synced from cron"])
+        try vault.succeed(["remote", "add", "cloud", server.url, "--user", Self.user, "--password-stdin"], stdin: Self.password + "\n")
+        let passphrase = ["BMVAULT_PASSPHRASE_COMMAND": "printf '%s' '\(TestVault.passphrase)'"]
+        func sync(_ command: String) throws -> CommandResult {
+            try vault.run(["--no-keyring", "sync"], environment: passphrase.merging(["BMVAULT_REMOTE_PASSWORD_COMMAND": command]) { $1 })
+        }
+
+        // The remote's name reaches the command; a password for another remote would not do.
+        let synced = try sync(#"sh -c 'test "$BMVAULT_REMOTE" = cloud && printf "%s\n" "correct horse battery"'"#)
+        #expect(synced.status == 0 && synced.stdout.hasPrefix("Synced: 2 pushed"), "\(synced)")
+        #expect(try server.files().keys.contains { $0.hasSuffix(".op") })
+
+        let wrong = try sync("printf wrong")
+        #expect(wrong.status == 77, "\(wrong)")
+        #expect(wrong.stderr == "Error: the server of remote cloud refused the user name or the password given for this sync "
+                    + "(typed, or printed by BMVAULT_REMOTE_PASSWORD_COMMAND); nothing was synced with it\n", "\(wrong)")
+        let failed = try sync("sh -c 'exit 3'")
+        #expect(failed.status == 77 && failed.stderr == "Error: BMVAULT_REMOTE_PASSWORD_COMMAND exited with status 3 for remote cloud; nothing was synced\n",
+                "\(failed)")
+        let missing = try sync("no-such-program-\(UUID().uuidString)")
+        #expect(missing.status == 77 && missing.stderr == "Error: BMVAULT_REMOTE_PASSWORD_COMMAND could not be started: its first word is not a program in PATH\n",
+                "\(missing)")
+        let unterminated = try sync("printf 'open")
+        #expect(unterminated.status == 64 && unterminated.stderr == "Error: BMVAULT_REMOTE_PASSWORD_COMMAND is empty or has an unterminated quote (it runs without a shell)\n",
+                "\(unterminated)")
+        // A password kept in the keyring wins: the command is not run.
+        #expect(try vault.run(["sync"], environment: ["BMVAULT_REMOTE_PASSWORD_COMMAND": "sh -c 'exit 3'"]).status == 0)
     }
 
     /// A server with a certificate no CA in the system store signed: refused, naming libcurl's
@@ -184,6 +224,10 @@ import TestSupport
             #expect(result.stderr.hasPrefix(item.message) && result.stderr.split(separator: "\n").count == 1, "\(item.arguments): \(result)")
             #expect(!result.stderr.contains(Self.password) && !result.stderr.contains("secret"), "\(result)")
         }
+        // Issue 41: no advice to replace the password of a remote that was not added.
+        let refused = try vault.run(["remote", "add", "cloud", server.url, "--user", Self.user, "--password-stdin"], stdin: "wrong\n")
+        #expect(refused.stderr == "Error: the server of remote cloud refused the user name or password; nothing was set up (check them, then try again)\n",
+                "\(refused)")
         #expect(try vault.databaseBytesIgnoringChangeCounter() == before, "a refused remote changes nothing")
         #expect(try (vault.json(["remote", "list", "--json"]) as? [Any])?.isEmpty == true)
     }

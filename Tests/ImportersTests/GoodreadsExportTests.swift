@@ -18,6 +18,17 @@ import Testing
         #expect(first.dateRead == "2026/06/23" && first.dateAdded == "2024/06/28")
         #expect(export.books[1].rating == nil, "0 stars is not rated")
         #expect(Set(export.books.map(\.goodreadsID)).count == 112)
+        #expect(export.books.flatMap(\.shelves).count == 15)
+        #expect(export.books.allSatisfy { $0.review == nil && $0.privateNotes == nil })
+    }
+
+    @Test func aReviewsLineBreaksAreLineBreaks() throws {
+        let text = "Book Id,Title,Author,Exclusive Shelf,Bookshelves,My Review,Private Notes\n"
+            + "1,One,A,read,\"read, kidz , re read\",\"First.<br/><br />Second.<BR>Third <b>bold</b>\",Mine<br>only\n"
+        let book = try #require(try GoodreadsExport.read(Array(text.utf8)).books.first)
+        #expect(book.review == "First.\n\nSecond.\nThird <b>bold</b>")
+        #expect(book.privateNotes == "Mine\nonly")
+        #expect(book.shelves == ["kidz", "re read"], "the reading shelves are no shelves of one's own")
     }
 
     @Test func csvByItsRules() throws {

@@ -31,4 +31,21 @@ import TestSupport
             _ = KindleDate.timestamp(String(decoding: date, as: UTF8.self))
         }
     }
+
+    /// KOReader's statistics and a Kobo's database, mutated and written to a file (they are
+    /// read by path, through SQLite): a result or an ``ImportError``, never a crash.
+    @Test func mutatedDatabasesNeverCrash() throws {
+        var mutator = SeededMutator(seed: SeededMutator.firstSeed(default: 43))
+        let statistics = Array(try Data(contentsOf: URL(fileURLWithPath: ReadingDeviceDatabaseTests.statistics)))
+        let kobo = Array(try Data(contentsOf: URL(fileURLWithPath: ReadingDeviceDatabaseTests.kobo)))
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("bmv-fuzz-\(UUID().uuidString).sqlite")
+        defer { try? FileManager.default.removeItem(at: file) }
+        for index in 0..<SeededMutator.cases(default: 40) {
+            let bytes = mutator.mutate(index % 4 == 3 ? kobo : statistics)
+            try Data(bytes).write(to: file)
+            _ = ImportFormat.detect(prefix: Array(bytes.prefix(4096)), at: file.path)
+            _ = try? KOReaderStatistics.read(at: file.path)
+            _ = try? KoboDatabase.read(at: file.path)
+        }
+    }
 }

@@ -76,15 +76,45 @@ import Testing
         var books: [Book] = []
         var added: Set<EntityID> = []
         var keys: [String: EntityID] = [:]
+        var sessions: [ReadingSession] = []
 
         func book(named name: String) -> EntityID? { names[name] }
+        func sessions(of book: EntityID) -> [ReadingSession] { sessions.filter { $0.bookID == book } }
         func isLive(_ book: EntityID) -> Bool { books.contains { $0.id == book && $0.deletedAt == nil } }
-        func liveBooks(withISBN isbn: String) -> [Book] { books.filter { $0.deletedAt == nil && $0.edition.isbn == isbn } }
-        func liveBooks(withFoldedTitle title: String) -> [Book] {
-            books.filter { $0.deletedAt == nil && TextFolding.fold($0.title) == title }
+        func liveBooks(withISBN isbn: String) -> [ImportCandidate] {
+            books.filter { $0.deletedAt == nil && $0.edition.isbn == isbn }.map(ImportCandidate.init)
+        }
+        func liveBooks(withFoldedTitle title: String) -> [ImportCandidate] {
+            books.filter { $0.deletedAt == nil && TextFolding.fold($0.title) == title }.map(ImportCandidate.init)
         }
         var booksAddedByThisImport: Set<EntityID> { added }
         func record(withImportKey key: String) -> EntityID? { keys[key] }
+    }
+
+    // MARK: - Sessions
+
+    /// A session's natural key is its book and its start: the same start is the session
+    /// imported before (extended by a longer one unless edited or deleted here); one that
+    /// overlaps it holds the same sitting; anything else is new.
+    @Test func anImportedSessionIsFoundByItsStartOrBySessionsOfTheSameSitting() {
+        let book = EntityID.generate(at: ms(1)), other = EntityID.generate(at: ms(2))
+        func session(_ book: EntityID, _ start: Int64, _ end: Int64, pages: Int, version: Int64 = 1, deleted: Bool = false) -> ReadingSession {
+            ReadingSession(id: .generate(at: ms(start)), bookID: book, startedAt: ms(start), endedAt: ms(end), pagesRead: pages,
+                           deletedAt: deleted ? ms(end) : nil, version: version)
+        }
+        let imported = session(book, 1_000_000, 2_000_000, pages: 10)
+        var vault = Vault(sessions: [imported, session(other, 5_000_000, 6_000_000, pages: 3)])
+        func decide(_ incoming: ReadingSession) -> ImportedSessionDecision { Self.merge.merge(importedSession: incoming, in: vault) }
+        #expect(decide(session(book, 1_000_000, 2_000_000, pages: 10)) == .unchanged(imported.id))
+        #expect(decide(session(book, 1_000_000, 2_500_000, pages: 12)) == .extend(imported.id, endedAt: ms(2_500_000), pagesRead: 12))
+        #expect(decide(session(book, 1_000_000, 1_500_000, pages: 4)) == .unchanged(imported.id), "a shorter copy takes nothing away")
+        #expect(decide(session(book, 1_500_000, 3_000_000, pages: 4)) == .unchanged(imported.id), "the same sitting, typed or corrected")
+        #expect(decide(session(book, 5_000_000, 6_000_000, pages: 3)) == .add, "another book's session is no match")
+        #expect(decide(session(book, 2_000_001, 3_000_000, pages: 3)) == .add)
+        vault.sessions[0].version = 2
+        #expect(decide(session(book, 1_000_000, 2_500_000, pages: 12)) == .unchanged(imported.id), "the reader's correction wins")
+        vault.sessions[0] = session(book, 1_000_000, 2_000_000, pages: 10, deleted: true)
+        #expect(decide(session(book, 1_000_000, 2_500_000, pages: 12)) == .unchanged(vault.sessions[0].id), "deleted stays deleted")
     }
 
     @Test func aBookIsFoundByItsNamesThenItsISBNThenItsTitleWithAgreeingAuthors() {

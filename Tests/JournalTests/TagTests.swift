@@ -23,6 +23,19 @@ import Testing
         #expect(try Tag.checked(typed) == kept)
     }
 
+    @Test("Another program's label is made a tag", arguments: [
+        ("kidz", "kidz"), ("to read, later", "to-read-later"), ("  sci  fi ", "sci-fi"), ("over\u{202E}ride", "over-ride"),
+        ("line\u{2028}break", "line-break"), ("#fav", "fav"), (String(repeating: "x", count: 70), String(repeating: "x", count: 64)),
+    ])
+    func labelsMadeSafe(label: String, tag: String) throws {
+        #expect(Tag.madeSafe(label) == tag)
+        #expect(try Tag.checked(tag) == tag, "a label made safe is a tag as it is")
+    }
+
+    @Test func aLabelWithNothingLeftIsNoTag() {
+        #expect(Tag.madeSafe(" , \u{7} ") == nil && Tag.madeSafe("#") == nil && Tag.madeSafe("") == nil)
+    }
+
     @Test("Anything else is refused", arguments: ["two words", "a,b", "tab\there", String(repeating: "x", count: 65), "bell\u{7}",
                                                  "over\u{202E}ride", "line\u{2028}break"])
     func invalidTags(typed: String) {

@@ -74,14 +74,16 @@ import SyncWire
         let forbidden: [String: Set<String>] = [
             "Journal": ours.subtracting(["Journal"]),
             "Telemetry": ours.subtracting(["Telemetry", "FileIO", "CFileIO"]),
-            "Sync": ["VaultStore", "VaultKit", "BMCLI", "Archive", "Keystore", "CSQLite", "CSodium"],
+            "Sync": ["VaultStore", "VaultKit", "BMCLI", "Archive", "Keystore", "SQLiteDatabase", "CSQLite", "CSodium"],
             // Storage below sync: the wire format only, never the engine, the remotes or what they use.
             "VaultStore": ["VaultKit", "BMCLI", "Archive", "Keystore", "Sync", "HTTP", "XML", "CCurl", "CXML"],
-            "SyncWire": ["Sync", "VaultStore", "VaultKit", "BMCLI", "HTTP", "XML", "CSQLite"],
+            "SyncWire": ["Sync", "VaultStore", "VaultKit", "BMCLI", "HTTP", "XML", "SQLiteDatabase", "CSQLite"],
             // The one applier: above storage, beside the engine, below the facade.
-            "Applier": ["Sync", "VaultKit", "BMCLI", "Archive", "Importers", "Keystore", "HTTP", "XML", "CSQLite", "CSodium"],
-            "Archive": ["VaultStore", "Sync", "VaultKit", "BMCLI", "Keystore"],
-            "BMCLI": ["VaultStore", "Sync", "Archive", "Keystore", "VaultCrypto", "CSQLite", "CSodium"],
+            "Applier": ["Sync", "VaultKit", "BMCLI", "Archive", "Importers", "Keystore", "HTTP", "XML", "SQLiteDatabase", "CSQLite", "CSodium"],
+            "Archive": ["VaultStore", "Sync", "VaultKit", "BMCLI", "Keystore", "SQLiteDatabase"],
+            "BMCLI": ["VaultStore", "Sync", "Archive", "Keystore", "VaultCrypto", "SQLiteDatabase", "CSQLite", "CSodium"],
+            // The SQLite wrapper: above the file-system seam only, knowing nothing of a vault.
+            "SQLiteDatabase": ours.subtracting(["SQLiteDatabase", "CSQLite", "FileIO", "CFileIO"]),
         ]
         for (module, banned) in forbidden {
             let illegal = manifest[module, default: []].intersection(banned)
@@ -102,6 +104,22 @@ import SyncWire
             for use in uses where use.imported == cModule {
                 #expect(use.line.trimmingCharacters(in: .whitespaces).hasPrefix("internal import"), "\(use.path): \(use.line)")
             }
+        }
+    }
+
+    /// SQLite reaches the rest through one wrapper (`SQLiteDatabase`, the only importer of
+    /// CSQLite), and two modules use it: the Store (the vault's file) and the importers
+    /// (another program's database, opened immutable: read, never written). Only the
+    /// Store's files open it for writing.
+    @Test func onlyTheStoreAndTheImportersUseTheSQLiteWrapper() throws {
+        let manifest = try Self.manifestDependencies()
+        let users = Set(manifest.filter { $0.value.contains("SQLiteDatabase") }.map(\.key))
+        #expect(users == ["VaultStore", "Importers"], "\(users.sorted())")
+        let uses = try Self.importsOfOurModules(Set(manifest.keys)).filter { $0.imported == "SQLiteDatabase" }
+        #expect(Set(uses.map(\.module)) == ["VaultStore", "Importers"], "\(uses.map(\.path))")
+        let writable = try Regex(#"(^|[^A-Za-z])Database\(path:"#)
+        for file in try Self.swiftFiles(under: "Sources/Importers") {
+            #expect(!file.text.contains(writable), "\(file.path) opens a database other than immutable")
         }
     }
 
@@ -136,7 +154,7 @@ import SyncWire
             #expect(merge.contains("\(policy)()"), "the merge does not decide with \(policy)")
         }
         // The rules that find which record here an imported one is, too.
-        let identity = ["BookIdentityPolicy", "ImportKeyPolicy"]
+        let identity = ["BookIdentityPolicy", "ImportKeyPolicy", "ImportedSessionPolicy"]
         for policy in identity {
             #expect(merge.contains("\(policy)()"), "the merge does not decide with \(policy)")
         }
@@ -171,7 +189,7 @@ import SyncWire
     /// Storage knows no other program: which book or note a Kindle's clipping is, is the
     /// applier's and the merge's business. (Shipped migrations are frozen as they were.)
     @Test func storageNamesNoOtherProgram() throws {
-        let programs = ["kindle", "koreader", "goodreads", "readwise", "calibre", "jrnl"]
+        let programs = ["kindle", "koreader", "kobo", "goodreads", "readwise", "calibre", "jrnl"]
         for file in try Self.swiftFiles(under: "Sources/VaultStore") where !file.path.contains("/Migrations/Migration00") {
             let text = file.text.lowercased()
             for program in programs where text.contains(program) {

@@ -70,9 +70,11 @@ final class BookMarkdownWriter {
         text += "created: \(book.createdAt.iso8601)\nupdated: \(book.updatedAt.iso8601)\nversion: \(book.version)\n---\n\n"
         text += "# \(MarkdownText.inline(book.title))\n\n"
         var byline = book.authors.isEmpty ? "" : "by " + book.authors.map(MarkdownText.inline).joined(separator: ", ") + " · "
-        byline += "\(JSONText.number(book.progress))% read"
+        // Shown, not read back (the front matter and journal.json hold the record): as a
+        // person reads it, the percent to a tenth and the status's local day.
+        byline += "\(LocalTimeText.percent(book.progress)) read"
         if let status = book.readingLog.status {
-            byline += " · \(status.rawValue)" + (book.readingLog.statusSince.map { " " + $0.iso8601 } ?? "")
+            byline += " · \(status.rawValue)" + (book.readingLog.statusSince.map { " since " + LocalTimeText.day($0) } ?? "")
         }
         if let rating = book.rating { byline += " · \(JSONText.number(rating))/5" }
         if !tags.isEmpty { byline += " · " + tags.map { MarkdownText.inline("#" + $0) }.joined(separator: " ") }

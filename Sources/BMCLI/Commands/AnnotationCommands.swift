@@ -28,22 +28,25 @@ enum AnnotationCommands {
         var text: String?
         var locator: String?
         var tags: [String] = []
+        var on: ValueParsing.GivenTime?
         var json = false
 
         /// `textHelp` says whether TEXT is the note or the quote.
         static func parameters(textHelp: String) -> [Parameter<AddInput>] {
             [.argument(\.book, SharedOptions.book), .argument(\.text, ArgumentSpec(name: "text", help: textHelp, isOptional: true)),
-             .option(\.locator, SharedOptions.locator), .options(\.tags, SharedOptions.tags), .flag(\.json, SharedOptions.json)]
+             .option(\.locator, SharedOptions.locator), .options(\.tags, SharedOptions.tags), .time(\.on, SharedOptions.writtenOn),
+             .flag(\.json, SharedOptions.json)]
         }
     }
 
     private static func add(_ kind: AnnotationKind, context: CommandContext, abstract: String, textHelp: String) -> CommandSpec {
         CommandSpec(name: "add", abstract: abstract, parameters: AddInput.parameters(textHelp: textHelp)) { input in
             if kind == .quote && input.locator == nil { throw CLIError.invalidValue("quote add needs --locator L (where the quote is)") }
-            // A tag that cannot be one fails before the reader types anything, like a locked
-            // vault or an unknown book.
+            // A tag that cannot be one, or a date in the future, fails before the reader types
+            // anything, like a locked vault or an unknown book.
             do throws(JournalError) {
                 for tag in input.tags { _ = try Tag.checked(tag) }
+                if let on = input.on, on.timestamp > context.clock.now() { throw .noteInFuture }
             } catch {
                 throw VaultError.invalidInput(error)
             }
@@ -51,7 +54,8 @@ enum AnnotationCommands {
             let book = try vault.book(named: input.book)
             let text = try context.text(argument: input.text,
                                         buffer: EditorBuffer(text: "", kind: kind, bookTitle: book.title, locator: input.locator))
-            let annotation = try vault.addAnnotation(to: book, kind: kind, body: text, locator: input.locator, tags: input.tags)
+            let annotation = try vault.addAnnotation(to: book, kind: kind, body: text, locator: input.locator, tags: input.tags,
+                                                    writtenAt: input.on?.timestamp)
             let mention = Mention(vault: vault, console: context.console)
             context.console.note("Added a \(kind.rawValue) to \(mention.book(book))\(mention.locator(annotation.locator)): \(vault.shortID(annotation.id)).\n")
             BookCommands.printID(annotation.id.rawValue, json: input.json, context: context)
@@ -64,10 +68,12 @@ enum AnnotationCommands {
         var locator: String?
         var kind: AnnotationKind?
         var comment: String?
+        var on: ValueParsing.GivenTime?
 
         static var parameters: [Parameter<EditInput>] {
             [.argument(\.id, SharedOptions.id), .argument(\.text, ArgumentSpec(name: "text", help: "The new text.", isOptional: true)),
              .option(\.locator, SharedOptions.locator),
+             .time(\.on, OptionSpec(name: "on", valueName: "time", help: "When it was written: \(ValueParsing.timeForms); not in the future.")),
              .option(\.comment, OptionSpec(name: "comment", valueName: "text", help: "Your comment on a quote (\"\" removes it).")) { $0 },
              .option(\.kind, OptionSpec(name: "kind", short: "k", valueName: "kind",
                                         help: "Make it a note or a quote (a quote needs a locator)."), ValueParsing.kind)]
@@ -76,14 +82,22 @@ enum AnnotationCommands {
 
     static func edit(_ context: CommandContext) -> CommandSpec {
         CommandSpec(
-            name: "edit", abstract: "Change a note's or quote's text, locator or kind.",
-            discussion: "TEXT - reads the new text from standard input. With neither TEXT, --locator, --kind nor --comment, reads the new text from standard input if piped, else opens $EDITOR on the current text. With only --locator, --kind or --comment, the text is kept. --locator \"\" removes a note's locator (a quote keeps one). --kind quote makes a note a quote (it needs a locator, recorded or given), --kind note a quote a note.",
+            name: "edit", abstract: "Change a note's or quote's text, locator, kind or date.",
+            discussion: "TEXT - reads the new text from standard input. With neither TEXT, --locator, --kind, --comment nor --on, reads the new text from standard input if piped, else opens $EDITOR on the current text. With only --locator, --kind, --comment or --on, the text is kept. --on dates it (as note add --on does). --locator \"\" removes a note's locator (a quote keeps one). --kind quote makes a note a quote (it needs a locator, recorded or given), --kind note a quote a note.",
             parameters: EditInput.parameters
         ) { input in
             let vault = try context.openVault()
             let id = input.id
             var text = input.text == CommandContext.standardInputArgument ? try context.readStandardInput() : input.text
-            if text == nil && input.locator == nil && input.comment == nil, let kind = input.kind {
+            if text == nil && input.locator == nil && input.comment == nil && input.kind == nil, let on = input.on {
+                guard case .annotation(let listing) = try vault.record(id) else {
+                    throw VaultError.wrongRecordKind(id: id, expected: "note or quote", found: "book or session")
+                }
+                guard listing.annotation.createdAt != on.timestamp else {
+                    context.console.err("No change; nothing was saved.\n")
+                    return
+                }
+            } else if text == nil && input.locator == nil && input.comment == nil && input.on == nil, let kind = input.kind {
                 guard case .annotation(let listing) = try vault.record(id) else {
                     throw VaultError.wrongRecordKind(id: id, expected: "note or quote", found: "book or session")
                 }
@@ -91,7 +105,7 @@ enum AnnotationCommands {
                     context.console.err("No change; nothing was saved.\n")
                     return
                 }
-            } else if text == nil && input.locator == nil && input.kind == nil && input.comment == nil {
+            } else if text == nil && input.locator == nil && input.kind == nil && input.comment == nil && input.on == nil {
                 guard case .annotation(let listing) = try vault.record(id) else {
                     throw VaultError.wrongRecordKind(id: id, expected: "note or quote", found: "book or session")
                 }
@@ -104,7 +118,8 @@ enum AnnotationCommands {
                 }
                 text = edited
             }
-            let annotation = try vault.editAnnotation(id, body: text, locator: input.locator, kind: input.kind, comment: input.comment)
+            let annotation = try vault.editAnnotation(id, body: text, locator: input.locator, kind: input.kind, comment: input.comment,
+                                                    writtenAt: input.on?.timestamp)
             context.console.note("Saved \(annotation.kind.rawValue) \(vault.shortID(annotation.id)) (version \(annotation.version)).\n")
         }
     }

@@ -12,8 +12,11 @@ extension ArchiveCommands {
             var parts: [String] = []
             if book.added.quotes > 0 { parts.append(plural(book.added.quotes, "quote")) }
             if book.added.notes > 0 { parts.append(plural(book.added.notes, "note")) }
+            if book.added.sessions > 0 { parts.append(plural(book.added.sessions, "session") + " (" + plural(book.pagesAdded, "page") + ")") }
             var what = parts.isEmpty ? "nothing new" : parts.joined(separator: " and ") + (report.dryRun ? " to add" : " added")
-            if book.updated > 0 { what += ", \(book.updated) with a newer comment" }
+            if book.updated > 0 {
+                what += report.format == .koreaderStatistics ? ", \(plural(book.updated, "session")) extended" : ", \(book.updated) with a newer comment"
+            }
             if let status = book.recordedStatus {
                 what += ", \(status.rawValue)" + (book.recordedDayKnown ? "" : " (day not known)")
             } else if book.progressed {
@@ -24,16 +27,33 @@ extension ArchiveCommands {
             text += "  \(HumanFormat.printable(book.title))\(authors)\(book.isNew ? " (new book)" : ""): \(what)\n"
         }
         let summary = report.summary
+        if report.format == .koreaderStatistics { return text + sessionRows(report) }
         let rows = [
             (report.dryRun ? "Would add:" : "Added:", "\(plural(summary.added.books, "book")), \(plural(summary.added.quotes, "quote")), "
                 + plural(summary.added.notes, "note")),
             (report.dryRun ? "Would update:" : "Updated:", "\(plural(report.books.filter(\.progressed).count, "book")) (progress, rating or status), "
                 + "\(plural(summary.updated.quotes + summary.updated.notes, "quote or note", "quotes and notes")) (a newer comment)"),
             ("Already in the vault:", plural(summary.unchanged, "quote or note", "quotes and notes")),
-        ] + countedOnly(report)
+        ] + (summary.tagsGiven == 0 ? [] : [(report.dryRun ? "Would tag:" : "Tagged:", plural(summary.tagsGiven, "tag"))])
+            + countedOnly(report)
         let width = rows.map(\.0.count).max() ?? 0
         for (label, value) in rows { text += label.padding(toLength: width + 2, withPad: " ", startingAt: 0) + value + "\n" }
         return text
+    }
+
+    /// The summary of KOReader's statistics: sessions and their pages, not quotes.
+    private static func sessionRows(_ report: OtherProgramImportReport) -> String {
+        let summary = report.summary
+        let pages = report.books.reduce(0) { $0 + $1.pagesAdded }
+        let rows = [
+            (report.dryRun ? "Would add:" : "Added:", "\(plural(summary.added.books, "book")), \(plural(summary.added.sessions, "session")) (\(plural(pages, "page")))"),
+            (report.dryRun ? "Would update:" : "Updated:", "\(plural(summary.updated.sessions, "session")) (extended by a later copy of the file)"),
+            ("Already in the vault:", plural(summary.unchanged, "session")),
+            ("Counted only:", "\(plural(report.tooShort, "session")) too short, \(plural(report.inFuture, "session")) ending in the future, "
+                + "from \(plural(report.pageTurns, "page turn"))"),
+        ]
+        let width = rows.map(\.0.count).max() ?? 0
+        return rows.map { $0.0.padding(toLength: width + 2, withPad: " ", startingAt: 0) + $0.1 + "\n" }.joined()
     }
 
     /// What the file holds that is only counted, in the words of its format.
@@ -52,8 +72,11 @@ extension ArchiveCommands {
         case .readwise:
             return [("Counted only:", plural(report.empty, "row", "rows") + " without highlighted text")]
         case .goodreads:
-            return [("Counted only:", "\(plural(report.ownShelves, "book")) on shelves of your own (no reading status)")]
-        case .jrnl, .bmvault:
+            return [("Counted only:", "\(plural(report.ownShelves, "book")) on shelves of your own (no reading status; the shelf is a tag)")]
+        case .kobo:
+            return [("Counted only:", "\(plural(report.unopened, "book")) never opened on the device, "
+                        + "\(plural(report.bookmarks, "dog-ear")) (progress hints), \(withoutText)")]
+        case .jrnl, .bmvault, .koreaderStatistics:
             return []
         }
     }
@@ -73,6 +96,8 @@ extension ArchiveCommands {
     struct OtherProgramDocument: Encodable {
         struct BookDocument: Encodable {
             let title: String, authors: [String], new: Bool, added: JournalCounts, updated: Int, alreadyThere: Int, progressed: Bool
+            /// bmvault 0.19, KOReader's statistics: the pages of the sessions added.
+            let pagesAdded: Int
             /// The reading status the file recorded (Goodreads), and whether its day is known.
             let status: String?, dayKnown: Bool
             /// With `--verbose`: what was not added, by locator and reason.
@@ -89,13 +114,19 @@ extension ArchiveCommands {
         let merged: Int, bookmarks: Int, placeholders: Int, empty: Int
         /// calibre's highlights the reader removed there; Goodreads books on shelves of one's own.
         let removed: Int, ownShelves: Int
+        /// bmvault 0.19: the tags given (Goodreads' shelves of the reader's own to books,
+        /// Readwise's tags to the quotes an import adds).
+        let tagsGiven: Int
+        /// bmvault 0.19: KOReader's page turns, its sessions too short or ending in the
+        /// future; a Kobo's books never opened.
+        let pageTurns: Int, tooShort: Int, inFuture: Int, unopened: Int
 
         init(_ report: OtherProgramImportReport, listingSkipped: Bool) {
             format = report.format.rawValue
             dryRun = report.dryRun
             books = report.books.map {
                 BookDocument(title: $0.title, authors: $0.authors, new: $0.isNew, added: $0.added, updated: $0.updated,
-                             alreadyThere: $0.alreadyThere, progressed: $0.progressed,
+                             alreadyThere: $0.alreadyThere, progressed: $0.progressed, pagesAdded: $0.pagesAdded,
                              status: $0.recordedStatus?.rawValue, dayKnown: $0.recordedDayKnown,
                              skipped: listingSkipped ? $0.skipped.map { SkippedDocument(locator: $0.locator, reason: $0.reason.rawValue) } : nil)
             }
@@ -104,6 +135,8 @@ extension ArchiveCommands {
             alreadyThere = report.summary.unchanged
             (merged, bookmarks, placeholders, empty, removed) = (report.merged, report.bookmarks, report.placeholders, report.empty, report.removed)
             ownShelves = report.ownShelves
+            tagsGiven = report.summary.tagsGiven
+            (pageTurns, tooShort, inFuture, unopened) = (report.pageTurns, report.tooShort, report.inFuture, report.unopened)
         }
     }
 }

@@ -119,14 +119,22 @@ enum ArchiveCommands {
         var json = false
         var format: ImportFormat?
         var book: String?
+        var gap: Int64?
+        var minimumSession: Int64?
 
         static var parameters: [Parameter<ImportInput>] {
             [.argument(\.path, ArgumentSpec(name: "path", help: "The archive directory, or its journal.json (- reads it from standard input); or another program's file.")),
              .option(\.format, OptionSpec(name: "from", valueName: "format",
-                                          help: "Read PATH as this format, not the one its content suggests: kindle, koreader, calibre, readwise, jrnl, goodreads or bmvault."),
+                                          help: "Read PATH as this format, not the one its content suggests: kindle, koreader, koreader-stats, kobo, calibre, readwise, jrnl, goodreads or bmvault."),
                      ValueParsing.importFormat),
              .option(\.book, OptionSpec(name: "book", valueName: "book",
                                         help: "The book calibre highlights are from, or jrnl entries go to (default: a book called Journal).")) { $0 },
+             .option(\.gap, OptionSpec(name: "gap", valueName: "duration",
+                                       help: "KOReader statistics: the longest pause inside one reading session (default 15m).")) { (text) throws(CLIError) in
+                         try ValueParsing.sessionRule(text, option: "gap") },
+             .option(\.minimumSession, OptionSpec(name: "min-session", valueName: "duration",
+                                                  help: "KOReader statistics: the shortest session recorded; shorter ones are only counted (default 60s).")) { (text) throws(CLIError) in
+                         try ValueParsing.sessionRule(text, option: "min-session") },
              .flag(\.dryRun, OptionSpec(name: "dry-run", help: "Report what would be added, updated and marked as a conflict; change nothing.")),
              .flag(\.force, OptionSpec(name: "force", help: "Import even if files differ from the manifest (a damaged or altered archive).")),
              .flag(\.json, SharedOptions.json)]
@@ -143,11 +151,17 @@ enum ArchiveCommands {
                 switch input.format ?? Vault.importFormat(at: input.path) {
                 case .bmvault?:
                     if input.book != nil { throw VaultError.importBookNotAsked(format: .bmvault) }
+                    if input.gap != nil || input.minimumSession != nil { throw VaultError.importSessionRulesNotAsked(format: .bmvault) }
                 case let format?:
+                    if format != .koreaderStatistics, input.gap != nil || input.minimumSession != nil {
+                        throw VaultError.importSessionRulesNotAsked(format: format)
+                    }
+                    let standard = KOReaderSessionRules.standard
+                    let rules = KOReaderSessionRules(gap: input.gap ?? standard.gap, minimumSeconds: input.minimumSession ?? standard.minimumSeconds)
                     // A progress line for a large file, on a terminal only (``Console/progress(_:)``).
                     var showedProgress = false
                     let report = try context.openVault().importOtherProgram(at: input.path, format: format, dryRun: input.dryRun,
-                                                                            book: input.book) { done, total in
+                                                                            book: input.book, sessions: rules) { done, total in
                         guard total >= 1_000 else { return }
                         context.console.progress("\rImporting: \(done) of \(total) highlights and notes")
                         showedProgress = true

@@ -42,6 +42,7 @@ enum RekeyCommand {
             if outcome.resumed { summary += " (resumed an interrupted rekey)" }
             if outcome.damaged > 0 { summary += "; \(outcome.damaged) damaged fields were left as they were" }
             context.console.err(summary + ".\n")
+            context.console.err("Other devices ask for the passphrase at their next unlock, once a sync from here has reached a remote they use.\n")
             // The rekey itself is done; the reader must still hear that its new key was not shown.
             if !recoveryKeyShown { throw CLIError.recoveryKeyNotShown }
         }

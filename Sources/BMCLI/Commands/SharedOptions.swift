@@ -6,6 +6,8 @@ enum SharedOptions {
                                 help: "Argon2id cost for the passphrase: interactive, moderate or sensitive (init: moderate; rekey: the current cost).")
     static let locator = OptionSpec(name: "locator", short: "l", valueName: "locator",
                                     help: "Where in the book: a page, chapter or location, such as \"p. 42\".")
+    static let writtenOn = OptionSpec(name: "on", valueName: "time",
+                                      help: "When it was written (default: now): \(ValueParsing.timeForms); not in the future.")
     static let fresh = OptionSpec(name: "fresh", help: "Sync first, so what is shown includes other devices' changes (fails if no remote can be reached).")
     static let book = ArgumentSpec(name: "book", help: "The book: its short id or id, its title, part of its title or of an author's name, or @last-book.")
     static let bookFilter = OptionSpec(name: "book", short: "b", valueName: "book",

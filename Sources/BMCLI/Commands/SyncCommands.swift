@@ -196,13 +196,20 @@ enum SyncCommands {
             discussion: "Conflicts never lose text: both versions are kept and listed by `bmvault conflicts`. A sync that would delete more than half (and at least 10) of the vault's books, notes and quotes stops and asks for --allow-mass-delete.",
             parameters: SyncInput.parameters
         ) { input in
-            // The headless path: no password kept for a WebDAV remote, asked at the terminal and kept nowhere.
-            let askPassword = { (record: RemoteRecord) -> SecretBytes? in
-                guard context.console.stdinIsTerminal else { return nil }
-                return try? SecretInput.prompt("Password for remote \(record.name) (none is kept in a keyring; not kept now either): ")
+            // The headless path: no password kept for a WebDAV remote. It comes from
+            // BMVAULT_REMOTE_PASSWORD_COMMAND, else the terminal, before anything is synced,
+            // and is kept nowhere.
+            let vault = try context.openVault()
+            var given: [String: SecretBytes] = [:]
+            for record in try vault.remotesWithoutKeptPassword(named: input.remote) {
+                if let command = context.environment[RemotePasswordCommand.variable], !command.isEmpty {
+                    given[record.name] = try RemotePasswordCommand.run(command, remote: record.name, environment: context.environment)
+                } else if context.console.stdinIsTerminal {
+                    given[record.name] = try? SecretInput.prompt("Password for remote \(record.name) (none is kept in a keyring; not kept now either): ")
+                }
             }
-            let summary = try context.openVault().sync(remote: input.remote, retryFailed: input.retryFailed,
-                                                       allowMassDelete: input.allowMassDelete, askPassword: askPassword) { step in
+            let summary = try vault.sync(remote: input.remote, retryFailed: input.retryFailed,
+                                         allowMassDelete: input.allowMassDelete, askPassword: { given[$0.name] }) { step in
                 context.console.progress("\r\(step)")
             }
             context.console.progress("\n")

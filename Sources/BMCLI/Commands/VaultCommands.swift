@@ -189,7 +189,7 @@ enum VaultCommands {
                     + HumanFormat.field("journal", HumanFormat.counted([(counts.books, "book"), (counts.sessions, "session"), (counts.notes, "note"), (counts.quotes, "quote")]))
                     + HumanFormat.field("outbox", "\(pending) pending" + (failed > 0 ? ", \(failed) failed" : ""))
                     + HumanFormat.field("sync", status.remotes.isEmpty ? "no remote" : "remotes: " + status.remotes.map { "\($0.name) (\(SyncCommands.lastSync($0)))" }.joined(separator: ", ")
-                                        + (status.conflicts > 0 ? "; \(status.conflicts) conflicts, see `bmvault conflicts`" : "")))
+                                        + (status.conflicts > 0 ? "; \(HumanFormat.counted([(status.conflicts, "conflict")])), see `bmvault conflicts`" : "")))
             }
         }
     }

@@ -60,8 +60,7 @@ enum HumanFormat {
 
     /// `42%`, or `42.5%` when not whole: to a tenth (a page of a long book is a fraction).
     static func percent(_ value: Double) -> String {
-        let tenths = (value * 10).rounded() / 10
-        return tenths.rounded() == tenths ? "\(Int(tenths))%" : "\(tenths)%"
+        LocalTimeText.percent(value)
     }
 
     /// A book's position: `p. 120 of 317 (37.9%)` when its number of pages is known, else

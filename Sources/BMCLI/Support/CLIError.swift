@@ -45,6 +45,11 @@ enum CLIError: Error, Equatable {
     case passphraseCommandInvalid
     /// `BMVAULT_PASSPHRASE_COMMAND` could not be started (127) or exited with this status.
     case passphraseCommandFailed(status: Int32)
+    /// `BMVAULT_REMOTE_PASSWORD_COMMAND` is empty or has an unterminated quote (its text is never repeated).
+    case remotePasswordCommandInvalid
+    /// `BMVAULT_REMOTE_PASSWORD_COMMAND`, run for remote `remote`, could not be started (127)
+    /// or exited with this status.
+    case remotePasswordCommandFailed(remote: String, status: Int32)
     /// `--no-keyring` with a command whose whole job is the keyring (`unlock`, `lock`).
     case keyringCommandWithoutKeyring(command: String)
     /// A new recovery key could not be written to standard output (a full disk, a closed

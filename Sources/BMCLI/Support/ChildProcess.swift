@@ -9,10 +9,14 @@ enum ChildProcess {
     /// with no shell unless the program is one), with the signals in `defaultSignals` back
     /// to their default actions and standard input or output replaced where given. Returns
     /// the child's pid, or nil when it could not be started (the caller says what that means).
+    /// With `environment`, the child gets it instead of bmvault's own (the program is looked
+    /// up in bmvault's own `PATH`).
     static func spawn(_ arguments: [String], defaultSignals: [Int32] = [], standardInput: FileDescriptor? = nil,
-                      standardOutput: FileDescriptor? = nil) -> pid_t? {
+                      standardOutput: FileDescriptor? = nil, environment: [String: String]? = nil) -> pid_t? {
         var argv: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) } + [nil]
         defer { for pointer in argv { free(pointer) } }
+        var envp: [UnsafeMutablePointer<CChar>?] = (environment ?? [:]).map { strdup($0.key + "=" + $0.value) } + [nil]
+        defer { for pointer in envp { free(pointer) } }
         guard let program = argv.first ?? nil else { return nil }
         var attributes = posix_spawnattr_t()
         posix_spawnattr_init(&attributes)
@@ -30,7 +34,9 @@ enum ChildProcess {
         if let standardInput { posix_spawn_file_actions_adddup2(&actions, standardInput.rawValue, 0) }
         if let standardOutput { posix_spawn_file_actions_adddup2(&actions, standardOutput.rawValue, 1) }
         var child: pid_t = 0
-        guard posix_spawnp(&child, program, &actions, &attributes, &argv, environ) == 0 else { return nil }
+        let started = environment == nil ? posix_spawnp(&child, program, &actions, &attributes, &argv, environ)
+            : posix_spawnp(&child, program, &actions, &attributes, &argv, &envp)
+        guard started == 0 else { return nil }
         return child
     }
 

@@ -56,6 +56,10 @@ struct ErrorReport: Equatable {
             return ErrorReport("the file is not UTF-8 text; nothing was imported", .dataError)
         case .importFile(.malformed(let line, let reason)):
             return ErrorReport("line \(line) of the file: \(reason); nothing was imported", .dataError)
+        case .importFile(.unreadableDatabase(let reason)):
+            return ErrorReport("the database could not be read (\(reason)); nothing was imported", .dataError)
+        case .importFile(.missingFromDatabase(let what)):
+            return ErrorReport("the database has no \(what), which its format has; nothing was imported", .dataError)
         case .bookFile(let error):
             return ErrorReport(bookFileMessage(error), bookFileExitCode(error))
         case .fileChanged(let id, stored: true):
@@ -75,9 +79,11 @@ struct ErrorReport: Equatable {
         case .noFile:
             return ErrorReport("the book has no file to keep a locator in; add one with `bmvault file add PATH --book BOOK`; nothing was changed", .notFound)
         case .notImportable(let path):
-            return ErrorReport("\(path) is not a format bmvault can import (it reads a bmvault archive or its journal.json, a Kindle's My Clippings.txt, a KOReader sidecar or a folder of them, calibre highlights, a Readwise export, a jrnl journal or a Goodreads library export); nothing was imported", .dataError)
+            return ErrorReport("\(path) is not a format bmvault can import (it reads a bmvault archive or its journal.json, a Kindle's My Clippings.txt, a KOReader sidecar or a folder of them, KOReader's statistics, a Kobo's database or its drive, calibre highlights, a Readwise export, a jrnl journal or a Goodreads library export); nothing was imported", .dataError)
         case .importNeedsBook(let format):
             return ErrorReport("\(format.name) do not say which book they are from: name it with --book BOOK (add it first with `bmvault book add`); nothing was imported", .usage)
+        case .importSessionRulesNotAsked(let format):
+            return ErrorReport("--gap and --min-session are for KOReader statistics; \(format.name) holds no page turns; nothing was imported", .usage)
         case .importBookNotAsked(let format):
             return ErrorReport("--book is for calibre highlights and jrnl journals; \(format.name) names its books itself; nothing was imported", .usage)
         case .mergeIntoItself:
@@ -340,6 +346,12 @@ struct ErrorReport: Equatable {
             return ErrorReport("BMVAULT_PASSPHRASE_COMMAND could not be started: its first word is not a program in PATH", .noPermission)
         case .passphraseCommandFailed(let status):
             return ErrorReport("BMVAULT_PASSPHRASE_COMMAND exited with status \(status); nothing was changed", .noPermission)
+        case .remotePasswordCommandInvalid:
+            return ErrorReport("\(RemotePasswordCommand.variable) is empty or has an unterminated quote (it runs without a shell)", .usage)
+        case .remotePasswordCommandFailed(_, let status) where status == 127:
+            return ErrorReport("\(RemotePasswordCommand.variable) could not be started: its first word is not a program in PATH", .noPermission)
+        case .remotePasswordCommandFailed(let remote, let status):
+            return ErrorReport("\(RemotePasswordCommand.variable) exited with status \(status) for remote \(remote); nothing was synced", .noPermission)
         case .keyringCommandWithoutKeyring(let command):
             return ErrorReport("`\(command)` works on the keyring and --no-keyring turns it off; without a keyring each command asks for the passphrase", .usage)
         case .syncIncomplete(let shortfall):
@@ -438,7 +450,7 @@ struct ErrorReport: Equatable {
     /// remote is 69.
     static func remoteExitCode(_ errorClass: String) -> ExitCode {
         switch errorClass {
-        case "unauthorized": .noPermission
+        case "unauthorized", "unauthorized.given", "unauthorized.setup", "noPassword": .noPermission
         case "timedOut": .temporaryFailure
         default: .unavailable
         }
@@ -449,6 +461,9 @@ struct ErrorReport: Equatable {
         case "unreachable": return "the remote \(name) cannot be reached (is the drive mounted, the folder or server there?); nothing was synced"
         case "timedOut": return "the server of remote \(name) did not answer in time; try again later"
         case "unauthorized": return "the server of remote \(name) refused the user name or password (replace it with `bmvault remote password \(name)`)"
+        case "unauthorized.setup": return "the server of remote \(name) refused the user name or password; nothing was set up (check them, then try again)"
+        case "unauthorized.given": return "the server of remote \(name) refused the user name or the password given for this sync (typed, or printed by \(RemotePasswordCommand.variable)); nothing was synced with it"
+        case "noPassword": return "no keyring holds the password of remote \(name), so none was sent: set \(RemotePasswordCommand.variable) to a command that prints it, run `bmvault sync` at a terminal to type it, or keep it with `bmvault remote password \(name)` where a Secret Service runs"
         case "plainHTTP": return "remote \(name) is a plain http:// URL to another machine, which would send its password in the clear: "
             + "add it again with https://; nothing was synced"
         case "noSuchFolder": return "no such folder on the server of remote \(name): create it there, or check the URL; nothing was synced"
@@ -523,6 +538,7 @@ struct ErrorReport: Equatable {
         case .tooManySearchTerms(let limit): return "a search takes at most \(limit) words and phrases"
         case .ratingOutOfRange: return "a rating is 1 to 5 stars, in halves (such as 4 or 3.5)"
         case .statusInFuture: return "that date is in the future; give the day it happened"
+        case .noteInFuture: return "--on is in the future; give the day it was written (nothing was saved)"
         case .invalidReadingLog: return "a book's reading log is malformed"
         case .invalidISBN: return "that is not an ISBN: give the 10 or 13 digits of one (hyphens allowed) whose check digit matches"
         case .yearOutOfRange: return "a year is a whole number from \(Edition.years.lowerBound) to \(Edition.years.upperBound)"

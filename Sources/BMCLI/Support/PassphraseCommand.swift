@@ -27,8 +27,9 @@ enum PassphraseCommand {
     /// How often the command is checked for its exit while its output stays silent.
     private static let exitCheckMilliseconds: Int32 = 100
 
-    /// Runs `command` and returns the first line it printed, without the line ending.
-    static func run(_ command: String) throws(CLIError) -> SecretBytes {
+    /// Runs `command` and returns the first line it printed, without the line ending. With
+    /// `environment`, the command gets that environment instead of bmvault's.
+    static func run(_ command: String, environment: [String: String]? = nil) throws(CLIError) -> SecretBytes {
         let arguments = try words(command)
         guard !arguments.isEmpty else { throw .passphraseCommandInvalid }
         let output: (read: FileDescriptor, write: FileDescriptor)
@@ -47,7 +48,8 @@ enum PassphraseCommand {
                 try? nothing.close()
             }
             // posix_spawnp: the first word is looked up in PATH, as a shell would, with no shell.
-            guard let started = ChildProcess.spawn(arguments, standardInput: nothing, standardOutput: output.write) else {
+            guard let started = ChildProcess.spawn(arguments, standardInput: nothing, standardOutput: output.write,
+                                                   environment: environment) else {
                 throw .passphraseCommandFailed(status: 127)
             }
             child = started

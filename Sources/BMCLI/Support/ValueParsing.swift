@@ -173,6 +173,15 @@ enum ValueParsing {
         return total
     }
 
+    /// `import --gap` and `--min-session`: a duration as ``duration(_:)`` reads one (`15m`,
+    /// `90s`, `1h`), or 0, at most a day.
+    static func sessionRule(_ text: String, option: String) throws(CLIError) -> Int64 {
+        let failure = CLIError.invalidValue("--\(option) takes a duration such as 15m, 90s or 1h (0 to a day)")
+        if text.trimmingCharacters(in: .whitespaces) == "0" { return 0 }
+        guard let seconds = try? duration(text), seconds <= 86_400 else { throw failure }
+        return seconds
+    }
+
     /// Progress in percent: `42`, `42.5` or `42%`.
     static func percent(_ text: String) throws(CLIError) -> Double {
         var trimmed = text.trimmingCharacters(in: .whitespaces)
@@ -343,7 +352,7 @@ enum ValueParsing {
     /// The format `import --from` names.
     static func importFormat(_ text: String) throws(CLIError) -> ImportFormat {
         guard let format = ImportFormat(rawValue: text.lowercased()) else {
-            throw .invalidValue("--from takes kindle, koreader, calibre, readwise, jrnl, goodreads or bmvault")
+            throw .invalidValue("--from takes kindle, koreader, koreader-stats, kobo, calibre, readwise, jrnl, goodreads or bmvault")
         }
         return format
     }

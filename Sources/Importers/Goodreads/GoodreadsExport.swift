@@ -20,7 +20,18 @@ public struct GoodreadsExport: Sendable {
         /// `read`, `currently-reading`, `to-read`, or a shelf of the reader's own.
         public let shelf: String
         public let readCount: Int
+        /// The shelves of the reader's own the book is on (`Bookshelves` without the reading
+        /// shelves), as Goodreads names them.
+        public let shelves: [String]
+        /// The reader's review (`My Review`), its `<br/>` line breaks as line breaks.
+        public let review: String?
+        /// What the reader noted for themselves (`Private Notes`).
+        public let privateNotes: String?
     }
+
+    /// The shelves every Goodreads library has: a book's reading status, not a shelf of the
+    /// reader's own.
+    public static let readingShelves: Set<String> = ["read", "currently-reading", "to-read"]
 
     public let books: [Book]
 
@@ -44,9 +55,34 @@ public struct GoodreadsExport: Sendable {
                               pages: value("Number of Pages").flatMap(Int.init),
                               yearPublished: value("Year Published").flatMap(Int.init), dateRead: value("Date Read"),
                               dateAdded: value("Date Added"), shelf: value("Exclusive Shelf") ?? "read",
-                              readCount: value("Read Count").flatMap(Int.init) ?? 0))
+                              readCount: value("Read Count").flatMap(Int.init) ?? 0,
+                              shelves: ownShelves(value("Bookshelves")),
+                              review: value("My Review").map(withLineBreaks), privateNotes: value("Private Notes").map(withLineBreaks)))
         }
         return GoodreadsExport(books: books)
+    }
+
+    /// The shelves of a `Bookshelves` cell that are not reading shelves: most books are on
+    /// none, and hold no list.
+    static func ownShelves(_ cell: String?) -> [String] {
+        guard let cell, cell.utf8.contains(UInt8(ascii: ",")) || !readingShelves.contains(cell) else { return [] }
+        return cell.split(separator: ",").map { $0.trimmingCharacters(in: " ") }.filter { !$0.isEmpty && !readingShelves.contains($0) }
+    }
+
+    /// A review or note as Goodreads writes it, its line breaks as `<br/>` (or `<br>`,
+    /// `<br />`): with line breaks. Other markup is the reader's text and stays as it is.
+    static func withLineBreaks(_ cell: String) -> String {
+        var text = cell
+        for tag in ["<br/>", "<br />", "<br>", "<BR/>", "<BR />", "<BR>"] {
+            var rest = Substring(text)
+            var result = ""
+            while let range = rest.firstByteRange(of: tag) {
+                result += rest[..<range.lowerBound] + "\n"
+                rest = rest[range.upperBound...]
+            }
+            text = result + rest
+        }
+        return text
     }
 
     /// `="014023666X"` (an Excel formula Goodreads writes so the digits stay text): the

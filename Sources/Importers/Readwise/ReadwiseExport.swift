@@ -2,7 +2,7 @@ import VaultCrypto
 
 /// A Readwise CSV export (readwise.io → Export → CSV): one row per highlight, with its book.
 /// Columns are found by their header names, as for Goodreads: `Highlight`, `Book Title`,
-/// `Book Author`, `Amazon Book ID`, `Note`, `Location Type`, `Location`, `Highlighted at`.
+/// `Book Author`, `Amazon Book ID`, `Note`, `Tags`, `Location Type`, `Location`, `Highlighted at`.
 public struct ReadwiseExport: Sendable {
     public struct Highlight: Sendable, Equatable {
         public let text: String
@@ -22,6 +22,9 @@ public struct ReadwiseExport: Sendable {
         public let naturalKey: String
         /// The CSV row (1 is the header).
         public let row: Int
+        /// The highlight's tags (`Tags`, comma-separated), as Readwise names them: they may
+        /// hold spaces.
+        public let tags: [String]
     }
 
     public let highlights: [Highlight]
@@ -43,7 +46,8 @@ public struct ReadwiseExport: Sendable {
             let material = ["readwise", title, author ?? "", value("Location Type") ?? "", location ?? "", at ?? "", at == nil ? text : ""]
             highlights.append(Highlight(text: text, title: title, author: author, asin: value("Amazon Book ID"), note: value("Note"),
                                         locationType: value("Location Type"), location: location, highlightedAt: at,
-                                        naturalKey: SHA256.hex(of: Array(material.joined(separator: "\n").utf8)), row: line))
+                                        naturalKey: SHA256.hex(of: Array(material.joined(separator: "\n").utf8)), row: line,
+                                        tags: (value("Tags") ?? "").split(separator: ",").map { $0.trimmingCharacters(in: " ") }.filter { !$0.isEmpty }))
         }
         return ReadwiseExport(highlights: highlights, empty: empty)
     }

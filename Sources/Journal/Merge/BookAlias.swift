@@ -4,7 +4,13 @@
 public enum BookAlias {
     /// The alias a title gives (`book alias`): `title:` and its words, folded.
     public static func title(_ title: String) -> String {
-        "title:" + words(title).joined(separator: " ")
+        self.title(folded: TextFolding.fold(title))
+    }
+
+    /// ``title(_:)`` of a title already folded (``TextFolding/fold(_:)``): a caller that
+    /// needs the folded title too folds it once.
+    public static func title(folded: String) -> String {
+        "title:" + words(ofFolded: folded).joined(separator: " ")
     }
 
     /// The alias an import records: the title's and the authors' words (the authors' in any
@@ -20,6 +26,17 @@ public enum BookAlias {
     }
 
     private static func words(_ text: String) -> [Substring] {
-        TextFolding.fold(text).split { !$0.isLetter && !$0.isNumber }
+        words(ofFolded: TextFolding.fold(text))
+    }
+
+    private static func words(ofFolded folded: String) -> [Substring] {
+        // ASCII (most titles): a character is a byte, a letter or number one of [a-z0-9] once
+        // folded; split by bytes, the same words as by characters, without the characters'
+        // properties looked up.
+        if folded.utf8.allSatisfy({ $0 < 0x80 }) {
+            return folded.utf8.split { !(0x61...0x7A).contains($0) && !(0x30...0x39).contains($0) && !(0x41...0x5A).contains($0) }
+                .map { Substring($0) }
+        }
+        return folded.split { !$0.isLetter && !$0.isNumber }
     }
 }

@@ -13,9 +13,10 @@ public struct BookIdentityPolicy: Sendable {
     public init() {}
 
     public func identify<Target: ImportTarget>(_ source: ImportedBook, in target: Target) throws(Target.Failure) -> BookIdentity {
-        let titleAlias = BookAlias.title(source.title)
+        let foldedTitle = TextFolding.fold(source.title)
+        let titleAlias = BookAlias.title(folded: foldedTitle)
         let titleAndAuthors = BookAlias.titleAndAuthors(titleAlias: titleAlias, authors: source.authors)
-        let book = try match(source, titleAlias: titleAlias, titleAndAuthors: titleAndAuthors, in: target)
+        let book = try match(source, foldedTitle: foldedTitle, titleAlias: titleAlias, titleAndAuthors: titleAndAuthors, in: target)
         // The identifiers and the title with the authors become names of the book found; a
         // name another live book holds stays its own, one of a book gone moves.
         var names: [BookIdentity.Name] = []
@@ -28,7 +29,7 @@ public struct BookIdentityPolicy: Sendable {
         return BookIdentity(book: book, namesToRecord: names)
     }
 
-    private func match<Target: ImportTarget>(_ source: ImportedBook, titleAlias: String, titleAndAuthors: String,
+    private func match<Target: ImportTarget>(_ source: ImportedBook, foldedTitle: String, titleAlias: String, titleAndAuthors: String,
                                              in target: Target) throws(Target.Failure) -> EntityID? {
         func live(_ name: String) throws(Target.Failure) -> EntityID? {
             guard let id = try target.book(named: name), try target.isLive(id) else { return nil }
@@ -43,7 +44,7 @@ public struct BookIdentityPolicy: Sendable {
         if let isbn = source.edition.isbn, let book = try target.liveBooks(withISBN: isbn).first(where: { !apart.contains($0.id) }) {
             return book.id
         }
-        return try target.liveBooks(withFoldedTitle: TextFolding.fold(source.title)).first {
+        return try target.liveBooks(withFoldedTitle: foldedTitle).first {
             !apart.contains($0.id) && Self.authorsAgree($0.authors, source.authors)
         }?.id
     }

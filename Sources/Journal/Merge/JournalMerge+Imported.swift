@@ -13,6 +13,13 @@ extension JournalMerge {
         try ImportKeyPolicy().record(keyedBy: keys, in: target)
     }
 
+    /// What a reading session from a file (KOReader's statistics) does among the sessions
+    /// here of its book, deleted ones included (``ImportedSessionPolicy``).
+    public func merge<Target: ImportTarget>(importedSession incoming: ReadingSession,
+                                            in target: Target) throws(Target.Failure) -> ImportedSessionDecision {
+        ImportedSessionPolicy().decide(incoming, here: try target.sessions(of: incoming.bookID))
+    }
+
     /// What a live book takes of the reading a file records: a position further on
     /// (``ImportedPositionPolicy``), a rating if it has none (``ImportedRatingPolicy``), a
     /// status its log does not hold (``ImportedStatusPolicy``). A deleted book takes nothing.

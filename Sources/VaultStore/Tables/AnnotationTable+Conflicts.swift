@@ -88,6 +88,15 @@ extension AnnotationTable {
         Int(try database.integer("SELECT count(*) FROM annotation WHERE conflict_reason IS NOT NULL AND deleted_at IS NULL") ?? 0)
     }
 
+    /// The ids of the conflicts that wait for the reader (what ``conflicts()`` lists), no content.
+    public func conflictIDs() throws(StoreError) -> Set<String> {
+        var ids: Set<String> = []
+        try database.forEachRow("SELECT id FROM annotation WHERE conflict_reason IS NOT NULL AND deleted_at IS NULL") { row in
+            ids.insert(row.text("id"))
+        }
+        return ids
+    }
+
     /// Notes and quotes that need the reader: conflict copies, and deleted notes an edit
     /// brought back. Each stays listed until resolved.
     public func conflicts() throws(StoreError) -> [Result<Annotation, UnreadableRecord>] {

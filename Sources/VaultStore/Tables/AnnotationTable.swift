@@ -64,17 +64,18 @@ public struct AnnotationTable {
                     state: outboxState)
     }
 
-    /// Changes a note's or quote's body, locator, kind and/or comment, read and written in
-    /// this write transaction, so an edit from another process in between is never
-    /// overwritten unseen.
+    /// Changes a note's or quote's body, locator, kind, comment and/or the time it was
+    /// written (`createdAt`), read and written in this write transaction, so an edit from
+    /// another process in between is never overwritten unseen.
     @discardableResult
     public func edit(_ id: EntityID, body: String?, locator: Locator??, kind: AnnotationKind? = nil,
-                               comment: String?? = nil) throws(StoreError) -> Annotation {
+                               comment: String?? = nil, createdAt: Timestamp? = nil) throws(StoreError) -> Annotation {
         try change(id, action: .update) { annotation in
             if let body { annotation.body = body }
             if let locator { annotation.locator = locator }
             if let comment { annotation.comment = comment }
             if let kind { annotation.kind = kind }
+            if let createdAt { annotation.createdAt = createdAt }
         }
     }
 

@@ -293,13 +293,16 @@ public struct BookTable {
         let current = version.positions.current
         let onlyCurrent = ProgressPolicy.Positions(percent: current.percent, isRewind: current.isRewind, clock: current.clock)
         var values = try sealedValues(version.book)
-        values[":hlc"] = .text(version.clock.description)
-        values[":metadata_hlc"] = .text(version.metadataClock.description)
-        values[":progress_hlc"] = .text(current.clock.description)
+        // A new book's clocks are mostly one: written once.
+        let recordClock = version.clock.description
+        func text(of clock: HybridTimestamp) -> SQLValue { .text(clock == version.clock ? recordClock : clock.description) }
+        values[":hlc"] = .text(recordClock)
+        values[":metadata_hlc"] = text(of: version.metadataClock)
+        values[":progress_hlc"] = text(of: current.clock)
         values[":progress_rewind"] = .integer(current.isRewind ? 1 : 0)
         values[":progress_marks"] = version.positions == onlyCurrent ? .null : .text(version.positions.text)
-        values[":rating_hlc"] = version.ratingClock == .origin ? .null : .text(version.ratingClock.description)
-        values[":edition_hlc"] = version.editionClock == .origin ? .null : .text(version.editionClock.description)
+        values[":rating_hlc"] = version.ratingClock == .origin ? .null : text(of: version.ratingClock)
+        values[":edition_hlc"] = version.editionClock == .origin ? .null : text(of: version.editionClock)
         guard !insert else { return try database.run(Self.insertSQL, named: values) }
         values[":keep_metadata"] = .integer(metadataChanged ? 0 : 1)
         try database.run(Self.updateSQL, named: values)

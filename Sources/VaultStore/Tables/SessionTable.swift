@@ -111,6 +111,12 @@ public struct SessionTable {
             """, [bookID.map { .text($0.rawValue) } ?? .null, since.map { .integer($0.millisecondsSince1970) } ?? .null]).map(\.session)
     }
 
+    /// A book's sessions, deleted ones included, in the order they started: what an import
+    /// from another program matches a session against.
+    package func all(of bookID: EntityID) throws(StoreError) -> [ReadingSession] {
+        try versions(where: "book_id = ?", [.text(bookID.rawValue)]).map(\.session)
+    }
+
     /// One live reading session by id.
     public func session(_ id: EntityID) throws(StoreError) -> ReadingSession {
         guard let session = try versions(where: "id = ? AND deleted_at IS NULL", [.text(id.rawValue)]).first else {

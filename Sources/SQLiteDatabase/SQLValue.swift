@@ -1,5 +1,5 @@
 /// A value bound to, or read from, an SQLite statement.
-enum SQLValue {
+public enum SQLValue {
     case integer(Int64)
     case real(Double)
     case text(String)
@@ -9,12 +9,12 @@ enum SQLValue {
 
 extension SQLValue {
     /// An optional integer: `NULL` when absent.
-    static func integer(_ value: Int64?) -> SQLValue {
+    public static func integer(_ value: Int64?) -> SQLValue {
         value.map(SQLValue.integer) ?? .null
     }
 
     /// An optional blob: `NULL` when absent.
-    static func blob(_ value: [UInt8]?) -> SQLValue {
+    public static func blob(_ value: [UInt8]?) -> SQLValue {
         value.map(SQLValue.blob) ?? .null
     }
 }

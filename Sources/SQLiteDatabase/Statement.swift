@@ -3,11 +3,12 @@ internal import CSQLite
 /// A prepared statement, reused across calls by ``Database``'s cache.
 final class Statement {
     let handle: OpaquePointer
-    private unowned let database: Database
+    /// The connection it was prepared on (which finalizes it before it closes).
+    private let connection: OpaquePointer
 
-    init(handle: OpaquePointer, database: Database) {
+    init(handle: OpaquePointer, connection: OpaquePointer) {
         self.handle = handle
-        self.database = database
+        self.connection = connection
     }
 
     deinit {
@@ -63,7 +64,7 @@ final class Statement {
             case .null:
                 status = sqlite3_bind_null(handle, index)
             }
-            guard status == SQLITE_OK else { throw database.lastError(code: status) }
+            guard status == SQLITE_OK else { throw DatabaseError.last(of: connection, code: status) }
         }
     }
 
@@ -74,7 +75,7 @@ final class Statement {
         case SQLITE_ROW: return true
         case SQLITE_DONE: return false
         default:
-            let error = database.lastError(code: status)
+            let error = DatabaseError.last(of: connection, code: status)
             sqlite3_reset(handle)
             throw error
         }
@@ -104,13 +105,14 @@ final class Statement {
         sqlite3_reset(handle)
     }
 
-    /// Runs a query, handing each row to `body`.
-    func forEachRow(_ values: [SQLValue] = [], _ body: (Row) throws(StoreError) -> Void) throws(StoreError) {
-        do { try bind(values) } catch { throw StoreError(error) }
+    /// Runs a query, handing each row to `body`; `failure` makes SQLite's errors the caller's.
+    func forEachRow<Failure: Error>(_ values: [SQLValue] = [], failure: (DatabaseError) -> Failure,
+                                    _ body: (Row) throws(Failure) -> Void) throws(Failure) {
+        do { try bind(values) } catch { throw failure(error) }
         defer { sqlite3_reset(handle) }
         while true {
             let hasRow: Bool
-            do { hasRow = try step() } catch { throw StoreError(error) }
+            do { hasRow = try step() } catch { throw failure(error) }
             guard hasRow else { return }
             try body(Row(statement: self))
         }
@@ -118,7 +120,7 @@ final class Statement {
 }
 
 /// The current row of a running statement. Valid only inside the `forEachRow` closure.
-struct Row {
+public struct Row {
     fileprivate let handle: OpaquePointer
     /// why `unowned(unsafe)`: a row exists only inside `forEachRow`, while its statement is
     /// held; a counted reference would add a retain and a release to every row of a scan.
@@ -129,20 +131,20 @@ struct Row {
         self.statement = statement
     }
 
-    func isNull(_ column: Int32) -> Bool { sqlite3_column_type(handle, column) == SQLITE_NULL }
+    public func isNull(_ column: Int32) -> Bool { sqlite3_column_type(handle, column) == SQLITE_NULL }
 
-    func int64(_ column: Int32) -> Int64 { sqlite3_column_int64(handle, column) }
+    public func int64(_ column: Int32) -> Int64 { sqlite3_column_int64(handle, column) }
 
-    func double(_ column: Int32) -> Double { sqlite3_column_double(handle, column) }
+    public func double(_ column: Int32) -> Double { sqlite3_column_double(handle, column) }
 
-    func text(_ column: Int32) -> String {
+    public func text(_ column: Int32) -> String {
         guard let pointer = sqlite3_column_text(handle, column) else { return "" }
         let count = Int(sqlite3_column_bytes(handle, column))
         return String(decoding: UnsafeBufferPointer(start: pointer, count: count), as: UTF8.self)
     }
 
     /// The column's bytes (text or blob) without a copy, valid only inside `body`.
-    func withBytes<Result, Failure: Error>(_ column: Int32,
+    public func withBytes<Result, Failure: Error>(_ column: Int32,
                                           _ body: (UnsafeRawBufferPointer) throws(Failure) -> Result) throws(Failure) -> Result {
         // sqlite3_column_blob first, then _bytes: the order SQLite documents as safe.
         let pointer = sqlite3_column_blob(handle, column)
@@ -150,7 +152,7 @@ struct Row {
         return try body(UnsafeRawBufferPointer(start: count > 0 ? pointer : nil, count: count))
     }
 
-    func blob(_ column: Int32) -> [UInt8] {
+    public func blob(_ column: Int32) -> [UInt8] {
         let count = Int(sqlite3_column_bytes(handle, column))
         guard count > 0, let pointer = sqlite3_column_blob(handle, column) else { return [] }
         return Array(UnsafeRawBufferPointer(start: pointer, count: count))
@@ -159,23 +161,23 @@ struct Row {
 
 /// A table's columns, in the order the Store selects and inserts them, so a row is read by
 /// a column's name wherever the SQL was written, never by a number kept in step by hand.
-protocol TableColumns: CaseIterable, RawRepresentable where RawValue == Int32, AllCases == [Self] {
+public protocol TableColumns: CaseIterable, RawRepresentable where RawValue == Int32, AllCases == [Self] {
     /// The column's name in the schema.
     var name: String { get }
 }
 
 extension TableColumns {
     /// Every column, comma-separated, for SELECT and INSERT.
-    static var list: String { allCases.map(\.name).joined(separator: ", ") }
+    public static var list: String { allCases.map(\.name).joined(separator: ", ") }
 
     /// `?1, ?2, ...`, one parameter per column, in order: an INSERT of ``list`` whose values
     /// are `allCases.map { column in switch column { ... } }`, each given by its column, so
     /// the compiler checks that none is missing and none is out of place, at no cost per row.
-    static var placeholders: String { allCases.map { "?\($0.rawValue + 1)" }.joined(separator: ", ") }
+    public static var placeholders: String { allCases.map { "?\($0.rawValue + 1)" }.joined(separator: ", ") }
 
     /// `name = ?n` for each of `columns`: what an upsert of ``placeholders`` changes in a row
     /// that is there already.
-    static func assignments(_ columns: [Self]) -> String {
+    public static func assignments(_ columns: [Self]) -> String {
         columns.map { "\($0.name) = ?\($0.rawValue + 1)" }.joined(separator: ", ")
     }
 }
@@ -186,35 +188,35 @@ extension TableColumns {
 /// name the query does not select is a programming error.
 extension Row {
     /// The index of the column the query names `name`.
-    func index(of name: String) -> Int32 {
+    public func index(of name: String) -> Int32 {
         guard let index = statement.columnIndexes[name] else { preconditionFailure("the query selects no column \(name)") }
         return index
     }
 
-    func isNull(_ name: String) -> Bool { isNull(index(of: name)) }
-    func int64(_ name: String) -> Int64 { int64(index(of: name)) }
-    func double(_ name: String) -> Double { double(index(of: name)) }
-    func text(_ name: String) -> String { text(index(of: name)) }
-    func blob(_ name: String) -> [UInt8] { blob(index(of: name)) }
+    public func isNull(_ name: String) -> Bool { isNull(index(of: name)) }
+    public func int64(_ name: String) -> Int64 { int64(index(of: name)) }
+    public func double(_ name: String) -> Double { double(index(of: name)) }
+    public func text(_ name: String) -> String { text(index(of: name)) }
+    public func blob(_ name: String) -> [UInt8] { blob(index(of: name)) }
     /// The column's text, nil when it is NULL.
-    func optionalText(_ name: String) -> String? {
+    public func optionalText(_ name: String) -> String? {
         let column = index(of: name)
         return isNull(column) ? nil : text(column)
     }
     /// The column's integer, nil when it is NULL.
-    func optionalInt64(_ name: String) -> Int64? {
+    public func optionalInt64(_ name: String) -> Int64? {
         let column = index(of: name)
         return isNull(column) ? nil : int64(column)
     }
 }
 
 extension Row {
-    func isNull<Column: TableColumns>(_ column: Column) -> Bool { isNull(column.rawValue) }
-    func int64<Column: TableColumns>(_ column: Column) -> Int64 { int64(column.rawValue) }
-    func double<Column: TableColumns>(_ column: Column) -> Double { double(column.rawValue) }
-    func text<Column: TableColumns>(_ column: Column) -> String { text(column.rawValue) }
-    func blob<Column: TableColumns>(_ column: Column) -> [UInt8] { blob(column.rawValue) }
-    func withBytes<Column: TableColumns, Result, Failure: Error>(
+    public func isNull<Column: TableColumns>(_ column: Column) -> Bool { isNull(column.rawValue) }
+    public func int64<Column: TableColumns>(_ column: Column) -> Int64 { int64(column.rawValue) }
+    public func double<Column: TableColumns>(_ column: Column) -> Double { double(column.rawValue) }
+    public func text<Column: TableColumns>(_ column: Column) -> String { text(column.rawValue) }
+    public func blob<Column: TableColumns>(_ column: Column) -> [UInt8] { blob(column.rawValue) }
+    public func withBytes<Column: TableColumns, Result, Failure: Error>(
         _ column: Column, _ body: (UnsafeRawBufferPointer) throws(Failure) -> Result) throws(Failure) -> Result {
         try withBytes(column.rawValue, body)
     }
