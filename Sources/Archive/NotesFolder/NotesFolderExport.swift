@@ -256,13 +256,22 @@ public final class NotesFolderExport: @unchecked Sendable {
             prefix += "/" + component
             // A folder on the way that is gone: so is the note. One that is a link or a file:
             // nothing behind it is looked at.
-            guard let status = try? FileSystem.status(prefix, followingLinks: false) else { return result }
+            let status: FileStatus
+            do { status = try FileSystem.status(prefix, followingLinks: false) } catch {
+                // Gone: so is the note. Not to be looked at (permission): left alone, reported.
+                if error.errno != .notFound { result.notAFile = true }
+                return result
+            }
             guard status.kind == .directory else {
                 result.notAFile = true
                 return result
             }
         }
-        guard let status = try? FileSystem.status(path(relativePath), followingLinks: false) else { return result }
+        let status: FileStatus
+        do { status = try FileSystem.status(path(relativePath), followingLinks: false) } catch {
+            if error.errno != .notFound { result.notAFile = true }
+            return result
+        }
         result.status = status
         if status.kind != .regular { result.notAFile = true }
         return result
@@ -438,11 +447,17 @@ public final class NotesFolderExport: @unchecked Sendable {
         let suffix: String
         do { suffix = encodeHex(try randomBytes(count: 8)) } catch { throw .io(operation: "random", path: "a note in the folder", errno: 5) }
         let temporary = folder + NotesFolderFormat.temporaryPrefix + suffix + ".md"
-        do {
+        do throws(FileIOError) {
             let file = try FileDescriptor.create(path(temporary), permissions: 0o600)
-            defer { try? file.close() }
-            if let permissions, permissions != 0o600 { try file.setPermissions(permissions) }
-            try file.writeAll(bytes)
+            do throws(FileIOError) {
+                if let permissions, permissions != 0o600 { try file.setPermissions(permissions) }
+                try file.writeAll(bytes)
+            } catch {
+                try? file.close()
+                throw error
+            }
+            // A failed close can be the first report of bytes that did not reach the disk.
+            try file.close()
         } catch {
             try? FileSystem.unlink(path(temporary))
             throw .io(error, path: "a note in the folder")
