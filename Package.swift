@@ -3,8 +3,9 @@ import PackageDescription
 
 // bmvault depends on the Swift toolchain and system C libraries only: libsodium, OpenSSL's libcrypto
 // (SHA-256 only: checksums of data that is not secret), SQLite and libsecret, libcurl (a WebDAV
-// remote), libxml2 (reading XML), libcsv (reading CSV exports), and libzip, libmobi and qpdf
-// (reading a book file's metadata: EPUB, MOBI/AZW3, PDF), plus glibc.
+// remote), libxml2 (reading XML), libcsv (reading CSV exports), libyaml (reading the YAML
+// front matter of a notes folder's notes), and libzip, libmobi and qpdf (reading a book file's
+// metadata: EPUB, MOBI/AZW3, PDF), plus glibc.
 // Each C module has exactly one Swift importer, which imports it `internal`.
 let package = Package(
     name: "bmvault",
@@ -20,6 +21,7 @@ let package = Package(
         .systemLibrary(name: "CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
         .systemLibrary(name: "CXML", pkgConfig: "libxml-2.0", providers: [.apt(["libxml2-dev"])]),
         .systemLibrary(name: "CCSV", providers: [.apt(["libcsv-dev"])]),
+        .systemLibrary(name: "CYAML", pkgConfig: "yaml-0.1", providers: [.apt(["libyaml-dev"])]),
         .systemLibrary(name: "CZip", pkgConfig: "libzip", providers: [.apt(["libzip-dev"])]),
         .systemLibrary(name: "CMobi", pkgConfig: "libmobi", providers: [.apt(["libmobi-dev"])]),
         .systemLibrary(name: "CQPDF", pkgConfig: "libqpdf", providers: [.apt(["libqpdf-dev"])]),
@@ -60,7 +62,8 @@ let package = Package(
         // applied through the Store's tables.
         .target(name: "Applier", dependencies: ["Journal", "SyncWire", "VaultStore", "VaultCrypto"]),
         // The export archive: versioned JSON + Markdown writers, and a reader for every version ever written.
-        .target(name: "Archive", dependencies: ["FileIO", "Journal", "VaultCrypto"]),
+        // The only importer of CYAML (a notes folder's front matter, read as values).
+        .target(name: "Archive", dependencies: ["CYAML", "FileIO", "Journal", "VaultCrypto"]),
         // Files other programs write (a Kindle's clippings, KOReader's statistics, a Kobo's
         // database, ...), read into what they hold: depends on the journal's rules, SHA-256 and
         // the SQLite wrapper (another program's database, opened read-only), never on the Store.

@@ -76,7 +76,7 @@ struct NoteDocument {
                 values[key] = .some(nil)
                 continue
             }
-            values[key] = .some(FrontMatterValue.items(Self.text(bytes, entry.range), key: key))
+            values[key] = .some(FrontMatterValue.items(Self.text(bytes, entry.range)))
         }
         return values
     }
@@ -113,7 +113,7 @@ struct NoteDocument {
                 defer { insertAt = entriesOut.count }
                 guard let property = given[key], !written.contains(key) else { continue }
                 written.insert(key)
-                let current = FrontMatterValue.items(Self.text(bytes, entry.range), key: key)
+                let current = FrontMatterValue.items(Self.text(bytes, entry.range))
                 entriesOut += current == property.values ? Array(bytes[entry.range]) : Array(property.text.utf8)
             }
             if !entriesOut.isEmpty, entriesOut.last != 0x0A { entriesOut.append(0x0A) }
