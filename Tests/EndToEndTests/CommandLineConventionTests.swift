@@ -46,7 +46,7 @@ struct CommandLineConventionTests {
         let typo = try vault.run(["serach", "my private words"])
         #expect(typo.status == 64 && typo.stderr.hasPrefix("Error: Unknown command; did you mean 'search'? Expected one of: "), "\(typo)")
         #expect(!typo.stderr.contains("private"))
-        #expect(try vault.succeed(["backup", "--help"]).stdout.contains("USAGE: bmvault backup --out <file>\n"),
+        #expect(try vault.succeed(["file", "export", "--help"]).stdout.contains("USAGE: bmvault file export <id> --out <path>\n"),
                 "an option the command cannot do without has no brackets")
         // export takes one of two (--out, --markdown-folder): neither alone is required.
         #expect(try vault.succeed(["export", "--help"]).stdout.contains("USAGE: bmvault export [--out <dir>] [--markdown-folder <dir>] [--include-deleted]"))
