@@ -17,13 +17,15 @@ struct ShelfEndToEndTests {
         let id = try vault.succeed(["book", "add", "Middlemarch", "--author", "George Eliot"]).line
         let other = try vault.succeed(["book", "add", "Dune"]).line
         let shortID = try vault.short(id)
-        try vault.succeed(["book", "want", "dune"])
-        try vault.succeed(["book", "start", "middlemarch", "--on", "2026-10-01"])
+        #expect(try vault.succeed(["book", "want", "dune", "--on", "2026-09-30"]).stderr
+                == "Book \(try vault.short(other)): on the want-to-read shelf since 2026-09-30.\n")
+        #expect(try vault.succeed(["book", "start", "middlemarch", "--on", "2026-10-01"]).stderr
+                == "Book \(shortID): reading since 2026-10-01.\n")
         #expect(try vault.succeed(["book", "finish", "middlemarch", "--on", "2026-11-02"]).stderr
-                == "Book \(shortID) is finished since 2026-11-02.\n")
+                == "Book \(shortID): finished on 2026-11-02.\n")
         try vault.succeed(["book", "start", "middlemarch", "--on", "2026-11-20"])
         #expect(try vault.succeed(["book", "finish", "middlemarch", "--on", "2026-12-01"]).stderr
-                == "Book \(shortID) is finished since 2026-12-01 (finished 2 times).\n")
+                == "Book \(shortID): finished on 2026-12-01 (finished 2 times).\n")
         #expect(try vault.succeed(["book", "rate", "middlemarch", "4.5"]).stderr == "Book \(shortID) rated 4.5/5.\n")
 
         var shown = try book(vault, id)

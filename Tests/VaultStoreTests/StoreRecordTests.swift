@@ -172,6 +172,15 @@ import VaultCrypto
 
         try store.write { tables throws(StoreError) in try tables.books.delete(empty.id) }
         #expect(try store.read { tables throws(StoreError) in try tables.records.counts() } == JournalCounts(books: 2, sessions: 5, notes: 3, quotes: 3))
+
+        // The whole vault's counts come from book_activity: they follow a deleted note and
+        // session, and agree with the records counted one by one.
+        try store.write { tables throws(StoreError) in _ = try tables.annotations.delete(annotations[0].id) }
+        let sessionID = try #require(try store.read { tables throws(StoreError) in try tables.sessions.live(of: b.id) }.first?.id)
+        try store.write { tables throws(StoreError) in try tables.sessions.delete(sessionID) }
+        let summed = try store.read { tables throws(StoreError) in try tables.records.counts() }
+        #expect(summed == JournalCounts(books: 2, sessions: 4, notes: 2, quotes: 3))
+        #expect(summed == (try store.read { tables throws(StoreError) in try RecordTable.counts(in: tables.database) }))
     }
 
     @Test func listingFiltersAndOrders() throws {

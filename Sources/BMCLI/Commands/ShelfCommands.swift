@@ -29,9 +29,20 @@ enum ShelfCommands {
                 let vault = try context.openVault()
                 let book = try vault.recordStatus(status, of: input.book, on: on)
                 let finishes = book.readingLog.finishes
-                context.console.note("\(Mention(vault: vault, console: context.console).bookAsSubject(book)) is \(status.rawValue) since \(HumanFormat.localDate(on))"
+                context.console.note("\(Mention(vault: vault, console: context.console).bookAsSubject(book)): \(Self.recorded(status, on: on))"
                                     + (status == .finished && finishes > 1 ? " (finished \(finishes) times)" : "") + ".\n")
             }
+        }
+    }
+
+    /// What a status change says, in words: `finished on 2026-11-02`, `reading since …`.
+    static func recorded(_ status: ReadingStatus, on day: Timestamp) -> String {
+        let date = HumanFormat.localDate(day)
+        return switch status {
+        case .wantToRead: "on the want-to-read shelf since \(date)"
+        case .reading: "reading since \(date)"
+        case .finished: "finished on \(date)"
+        case .abandoned: "abandoned on \(date)"
         }
     }
 

@@ -159,9 +159,25 @@ public struct RecordTable {
         }
     }
 
-    /// Counts of live records, in the whole vault or (with `bookID`) in one book.
+    /// Counts of live records, in the whole vault or (with `bookID`) in one book. The whole
+    /// vault's notes, quotes and sessions are summed from `book_activity` (one row per book,
+    /// kept by triggers in the same transaction as every write, and compared with the records
+    /// by `check`) instead of counted over every note: `status` at 100,000 notes read them
+    /// all, past their sealed text, and sorted them by kind.
     public func counts(of bookID: EntityID? = nil) throws(StoreError) -> JournalCounts {
-        try Self.counts(in: database, of: bookID)
+        guard bookID == nil else { return try Self.counts(in: database, of: bookID) }
+        var counts = JournalCounts()
+        try database.forEachRow("""
+            SELECT (SELECT count(*) FROM book WHERE deleted_at IS NULL) AS books,
+                   (SELECT coalesce(sum(activity.sessions), 0) FROM book_activity AS activity
+                    JOIN book ON book.id = activity.book_id WHERE book.deleted_at IS NULL) AS sessions,
+                   (SELECT coalesce(sum(notes), 0) FROM book_activity) AS notes,
+                   (SELECT coalesce(sum(quotes), 0) FROM book_activity) AS quotes
+            """) { row in
+            counts = JournalCounts(books: Int(row.int64("books")), sessions: Int(row.int64("sessions")),
+                                   notes: Int(row.int64("notes")), quotes: Int(row.int64("quotes")))
+        }
+        return counts
     }
 
     /// `schemaVersion`: of a vault read before its upgrade (`diagnostics`); sessions can be
