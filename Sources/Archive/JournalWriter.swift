@@ -127,6 +127,7 @@ final class JournalWriter {
             Self.timestamp("endedAt", session.endedAt, &out)
             Self.string("id", session.id.rawValue, &out)
             Self.raw("pagesRead", String(session.pagesRead), &out)
+            if let source = session.source { Self.string("source", source, &out) }
             Self.timestamp("startedAt", session.startedAt, &out)
         }
     }
