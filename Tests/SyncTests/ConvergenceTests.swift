@@ -247,6 +247,41 @@ import VaultCrypto
         #expect(try b.store.read { tables throws(StoreError) in try tables.sessions.live(of: book.id) }.count == 3)
     }
 
+    /// A session an import recorded (`source: koreader`) reaches the other device with its
+    /// source, an edit there keeps it, and a deletion on the first reaches both; a typed one
+    /// stays without.
+    @Test func anImportedSessionSyncsWithItsSourceThroughAnEditAndADeletion() throws {
+        let (_, a, b, book) = try Self.progressPair()
+        let now = a.clock.now()
+        let imported = ReadingSession(id: .generate(at: now), bookID: book.id,
+                                      startedAt: Timestamp(millisecondsSince1970: now.millisecondsSince1970 - 600_000), endedAt: now,
+                                      pagesRead: 14, source: "koreader")
+        try a.store.write { tables throws(StoreError) in _ = try tables.sessions.add(imported) }
+        let typed = try a.addSession(to: book.id, pages: 5)
+        try a.sync(); try b.sync()
+        func session(_ device: Device, _ id: EntityID) throws -> ReadingSession? {
+            try device.store.read { tables throws(StoreError) in try tables.sessions.version(id) }?.session
+        }
+        #expect(try session(b, imported.id)?.source == "koreader" && session(b, imported.id)?.pagesRead == 14)
+        #expect(try session(b, typed.id)?.source == nil)
+
+        b.clock.advance(seconds: 5)
+        try b.store.write { tables throws(StoreError) in
+            _ = try tables.sessions.edit(imported.id) { (session) throws(JournalError) in
+                try session.edited(startedAt: nil, endedAt: nil, pagesRead: 16, at: b.clock.now())
+            }
+        }
+        try b.sync(); try a.sync()
+        #expect(try session(a, imported.id)?.pagesRead == 16 && session(a, imported.id)?.source == "koreader")
+        try expectConverged([a, b])
+
+        a.clock.advance(seconds: 10)
+        _ = try a.store.write { tables throws(StoreError) in try tables.trash.delete([RecordReference(id: imported.id, kind: .session)]) }
+        try a.sync(); try b.sync()
+        #expect(try session(b, imported.id)?.deletedAt != nil && session(b, imported.id)?.source == "koreader")
+        try expectConverged([a, b])
+    }
+
     @Test(arguments: [false, true])
     func bookTitleChangedOnBothLastWriterWins(aIsLater: Bool) throws {
         let (_, a, b, book) = try Self.progressPair()

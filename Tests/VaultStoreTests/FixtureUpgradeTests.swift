@@ -56,6 +56,10 @@ import TestSupport
             #expect(bodies.contains { $0.contains(markdown) }, "no body with \(markdown.debugDescription)")
         }
         #expect(bodies.contains { $0.hasPrefix("---") }, "a body that starts like an option")
+        if expected.schemaVersion >= 20 {
+            #expect(expected.sessions.contains { $0.source == "koreader" && ($0.version ?? 1) > 1 }, "an imported session, corrected")
+            #expect(expected.sessions.contains { $0.source == nil }, "a typed session")
+        }
         if expected.schemaVersion < 7 {
             // A vault with no remote kept every operation, waiting.
             #expect(expected.outbox.counts.pending == expected.outbox.operations.count)
