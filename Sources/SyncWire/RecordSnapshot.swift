@@ -138,8 +138,9 @@ struct SessionSnapshot: Codable {
         source = session.source
     }
 
-    /// Whether a device of bmvault 0.18 or older would lose something reading it (where the
-    /// session came from), and it must wait for that device's upgrade.
+    /// Whether a device from before schema v20 (bmvault 0.18.1 and older) would lose
+    /// something reading it (where the session came from), and it must wait for that
+    /// device's upgrade.
     var needsFormat10: Bool { source != nil }
 
     /// Whether a device of bmvault 0.8 or older would misread it: it would keep the session

@@ -622,6 +622,31 @@ import VaultCrypto
 /// note another device wrote meanwhile in the merged book is never lost (it brings that book
 /// back, as any note for a book deleted elsewhere does).
 @Suite struct BookMergeConvergenceTests {
+    /// A merge records the duplicate's sessions again on the kept book: one an import
+    /// recorded stays `koreader` there, on every device; a typed one stays typed.
+    @Test func aMergedBooksImportedSessionsKeepTheirSource() throws {
+        let cluster = try Cluster(label: "merge-source")
+        let a = try cluster.addDevice("a"), b = try cluster.addDevice("b")
+        let kept = try a.addBook("Solaris"), duplicate = try a.addBook("Solaris (KOReader)")
+        let now = a.clock.now()
+        try a.store.write { tables throws(StoreError) in
+            _ = try tables.sessions.add(ReadingSession(id: .generate(at: now), bookID: duplicate.id,
+                                                       startedAt: Timestamp(millisecondsSince1970: now.millisecondsSince1970 - 600_000),
+                                                       endedAt: now, pagesRead: 9, source: "koreader"))
+        }
+        _ = try a.addSession(to: duplicate.id, pages: 4)
+        try a.sync(); try b.sync()
+        _ = try a.store.write { tables throws(StoreError) in try tables.books.merge(duplicate.id, into: kept.id) }
+        try a.sync(); try b.sync(); try a.sync()
+        for device in [a, b] {
+            let sessions = try device.store.read { tables throws(StoreError) in try tables.sessions.live(of: kept.id) }
+            #expect(sessions.map(\.pagesRead).sorted() == [4, 9], "\(device.name)")
+            #expect(sessions.first { $0.pagesRead == 9 }?.source == "koreader" && sessions.first { $0.pagesRead == 4 }?.source == nil,
+                    "\(device.name)")
+        }
+        try expectConverged([a, b])
+    }
+
     @Test func aMergeSyncsAndANoteWrittenMeanwhileIsKept() throws {
         let cluster = try Cluster(label: "merge")
         let a = try cluster.addDevice("a"), b = try cluster.addDevice("b")
