@@ -117,6 +117,7 @@ public enum ArchiveReadme {
         | `bookId` | string | the id of its book |
         | `startedAt`, `endedAt` | string | when the reading began and ended |
         | `pagesRead` | integer | 0 to 100000 |
+        | `source` | string, optional | the bmvault after 0.18.1: where an import found the session, one word of at most 32 lowercase letters, digits and `-` (`koreader`: KOReader's statistics); absent for a session typed here. Set once: import keeps it |
 
         Strings escape `"`, `\`, control characters, DEL, U+0080–U+009F and U+2028/U+2029 as
         JSON escapes; everything else (accents, other scripts, emoji) is written as it is.
@@ -208,7 +209,9 @@ public enum ArchiveReadme {
         - A session is shown in the local time of the machine that exported it, with that
           time's offset from UTC and the session's length (archives before bmvault 0.14
           showed UTC times); its marker holds the exact UTC times, and is all an import reads
-          of the line.
+          of the line. A session an import recorded says where from after its pages
+          (`20 pages (koreader)`) and in its marker (`source=koreader`, read back; the bmvault
+          after 0.18.1).
         - Every session, note and quote carries its id in an HTML comment (`<!-- bmvault:...
           -->`), which Markdown tools keep and do not show. A note or quote runs from its
           marker to its end marker (`<!-- /bmvault:note -->`), so its text may have several

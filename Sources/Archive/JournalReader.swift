@@ -177,7 +177,10 @@ struct JournalReader {
         guard ended >= started else { throw fields.invalid("endedAt", "the session ends before it starts") }
         let pages = try fields.required("pagesRead").integerValue.flatMap { Int(exactly: $0) }
         return ReadingSession(id: id, bookID: try fields.id("bookId"), startedAt: started, endedAt: ended,
-                              pagesRead: try RecordFields.pages(pages, file: file, line: line, record: fields.record))
+                              pagesRead: try RecordFields.pages(pages, file: file, line: line, record: fields.record),
+                              source: try fields.optionalString("source").map { (text) throws(ArchiveError) in
+                                  do throws(JournalError) { return try TextRules.sessionSource(text) } catch { throw fields.invalid("source", RecordFields.reason(error)) }
+                              })
     }
 
     /// The members of one record object, with its id (when readable) for error messages.

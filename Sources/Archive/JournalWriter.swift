@@ -44,11 +44,19 @@ final class JournalWriter {
 
     /// Starts the array of `next`; sections come in key order, each at most once. (When
     /// the notes section closes with quotes kept aside, they open the quotes section, and
-    /// `begin(.quotes)` carries on with it.)
+    /// `begin(.quotes)` carries on with it.) A section passed over is written empty (the
+    /// quotes of a journal that has none): journal.json always has every key.
     func begin(_ next: Section) {
         if section == .notes, let spool { writeQuotesSection(from: spool) }
         if next == .quotes, section == .quotes { return }
         precondition(section.map { $0 < next } ?? true, "journal.json sections are written in key order")
+        for skipped in Section.allCases where skipped < next && counts[skipped] == nil && (section.map { skipped > $0 } ?? true) {
+            open(skipped)
+        }
+        open(next)
+    }
+
+    private func open(_ next: Section) {
         closeSection()
         section = next
         recordsInSection = 0
@@ -127,6 +135,7 @@ final class JournalWriter {
             Self.timestamp("endedAt", session.endedAt, &out)
             Self.string("id", session.id.rawValue, &out)
             Self.raw("pagesRead", String(session.pagesRead), &out)
+            if let source = session.source { Self.string("source", source, &out) }
             Self.timestamp("startedAt", session.startedAt, &out)
         }
     }

@@ -90,6 +90,7 @@ enum RecordFields {
         case .invalidEdition: return "not an edition (isbn=…;year=…;pages=…)"
         case .invalidTag: return "not a tag (one word, no space or comma)"
         case .invalidImportKey: return "not an import key (a source, a colon, then letters and digits)"
+        case .invalidSessionSource: return "not a session source (a short word of lowercase letters, digits and -)"
         }
     }
 }

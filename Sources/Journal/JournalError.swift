@@ -52,4 +52,6 @@ public enum JournalError: Error, Equatable, Sendable {
     case invalidTag
     /// A stored or received import key not in ``TextRules/importKey(_:)``'s form.
     case invalidImportKey
+    /// A stored or received session source not in ``TextRules/sessionSource(_:)``'s form.
+    case invalidSessionSource
 }

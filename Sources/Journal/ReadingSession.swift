@@ -1,6 +1,7 @@
-/// One sitting with a book: when it started and ended and how many pages were read. All of
-/// it stays in the clear (it is no text of the reader's). A session can be corrected or
-/// deleted; the last change wins between devices (``SessionEditPolicy``).
+/// One sitting with a book: when it started and ended and how many pages were read, and,
+/// for one an import recorded, where it came from. All of it stays in the clear (it is no
+/// text of the reader's). A session can be corrected or deleted; the last change wins
+/// between devices (``SessionEditPolicy``).
 public struct ReadingSession: Hashable, Sendable {
     public static let maximumPages = 100_000
 
@@ -13,9 +14,13 @@ public struct ReadingSession: Hashable, Sendable {
     public var deletedAt: Timestamp?
     /// 1 when recorded, one more on every edit or deletion.
     public var version: Int64
+    /// The program whose file an import recorded it from (`koreader`, in
+    /// ``TextRules/sessionSource(_:)``'s form); nil for a session the reader typed. Set once,
+    /// when recorded: an edit or a deletion keeps it.
+    public var source: String?
 
     public init(id: EntityID, bookID: EntityID, startedAt: Timestamp, endedAt: Timestamp, pagesRead: Int,
-                deletedAt: Timestamp? = nil, version: Int64 = 1) {
+                deletedAt: Timestamp? = nil, version: Int64 = 1, source: String? = nil) {
         self.id = id
         self.bookID = bookID
         self.startedAt = startedAt
@@ -23,6 +28,7 @@ public struct ReadingSession: Hashable, Sendable {
         self.pagesRead = pagesRead
         self.deletedAt = deletedAt
         self.version = version
+        self.source = source
     }
 
     /// A new session, checked: it may not end before it starts or after `now` (a session

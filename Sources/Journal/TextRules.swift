@@ -31,6 +31,23 @@ public enum TextRules {
         return text
     }
 
+    /// The longest ``sessionSource(_:)``.
+    public static let maximumSessionSourceBytes = 32
+
+    /// Where a reading session came from when an import recorded it (`koreader`): a word of
+    /// 1 to ``maximumSessionSourceBytes`` lowercase ASCII letters, digits and `-`. Any such
+    /// word is taken, not only the programs this build imports from, so a session a later
+    /// bmvault records from another program syncs and exports here unchanged.
+    public static func sessionSource(_ text: String) throws(JournalError) -> String {
+        let bytes = text.utf8
+        guard (1...maximumSessionSourceBytes).contains(bytes.count),
+              bytes.allSatisfy({ byte in
+                  (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte) || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte)
+                      || byte == UInt8(ascii: "-")
+              }) else { throw .invalidSessionSource }
+        return text
+    }
+
     /// A one-line value (title, author, locator): surrounding white space is dropped.
     public static func line(_ text: String, field: String) throws(JournalError) -> String {
         // Most lines (locators, titles) are printable ASCII with no space at either end:

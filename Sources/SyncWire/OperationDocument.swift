@@ -23,11 +23,13 @@ import Journal
 /// Format 9 (bmvault 0.18) adds the `bookFile` record (``BookFileSnapshot``): a book file
 /// attached to a book, with its content's description and sealed key. Only a book file's
 /// operation is format 9.
+/// Format 10 is format 9 with a session's `source` (``SessionSnapshot``): where an import
+/// found it (KOReader's statistics), written only for a session that has one.
 /// Format 1 (bmvault 0.3 to 0.5) had the clock as `hlc`, the clock of the changed version
 /// as `base`, and the record as JSON text inside a string (`payload`); it is still read.
 public enum OperationDocument {
     /// The newest format this build reads.
-    public static let version = 9
+    public static let version = 10
 
     public static func encode(_ operation: SyncOperation) -> [UInt8] {
         var out = JSONObjectWriter()
@@ -54,7 +56,7 @@ public enum OperationDocument {
         out.string("key", operation.idempotencyKey)
         if case .session(let version) = operation.record {
             let snapshot = SessionSnapshot(version, operationClock: operation.clock)
-            if snapshot.needsFormat3 { format = 3 }
+            if snapshot.needsFormat10 { format = 10 } else if snapshot.needsFormat3 { format = 3 }
             out.object("session") { snapshot.write(to: &$0) }
         }
         if case .tagging(let version) = operation.record {

@@ -117,11 +117,13 @@ struct BookSnapshot: Codable {
 /// A session. Format 3 added what an edit or a deletion needs: the version, the deletion
 /// time and the clock of the last change (left out when equal to the operation's). A
 /// session recorded and never changed is written without them, as format 2 wrote it.
+/// Format 10 added where an import found it (`source`), written only for such a session.
 struct SessionSnapshot: Codable {
     let id: String, bookId: String, startedAt: Int64, endedAt: Int64, pagesRead: Int
     let deletedAt: Int64?
     let version: Int64?
     let clock: String?
+    let source: String?
 
     init(_ version: SessionVersion, operationClock: HybridTimestamp) {
         let session = version.session
@@ -133,7 +135,13 @@ struct SessionSnapshot: Codable {
         deletedAt = session.deletedAt?.millisecondsSince1970
         self.version = session.version == 1 ? nil : session.version
         clock = version.clock == operationClock ? nil : version.clock.description
+        source = session.source
     }
+
+    /// Whether a device from before schema v20 (bmvault 0.18.1 and older) would lose
+    /// something reading it (where the session came from), and it must wait for that
+    /// device's upgrade.
+    var needsFormat10: Bool { source != nil }
 
     /// Whether a device of bmvault 0.8 or older would misread it: it would keep the session
     /// it has instead of an edited one, or store a deleted one as live. (A clock of its own
@@ -151,7 +159,8 @@ struct SessionSnapshot: Codable {
         let session = ReadingSession(id: try EntityID(validating: id), bookID: try EntityID(validating: bookId),
                                      startedAt: Timestamp(millisecondsSince1970: startedAt),
                                      endedAt: Timestamp(millisecondsSince1970: endedAt), pagesRead: pagesRead,
-                                     deletedAt: deletedAt.map(Timestamp.init(millisecondsSince1970:)), version: number)
+                                     deletedAt: deletedAt.map(Timestamp.init(millisecondsSince1970:)), version: number,
+                                     source: try source.map { (text) throws(JournalError) in try TextRules.sessionSource(text) })
         let ownClock = try clock.map { (text) throws(JournalError) in try HybridTimestamp(parsing: text) }
         return SessionVersion(session, clock: ownClock ?? (number == 1 && deletedAt == nil ? .origin : operationClock))
     }
@@ -163,6 +172,7 @@ struct SessionSnapshot: Codable {
         out.integer("endedAt", endedAt)
         out.string("id", id)
         out.integer("pagesRead", Int64(pagesRead))
+        if let source { out.string("source", source) }
         out.integer("startedAt", startedAt)
         if let version { out.integer("version", version) }
     }

@@ -480,7 +480,7 @@ extension Vault {
         var line = OtherProgramImportReport.BookLine(title: book.title, authors: book.authors, isNew: isNew)
         for session in sessions {
             let incoming = ReadingSession(id: .generate(at: session.startedAt), bookID: bookID, startedAt: session.startedAt,
-                                          endedAt: session.endedAt, pagesRead: session.pages)
+                                          endedAt: session.endedAt, pagesRead: session.pages, source: KOReaderStatistics.sessionSource)
             switch try importer.addImported(incoming) {
             case .added:
                 line.added.sessions += 1

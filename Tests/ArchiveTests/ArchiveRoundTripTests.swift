@@ -35,6 +35,39 @@ import TestSupport
         #expect(try records(of: archive + "/journal.json").annotations == notes + quotes)
     }
 
+    /// A session an import recorded keeps where it came from: `"source"` in journal.json
+    /// (optional, absent for a typed one), `(koreader)` and `source=koreader` in the Markdown,
+    /// read back from either; a source that is not one lowercase word names its line.
+    @Test func aSessionsSourceReadsBackFromJournalAndMarkdown() throws {
+        var journal = try SampleJournal.make()
+        let book = try #require(journal.books.first { $0.deletedAt == nil })
+        journal.sessions.append(ReadingSession(id: try EntityID(validating: "01a23663-6c60-7fad-b36b-6eb4f8f251a9"), bookID: book.id,
+                                               startedAt: timestamp(1_767_310_000_000), endedAt: timestamp(1_767_311_200_000),
+                                               pagesRead: 1, source: "koreader"))
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let archive = directory.file("archive")
+        _ = try journal.export(to: archive)
+        #expect(try records(of: archive).sessions == journal.sessions)
+        let json = try String(contentsOfFile: archive + "/journal.json", encoding: .utf8)
+        #expect(json.components(separatedBy: "\"source\"").count == 2, "only the imported session has a source")
+        #expect(json.contains("\"pagesRead\" : 1,\n      \"source\" : \"koreader\",\n      \"startedAt\""))
+        let markdown = try String(contentsOfFile: try markdownFile(in: archive), encoding: .utf8)
+        #expect(markdown.contains(" 1 page (koreader) <!-- bmvault:session 01a23663-6c60-7fad-b36b-6eb4f8f251a9 "))
+        #expect(markdown.contains(" pages=1 source=koreader -->"))
+        #expect(!markdown.contains("pages=12 source"))
+
+        let broken = json.replacingOccurrences(of: #""source" : "koreader""#, with: #""source" : "KOReader""#)
+        try broken.write(toFile: archive + "/journal.json", atomically: true, encoding: .utf8)
+        guard case .invalidField(_, _, let record, let field, _) = archiveError({ _ = try records(of: archive + "/journal.json") }) else {
+            Issue.record("a malformed source was taken"); return
+        }
+        #expect(record == "01a23663-6c60-7fad-b36b-6eb4f8f251a9" && field == "source")
+
+        try FileManager.default.removeItem(atPath: archive + "/journal.json")
+        #expect(try records(of: archive).sessions == journal.sessions)
+    }
+
     /// A status change recorded without its day (bmvault 0.16, an import) keeps saying so:
     /// `"dayKnown" : false` in journal.json; the Markdown shows the status without a day.
     @Test func aStatusWithoutItsDayReadsBackWithoutIt() throws {
@@ -129,6 +162,35 @@ import TestSupport
         #expect(read.annotations.count == journal.annotations.count - 1)
         let manifest = try ArchiveManifest.read(path: archive + "/manifest.json")
         #expect(!manifest.includesDeleted && manifest.deleted.notes == 0 && manifest.counts.books == 1)
+    }
+
+    /// A journal without quotes (or without notes, or both) still has every key: a section
+    /// with nothing in it is written empty, as the schema requires, and counted 0. Written as
+    /// `bmvault export` writes it: notes and quotes in one pass (quotes kept aside), never
+    /// `begin(.quotes)`.
+    @Test(arguments: [[AnnotationKind.note], [.quote], []])
+    func aKindWithNoRecordsIsWrittenEmpty(kept: [AnnotationKind]) throws {
+        var journal = try SampleJournal.make()
+        journal.annotations = journal.annotations.filter { kept.contains($0.kind) }
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let archive = directory.file("archive")
+        let writer = try ArchiveWriter(destination: archive, includesDeleted: true, generatorVersion: "0.0.0-test")
+        writer.begin(.books)
+        journal.books.forEach { writer.write($0, tags: []) }
+        writer.begin(.notes)
+        journal.annotations.forEach { writer.write($0, tags: []) }
+        writer.begin(.sessions)
+        journal.sessions.forEach(writer.write)
+        writer.finishJournal()
+        _ = try writer.commit(exportedAt: timestamp(1_767_400_000_000))
+        let json = try String(contentsOfFile: archive + "/journal.json", encoding: .utf8)
+        for key in ["books", "notes", "quotes", "sessions"] {
+            #expect(json.components(separatedBy: "\n  \"\(key)\" : [").count == 2, "\(key) in \(kept)")
+        }
+        let manifest = try ArchiveManifest.read(path: archive + "/manifest.json")
+        #expect(manifest.counts.quotes == (kept.contains(.quote) ? 3 : 0) && manifest.counts.notes == (kept.contains(.note) ? 6 : 0))
+        #expect(try records(of: archive).annotations.count == journal.annotations.count)
     }
 
     @Test func theManifestListsEveryFileWithItsSizeAndChecksum() throws {

@@ -282,6 +282,35 @@ import Testing
         #expect(Self.merge.merge(otherKey, into: stored, book: .live) == .unchanged)
     }
 
+    /// Where a session came from is set once: the later change wins as a whole, but a winner
+    /// without a source (changed on a device that had the session from an archive read by an
+    /// older bmvault) keeps the other side's, either way round.
+    @Test func aSessionsSourceIsKeptByTheLaterChange() {
+        let recorded = SessionVersion(ReadingSession(id: EntityID.generate(at: ms(5)), bookID: someBookID, startedAt: ms(1), endedAt: ms(2),
+                                                     pagesRead: 3, source: "koreader"), clock: .origin)
+        var editedThere = recorded
+        editedThere.session.pagesRead = 30
+        editedThere.session.version = 2
+        editedThere.clock = Self.clock(100, "b")
+        #expect(Self.merge.merge(editedThere, into: recorded, book: .live) == .store(editedThere))
+        var withoutSource = editedThere
+        withoutSource.session.source = nil
+        // The later change without a source: its numbers, the source here.
+        #expect(Self.merge.merge(withoutSource, into: recorded, book: .live) == .store(editedThere))
+        // The older change here without one: the later change's, with its source.
+        var olderHere = withoutSource
+        olderHere.clock = Self.clock(50, "a")
+        #expect(Self.merge.merge(editedThere, into: olderHere, book: .live) == .store(editedThere))
+        // The later change here without one takes the source from the older one there.
+        var laterHere = withoutSource
+        laterHere.clock = Self.clock(150, "a")
+        var expected = laterHere
+        expected.session.source = "koreader"
+        #expect(Self.merge.merge(editedThere, into: laterHere, book: .live) == .store(expected))
+        // Neither has one: a typed session stays typed.
+        #expect(Self.merge.merge(olderHere, into: laterHere, book: .live) == .unchanged)
+    }
+
     @Test func theLaterChangeOfASessionWinsDeletionsIncluded() {
         let recorded = SessionVersion(ReadingSession(id: EntityID.generate(at: ms(5)), bookID: someBookID, startedAt: ms(1), endedAt: ms(2), pagesRead: 3),
                                       clock: .origin)

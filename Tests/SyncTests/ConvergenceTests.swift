@@ -247,6 +247,41 @@ import VaultCrypto
         #expect(try b.store.read { tables throws(StoreError) in try tables.sessions.live(of: book.id) }.count == 3)
     }
 
+    /// A session an import recorded (`source: koreader`) reaches the other device with its
+    /// source, an edit there keeps it, and a deletion on the first reaches both; a typed one
+    /// stays without.
+    @Test func anImportedSessionSyncsWithItsSourceThroughAnEditAndADeletion() throws {
+        let (_, a, b, book) = try Self.progressPair()
+        let now = a.clock.now()
+        let imported = ReadingSession(id: .generate(at: now), bookID: book.id,
+                                      startedAt: Timestamp(millisecondsSince1970: now.millisecondsSince1970 - 600_000), endedAt: now,
+                                      pagesRead: 14, source: "koreader")
+        try a.store.write { tables throws(StoreError) in _ = try tables.sessions.add(imported) }
+        let typed = try a.addSession(to: book.id, pages: 5)
+        try a.sync(); try b.sync()
+        func session(_ device: Device, _ id: EntityID) throws -> ReadingSession? {
+            try device.store.read { tables throws(StoreError) in try tables.sessions.version(id) }?.session
+        }
+        #expect(try session(b, imported.id)?.source == "koreader" && session(b, imported.id)?.pagesRead == 14)
+        #expect(try session(b, typed.id)?.source == nil)
+
+        b.clock.advance(seconds: 5)
+        try b.store.write { tables throws(StoreError) in
+            _ = try tables.sessions.edit(imported.id) { (session) throws(JournalError) in
+                try session.edited(startedAt: nil, endedAt: nil, pagesRead: 16, at: b.clock.now())
+            }
+        }
+        try b.sync(); try a.sync()
+        #expect(try session(a, imported.id)?.pagesRead == 16 && session(a, imported.id)?.source == "koreader")
+        try expectConverged([a, b])
+
+        a.clock.advance(seconds: 10)
+        _ = try a.store.write { tables throws(StoreError) in try tables.trash.delete([RecordReference(id: imported.id, kind: .session)]) }
+        try a.sync(); try b.sync()
+        #expect(try session(b, imported.id)?.deletedAt != nil && session(b, imported.id)?.source == "koreader")
+        try expectConverged([a, b])
+    }
+
     @Test(arguments: [false, true])
     func bookTitleChangedOnBothLastWriterWins(aIsLater: Bool) throws {
         let (_, a, b, book) = try Self.progressPair()
@@ -587,6 +622,31 @@ import VaultCrypto
 /// note another device wrote meanwhile in the merged book is never lost (it brings that book
 /// back, as any note for a book deleted elsewhere does).
 @Suite struct BookMergeConvergenceTests {
+    /// A merge records the duplicate's sessions again on the kept book: one an import
+    /// recorded stays `koreader` there, on every device; a typed one stays typed.
+    @Test func aMergedBooksImportedSessionsKeepTheirSource() throws {
+        let cluster = try Cluster(label: "merge-source")
+        let a = try cluster.addDevice("a"), b = try cluster.addDevice("b")
+        let kept = try a.addBook("Solaris"), duplicate = try a.addBook("Solaris (KOReader)")
+        let now = a.clock.now()
+        try a.store.write { tables throws(StoreError) in
+            _ = try tables.sessions.add(ReadingSession(id: .generate(at: now), bookID: duplicate.id,
+                                                       startedAt: Timestamp(millisecondsSince1970: now.millisecondsSince1970 - 600_000),
+                                                       endedAt: now, pagesRead: 9, source: "koreader"))
+        }
+        _ = try a.addSession(to: duplicate.id, pages: 4)
+        try a.sync(); try b.sync()
+        _ = try a.store.write { tables throws(StoreError) in try tables.books.merge(duplicate.id, into: kept.id) }
+        try a.sync(); try b.sync(); try a.sync()
+        for device in [a, b] {
+            let sessions = try device.store.read { tables throws(StoreError) in try tables.sessions.live(of: kept.id) }
+            #expect(sessions.map(\.pagesRead).sorted() == [4, 9], "\(device.name)")
+            #expect(sessions.first { $0.pagesRead == 9 }?.source == "koreader" && sessions.first { $0.pagesRead == 4 }?.source == nil,
+                    "\(device.name)")
+        }
+        try expectConverged([a, b])
+    }
+
     @Test func aMergeSyncsAndANoteWrittenMeanwhileIsKept() throws {
         let cluster = try Cluster(label: "merge")
         let a = try cluster.addDevice("a"), b = try cluster.addDevice("b")

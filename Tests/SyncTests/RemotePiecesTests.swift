@@ -293,6 +293,48 @@ import VaultCrypto
         }
     }
 
+    /// A session an import recorded carries where from (`source`): format 10, which a
+    /// bmvault from before schema v20 refuses and reads once upgraded, instead of keeping the
+    /// session without it. Recorded, edited or deleted, it round-trips; a typed one keeps its
+    /// format; a source that is not one word of lowercase ASCII is refused.
+    @Test func aSessionWithASourceRoundTripsAsFormatTen() throws {
+        let session = ReadingSession(id: EntityID.generate(at: Timestamp(millisecondsSince1970: 4)),
+                                     bookID: EntityID.generate(at: Timestamp(millisecondsSince1970: 5)),
+                                     startedAt: Timestamp(millisecondsSince1970: 6), endedAt: Timestamp(millisecondsSince1970: 7), pagesRead: 30,
+                                     source: "koreader")
+        var edited = session
+        edited.pagesRead = 31
+        edited.version = 2
+        var deleted = edited
+        deleted.deletedAt = Timestamp(millisecondsSince1970: 8)
+        deleted.version = 3
+        for (changed, clock) in [(session, HybridTimestamp.origin), (edited, Self.clock), (deleted, Self.clock)] {
+            let operation = Self.operation(.session(SessionVersion(changed, clock: clock)))
+            let encoded = OperationDocument.encode(operation)
+            #expect(try Self.decoded(encoded) == operation)
+            let text = String(decoding: encoded, as: UTF8.self)
+            #expect(text.contains(#""source":"koreader""#) && text.hasSuffix(#","v":10}"#), "\(changed)")
+        }
+        var typed = session
+        typed.source = nil
+        let typedText = String(decoding: OperationDocument.encode(Self.operation(.session(SessionVersion(typed, clock: .origin)))), as: UTF8.self)
+        #expect(!typedText.contains("source") && typedText.hasSuffix(#","v":2}"#))
+
+        let good = String(decoding: OperationDocument.encode(Self.operation(.session(SessionVersion(session, clock: .origin)))), as: UTF8.self)
+        for bad in ["", "KOReader", "ko reader", "koreader\\n", String(repeating: "k", count: TextRules.maximumSessionSourceBytes + 1)] {
+            let text = good.replacingOccurrences(of: #""source":"koreader""#, with: #""source":"\#(bad)""#)
+            guard case .refused = try OperationDocument.decode(Array(text.utf8), expectedKey: Self.key, device: deviceID("d")) else {
+                Issue.record("source \(bad.debugDescription) was accepted")
+                continue
+            }
+        }
+        // Any such word is taken, not only the programs this build imports from.
+        let later = good.replacingOccurrences(of: #""source":"koreader""#, with: #""source":"kobo-2""#)
+        guard case .operation(let read) = try OperationDocument.decode(Array(later.utf8), expectedKey: Self.key, device: deviceID("d")),
+              case .session(let version) = read.record else { Issue.record("not a session"); return }
+        #expect(version.session.source == "kobo-2")
+    }
+
     /// A version no change could follow, sent by a hostile or broken device, is refused at the
     /// door: it would otherwise trap the next edit on every device it reached (issue 23).
     @Test func aVersionOutsideItsRangeIsRefused() throws {

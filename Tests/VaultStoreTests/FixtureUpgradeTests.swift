@@ -56,6 +56,10 @@ import TestSupport
             #expect(bodies.contains { $0.contains(markdown) }, "no body with \(markdown.debugDescription)")
         }
         #expect(bodies.contains { $0.hasPrefix("---") }, "a body that starts like an option")
+        if expected.schemaVersion >= 20 {
+            #expect(expected.sessions.contains { $0.source == "koreader" && ($0.version ?? 1) > 1 }, "an imported session, corrected")
+            #expect(expected.sessions.contains { $0.source == nil }, "a typed session")
+        }
         if expected.schemaVersion < 7 {
             // A vault with no remote kept every operation, waiting.
             #expect(expected.outbox.counts.pending == expected.outbox.operations.count)
@@ -146,6 +150,42 @@ import TestSupport
         #expect(events.isEmpty, "the steps left something to upgrade")
         #expect(try store.schemaVersion() == Migrations.latestVersion)
         try expectEveryRecord(in: store, of: fixture)
+    }
+
+    /// Migration 0020 (`reading_session.source`) on the v19 fixture, the vault of the build
+    /// before it: every session comes through as typed (no source) with its numbers, and the
+    /// upgraded vault then keeps an imported session's source, through an edit too.
+    @Test func theV19FixtureUpgradesWithTypedSessionsAndThenKeepsASessionsSource() throws {
+        let fixture = try UpgradeFixtures.load(19)
+        let directory = try fixture.materialized()
+        defer { directory.remove() }
+        let before = try tableRows(Database(path: directory.databasePath, create: false), "reading_session")
+        let store = try Store.open(at: directory.databasePath, clock: TestClock(), generatorVersion: testGeneratorVersion)
+        #expect(try store.schemaVersion() >= 20)
+        #expect(try tableColumns(store.database, "reading_session").last == "source")
+        #expect(try tableRows(store.database, "reading_session", only: ["source"]).allSatisfy { $0 == "NULL" })
+        #expect(try tableRows(store.database, "reading_session").count == before.count)
+        try expectEveryRecord(in: store, of: fixture)
+        var sessions: [ReadingSession] = []
+        for expected in fixture.expected.sessions {
+            let id = try EntityID(validating: expected.id)
+            if let version = try store.read({ tables throws(StoreError) in try tables.sessions.version(id) }) { sessions.append(version.session) }
+        }
+        #expect(sessions.count == fixture.expected.sessions.count && sessions.allSatisfy { $0.source == nil })
+
+        let live = try #require(sessions.first { $0.deletedAt == nil })
+        let imported = ReadingSession(id: .generate(at: Timestamp(millisecondsSince1970: 1_790_000_000_000)), bookID: live.bookID,
+                                      startedAt: Timestamp(millisecondsSince1970: 1_790_000_000_000),
+                                      endedAt: Timestamp(millisecondsSince1970: 1_790_000_900_000), pagesRead: 12, source: "koreader")
+        try store.write { tables throws(StoreError) in _ = try tables.sessions.add(imported) }
+        try store.write { tables throws(StoreError) in
+            _ = try tables.sessions.edit(imported.id) { (session) throws(JournalError) in
+                try session.edited(startedAt: nil, endedAt: nil, pagesRead: 14, at: Timestamp(millisecondsSince1970: 1_800_000_000_000))
+            }
+        }
+        let read = try store.read { tables throws(StoreError) in try tables.sessions.session(imported.id) }
+        #expect(read.source == "koreader" && read.pagesRead == 14 && read.version == 2)
+        #expect(try store.read { tables throws(StoreError) in try tables.sessions.session(live.id) }.source == nil)
     }
 
     /// The newest fixture was written by this schema: opening it changes nothing at all.

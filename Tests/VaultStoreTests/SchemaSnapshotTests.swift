@@ -32,6 +32,7 @@ import TestSupport
         ("0017_files", "363dbf8766e59e0a55bf56895ae90a4be73eb25c5026029841709d13a6de70d5"),
         ("0018_file_sync", "26c88f0b3400aebca140c08cb8698150542cbcf5df0df7db03f862c516e918a8"),
         ("0019_remote_files", "67a3c705e087830a07e89778a1507c98d8f2373a033145030b8490752a8ab195"),
+        ("0020_session_sources", "618384c719180336889b1525211013b8715c5a2b8c7df2c35247a8315c28b541"),
     ]
 
     /// `<package>/Schemas/sqlite`, found from this file's own path.

@@ -108,6 +108,8 @@ struct ExpectedVault: Decodable {
         let id: String, bookId: String, startedAt: Int64, endedAt: Int64, pagesRead: Int
         /// From schema v9 (sessions can be corrected and deleted); absent before.
         let deletedAt: Int64?, version: Int64?
+        /// From schema v20 (where an import found it); absent before, and for a typed one.
+        let source: String?
     }
     struct Annotation: Decodable {
         let id: String, bookId: String, kind: String, body: String, locator: String?
@@ -310,6 +312,8 @@ func expectEveryRecord(in store: Store, of fixture: UpgradeFixture,
         #expect(read.pagesRead == session.pagesRead, sourceLocation: sourceLocation)
         #expect(read.deletedAt?.millisecondsSince1970 == session.deletedAt, "tombstone of session \(session.id)", sourceLocation: sourceLocation)
         #expect(read.version == session.version ?? 1, "version of session \(session.id)", sourceLocation: sourceLocation)
+        // Every session of a vault from before v20 upgrades with no source (it was typed).
+        #expect(read.source == session.source, "source of session \(session.id)", sourceLocation: sourceLocation)
     }
 
     // Notes and quotes, tombstones included, each to its original text.

@@ -255,7 +255,12 @@ enum BookMarkdownReader {
         guard ended >= started else {
             throw .invalidField(file: file, line: marker.line, record: record, field: "ended", reason: "the session ends before it starts")
         }
-        return ReadingSession(id: marker.id, bookID: bookID, startedAt: started, endedAt: ended, pagesRead: pages)
+        let source = try marker.attributes["source"].map { (text) throws(ArchiveError) in
+            do throws(JournalError) { return try TextRules.sessionSource(text) } catch {
+                throw .invalidField(file: file, line: marker.line, record: record, field: "source", reason: RecordFields.reason(error))
+            }
+        }
+        return ReadingSession(id: marker.id, bookID: bookID, startedAt: started, endedAt: ended, pagesRead: pages, source: source)
     }
 
     // MARK: - Notes and quotes

@@ -88,7 +88,9 @@ final class BookMarkdownWriter {
     /// `- 2026-12-03 09:05–10:35 (+01:00), 1 h 30 min, 20 pages <!-- bmvault:session ID
     /// started=START ended=END pages=N -->`: local times with their offset and the
     /// duration for the reader, the exact UTC times in the marker, which is all an import
-    /// reads of the line. Appended as bytes (a journal has tens of thousands of sessions).
+    /// reads of the line. A session an import recorded says where from, after its pages
+    /// (`20 pages (koreader)`) and in the marker (`source=koreader`). Appended as bytes (a
+    /// journal has tens of thousands of sessions).
     private static func append(_ session: ReadingSession, to out: inout [UInt8]) {
         let pages = String(session.pagesRead)
         let start = LocalTimeText.minute(session.startedAt), end = LocalTimeText.minute(session.endedAt)
@@ -98,7 +100,13 @@ final class BookMarkdownWriter {
         out.append(contentsOf: (start.prefix(10) == end.prefix(10) ? String(end.dropFirst(11)) : end).utf8)
         out.append(contentsOf: " (\(LocalTimeText.offset(session.startedAt))), \(LocalTimeText.duration(from: session.startedAt, to: session.endedAt)), ".utf8)
         out.append(contentsOf: pages.utf8)
-        out.append(ascii: session.pagesRead == 1 ? " page <!-- bmvault:session " : " pages <!-- bmvault:session ")
+        out.append(ascii: session.pagesRead == 1 ? " page" : " pages")
+        if let source = session.source {
+            out.append(ascii: " (")
+            out.append(contentsOf: source.utf8)
+            out.append(ascii: ")")
+        }
+        out.append(ascii: " <!-- bmvault:session ")
         out.append(contentsOf: session.id.rawValue.utf8)
         out.append(ascii: " started=")
         session.startedAt.appendISO8601(to: &out)
@@ -106,6 +114,10 @@ final class BookMarkdownWriter {
         session.endedAt.appendISO8601(to: &out)
         out.append(ascii: " pages=")
         out.append(contentsOf: pages.utf8)
+        if let source = session.source {
+            out.append(ascii: " source=")
+            out.append(contentsOf: source.utf8)
+        }
         out.append(ascii: " -->\n")
     }
 

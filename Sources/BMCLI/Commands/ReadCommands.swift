@@ -173,7 +173,7 @@ enum ReadCommands {
             text += HumanFormat.field("added", HumanFormat.localTime(book.createdAt))
                 + HumanFormat.field("journal", HumanFormat.counted([(counts.notes, "note"), (counts.quotes, "quote"), (counts.sessions, "session")]))
             for session in details.sessions {
-                text += HumanFormat.field("session", "\(HumanFormat.localTime(session.startedAt)) to \(HumanFormat.localTime(session.endedAt)), \(session.pagesRead) pages")
+                text += HumanFormat.field("session", "\(HumanFormat.localTime(session.startedAt)) to \(HumanFormat.localTime(session.endedAt)), \(session.pagesRead) pages" + HumanFormat.sourceSuffix(session))
             }
             console.out(text)
         case .session(let session):
@@ -185,7 +185,8 @@ enum ReadCommands {
                 + HumanFormat.field("book", names.shortID(session.bookID))
                 + HumanFormat.field("started", HumanFormat.localTime(session.startedAt))
                 + HumanFormat.field("ended", HumanFormat.localTime(session.endedAt))
-                + HumanFormat.field("pages", String(session.pagesRead)))
+                + HumanFormat.field("pages", String(session.pagesRead))
+                + (session.source.map { HumanFormat.field("source", $0) } ?? ""))
         }
     }
 }

@@ -112,14 +112,20 @@ enum HumanFormat {
     }
 
     /// One line per session: id, local start and end (the end's date only when it is
-    /// another day), duration, pages and the book's title.
+    /// another day), duration, pages (with where an import found it: `(koreader)`) and the
+    /// book's title.
     static func sessionLine(_ listing: SessionListing, name: IDNaming) -> String {
         let session = listing.session
         let start = localTime(session.startedAt), end = localTime(session.endedAt)
         let endShown = start.prefix(10) == end.prefix(10) ? String(end.dropFirst(11)) : end
-        let pages = session.pagesRead == 1 ? "1 page" : "\(session.pagesRead) pages"
+        let pages = (session.pagesRead == 1 ? "1 page" : "\(session.pagesRead) pages") + sourceSuffix(session)
         return "\(name(session.id))  \(start)–\(endShown)  \(duration(from: session.startedAt, to: session.endedAt))  \(pages)  "
             + printable(listing.bookTitle ?? "(title unreadable)") + "\n"
+    }
+
+    /// ` (koreader)` for a session an import recorded, nothing for one typed.
+    static func sourceSuffix(_ session: ReadingSession) -> String {
+        session.source.map { " (\($0))" } ?? ""
     }
 
     /// `1 h 30 min`, `45 min`, or `0 min`, whole minutes (``LocalTimeText``).

@@ -340,8 +340,9 @@ enum JSONDocuments {
         enum CodingKeys: String, CodingKey { case note, copy, deletion, mine }
     }
 
+    /// A session; `source` is where an import found it (`koreader`), null for one typed.
     struct SessionDocument: Encodable {
-        let id: String, bookId: String, startedAt: String, endedAt: String, pagesRead: Int
+        let id: String, bookId: String, startedAt: String, endedAt: String, pagesRead: Int, source: String?
 
         init(_ session: ReadingSession) {
             id = session.id.rawValue
@@ -349,12 +350,25 @@ enum JSONDocuments {
             startedAt = session.startedAt.iso8601
             endedAt = session.endedAt.iso8601
             pagesRead = session.pagesRead
+            source = session.source
         }
+
+        func encode(to encoder: Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(id, forKey: .id)
+            try container.encode(bookId, forKey: .bookId)
+            try container.encode(startedAt, forKey: .startedAt)
+            try container.encode(endedAt, forKey: .endedAt)
+            try container.encode(pagesRead, forKey: .pagesRead)
+            try container.encode(source, forKey: .source)   // null, not absent
+        }
+
+        enum CodingKeys: String, CodingKey { case id, bookId, startedAt, endedAt, pagesRead, source }
     }
 
     /// A session in `session list`: ``SessionDocument``'s fields and its book's title.
     struct SessionListingDocument: Encodable {
-        let id: String, bookId: String, bookTitle: String?, startedAt: String, endedAt: String, pagesRead: Int
+        let id: String, bookId: String, bookTitle: String?, startedAt: String, endedAt: String, pagesRead: Int, source: String?
 
         init(_ listing: SessionListing) {
             let session = listing.session
@@ -364,6 +378,7 @@ enum JSONDocuments {
             startedAt = session.startedAt.iso8601
             endedAt = session.endedAt.iso8601
             pagesRead = session.pagesRead
+            source = session.source
         }
 
         func encode(to encoder: Encoder) throws {
@@ -374,9 +389,10 @@ enum JSONDocuments {
             try container.encode(startedAt, forKey: .startedAt)
             try container.encode(endedAt, forKey: .endedAt)
             try container.encode(pagesRead, forKey: .pagesRead)
+            try container.encode(source, forKey: .source)   // null, not absent
         }
 
-        enum CodingKeys: String, CodingKey { case id, bookId, bookTitle, startedAt, endedAt, pagesRead }
+        enum CodingKeys: String, CodingKey { case id, bookId, bookTitle, startedAt, endedAt, pagesRead, source }
     }
 
     struct BookDetailsDocument: Encodable {

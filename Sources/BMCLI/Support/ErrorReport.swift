@@ -548,6 +548,7 @@ struct ErrorReport: Equatable {
         case .invalidEdition: return "a book's edition is malformed"
         case .invalidTag: return "a tag is one word of at most \(Tag.maximumCharacters) characters, with no space or comma"
         case .invalidImportKey: return "not an import key (a source, a colon, then letters and digits)"
+        case .invalidSessionSource: return "not a session source (a short word of lowercase letters, digits and -)"
         }
     }
 

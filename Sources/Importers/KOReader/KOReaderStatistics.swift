@@ -9,6 +9,10 @@ public import Journal
 /// first page's start to the last page's end; its pages are the distinct pages turned in
 /// it. A session shorter than ``Rules/minimumSeconds`` is counted, not kept.
 public struct KOReaderStatistics: Sendable {
+    /// What a session recorded from this file says of where it came from
+    /// (``ReadingSession/source``).
+    public static let sessionSource = "koreader"
+
     /// How page turns become sessions (`import --gap`, `--min-session`).
     public struct Rules: Sendable, Equatable {
         /// The longest pause, in seconds, inside one session.

@@ -7,14 +7,18 @@
 /// same clock too. A session never changed since it was recorded has the origin clock
 /// (``HybridTimestamp/origin``): any change wins over it, and a recording (from an archive,
 /// or a device that arrives late) never undoes one.
+/// Where the session came from (``ReadingSession/source``) is set once, when it was
+/// recorded, and no change takes it away: a winner without one (changed on a device that
+/// had the session without it, from an archive read by an older bmvault) keeps the other's.
 public struct SessionEditPolicy: ConflictPolicy {
     public typealias Value = SessionVersion
 
     public init() {}
 
     public func resolve(local: Side<SessionVersion>, remote: Side<SessionVersion>, divergence: Divergence) -> Resolution<SessionVersion> {
-        remote.clock > local.clock
-            ? .winner(remote.value, why: "remote was changed last")
-            : .winner(local.value, why: "local was changed last")
+        let remoteWins = remote.clock > local.clock
+        var winner = remoteWins ? remote.value : local.value
+        winner.session.source = winner.session.source ?? (remoteWins ? local.value : remote.value).session.source
+        return .winner(winner, why: remoteWins ? "remote was changed last" : "local was changed last")
     }
 }

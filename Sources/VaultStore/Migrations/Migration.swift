@@ -53,6 +53,7 @@ enum Migrations {
         Migration0017Files.migration,
         Migration0018FileSync.migration,
         Migration0019RemoteFiles.migration,
+        Migration0020SessionSources.migration,
     ]
 
     static var latestVersion: Int { all.count }

@@ -35,7 +35,8 @@ extension BookTable {
         let sessions = tables.sessions
         for session in try sessions.live(of: duplicate) {
             try sessions.insert(ReadingSession(id: .generate(at: store.clock.now()), bookID: kept, startedAt: session.startedAt,
-                                               endedAt: session.endedAt, pagesRead: session.pagesRead), outboxState: .pending)
+                                               endedAt: session.endedAt, pagesRead: session.pagesRead, source: session.source),
+                                outboxState: .pending)
             try sessions.delete(session.id)
             summary.sessions += 1
         }

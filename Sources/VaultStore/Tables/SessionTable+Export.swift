@@ -7,14 +7,14 @@ extension SessionTable {
     public func forEachLive(_ body: (ReadingSession) throws(StoreError) -> Void) throws(StoreError) {
         _ = try tables.store.requireCipher()
         try tables.database.forEachRow("""
-            SELECT id, book_id, started_at, ended_at, pages_read FROM reading_session WHERE deleted_at IS NULL
+            SELECT id, book_id, started_at, ended_at, pages_read, source FROM reading_session WHERE deleted_at IS NULL
             ORDER BY book_id, started_at, id
             """) { (row) throws(StoreError) in
             guard let id = try? EntityID(validating: row.text("id")),
                   let bookID = try? EntityID(validating: row.text("book_id")) else { return }
             try body(ReadingSession(id: id, bookID: bookID, startedAt: Timestamp(millisecondsSince1970: row.int64("started_at")),
                                     endedAt: Timestamp(millisecondsSince1970: row.int64("ended_at")),
-                                    pagesRead: Int(row.int64("pages_read"))))
+                                    pagesRead: Int(row.int64("pages_read")), source: row.optionalText("source")))
         }
     }
 }

@@ -3,7 +3,8 @@ import SyncWire
 
 /// `reading_session`: when the reader read, and how many pages, all in the clear. A session
 /// can be corrected and deleted (schema v9), each change with its clock, which
-/// ``SessionEditPolicy`` compares between devices.
+/// ``SessionEditPolicy`` compares between devices. One an import recorded names where it
+/// came from (schema v20, `source`, in the clear too).
 public struct SessionTable {
     let tables: Tables
     private var store: Store { tables.store }
@@ -12,7 +13,7 @@ public struct SessionTable {
     // Made once: the statement cache is keyed by the text.
     private static let writeSQL = """
         INSERT INTO reading_session (\(SessionColumn.list)) VALUES (\(SessionColumn.placeholders))
-        ON CONFLICT (id) DO UPDATE SET \(SessionColumn.assignments([.startedAt, .endedAt, .pagesRead, .deletedAt, .version, .hlc]))
+        ON CONFLICT (id) DO UPDATE SET \(SessionColumn.assignments([.startedAt, .endedAt, .pagesRead, .deletedAt, .version, .hlc, .source]))
         """
 
     /// Saves a new session with its `create` operation and, when `percent` is given and
@@ -93,6 +94,7 @@ public struct SessionTable {
             case .deletedAt: .integer(session.deletedAt?.millisecondsSince1970)
             case .version: .integer(session.version)
             case .hlc: .text(version.clock.description)
+            case .source: session.source.map { .text($0) } ?? .null
             }
         })
     }
@@ -146,7 +148,8 @@ public struct SessionTable {
                 ReadingSession(id: id, bookID: bookID, startedAt: time(.startedAt), endedAt: time(.endedAt),
                                pagesRead: Int(row.int64(SessionColumn.pagesRead)),
                                deletedAt: row.isNull(SessionColumn.deletedAt) ? nil : time(.deletedAt),
-                               version: row.int64(SessionColumn.version)),
+                               version: row.int64(SessionColumn.version),
+                               source: row.isNull(SessionColumn.source) ? nil : row.text(SessionColumn.source)),
                 clock: clock))
         }
         return sessions
@@ -155,7 +158,7 @@ public struct SessionTable {
 
 /// The columns of `reading_session`, in the order ``SessionTable`` selects and writes them.
 enum SessionColumn: Int32, TableColumns {
-    case id, bookID, startedAt, endedAt, pagesRead, deletedAt, version, hlc
+    case id, bookID, startedAt, endedAt, pagesRead, deletedAt, version, hlc, source
 
     var name: String {
         switch self {
@@ -167,6 +170,7 @@ enum SessionColumn: Int32, TableColumns {
         case .deletedAt: "deleted_at"
         case .version: "version"
         case .hlc: "hlc"
+        case .source: "source"
         }
     }
 }
