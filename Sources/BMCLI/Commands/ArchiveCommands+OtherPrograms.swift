@@ -5,9 +5,13 @@ import VaultKit
 /// and a real one, a line per book, then what was added, updated, already there, merged and
 /// only counted, so nothing the file holds goes unmentioned.
 extension ArchiveCommands {
-    static func humanSummary(_ report: OtherProgramImportReport) -> String {
+    /// `place`: the file's place on the reading device whose import it is part of (that
+    /// import says once that a dry run changed nothing).
+    static func humanSummary(_ report: OtherProgramImportReport, onDevice: Bool = false, place: String? = nil) -> String {
         let found = report.format == .koreader && report.files > 1 ? plural(report.files, "KOReader sidecar") : report.format.name
-        var text = (report.dryRun ? "Dry run: nothing was changed. Found " : "Imported ") + found + ": " + plural(report.books.count, "book") + ".\n"
+        let heading = onDevice ? (report.dryRun ? "Found " : "Imported ") + found + (place.map { " at " + HumanFormat.printable($0) } ?? "")
+            : (report.dryRun ? "Dry run: nothing was changed. Found " : "Imported ") + found
+        var text = heading + ": " + plural(report.books.count, "book") + ".\n"
         for book in report.books {
             var parts: [String] = []
             if book.added.quotes > 0 { parts.append(plural(book.added.quotes, "quote")) }
@@ -75,7 +79,7 @@ extension ArchiveCommands {
         case .kobo:
             return [("Counted only:", "\(plural(report.unopened, "book")) never opened on the device, "
                         + "\(plural(report.bookmarks, "dog-ear")) (progress hints), \(withoutText)")]
-        case .jrnl, .bmvault, .koreaderStatistics:
+        case .jrnl, .bmvault, .koreaderStatistics, .device:
             return []
         }
     }
@@ -116,6 +120,20 @@ extension ArchiveCommands {
         /// bmvault 0.19: KOReader's page turns, its sessions too short or ending in the
         /// future; a Kobo's books never opened.
         let pageTurns: Int, tooShort: Int, inFuture: Int, unopened: Int
+        /// bmvault 0.19, a reading device's folder (format `device`, the fields above adding
+        /// up its files): each file's own document, with its `place` on the device (absent
+        /// for KOReader's sidecars) and its number of `files`.
+        var sources: [OtherProgramDocument]?
+        var place: String?, files: Int?
+
+        init(_ device: DeviceImportReport, listingSkipped: Bool) {
+            self.init(device.whole, listingSkipped: listingSkipped)
+            sources = device.sources.map {
+                var source = OtherProgramDocument($0.report, listingSkipped: listingSkipped)
+                (source.place, source.files) = ($0.place, $0.report.files)
+                return source
+            }
+        }
 
         init(_ report: OtherProgramImportReport, listingSkipped: Bool) {
             format = report.format.rawValue
