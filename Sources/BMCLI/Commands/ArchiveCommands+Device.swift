@@ -28,4 +28,40 @@ extension ArchiveCommands {
     private static func name(of report: OtherProgramImportReport) -> String {
         report.format == .koreader ? plural(report.files, "KOReader sidecar") : report.format.name
     }
+
+    /// `import --json` of a reading device's folder, documented in Docs/CLI.md: the device as
+    /// one file's document (format `device`, adding up its files), and `sources`.
+    struct DeviceDocument: Encodable {
+        /// One file's document, as importing it alone gives it, with its `place` on the
+        /// device (null for KOReader's sidecars) and the number of `files` read.
+        struct SourceDocument: Encodable {
+            let document: OtherProgramDocument, place: String?, files: Int
+
+            private enum CodingKeys: String, CodingKey { case place, files }
+
+            func encode(to encoder: any Encoder) throws {
+                try document.encode(to: encoder)
+                var container = encoder.container(keyedBy: CodingKeys.self)
+                try container.encode(place, forKey: .place)
+                try container.encode(files, forKey: .files)
+            }
+        }
+
+        let whole: OtherProgramDocument, sources: [SourceDocument]
+
+        private enum CodingKeys: String, CodingKey { case sources }
+
+        init(_ device: DeviceImportReport, listingSkipped: Bool) {
+            whole = OtherProgramDocument(device.whole, listingSkipped: listingSkipped)
+            sources = device.sources.map {
+                SourceDocument(document: OtherProgramDocument($0.report, listingSkipped: listingSkipped), place: $0.place, files: $0.report.files)
+            }
+        }
+
+        func encode(to encoder: any Encoder) throws {
+            try whole.encode(to: encoder)
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(sources, forKey: .sources)
+        }
+    }
 }

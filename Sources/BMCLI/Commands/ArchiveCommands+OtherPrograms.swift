@@ -120,20 +120,6 @@ extension ArchiveCommands {
         /// bmvault 0.19: KOReader's page turns, its sessions too short or ending in the
         /// future; a Kobo's books never opened.
         let pageTurns: Int, tooShort: Int, inFuture: Int, unopened: Int
-        /// bmvault 0.19, a reading device's folder (format `device`, the fields above adding
-        /// up its files): each file's own document, with its `place` on the device (absent
-        /// for KOReader's sidecars) and its number of `files`.
-        var sources: [OtherProgramDocument]?
-        var place: String?, files: Int?
-
-        init(_ device: DeviceImportReport, listingSkipped: Bool) {
-            self.init(device.whole, listingSkipped: listingSkipped)
-            sources = device.sources.map {
-                var source = OtherProgramDocument($0.report, listingSkipped: listingSkipped)
-                (source.place, source.files) = ($0.place, $0.report.files)
-                return source
-            }
-        }
 
         init(_ report: OtherProgramImportReport, listingSkipped: Bool) {
             format = report.format.rawValue

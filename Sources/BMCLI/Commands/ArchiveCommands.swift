@@ -113,7 +113,7 @@ enum ArchiveCommands {
                         let report = try context.openVault().importDevice(at: input.path, dryRun: input.dryRun, sessions: rules, progress: progress)
                         if showedProgress { context.console.progress("\n") }
                         if input.json {
-                            context.console.out(JSONDocuments.render(OtherProgramDocument(report, listingSkipped: context.verbose)))
+                            context.console.out(JSONDocuments.render(DeviceDocument(report, listingSkipped: context.verbose)))
                         } else {
                             context.console.out(humanSummary(report, at: input.path) + (context.verbose ? skippedListing(report.whole) : ""))
                         }
