@@ -7,9 +7,10 @@ extension Vault {
     public static let largestImportFile = 256 << 20
 
     /// The format of the file at `path`, by its content: a bmvault archive (a directory, or
-    /// its journal.json) or a file another program wrote. Nil: no format bmvault reads. What
-    /// is not a regular file (a folder, a pipe, nothing) is left to the archive's reader, which
-    /// says what it is; a pipe is never opened here.
+    /// its journal.json) or a file another program wrote; a folder, by what it holds: a
+    /// reading device's drive (``ReadingDevice``), or KOReader's sidecars. Nil: no format
+    /// bmvault reads. Anything else that is not a regular file (another folder, a pipe,
+    /// nothing) is left to the archive's reader, which says what it is; a pipe is never opened here.
     public static func importFormat(at path: String) -> ImportFormat? {
         let kind = (try? FileSystem.status(path))?.kind
         guard kind == .regular else {
