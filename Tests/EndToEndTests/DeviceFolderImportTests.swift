@@ -149,6 +149,29 @@ import Testing
         #expect(try vault.run(["import", "--from", "device", plain.path]).status == 65)
     }
 
+    /// No title, author or highlight of the device's files reaches standard error or the log
+    /// file, even with `--debug`, for an import that succeeds or one that fails.
+    @Test func nothingOfTheDevicesContentReachesTheLogOrStandardError() throws {
+        let vault = try TestVault()
+        try vault.createUnlocked()
+        let device = try Self.device(in: vault.root)
+        let state = vault.root.appendingPathComponent("state")
+        let environment = ["XDG_STATE_HOME": state.path]
+        let imported = try vault.run(["--debug", "import", device.path], environment: environment)
+        #expect(imported.status == 0, "\(imported)")
+        // Content the import did read: on standard output (the summary names books).
+        let content = ["Frankenstein", "Elantris", "How to Write One Song", "Smart Notes", "Wollstonecraft", "Sanderson", "Gibran"]
+        #expect(content.allSatisfy(imported.stdout.contains), "the content was there to leak")
+        try Data("not a database\n".utf8).write(to: device.appendingPathComponent(".kobo/KoboReader.sqlite"))
+        let failed = try vault.run(["--debug", "import", device.path], environment: environment)
+        #expect(failed.status == 65, "\(failed)")
+        let log = try String(contentsOf: state.appendingPathComponent("bmvault/bmvault.log"), encoding: .utf8)
+        #expect(log.contains("command=import"), "the log was written")
+        for text in [imported.stderr, failed.stderr, log] {
+            #expect(!content.contains(where: text.contains), "\(text)")
+        }
+    }
+
     /// Locked, and no passphrase source (what a service started at a mount meets): exit 77,
     /// nothing imported.
     @Test func aLockedVaultImportsNothingFromTheDevice() throws {
