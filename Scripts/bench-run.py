@@ -49,11 +49,12 @@ SYNC_ANNOTATIONS = 7_042       # + 2,816 sessions + 140 books = 9,998 records, o
 MiB = 1024 * 1024
 # The row groups `--only` selects.
 ONLY_ROWS = {"note", "list", "books", "stats", "show", "search", "status", "export", "import", "sync", "migrate", "unlock", "size",
-             "capture", "kindle", "goodreads", "koreader-stats", "file", "notes"}
+             "capture", "kindle", "goodreads", "koreader-stats", "device", "file", "notes"}
 KINDLE_CLIPPINGS = 10_000      # issue 20: a My Clippings.txt of this many clippings
 GOODREADS_ROWS = 20_000        # issue 40: a Goodreads library export of this many books
 STATISTICS_DAYS = 365          # issue 43: KOReader statistics of a year of daily reading...
 STATISTICS_TURNS = 7_000       # ... about this many page turns
+KOBO_BYTES = 3 * MiB           # issue 43: a reading device's Kobo database about this large
 BOOK_FILE_BYTES = 200_000_000  # issue 19: `file add` of a PDF this large
 # Issue 16's goal for capture against jrnl's add: bmvault / jrnl at most this, per journal size.
 CAPTURE_GOALS = {"empty": 0.25, "100k": 0.02}
@@ -429,6 +430,8 @@ class Bench:
             self.measure_goodreads_import()
         if self.wants("koreader-stats"):
             self.measure_statistics_import()
+        if self.wants("device"):
+            self.measure_device_import()
         if self.wants("file") and self.has_command("file", "add"):
             self.measure_file_add()
         if self.wants("sync"):
@@ -677,6 +680,128 @@ class Bench:
         self.check_runs(self.bmvault(again, "import", statistics))
         self.timed_row("`import statistics.sqlite3` (KOReader) again (adds nothing)", size, self.bmvault(again, "import", statistics),
                        self.slow_runs, target_seconds=0.25, target_rss=64 * MiB, target="≤ 0.25 s, ≤ 64 MiB")
+
+    # Kobo's own schema for the two tables bmvault reads, as the real KoboReader.sqlite in
+    # ../shared/fixtures/importers/kobo has them (firmware 4.x), with the indexes it has.
+    KOBO_SCHEMA = """
+        CREATE TABLE content( ContentID TEXT NOT NULL, ContentType TEXT NOT NULL, MimeType TEXT NOT NULL, BookID TEXT,
+            BookTitle TEXT, ImageId TEXT, Title TEXT COLLATE NOCASE, Attribution TEXT COLLATE NOCASE, Description TEXT,
+            DateCreated TEXT, ShortCoverKey TEXT, adobe_location TEXT, Publisher TEXT, IsEncrypted BOOL, DateLastRead TEXT,
+            FirstTimeReading BOOL, ChapterIDBookmarked TEXT, ParagraphBookmarked INTEGER, BookmarkWordOffset INTEGER,
+            NumShortcovers INTEGER, VolumeIndex INTEGER, ___NumPages INTEGER, ReadStatus INTEGER, ___SyncTime TEXT,
+            ___UserID TEXT NOT NULL, PublicationId TEXT, ___FileOffset INTEGER, ___FileSize INTEGER, ___PercentRead INTEGER,
+            ___ExpirationStatus INTEGER, FavouritesIndex NOT NULL DEFAULT -1, Accessibility INTEGER DEFAULT 1, ContentURL TEXT,
+            Language TEXT, BookshelfTags TEXT, IsDownloaded BIT NOT NULL DEFAULT 1, FeedbackType INTEGER DEFAULT 0,
+            AverageRating INTEGER DEFAULT 0, Depth INTEGER, PageProgressDirection TEXT, InWishlist BOOL NOT NULL DEFAULT FALSE,
+            ISBN TEXT, WishlistedDate TEXT DEFAULT "0000-00-00T00:00:00.000", FeedbackTypeSynced INTEGER DEFAULT 0,
+            IsSocialEnabled BOOL NOT NULL DEFAULT TRUE, EpubType INT NOT NULL DEFAULT -1, Monetization INTEGER DEFAULT 2,
+            ExternalId TEXT, Series TEXT, SeriesNumber TEXT, Subtitle TEXT, WordCount INTEGER DEFAULT -1, Fallback TEXT,
+            RestOfBookEstimate INTEGER, CurrentChapterEstimate INTEGER, CurrentChapterProgress FLOAT, PocketStatus INTEGER DEFAULT 0,
+            UnsyncedPocketChanges TEXT, ImageUrl TEXT, DateAdded TEXT, WorkId TEXT, Properties TEXT, RenditionSpread TEXT,
+            RatingCount INTEGER DEFAULT 0, ReviewsSyncDate TEXT, MediaOverlay TEXT, MediaOverlayType TEXT, RedirectPreviewUrl TEXT,
+            PreviewFileSize INTEGER, EntitlementId TEXT, CrossRevisionId TEXT, DownloadUrl TEXT, ReadStateSynced BIT NOT NULL DEFAULT false,
+            TimesStartedReading INTEGER, TimeSpentReading INTEGER, LastTimeStartedReading TEXT, LastTimeFinishedReading TEXT,
+            ApplicableSubscriptions TEXT, ExternalIds TEXT, PurchaseRevisionId TEXT, SeriesID TEXT, SeriesNumberFloat REAL,
+            AdobeLoanExpiration TEXT, HideFromHomePage bit, IsInternetArchive BOOL NOT NULL DEFAULT FALSE, titleKana TEXT,
+            subtitleKana TEXT, seriesKana TEXT, attributionKana TEXT, publisherKana TEXT, IsPurchaseable BOOL DEFAULT TRUE,
+            IsSupported BOOL DEFAULT TRUE, AnnotationsSyncToken TEXT, DateModified TEXT DEFAULT "0000-00-00T00:00:00.000",
+            StorePages INTEGER DEFAULT 0, StoreWordCount INTEGER DEFAULT 0, StoreTimeToReadLowerEstimate INTEGER DEFAULT 0,
+            StoreTimeToReadUpperEstimate INTEGER DEFAULT 0, Duration INTEGER DEFAULT 0, IsAbridged BOOL DEFAULT NULL,
+            SyncConflictType INTEGER DEFAULT 0, PRIMARY KEY (ContentID) );
+        CREATE TABLE Bookmark ( BookmarkID TEXT NOT NULL, VolumeID TEXT NOT NULL, ContentID TEXT NOT NULL,
+            StartContainerPath TEXT NOT NULL, StartContainerChildIndex INTEGER NOT NULL, StartOffset INTEGER NOT NULL,
+            EndContainerPath TEXT NOT NULL, EndContainerChildIndex INTEGER NOT NULL, EndOffset INTEGER NOT NULL, Text TEXT,
+            Annotation TEXT, ExtraAnnotationData BLOB, DateCreated TEXT, ChapterProgress REAL NOT NULL DEFAULT 0,
+            Hidden BOOL NOT NULL DEFAULT 0, Version TEXT, DateModified TEXT, Creator TEXT, UUID TEXT, UserID TEXT, SyncTime TEXT,
+            Published BIT default false, ContextString TEXT, Type TEXT, PRIMARY KEY (BookmarkID) );
+        CREATE INDEX content_bookid_index ON content (BookID);
+        CREATE INDEX bookmark_content ON bookmark (ContentID);
+        CREATE INDEX bookmark_volume ON bookmark (VolumeID);
+        """
+
+    @staticmethod
+    def kobo_database(path, size=KOBO_BYTES):
+        """A KoboReader.sqlite with Kobo's schema (``KOBO_SCHEMA``), seeded, of about `size`
+        bytes: a library of sideloaded kepubs as the real file has them (a `content` row per
+        book with its shop description, one per file of the book (type 9) and per entry of its
+        table of contents (type 899)), a third of them opened, highlights in the opened ones
+        (every eighth with a note), dog-ears; added book by book until the file is `size`."""
+        rng = random.Random(SEED)
+        words = ("the reader closes book and thinks about chapter light river memory winter garden letter city "
+                 "silence morning promise stranger journey harbour candle mirror").split()
+        user = "9096560f-fc26-4cb2-9527-dba6803a8055"
+        path.unlink(missing_ok=True)
+        db = sqlite3.connect(path)
+        db.executescript(Bench.KOBO_SCHEMA)
+        book = 0
+        while True:
+            for _ in range(5):
+                author = f"Author{book % 40}, Bench"
+                title = f"Bench Kobo Book {book}"
+                volume = f"file:///mnt/onboard/{author}/{title} - {author}.kepub.epub"
+                opened = book % 3 == 0
+                description = "<p>" + " ".join(rng.choice(words) for _ in range(rng.randrange(150, 300))) + "</p>"
+                db.execute("INSERT INTO content (ContentID, ContentType, MimeType, Title, Attribution, Description, DateCreated, "
+                           "DateLastRead, ReadStatus, ___UserID, ___PercentRead, ISBN, LastTimeStartedReading, VolumeIndex) "
+                           "VALUES (?, '6', 'application/x-kobo-epub+zip', ?, ?, ?, '2024-01-01T00:00:00Z', ?, ?, ?, ?, ?, ?, -1)",
+                           (volume, title, author, description, "2025-03-01T20:00:00Z" if opened else None, 1 if opened else 0,
+                            user, rng.randrange(1, 100) if opened else 0, f"97800000{book:05}", "2025-02-01T20:00:00Z" if opened else None))
+                chapters = rng.randrange(20, 40)
+                for chapter in range(chapters):
+                    file = f"{volume[len('file://'):]}!!chapter_{chapter:03}.html"
+                    db.execute("INSERT INTO content (ContentID, ContentType, MimeType, BookID, BookTitle, Title, VolumeIndex, ___UserID) "
+                               "VALUES (?, '9', 'application/xhtml+xml', ?, ?, ?, ?, ?)",
+                               (file, volume, title, f"chapter_{chapter:03}.html", chapter, user))
+                    db.execute("INSERT INTO content (ContentID, ContentType, MimeType, BookID, BookTitle, Title, ChapterIDBookmarked, "
+                               "VolumeIndex, Depth, ___UserID) VALUES (?, '899', 'application/x-kobo-epub+zip', ?, ?, ?, ?, ?, 1, ?)",
+                               (file + "-1", volume, title, f"Chapter {chapter + 1}", file, chapter, user))
+                    if not opened:
+                        continue
+                    for mark in range(rng.randrange(0, 4)):
+                        kind = "dogear" if rng.random() < 0.03 else "highlight"
+                        text = " ".join(rng.choice(words) for _ in range(rng.randrange(12, 50))).capitalize() + "." if kind == "highlight" else None
+                        note = f"My thought on it: {rng.choice(words)}." if kind == "highlight" and rng.random() < 0.125 else None
+                        db.execute("INSERT INTO Bookmark (BookmarkID, VolumeID, ContentID, StartContainerPath, StartContainerChildIndex, "
+                                   "StartOffset, EndContainerPath, EndContainerChildIndex, EndOffset, Text, Annotation, DateCreated, "
+                                   "ChapterProgress, Hidden, UserID, Type) VALUES (?, ?, ?, 'span#kobo\\.1\\.1', -99, 0, "
+                                   "'span#kobo\\.1\\.1', -99, 40, ?, ?, ?, ?, 'false', ?, ?)",
+                                   (f"{rng.getrandbits(128):032x}", volume, file, text, note,
+                                    f"2025-02-{rng.randrange(1, 29):02}T{rng.randrange(24):02}:{rng.randrange(60):02}:00.000",
+                                    (mark + rng.random()) / 4, user, kind))
+                book += 1
+            db.commit()
+            if path.stat().st_size >= size:
+                break
+        db.close()
+
+    def device_folder(self, root):
+        """A Kobo's drive running KOReader, with a Kindle's clippings beside: the 10,000
+        clippings of the Kindle row, a Kobo database of about 3 MB, the statistics of the
+        KOReader row."""
+        shutil.rmtree(root, ignore_errors=True)
+        for folder in ["documents", ".kobo", ".adds/koreader/settings"]:
+            (root / folder).mkdir(parents=True)
+        self.kindle_clippings(root / "documents" / "My Clippings.txt")
+        self.kobo_database(root / ".kobo" / "KoboReader.sqlite")
+        self.koreader_statistics(root / ".adds" / "koreader" / "settings" / "statistics.sqlite3")
+
+    def measure_device_import(self):
+        """Issue 43: `import DEVICE` of a device's folder (10,000 clippings, a 3 MB Kobo database
+        and a year of KOReader statistics) into a fresh vault (≤ 2 s), and again into the vault
+        that has it all (≤ half)."""
+        device = SCRATCH / "KOBOeReader"
+        self.device_folder(device)
+        kobo = (device / ".kobo" / "KoboReader.sqlite").stat().st_size
+        size = f"{KINDLE_CLIPPINGS // 1000}k clippings, {fmt_bytes(kobo)} Kobo, {STATISTICS_TURNS // 1000}k page turns"
+        fresh = SCRATCH / "device-fresh"
+        self.timed_row("`import DEVICE` (Kindle, Kobo, KOReader) into a fresh vault", size, self.bmvault(fresh, "import", device),
+                       self.slow_runs, prepare=self.fresh_vault_command(fresh), target_seconds=2.0, target_rss=64 * MiB,
+                       target="≤ 2 s, ≤ 64 MiB")
+        again = SCRATCH / "device-again"
+        subprocess.run(self.fresh_vault_command(again), shell=True, check=True, env=self.env)
+        self.check_runs(self.bmvault(again, "import", device))
+        self.timed_row("`import DEVICE` (Kindle, Kobo, KOReader) again (adds nothing)", size, self.bmvault(again, "import", device),
+                       self.slow_runs, target_seconds=1.0, target_rss=64 * MiB, target="≤ 1 s, ≤ 64 MiB")
 
     @staticmethod
     def large_pdf(path, size=BOOK_FILE_BYTES):

@@ -18,6 +18,9 @@ public enum ImportFormat: String, Sendable {
     case koreaderStatistics = "koreader-stats"
     /// A Kobo's database (`.kobo/KoboReader.sqlite`): books, highlights and notes.
     case kobo
+    /// A reading device's drive (or a copy of it): every file above it holds, in one import.
+    /// A folder, never a file: told by where the programs keep their files, not by content.
+    case device
 
     /// The format of the file at `path` that begins with `prefix` (its first bytes), or nil.
     /// A database is told by its tables.
@@ -75,6 +78,7 @@ public enum ImportFormat: String, Sendable {
         case .jrnl: "a jrnl journal (JSON)"
         case .koreaderStatistics: "KOReader statistics (statistics.sqlite3)"
         case .kobo: "a Kobo's database (KoboReader.sqlite)"
+        case .device: "a reading device's drive"
         }
     }
 }

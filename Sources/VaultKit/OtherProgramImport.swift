@@ -107,22 +107,6 @@ extension Vault {
         }
         let now = clock.now()
         switch format {
-        case .kindle:
-            let plan = try Self.kindleImportPlan(at: path)
-            let total = plan.totals.quotes + plan.totals.notes
-            var done = 0
-            report.summary = try Self.archiveOrStoreCall {
-                try store.importArchive(dryRun: dryRun) { importer in
-                    for book in plan.books {
-                        report.books.append(try Self.importKindle(book, into: importer, at: now))
-                        done += book.quotes.count + book.notes.count
-                        progress(done, total)
-                    }
-                }
-            }
-            let totals = plan.totals
-            (report.merged, report.bookmarks, report.placeholders, report.empty) =
-                (totals.replaced + totals.repeatedNotes, totals.bookmarks, totals.placeholders, totals.empty)
         case .koreader where Self.filePrefix(at: path).map(KOReaderExport.isExport) == true:
             let export = try Self.importedFile(at: path) { (bytes) throws(ImportError) in try KOReaderExport.read(bytes) }
             let total = export.documents.reduce(0) { $0 + $1.entries.count }
@@ -137,25 +121,15 @@ extension Vault {
                 }
             }
             report.empty = export.documents.reduce(0) { $0 + $1.entries.filter { $0.highlight.text.allSatisfy(\.isWhitespace) }.count }
-        case .koreader:
-            var paths = Self.koreaderSidecars(under: path)
-            if paths.isEmpty { paths = [path] }
-            var sidecars: [(sidecar: KOReaderSidecar, path: String)] = []
-            for path in paths { sidecars.append((try Self.koreaderSidecar(at: path), path)) }
-            report.files = sidecars.count
-            let total = sidecars.reduce(0) { $0 + $1.sidecar.highlights.count }
-            var done = 0
+        case .kindle, .koreader, .koreaderStatistics, .kobo:
+            // A device's folder given with `--from`: its file of that format.
+            let file = try OtherProgramFile.read(at: ReadingDevice.place(of: format, in: path).map { path + "/" + $0 } ?? path,
+                                                 format: format, rules: rules)
             report.summary = try Self.archiveOrStoreCall {
                 try store.importArchive(dryRun: dryRun) { importer in
-                    for (sidecar, path) in sidecars {
-                        report.books.append(try Self.importKOReader(sidecar, from: path, into: importer, at: now))
-                        done += sidecar.highlights.count
-                        progress(done, total)
-                    }
+                    try file.importBooks(into: importer, report: &report, at: now) { progress($0, file.total) }
                 }
             }
-            report.bookmarks = sidecars.reduce(0) { $0 + $1.sidecar.bookmarks }
-            report.empty = sidecars.reduce(0) { $0 + $1.sidecar.highlights.filter { $0.text.allSatisfy(\.isWhitespace) }.count }
         case .calibre:
             let calibre = try Self.importedFile(at: path) { (bytes) throws(ImportError) in try CalibreHighlights.read(bytes) }
             guard let named = try named() else { throw .importNeedsBook(format: .calibre) }
@@ -198,41 +172,9 @@ extension Vault {
                     }
                 }
             }
-        case .koreaderStatistics:
-            let statistics: KOReaderStatistics
-            do { statistics = try KOReaderStatistics.read(at: path, rules: rules) } catch { throw .importFile(error) }
-            let total = statistics.books.reduce(0) { $0 + $1.sessions.count }
-            var done = 0
-            report.summary = try Self.archiveOrStoreCall {
-                try store.importArchive(dryRun: dryRun) { importer in
-                    for book in statistics.books {
-                        if let line = try Self.importKOReaderStatistics(book, into: importer, report: &report, at: now) { report.books.append(line) }
-                        done += book.sessions.count
-                        progress(done, total)
-                    }
-                }
-            }
-            report.pageTurns = statistics.pageTurns
-            report.tooShort = statistics.books.reduce(0) { $0 + $1.tooShort }
-        case .kobo:
-            let kobo: KoboDatabase
-            do { kobo = try KoboDatabase.read(at: Self.koboDatabase(in: path) ?? path) } catch { throw .importFile(error) }
-            let total = kobo.books.reduce(0) { $0 + $1.highlights.count }
-            var done = 0
-            report.summary = try Self.archiveOrStoreCall {
-                try store.importArchive(dryRun: dryRun) { importer in
-                    for book in kobo.books {
-                        report.books.append(try Self.importKobo(book, into: importer, at: now))
-                        done += book.highlights.count
-                        progress(done, total)
-                    }
-                }
-            }
-            report.unopened = kobo.unopened
-            report.bookmarks = kobo.books.reduce(0) { $0 + $1.dogEars }
-            report.empty = kobo.books.reduce(0) { $0 + $1.withoutText }
-        case .bmvault:
-            // An archive is imported by ``importArchive(from:dryRun:force:)``, never here.
+        case .bmvault, .device:
+            // An archive is imported by ``importArchive(from:dryRun:force:)``, a device's
+            // folder by ``importDevice(at:dryRun:sessions:progress:)``, never here.
             throw .notImportable(path: path)
         }
         return report
@@ -375,7 +317,7 @@ extension Vault {
 
     // MARK: - Kindle
 
-    private static func importKindle(_ book: KindleImportPlan.Book, into importer: ArchiveImport,
+    static func importKindle(_ book: KindleImportPlan.Book, into importer: ArchiveImport,
                                      at now: Timestamp) throws -> OtherProgramImportReport.BookLine {
         let source = ImportedBook(title: book.title, authors: book.author.map { [$0] } ?? [])
         let (bookID, isNew) = try importer.book(for: source)
@@ -408,7 +350,7 @@ extension Vault {
 
     // MARK: - KOReader
 
-    private static func importKOReader(_ sidecar: KOReaderSidecar, from path: String, into importer: ArchiveImport,
+    static func importKOReader(_ sidecar: KOReaderSidecar, from path: String, into importer: ArchiveImport,
                                        at now: Timestamp) throws -> OtherProgramImportReport.BookLine {
         let title = sidecar.title ?? Self.koreaderBookName(path)
         let source = ImportedBook(title: title, authors: sidecar.authors, identifiers: sidecar.partialMD5.map { ["koreader:" + $0] } ?? [])
@@ -466,7 +408,7 @@ extension Vault {
     /// same book records too), else by title and authors, else added with its pages when it
     /// has a session to keep; then each session through the one merge. A book whose
     /// sessions are all too short is not added (nil: no line).
-    private static func importKOReaderStatistics(_ book: KOReaderStatistics.Book, into importer: ArchiveImport,
+    static func importKOReaderStatistics(_ book: KOReaderStatistics.Book, into importer: ArchiveImport,
                                                  report: inout OtherProgramImportReport,
                                                  at now: Timestamp) throws -> OtherProgramImportReport.BookLine? {
         // A device whose clock ran ahead: what ends after now is no session bmvault records.
@@ -498,7 +440,7 @@ extension Vault {
     /// book), its ISBN, or title and author, else added; with its position, and its status
     /// (reading, finished) placed on the day Kobo gives; then its highlights as quotes, a
     /// note typed on one as its comment.
-    private static func importKobo(_ book: KoboDatabase.Book, into importer: ArchiveImport,
+    static func importKobo(_ book: KoboDatabase.Book, into importer: ArchiveImport,
                                    at now: Timestamp) throws -> OtherProgramImportReport.BookLine {
         let source = ImportedBook(title: book.title, authors: book.authors, identifiers: book.identifiers,
                                   edition: Edition(isbn: book.isbn, year: nil, pages: nil))

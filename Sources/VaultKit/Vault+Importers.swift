@@ -7,27 +7,24 @@ extension Vault {
     public static let largestImportFile = 256 << 20
 
     /// The format of the file at `path`, by its content: a bmvault archive (a directory, or
-    /// its journal.json) or a file another program wrote. Nil: no format bmvault reads. What
-    /// is not a regular file (a folder, a pipe, nothing) is left to the archive's reader, which
-    /// says what it is; a pipe is never opened here.
+    /// its journal.json) or a file another program wrote; a folder, by what it holds: a
+    /// reading device's drive (``ReadingDevice``), or KOReader's sidecars. Nil: no format
+    /// bmvault reads. Anything else that is not a regular file (another folder, a pipe,
+    /// nothing) is left to the archive's reader, which says what it is; a pipe is never opened here.
     public static func importFormat(at path: String) -> ImportFormat? {
         let kind = (try? FileSystem.status(path))?.kind
         guard kind == .regular else {
-            // A folder of KOReader sidecars (a device's drive, its docsettings) is not an archive;
+            guard kind == .directory, !isArchiveFolder(path) else { return .bmvault }
+            // A reading device's drive: a Kindle's clippings, a Kobo's database or KOReader's
+            // folder where each keeps it (``ReadingDevice/markers``).
+            if ReadingDevice.isDevice(path) { return .device }
+            // A folder of KOReader sidecars alone (a copy of docsettings) is not an archive;
             // one sidecar found is enough to tell.
-            if kind == .directory, !isArchiveFolder(path), !koreaderSidecars(under: path, atMost: 1).isEmpty { return .koreader }
-            // A Kobo's drive: its database in `.kobo/`.
-            if kind == .directory, koboDatabase(in: path) != nil { return .kobo }
+            if !koreaderSidecars(under: path, atMost: 1).isEmpty { return .koreader }
             return .bmvault
         }
         guard let prefix = filePrefix(at: path) else { return .bmvault }
         return ImportFormat.detect(prefix: prefix, at: path)
-    }
-
-    /// The Kobo database of the device folder `path` (`.kobo/KoboReader.sqlite`), if it has one.
-    static func koboDatabase(in path: String) -> String? {
-        let database = path + "/.kobo/KoboReader.sqlite"
-        return (try? FileSystem.status(database))?.kind == .regular ? database : nil
     }
 
     /// The first 64 KiB of the regular file at `path` (what a format is told by); nil when

@@ -67,6 +67,11 @@ public enum VaultError: Error, Equatable, Sendable {
     case noFile
     /// The file is in no format `import` reads.
     case notImportable(path: String)
+    /// `import --from device` of a folder that holds none of ``ReadingDevice/markers``.
+    case notADevice(path: String)
+    /// A file of a reading device's folder, of `format`, could not be imported (`error`
+    /// says why); nothing of the device was.
+    indirect case onDevice(format: ImportFormat, VaultError)
     /// The file does not name its book (calibre's highlights): `--book` must.
     case importNeedsBook(format: ImportFormat)
     /// `--book` was given for a file that names its books itself.

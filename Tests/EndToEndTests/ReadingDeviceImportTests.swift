@@ -117,12 +117,16 @@ import SQLiteDatabase
         #expect(quotes.allSatisfy { ($0["locator"] as? String)?.isEmpty == false })
         let again = try Self.object(try vault.json(["import", "--json", Self.kobo]))
         #expect((again["added"] as? [String: Int])?["quotes"] == 0 && again["alreadyThere"] as? Int == 200, "\(again)")
-        // The device's folder is found by its `.kobo/KoboReader.sqlite`.
+        // The device's folder is found by its `.kobo/KoboReader.sqlite` (a reading device: its
+        // one file, the database), and `--from kobo` reads that file of it.
         let device = vault.root.appendingPathComponent("KOBOeReader")
         try FileManager.default.createDirectory(at: device.appendingPathComponent(".kobo"), withIntermediateDirectories: true)
         try FileManager.default.copyItem(atPath: Self.kobo, toPath: device.appendingPathComponent(".kobo/KoboReader.sqlite").path)
         let folder = try Self.object(try vault.json(["import", "--json", device.path]))
-        #expect(folder["format"] as? String == "kobo" && folder["alreadyThere"] as? Int == 200, "\(folder)")
+        #expect(folder["format"] as? String == "device" && folder["alreadyThere"] as? Int == 200, "\(folder)")
+        #expect((folder["sources"] as? [[String: Any]])?.map { $0["format"] as? String } == ["kobo"], "\(folder)")
+        let forced = try Self.object(try vault.json(["import", "--json", "--from", "kobo", device.path]))
+        #expect(forced["format"] as? String == "kobo" && forced["alreadyThere"] as? Int == 200, "\(forced)")
     }
 
     /// In either order with the other importers (a KOReader sidecar of one of the books, a

@@ -5,9 +5,13 @@ import VaultKit
 /// and a real one, a line per book, then what was added, updated, already there, merged and
 /// only counted, so nothing the file holds goes unmentioned.
 extension ArchiveCommands {
-    static func humanSummary(_ report: OtherProgramImportReport) -> String {
+    /// `place`: the file's place on the reading device whose import it is part of (that
+    /// import says once that a dry run changed nothing).
+    static func humanSummary(_ report: OtherProgramImportReport, onDevice: Bool = false, place: String? = nil) -> String {
         let found = report.format == .koreader && report.files > 1 ? plural(report.files, "KOReader sidecar") : report.format.name
-        var text = (report.dryRun ? "Dry run: nothing was changed. Found " : "Imported ") + found + ": " + plural(report.books.count, "book") + ".\n"
+        let heading = onDevice ? (report.dryRun ? "Found " : "Imported ") + found + (place.map { " at " + HumanFormat.printable($0) } ?? "")
+            : (report.dryRun ? "Dry run: nothing was changed. Found " : "Imported ") + found
+        var text = heading + ": " + plural(report.books.count, "book") + ".\n"
         for book in report.books {
             var parts: [String] = []
             if book.added.quotes > 0 { parts.append(plural(book.added.quotes, "quote")) }
@@ -76,7 +80,7 @@ extension ArchiveCommands {
         case .kobo:
             return [("Counted only:", "\(plural(report.unopened, "book")) never opened on the device, "
                         + "\(plural(report.bookmarks, "dog-ear")) (progress hints), \(withoutText)")]
-        case .jrnl, .bmvault, .koreaderStatistics:
+        case .jrnl, .bmvault, .koreaderStatistics, .device:
             return []
         }
     }

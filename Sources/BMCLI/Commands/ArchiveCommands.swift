@@ -123,17 +123,17 @@ enum ArchiveCommands {
         var minimumSession: Int64?
 
         static var parameters: [Parameter<ImportInput>] {
-            [.argument(\.path, ArgumentSpec(name: "path", help: "The archive directory, or its journal.json (- reads it from standard input); or another program's file.")),
+            [.argument(\.path, ArgumentSpec(name: "path", help: "The archive directory, or its journal.json (- reads it from standard input); or another program's file, or a reading device's folder.")),
              .option(\.format, OptionSpec(name: "from", valueName: "format",
-                                          help: "Read PATH as this format, not the one its content suggests: kindle, koreader, koreader-stats, kobo, calibre, readwise, jrnl, goodreads or bmvault."),
+                                          help: "Read PATH as this format, not the one its content suggests: kindle, koreader, koreader-stats, kobo, device, calibre, readwise, jrnl, goodreads or bmvault."),
                      ValueParsing.importFormat),
              .option(\.book, OptionSpec(name: "book", valueName: "book",
                                         help: "The book calibre highlights are from, or jrnl entries go to (default: a book called Journal).")) { $0 },
              .option(\.gap, OptionSpec(name: "gap", valueName: "duration",
-                                       help: "KOReader statistics: the longest pause inside one reading session (default 15m).")) { (text) throws(CLIError) in
+                                       help: "KOReader statistics (alone or on a device): the longest pause inside one reading session (default 15m).")) { (text) throws(CLIError) in
                          try ValueParsing.sessionRule(text, option: "gap") },
              .option(\.minimumSession, OptionSpec(name: "min-session", valueName: "duration",
-                                                  help: "KOReader statistics: the shortest session recorded; shorter ones are only counted (default 60s).")) { (text) throws(CLIError) in
+                                                  help: "KOReader statistics (alone or on a device): the shortest session recorded; shorter ones are only counted (default 60s).")) { (text) throws(CLIError) in
                          try ValueParsing.sessionRule(text, option: "min-session") },
              .flag(\.dryRun, OptionSpec(name: "dry-run", help: "Report what would be added, updated and marked as a conflict; change nothing.")),
              .flag(\.force, OptionSpec(name: "force", help: "Import even if files differ from the manifest (a damaged or altered archive).")),
@@ -144,7 +144,7 @@ enum ArchiveCommands {
     static func importCommand(_ context: CommandContext) -> CommandSpec {
         CommandSpec(
             name: "import", abstract: "Merge an archive, or a Kindle's or KOReader's highlights.",
-            discussion: "PATH is an archive directory or its journal.json, a Kindle's My Clippings.txt, a KOReader sidecar or a folder holding some (a device's drive), calibre's highlights export (with --book), a Readwise CSV export or a jrnl journal (`jrnl --export json`), told apart by their content (--from names the format instead). All or nothing, in one transaction. Records the vault has are left alone, so importing twice changes nothing; an archive's note that differs keeps both texts (see `bmvault conflicts`), and a highlight imported before is skipped by its key, even one deleted since. Edited Markdown files are read in place of journal.json for their book. A Goodreads library export gives books their shelves as reading statuses (Docs/IMPORTING.md). With --verbose, what was not added is listed by its locator.",
+            discussion: "PATH is an archive directory or its journal.json, a Kindle's My Clippings.txt, a KOReader sidecar or a folder holding some (a device's drive), calibre's highlights export (with --book), a Readwise CSV export or a jrnl journal (`jrnl --export json`), told apart by their content (--from names the format instead); KOReader's statistics, a Kobo's database, or a reading device's folder (a Kobo, a Kindle, KOReader on any device), whose files are all imported in one run. All or nothing, in one transaction. Records the vault has are left alone, so importing twice changes nothing; an archive's note that differs keeps both texts (see `bmvault conflicts`), and a highlight imported before is skipped by its key, even one deleted since. Edited Markdown files are read in place of journal.json for their book. A Goodreads library export gives books their shelves as reading statuses (Docs/IMPORTING.md). With --verbose, what was not added is listed by its locator.",
             parameters: ImportInput.parameters
         ) { input in
             if input.path != CommandContext.standardInputArgument {
@@ -153,19 +153,31 @@ enum ArchiveCommands {
                     if input.book != nil { throw VaultError.importBookNotAsked(format: .bmvault) }
                     if input.gap != nil || input.minimumSession != nil { throw VaultError.importSessionRulesNotAsked(format: .bmvault) }
                 case let format?:
-                    if format != .koreaderStatistics, input.gap != nil || input.minimumSession != nil {
+                    if ![.koreaderStatistics, .device].contains(format), input.gap != nil || input.minimumSession != nil {
                         throw VaultError.importSessionRulesNotAsked(format: format)
                     }
                     let standard = KOReaderSessionRules.standard
                     let rules = KOReaderSessionRules(gap: input.gap ?? standard.gap, minimumSeconds: input.minimumSession ?? standard.minimumSeconds)
                     // A progress line for a large file, on a terminal only (``Console/progress(_:)``).
                     var showedProgress = false
-                    let report = try context.openVault().importOtherProgram(at: input.path, format: format, dryRun: input.dryRun,
-                                                                            book: input.book, sessions: rules) { done, total in
+                    func progress(_ done: Int, _ total: Int) {
                         guard total >= 1_000 else { return }
                         context.console.progress("\rImporting: \(done) of \(total) highlights and notes")
                         showedProgress = true
                     }
+                    if format == .device {
+                        if input.book != nil { throw VaultError.importBookNotAsked(format: .device) }
+                        let report = try context.openVault().importDevice(at: input.path, dryRun: input.dryRun, sessions: rules, progress: progress)
+                        if showedProgress { context.console.progress("\n") }
+                        if input.json {
+                            context.console.out(JSONDocuments.render(DeviceDocument(report, listingSkipped: context.verbose)))
+                        } else {
+                            context.console.out(humanSummary(report, at: input.path) + (context.verbose ? skippedListing(report.whole) : ""))
+                        }
+                        return
+                    }
+                    let report = try context.openVault().importOtherProgram(at: input.path, format: format, dryRun: input.dryRun,
+                                                                            book: input.book, sessions: rules, progress: progress)
                     if showedProgress { context.console.progress("\n") }
                     if input.json {
                         context.console.out(JSONDocuments.render(OtherProgramDocument(report, listingSkipped: context.verbose)))

@@ -80,6 +80,11 @@ struct ErrorReport: Equatable {
             return ErrorReport("the book has no file to keep a locator in; add one with `bmvault file add PATH --book BOOK`; nothing was changed", .notFound)
         case .notImportable(let path):
             return ErrorReport("\(path) is not a format bmvault can import (it reads a bmvault archive or its journal.json, a Kindle's My Clippings.txt, a KOReader sidecar or a folder of them, KOReader's statistics, a Kobo's database or its drive, calibre highlights, a Readwise export, a jrnl journal or a Goodreads library export); nothing was imported", .dataError)
+        case .notADevice(let path):
+            return ErrorReport("\(path) is not a reading device's folder (it holds none of \(ReadingDevice.markers.joined(separator: ", "))); nothing was imported", .dataError)
+        case .onDevice(let format, let error):
+            let report = report(error)
+            return ErrorReport("\(format.name) on the device: \(report.message)", report.exitCode)
         case .importNeedsBook(let format):
             return ErrorReport("\(format.name) do not say which book they are from: name it with --book BOOK (add it first with `bmvault book add`); nothing was imported", .usage)
         case .importSessionRulesNotAsked(let format):

@@ -352,7 +352,7 @@ enum ValueParsing {
     /// The format `import --from` names.
     static func importFormat(_ text: String) throws(CLIError) -> ImportFormat {
         guard let format = ImportFormat(rawValue: text.lowercased()) else {
-            throw .invalidValue("--from takes kindle, koreader, koreader-stats, kobo, calibre, readwise, jrnl, goodreads or bmvault")
+            throw .invalidValue("--from takes kindle, koreader, koreader-stats, kobo, device, calibre, readwise, jrnl, goodreads or bmvault")
         }
         return format
     }
