@@ -31,11 +31,15 @@ import TestSupport
         var kills = 0
         for (run, delay) in RandomKill.delays(seed: 1, upTo: 60_000).enumerated() {
             let body = "added in run \(run)"
-            let landed = try vault.runKilled(["note", "add", "solaris", body], after: delay)
-            if landed { kills += 1 }
+            let outcome = try vault.runKilledOutcome(["note", "add", "solaris", body], after: delay)
+            if outcome == .killed { kills += 1 }
             let now = try bodies(vault)
             #expect(acknowledged.isSubset(of: now), "an acknowledged note is gone after a kill")
-            if !landed { #expect(now.contains(body), "a note add that finished is there") }
+            if case .exited(let status, let said) = outcome {
+                // Not killed: it must have succeeded (its error otherwise says why), and its note be there.
+                #expect(status == 0, "a note add that was not killed failed: \(said)")
+                if status == 0 { #expect(now.contains(body), "a note add that finished is there") }
+            }
             acknowledged.formUnion(now)
             try expectSound(vault, "note add killed after \(delay) µs")
         }
