@@ -17,6 +17,9 @@ public final class FieldSealer {
     static let nonceCount = Int(crypto_aead_xchacha20poly1305_ietf_NPUBBYTES)
     static let tagCount = Int(crypto_aead_xchacha20poly1305_ietf_ABYTES)
     static let headerCount = 1 + KeyID.byteCount
+    /// The envelope's bytes before the ciphertext: version, key id and the nonce, new at
+    /// every sealing (what tells one sealing of a field from another without opening it).
+    public static let clearPrefixCount = headerCount + nonceCount
     static let purpose = "bmvault.field"
 
     private let key: VaultKey

@@ -13,7 +13,7 @@ public struct NotesFolderReport: Sendable {
 extension Vault {
     /// Writes one Markdown note per live book into the notes folder `directory`, and updates
     /// the notes an earlier export wrote there in place (Docs/NOTES-FOLDER.md): the journal is
-    /// read in one snapshot; a book whose fingerprint (``Store/notesFolderFingerprints()``,
+    /// read in one snapshot; a book whose fingerprint (``NoteFingerprints``,
     /// nothing decrypted) is the one its note was made from is not read further, and its note
     /// is left alone; the others are decrypted, rendered and handed to ``NotesFolderExport``,
     /// which writes only what changed and never what the reader edited.
@@ -26,7 +26,7 @@ extension Vault {
         var rendered = 0
         let summary = try Self.notesFolderCall { () throws in
             try store.withReadSnapshot {
-                let fingerprints = try store.notesFolderFingerprints()
+                let fingerprints = try store.read { tables throws(StoreError) in try tables.noteFingerprints.byBook() }
                 var needed: [EntityID: Book] = [:]
                 for result in try store.read({ tables throws(StoreError) in try tables.books.all() }) {
                     switch result {

@@ -31,6 +31,8 @@ public struct Tables {
     public var remotes: RemoteTable { RemoteTable(tables: self) }
     /// `book_alias`: the names other programs give a book.
     public var bookAliases: BookAliasTable { BookAliasTable(tables: self) }
+    /// Each live book's fingerprint for the notes folder, read without decrypting.
+    public var noteFingerprints: NoteFingerprints { NoteFingerprints(tables: self) }
     /// `reading_session`: when the reader read, and how many pages.
     public var sessions: SessionTable { SessionTable(tables: self) }
     /// `keyslot` and `retired_key`: what unwraps the vault key, and the keys rekeys replaced.
